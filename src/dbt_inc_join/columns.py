@@ -1,0 +1,128 @@
+"""Which columns the output has, under which names, in which order (SPEC §5): pure name logic, no Spark."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Dict, List, Sequence, Tuple
+
+DERIVED_COLUMNS = ("DiffArrivalTime", "WaitingTime", "JoinType", "JoinTypeName")
+GROUP_TOKENS = ("join_cols", "inc_col", "df_a_cols", "df_b_cols", "inc_col_a", "inc_col_b")
+
+
+@dataclass(frozen=True)
+class OutputColumn:
+    """One output column: ``name`` in the output, taken from ``source``.
+
+    ``source`` is ``key`` (coalesce of both sides' key), ``arrival`` (the output arrival), ``a`` or ``b`` (an
+    input column, ``input_name`` on that side) or ``derived`` (``DiffArrivalTime``, ``WaitingTime``,
+    ``JoinType``, ``JoinTypeName``)."""
+
+    name: str
+    source: str
+    input_name: str
+
+
+@dataclass(frozen=True)
+class ColumnPlan:
+    keys: Tuple[OutputColumn, ...]
+    arrival: OutputColumn
+    a_columns: Tuple[OutputColumn, ...]
+    b_columns: Tuple[OutputColumn, ...]
+    inc_col_a: OutputColumn
+    inc_col_b: OutputColumn
+    selected: Tuple[OutputColumn, ...]
+
+
+def _fold(name: str, case_sensitive: bool) -> str:
+    return name if case_sensitive else name.lower()
+
+
+def plan_columns(
+    *,
+    keys: Sequence[Tuple[str, str]],
+    inc_col: Tuple[str, str],
+    a_names: Sequence[str],
+    b_names: Sequence[str],
+    output_select: Sequence[str],
+    suffixes: Tuple[str, str],
+    case_sensitive: bool = False,
+) -> ColumnPlan:
+    """Name every output column and resolve ``output_select``.
+
+    ``keys`` and ``inc_col`` hold each column's spelling in (A, B). The keys appear once, under A's spelling;
+    each side's other columns keep their order; a name present on both sides gets that side's suffix."""
+    fold = lambda name: _fold(name, case_sensitive)  # noqa: E731
+    key_a = {fold(a) for a, _ in keys}
+    key_b = {fold(b) for _, b in keys}
+    a_rest = [n for n in a_names if fold(n) not in key_a]
+    b_rest = [n for n in b_names if fold(n) not in key_b]
+    for side, names in (("df_a", a_rest), ("df_b", b_rest)):
+        for name in names:
+            if fold(name) in {fold(d) for d in DERIVED_COLUMNS}:
+                raise ValueError(
+                    f"inc_join: {side} column {name!r} clashes with the derived output column of the same name; "
+                    "rename it before joining (e.g. the JoinType of an earlier inc_join in a chain)."
+                )
+    shared = {fold(n) for n in a_rest} & {fold(n) for n in b_rest}
+
+    def side_column(name: str, side: str) -> OutputColumn:
+        suffix = suffixes[0] if side == "a" else suffixes[1]
+        return OutputColumn(name + suffix if fold(name) in shared else name, side, name)
+
+    plan_keys = tuple(OutputColumn(a, "key", a) for a, _ in keys)
+    arrival = OutputColumn(inc_col[0], "arrival", inc_col[0])
+    a_columns = tuple(side_column(n, "a") for n in a_rest)
+    b_columns = tuple(side_column(n, "b") for n in b_rest)
+    derived = tuple(OutputColumn(name, "derived", name) for name in DERIVED_COLUMNS)
+    everything = plan_keys + (arrival,) + a_columns + b_columns + derived
+    _refuse_duplicate_names(everything, fold, suffixes)
+
+    inc_col_a = next(c for c in a_columns if c.input_name == inc_col[0])
+    inc_col_b = next(c for c in b_columns if c.input_name == inc_col[1])
+    groups: Dict[str, Tuple[OutputColumn, ...]] = {
+        "join_cols": plan_keys,
+        "inc_col": (arrival,),
+        "df_a_cols": a_columns,
+        "df_b_cols": b_columns,
+        "inc_col_a": (inc_col_a,),
+        "inc_col_b": (inc_col_b,),
+    }
+    by_name = {fold(c.name): c for c in everything}
+    selected: List[OutputColumn] = []
+    for token in output_select:
+        if token.lower() in groups:
+            selected.extend(groups[token.lower()])
+        elif fold(token) in by_name:
+            selected.append(by_name[fold(token)])
+        else:
+            raise ValueError(
+                f"inc_join: output_select token {token!r} is neither a token ({', '.join(GROUP_TOKENS + DERIVED_COLUMNS)}) "
+                f"nor an output column ({', '.join(c.name for c in everything[:-len(DERIVED_COLUMNS)])})."
+            )
+    seen: Dict[str, OutputColumn] = {}
+    for column in selected:
+        if fold(column.name) in seen:
+            raise ValueError(f"inc_join: output_select selects column {column.name!r} twice; list it once.")
+        seen[fold(column.name)] = column
+    return ColumnPlan(plan_keys, arrival, a_columns, b_columns, inc_col_a, inc_col_b, tuple(selected))
+
+
+def _refuse_duplicate_names(columns: Sequence[OutputColumn], fold, suffixes: Tuple[str, str]) -> None:
+    seen: Dict[str, OutputColumn] = {}
+    for column in columns:
+        other = seen.get(fold(column.name))
+        if other is not None:
+            raise ValueError(
+                f"inc_join: output column {column.name!r} would exist twice ({_describe(other)} and "
+                f"{_describe(column)}); rename one input column or pass other suffixes (now {suffixes!r})."
+            )
+        seen[fold(column.name)] = column
+
+
+def _describe(column: OutputColumn) -> str:
+    if column.source in ("a", "b"):
+        return f"df_{column.source} column {column.input_name!r}"
+    if column.source == "key":
+        return f"join key {column.input_name!r}"
+    if column.source == "arrival":
+        return f"the output arrival inc_col {column.input_name!r}"
+    return f"the derived column {column.name!r}"

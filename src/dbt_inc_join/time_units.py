@@ -1,0 +1,89 @@
+"""Time units (``time_uom``): truncation, arithmetic and SQL literals, on both Python values and Spark columns.
+
+A *unit value* is what an arrival becomes once truncated to the unit: a ``date`` for ``day``, a naive
+``datetime`` (wall clock in the Spark session time zone) truncated to the hour or minute otherwise.
+"""
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta
+from enum import Enum
+from typing import Union
+
+from pyspark.sql import Column
+from pyspark.sql import functions as F
+
+UnitValue = Union[date, datetime]
+
+
+class TimeUnit(str, Enum):
+    DAY = "day"
+    HOUR = "hour"
+    MINUTE = "minute"
+
+    @property
+    def step(self) -> timedelta:
+        return {TimeUnit.DAY: timedelta(days=1), TimeUnit.HOUR: timedelta(hours=1),
+                TimeUnit.MINUTE: timedelta(minutes=1)}[self]
+
+    @property
+    def spark_type(self) -> str:
+        """The SQL type of a truncated arrival (and of the output ``inc_col``)."""
+        return "date" if self is TimeUnit.DAY else "timestamp"
+
+
+TIME_UOM_VALUES = tuple(unit.value for unit in TimeUnit)
+
+
+def floor_value(value: UnitValue, unit: TimeUnit) -> UnitValue:
+    """The unit containing ``value``: a date for ``day``, a datetime cut to the hour/minute otherwise."""
+    if unit is TimeUnit.DAY:
+        return value.date() if isinstance(value, datetime) else value
+    if not isinstance(value, datetime):
+        return datetime(value.year, value.month, value.day)
+    if unit is TimeUnit.HOUR:
+        return value.replace(minute=0, second=0, microsecond=0)
+    return value.replace(second=0, microsecond=0)
+
+
+def shift_value(value: UnitValue, units: int, unit: TimeUnit) -> UnitValue:
+    """``value`` moved by a whole number of units (negative moves back)."""
+    return value + units * unit.step
+
+
+def sql_literal(value: UnitValue, sql_type: str) -> str:
+    """A typed SQL literal (``DATE'…'``, ``TIMESTAMP'…'``, ``TIMESTAMP_NTZ'…'``) read in the session time zone."""
+    if sql_type == "date":
+        day = value.date() if isinstance(value, datetime) else value
+        return f"DATE'{day.isoformat()}'"
+    moment = value if isinstance(value, datetime) else datetime(value.year, value.month, value.day)
+    return f"{sql_type.upper()}'{moment.strftime('%Y-%m-%d %H:%M:%S')}'"
+
+
+def literal_column(value: UnitValue, sql_type: str) -> Column:
+    """A Spark literal column of ``sql_type``. Built from SQL text so timestamps use the session time zone
+    (``F.lit(datetime)`` would use the Python process's local zone instead)."""
+    return F.expr(sql_literal(value, sql_type))
+
+
+def truncate_column(arrival: Column, unit: TimeUnit) -> Column:
+    """An arrival column truncated to the unit: DATE for ``day``, TIMESTAMP otherwise."""
+    if unit is TimeUnit.DAY:
+        return F.to_date(arrival)
+    return F.date_trunc(unit.value, arrival).cast("timestamp")
+
+
+def add_units_column(value: Column, units: int, unit: TimeUnit) -> Column:
+    """A truncated arrival column moved by a whole number of units."""
+    if units == 0:
+        return value
+    if unit is TimeUnit.DAY:
+        return F.date_add(value, units)
+    return value + F.expr(f"INTERVAL {units} {unit.value.upper()}S")
+
+
+def diff_units_column(later: Column, earlier: Column, unit: TimeUnit) -> Column:
+    """``later − earlier`` in whole units, as INT, for two truncated arrivals."""
+    if unit is TimeUnit.DAY:
+        return F.datediff(later, earlier)
+    seconds = int(unit.step.total_seconds())
+    return ((F.unix_timestamp(later) - F.unix_timestamp(earlier)) / seconds).cast("int")
