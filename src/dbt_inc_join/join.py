@@ -4,28 +4,24 @@ Every output row gets an output arrival that depends only on the data, never on 
 a match is placed at the later of its two arrivals, an A row without partner at ``a + max_waiting_time``, a B
 row without partner (how = full) at ``b + look_back_time``. A run emits exactly the rows placed inside its
 window, which is what makes any tiling of runs add up to one big run.
+
+Expressions are rendered as Spark SQL text (one JVM call per step instead of one per function), the same
+text the dbt macros render.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import reduce
-from typing import Optional, Sequence, Tuple
+from datetime import date, datetime
+from typing import List, Sequence, Tuple
 
-from pyspark.sql import Column, DataFrame
+from pyspark.sql import DataFrame
 from pyspark.sql import functions as F
 from pyspark.sql.types import DataType
 
 from .columns import ColumnPlan, OutputColumn, plan_columns
 from .join_types import JoinType, emitted_codes
-from .time_units import (
-    TimeUnit,
-    UnitValue,
-    add_units_column,
-    diff_units_column,
-    literal_column,
-    shift_value,
-    truncate_column,
-)
+from .predicates import arrival_range_sql, quote
+from .time_units import add_units_sql, diff_units_sql, shift_value, sql_literal, truncate_sql
 from .validation import (
     JoinParameters,
     check_arrival_type,
@@ -34,14 +30,14 @@ from .validation import (
     field_type,
     require_column,
 )
-from .window import OutputWindow, InputSlices, input_slices, parse_bound
-from .predicates import arrival_range_predicate, quote
 from .watermark import availability_watermark
+from .window import OutputWindow, input_slices, parse_bound
 
-# Internal column names of the joined relation; user columns are renamed to _a<i>/_b<i> so no name can clash.
+# Internal names of the joined relation; user columns become _a<i>/_b<i>/_ak<i>/_bk<i> so nothing can clash.
 ARRIVAL_A, ARRIVAL_B = "_a_arrival", "_b_arrival"
 PRESENT_A, PRESENT_B = "_a_present", "_b_present"
 OUT_ARRIVAL, CODE = "_out_arrival", "_join_type"
+EPOCH = {"date": date(1970, 1, 1), "timestamp": datetime(1970, 1, 1)}
 
 
 @dataclass(frozen=True)
@@ -70,89 +66,72 @@ def resolve_inputs(params: JoinParameters, df_a: DataFrame, df_b: DataFrame, cas
     return ResolvedInputs(tuple(keys), (inc_a, inc_b), (type_a, type_b))
 
 
-def _prepare_side(df: DataFrame, side: str, keys: Sequence[str], columns: Sequence[OutputColumn],
-                  inc_col: str, arrival_type: DataType, bounds, unit: TimeUnit, empty: bool) -> DataFrame:
-    """The side's slice, pre-filtered on the raw arrival, with internal names only."""
-    if empty:
-        sliced = df.where(F.lit(False))
-    else:
-        sliced = df.where(arrival_range_predicate(inc_col, arrival_type, bounds[0], bounds[1], unit))
-    projection = [F.col(quote(k)).alias(f"_{side}k{i}") for i, k in enumerate(keys)]
-    projection += [F.col(quote(c.input_name)).alias(f"_{side}{i}") for i, c in enumerate(columns)]
-    projection += [
-        truncate_column(F.col(quote(inc_col)), unit).alias(ARRIVAL_A if side == "a" else ARRIVAL_B),
-        F.lit(True).alias(PRESENT_A if side == "a" else PRESENT_B),
-    ]
-    return sliced.select(*projection)
+def side_projection(side: str, keys: Sequence[str], columns: Sequence[OutputColumn], inc_col: str,
+                    params: JoinParameters) -> List[str]:
+    """The select list that renames one side to internal names and adds its truncated arrival."""
+    arrival, present = (ARRIVAL_A, PRESENT_A) if side == "a" else (ARRIVAL_B, PRESENT_B)
+    return ([f"{quote(k)} AS _{side}k{i}" for i, k in enumerate(keys)]
+            + [f"{quote(c.input_name)} AS _{side}{i}" for i, c in enumerate(columns)]
+            + [f"{truncate_sql(quote(inc_col), params.time_uom)} AS {arrival}", f"true AS {present}"])
 
 
-def _partner_condition(params: JoinParameters, window: OutputWindow, key_count: int) -> Column:
+def partner_condition_sql(params: JoinParameters, window: OutputWindow, key_count: int) -> str:
     """Equal keys (plain SQL equality: NULL never matches) and, by default, b inside A's sliding window."""
-    a, b, unit = F.col(ARRIVAL_A), F.col(ARRIVAL_B), params.time_uom
-    keys = [F.col(f"_ak{i}") == F.col(f"_bk{i}") for i in range(key_count)]
+    unit = params.time_uom
+    tests = [f"_ak{i} = _bk{i}" for i in range(key_count)]
     if params.enforce_sliding_join_window:
-        in_window = (b >= add_units_column(a, -params.look_back_time, unit)) & (
-            b <= add_units_column(a, params.max_waiting_time, unit))
-        return reduce(lambda x, y: x & y, keys + [in_window])
-    # Compatibility mode: partners are bounded only by the pre-filtered slices (a late A only looks back
-    # look_back_time before the window start), so the answer depends on the window size.
-    if window.start is None:
-        return reduce(lambda x, y: x & y, keys)
-    look_back_limit = literal_column(shift_value(window.start, -params.look_back_time, unit), unit.spark_type)
-    return reduce(lambda x, y: x & y, keys + [(b >= a) | (b >= look_back_limit)])
+        tests.append(f"{ARRIVAL_B} >= {add_units_sql(ARRIVAL_A, -params.look_back_time, unit)}")
+        tests.append(f"{ARRIVAL_B} <= {add_units_sql(ARRIVAL_A, params.max_waiting_time, unit)}")
+    elif window.start is not None:
+        # Compatibility mode: partners are bounded only by the pre-filtered slices (a late A looks back only
+        # look_back_time before the window start), so the answer depends on the window size.
+        limit = sql_literal(shift_value(window.start, -params.look_back_time, unit), unit.spark_type)
+        tests.append(f"({ARRIVAL_B} >= {ARRIVAL_A} OR {ARRIVAL_B} >= {limit})")
+    return " AND ".join(tests)
 
 
-def _placement(params: JoinParameters, window: OutputWindow) -> Tuple[Column, Column]:
-    """(JoinType code, output arrival) of a joined row, from which sides are present and their arrivals."""
-    a, b, unit = F.col(ARRIVAL_A), F.col(ARRIVAL_B), params.time_uom
-    matched = F.col(PRESENT_A).isNotNull() & F.col(PRESENT_B).isNotNull()
-    a_only = F.col(PRESENT_A).isNotNull() & F.col(PRESENT_B).isNull()
-    delta = diff_units_column(b, a, unit)
-    timed_out_at = add_units_column(a, params.max_waiting_time, unit)
-    window_end = literal_column(window.end, unit.spark_type) if window.end is not None else F.lit(None)
-    a_timed_out = a_only & (timed_out_at <= window_end)
-    code = (
-        F.when(matched & (delta == 0), F.lit(int(JoinType.SAME_TIME)))
-        .when(matched & (delta < 0), F.lit(int(JoinType.A_LATE)))
-        .when(matched, F.lit(int(JoinType.B_LATE)))
-        .when(a_timed_out, F.lit(int(JoinType.A_TIMED_OUT)))
-        .when(a_only, F.lit(int(JoinType.A_WAITING)))
-        .otherwise(F.lit(int(JoinType.B_TIMED_OUT)))
-    )
-    out_arrival = (
-        F.when(matched, F.greatest(a, b))
-        .when(a_timed_out, timed_out_at)
-        .when(a_only, window_end)
-        .otherwise(add_units_column(b, params.look_back_time, unit))
-    )
+def placement_sql(params: JoinParameters, window: OutputWindow) -> Tuple[str, str]:
+    """SQL for (JoinType code, output arrival) of a joined row, from which sides are present."""
+    unit = params.time_uom
+    matched = f"{PRESENT_A} IS NOT NULL AND {PRESENT_B} IS NOT NULL"
+    a_only = f"{PRESENT_A} IS NOT NULL AND {PRESENT_B} IS NULL"
+    delta = diff_units_sql(ARRIVAL_B, ARRIVAL_A, unit)
+    timed_out_at = add_units_sql(ARRIVAL_A, params.max_waiting_time, unit)
+    end = sql_literal(window.end, unit.spark_type)
+    code = (f"CASE WHEN {matched} THEN (CASE WHEN {delta} = 0 THEN {int(JoinType.SAME_TIME)} "
+            f"WHEN {delta} < 0 THEN {int(JoinType.A_LATE)} ELSE {int(JoinType.B_LATE)} END) "
+            f"WHEN {a_only} THEN (CASE WHEN {timed_out_at} <= {end} THEN {int(JoinType.A_TIMED_OUT)} "
+            f"ELSE {int(JoinType.A_WAITING)} END) "
+            f"ELSE {int(JoinType.B_TIMED_OUT)} END")
+    out_arrival = (f"CASE WHEN {matched} THEN greatest({ARRIVAL_A}, {ARRIVAL_B}) "
+                   f"WHEN {a_only} THEN least({timed_out_at}, {end}) "
+                   f"ELSE {add_units_sql(ARRIVAL_B, params.look_back_time, unit)} END")
     return code, out_arrival
 
 
-def _final_column(column: OutputColumn, plan: ColumnPlan, params: JoinParameters, window: OutputWindow) -> Column:
-    unit, code = params.time_uom, F.col(CODE)
+def output_column_sql(column: OutputColumn, plan: ColumnPlan, params: JoinParameters, window: OutputWindow) -> str:
+    """SQL for one selected output column of the placed relation."""
+    unit, name = params.time_uom, quote(column.name)
     if column.source == "key":
         index = plan.keys.index(column)
-        return F.coalesce(F.col(f"_ak{index}"), F.col(f"_bk{index}")).alias(column.name)
+        return f"coalesce(_ak{index}, _bk{index}) AS {name}"
     if column.source == "arrival":
-        return F.col(OUT_ARRIVAL).alias(column.name)
+        return f"{OUT_ARRIVAL} AS {name}"
     if column.source in ("a", "b"):
         side_columns = plan.a_columns if column.source == "a" else plan.b_columns
-        return F.col(f"_{column.source}{side_columns.index(column)}").alias(column.name)
+        return f"_{column.source}{side_columns.index(column)} AS {name}"
     if column.name == "DiffArrivalTime":
-        value = F.when(code <= int(JoinType.B_LATE), diff_units_column(F.col(ARRIVAL_B), F.col(ARRIVAL_A), unit))
-    elif column.name == "WaitingTime":
-        waited = diff_units_column(literal_column(window.end, unit.spark_type), F.col(ARRIVAL_A), unit) \
-            if window.end is not None else F.lit(None)
-        value = (F.when(code == int(JoinType.A_TIMED_OUT), F.lit(params.max_waiting_time))
-                 .when(code == int(JoinType.A_WAITING), waited)
-                 .when(code == int(JoinType.B_TIMED_OUT), F.lit(params.look_back_time)))
-    elif column.name == "JoinType":
-        value = code
-    else:  # JoinTypeName
-        value = reduce(lambda acc, jt: acc.when(code == int(jt), F.lit(jt.label)), list(JoinType)[1:],
-                       F.when(code == int(JoinType.SAME_TIME), F.lit(JoinType.SAME_TIME.label)))
-    cast = "string" if column.name == "JoinTypeName" else "int"
-    return value.cast(cast).alias(column.name)
+        return (f"CAST(CASE WHEN {CODE} <= {int(JoinType.B_LATE)} THEN {diff_units_sql(ARRIVAL_B, ARRIVAL_A, unit)} "
+                f"END AS INT) AS {name}")
+    if column.name == "WaitingTime":
+        waited = diff_units_sql(sql_literal(window.end, unit.spark_type), ARRIVAL_A, unit)
+        return (f"CAST(CASE {CODE} WHEN {int(JoinType.A_TIMED_OUT)} THEN {params.max_waiting_time} "
+                f"WHEN {int(JoinType.A_WAITING)} THEN {waited} "
+                f"WHEN {int(JoinType.B_TIMED_OUT)} THEN {params.look_back_time} END AS INT) AS {name}")
+    if column.name == "JoinType":
+        return f"{CODE} AS {name}"
+    labels = " ".join(f"WHEN {int(jt)} THEN '{jt.label}'" for jt in JoinType)
+    return f"CAST(CASE {CODE} {labels} END AS STRING) AS {name}"
 
 
 def inc_join(
@@ -205,21 +184,29 @@ def inc_join(
 def build_join(df_a: DataFrame, df_b: DataFrame, params: JoinParameters, inputs: ResolvedInputs,
                plan: ColumnPlan, window: OutputWindow) -> DataFrame:
     """The lazy plan for a resolved window: slice both sides, join once, place, filter, select."""
-    empty = window.is_empty
-    slices = None if empty else input_slices(window, how=params.how, look_back_time=params.look_back_time,
-                                             max_waiting_time=params.max_waiting_time, unit=params.time_uom)
+    if window.is_empty:
+        # Same columns and types, no rows, no scan: Spark folds the false filter into an empty relation.
+        # The plan still needs some end literal; which one does not matter.
+        window = OutputWindow(None, window.end or window.start or EPOCH[params.time_uom.spark_type])
+        df_a, df_b = df_a.where("false"), df_b.where("false")
+    slices = input_slices(window, how=params.how, look_back_time=params.look_back_time,
+                          max_waiting_time=params.max_waiting_time, unit=params.time_uom)
     sides = []
     for index, (side, df, columns) in enumerate((("a", df_a, plan.a_columns), ("b", df_b, plan.b_columns))):
-        bounds = None if slices is None else (slices.a if side == "a" else slices.b)
-        sides.append(_prepare_side(df, side, [k[index] for k in inputs.keys], columns, inputs.inc_col[index],
-                                   inputs.arrival_types[index], bounds, params.time_uom, empty))
+        lower, upper = slices.a if side == "a" else slices.b
+        sliced = df.where(arrival_range_sql(inputs.inc_col[index], inputs.arrival_types[index], lower, upper,
+                                            params.time_uom))
+        sides.append(sliced.selectExpr(*side_projection(side, [k[index] for k in inputs.keys], columns,
+                                                        inputs.inc_col[index], params)))
     join_kind = {"inner": "inner", "left": "left", "left_anti": "left", "full": "full"}[params.how]
-    joined = sides[0].join(sides[1], _partner_condition(params, window, len(inputs.keys)), join_kind)
-    code, out_arrival = _placement(params, window)
-    placed = joined.select("*", code.alias(CODE), out_arrival.alias(OUT_ARRIVAL))
-    codes = sorted(int(c) for c in emitted_codes(params.how, params.include_waiting))
-    in_window = F.col(OUT_ARRIVAL) <= literal_column(window.end, params.time_uom.spark_type) if not empty else F.lit(False)
-    if window.start is not None and not empty:
-        in_window = in_window & (F.col(OUT_ARRIVAL) >= literal_column(window.start, params.time_uom.spark_type))
-    kept = placed.where(in_window & F.col(CODE).isin(codes))
-    return kept.select(*[_final_column(c, plan, params, window) for c in plan.selected])
+    joined = sides[0].join(sides[1], F.expr(partner_condition_sql(params, window, len(inputs.keys))), join_kind)
+    code, out_arrival = placement_sql(params, window)
+    codes = ", ".join(str(int(c)) for c in sorted(emitted_codes(params.how, params.include_waiting)))
+    unit_type = params.time_uom.spark_type
+    in_window = f"{OUT_ARRIVAL} <= {sql_literal(window.end, unit_type)}"
+    if window.start is not None:
+        in_window += f" AND {OUT_ARRIVAL} >= {sql_literal(window.start, unit_type)}"
+    placed = joined.selectExpr("*", f"{code} AS {CODE}", f"{out_arrival} AS {OUT_ARRIVAL}")
+    kept = placed.where(f"{in_window} AND {CODE} IN ({codes})")
+    return kept.selectExpr(*[output_column_sql(c, plan, params, window) for c in plan.selected])
+

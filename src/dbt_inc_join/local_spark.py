@@ -19,7 +19,8 @@ def local_spark_session(name: str, state_root: Optional[Path] = None):
 
     state = (state_root or Path.cwd() / ".spark-state").resolve() / name
     state.mkdir(parents=True, exist_ok=True)
-    java_options = f"-Dderby.system.home={state} -XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
+    jvm_flags = os.environ.get("INC_JOIN_JVM_FLAGS", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC")
+    java_options = f"-Dderby.system.home={state} {jvm_flags}"
     session = (
         SparkSession.builder.master("local[2]")
         .appName(f"inc_join-{name}")

@@ -1,13 +1,11 @@
-"""Predicates written on the raw arrival column, in the shape Spark pushes into scans."""
+"""SQL predicates written on the raw arrival column, in the shape Spark pushes into scans."""
 from __future__ import annotations
 
 from typing import Optional
 
-from pyspark.sql import Column
-from pyspark.sql import functions as F
 from pyspark.sql.types import DataType, DateType, TimestampNTZType
 
-from .time_units import TimeUnit, UnitValue, literal_column, shift_value
+from .time_units import TimeUnit, UnitValue, shift_value, sql_literal
 
 
 def quote(name: str) -> str:
@@ -22,19 +20,19 @@ def raw_type_name(data_type: DataType) -> str:
     return "timestamp_ntz" if isinstance(data_type, TimestampNTZType) else "timestamp"
 
 
-def arrival_range_predicate(column: str, data_type: DataType, lower: Optional[UnitValue],
-                            upper: Optional[UnitValue], unit: TimeUnit) -> Column:
-    """``lower ≤ trunc(column) ≤ upper`` (either bound may be None) written on the raw column against
-    literals of its own type, so that Spark pushes it into the scan and prunes the partitions of a table
-    partitioned by the arrival column. NULL arrivals never pass."""
-    raw = F.col(quote(column))
+def arrival_range_sql(column: str, data_type: DataType, lower: Optional[UnitValue],
+                      upper: Optional[UnitValue], unit: TimeUnit) -> str:
+    """SQL for ``lower ≤ trunc(column) ≤ upper`` (either bound may be None), written on the raw column
+    against literals of its own type, so that Spark pushes it into the scan and prunes the partitions of a
+    table partitioned by the arrival column. NULL arrivals never pass."""
+    raw = quote(column)
     sql_type = raw_type_name(data_type)
-    test = raw.isNotNull()
+    tests = [f"{raw} IS NOT NULL"]
     if lower is not None:
-        test = test & (raw >= literal_column(lower, sql_type))
+        tests.append(f"{raw} >= {sql_literal(lower, sql_type)}")
     if upper is not None:
         if sql_type == "date":  # only with unit = day: a date is its own unit
-            test = test & (raw <= literal_column(upper, "date"))
+            tests.append(f"{raw} <= {sql_literal(upper, 'date')}")
         else:
-            test = test & (raw < literal_column(shift_value(upper, 1, unit), sql_type))
-    return test
+            tests.append(f"{raw} < {sql_literal(shift_value(upper, 1, unit), sql_type)}")
+    return " AND ".join(tests)

@@ -1,4 +1,4 @@
-"""Time units (``time_uom``): truncation, arithmetic and SQL literals, on both Python values and Spark columns.
+"""Time units (``time_uom``): truncation, arithmetic and literals, on Python values and as Spark SQL text.
 
 A *unit value* is what an arrival becomes once truncated to the unit: a ``date`` for ``day``, a naive
 ``datetime`` (wall clock in the Spark session time zone) truncated to the hour or minute otherwise.
@@ -8,9 +8,6 @@ from __future__ import annotations
 from datetime import date, datetime, timedelta
 from enum import Enum
 from typing import Union
-
-from pyspark.sql import Column
-from pyspark.sql import functions as F
 
 UnitValue = Union[date, datetime]
 
@@ -59,31 +56,25 @@ def sql_literal(value: UnitValue, sql_type: str) -> str:
     return f"{sql_type.upper()}'{moment.strftime('%Y-%m-%d %H:%M:%S')}'"
 
 
-def literal_column(value: UnitValue, sql_type: str) -> Column:
-    """A Spark literal column of ``sql_type``. Built from SQL text so timestamps use the session time zone
-    (``F.lit(datetime)`` would use the Python process's local zone instead)."""
-    return F.expr(sql_literal(value, sql_type))
-
-
-def truncate_column(arrival: Column, unit: TimeUnit) -> Column:
-    """An arrival column truncated to the unit: DATE for ``day``, TIMESTAMP otherwise."""
+def truncate_sql(arrival: str, unit: TimeUnit) -> str:
+    """SQL for an arrival truncated to the unit: DATE for ``day``, TIMESTAMP otherwise."""
     if unit is TimeUnit.DAY:
-        return F.to_date(arrival)
-    return F.date_trunc(unit.value, arrival).cast("timestamp")
+        return f"to_date({arrival})"
+    return f"CAST(date_trunc('{unit.value.upper()}', {arrival}) AS TIMESTAMP)"
 
 
-def add_units_column(value: Column, units: int, unit: TimeUnit) -> Column:
-    """A truncated arrival column moved by a whole number of units."""
+def add_units_sql(value: str, units: int, unit: TimeUnit) -> str:
+    """SQL for a truncated arrival moved by a whole number of units."""
     if units == 0:
         return value
     if unit is TimeUnit.DAY:
-        return F.date_add(value, units)
-    return value + F.expr(f"INTERVAL {units} {unit.value.upper()}S")
+        return f"date_add({value}, {units})"
+    return f"({value} + INTERVAL {units} {unit.value.upper()}S)"
 
 
-def diff_units_column(later: Column, earlier: Column, unit: TimeUnit) -> Column:
-    """``later − earlier`` in whole units, as INT, for two truncated arrivals."""
+def diff_units_sql(later: str, earlier: str, unit: TimeUnit) -> str:
+    """SQL for ``later − earlier`` in whole units, as INT, for two truncated arrivals."""
     if unit is TimeUnit.DAY:
-        return F.datediff(later, earlier)
+        return f"datediff({later}, {earlier})"
     seconds = int(unit.step.total_seconds())
-    return ((F.unix_timestamp(later) - F.unix_timestamp(earlier)) / seconds).cast("int")
+    return f"CAST((unix_timestamp({later}) - unix_timestamp({earlier})) DIV {seconds} AS INT)"

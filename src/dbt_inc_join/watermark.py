@@ -5,11 +5,10 @@ from datetime import datetime
 from typing import Optional, Sequence, Tuple
 
 from pyspark.sql import DataFrame
-from pyspark.sql import functions as F
 from pyspark.sql.types import DataType
 
-from .predicates import arrival_range_predicate, quote
-from .time_units import TimeUnit, UnitValue, truncate_column
+from .predicates import arrival_range_sql, quote
+from .time_units import TimeUnit, UnitValue, truncate_sql
 
 
 def availability_watermark(df_a: DataFrame, df_b: DataFrame, inc_cols: Tuple[str, str],
@@ -25,9 +24,9 @@ def availability_watermark(df_a: DataFrame, df_b: DataFrame, inc_cols: Tuple[str
     for df, column, data_type in zip((df_a, df_b), inc_cols, arrival_types):
         rows = df
         if start is not None:
-            rows = df.where(arrival_range_predicate(column, data_type, start, None, unit))
-        latest = F.max(truncate_column(F.col(quote(column)), unit))
-        maxima.append(rows.agg(F.date_format(latest, "yyyy-MM-dd HH:mm:ss").alias("latest")))
+            rows = df.where(arrival_range_sql(column, data_type, start, None, unit))
+        latest = f"max({truncate_sql(quote(column), unit)})"
+        maxima.append(rows.selectExpr(f"date_format({latest}, 'yyyy-MM-dd HH:mm:ss') AS latest"))
     row = maxima[0].crossJoin(maxima[1].withColumnRenamed("latest", "latest_b")).first()
     if row is None or row[0] is None or row[1] is None:
         return None

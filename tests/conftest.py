@@ -1,0 +1,17 @@
+"""One local SparkSession for the whole test run (start-up is the expensive part)."""
+from __future__ import annotations
+
+import os
+
+import pytest
+
+os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+
+
+@pytest.fixture(scope="session")
+def spark(tmp_path_factory):
+    from dbt_inc_join.local_spark import local_spark_session
+
+    session = local_spark_session("pytest-core", state_root=tmp_path_factory.mktemp("spark-state"))
+    yield session
+    session.stop()
