@@ -15,9 +15,11 @@ STEPS = {"day": timedelta(days=1), "hour": timedelta(hours=1), "minute": timedel
 
 
 def moment(t: int, unit: str, jitter: int = 0) -> datetime:
-    """Time ``t`` units after the origin, ``jitter`` sub-units (hours/minutes/seconds) into the unit."""
-    sub = {"day": timedelta(hours=1), "hour": timedelta(minutes=1), "minute": timedelta(seconds=1)}[unit]
-    return ORIGINS[unit] + t * STEPS[unit] + jitter * sub
+    """Time ``t`` units after the origin, ``jitter`` sub-units (hours/minutes/seconds) into the unit
+    (wrapped so that it stays inside the unit)."""
+    sub, per_unit = {"day": (timedelta(hours=1), 24), "hour": (timedelta(minutes=1), 60),
+                     "minute": (timedelta(seconds=1), 60)}[unit]
+    return ORIGINS[unit] + t * STEPS[unit] + (jitter % per_unit) * sub
 
 
 def bound(t: Optional[int], unit: str):
