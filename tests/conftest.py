@@ -12,6 +12,8 @@ os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
 def spark(tmp_path_factory):
     from dbt_inc_join.local_spark import local_spark_session
 
-    session = local_spark_session("pytest-core", state_root=tmp_path_factory.mktemp("spark-state"))
+    state = tmp_path_factory.mktemp("spark-state")
+    os.environ["INC_JOIN_STATE_DIR"] = str(state)  # dbt tests reuse this session and its catalog
+    session = local_spark_session(state)
     yield session
     session.stop()

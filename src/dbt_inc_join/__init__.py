@@ -1,14 +1,40 @@
 """inc_join: join two incrementally loaded tables whose rows arrive late, in either order, or never.
 
-``from dbt_inc_join import inc_join`` is the PySpark core; the dbt package around it lives in the same
-repository (macros/). See the README.
+``from dbt_inc_join import inc_join`` is the PySpark core; ``inc_join_model`` is its dbt Python-model entry.
+The dbt package around it lives in the same repository (macros/). See the README.
+
+Importing this module is cheap and needs no pyspark: dbt-core imports every installed ``dbt_*`` module when it
+loads a project, and this one then only registers its dbt-spark session helper.
 """
-from .join import inc_join
-from .join_types import JoinType
-from .validation import OUTPUT_SELECT_DEFAULT
+from typing import Any
 
-__all__ = ["inc_join", "JoinType", "OUTPUT_SELECT_DEFAULT"]
 __version__ = "0.1.0"
+__all__ = ["inc_join", "inc_join_model", "JoinType", "OUTPUT_SELECT_DEFAULT"]
 
-# dbt-core imports every installed top-level module named dbt_* as a possible plugin and reads this list.
+# dbt-core's plugin manager reads this list from every dbt_* module it imports.
 plugins: list = []
+
+_LAZY = {
+    "inc_join": ("join", "inc_join"),
+    "JoinType": ("join_types", "JoinType"),
+    "OUTPUT_SELECT_DEFAULT": ("validation", "OUTPUT_SELECT_DEFAULT"),
+    "inc_join_model": ("dbt_model", "inc_join_model"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        from importlib import import_module
+
+        module, attribute = _LAZY[name]
+        return getattr(import_module(f"{__name__}.{module}"), attribute)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _register_dbt_session_helper() -> None:
+    from .dbt_session import register
+
+    register()
+
+
+_register_dbt_session_helper()

@@ -157,33 +157,49 @@ def inc_join(
     ``output_window_end=None`` resolves the availability watermark ``min(max a, max b)`` with one small
     Spark job; every other step is lazy.
     """
+    prepared = prepare_join(df_a, df_b, join_cols=join_cols, inc_col=inc_col, how=how,
+                            look_back_time=look_back_time, max_waiting_time=max_waiting_time, time_uom=time_uom,
+                            enforce_sliding_join_window=enforce_sliding_join_window,
+                            include_waiting=include_waiting, output_select=output_select, suffixes=suffixes)
+    unit, zone = prepared.params.time_uom, prepared.session_time_zone
+    start = parse_bound(output_window_start, "output_window_start", unit, zone)
+    end = parse_bound(output_window_end, "output_window_end", unit, zone)
+    if end is None:
+        end = availability_watermark(df_a, df_b, prepared.inputs.inc_col, prepared.inputs.arrival_types, unit, start)
+    return build_join(prepared, OutputWindow(start, end))
+
+
+@dataclass(frozen=True)
+class PreparedJoin:
+    """A checked inc_join call, ready to be built for any window."""
+
+    df_a: DataFrame
+    df_b: DataFrame
+    params: JoinParameters
+    inputs: ResolvedInputs
+    plan: ColumnPlan
+    session_time_zone: str
+
+
+def prepare_join(df_a: DataFrame, df_b: DataFrame, **arguments) -> PreparedJoin:
+    """Check every argument and both schemas (no data is read) and plan the output columns."""
     for name, df in (("df_a", df_a), ("df_b", df_b)):
         if not isinstance(df, DataFrame):
             raise TypeError(f"inc_join: {name} must be a pyspark DataFrame (got {type(df).__name__}).")
-    params = check_parameters(
-        join_cols=join_cols, inc_col=inc_col, how=how, look_back_time=look_back_time,
-        max_waiting_time=max_waiting_time, time_uom=time_uom,
-        enforce_sliding_join_window=enforce_sliding_join_window, include_waiting=include_waiting,
-        output_select=output_select, suffixes=suffixes,
-    )
+    params = check_parameters(**arguments)
     spark = df_a.sparkSession
     case_sensitive = str(spark.conf.get("spark.sql.caseSensitive", "false")).lower() == "true"
-    session_time_zone = spark.conf.get("spark.sql.session.timeZone", "UTC")
     inputs = resolve_inputs(params, df_a, df_b, case_sensitive)
     plan = plan_columns(
         keys=inputs.keys, inc_col=inputs.inc_col, a_names=df_a.columns, b_names=df_b.columns,
         output_select=params.output_select, suffixes=params.suffixes, case_sensitive=case_sensitive,
     )
-    start = parse_bound(output_window_start, "output_window_start", params.time_uom, session_time_zone)
-    end = parse_bound(output_window_end, "output_window_end", params.time_uom, session_time_zone)
-    if end is None:
-        end = availability_watermark(df_a, df_b, inputs.inc_col, inputs.arrival_types, params.time_uom, start)
-    return build_join(df_a, df_b, params, inputs, plan, OutputWindow(start, end))
+    return PreparedJoin(df_a, df_b, params, inputs, plan, spark.conf.get("spark.sql.session.timeZone", "UTC"))
 
 
-def build_join(df_a: DataFrame, df_b: DataFrame, params: JoinParameters, inputs: ResolvedInputs,
-               plan: ColumnPlan, window: OutputWindow) -> DataFrame:
+def build_join(prepared: PreparedJoin, window: OutputWindow) -> DataFrame:
     """The lazy plan for a resolved window: slice both sides, join once, place, filter, select."""
+    df_a, df_b, params, inputs, plan = prepared.df_a, prepared.df_b, prepared.params, prepared.inputs, prepared.plan
     if window.is_empty:
         # Same columns and types, no rows, no scan: Spark folds the false filter into an empty relation.
         # The plan still needs some end literal; which one does not matter.

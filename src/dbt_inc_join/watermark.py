@@ -32,3 +32,13 @@ def availability_watermark(df_a: DataFrame, df_b: DataFrame, inc_cols: Tuple[str
         return None
     latest = min(datetime.strptime(row[0], "%Y-%m-%d %H:%M:%S"), datetime.strptime(row[1], "%Y-%m-%d %H:%M:%S"))
     return latest.date() if unit is TimeUnit.DAY else latest
+
+
+def earliest_arrival(df: DataFrame, inc_col: str, unit: TimeUnit) -> Optional[UnitValue]:
+    """The first unit in which ``df`` has an arrival, or None for an empty input (one Spark job)."""
+    earliest = f"date_format(min({truncate_sql(quote(inc_col), unit)}), 'yyyy-MM-dd HH:mm:ss')"
+    text = df.selectExpr(f"{earliest} AS earliest").first()[0]
+    if text is None:
+        return None
+    moment = datetime.strptime(text, "%Y-%m-%d %H:%M:%S")
+    return moment.date() if unit is TimeUnit.DAY else moment

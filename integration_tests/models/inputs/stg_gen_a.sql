@@ -1,0 +1,4 @@
+{{ config(event_time='RecDate') }}
+-- gen_a as it was on the simulated day var('today'): only the loads up to that day.
+select * from {{ ref('gen_a') }}
+where RecDate <= DATE'{{ var("today") }}'

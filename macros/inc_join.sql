@@ -1,0 +1,54 @@
+{#- The public macro: the SQL of one incremental-join run (SPEC §2-§5). -#}
+
+{% macro inc_join(a, b, join_cols, inc_col='RecDate', how='left', look_back_time=0, max_waiting_time=0,
+                  output_window_start=none, output_window_end=none, time_uom='day',
+                  enforce_sliding_join_window=true, include_waiting=false, output_select=none,
+                  suffixes=['_A', '_B']) %}
+  {{ return(adapter.dispatch('inc_join', 'inc_join')(
+      a, b, join_cols, inc_col, how, look_back_time, max_waiting_time, output_window_start, output_window_end,
+      time_uom, enforce_sliding_join_window, include_waiting, output_select, suffixes)) }}
+{% endmacro %}
+
+{% macro default__inc_join(a, b, join_cols, inc_col, how, look_back_time, max_waiting_time, output_window_start,
+                           output_window_end, time_uom, enforce_sliding_join_window, include_waiting,
+                           output_select, suffixes) %}
+  {{ return(inc_join.spark__inc_join(a, b, join_cols, inc_col, how, look_back_time, max_waiting_time,
+                                     output_window_start, output_window_end, time_uom,
+                                     enforce_sliding_join_window, include_waiting, output_select, suffixes)) }}
+{% endmacro %}
+
+{% macro spark__inc_join(a, b, join_cols, inc_col, how, look_back_time, max_waiting_time, output_window_start,
+                         output_window_end, time_uom, enforce_sliding_join_window, include_waiting, output_select,
+                         suffixes) %}
+  {%- set params = inc_join._check_parameters(join_cols, inc_col, how, look_back_time, max_waiting_time, time_uom,
+                                               enforce_sliding_join_window, include_waiting, output_select, suffixes) -%}
+  {%- do inc_join._check_model_config(params) -%}
+  {%- if not execute -%}
+    {{ return('select 1 as inc_join_placeholder') }}
+  {%- endif -%}
+  {%- set a, b = inc_join._unfiltered(a), inc_join._unfiltered(b) -%}
+  {%- set inputs = inc_join._resolve_inputs(params, adapter.get_columns_in_relation(a),
+                                            adapter.get_columns_in_relation(b)) -%}
+  {%- set plan = inc_join._plan_columns(params, inputs) -%}
+  {%- set window = inc_join.output_window(a, b, params.inc_col, params.time_uom, params.how, output_window_start,
+                                          output_window_end) -%}
+  {%- do inc_join._log_run(params, window) -%}
+  {{ return(inc_join._render_join(a, b, params, inputs, plan, window)) }}
+{% endmacro %}
+
+{% macro _log_run(params, window) %}
+  {#- One line per run: the window, what decided each bound, and the arrivals read from each input. -#}
+  {%- set unit = params.time_uom -%}
+  {%- if window.empty -%}
+    {%- set reads = 'nothing to read' -%}
+  {%- else -%}
+    {%- set a_reach = params.max_waiting_time + (params.look_back_time if params.how == 'full' else 0) -%}
+    {%- set b_reach = params.max_waiting_time + params.look_back_time -%}
+    {%- set a_from = 'beginning' if window.start is none else inc_join._shift(window.start, -a_reach, unit) -%}
+    {%- set b_from = 'beginning' if window.start is none else inc_join._shift(window.start, -b_reach, unit) -%}
+    {%- set reads = 'reads a ' ~ a_from ~ '..' ~ window.end ~ ', b ' ~ b_from ~ '..' ~ window.end -%}
+  {%- endif -%}
+  {%- set target = this if this is defined else 'run-operation' -%}
+  {{ log('inc_join ' ~ target ~ ': window [' ~ window.start ~ ', ' ~ window.end ~ ']' ~ (' (empty)' if window.empty else '')
+         ~ '; start: ' ~ window.start_reason ~ '; end: ' ~ window.end_reason ~ '; ' ~ reads, info=True) }}
+{% endmacro %}

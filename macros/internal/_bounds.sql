@@ -1,0 +1,40 @@
+{#- Window bounds: dates, datetimes (aware ones converted to the Spark session time zone) and ISO-8601
+    strings, each mapped to the unit that contains it. -#}
+
+{% macro _session_time_zone() %}
+  {%- if not execute -%}{{ return('UTC') }}{%- endif -%}
+  {%- set result = run_query('SET spark.sql.session.timeZone') -%}
+  {{ return(result.rows[0][1] if result and result.rows else 'UTC') }}
+{% endmacro %}
+
+{% macro _parse_bound(value, parameter, time_uom) %}
+  {%- if value is none or (value is string and value | trim == '') -%}
+    {{ return(none) }}
+  {%- endif -%}
+  {%- if value is string -%}
+    {%- set text = value | trim -%}
+    {%- set iso = '^\\d{4}-\\d{2}-\\d{2}([ T]\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,6})?)?)?([Zz]|[+-]\\d{2}:\\d{2})?$' -%}
+    {%- if not modules.re.match(iso, text) -%}
+      {{ exceptions.raise_compiler_error("inc_join: " ~ parameter ~ "='" ~ value ~ "' is not an ISO-8601 date or timestamp; use e.g. '2025-03-06' or '2025-03-06 10:00:00'.") }}
+    {%- endif -%}
+    {%- if text | length == 10 -%}
+      {%- set value = modules.datetime.date.fromisoformat(text) -%}
+    {%- else -%}
+      {%- set value = modules.datetime.datetime.fromisoformat(text.replace('Z', '+00:00').replace('z', '+00:00')) -%}
+    {%- endif -%}
+  {%- elif value.year is not defined or value.isoformat is not defined -%}
+    {{ exceptions.raise_compiler_error("inc_join: " ~ parameter ~ " must be a date, a datetime or an ISO-8601 string such as '2025-03-06' or '2025-03-06 10:00:00' (got " ~ value ~ ").") }}
+  {%- endif -%}
+  {%- if value.tzinfo is defined and value.tzinfo is not none -%}
+    {%- set zone = modules.pytz.timezone(inc_join._session_time_zone()) -%}
+    {%- set value = value.astimezone(zone).replace(tzinfo=none) -%}
+  {%- endif -%}
+  {{ return(inc_join._floor_to_unit(value, time_uom)) }}
+{% endmacro %}
+
+{% macro _parse_text_value(text, time_uom) %}
+  {#- A 'yyyy-MM-dd HH:mm:ss' string returned by Spark, as a unit value (none stays none). -#}
+  {%- if text is none -%}{{ return(none) }}{%- endif -%}
+  {%- set moment = modules.datetime.datetime.strptime(text, '%Y-%m-%d %H:%M:%S') -%}
+  {{ return(moment.date() if time_uom == 'day' else moment) }}
+{% endmacro %}

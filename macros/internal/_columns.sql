@@ -1,0 +1,75 @@
+{#- Output columns (SPEC §5): names, order, suffixes and output_select tokens. Pure name logic. -#}
+
+{% macro _plan_columns(params, inputs) %}
+  {%- set derived = ['DiffArrivalTime', 'WaitingTime', 'JoinType', 'JoinTypeName'] -%}
+  {%- set key_a = inputs['keys'] | map(attribute=0) | map('lower') | list -%}
+  {%- set key_b = inputs['keys'] | map(attribute=1) | map('lower') | list -%}
+  {%- set a_rest = [] -%}{%- for n in inputs.a_names -%}{%- if (n | lower) not in key_a -%}{%- do a_rest.append(n) -%}{%- endif -%}{%- endfor -%}
+  {%- set b_rest = [] -%}{%- for n in inputs.b_names -%}{%- if (n | lower) not in key_b -%}{%- do b_rest.append(n) -%}{%- endif -%}{%- endfor -%}
+  {%- for side, names in [('a', a_rest), ('b', b_rest)] -%}
+    {%- for name in names -%}
+      {%- if (name | lower) in (derived | map('lower') | list) -%}
+        {{ inc_join._fail(side ~ " column '" ~ name ~ "' clashes with the derived output column of the same name; rename it before joining (e.g. the JoinType of an earlier inc_join in a chain).") }}
+      {%- endif -%}
+    {%- endfor -%}
+  {%- endfor -%}
+  {%- set b_lower = b_rest | map('lower') | list -%}
+  {%- set shared = [] -%}{%- for n in a_rest -%}{%- if (n | lower) in b_lower -%}{%- do shared.append(n | lower) -%}{%- endif -%}{%- endfor -%}
+
+  {%- set keys = [] -%}
+  {%- for pair in inputs['keys'] -%}
+    {%- do keys.append({'name': pair[0], 'source': 'key', 'index': loop.index0, 'input_name': pair[0]}) -%}
+  {%- endfor -%}
+  {%- set arrival = {'name': inputs.inc_col[0], 'source': 'arrival', 'index': 0, 'input_name': inputs.inc_col[0]} -%}
+  {%- set side_columns = {'a': [], 'b': []} -%}
+  {%- for side, names, suffix in [('a', a_rest, params.suffixes[0]), ('b', b_rest, params.suffixes[1])] -%}
+    {%- for n in names -%}
+      {%- do side_columns[side].append({'name': n ~ suffix if (n | lower) in shared else n, 'source': side,
+                                         'index': loop.index0, 'input_name': n}) -%}
+    {%- endfor -%}
+  {%- endfor -%}
+  {%- set derived_columns = [] -%}
+  {%- for n in derived -%}{%- do derived_columns.append({'name': n, 'source': 'derived', 'index': 0, 'input_name': n}) -%}{%- endfor -%}
+  {%- set everything = keys + [arrival] + side_columns['a'] + side_columns['b'] + derived_columns -%}
+
+  {%- set by_name = {} -%}
+  {%- for column in everything -%}
+    {%- set other = by_name.get(column.name | lower) -%}
+    {%- if other is not none -%}
+      {{ inc_join._fail("output column '" ~ column.name ~ "' would exist twice (" ~ inc_join._describe_column(other) ~ ' and ' ~ inc_join._describe_column(column) ~ "); rename one input column or pass other suffixes (now ['" ~ params.suffixes | join("', '") ~ "']).") }}
+    {%- endif -%}
+    {%- do by_name.update({column.name | lower: column}) -%}
+  {%- endfor -%}
+
+  {%- set inc_col_a = side_columns['a'] | selectattr('input_name', 'equalto', inputs.inc_col[0]) | first -%}
+  {%- set inc_col_b = side_columns['b'] | selectattr('input_name', 'equalto', inputs.inc_col[1]) | first -%}
+  {%- set groups = {'join_cols': keys, 'inc_col': [arrival], 'df_a_cols': side_columns['a'], 'df_b_cols': side_columns['b'],
+                    'inc_col_a': [inc_col_a], 'inc_col_b': [inc_col_b]} -%}
+  {%- set selected = [] -%}
+  {%- for token in params.output_select -%}
+    {%- if (token | lower) in groups -%}
+      {%- do selected.extend(groups[token | lower]) -%}
+    {%- elif (token | lower) in by_name -%}
+      {%- do selected.append(by_name[token | lower]) -%}
+    {%- else -%}
+      {%- set names = [] -%}{%- for c in everything[:-4] -%}{%- do names.append(c.name) -%}{%- endfor -%}
+      {{ inc_join._fail("output_select token '" ~ token ~ "' is neither a token (join_cols, inc_col, df_a_cols, df_b_cols, inc_col_a, inc_col_b, DiffArrivalTime, WaitingTime, JoinType, JoinTypeName) nor an output column (" ~ names | join(', ') ~ ').') }}
+    {%- endif -%}
+  {%- endfor -%}
+  {%- set seen = [] -%}
+  {%- for column in selected -%}
+    {%- if (column.name | lower) in seen -%}
+      {{ inc_join._fail("output_select selects column '" ~ column.name ~ "' twice; list it once.") }}
+    {%- endif -%}
+    {%- do seen.append(column.name | lower) -%}
+  {%- endfor -%}
+  {{ return({'a_columns': side_columns['a'], 'b_columns': side_columns['b'], 'keys': keys, 'selected': selected}) }}
+{% endmacro %}
+
+{% macro _describe_column(column) %}
+  {%- if column.source in ['a', 'b'] -%}{{ return(column.source ~ " column '" ~ column.input_name ~ "'") }}
+  {%- elif column.source == 'key' -%}{{ return("join key '" ~ column.input_name ~ "'") }}
+  {%- elif column.source == 'arrival' -%}{{ return("the output arrival inc_col '" ~ column.input_name ~ "'") }}
+  {%- else -%}{{ return("the derived column '" ~ column.name ~ "'") }}
+  {%- endif -%}
+{% endmacro %}

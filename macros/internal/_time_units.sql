@@ -1,0 +1,82 @@
+{#- Time units (time_uom): Python values (dates/datetimes) and the SQL text that truncates, shifts and
+    compares arrivals. A "unit value" is a date for day, a naive datetime cut to the hour/minute otherwise. -#}
+
+{% macro _unit_step(time_uom, units=1) %}
+  {%- set td = modules.datetime.timedelta -%}
+  {%- if time_uom == 'day' -%}{{ return(td(days=units)) }}
+  {%- elif time_uom == 'hour' -%}{{ return(td(hours=units)) }}
+  {%- else -%}{{ return(td(minutes=units)) }}
+  {%- endif -%}
+{% endmacro %}
+
+{% macro _unit_type(time_uom) %}
+  {{- return('date' if time_uom == 'day' else 'timestamp') -}}
+{% endmacro %}
+
+{% macro _floor_to_unit(value, time_uom) %}
+  {#- value: a date or a naive datetime -#}
+  {%- set is_datetime = value.hour is defined -%}
+  {%- if time_uom == 'day' -%}
+    {{ return(value.date() if is_datetime else value) }}
+  {%- endif -%}
+  {%- if not is_datetime -%}
+    {%- set value = modules.datetime.datetime(value.year, value.month, value.day) -%}
+  {%- endif -%}
+  {%- if time_uom == 'hour' -%}
+    {{ return(value.replace(minute=0, second=0, microsecond=0)) }}
+  {%- endif -%}
+  {{ return(value.replace(second=0, microsecond=0)) }}
+{% endmacro %}
+
+{% macro _shift(value, units, time_uom) %}
+  {{- return(value + inc_join._unit_step(time_uom, units)) -}}
+{% endmacro %}
+
+{% macro _sql_literal(value, sql_type) %}
+  {#- A typed literal read in the Spark session time zone. -#}
+  {%- if sql_type == 'date' -%}
+    {%- set day = value.date() if value.hour is defined else value -%}
+    {{ return("DATE'" ~ day.isoformat() ~ "'") }}
+  {%- endif -%}
+  {%- set moment = value if value.hour is defined else modules.datetime.datetime(value.year, value.month, value.day) -%}
+  {{ return(sql_type | upper ~ "'" ~ moment.strftime('%Y-%m-%d %H:%M:%S') ~ "'") }}
+{% endmacro %}
+
+{% macro _truncate_sql(arrival, time_uom) %}
+  {%- if time_uom == 'day' -%}{{ return('to_date(' ~ arrival ~ ')') }}{%- endif -%}
+  {{ return("CAST(date_trunc('" ~ time_uom | upper ~ "', " ~ arrival ~ ") AS TIMESTAMP)") }}
+{% endmacro %}
+
+{% macro _add_units_sql(value, units, time_uom) %}
+  {%- if units == 0 -%}{{ return(value) }}{%- endif -%}
+  {%- if time_uom == 'day' -%}{{ return('date_add(' ~ value ~ ', ' ~ units ~ ')') }}{%- endif -%}
+  {{ return('(' ~ value ~ ' + INTERVAL ' ~ units ~ ' ' ~ time_uom | upper ~ 'S)') }}
+{% endmacro %}
+
+{% macro _diff_units_sql(later, earlier, time_uom) %}
+  {%- if time_uom == 'day' -%}{{ return('datediff(' ~ later ~ ', ' ~ earlier ~ ')') }}{%- endif -%}
+  {%- set seconds = 3600 if time_uom == 'hour' else 60 -%}
+  {{ return('CAST((unix_timestamp(' ~ later ~ ') - unix_timestamp(' ~ earlier ~ ')) DIV ' ~ seconds ~ ' AS INT)') }}
+{% endmacro %}
+
+{% macro _quote(name) %}
+  {{- return('`' ~ name | replace('`', '``') ~ '`') -}}
+{% endmacro %}
+
+{% macro _arrival_range_sql(column, raw_type, lower, upper, time_uom) %}
+  {#- lower <= trunc(column) <= upper on the raw column against literals of its own type, so that Spark
+      prunes partitions of a table partitioned by it. Either bound may be none. -#}
+  {%- set raw = inc_join._quote(column) -%}
+  {%- set tests = [raw ~ ' IS NOT NULL'] -%}
+  {%- if lower is not none -%}
+    {%- do tests.append(raw ~ ' >= ' ~ inc_join._sql_literal(lower, raw_type)) -%}
+  {%- endif -%}
+  {%- if upper is not none -%}
+    {%- if raw_type == 'date' -%}
+      {%- do tests.append(raw ~ ' <= ' ~ inc_join._sql_literal(upper, 'date')) -%}
+    {%- else -%}
+      {%- do tests.append(raw ~ ' < ' ~ inc_join._sql_literal(inc_join._shift(upper, 1, time_uom), raw_type)) -%}
+    {%- endif -%}
+  {%- endif -%}
+  {{ return(tests | join(' AND ')) }}
+{% endmacro %}

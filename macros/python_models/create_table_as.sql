@@ -1,0 +1,56 @@
+{#- Python models on dbt-spark: inc_join's table writer.
+
+    Reached through adapter.dispatch('create_table_as', 'dbt') when the consuming project sets
+      dispatch: [{macro_namespace: dbt, search_order: [<your project>, inc_join, dbt]}]
+    SQL models go to dbt-spark's own implementation unchanged. For Python models dbt-spark's writer ignores
+    partition_by and defaults to delta; this one writes file_format (default parquet) with partitionBy, and
+    hands the model what Python models cannot read themselves (dbt.batch, dbt.inc_join_context). -#}
+
+{% macro spark__create_table_as(temporary, relation, compiled_code, language='sql') -%}
+  {%- if language == 'python' -%}
+    {{ inc_join._py_write_table(temporary, relation, compiled_code) }}
+  {%- else -%}
+    {{ dbt.spark__create_table_as(temporary, relation, compiled_code, language) }}
+  {%- endif -%}
+{%- endmacro %}
+
+{% macro _py_text(value) -%}
+  {#- A Python literal of a config value or var: a string, or None. -#}
+  {{- 'None' if value is none or value == '' else value | string | tojson -}}
+{%- endmacro %}
+
+{% macro _py_write_table(temporary, relation, compiled_code) -%}
+  {%- set file_format = config.get('file_format') or 'parquet' -%}
+  {%- set partition_by = config.get('partition_by') or [] -%}
+  {%- if partition_by is string -%}{%- set partition_by = [partition_by] -%}{%- endif -%}
+  {#- The incremental materialization's temporary relation is a plain table for Python models (a temp view
+      cannot be schema-qualified); it is dropped after the insert, so it needs no partitions. -#}
+  {%- if temporary -%}{%- set partition_by = [] -%}{%- endif -%}
+  {%- set batch = model.batch if model.batch is defined else none -%}
+{{ compiled_code }}
+# --- inc_join's writer for dbt-spark Python models ---
+dbt = dbtObj(spark.table)
+dbt.batch = None
+dbt.inc_join_context = {
+    "materialized": {{ inc_join._py_text(config.get('materialized')) }},
+    "incremental_strategy": {{ inc_join._py_text(config.get('incremental_strategy')) }},
+    "batch_size": {{ inc_join._py_text(config.get('batch_size')) }},
+    "batch_start": {{ inc_join._py_text(batch.event_time_start.isoformat() if batch else none) }},
+    "batch_end": {{ inc_join._py_text(batch.event_time_end.isoformat() if batch else none) }},
+    "output_window_start": {{ inc_join._py_text(var('inc_join_output_window_start', none)) }},
+    "output_window_end": {{ inc_join._py_text(var('inc_join_output_window_end', none)) }},
+}
+df = model(dbt, spark)
+
+import pyspark.sql
+if not isinstance(df, pyspark.sql.DataFrame):
+    if hasattr(df, "to_spark"):  # pyspark.pandas
+        df = df.to_spark()
+    else:
+        df = spark.createDataFrame(df)  # pandas
+writer = df.write.mode("overwrite").format({{ file_format | tojson }})
+{%- if partition_by %}
+writer = writer.partitionBy(*{{ partition_by | tojson }})
+{%- endif %}
+writer.saveAsTable({{ relation | string | tojson }})
+{%- endmacro %}

@@ -1,0 +1,122 @@
+{#- The output window of a dbt run (SPEC §6): which units this run finalises, and why. -#}
+
+{% macro output_window(a, b, inc_col='RecDate', time_uom='day', how='left', output_window_start=none,
+                       output_window_end=none) %}
+  {{ return(adapter.dispatch('output_window', 'inc_join')(a, b, inc_col, time_uom, how, output_window_start,
+                                                           output_window_end)) }}
+{% endmacro %}
+
+{% macro default__output_window(a, b, inc_col, time_uom, how, output_window_start, output_window_end) %}
+  {{ return(inc_join.spark__output_window(a, b, inc_col, time_uom, how, output_window_start, output_window_end)) }}
+{% endmacro %}
+
+{% macro spark__output_window(a, b, inc_col, time_uom, how, output_window_start, output_window_end) %}
+  {#- start: argument > var inc_join_output_window_start > microbatch batch start > largest output arrival in
+      this + 1 unit > earliest arrival of a (of a or b for how = full).
+      end: argument > var inc_join_output_window_end > microbatch batch end − 1 unit > watermark; always capped
+      at the availability watermark min(max a, max b). Returns a dict; logs one line. -#}
+  {%- set time_uom = inc_join._choice('time_uom', time_uom, ['day', 'hour', 'minute']) -%}
+  {%- set how = inc_join._choice('how', how, ['inner', 'left', 'full', 'left_anti']) -%}
+  {%- if not execute -%}
+    {{ return({'start': none, 'end': none, 'empty': true, 'start_reason': 'parse', 'end_reason': 'parse',
+               'watermark': none, 'a_max': none, 'b_max': none, 'time_uom': time_uom}) }}
+  {%- endif -%}
+  {%- set unit_type = inc_join._unit_type(time_uom) -%}
+  {%- set a, b = inc_join._unfiltered(a), inc_join._unfiltered(b) -%}
+  {%- set a_columns = adapter.get_columns_in_relation(a) -%}
+  {%- set b_columns = adapter.get_columns_in_relation(b) -%}
+  {%- set a_column = inc_join._require_column(a_columns, inc_col, 'inc_col', 'a') -%}
+  {%- set b_column = inc_join._require_column(b_columns, inc_col, 'inc_col', 'b') -%}
+  {%- set raw_types = [] -%}
+  {%- for column, side in [(a_column, 'a'), (b_column, 'b')] -%}
+    {%- set type_name = inc_join._type_name(column) -%}
+    {%- do inc_join._check_arrival_type(type_name, inc_col, side, time_uom) -%}
+    {%- do raw_types.append('date' if type_name == 'date' else ('timestamp_ntz' if type_name == 'timestamp_ntz' else 'timestamp')) -%}
+  {%- endfor -%}
+  {%- set batch = model.batch if (model is defined and model is not none and model.batch is defined) else none -%}
+
+  {#- start -#}
+  {%- set start_var = var('inc_join_output_window_start', none) -%}
+  {%- set end_var = var('inc_join_output_window_end', none) -%}
+  {%- set start = inc_join._parse_bound(output_window_start, 'output_window_start', time_uom) -%}
+  {%- set start_reason = 'argument output_window_start' -%}
+  {%- if start is none and start_var not in [none, ''] -%}
+    {%- set start = inc_join._parse_bound(start_var, 'inc_join_output_window_start', time_uom) -%}
+    {%- set start_reason = 'var inc_join_output_window_start' -%}
+  {%- endif -%}
+  {%- if start is none and batch -%}
+    {%- set start = inc_join._parse_bound(batch.event_time_start, 'model.batch.event_time_start', time_uom) -%}
+    {%- set start_reason = 'microbatch batch start' -%}
+  {%- endif -%}
+  {%- if start is none and is_incremental() -%}
+    {%- set latest = run_query("SELECT date_format(max(" ~ inc_join._quote(inc_col) ~ "), 'yyyy-MM-dd HH:mm:ss') FROM " ~ this) -%}
+    {%- set latest = inc_join._parse_text_value(latest.rows[0][0], time_uom) -%}
+    {%- if latest is not none -%}
+      {%- set start = inc_join._shift(latest, 1, time_uom) -%}
+      {%- set start_reason = 'max(' ~ inc_col ~ ') in ' ~ this ~ ' + 1 ' ~ time_uom -%}
+    {%- endif -%}
+  {%- endif -%}
+  {%- set need_earliest = start is none -%}
+
+  {#- the watermark (and the earliest arrival on a first run), in one query -#}
+  {%- set sides = [('a', a, a_column, raw_types[0]), ('b', b, b_column, raw_types[1])] -%}
+  {%- set selects = [] -%}
+  {%- for side, relation, column, raw_type in sides -%}
+    {%- set arrival = inc_join._truncate_sql(inc_join._quote(column.name), time_uom) -%}
+    {%- set source = relation | string -%}
+    {%- set recent = inc_join._arrival_range_sql(column.name, raw_type, start, none, time_uom) -%}
+    {%- do selects.append("(SELECT date_format(max(" ~ arrival ~ "), 'yyyy-MM-dd HH:mm:ss') FROM " ~ source ~ " WHERE " ~ recent ~ ") AS " ~ side ~ "_max") -%}
+    {%- if need_earliest -%}
+      {%- do selects.append("(SELECT date_format(min(" ~ arrival ~ "), 'yyyy-MM-dd HH:mm:ss') FROM " ~ source ~ " WHERE " ~ inc_join._quote(column.name) ~ " IS NOT NULL) AS " ~ side ~ "_min") -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {%- set row = run_query('SELECT ' ~ selects | join(', ')).rows[0] -%}
+  {%- set a_max = inc_join._parse_text_value(row['a_max'], time_uom) -%}
+  {%- set b_max = inc_join._parse_text_value(row['b_max'], time_uom) -%}
+  {%- set watermark = none if (a_max is none or b_max is none) else [a_max, b_max] | min -%}
+  {%- if need_earliest -%}
+    {%- set a_min = inc_join._parse_text_value(row['a_min'], time_uom) -%}
+    {%- set b_min = inc_join._parse_text_value(row['b_min'], time_uom) -%}
+    {%- set candidates = [a_min] + ([b_min] if how == 'full' else []) -%}
+    {%- set candidates = candidates | reject('none') | list -%}
+    {%- set start = candidates | min if candidates else none -%}
+    {%- set start_reason = 'earliest arrival of ' ~ ('a or b' if how == 'full' else 'a') ~ ' (first run or full refresh)' -%}
+  {%- endif -%}
+
+  {#- end -#}
+  {%- set end = inc_join._parse_bound(output_window_end, 'output_window_end', time_uom) -%}
+  {%- set end_reason = 'argument output_window_end' -%}
+  {%- if end is none and end_var not in [none, ''] -%}
+    {%- set end = inc_join._parse_bound(end_var, 'inc_join_output_window_end', time_uom) -%}
+    {%- set end_reason = 'var inc_join_output_window_end' -%}
+  {%- endif -%}
+  {%- if end is none and batch -%}
+    {%- set last_moment = batch.event_time_end - modules.datetime.timedelta(microseconds=1) -%}
+    {%- set end = inc_join._parse_bound(last_moment, 'model.batch.event_time_end', time_uom) -%}
+    {%- set end_reason = 'microbatch batch end - 1 ' ~ time_uom -%}
+  {%- endif -%}
+  {%- set watermark_text = 'min(max a ' ~ (a_max or 'none') ~ ', max b ' ~ (b_max or 'none') ~ ')' -%}
+  {%- if watermark is none -%}
+    {%- set end = none -%}
+    {%- set end_reason = ('no arrivals yet in a or b' if start is none else 'a or b has no arrival from ' ~ start ~ ' on yet') ~ ': watermark ' ~ watermark_text -%}
+  {%- elif end is none -%}
+    {%- set end = watermark -%}
+    {%- set end_reason = 'availability watermark ' ~ watermark_text -%}
+  {%- elif end > watermark -%}
+    {%- set end_reason = end_reason ~ ' ' ~ end ~ ', capped at the availability watermark ' ~ watermark_text -%}
+    {%- set end = watermark -%}
+  {%- endif -%}
+  {%- set empty = end is none or (start is not none and start > end) -%}
+  {{ return({'start': start, 'end': end, 'empty': empty, 'start_reason': start_reason, 'end_reason': end_reason,
+             'watermark': watermark, 'a_max': a_max, 'b_max': b_max, 'time_uom': time_uom}) }}
+{% endmacro %}
+
+{% macro _unfiltered(relation) %}
+  {#- The relation without dbt's microbatch event-time filter: the join reads its inputs with its own, wider
+      bounds (look-back and waiting time), so a filter cut to the batch would lose partners. -#}
+  {%- if relation.event_time_filter is defined and relation.event_time_filter -%}
+    {{ return(api.Relation.create(database=relation.database, schema=relation.schema,
+                                  identifier=relation.identifier, type=relation.type)) }}
+  {%- endif -%}
+  {{ return(relation) }}
+{% endmacro %}

@@ -1,0 +1,151 @@
+"""The dbt Python-model variant: resolve the run's output window from dbt's state, then call the core.
+
+Python models cannot call macros or ``var()``. inc_join's Python writer (macros/python_models) hands them
+what the SQL macro reads from Jinja as ``dbt.inc_join_context``: the materialization, the microbatch batch and
+the ``inc_join_output_window_start/end`` vars. The rules are those of ``inc_join.output_window``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any, Dict, Optional
+
+from pyspark.sql import DataFrame
+
+from .join import PreparedJoin, build_join, prepare_join
+from .predicates import quote
+from .time_units import UnitValue, shift_value
+from .watermark import availability_watermark, earliest_arrival
+from .window import OutputWindow, parse_bound
+
+UNIT_ORDER = ["minute", "hour", "day", "month", "year"]
+
+
+@dataclass(frozen=True)
+class DbtWindow:
+    """The window of one dbt run and what decided each bound (for the run's log line)."""
+
+    window: OutputWindow
+    start_reason: str
+    end_reason: str
+
+
+def dbt_context(dbt: Any) -> Dict[str, Any]:
+    """What inc_join's Python writer injected into the model's ``dbt`` object."""
+    context = getattr(dbt, "inc_join_context", None)
+    if context is None:
+        raise ValueError(
+            "inc_join: this Python model was not written by inc_join's writer, so its window cannot be resolved. "
+            "Add to dbt_project.yml: dispatch: [{macro_namespace: dbt, search_order: [<your project>, inc_join, dbt]}]."
+        )
+    return context
+
+
+def check_model_config(context: Dict[str, Any], include_waiting: bool, time_uom: str) -> None:
+    """The model-level checks of SPEC §7, as in the SQL macro."""
+    if include_waiting and context.get("materialized") == "incremental":
+        raise ValueError(
+            "inc_join: include_waiting=True in an incremental model would store a_waiting rows, which are "
+            "provisional (a later run emits the same A row again as matched or timed out). Use include_waiting "
+            "only in a view or table model that shows what is currently waiting; see the README, 'Currently waiting'."
+        )
+    batch_size = str(context.get("batch_size") or "").lower()
+    if batch_size in UNIT_ORDER and UNIT_ORDER.index(batch_size) < UNIT_ORDER.index(time_uom):
+        raise ValueError(
+            f"inc_join: batch_size='{batch_size}' is finer than time_uom='{time_uom}'; a batch must cover whole "
+            f"units: use batch_size '{time_uom}' or coarser, or a finer time_uom."
+        )
+
+
+def _latest_output_arrival(dbt: Any, prepared: PreparedJoin) -> Optional[UnitValue]:
+    spark = prepared.df_a.sparkSession
+    column = quote(prepared.inputs.inc_col[0])
+    text = spark.table(str(dbt.this)).selectExpr(f"date_format(max({column}), 'yyyy-MM-dd HH:mm:ss')").first()[0]
+    return None if text is None else parse_bound(text, "this", prepared.params.time_uom)
+
+
+def resolve_dbt_window(dbt: Any, prepared: PreparedJoin, output_window_start=None,
+                       output_window_end=None) -> DbtWindow:
+    """start: argument > var > microbatch batch start > max(inc_col) in this + 1 unit > earliest arrival of A
+    (of A or B for how = full). end: argument > var > batch end − 1 unit > watermark; always capped at the
+    availability watermark."""
+    context = dbt_context(dbt)
+    unit, zone, how = prepared.params.time_uom, prepared.session_time_zone, prepared.params.how
+    inc_cols, types = prepared.inputs.inc_col, prepared.inputs.arrival_types
+
+    def bound(value, parameter):
+        return parse_bound(value or None, parameter, unit, zone)
+
+    start, start_reason = bound(output_window_start, "output_window_start"), "argument output_window_start"
+    if start is None and context.get("output_window_start"):
+        start, start_reason = bound(context["output_window_start"], "inc_join_output_window_start"), \
+            "var inc_join_output_window_start"
+    if start is None and context.get("batch_start"):
+        start, start_reason = bound(context["batch_start"], "model.batch.event_time_start"), "microbatch batch start"
+    if start is None and dbt.is_incremental:
+        latest = _latest_output_arrival(dbt, prepared)
+        if latest is not None:
+            start = shift_value(latest, 1, unit)
+            start_reason = f"max({inc_cols[0]}) in {dbt.this} + 1 {unit.value}"
+    if start is None:
+        candidates = [earliest_arrival(prepared.df_a, inc_cols[0], unit)]
+        if how == "full":
+            candidates.append(earliest_arrival(prepared.df_b, inc_cols[1], unit))
+        candidates = [c for c in candidates if c is not None]
+        start = min(candidates) if candidates else None
+        start_reason = f"earliest arrival of {'a or b' if how == 'full' else 'a'} (first run or full refresh)"
+
+    watermark = availability_watermark(prepared.df_a, prepared.df_b, inc_cols, types, unit, start)
+    end, end_reason = bound(output_window_end, "output_window_end"), "argument output_window_end"
+    if end is None and context.get("output_window_end"):
+        end, end_reason = bound(context["output_window_end"], "inc_join_output_window_end"), \
+            "var inc_join_output_window_end"
+    if end is None and context.get("batch_end"):
+        last_moment = datetime.fromisoformat(context["batch_end"]) - timedelta(microseconds=1)
+        end, end_reason = bound(last_moment, "model.batch.event_time_end"), f"microbatch batch end - 1 {unit.value}"
+    if watermark is None:
+        gap = "no arrivals yet in a or b" if start is None else f"a or b has no arrival from {start} on yet"
+        end, end_reason = None, f"{gap}: no availability watermark"
+    elif end is None:
+        end, end_reason = watermark, f"availability watermark {watermark}"
+    elif end > watermark:
+        end, end_reason = watermark, f"{end_reason} {end}, capped at the availability watermark {watermark}"
+    return DbtWindow(OutputWindow(start, end), start_reason, end_reason)
+
+
+def _log(message: str) -> None:
+    """One info line in dbt's log, like the SQL macro's ``log(..., info=True)``."""
+    try:
+        from dbt.events.types import JinjaLogInfo
+        from dbt_common.events.functions import fire_event
+
+        fire_event(JinjaLogInfo(msg=message))
+    except Exception:  # outside dbt
+        print(message)
+
+
+def inc_join_model(dbt: Any, a: DataFrame, b: DataFrame, *, join_cols, inc_col: str = "RecDate",
+                   how: str = "left", look_back_time: int = 0, max_waiting_time: int = 0,
+                   output_window_start=None, output_window_end=None, time_uom: str = "day",
+                   enforce_sliding_join_window: bool = True, include_waiting: bool = False,
+                   output_select=None, suffixes=("_A", "_B")) -> DataFrame:
+    """The body of a dbt Python model: ``return inc_join_model(dbt, dbt.ref("a"), dbt.ref("b"), join_cols=...)``.
+
+    Same arguments and rows as the SQL macro ``inc_join.inc_join``; the window comes from dbt's state."""
+    prepared = prepare_join(a, b, join_cols=join_cols, inc_col=inc_col, how=how, look_back_time=look_back_time,
+                            max_waiting_time=max_waiting_time, time_uom=time_uom,
+                            enforce_sliding_join_window=enforce_sliding_join_window,
+                            include_waiting=include_waiting, output_select=output_select, suffixes=suffixes)
+    check_model_config(dbt_context(dbt), prepared.params.include_waiting, prepared.params.time_uom.value)
+    resolved = resolve_dbt_window(dbt, prepared, output_window_start, output_window_end)
+    window, params = resolved.window, prepared.params
+    if window.is_empty:
+        reads = "nothing to read"
+    else:
+        a_reach = params.max_waiting_time + (params.look_back_time if params.how == "full" else 0)
+        b_reach = params.max_waiting_time + params.look_back_time
+        first = lambda reach: "beginning" if window.start is None else shift_value(window.start, -reach, params.time_uom)  # noqa: E731
+        reads = f"reads a {first(a_reach)}..{window.end}, b {first(b_reach)}..{window.end}"
+    _log(f"inc_join {dbt.this}: window [{window.start}, {window.end}]{' (empty)' if window.is_empty else ''}; "
+         f"start: {resolved.start_reason}; end: {resolved.end_reason}; {reads}")
+    return build_join(prepared, window)

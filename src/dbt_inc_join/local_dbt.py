@@ -1,0 +1,49 @@
+"""Drive the integration dbt project in-process (one SparkSession for every invocation).
+
+Used by the demo and the tests: ``dbt`` on the command line would pay 10-25 s of Spark start-up per call.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Dict, Optional, Sequence
+
+
+class LocalDbtProject:
+    """A dbt project run with dbtRunner against the embedded local Spark in ``state_dir``."""
+
+    def __init__(self, project_dir: Path, state_dir: Path) -> None:
+        self.project_dir = Path(project_dir).resolve()
+        self.state_dir = Path(state_dir).resolve()
+        self.state_dir.mkdir(parents=True, exist_ok=True)
+        os.environ["INC_JOIN_STATE_DIR"] = str(self.state_dir)
+        os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+        os.environ.setdefault("DBT_SEND_ANONYMOUS_USAGE_STATS", "false")
+
+    def invoke(self, *args: str, vars: Optional[Dict[str, Any]] = None, expect_success: bool = True):
+        """Run one dbt command; raise with dbt's own message when it fails unexpectedly."""
+        import json
+
+        from dbt.cli.main import dbtRunner
+
+        command = [*args, "--project-dir", str(self.project_dir), "--profiles-dir", str(self.project_dir)]
+        if vars:
+            command += ["--vars", json.dumps(vars, default=str)]
+        result = dbtRunner().invoke(command)
+        if expect_success and not result.success:
+            raise RuntimeError(f"dbt {' '.join(args)} failed: {result.exception or _failures(result)}")
+        return result
+
+    def spark(self):
+        """The SparkSession dbt's session connection uses (started here if dbt has not yet)."""
+        from .local_spark import local_spark_session
+
+        return local_spark_session(self.state_dir)
+
+    def table(self, name: str, schema: str = "inc_join_it"):
+        return self.spark().table(f"{schema}.{name}")
+
+
+def _failures(result: Any) -> Sequence[str]:
+    results = getattr(result.result, "results", None) or []
+    return [f"{r.node.name}: {r.message}" for r in results if str(r.status) in ("error", "fail")]
