@@ -20,12 +20,13 @@
 {% macro spark__inc_join(a, b, join_cols, inc_col, how, look_back_time, max_waiting_time, output_window_start,
                          output_window_end, time_uom, enforce_sliding_join_window, include_waiting, output_select,
                          suffixes) %}
-  {%- set params = inc_join._check_parameters(join_cols, inc_col, how, look_back_time, max_waiting_time, time_uom,
-                                               enforce_sliding_join_window, include_waiting, output_select, suffixes) -%}
-  {%- do inc_join._check_model_config(params) -%}
+  {#- dbt renders every model while parsing the project (disabled ones too); check and plan only when running. -#}
   {%- if not execute -%}
     {{ return('select 1 as inc_join_placeholder') }}
   {%- endif -%}
+  {%- set params = inc_join._check_parameters(join_cols, inc_col, how, look_back_time, max_waiting_time, time_uom,
+                                               enforce_sliding_join_window, include_waiting, output_select, suffixes) -%}
+  {%- do inc_join._check_model_config(params) -%}
   {%- set a, b = inc_join._unfiltered(a), inc_join._unfiltered(b) -%}
   {%- set inputs = inc_join._resolve_inputs(params, adapter.get_columns_in_relation(a),
                                             adapter.get_columns_in_relation(b)) -%}

@@ -15,12 +15,12 @@
       this + 1 unit > earliest arrival of a (of a or b for how = full).
       end: argument > var inc_join_output_window_end > microbatch batch end − 1 unit > watermark; always capped
       at the availability watermark min(max a, max b). Returns a dict; logs one line. -#}
-  {%- set time_uom = inc_join._choice('time_uom', time_uom, ['day', 'hour', 'minute']) -%}
-  {%- set how = inc_join._choice('how', how, ['inner', 'left', 'full', 'left_anti']) -%}
   {%- if not execute -%}
     {{ return({'start': none, 'end': none, 'empty': true, 'start_reason': 'parse', 'end_reason': 'parse',
                'watermark': none, 'a_max': none, 'b_max': none, 'time_uom': time_uom}) }}
   {%- endif -%}
+  {%- set time_uom = inc_join._choice('time_uom', time_uom, ['day', 'hour', 'minute']) -%}
+  {%- set how = inc_join._choice('how', how, ['inner', 'left', 'full', 'left_anti']) -%}
   {%- set unit_type = inc_join._unit_type(time_uom) -%}
   {%- set a, b = inc_join._unfiltered(a), inc_join._unfiltered(b) -%}
   {%- set a_columns = adapter.get_columns_in_relation(a) -%}

@@ -20,12 +20,18 @@ class LocalDbtProject:
         os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
         os.environ.setdefault("DBT_SEND_ANONYMOUS_USAGE_STATS", "false")
 
-    def invoke(self, *args: str, vars: Optional[Dict[str, Any]] = None, expect_success: bool = True):
-        """Run one dbt command; raise with dbt's own message when it fails unexpectedly."""
+    def invoke(self, *args: str, vars: Optional[Dict[str, Any]] = None, today: Optional[Any] = None,
+               expect_success: bool = True):
+        """Run one dbt command; raise with dbt's own message when it fails unexpectedly.
+
+        ``today`` is the simulated current day of the integration project's input views. It travels as the
+        environment variable INC_JOIN_TODAY rather than a var: a changed var makes dbt re-parse the whole
+        project, a changed environment variable only the files that read it."""
         import json
 
         from dbt.cli.main import dbtRunner
 
+        os.environ["INC_JOIN_TODAY"] = str(today) if today is not None else "9999-12-31"
         command = [*args, "--project-dir", str(self.project_dir), "--profiles-dir", str(self.project_dir)]
         if vars:
             command += ["--vars", json.dumps(vars, default=str)]
@@ -47,3 +53,8 @@ class LocalDbtProject:
 def _failures(result: Any) -> Sequence[str]:
     results = getattr(result.result, "results", None) or []
     return [f"{r.node.name}: {r.message}" for r in results if str(r.status) in ("error", "fail")]
+
+
+def failure_text(result: Any) -> str:
+    """Everything dbt said about why an invocation failed, as one string."""
+    return " ".join([str(result.exception or "")] + list(_failures(result)))

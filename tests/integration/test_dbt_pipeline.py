@@ -1,0 +1,138 @@
+"""The dbt package on the embedded Spark, driven in-process: daily loads simulated with the `today` var.
+
+For how = left, inner and full: the table built day by day = the full-refresh table = the PySpark core over
+the whole period; the Python model variant, the microbatch variant and the append variant give the same rows;
+re-running a past day or the same day changes nothing."""
+from __future__ import annotations
+
+from datetime import date, timedelta
+from pathlib import Path
+
+import pytest
+
+from dbt_inc_join import inc_join
+from dbt_inc_join.local_dbt import LocalDbtProject, failure_text
+
+pytestmark = pytest.mark.dbt
+
+PROJECT = Path(__file__).resolve().parents[2] / "integration_tests"
+FIRST_DAY, LAST_DAY = date(2025, 1, 1), date(2025, 1, 11)
+DAYS = [FIRST_DAY + timedelta(days=i) for i in range((LAST_DAY - FIRST_DAY).days + 1)]
+SETTINGS = dict(join_cols="TrxId", look_back_time=2, max_waiting_time=4)
+HOUR_SETTINGS = dict(join_cols="TrxId", look_back_time=1, max_waiting_time=3, time_uom="hour")
+DAILY = ["gen_left", "gen_inner", "gen_full", "gen_left_py", "gen_inner_py", "gen_full_py", "gen_left_append",
+         "gen_hour_left"]
+
+
+def rows(df, columns):
+    """A table's rows as a sorted list of tuples in a fixed column order (NULLs sort first)."""
+    return sorted((tuple(r) for r in df.select(*columns).collect()), key=lambda t: tuple((v is not None, str(v)) for v in t))
+
+
+@pytest.fixture(scope="module")
+def project(spark):
+    # the spark fixture started the session dbt will reuse; INC_JOIN_STATE_DIR points at its catalog
+    import os
+
+    dbt = LocalDbtProject(PROJECT, Path(os.environ["INC_JOIN_STATE_DIR"]))
+    dbt.invoke("deps")
+    dbt.invoke("seed")
+    return dbt
+
+
+@pytest.fixture(scope="module")
+def daily(project):
+    """Run every daily model once per simulated day, and the microbatch models one batch per day."""
+    snapshots = {}
+    for day in DAYS:
+        # the event-time bounds only concern the microbatch models: one batch, the day just loaded
+        project.invoke("run", "--select", "+tag:daily", "+tag:microbatch", "--threads", "2",
+                       "--event-time-start", str(day), "--event-time-end", str(day + timedelta(days=1)), today=day)
+    for name in DAILY + ["gen_left_microbatch", "gen_full_microbatch_py"]:
+        table = project.table(name)
+        snapshots[name] = rows(table, sorted(table.columns))
+    return snapshots
+
+
+def core(spark, how, settings=SETTINGS, prefix="gen", **window):
+    a = spark.table(f"inc_join_it.{prefix}_a")
+    b = spark.table(f"inc_join_it.{prefix}_b").where(f"RecDate < date_add(DATE'{LAST_DAY}', 1)")
+    return inc_join(a, b, how=how, **settings, **window)
+
+
+@pytest.mark.parametrize("how", ["left", "inner", "full"])
+def test_daily_table_equals_the_core_over_the_whole_period(spark, project, daily, how):
+    expected = core(spark, how, output_window_start=FIRST_DAY)  # end: the watermark of the last day
+    columns = sorted(expected.columns)
+    assert daily[f"gen_{how}"] == rows(expected, columns)
+    assert len(daily[f"gen_{how}"]) > 500
+    assert daily[f"gen_{how}_py"] == daily[f"gen_{how}"], "the Python model differs from the SQL model"
+
+
+def test_join_types_all_occur(daily, project):
+    codes = {r.JoinType for r in project.table("gen_full").select("JoinType").distinct().collect()}
+    assert codes == {1, 2, 3, 4, 6}
+
+
+@pytest.mark.parametrize("how", ["left", "inner", "full"])
+def test_full_refresh_gives_the_daily_table(project, daily, how):
+    for name in (f"gen_{how}", f"gen_{how}_py"):
+        project.invoke("run", "--full-refresh", "--select", name, today=LAST_DAY)
+        table = project.table(name)
+        assert rows(table, sorted(table.columns)) == daily[name]
+
+
+def test_append_and_microbatch_variants_give_the_same_rows(daily):
+    assert daily["gen_left_append"] == daily["gen_left"]
+    assert daily["gen_left_microbatch"] == daily["gen_left"]
+    assert daily["gen_full_microbatch_py"] == daily["gen_full"]
+
+
+def test_hourly_pipeline_equals_the_core(spark, daily):
+    expected = core(spark, "left", HOUR_SETTINGS, prefix="gen_hour", output_window_start=f"{FIRST_DAY} 00:00")
+    assert daily["gen_hour_left"] == rows(expected, sorted(expected.columns))
+
+
+def test_rerunning_a_past_day_or_the_same_day_changes_nothing(project, daily):
+    past = DAYS[4]
+    project.invoke("run", "--select", "gen_left", "gen_left_py", today=LAST_DAY,
+                   vars={"inc_join_output_window_start": past, "inc_join_output_window_end": past})
+    project.invoke("run", "--select", "gen_left", "gen_left_py", today=LAST_DAY)
+    for name in ("gen_left", "gen_left_py"):
+        table = project.table(name)
+        assert rows(table, sorted(table.columns)) == daily[name]
+
+
+def test_hourly_microbatch_equals_the_core(spark, project):
+    start, end = "2025-01-02T22:00:00", "2025-01-03T02:00:00"  # four hourly batches across midnight
+    project.invoke("run", "--select", "+tag:microbatch_hour", "--event-time-start", start, "--event-time-end", end,
+                   today=LAST_DAY)
+    table = project.table("gen_hour_full_microbatch")
+    expected = core(spark, "full", HOUR_SETTINGS, prefix="gen_hour", output_window_start="2025-01-02 22:00",
+                    output_window_end="2025-01-03 01:00")
+    assert rows(table, sorted(table.columns)) == rows(expected, sorted(table.columns))
+    assert table.count() > 0
+
+
+def test_currently_waiting_view_shows_only_provisional_rows(spark, project):
+    project.invoke("run", "--select", "+currently_waiting", today=DAYS[5])
+    waiting = project.table("currently_waiting").collect()
+    a = spark.table("inc_join_it.gen_a").where(f"RecDate <= DATE'{DAYS[5]}'")
+    b = spark.table("inc_join_it.gen_b").where(f"RecDate <= DATE'{DAYS[5]}'")
+    expected = inc_join(a, b, include_waiting=True, output_window_start=DAYS[5], **SETTINGS).where("JoinType = 5")
+    assert len(waiting) == expected.count() > 0
+    assert {r.JoinType for r in waiting} == {5} and {r.RecDate for r in waiting} == {DAYS[5]}
+
+
+@pytest.mark.parametrize("command, model, message", [
+    ("compile", "waiting_in_incremental", "inc_join: include_waiting=true in an incremental model would store a_waiting rows"),
+    ("run", "waiting_in_incremental_py", "inc_join: include_waiting=True in an incremental model would store a_waiting rows"),
+    ("compile", "batch_finer_than_unit", "inc_join: batch_size='hour' is finer than time_uom='day'"),
+    ("compile", "unknown_how", "inc_join: how='outer' is not supported; accepted values: 'inner', 'left', 'full', 'left_anti'."),
+    ("compile", "missing_key", "inc_join: join_cols column 'Account' is missing from b; its columns are 'TrxId', 'Country', 'Status', 'RecDate'."),
+    ("compile", "negative_wait", "inc_join: max_waiting_time must be a non-negative whole number of time_uom units (got -1)."),
+])
+def test_bad_model_fails_with_one_clear_message(project, command, model, message):
+    result = project.invoke(command, "--select", model, vars={"inc_join_error_cases": True}, expect_success=False)
+    assert not result.success
+    assert message in failure_text(result)
