@@ -1,38 +1,54 @@
-"""The SPEC §9 example: two late-arriving tables joined day by day, and once over the whole period."""
+"""`make demo`: the SPEC §9 pipeline with dbt on the embedded local Spark.
+
+Seeds the two example tables, then runs the incremental model `spec_left` once per simulated day
+(2025-03-05 .. 2025-03-20, each day seeing only the loads up to it), prints the final table and its JoinType
+counts, and checks it against one run of the PySpark core over the whole period.
+"""
 from __future__ import annotations
 
+import os
+import sys
 from datetime import date, timedelta
+from pathlib import Path
 
 from dbt_inc_join import inc_join
-from dbt_inc_join.local_spark import local_spark_session
+from dbt_inc_join.local_dbt import LocalDbtProject
 
-A_ROWS = [(1, "2025-03-06"), (2, "2025-03-06"), (3, "2025-03-06"), (4, "2025-03-07"), (5, "2025-03-07"),
-          (6, "2025-03-07"), (7, "2025-03-08")]
-B_ROWS = [(1, "NL", "2025-03-05"), (2, "NL", "2025-03-04"), (3, "NL", "2025-03-06"), (4, "UK", "2025-03-07"),
-          (5, "NL", "2025-03-12"), (6, "NL", "2025-03-18"), (7, "DE", "2025-03-06")]
+REPO = Path(__file__).resolve().parent.parent
+FIRST, LAST = date(2025, 3, 5), date(2025, 3, 20)
 
 
-def main() -> None:
-    spark = local_spark_session("demo")
-    df_a = spark.createDataFrame(A_ROWS, "TrxId int, RecDate string").selectExpr("TrxId", "to_date(RecDate) AS RecDate")
-    df_b = spark.createDataFrame(B_ROWS, "TrxId int, CountryCode string, RecDate string") \
-        .selectExpr("TrxId", "CountryCode", "to_date(RecDate) AS RecDate")
-    settings = dict(join_cols=["TrxId"], look_back_time=2, max_waiting_time=10)
-
-    daily = None
-    day = date(2025, 3, 5)
-    while day <= date(2025, 3, 20):
-        run = inc_join(df_a, df_b, output_window_start=day, output_window_end=day, **settings)
-        daily = run if daily is None else daily.unionByName(run)
+def main() -> int:
+    os.environ.setdefault("DBT_LOG_LEVEL", "warn")  # keep dbt's own output to warnings; our lines are printed
+    project = LocalDbtProject(REPO / "integration_tests", REPO / ".spark-state" / "demo")
+    project.invoke("deps", "--quiet")
+    project.invoke("seed", "--select", "spec_a", "spec_b", "--full-refresh", "--quiet")
+    day = FIRST
+    while day <= LAST:
+        first_run = ["--full-refresh"] if day == FIRST else []
+        # The loads of both inputs are complete up to `today`, including days without rows, which the data
+        # alone cannot show: the orchestrator declares it.
+        project.invoke("run", "--select", "+spec_left", "--quiet", *first_run, today=day,
+                       vars={"inc_join_available_until": day})
+        added = project.spark().sql(f"SELECT count(*) FROM inc_join_it.spec_left WHERE RecDate = DATE'{day}'").first()[0]
+        print(f"dbt run, today = {day}: {added} row(s) placed on {day}")
         day += timedelta(days=1)
-    print("Sixteen daily runs, 2025-03-05 .. 2025-03-20 (look_back_time=2, max_waiting_time=10, how='left'):")
-    daily.orderBy("RecDate", "TrxId").show(truncate=False)
 
-    whole = inc_join(df_a, df_b, output_window_start="2025-03-05", output_window_end="2025-03-20", **settings)
-    same = daily.exceptAll(whole).count() == 0 and whole.exceptAll(daily).count() == 0
-    print(f"One run over the whole period gives the same rows: {same}")
-    spark.stop()
+    spark = project.spark()
+    table = spark.table("inc_join_it.spec_left")
+    print("\nThe incremental table inc_join_it.spec_left after sixteen daily runs "
+          "(look_back_time=2, max_waiting_time=10, how='left'):")
+    table.selectExpr("TrxId", "RecDate", "RecDate_A", "RecDate_B", "CountryCode", "DiffArrivalTime",
+                     "WaitingTime", "JoinType").orderBy("RecDate", "TrxId").show(truncate=False)
+    print("JoinType counts:")
+    table.groupBy("JoinType").count().orderBy("JoinType").show()
+
+    core = inc_join(spark.table("inc_join_it.spec_a"), spark.table("inc_join_it.spec_b"), join_cols="TrxId",
+                    look_back_time=2, max_waiting_time=10, output_window_start=FIRST, output_window_end=LAST)
+    same = table.select(*core.columns).exceptAll(core).count() == 0 and core.exceptAll(table.select(*core.columns)).count() == 0
+    print(f"One run of the PySpark core over {FIRST} .. {LAST} gives the same rows: {same}")
+    return 0 if same else 1
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

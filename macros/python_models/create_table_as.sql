@@ -39,6 +39,7 @@ dbt.inc_join_context = {
     "batch_end": {{ inc_join._py_text(batch.event_time_end.isoformat() if batch else none) }},
     "output_window_start": {{ inc_join._py_text(var('inc_join_output_window_start', none)) }},
     "output_window_end": {{ inc_join._py_text(var('inc_join_output_window_end', none)) }},
+    "available_until": {{ inc_join._py_text(var('inc_join_available_until', none)) }},
 }
 df = model(dbt, spark)
 

@@ -14,7 +14,8 @@
   {#- start: argument > var inc_join_output_window_start > microbatch batch start > largest output arrival in
       this + 1 unit > earliest arrival of a (of a or b for how = full).
       end: argument > var inc_join_output_window_end > microbatch batch end − 1 unit > watermark; always capped
-      at the availability watermark min(max a, max b). Returns a dict; logs one line. -#}
+      at the availability watermark min(max a, max b), or at var inc_join_available_until when set.
+      Returns a dict; the caller logs it. -#}
   {%- if not execute -%}
     {{ return({'start': none, 'end': none, 'empty': true, 'start_reason': 'parse', 'end_reason': 'parse',
                'watermark': none, 'a_max': none, 'b_max': none, 'time_uom': time_uom}) }}
@@ -58,22 +59,33 @@
   {%- endif -%}
   {%- set need_earliest = start is none -%}
 
-  {#- the watermark (and the earliest arrival on a first run), in one query -#}
+  {#- the watermark (and the earliest arrival on a first run), in one query. An orchestrator that knows both
+      inputs are loaded up to a unit (quiet days leave no rows to show it) declares it with a var instead. -#}
+  {%- set declared = var('inc_join_available_until', none) -%}
+  {%- set declared = none if declared in [none, ''] else inc_join._parse_bound(declared, 'inc_join_available_until', time_uom) -%}
   {%- set sides = [('a', a, a_column, raw_types[0]), ('b', b, b_column, raw_types[1])] -%}
-  {%- set selects = [] -%}
+  {%- set selects = ['1 AS one'] -%}
   {%- for side, relation, column, raw_type in sides -%}
     {%- set arrival = inc_join._truncate_sql(inc_join._quote(column.name), time_uom) -%}
     {%- set source = relation | string -%}
     {%- set recent = inc_join._arrival_range_sql(column.name, raw_type, start, none, time_uom) -%}
-    {%- do selects.append("(SELECT date_format(max(" ~ arrival ~ "), 'yyyy-MM-dd HH:mm:ss') FROM " ~ source ~ " WHERE " ~ recent ~ ") AS " ~ side ~ "_max") -%}
+    {%- if declared is none -%}
+      {%- do selects.append("(SELECT date_format(max(" ~ arrival ~ "), 'yyyy-MM-dd HH:mm:ss') FROM " ~ source ~ " WHERE " ~ recent ~ ") AS " ~ side ~ "_max") -%}
+    {%- endif -%}
     {%- if need_earliest -%}
       {%- do selects.append("(SELECT date_format(min(" ~ arrival ~ "), 'yyyy-MM-dd HH:mm:ss') FROM " ~ source ~ " WHERE " ~ inc_join._quote(column.name) ~ " IS NOT NULL) AS " ~ side ~ "_min") -%}
     {%- endif -%}
   {%- endfor -%}
-  {%- set row = run_query('SELECT ' ~ selects | join(', ')).rows[0] -%}
-  {%- set a_max = inc_join._parse_text_value(row['a_max'], time_uom) -%}
-  {%- set b_max = inc_join._parse_text_value(row['b_max'], time_uom) -%}
-  {%- set watermark = none if (a_max is none or b_max is none) else [a_max, b_max] | min -%}
+  {%- set row = run_query('SELECT ' ~ selects | join(', ')).rows[0] if selects | length > 1 else none -%}
+  {%- if declared is none -%}
+    {%- set a_max = inc_join._parse_text_value(row['a_max'], time_uom) -%}
+    {%- set b_max = inc_join._parse_text_value(row['b_max'], time_uom) -%}
+    {%- set watermark = none if (a_max is none or b_max is none) else [a_max, b_max] | min -%}
+    {%- set watermark_text = 'min(max a ' ~ (a_max or 'none') ~ ', max b ' ~ (b_max or 'none') ~ ')' -%}
+  {%- else -%}
+    {%- set a_max, b_max, watermark = none, none, declared -%}
+    {%- set watermark_text = declared ~ ' declared by var inc_join_available_until' -%}
+  {%- endif -%}
   {%- if need_earliest -%}
     {%- set a_min = inc_join._parse_text_value(row['a_min'], time_uom) -%}
     {%- set b_min = inc_join._parse_text_value(row['b_min'], time_uom) -%}
@@ -95,7 +107,6 @@
     {%- set end = inc_join._parse_bound(last_moment, 'model.batch.event_time_end', time_uom) -%}
     {%- set end_reason = 'microbatch batch end - 1 ' ~ time_uom -%}
   {%- endif -%}
-  {%- set watermark_text = 'min(max a ' ~ (a_max or 'none') ~ ', max b ' ~ (b_max or 'none') ~ ')' -%}
   {%- if watermark is none -%}
     {%- set end = none -%}
     {%- set end_reason = ('no arrivals yet in a or b' if start is none else 'a or b has no arrival from ' ~ start ~ ' on yet') ~ ': watermark ' ~ watermark_text -%}

@@ -95,7 +95,13 @@ def resolve_dbt_window(dbt: Any, prepared: PreparedJoin, output_window_start=Non
         start = min(candidates) if candidates else None
         start_reason = f"earliest arrival of {'a or b' if how == 'full' else 'a'} (first run or full refresh)"
 
-    watermark = availability_watermark(prepared.df_a, prepared.df_b, inc_cols, types, unit, start)
+    if context.get("available_until"):
+        # declared by the orchestrator: quiet days leave no rows that would move the data's own watermark
+        watermark = bound(context["available_until"], "inc_join_available_until")
+        watermark_text = f"{watermark} declared by var inc_join_available_until"
+    else:
+        watermark = availability_watermark(prepared.df_a, prepared.df_b, inc_cols, types, unit, start)
+        watermark_text = f"min(max a, max b) = {watermark}"
     end, end_reason = bound(output_window_end, "output_window_end"), "argument output_window_end"
     if end is None and context.get("output_window_end"):
         end, end_reason = bound(context["output_window_end"], "inc_join_output_window_end"), \
@@ -107,9 +113,9 @@ def resolve_dbt_window(dbt: Any, prepared: PreparedJoin, output_window_start=Non
         gap = "no arrivals yet in a or b" if start is None else f"a or b has no arrival from {start} on yet"
         end, end_reason = None, f"{gap}: no availability watermark"
     elif end is None:
-        end, end_reason = watermark, f"availability watermark {watermark}"
+        end, end_reason = watermark, f"availability watermark {watermark_text}"
     elif end > watermark:
-        end, end_reason = watermark, f"{end_reason} {end}, capped at the availability watermark {watermark}"
+        end, end_reason = watermark, f"{end_reason} {end}, capped at the availability watermark {watermark_text}"
     return DbtWindow(OutputWindow(start, end), start_reason, end_reason)
 
 

@@ -17,7 +17,7 @@ def local_spark_session(state_dir: Path, hive: bool = True):
 
     state = Path(state_dir).resolve()
     state.mkdir(parents=True, exist_ok=True)
-    jvm_flags = os.environ.get("INC_JOIN_JVM_FLAGS", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC")
+    jvm_flags = os.environ.get("INC_JOIN_JVM_FLAGS", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:ReservedCodeCacheSize=256m")
     builder = (
         SparkSession.builder.master("local[2]")
         .appName("inc_join")

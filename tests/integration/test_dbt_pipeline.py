@@ -6,17 +6,15 @@ re-running a past day or the same day changes nothing."""
 from __future__ import annotations
 
 from datetime import date, timedelta
-from pathlib import Path
 
 import pytest
 
 from dbt_inc_join import inc_join
-from dbt_inc_join.local_dbt import LocalDbtProject, failure_text
+from dbt_inc_join.local_dbt import failure_text
 
 pytestmark = pytest.mark.dbt
 
-PROJECT = Path(__file__).resolve().parents[2] / "integration_tests"
-FIRST_DAY, LAST_DAY = date(2025, 1, 1), date(2025, 1, 11)
+FIRST_DAY, LAST_DAY = date(2025, 1, 1), date(2025, 1, 8)
 DAYS = [FIRST_DAY + timedelta(days=i) for i in range((LAST_DAY - FIRST_DAY).days + 1)]
 SETTINGS = dict(join_cols="TrxId", look_back_time=2, max_waiting_time=4)
 HOUR_SETTINGS = dict(join_cols="TrxId", look_back_time=1, max_waiting_time=3, time_uom="hour")
@@ -27,17 +25,6 @@ DAILY = ["gen_left", "gen_inner", "gen_full", "gen_left_py", "gen_inner_py", "ge
 def rows(df, columns):
     """A table's rows as a sorted list of tuples in a fixed column order (NULLs sort first)."""
     return sorted((tuple(r) for r in df.select(*columns).collect()), key=lambda t: tuple((v is not None, str(v)) for v in t))
-
-
-@pytest.fixture(scope="module")
-def project(spark):
-    # the spark fixture started the session dbt will reuse; INC_JOIN_STATE_DIR points at its catalog
-    import os
-
-    dbt = LocalDbtProject(PROJECT, Path(os.environ["INC_JOIN_STATE_DIR"]))
-    dbt.invoke("deps")
-    dbt.invoke("seed")
-    return dbt
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,20 @@
+"""The integration dbt project, seeded once, on the test session's SparkSession."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from dbt_inc_join.local_dbt import LocalDbtProject
+
+PROJECT = Path(__file__).resolve().parents[2] / "integration_tests"
+
+
+@pytest.fixture(scope="session")
+def project(spark):
+    # the spark fixture started the session dbt reuses; INC_JOIN_STATE_DIR points at its catalog
+    dbt = LocalDbtProject(PROJECT, Path(os.environ["INC_JOIN_STATE_DIR"]))
+    dbt.invoke("deps")
+    dbt.invoke("seed")
+    return dbt
