@@ -24,7 +24,8 @@ DAILY = ["gen_left", "gen_inner", "gen_full", "gen_left_py", "gen_inner_py", "ge
 
 def rows(df, columns):
     """A table's rows as a sorted list of tuples in a fixed column order (NULLs sort first)."""
-    return sorted((tuple(r) for r in df.select(*columns).collect()), key=lambda t: tuple((v is not None, str(v)) for v in t))
+    quoted = ["`" + c.replace("`", "``") + "`" for c in columns]
+    return sorted((tuple(r) for r in df.select(*quoted).collect()), key=lambda t: tuple((v is not None, str(v)) for v in t))
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,46 @@
+"""The SQL macro and the PySpark core give identical rows on the same inputs, over a matrix of arguments."""
+from __future__ import annotations
+
+import pytest
+
+from dbt_inc_join import inc_join
+
+from .test_dbt_pipeline import rows
+
+pytestmark = pytest.mark.dbt
+
+CASES = [
+    dict(how="left_anti", start="2025-01-03", end="2025-01-08"),
+    dict(how="full", look_back_time=0, max_waiting_time=0, start="2025-01-01", end="2025-01-10"),
+    dict(how="left", enforce_sliding_join_window=False, start="2025-01-04", end="2025-01-06"),
+    dict(how="full", enforce_sliding_join_window=False, look_back_time=1, start="2025-01-04", end="2025-01-09"),
+    dict(how="left", include_waiting=True, start="2025-01-05", end="2025-01-07"),
+    dict(how="inner", output_select="inc_col, JoinTypeName, join_cols, inc_col_b, Status, DiffArrivalTime",
+         start="2025-01-02", end="2025-01-08"),
+    dict(how="left", suffixes=["_fin", "_sepa"], output_select="join_cols, inc_col, df_a_cols, df_b_cols, JoinType",
+         start="2025-01-02", end="2025-01-04"),
+    dict(a="gen_hour_a", b="gen_hour_b", time_uom="hour", how="full", look_back_time=1, max_waiting_time=3,
+         start="2025-01-01 20:00", end="2025-01-02 05:00"),
+    dict(a="gen_hour_a", b="gen_hour_b", time_uom="minute", how="left", look_back_time=90, max_waiting_time=120,
+         start="2025-01-02 23:00", end="2025-01-03 01:30"),
+    dict(a="odd_names_a", b="odd_names_b", join_cols="trx id", inc_col="Rec Date", how="full",
+         start="2025-01-02", end="2025-01-06"),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[f"{c.get('a', 'gen_a')}-{c['how']}-{i}" for i, c in enumerate(CASES)])
+def test_sql_macro_equals_core(spark, project, case):
+    arguments = {k: v for k, v in case.items() if k not in ("a", "b", "start", "end")}
+    arguments.setdefault("join_cols", "TrxId")
+    arguments.setdefault("look_back_time", 2)
+    arguments.setdefault("max_waiting_time", 4)
+    a, b = case.get("a", "gen_a"), case.get("b", "gen_b")
+    if a.startswith("odd"):
+        project.invoke("run", "--select", a, b)
+    project.invoke("run", "--select", "sql_matrix", vars={"matrix": case})
+    table = project.table("sql_matrix")
+    expected = inc_join(spark.table(f"inc_join_it.{a}"), spark.table(f"inc_join_it.{b}"),
+                        output_window_start=case["start"], output_window_end=case["end"], **arguments)
+    assert table.columns == expected.columns
+    assert rows(table, table.columns) == rows(expected, expected.columns)
+    assert table.count() > 0
