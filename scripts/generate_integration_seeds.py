@@ -1,6 +1,6 @@
 """Write the generated seed tables of integration_tests/ (deterministic: the same files every time).
 
-gen_a / gen_b: daily loads over 10 days with every JoinType: partners in either order, partners later than
+gen_a / gen_b: daily loads (B rows carry their own PaymentId, so no two input rows are identical) over 10 days with every JoinType: partners in either order, partners later than
 max_waiting_time, A rows without partner, B rows without A, keys with several partners, NULL keys and NULL
 arrivals. gen_hour_a / gen_hour_b: the same shapes at hour granularity over 3 days (TIMESTAMP arrivals).
 """
@@ -36,18 +36,19 @@ def generate(rng: random.Random, units: int, per_unit: int, moment, fmt: str):
             if shape < 0.08:
                 continue  # the partner never arrives
             partners = 2 if shape > 0.95 else 1  # a few keys with several partners
-            for _ in range(partners):
+            for partner in range(partners):
                 offset = lateness(rng)
+                # a second partner is a different row (a correction), never a byte-identical copy
+                status = rng.choice(["ok", "pending"]) if partner == 0 else "correction"
                 if 0 <= unit + offset < units + 3:
-                    b_rows.append((key, rng.choice(["NL", "DE", "UK"]), rng.choice(["ok", "pending"]),
-                                   moment(unit + offset)))
+                    b_rows.append((key, rng.choice(["NL", "DE", "UK"]), status, moment(unit + offset)))
         for _ in range(max(1, per_unit // 20)):  # B rows that no A row will ever claim
             trx += 1
-            b_rows.append((None if rng.random() < 0.2 else 10_000_000 + trx, "FR", "orphan", moment(unit)))
+            b_rows.append((None if rng.random() < 0.2 else 10_000_000 + trx, "FR", f"orphan-{trx}", moment(unit)))
     rng.shuffle(b_rows)
     text = lambda value: "" if value is None else value.strftime(fmt)  # noqa: E731
     return ([(k, acct, amount, text(at)) for k, acct, amount, at in a_rows],
-            [(k, country, status, text(at)) for k, country, status, at in b_rows])
+            [(payment, k, country, status, text(at)) for payment, (k, country, status, at) in enumerate(b_rows, 1)])
 
 
 def write(name: str, header, rows) -> None:
@@ -64,7 +65,7 @@ def main() -> None:
                       lambda h: hour0 + timedelta(hours=h, minutes=(h * 7) % 60), "%Y-%m-%d %H:%M:%S")
     for prefix, (a_rows, b_rows) in (("gen", daily), ("gen_hour", hourly)):
         write(f"{prefix}_a", ["TrxId", "Account", "Amount", "RecDate"], a_rows)
-        write(f"{prefix}_b", ["TrxId", "Country", "Status", "RecDate"], b_rows)
+        write(f"{prefix}_b", ["PaymentId", "TrxId", "Country", "Status", "RecDate"], b_rows)
         print(f"{prefix}: {len(a_rows)} A rows, {len(b_rows)} B rows")
 
 

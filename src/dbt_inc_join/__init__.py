@@ -9,7 +9,7 @@ loads a project, and this one then only registers its dbt-spark session helper.
 from typing import Any
 
 __version__ = "0.1.0"
-__all__ = ["inc_join", "inc_join_model", "JoinType", "OUTPUT_SELECT_DEFAULT"]
+__all__ = ["inc_join", "inc_join_model", "JoinType", "OUTPUT_SELECT_DEFAULT", "suggest_windows"]
 
 # dbt-core's plugin manager reads this list from every dbt_* module it imports.
 plugins: list = []
@@ -19,6 +19,7 @@ _LAZY = {
     "JoinType": ("join_types", "JoinType"),
     "OUTPUT_SELECT_DEFAULT": ("validation", "OUTPUT_SELECT_DEFAULT"),
     "inc_join_model": ("dbt_model", "inc_join_model"),
+    "suggest_windows": ("sizing", "suggest_windows"),
 }
 
 

@@ -52,7 +52,8 @@ class LocalDbtProject:
 
 def _failures(result: Any) -> Sequence[str]:
     results = getattr(result.result, "results", None) or []
-    return [f"{r.node.name}: {r.message}" for r in results if str(r.status) in ("error", "fail")]
+    return [f"{getattr(getattr(r, 'node', None), 'name', 'operation')}: {r.message}"
+            for r in results if str(r.status) in ("error", "fail")]
 
 
 def failure_text(result: Any) -> str:

@@ -18,3 +18,11 @@ def project(spark):
     dbt.invoke("deps")
     dbt.invoke("seed")
     return dbt
+
+
+@pytest.fixture(scope="session")
+def daily(project):
+    """The daily pipeline, run once for every test that looks at its tables."""
+    from .pipeline import run_daily_pipeline
+
+    return run_daily_pipeline(project)

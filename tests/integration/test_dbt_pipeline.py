@@ -5,42 +5,15 @@ the whole period; the Python model variant, the microbatch variant and the appen
 re-running a past day or the same day changes nothing."""
 from __future__ import annotations
 
-from datetime import date, timedelta
 
 import pytest
 
 from dbt_inc_join import inc_join
 from dbt_inc_join.local_dbt import failure_text
 
+from .pipeline import DAYS, FIRST_DAY, HOUR_SETTINGS, LAST_DAY, SETTINGS, rows
+
 pytestmark = pytest.mark.dbt
-
-FIRST_DAY, LAST_DAY = date(2025, 1, 1), date(2025, 1, 8)
-DAYS = [FIRST_DAY + timedelta(days=i) for i in range((LAST_DAY - FIRST_DAY).days + 1)]
-SETTINGS = dict(join_cols="TrxId", look_back_time=2, max_waiting_time=4)
-HOUR_SETTINGS = dict(join_cols="TrxId", look_back_time=1, max_waiting_time=3, time_uom="hour")
-DAILY = ["gen_left", "gen_inner", "gen_full", "gen_left_py", "gen_inner_py", "gen_full_py", "gen_left_append",
-         "gen_hour_left"]
-
-
-def rows(df, columns):
-    """A table's rows as a sorted list of tuples in a fixed column order (NULLs sort first)."""
-    quoted = ["`" + c.replace("`", "``") + "`" for c in columns]
-    return sorted((tuple(r) for r in df.select(*quoted).collect()), key=lambda t: tuple((v is not None, str(v)) for v in t))
-
-
-@pytest.fixture(scope="module")
-def daily(project):
-    """Run every daily model once per simulated day, and the microbatch models one batch per day."""
-    snapshots = {}
-    for day in DAYS:
-        # the event-time bounds only concern the microbatch models: one batch, the day just loaded
-        project.invoke("run", "--select", "+tag:daily", "+tag:microbatch", "--threads", "2",
-                       "--event-time-start", str(day), "--event-time-end", str(day + timedelta(days=1)), today=day)
-    for name in DAILY + ["gen_left_microbatch", "gen_full_microbatch_py"]:
-        table = project.table(name)
-        snapshots[name] = rows(table, sorted(table.columns))
-    return snapshots
-
 
 def core(spark, how, settings=SETTINGS, prefix="gen", **window):
     a = spark.table(f"inc_join_it.{prefix}_a")
@@ -117,7 +90,7 @@ def test_currently_waiting_view_shows_only_provisional_rows(spark, project):
     ("run", "waiting_in_incremental_py", "inc_join: include_waiting=True in an incremental model would store a_waiting rows"),
     ("compile", "batch_finer_than_unit", "inc_join: batch_size='hour' is finer than time_uom='day'"),
     ("compile", "unknown_how", "inc_join: how='outer' is not supported; accepted values: 'inner', 'left', 'full', 'left_anti'."),
-    ("compile", "missing_key", "inc_join: join_cols column 'Account' is missing from b; its columns are 'TrxId', 'Country', 'Status', 'RecDate'."),
+    ("compile", "missing_key", "inc_join: join_cols column 'Account' is missing from b; its columns are 'PaymentId', 'TrxId', 'Country', 'Status', 'RecDate'."),
     ("compile", "negative_wait", "inc_join: max_waiting_time must be a non-negative whole number of time_uom units (got -1)."),
 ])
 def test_bad_model_fails_with_one_clear_message(project, command, model, message):

@@ -5,7 +5,7 @@ import pytest
 
 from dbt_inc_join import inc_join
 
-from .test_dbt_pipeline import rows
+from .pipeline import rows
 
 pytestmark = pytest.mark.dbt
 

@@ -1,1 +1,1 @@
-select TrxId as `trx id`, Country as `from`, Status as `select`, RecDate as `Rec Date` from {{ ref('gen_b') }}
+select PaymentId, TrxId as `trx id`, Country as `from`, Status as `select`, RecDate as `Rec Date` from {{ ref('gen_b') }}

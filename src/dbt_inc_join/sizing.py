@@ -1,0 +1,301 @@
+"""Window sizing: which look_back_time and max_waiting_time would the history have needed?
+
+One Spark job counts the partner pairs of the history (equal keys, both arrivals known, any distance) per
+arrival distance Δ = b − a in whole units. Everything after that is pure Python on that small histogram, so
+the numbers are easy to test and to reproduce in SQL (the dbt run-operation follows the same rules):
+
+* quantiles by nearest rank: the Δ at rank ``max(1, ceil(p · n))`` in ascending order;
+* ``covered(lb, mw)``: the share of pairs with ``−lb ≤ Δ ≤ mw``;
+* the suggestion for a coverage ``c``: the ``(lb, mw)`` with ``covered ≥ c`` and the smallest ``lb + mw``,
+  ties going to the smaller ``mw`` (waiting delays every unmatched row; looking back costs only reads).
+
+Products and comparisons with ``p`` and ``c`` are exact on their decimal value as written (``0.999`` means
+999/1000), as they are with SQL decimal literals; floating-point rounding never moves a rank or a boundary.
+"""
+from __future__ import annotations
+
+from bisect import bisect_left
+from dataclasses import dataclass, field
+from fractions import Fraction
+from itertools import accumulate
+from math import ceil
+from typing import Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple
+
+from pyspark.sql import DataFrame
+from pyspark.sql import functions as F
+
+from .join import resolve_inputs
+from .predicates import quote
+from .time_units import TimeUnit, diff_units_sql, truncate_sql
+from .validation import _fail_type, check_parameters
+
+Histogram = Dict[int, int]
+
+QUANTILE_LEVELS: Tuple[float, ...] = (0.001, 0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99, 0.999)
+COVERAGE_TARGETS: Tuple[float, ...] = (0.9, 0.99, 0.999, 1.0)
+
+_DELTA = "_delta"
+
+
+class WindowCandidate(NamedTuple):
+    """The smallest window that keeps at least ``target`` of the pairs, and the share it still loses."""
+
+    target: float
+    look_back_time: int
+    max_waiting_time: int
+    lost: float
+
+
+@dataclass(frozen=True)
+class WindowSuggestion:
+    """What the history says about the arrival distance of partners, and the window it suggests."""
+
+    count: int  #: number of partner pairs
+    minimum: Optional[int]  #: smallest Δ (None without pairs)
+    maximum: Optional[int]  #: largest Δ (None without pairs)
+    quantiles: Dict[float, int]  #: nearest-rank quantiles of Δ by level, empty without pairs
+    look_back_time: int
+    max_waiting_time: int
+    coverage: float  #: the requested share of pairs to keep
+    covered: float  #: the share of pairs the suggested window keeps
+    candidates: Tuple[WindowCandidate, ...]  #: one row per coverage target, ascending
+    histogram: Histogram = field(repr=False)  #: number of pairs per Δ
+    time_uom: str = "day"
+    note: str = ""
+
+    def report(self) -> str:
+        """A few lines of text for a terminal: the distribution, the suggestion and its alternatives."""
+        return format_report(self)
+
+
+# --- validation ------------------------------------------------------------------------------------------
+
+def check_coverage(value: object) -> float:
+    """A share of pairs in (0, 1]. Text and bool are refused like the window lengths of inc_join."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise _fail_type("coverage", "a number in (0, 1], e.g. 0.999", value)
+    if not 0 < value <= 1:  # also refuses NaN
+        raise ValueError(f"inc_join: coverage must be in (0, 1], the share of partner pairs the window keeps "
+                         f"(got {value!r}).")
+    return float(value)
+
+
+# --- pure functions on the histogram ---------------------------------------------------------------------
+
+def normalise_histogram(histogram: Mapping[int, int]) -> Histogram:
+    """The histogram sorted by Δ, without empty bins; Δ and counts must be whole numbers, counts ≥ 0."""
+    cleaned = {}
+    for delta, pairs in histogram.items():
+        for name, value in (("arrival distance", delta), ("pair count", pairs)):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise TypeError(f"inc_join: histogram {name} must be a whole number (got {value!r}).")
+        if pairs < 0:
+            raise ValueError(f"inc_join: histogram pair count must not be negative (got {pairs} at Δ={delta}).")
+        if pairs:
+            cleaned[delta] = pairs
+    return dict(sorted(cleaned.items()))
+
+
+def _exact(share: float) -> Fraction:
+    """The decimal value of a share as written (repr is the shortest text that reads back as the float)."""
+    return Fraction(repr(float(share)))
+
+
+def nearest_rank(level: float, count: int) -> int:
+    """The 1-based rank of the ``level`` quantile among ``count`` ordered values: ``max(1, ceil(p · n))``."""
+    return max(1, ceil(_exact(level) * count))
+
+
+def quantiles(histogram: Mapping[int, int], levels: Sequence[float] = QUANTILE_LEVELS) -> Dict[float, int]:
+    """Nearest-rank quantiles of Δ; empty for an empty histogram."""
+    bins = normalise_histogram(histogram)
+    deltas = list(bins)
+    ends = list(accumulate(bins.values()))  # the rank of the last pair in each bin
+    if not ends:
+        return {}
+    return {level: deltas[bisect_left(ends, nearest_rank(level, ends[-1]))] for level in levels}
+
+
+def covered_pairs(histogram: Mapping[int, int], look_back_time: int, max_waiting_time: int) -> int:
+    """Number of pairs with ``−look_back_time ≤ Δ ≤ max_waiting_time``."""
+    return sum(pairs for delta, pairs in histogram.items() if -look_back_time <= delta <= max_waiting_time)
+
+
+def covered_share(histogram: Mapping[int, int], look_back_time: int, max_waiting_time: int) -> float:
+    """``covered(lb, mw)``: the share of pairs the window keeps (1.0 without pairs: nothing is lost)."""
+    total = sum(histogram.values())
+    return covered_pairs(histogram, look_back_time, max_waiting_time) / total if total else 1.0
+
+
+def required_pairs(coverage: float, count: int) -> int:
+    """The fewest pairs ``k`` with ``k / count ≥ coverage``."""
+    return ceil(_exact(coverage) * count)
+
+
+def minimal_window(histogram: Mapping[int, int], coverage: float) -> Tuple[int, int]:
+    """The ``(lb, mw)`` with ``covered(lb, mw) ≥ coverage``, ``lb`` in ``[0, max(0, −min)]`` and ``mw`` in
+    ``[0, max(0, max)]``, with the smallest ``lb + mw``; ties: the smaller ``mw``. ``(0, 0)`` without pairs.
+
+    Only 0 and the distances that occur can be optimal (shrinking a bound to the nearest occurring distance
+    keeps every pair and the sum does not grow), so two pointers over the distinct distances find the answer in
+    O(k log k) for k distinct Δ, however wide their range.
+    """
+    bins = normalise_histogram(histogram)
+    need = required_pairs(coverage, sum(bins.values()))
+    if need == 0:
+        return 0, 0
+    # lb candidates ascending with the pairs in [−lb, −1]; mw candidates ascending with the pairs in [0, mw].
+    back = [(0, 0)]
+    for delta in sorted((d for d in bins if d < 0), reverse=True):
+        back.append((-delta, back[-1][1] + bins[delta]))
+    ahead = [(0, bins.get(0, 0))]
+    for delta in (d for d in bins if d > 0):
+        ahead.append((delta, ahead[-1][1] + bins[delta]))
+    best: Optional[Tuple[int, int]] = None
+    j = len(ahead) - 1
+    for lb, behind in back:
+        # As lb grows, fewer pairs are needed ahead: the smallest sufficient mw only moves down.
+        if behind + ahead[j][1] < need:
+            continue
+        while j > 0 and behind + ahead[j - 1][1] >= need:
+            j -= 1
+        mw = ahead[j][0]
+        if best is None or (lb + mw, mw) < (best[0] + best[1], best[1]):
+            best = (lb, mw)
+    assert best is not None  # the widest window keeps every pair, and need ≤ count
+    return best
+
+
+def coverage_targets(coverage: float) -> Tuple[float, ...]:
+    """The standard targets plus the requested coverage, ascending, without duplicates."""
+    return tuple(sorted(set(COVERAGE_TARGETS) | {float(coverage)}))
+
+
+def candidate_windows(histogram: Mapping[int, int], coverage: float) -> Tuple[WindowCandidate, ...]:
+    """The minimal window and the share of pairs it loses for each coverage target (none without pairs)."""
+    if not sum(histogram.values()):
+        return ()
+    rows = []
+    for target in coverage_targets(coverage):
+        lb, mw = minimal_window(histogram, target)
+        rows.append(WindowCandidate(target, lb, mw, 1.0 - covered_share(histogram, lb, mw)))
+    return tuple(rows)
+
+
+def suggest_from_histogram(histogram: Mapping[int, int], coverage: float = 0.999,
+                           time_uom: str = "day") -> WindowSuggestion:
+    """The whole suggestion from a histogram of Δ (pairs per whole-unit distance)."""
+    coverage = check_coverage(coverage)
+    bins = normalise_histogram(histogram)
+    count = sum(bins.values())
+    if not count:
+        return WindowSuggestion(
+            count=0, minimum=None, maximum=None, quantiles={}, look_back_time=0, max_waiting_time=0,
+            coverage=coverage, covered=1.0, candidates=(), histogram={}, time_uom=time_uom,
+            note="no partner pairs: no key occurs in both inputs with both arrivals known, so the history "
+                 "says nothing about the window; lb = mw = 0 is a placeholder",
+        )
+    lb, mw = minimal_window(bins, coverage)
+    return WindowSuggestion(
+        count=count, minimum=min(bins), maximum=max(bins), quantiles=quantiles(bins), look_back_time=lb,
+        max_waiting_time=mw, coverage=coverage, covered=covered_share(bins, lb, mw),
+        candidates=candidate_windows(bins, coverage), histogram=bins, time_uom=time_uom,
+    )
+
+
+# --- the report ------------------------------------------------------------------------------------------
+
+def percent(share: float) -> str:
+    """``0.999`` → ``99.9%``. Two decimals, more when they would round a non-zero loss to 0% or a share
+    that is not whole to 100%."""
+    value, digits = share * 100, 2
+    while digits < 8 and value not in (0, 100) and round(value, digits) in (0, 100):
+        digits += 1
+    text = f"{value:.{digits}f}".rstrip("0").rstrip(".")
+    return f"{text}%"
+
+
+def window_text(look_back_time: int, max_waiting_time: int) -> str:
+    """``[−3, +7]``; a zero bound is written ``0`` rather than ``−0`` or ``+0``."""
+    low = f"−{look_back_time}" if look_back_time else "0"
+    high = f"+{max_waiting_time}" if max_waiting_time else "0"
+    return f"[{low}, {high}]"
+
+
+def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> List[str]:
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
+    # The first column names the row and reads left-aligned; numbers align on the right.
+    return ["  ".join(cell.ljust(width) if i == 0 else cell.rjust(width)
+                      for i, (cell, width) in enumerate(zip(row, widths))).rstrip()
+            for row in [header, *rows]]
+
+
+def format_report(suggestion: WindowSuggestion) -> str:
+    """The text of ``WindowSuggestion.report()``."""
+    s, unit = suggestion, f"{suggestion.time_uom}s"
+    lines = [f"inc_join window sizing: {s.count:,} partner pairs, Δ = b − a in {unit}"]
+    if not s.count:
+        lines += [f"  {s.note}", "  suggested: look_back_time=0, max_waiting_time=0"]
+        return "\n".join(lines)
+    lines.append(f"  Δ from {s.minimum} to {s.maximum} {unit}")
+    levels = list(s.quantiles)
+    lines += ["  " + line for line in _table(["quantile", *map(percent, levels)],
+                                             [["Δ", *(str(s.quantiles[p]) for p in levels)]])]
+    lost = s.count - covered_pairs(s.histogram, s.look_back_time, s.max_waiting_time)
+    window = window_text(s.look_back_time, s.max_waiting_time)
+    lines.append(f"suggested for coverage {percent(s.coverage)}: look_back_time={s.look_back_time}, "
+                 f"max_waiting_time={s.max_waiting_time} (window {window} keeps {percent(s.covered)} of the "
+                 f"pairs, loses {lost:,})")
+    rows = [[percent(c.target), str(c.look_back_time), str(c.max_waiting_time), percent(c.lost),
+             f"{s.count - covered_pairs(s.histogram, c.look_back_time, c.max_waiting_time):,}"]
+            for c in s.candidates]
+    lines += ["  " + line for line in _table(["coverage", "look_back_time", "max_waiting_time", "lost",
+                                              "lost pairs"], rows)]
+    return "\n".join(lines)
+
+
+# --- Spark ---------------------------------------------------------------------------------------------
+
+def delta_histogram(df_a: DataFrame, df_b: DataFrame, keys: Sequence[Tuple[str, str]], inc_cols: Tuple[str, str],
+                    unit: TimeUnit) -> Histogram:
+    """Pairs per Δ over the whole history: equal keys (NULL never matches), both arrivals known. One job."""
+    sides = []
+    for index, (side, df) in enumerate((("a", df_a), ("b", df_b))):
+        arrival = quote(inc_cols[index])
+        sides.append(df.where(f"{arrival} IS NOT NULL").selectExpr(
+            *[f"{quote(k[index])} AS _{side}k{i}" for i, k in enumerate(keys)],
+            f"{truncate_sql(arrival, unit)} AS _{side}_arrival"))
+    condition = " AND ".join(f"_ak{i} = _bk{i}" for i in range(len(keys)))
+    pairs = sides[0].join(sides[1], F.expr(condition), "inner")
+    counts = (pairs.selectExpr(f"{diff_units_sql('_b_arrival', '_a_arrival', unit)} AS {_DELTA}")
+              .groupBy(_DELTA).count().collect())
+    return {int(row[_DELTA]): int(row["count"]) for row in counts}
+
+
+def suggest_windows(
+    df_a: DataFrame,
+    df_b: DataFrame,
+    *,
+    join_cols,
+    inc_col: str = "RecDate",
+    time_uom: str = "day",
+    coverage: float = 0.999,
+) -> WindowSuggestion:
+    """Suggest ``look_back_time`` and ``max_waiting_time`` from the history of A and B.
+
+    The suggestion is the smallest window ``[−lb, +mw]`` that keeps at least ``coverage`` of the partner
+    pairs (see the module docstring for the exact rules). All arguments are checked before any data is read;
+    then one Spark job computes the histogram of Δ.
+    """
+    coverage = check_coverage(coverage)
+    for name, df in (("df_a", df_a), ("df_b", df_b)):
+        if not isinstance(df, DataFrame):
+            raise TypeError(f"inc_join: {name} must be a pyspark DataFrame (got {type(df).__name__}).")
+    # The same checks and messages as inc_join; the arguments that shape a join do not apply here.
+    params = check_parameters(join_cols=join_cols, inc_col=inc_col, how="inner", look_back_time=0,
+                              max_waiting_time=0, time_uom=time_uom, enforce_sliding_join_window=True,
+                              include_waiting=False, output_select=None, suffixes=("_A", "_B"))
+    case_sensitive = str(df_a.sparkSession.conf.get("spark.sql.caseSensitive", "false")).lower() == "true"
+    inputs = resolve_inputs(params, df_a, df_b, case_sensitive)
+    histogram = delta_histogram(df_a, df_b, inputs.keys, inputs.inc_col, params.time_uom)
+    return suggest_from_histogram(histogram, coverage, params.time_uom.value)

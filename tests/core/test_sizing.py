@@ -1,0 +1,233 @@
+"""suggest_windows: the histogram of Δ on real Spark, and the pure rules on it (quantiles, minimal window, ties).
+
+Every expected number below is computed by hand in the comments, or by a brute-force search written here."""
+from __future__ import annotations
+
+import time
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dbt_inc_join import suggest_windows
+from dbt_inc_join.sizing import (
+    QUANTILE_LEVELS,
+    WindowCandidate,
+    covered_share,
+    minimal_window,
+    quantiles,
+    suggest_from_histogram,
+)
+
+from .frames import side_frame
+
+# Days after an origin; jitter puts some arrivals late in their day (hours), which truncation must ignore.
+A_ROWS = [
+    dict(id=1, k=1, t=5), dict(id=2, k=1, t=6, jitter=23),  # duplicate key: each A pairs with each B of k=1
+    dict(id=3, k=2, t=5),
+    dict(id=4, k=None, t=5),  # NULL key never pairs
+    dict(id=5, k=3, t=None),  # NULL arrival never pairs
+    dict(id=6, k=4, t=5),
+    dict(id=7, k=5, t=8, jitter=22),
+    dict(id=8, k=6, t=3),  # no B
+]
+B_ROWS = [
+    dict(id=11, k=1, t=5, jitter=1), dict(id=12, k=1, t=7), dict(id=13, k=1, t=2),
+    dict(id=14, k=2, t=15),
+    dict(id=15, k=None, t=5),
+    dict(id=16, k=3, t=5),
+    dict(id=17, k=4, t=None),
+    dict(id=18, k=5, t=8, jitter=1),
+    dict(id=19, k=7, t=1),  # no A
+]
+# a=5 (k=1): 0, 2, −3; a=6 (k=1): −1, 1, −4; k=2: 10; k=5: 0 (22:00 vs 01:00 of the same day).
+HAND_HISTOGRAM = {-4: 1, -3: 1, -1: 1, 0: 2, 1: 1, 2: 1, 10: 1}
+# n = 8, sorted: −4 −3 −1 0 0 1 2 10. Ranks max(1, ceil(8p)): 1 1 1 2 4 6 8 8 8.
+HAND_QUANTILES = {0.001: -4, 0.01: -4, 0.05: -4, 0.25: -3, 0.5: 0, 0.75: 1, 0.95: 10, 0.99: 10, 0.999: 10}
+
+
+@pytest.fixture(scope="module")
+def frames(spark):
+    return (side_frame(spark, A_ROWS, "a", "day", "timestamp").cache(),
+            side_frame(spark, B_ROWS, "b", "day", "timestamp").cache())
+
+
+def test_distribution_of_a_hand_made_history(frames):
+    s = suggest_windows(*frames, join_cols="k", coverage=0.75)
+    assert s.histogram == HAND_HISTOGRAM
+    assert (s.count, s.minimum, s.maximum) == (8, -4, 10)
+    assert s.quantiles == HAND_QUANTILES
+    # Need 6 of 8. (3, 2) drops −4 and 10; (4, 1) drops 2 and 10: both sum 5, the smaller mw wins.
+    assert (s.look_back_time, s.max_waiting_time, s.covered) == (4, 1, 0.75)
+    # 0.9 and above need all 8 pairs (ceil(7.2) = 8): the whole range [−4, +10].
+    assert s.candidates == (WindowCandidate(0.75, 4, 1, 0.25), WindowCandidate(0.9, 4, 10, 0.0),
+                            WindowCandidate(0.99, 4, 10, 0.0), WindowCandidate(0.999, 4, 10, 0.0),
+                            WindowCandidate(1.0, 4, 10, 0.0))
+    report = s.report()
+    assert "8 partner pairs" in report
+    assert "look_back_time=4, max_waiting_time=1" in report
+    assert "keeps 75% of the pairs, loses 2" in report
+    assert [line.split() for line in report.splitlines() if line.strip().startswith(("75%", "90%"))] == [
+        ["75%", "4", "1", "25%", "2"], ["90%", "4", "10", "0%", "0"]]
+
+
+def test_keys_and_arrival_names_are_resolved_like_inc_join(spark):
+    df_a = spark.sql("SELECT 1 AS `Trx Id`, 'x' AS region, DATE'2025-03-06' AS `Rec Date`")
+    df_b = spark.sql("SELECT 1 AS `trx id`, 'x' AS REGION, DATE'2025-03-09' AS `rec date`")
+    s = suggest_windows(df_a, df_b, join_cols=["Trx Id", "region"], inc_col="Rec Date", coverage=1)
+    assert (s.histogram, s.look_back_time, s.max_waiting_time) == ({3: 1}, 0, 3)
+
+
+@pytest.mark.parametrize("unit, expected", [
+    # 23:30→00:10 next day, 22:59:59→01:00, 00:45→23:15 the day before, 23:05→23:55
+    ("hour", {1: 1, 3: 1, -1: 1, 0: 1}),
+    ("minute", {40: 1, 121: 1, -90: 1, 50: 1}),
+])
+def test_hours_and_minutes_across_midnight(spark, unit, expected):
+    df_a = spark.sql("SELECT * FROM VALUES (1, TIMESTAMP'2025-03-01 23:30:00'), (2, TIMESTAMP'2025-03-01 22:59:59'),"
+                     " (3, TIMESTAMP'2025-03-02 00:45:00'), (4, TIMESTAMP'2025-03-01 23:05:00') AS t(k, RecDate)")
+    df_b = spark.sql("SELECT * FROM VALUES (1, TIMESTAMP'2025-03-02 00:10:00'), (2, TIMESTAMP'2025-03-02 01:00:00'),"
+                     " (3, TIMESTAMP'2025-03-01 23:15:00'), (4, TIMESTAMP'2025-03-01 23:55:00') AS t(k, RecDate)")
+    s = suggest_windows(df_a, df_b, join_cols="k", time_uom=unit, coverage=1.0)
+    assert s.histogram == expected
+    assert (s.look_back_time, s.max_waiting_time) == (-min(expected), max(expected))
+    assert f"in {unit}s" in s.report()
+
+
+def test_no_pairs_is_a_suggestion_not_an_error(spark, frames):
+    df_b = spark.sql("SELECT 99 AS k, TIMESTAMP'2025-03-06 00:00:00' AS RecDate")
+    s = suggest_windows(frames[0], df_b, join_cols="k")
+    assert (s.count, s.minimum, s.maximum, s.quantiles, s.candidates) == (0, None, None, {}, ())
+    assert (s.look_back_time, s.max_waiting_time, s.histogram) == (0, 0, {})
+    assert "no partner pairs" in s.note and "no partner pairs" in s.report()
+    assert suggest_windows(frames[0].where("false"), frames[1].where("false"), join_cols="k").count == 0
+
+
+BAD_ARGUMENTS = [
+    (dict(coverage=0), ValueError, r"inc_join: coverage must be in \(0, 1\], the share of partner pairs the window keeps \(got 0\)"),
+    (dict(coverage=1.5), ValueError, r"inc_join: coverage must be in \(0, 1\].* \(got 1.5\)"),
+    (dict(coverage=float("nan")), ValueError, r"inc_join: coverage must be in \(0, 1\].* \(got nan\)"),
+    (dict(coverage="0.9"), TypeError, r"inc_join: coverage must be a number in \(0, 1\], e.g. 0.999 \(got str '0.9'\)"),
+    (dict(coverage=True), TypeError, r"inc_join: coverage must be a number in \(0, 1\], e.g. 0.999 \(got bool True\)"),
+    (dict(join_cols="nope"), ValueError, r"inc_join: join_cols column 'nope' is missing from df_a; its columns are 'id', 'k'"),
+    (dict(inc_col="a_val"), ValueError, r"inc_join: inc_col column 'a_val' is missing from df_b"),
+    (dict(inc_col="id"), TypeError, r"inc_join: inc_col 'id' of df_a is INT; it must be DATE or TIMESTAMP"),
+    (dict(time_uom="week"), ValueError, r"inc_join: time_uom='week' is not supported; accepted values: 'day', 'hour', 'minute'"),
+]
+
+
+@pytest.mark.parametrize("kwargs, error, pattern", BAD_ARGUMENTS,
+                         ids=[f"{next(iter(c[0]))}-{i}" for i, c in enumerate(BAD_ARGUMENTS)])
+def test_bad_argument_is_named_before_any_spark_job(spark, frames, kwargs, error, pattern):
+    arguments = dict(join_cols="k")
+    arguments.update(kwargs)
+    group = f"sizing-validation-{abs(hash(pattern))}"
+    spark.sparkContext.setJobGroup(group, "validation must not run jobs")
+    try:
+        with pytest.raises(error, match=pattern):
+            suggest_windows(*frames, **arguments)
+    finally:
+        spark.sparkContext.setLocalProperty("spark.jobGroup.id", None)
+    assert list(spark.sparkContext.statusTracker().getJobIdsForGroup(group)) == []
+
+
+def test_hour_needs_timestamps(spark):
+    df = spark.sql("SELECT 1 AS k, DATE'2025-03-06' AS RecDate")
+    with pytest.raises(TypeError, match=r"time_uom='hour' needs a TIMESTAMP arrival column"):
+        suggest_windows(df, df, join_cols="k", time_uom="hour")
+
+
+# --- the pure rules on hand-made histograms ----------------------------------------------------------------
+
+@pytest.mark.parametrize("histogram, coverage, expected", [
+    (HAND_HISTOGRAM, 1.0, (4, 10)),
+    (HAND_HISTOGRAM, 0.875, (4, 2)),   # 7 of 8: drop 10 (sum 6), not −4 (sum 13)
+    (HAND_HISTOGRAM, 0.75, (4, 1)),    # 6 of 8: (3, 2) and (4, 1) tie at 5; smaller mw
+    (HAND_HISTOGRAM, 0.5, (1, 1)),     # 4 of 8: (1, 1) = {−1, 0, 0, 1} and (0, 2) = {0, 0, 1, 2} tie at 2
+    (HAND_HISTOGRAM, 0.1, (0, 0)),     # 1 of 8: Δ = 0 alone
+    ({-3: 1, 0: 2, 3: 1}, 0.75, (3, 0)),  # (3, 0) and (0, 3) tie: waiting costs latency
+    ({-2: 5, 0: 10, 3: 5}, 0.75, (2, 0)),
+    ({-5: 3, -2: 1}, 0.7, (5, 0)),     # only negative Δ: mw stays 0; 3 of 4 needs −5
+    ({4: 2}, 0.5, (0, 4)),             # only positive Δ: lb stays 0
+    ({0: 7, 5: 93}, 0.07, (0, 0)),     # exactly 7 of 100: 0.07 · 100 is 7, not 7.000000000000001
+    ({0: 7, 5: 93}, 0.071, (0, 5)),
+])
+def test_minimal_window(histogram, coverage, expected):
+    assert minimal_window(histogram, coverage) == expected
+
+
+def test_minimal_window_on_a_wide_dense_histogram_is_fast():
+    histogram = {delta: 1 for delta in range(-10_000, 10_001)}
+    started = time.perf_counter()
+    # 20001 pairs; 0.5 needs ceil(10000.5) = 10001 consecutive distances: lb + mw = 10000, mw as small as possible.
+    assert minimal_window(histogram, 0.5) == (10_000, 0)
+    assert minimal_window(histogram, 1.0) == (10_000, 10_000)
+    assert time.perf_counter() - started < 2.0
+
+
+def test_quantiles_are_nearest_rank_on_exact_decimals():
+    assert quantiles(HAND_HISTOGRAM) == HAND_QUANTILES
+    # 0.07 · 100 is exactly rank 7 (the last 0); floating point would say 7.000000000000001 → rank 8.
+    assert quantiles({0: 7, 5: 93}, levels=(0.07, 0.071)) == {0.07: 0, 0.071: 5}
+    assert quantiles({}) == {}
+    assert quantiles({3: 1}) == {p: 3 for p in QUANTILE_LEVELS}
+
+
+def test_covered_share_and_empty_histogram():
+    assert covered_share(HAND_HISTOGRAM, 1, 1) == 4 / 8
+    assert covered_share(HAND_HISTOGRAM, 0, 0) == 2 / 8
+    assert covered_share({}, 0, 0) == 1.0
+    s = suggest_from_histogram({}, 0.9)
+    assert (s.count, s.look_back_time, s.max_waiting_time, s.candidates) == (0, 0, 0, ())
+
+
+def test_requested_coverage_joins_the_candidate_targets_once():
+    assert [c.target for c in suggest_from_histogram(HAND_HISTOGRAM, 0.99).candidates] == [0.9, 0.99, 0.999, 1.0]
+    assert [c.target for c in suggest_from_histogram(HAND_HISTOGRAM, 0.5).candidates] == [0.5, 0.9, 0.99, 0.999, 1.0]
+
+
+def test_histogram_is_checked():
+    with pytest.raises(ValueError, match=r"inc_join: histogram pair count must not be negative \(got -1 at Δ=2\)"):
+        minimal_window({2: -1}, 0.5)
+    with pytest.raises(TypeError, match=r"inc_join: histogram arrival distance must be a whole number \(got 1.5\)"):
+        minimal_window({1.5: 1}, 0.5)
+
+
+# --- properties against brute force ------------------------------------------------------------------------
+
+def brute_force_window(histogram, permille):
+    """Every (lb, mw) of the allowed ranges; the smallest (lb + mw, mw) keeping ≥ permille/1000 of the pairs."""
+    n = sum(histogram.values())
+    best = None
+    for lb in range(0, max(0, -min(histogram)) + 1):
+        for mw in range(0, max(0, max(histogram)) + 1):
+            kept = sum(c for d, c in histogram.items() if -lb <= d <= mw)
+            if kept * 1000 >= permille * n and (best is None or (lb + mw, mw) < (best[0] + best[1], best[1])):
+                best = (lb, mw)
+    return best
+
+
+histograms = st.dictionaries(st.integers(-40, 40), st.integers(1, 30), min_size=1, max_size=25)
+
+
+@settings(max_examples=400, deadline=None)
+@given(histogram=histograms, permille=st.integers(1, 1000))
+def test_minimal_window_equals_brute_force(histogram, permille):
+    assert minimal_window(histogram, permille / 1000) == brute_force_window(histogram, permille)
+
+
+@settings(max_examples=300, deadline=None)
+@given(histogram=histograms, permille=st.integers(1, 1000))
+def test_suggestion_agrees_with_the_sorted_pairs(histogram, permille):
+    pairs = sorted(d for d, c in histogram.items() for _ in range(c))
+    n = len(pairs)
+    s = suggest_from_histogram(histogram, permille / 1000)
+    assert (s.count, s.minimum, s.maximum) == (n, pairs[0], pairs[-1])
+    # every level is a whole number of thousandths: rank = max(1, ceil(level_permille · n / 1000)), exactly
+    assert s.quantiles == {p: pairs[max(1, -(-round(p * 1000) * n // 1000)) - 1] for p in QUANTILE_LEVELS}
+    kept = sum(1 for d in pairs if -s.look_back_time <= d <= s.max_waiting_time)
+    assert kept * 1000 >= permille * n and s.covered == kept / n
+    for c in s.candidates:
+        assert (c.look_back_time, c.max_waiting_time) == brute_force_window(histogram, round(c.target * 1000))
+        assert c.lost == 1 - sum(1 for d in pairs if -c.look_back_time <= d <= c.max_waiting_time) / n
+
