@@ -4,13 +4,17 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test java clean-state
+.PHONY: demo test pictures java clean-state
 
 demo: $(STAMP)
 	$(BIN)/python scripts/demo.py
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
+
+# The README's pictures: lateness histogram with the suggested windows, JoinType counts per day.
+pictures: $(STAMP)
+	$(BIN)/python scripts/pictures.py --out docs/images
 
 # Spark 4 needs Java 17 or newer; say so plainly instead of failing inside the JVM launcher.
 java:
