@@ -24,8 +24,8 @@
   {%- set how = inc_join._choice('how', how, ['inner', 'left', 'full', 'left_anti']) -%}
   {%- set unit_type = inc_join._unit_type(time_uom) -%}
   {%- set a, b = inc_join._unfiltered(a), inc_join._unfiltered(b) -%}
-  {%- set a_columns = adapter.get_columns_in_relation(a) -%}
-  {%- set b_columns = adapter.get_columns_in_relation(b) -%}
+  {%- set a_columns = adapter.get_columns_in_relation(inc_join._table_of(a)) -%}
+  {%- set b_columns = adapter.get_columns_in_relation(inc_join._table_of(b)) -%}
   {%- set a_column = inc_join._require_column(a_columns, inc_col, 'inc_col', 'a') -%}
   {%- set b_column = inc_join._require_column(b_columns, inc_col, 'inc_col', 'b') -%}
   {%- set raw_types = [] -%}
@@ -123,9 +123,19 @@
 {% endmacro %}
 
 {% macro _unfiltered(relation) %}
-  {#- The relation without dbt's microbatch event-time filter: the join reads its inputs with its own, wider
-      bounds (look-back and waiting time), so a filter cut to the batch would lose partners. -#}
+  {#- The relation to read: without dbt's microbatch event-time filter, because the join reads its inputs with
+      its own, wider bounds (look-back and waiting time) and a filter cut to the batch would lose partners.
+      A sample limit (dbt run --empty) is kept. -#}
   {%- if relation.event_time_filter is defined and relation.event_time_filter -%}
+    {{ return(api.Relation.create(database=relation.database, schema=relation.schema,
+                                  identifier=relation.identifier, type=relation.type, limit=relation.limit)) }}
+  {%- endif -%}
+  {{ return(relation) }}
+{% endmacro %}
+
+{% macro _table_of(relation) %}
+  {#- The plain table behind a relation, for metadata (describe): no batch filter, no sample limit. -#}
+  {%- if relation.identifier is defined and relation.identifier and (relation.limit is not none or relation.event_time_filter) -%}
     {{ return(api.Relation.create(database=relation.database, schema=relation.schema,
                                   identifier=relation.identifier, type=relation.type)) }}
   {%- endif -%}

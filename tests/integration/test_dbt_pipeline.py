@@ -97,3 +97,11 @@ def test_bad_model_fails_with_one_clear_message(project, command, model, message
     result = project.invoke(command, "--select", model, vars={"inc_join_error_cases": True}, expect_success=False)
     assert not result.success
     assert message in failure_text(result)
+
+
+def test_empty_flag_builds_the_model_without_rows(project, daily):
+    """dbt run --empty limits every ref to no rows: the model still compiles, describes its inputs and runs."""
+    project.invoke("run", "--select", "gen_inner", "--empty", "--full-refresh", today=LAST_DAY)
+    assert project.table("gen_inner").count() == 0
+    project.invoke("run", "--select", "gen_inner", "--full-refresh", today=LAST_DAY)  # restore for other tests
+    assert rows(project.table("gen_inner"), sorted(project.table("gen_inner").columns)) == daily["gen_inner"]
