@@ -65,7 +65,7 @@ def _flag(parameter: str, value: object) -> bool:
     return value
 
 
-def _name_list(parameter: str, value: object, *, allow_empty: bool = False) -> Tuple[str, ...]:
+def _name_list(parameter: str, value: object) -> Tuple[str, ...]:
     """A column name or a list of them; a comma-separated string is split."""
     if isinstance(value, str):
         names = [part.strip() for part in value.split(",")] if "," in value else [value.strip()]
@@ -73,7 +73,7 @@ def _name_list(parameter: str, value: object, *, allow_empty: bool = False) -> T
         names = [v.strip() for v in value]
     else:
         raise _fail_type(parameter, "a column name or a list of column names", value)
-    if any(not name for name in names) or (not names and not allow_empty):
+    if not names or any(not name for name in names):
         raise ValueError(f"inc_join: {parameter} must name at least one column and no empty names (got {value!r}).")
     lowered = [name.lower() for name in names]
     duplicates = sorted({name for name in names if lowered.count(name.lower()) > 1})
