@@ -181,15 +181,21 @@ class PreparedJoin:
     session_time_zone: str
 
 
-def prepare_join(df_a: DataFrame, df_b: DataFrame, **arguments) -> PreparedJoin:
-    """Check every argument and both schemas (no data is read) and plan the output columns."""
+def check_inputs(df_a: DataFrame, df_b: DataFrame, **arguments) -> Tuple[JoinParameters, ResolvedInputs, bool]:
+    """Check the arguments, that both inputs are DataFrames, and their key and arrival columns (no data is
+    read). Returns the parameters, the resolved columns and whether names are case-sensitive."""
     for name, df in (("df_a", df_a), ("df_b", df_b)):
         if not isinstance(df, DataFrame):
             raise TypeError(f"inc_join: {name} must be a pyspark DataFrame (got {type(df).__name__}).")
     params = check_parameters(**arguments)
+    case_sensitive = str(df_a.sparkSession.conf.get("spark.sql.caseSensitive", "false")).lower() == "true"
+    return params, resolve_inputs(params, df_a, df_b, case_sensitive), case_sensitive
+
+
+def prepare_join(df_a: DataFrame, df_b: DataFrame, **arguments) -> PreparedJoin:
+    """Check every argument and both schemas (no data is read) and plan the output columns."""
+    params, inputs, case_sensitive = check_inputs(df_a, df_b, **arguments)
     spark = df_a.sparkSession
-    case_sensitive = str(spark.conf.get("spark.sql.caseSensitive", "false")).lower() == "true"
-    inputs = resolve_inputs(params, df_a, df_b, case_sensitive)
     plan = plan_columns(
         keys=inputs.keys, inc_col=inputs.inc_col, a_names=df_a.columns, b_names=df_b.columns,
         output_select=params.output_select, suffixes=params.suffixes, case_sensitive=case_sensitive,

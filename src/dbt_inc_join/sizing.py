@@ -24,10 +24,10 @@ from typing import Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple
 from pyspark.sql import DataFrame
 from pyspark.sql import functions as F
 
-from .join import resolve_inputs
+from .join import check_inputs
 from .predicates import quote
 from .time_units import TimeUnit, diff_units_sql, truncate_sql
-from .validation import _fail_type, check_parameters
+from .validation import _fail_type
 
 Histogram = Dict[int, int]
 
@@ -288,14 +288,10 @@ def suggest_windows(
     then one Spark job computes the histogram of Δ.
     """
     coverage = check_coverage(coverage)
-    for name, df in (("df_a", df_a), ("df_b", df_b)):
-        if not isinstance(df, DataFrame):
-            raise TypeError(f"inc_join: {name} must be a pyspark DataFrame (got {type(df).__name__}).")
     # The same checks and messages as inc_join; the arguments that shape a join do not apply here.
-    params = check_parameters(join_cols=join_cols, inc_col=inc_col, how="inner", look_back_time=0,
-                              max_waiting_time=0, time_uom=time_uom, enforce_sliding_join_window=True,
-                              include_waiting=False, output_select=None, suffixes=("_A", "_B"))
-    case_sensitive = str(df_a.sparkSession.conf.get("spark.sql.caseSensitive", "false")).lower() == "true"
-    inputs = resolve_inputs(params, df_a, df_b, case_sensitive)
+    params, inputs, _ = check_inputs(df_a, df_b, join_cols=join_cols, inc_col=inc_col, how="inner",
+                                     look_back_time=0, max_waiting_time=0, time_uom=time_uom,
+                                     enforce_sliding_join_window=True, include_waiting=False,
+                                     output_select=None, suffixes=("_A", "_B"))
     histogram = delta_histogram(df_a, df_b, inputs.keys, inputs.inc_col, params.time_uom)
     return suggest_from_histogram(histogram, coverage, params.time_uom.value)
