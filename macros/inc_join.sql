@@ -28,11 +28,12 @@
                                                enforce_sliding_join_window, include_waiting, output_select, suffixes) -%}
   {%- do inc_join._check_model_config(params) -%}
   {%- set a, b = inc_join._unfiltered(a), inc_join._unfiltered(b) -%}
-  {%- set inputs = inc_join._resolve_inputs(params, adapter.get_columns_in_relation(inc_join._table_of(a)),
-                                            adapter.get_columns_in_relation(inc_join._table_of(b))) -%}
+  {%- set a_columns = adapter.get_columns_in_relation(inc_join._table_of(a)) -%}
+  {%- set b_columns = adapter.get_columns_in_relation(inc_join._table_of(b)) -%}
+  {%- set inputs = inc_join._resolve_inputs(params, a_columns, b_columns) -%}
   {%- set plan = inc_join._plan_columns(params, inputs) -%}
-  {%- set window = inc_join.output_window(a, b, params.inc_col, params.time_uom, params.how, output_window_start,
-                                          output_window_end) -%}
+  {%- set window = inc_join._resolve_window(a, b, a_columns, b_columns, params.inc_col, params.time_uom, params.how,
+                                            output_window_start, output_window_end) -%}
   {%- do inc_join._log_run(params, window) -%}
   {{ return(inc_join._render_join(a, b, params, inputs, plan, window)) }}
 {% endmacro %}

@@ -22,10 +22,16 @@
   {%- endif -%}
   {%- set time_uom = inc_join._choice('time_uom', time_uom, ['day', 'hour', 'minute']) -%}
   {%- set how = inc_join._choice('how', how, ['inner', 'left', 'full', 'left_anti']) -%}
-  {%- set unit_type = inc_join._unit_type(time_uom) -%}
   {%- set a, b = inc_join._unfiltered(a), inc_join._unfiltered(b) -%}
   {%- set a_columns = adapter.get_columns_in_relation(inc_join._table_of(a)) -%}
   {%- set b_columns = adapter.get_columns_in_relation(inc_join._table_of(b)) -%}
+  {{ return(inc_join._resolve_window(a, b, a_columns, b_columns, inc_col, time_uom, how, output_window_start,
+                                     output_window_end)) }}
+{% endmacro %}
+
+{% macro _resolve_window(a, b, a_columns, b_columns, inc_col, time_uom, how, output_window_start, output_window_end) %}
+  {#- output_window for inputs already read from the batch filter and described: inc_join calls this with the
+      columns it described, so a run describes each input once. -#}
   {%- set a_column = inc_join._require_column(a_columns, inc_col, 'inc_col', 'a') -%}
   {%- set b_column = inc_join._require_column(b_columns, inc_col, 'inc_col', 'b') -%}
   {%- set raw_types = [] -%}
