@@ -9,7 +9,7 @@
   {%- for side, names in [('a', a_rest), ('b', b_rest)] -%}
     {%- for name in names -%}
       {%- if (name | lower) in (derived | map('lower') | list) -%}
-        {{ inc_join._fail(side ~ " column '" ~ name ~ "' clashes with the derived output column of the same name; rename it before joining (e.g. the JoinType of an earlier inc_join in a chain).") }}
+        {{ inc_join._fail("column '" ~ name ~ "' of " ~ side ~ " clashes with the derived output column of the same name; rename it before joining (e.g. the JoinType of an earlier inc_join in a chain).") }}
       {%- endif -%}
     {%- endfor -%}
   {%- endfor -%}
@@ -67,7 +67,7 @@
 {% endmacro %}
 
 {% macro _describe_column(column) %}
-  {%- if column.source in ['a', 'b'] -%}{{ return(column.source ~ " column '" ~ column.input_name ~ "'") }}
+  {%- if column.source in ['a', 'b'] -%}{{ return("column '" ~ column.input_name ~ "' of " ~ column.source) }}
   {%- elif column.source == 'key' -%}{{ return("join key '" ~ column.input_name ~ "'") }}
   {%- elif column.source == 'arrival' -%}{{ return("the output arrival inc_col '" ~ column.input_name ~ "'") }}
   {%- else -%}{{ return("the derived column '" ~ column.name ~ "'") }}

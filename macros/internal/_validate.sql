@@ -159,6 +159,11 @@
   {{ return(base in ['tinyint', 'byte', 'smallint', 'short', 'int', 'integer', 'bigint', 'long', 'float', 'real', 'double', 'decimal', 'numeric', 'dec']) }}
 {% endmacro %}
 
+{% macro _is_comparable_type(type_name) %}
+  {#- Spark cannot test maps or variants for equality, nor arrays and structs that hold one. -#}
+  {{ return('map<' not in type_name and not type_name.startswith('map') and 'variant' not in type_name) }}
+{% endmacro %}
+
 {% macro _check_arrival_type(type_name, inc_col, side, time_uom) %}
   {%- set ij = inc_join if inc_join is mapping else _local_namespace() -%}
   {%- if type_name not in ['date', 'timestamp', 'timestamp_ltz', 'timestamp_ntz'] -%}
@@ -177,6 +182,11 @@
     {%- set key_a = ij._require_column(a_columns, key, 'join_cols', 'a') -%}
     {%- set key_b = ij._require_column(b_columns, key, 'join_cols', 'b') -%}
     {%- set type_a, type_b = ij._type_name(key_a), ij._type_name(key_b) -%}
+    {%- for type_name in [type_a, type_b] -%}
+      {%- if not ij._is_comparable_type(type_name) -%}
+        {{ ij._fail("join_cols column '" ~ key ~ "' is " ~ type_name | upper ~ ', which Spark cannot compare; join on columns of a comparable type (cast or extract a field).') }}
+      {%- endif -%}
+    {%- endfor -%}
     {%- if type_a != type_b and not (ij._is_numeric_type(type_a) and ij._is_numeric_type(type_b)) -%}
       {{ ij._fail("join_cols column '" ~ key ~ "' is " ~ type_a | upper ~ ' in a but ' ~ type_b | upper ~ ' in b; cast one side so both have the same type.') }}
     {%- endif -%}

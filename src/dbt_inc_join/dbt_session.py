@@ -24,6 +24,14 @@ def _strip_first_indent(code: str) -> str:
     return "\n".join(lines)
 
 
+def python_model_failure(error: BaseException) -> str:
+    """What dbt reports for a failed Python model: inc_join's own argument errors are complete sentences
+    (SPEC §7: one clear message), anything else keeps its traceback for debugging the model's code."""
+    if isinstance(error, (ValueError, TypeError)) and str(error).startswith("inc_join: "):
+        return str(error)
+    return f"Python model failed: {error}\n{traceback.format_exc()}"
+
+
 def register() -> bool:
     """Patch dbt-spark's SparkAdapter once; True when the ``session`` helper is available."""
     try:
@@ -55,7 +63,7 @@ def register() -> bool:
             try:
                 exec(compile(_strip_first_indent(compiled_code), name, "exec"), namespace)
             except Exception as error:
-                raise DbtRuntimeError(f"Python model failed: {error}\n{traceback.format_exc()}") from error
+                raise DbtRuntimeError(python_model_failure(error)) from error
             return None
 
     helpers = SparkAdapter.python_submission_helpers

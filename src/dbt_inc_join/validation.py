@@ -9,12 +9,15 @@ from dataclasses import dataclass
 from typing import Optional, Sequence, Tuple
 
 from pyspark.sql.types import (
+    ArrayType,
     DataType,
     DateType,
+    MapType,
     NumericType,
     StructType,
     TimestampNTZType,
     TimestampType,
+    VariantType,
 )
 
 from .join_types import HOW_VALUES
@@ -184,9 +187,26 @@ def check_arrival_type(data_type: DataType, inc_col: str, side: str, unit: TimeU
         )
 
 
+def _comparable(data_type: DataType) -> bool:
+    """Whether Spark can test values of this type for equality (maps and variants it cannot)."""
+    if isinstance(data_type, (MapType, VariantType)):
+        return False
+    if isinstance(data_type, ArrayType):
+        return _comparable(data_type.elementType)
+    if isinstance(data_type, StructType):
+        return all(_comparable(field.dataType) for field in data_type.fields)
+    return True
+
+
 def check_key_types(key: str, type_a: DataType, type_b: DataType) -> None:
     """Keys compare with plain SQL equality: equal types, or both numeric. Anything else would be cast
     implicitly by Spark and could silently match or miss rows."""
+    for data_type in (type_a, type_b):
+        if not _comparable(data_type):
+            raise TypeError(
+                f"inc_join: join_cols column {key!r} is {data_type.simpleString().upper()}, which Spark cannot "
+                "compare; join on columns of a comparable type (cast or extract a field)."
+            )
     if type_a == type_b or (isinstance(type_a, NumericType) and isinstance(type_b, NumericType)):
         return
     raise TypeError(

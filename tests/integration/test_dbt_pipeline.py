@@ -9,7 +9,6 @@ from __future__ import annotations
 import pytest
 
 from dbt_inc_join import inc_join
-from dbt_inc_join.local_dbt import failure_text
 
 from .pipeline import DAYS, FIRST_DAY, HOUR_SETTINGS, LAST_DAY, SETTINGS, rows
 
@@ -84,20 +83,6 @@ def test_currently_waiting_view_shows_only_provisional_rows(spark, project):
     expected = inc_join(a, b, include_waiting=True, output_window_start=DAYS[5], **SETTINGS).where("JoinType = 5")
     assert len(waiting) == expected.count() > 0
     assert {r.JoinType for r in waiting} == {5} and {r.RecDate for r in waiting} == {DAYS[5]}
-
-
-@pytest.mark.parametrize("command, model, message", [
-    ("compile", "waiting_in_incremental", "inc_join: include_waiting=true in an incremental model would store a_waiting rows"),
-    ("run", "waiting_in_incremental_py", "inc_join: include_waiting=True in an incremental model would store a_waiting rows"),
-    ("compile", "batch_finer_than_unit", "inc_join: batch_size='hour' is finer than time_uom='day'"),
-    ("compile", "unknown_how", "inc_join: how='outer' is not supported; accepted values: 'inner', 'left', 'full', 'left_anti'."),
-    ("compile", "missing_key", "inc_join: join_cols column 'Account' is missing from b; its columns are 'PaymentId', 'TrxId', 'Country', 'Status', 'RecDate'."),
-    ("compile", "negative_wait", "inc_join: max_waiting_time must be a non-negative whole number of time_uom units (got -1)."),
-])
-def test_bad_model_fails_with_one_clear_message(project, command, model, message):
-    result = project.invoke(command, "--select", model, vars={"inc_join_error_cases": True}, expect_success=False)
-    assert not result.success
-    assert message in failure_text(result)
 
 
 def test_empty_flag_builds_the_model_without_rows(project, daily):

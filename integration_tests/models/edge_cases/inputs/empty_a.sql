@@ -1,0 +1,2 @@
+-- gen_a before its first load: the columns, no rows.
+select * from {{ ref('gen_a') }} where false

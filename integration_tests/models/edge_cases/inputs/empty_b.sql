@@ -1,0 +1,2 @@
+-- gen_b before its first load: the columns, no rows.
+select * from {{ ref('gen_b') }} where false
