@@ -43,8 +43,8 @@ dbt.inc_join_context = {
 }
 df = model(dbt, spark)
 
-import pyspark.sql
-if not isinstance(df, pyspark.sql.DataFrame):
+# a classic or a Spark Connect DataFrame (pyspark 3.5's Connect DataFrame does not derive from pyspark.sql's)
+if not any(c.__name__ == "DataFrame" and c.__module__.startswith("pyspark.sql.") for c in type(df).__mro__):
     if hasattr(df, "to_spark"):  # pyspark.pandas
         df = df.to_spark()
     else:

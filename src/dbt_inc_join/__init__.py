@@ -4,7 +4,7 @@
 The dbt package around it lives in the same repository (macros/). See the README.
 
 Importing this module is cheap and needs no pyspark: dbt-core imports every installed ``dbt_*`` module when it
-loads a project, and this one then only registers its dbt-spark session helper.
+loads a project, and this one then only registers its dbt-spark submission helpers (session, spark_connect).
 """
 from typing import Any
 
@@ -33,9 +33,10 @@ def __getattr__(name: str) -> Any:
 
 
 def _register_dbt_session_helper() -> None:
-    from .dbt_session import register
+    from . import dbt_connect, dbt_session
 
-    register()
+    dbt_session.register()  # method: session -> run Python models in dbt's own SparkSession
+    dbt_connect.register()  # method: thrift (or submission_method: spark_connect) -> through Spark Connect
 
 
 _register_dbt_session_helper()

@@ -10,10 +10,13 @@ from typing import Any, Dict, Optional, Sequence
 
 
 class LocalDbtProject:
-    """A dbt project run with dbtRunner against the embedded local Spark in ``state_dir``."""
+    """A dbt project run with dbtRunner against the embedded local Spark in ``state_dir``.
 
-    def __init__(self, project_dir: Path, state_dir: Path) -> None:
+    ``target`` picks another output of the project's profiles.yml (e.g. ``thrift``); None: its default."""
+
+    def __init__(self, project_dir: Path, state_dir: Path, target: Optional[str] = None) -> None:
         self.project_dir = Path(project_dir).resolve()
+        self.target = target
         self.state_dir = Path(state_dir).resolve()
         self.state_dir.mkdir(parents=True, exist_ok=True)
         os.environ["INC_JOIN_STATE_DIR"] = str(self.state_dir)
@@ -33,6 +36,8 @@ class LocalDbtProject:
 
         os.environ["INC_JOIN_TODAY"] = str(today) if today is not None else "9999-12-31"
         command = [*args, "--project-dir", str(self.project_dir), "--profiles-dir", str(self.project_dir)]
+        if self.target and args and args[0] not in ("deps", "clean"):
+            command += ["--target", self.target]
         if vars:
             command += ["--vars", json.dumps(vars, default=str)]
         result = dbtRunner().invoke(command)

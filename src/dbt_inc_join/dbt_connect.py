@@ -1,0 +1,119 @@
+"""Python models on a Spark cluster reached through Spark Connect (dbt-spark ``method: thrift`` and others).
+
+dbt-spark 1.11 only ships Databricks submission helpers. Importing ``dbt_inc_join`` calls :func:`register`,
+which adds a ``spark_connect`` helper to dbt-spark's adapter and makes it the default for ``method: thrift``
+profiles: the compiled model code runs in this process against a Spark Connect session
+(``SparkSession.builder.remote(url)``) of the cluster, so its DataFrames are computed by the cluster.
+
+The Connect URL (``sc://host:port``, Spark's default port is 15002) comes from, in this order:
+
+1. the model config ``spark_connect_url`` (``models: {<project>: {+spark_connect_url: "sc://..."}}`` in
+   dbt_project.yml, or ``dbt.config(spark_connect_url=...)`` in the model);
+2. the environment variable ``SPARK_REMOTE`` (pyspark's own).
+
+Another profile method can opt in per model with ``submission_method: spark_connect``.
+
+pyspark keeps one mode per process: a process that runs a classic (JVM) SparkSession cannot open a Connect
+session next to it, so run dbt with this helper in a process of its own (as the ``dbt`` command does).
+"""
+from __future__ import annotations
+
+import os
+import traceback
+from typing import Any, Dict, Optional
+
+SUBMISSION_METHOD = "spark_connect"
+CONFIG_KEY = "spark_connect_url"
+ENV_VAR = "SPARK_REMOTE"
+
+
+def connect_url(config: Dict[str, Any], model_name: str = "this model",
+                environ: Optional[Dict[str, str]] = None) -> str:
+    """The Spark Connect URL for one model: its config ``spark_connect_url``, else ``$SPARK_REMOTE``."""
+    environ = os.environ if environ is None else environ
+    url = str(config.get(CONFIG_KEY) or "").strip() or str(environ.get(ENV_VAR) or "").strip()
+    if not url:
+        raise ValueError(
+            f"inc_join: Python model {model_name} runs through Spark Connect (submission_method "
+            f"'{SUBMISSION_METHOD}'), but no Connect URL is set. Set the model config {CONFIG_KEY}, e.g. "
+            f"`models: {{<your project>: {{+{CONFIG_KEY}: \"sc://<spark host>:15002\"}}}}` in dbt_project.yml, "
+            f"or the environment variable {ENV_VAR}."
+        )
+    if not url.startswith("sc://"):
+        raise ValueError(f"inc_join: {CONFIG_KEY} must be a Spark Connect URL 'sc://host:port[/;param=value]' "
+                         f"(got {url!r}) for Python model {model_name}.")
+    return url
+
+
+def connect_session(url: str):
+    """A Spark Connect session for ``url`` (one per URL and process, reused by every model)."""
+    from pyspark.sql import SparkSession
+
+    try:
+        return SparkSession.builder.remote(url).getOrCreate()
+    except Exception as error:
+        if "SESSION_ALREADY_EXIST" in str(error):
+            raise RuntimeError(
+                "inc_join: this process already runs a classic (JVM) SparkSession, and pyspark cannot open a "
+                f"Spark Connect session ({url}) next to it. Run dbt with this profile in a process of its own."
+            ) from error
+        raise
+
+
+def register() -> bool:
+    """Patch dbt-spark's SparkAdapter once; True when the ``spark_connect`` helper is available."""
+    try:
+        from dbt.adapters.base import PythonJobHelper
+        from dbt.adapters.spark.impl import SparkAdapter
+    except Exception:  # dbt-spark absent or incompatible: other adapters stay untouched
+        return False
+    if getattr(SparkAdapter, "_inc_join_connect_helper", False):
+        return True
+
+    from .dbt_session import _strip_first_indent
+
+    class SparkConnectPythonJobHelper(PythonJobHelper):
+        """exec() the compiled model code against a Spark Connect session of the cluster."""
+
+        def __init__(self, parsed_model: Dict, credentials: Any) -> None:
+            self.parsed_model = parsed_model
+            self.credentials = credentials
+            self.name = str(parsed_model.get("unique_id") or parsed_model.get("alias") or "this model")
+            try:  # fail before any work when the URL is missing
+                self.url = connect_url(parsed_model.get("config") or {}, self.name)
+            except ValueError as error:
+                from dbt_common.exceptions import DbtRuntimeError
+
+                raise DbtRuntimeError(str(error)) from None
+
+        def submit(self, compiled_code: str) -> Any:
+            from dbt_common.exceptions import DbtRuntimeError
+
+            try:
+                spark = connect_session(self.url)
+            except Exception as error:
+                raise DbtRuntimeError(f"Python model {self.name}: no Spark Connect session at {self.url}: {error}") \
+                    from error
+            namespace: Dict[str, Any] = {"__name__": "__dbt_python_model__", "spark": spark}
+            try:
+                exec(compile(_strip_first_indent(compiled_code), f"<dbt python model {self.name}>", "exec"), namespace)
+            except Exception as error:
+                raise DbtRuntimeError(f"Python model failed: {error}\n{traceback.format_exc()}") from error
+            return None
+
+    helpers = SparkAdapter.python_submission_helpers
+    default_method = SparkAdapter.default_python_submission_method
+
+    def python_submission_helpers(self) -> Dict[str, Any]:
+        return {**helpers.fget(self), SUBMISSION_METHOD: SparkConnectPythonJobHelper}
+
+    def default_python_submission_method(self) -> str:
+        method = getattr(getattr(getattr(self, "config", None), "credentials", None), "method", None)
+        if str(getattr(method, "value", method)) == "thrift":
+            return SUBMISSION_METHOD
+        return default_method.fget(self)
+
+    SparkAdapter.python_submission_helpers = property(python_submission_helpers)
+    SparkAdapter.default_python_submission_method = property(default_python_submission_method)
+    SparkAdapter._inc_join_connect_helper = True
+    return True

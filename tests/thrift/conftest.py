@@ -1,0 +1,183 @@
+"""The scale-out path: the integration project on a local Spark Thrift Server (dbt-spark ``method: thrift``),
+Python models through Spark Connect on the same server.
+
+The server is started once per test session from the pip pyspark jars (127.0.0.1 only, its own warehouse and
+Derby metastore) and stopped at the end. dbt runs in a worker process of its own (see dbt_worker.py); tables
+are read back over thrift with PyHive. Nothing here touches the pytest process's local SparkSession except
+the reference computation, which uses it like the session suite does.
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+import pytest
+
+from .server import HOST, ThriftServer
+
+ROOT = Path(__file__).resolve().parents[2]
+SCHEMA = "inc_join_it"
+TIMINGS: Dict[str, float] = {}
+
+
+@pytest.fixture(scope="session")
+def _thrift(tmp_path_factory):
+    """The server and the dbt worker. The worker parses the project (about 8 s, no connection needed) while
+    the server starts."""
+    server = ThriftServer(tmp_path_factory.mktemp("thrift-server")).launch()
+    dbt = ThriftDbt(server, tmp_path_factory.mktemp("thrift-dbt"))
+    try:
+        dbt.submit("parse")
+        server.wait()
+        TIMINGS["server start"] = server.started_in
+        dbt.collect()
+        yield server, dbt
+    finally:
+        dbt.close()
+        began = time.monotonic()
+        server.stop()
+        TIMINGS["server stop"] = time.monotonic() - began
+
+
+@pytest.fixture(scope="session")
+def thrift_server(_thrift):
+    return _thrift[0]
+
+
+@pytest.fixture(scope="session")
+def thrift_dbt(_thrift):
+    return _thrift[1]
+
+
+class ThriftDbt:
+    """The integration project on the thrift target, driven through dbt_worker.py."""
+
+    def __init__(self, server: ThriftServer, state: Path) -> None:
+        self.server, self.state = server, state
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("SPARK_", "PYSPARK_", "INC_JOIN_"))}
+        env.update(
+            INC_JOIN_STATE_DIR=str(state),  # not used by the thrift target; keeps the session catalog out of reach
+            INC_JOIN_THRIFT_HOST=HOST, INC_JOIN_THRIFT_PORT=str(server.thrift_port),
+            INC_JOIN_SPARK_CONNECT_URL=server.connect_url,
+            DBT_TARGET_PATH=str(state / "target"), DBT_LOG_PATH=str(state / "logs"),
+            DBT_SEND_ANONYMOUS_USAGE_STATS="false", PYTHONUNBUFFERED="1",
+        )
+        self.log_path = state / "dbt_worker.log"
+        self.pending: List[str] = []
+        self._log = open(self.log_path, "wb")
+        self.process = subprocess.Popen([sys.executable, "-m", "tests.thrift.dbt_worker"], cwd=ROOT, env=env,
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._log, text=True,
+                                        bufsize=1)
+
+    def submit(self, *args: str, today: Optional[Any] = None, vars: Optional[Dict[str, Any]] = None) -> None:
+        """Send one dbt command; ``collect()`` reads its answer (the worker answers in order)."""
+        request = {"args": list(args), "today": None if today is None else str(today), "vars": vars}
+        self.process.stdin.write(json.dumps(request, default=str) + "\n")
+        self.pending.append(("" if today is None else f"today {today}: ") + f"dbt {' '.join(args)}")
+
+    def collect(self, expect_success: bool = True) -> Dict[str, Any]:
+        name = self.pending.pop(0)
+        line = self.process.stdout.readline()
+        if not line:
+            raise RuntimeError(f"the dbt worker died (exit code {self.process.poll()}); last lines of "
+                               f"{self.log_path}:\n{self.log_tail()}\nserver log:\n{self.server.log_tail()}")
+        answer = json.loads(line)
+        TIMINGS[name if len(name) < 70 else name[:67] + "..."] = answer["seconds"]
+        if expect_success and not answer["success"]:
+            raise RuntimeError(f"{name} on thrift failed: {answer['failure']}\nlast lines of "
+                               f"{self.log_path}:\n{self.log_tail()}")
+        return answer
+
+    def invoke(self, *args: str, today: Optional[Any] = None, vars: Optional[Dict[str, Any]] = None,
+               expect_success: bool = True) -> Dict[str, Any]:
+        while self.pending:
+            self.collect()
+        self.submit(*args, today=today, vars=vars)
+        return self.collect(expect_success)
+
+    def log_tail(self, lines: int = 30) -> str:
+        self._log.flush()
+        return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            self.process.stdin.close()
+            try:
+                self.process.wait(30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(10)
+        self._log.close()
+
+
+class ThriftSql:
+    """Plain SQL over thrift (PyHive), the way a BI tool would read the tables."""
+
+    def __init__(self, server: ThriftServer) -> None:
+        from pyhive import hive
+
+        self.connection = hive.connect(host=HOST, port=server.thrift_port, username="inc_join_tests")
+
+    def query(self, sql: str) -> List[Tuple]:
+        cursor = self.connection.cursor()
+        try:
+            cursor.execute(sql)
+            return cursor.fetchall()
+        finally:
+            cursor.close()
+
+    def columns(self, table: str) -> List[Tuple[str, str]]:
+        """(name, type) of a table's columns, without the partition section of DESCRIBE."""
+        found = []
+        for name, data_type, _ in self.query(f"DESCRIBE {SCHEMA}.{table}"):
+            if not name or name.startswith("#"):
+                break
+            found.append((name, data_type))
+        return found
+
+    def rows(self, table: str, columns: Sequence[str]) -> List[Tuple]:
+        """A table's rows as text (Spark's own casts), sorted like pipeline.rows."""
+        return sort_rows(self.query(f"SELECT {as_text(columns)} FROM {SCHEMA}.{table}"))
+
+    def close(self) -> None:
+        self.connection.close()
+
+
+@pytest.fixture(scope="session")
+def thrift_sql(thrift_server):
+    sql = ThriftSql(thrift_server)
+    yield sql
+    sql.close()
+
+
+def quote(name: str) -> str:
+    return "`" + name.replace("`", "``") + "`"
+
+
+def as_text(columns: Sequence[str]) -> str:
+    return ", ".join(f"CAST({quote(c)} AS STRING)" for c in columns)
+
+
+def sort_rows(rows) -> List[Tuple]:
+    return sorted((tuple(r) for r in rows), key=lambda t: tuple((v is not None, str(v)) for v in t))
+
+
+def text_rows(df, columns: Sequence[str]) -> List[Tuple]:
+    """A local DataFrame's rows as text, comparable with ThriftSql.rows."""
+    return sort_rows(df.selectExpr(*[f"CAST({quote(c)} AS STRING)" for c in columns]).collect())
+
+
+def pytest_terminal_summary(terminalreporter):
+    if TIMINGS:
+        terminalreporter.write_sep("-", "thrift path timings")
+        for name, seconds in TIMINGS.items():
+            terminalreporter.write_line(f"{seconds:7.1f} s  {name}")
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "thrift: runs dbt on a local Spark Thrift Server (tests/thrift)")

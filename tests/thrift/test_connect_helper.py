@@ -1,0 +1,47 @@
+"""The Spark Connect submission helper on its own (no server): where the URL comes from, which profiles use it
+by default, and the clear error in a process that already runs a classic SparkSession."""
+from __future__ import annotations
+
+import os
+from types import SimpleNamespace
+
+import pytest
+
+from dbt_inc_join.dbt_connect import SUBMISSION_METHOD, connect_session, connect_url
+
+
+def test_the_model_config_wins_over_spark_remote():
+    config = {"spark_connect_url": "sc://cluster:15002"}
+    assert connect_url(config, environ={"SPARK_REMOTE": "sc://other:1"}) == "sc://cluster:15002"
+    assert connect_url({"spark_connect_url": ""}, environ={"SPARK_REMOTE": "sc://other:1"}) == "sc://other:1"
+
+
+def test_a_missing_or_malformed_url_is_one_clear_error():
+    with pytest.raises(ValueError, match=r"inc_join: Python model model\.p\.m runs through Spark Connect .* no "
+                                         r"Connect URL is set\. Set the model config spark_connect_url"):
+        connect_url({}, "model.p.m", environ={})
+    with pytest.raises(ValueError, match=r"spark_connect_url must be a Spark Connect URL 'sc://host:port"):
+        connect_url({"spark_connect_url": "http://cluster:15002"}, environ={})
+
+
+def test_thrift_profiles_default_to_spark_connect_and_session_profiles_stay_in_process():
+    import dbt_inc_join  # noqa: F401  (registers the helpers)
+    from dbt.adapters.spark.impl import SparkAdapter
+
+    def adapter(method):
+        return SimpleNamespace(config=SimpleNamespace(credentials=SimpleNamespace(method=method)))
+
+    default = SparkAdapter.default_python_submission_method.fget
+    assert default(adapter("thrift")) == SUBMISSION_METHOD
+    assert default(adapter("session")) == "session"
+    assert default(adapter("http")) == "all_purpose_cluster"  # Databricks: dbt-spark's own helpers
+    helpers = SparkAdapter.python_submission_helpers.fget(adapter("http"))
+    assert {"session", SUBMISSION_METHOD, "all_purpose_cluster", "job_cluster"} <= set(helpers)
+
+
+def test_no_connect_session_next_to_a_classic_one(spark):
+    """pyspark keeps one mode per process: the helper says so instead of pyspark's SESSION_ALREADY_EXIST."""
+    with pytest.raises(RuntimeError, match="already runs a classic .*SparkSession.* in a process of its own"):
+        connect_session("sc://127.0.0.1:1")
+    assert "SPARK_CONNECT_MODE_ENABLED" not in os.environ  # the classic session is untouched
+    assert spark.range(3).count() == 3

@@ -1,0 +1,164 @@
+"""The dbt package on a Spark Thrift Server: seeds, SQL models (left, inner, full, append, microbatch) and a
+Python model through Spark Connect, run over a few simulated days, then compared row for row with the PySpark
+core on the pytest process's local Spark (the session suite's reference, tests/integration) over the same
+inputs.
+
+The simulated days are fewer and further apart than the session suite's daily pipeline: every run after the
+first covers two days of new loads at once, so the thrift tables are also the answer to "runs whose windows
+tile the period give the one-run answer".
+"""
+from __future__ import annotations
+
+from datetime import date, timedelta
+from pathlib import Path
+
+import pytest
+
+from dbt_inc_join import inc_join
+
+from ..integration.pipeline import FIRST_DAY, LAST_DAY, SETTINGS
+from .conftest import SCHEMA, as_text, text_rows
+from .server import listening_addresses
+
+pytestmark = pytest.mark.thrift
+
+SEEDS = Path(__file__).resolve().parents[2] / "integration_tests" / "seeds"
+
+RUN_DAYS = [date(2025, 1, 4), date(2025, 1, 6), LAST_DAY]  # the first run covers Jan 1-4, each later one 2 days
+SQL_MODELS = {"gen_left": "left", "gen_inner": "inner", "gen_full": "full"}
+PYTHON_MODEL = "gen_left_py"  # through Spark Connect
+MICROBATCH_DAYS = [LAST_DAY - timedelta(days=1), LAST_DAY]  # one batch per day, in the last run
+MODELS = [*SQL_MODELS, "gen_left_append", PYTHON_MODEL, "gen_left_microbatch"]
+
+
+@pytest.fixture(scope="module")
+def pipeline(thrift_dbt):
+    """Seed on the server, then run every model on each of RUN_DAYS (as loaded up to that day)."""
+    if not (SEEDS.parent / "dbt_packages" / "inc_join").exists():  # the session suite may have installed it
+        thrift_dbt.invoke("deps")
+    thrift_dbt.invoke("seed", "--select", "gen_a", "gen_b")
+    daily = [m for m in MODELS if m != "gen_left_microbatch"]
+    for day in RUN_DAYS:
+        # the input views stg_gen_a/b are rebuilt first: they show the inputs as loaded up to `today`
+        selection = ["--select", "stg_gen_a", "stg_gen_b", *daily]
+        if day == LAST_DAY:
+            selection += ["gen_left_microbatch", "--event-time-start", str(MICROBATCH_DAYS[0]),
+                          "--event-time-end", str(LAST_DAY + timedelta(days=1))]
+        answer = thrift_dbt.invoke("run", *selection, today=day)
+    thrift_dbt.last_answer = answer
+    return thrift_dbt
+
+
+@pytest.fixture(scope="module")
+def inputs(spark, thrift_sql, pipeline):
+    """gen_a and gen_b as seeded on the server (dbt seed over thrift), as local DataFrames of the same types."""
+    frames = {}
+    for name in ("gen_a", "gen_b"):
+        columns = thrift_sql.columns(name)
+        text = thrift_sql.query(f"SELECT {as_text([c for c, _ in columns])} FROM {SCHEMA}.{name}")
+        df = spark.createDataFrame(text, ", ".join(f"`{c}` string" for c, _ in columns))
+        frames[name] = df.selectExpr(*[f"CAST(`{c}` AS {t}) AS `{c}`" for c, t in columns])
+    return frames
+
+
+def reference(inputs, how, first=FIRST_DAY, last=LAST_DAY, end=None):
+    """The core over [first, end or the watermark], on the inputs as loaded up to ``last``."""
+    loaded = f"RecDate <= DATE'{last}'"
+    return inc_join(inputs["gen_a"].where(loaded), inputs["gen_b"].where(loaded), how=how,
+                    output_window_start=first, output_window_end=end, **SETTINGS)
+
+
+def test_server_listens_on_loopback_only(thrift_server):
+    for port in (thrift_server.thrift_port, thrift_server.connect_port):
+        addresses = listening_addresses(port)
+        if not addresses:
+            pytest.skip("no /proc/net/tcp to read listening sockets from")
+        assert set(addresses) == {"127.0.0.1"}, f"port {port} listens on {addresses}"
+
+
+def test_seeds_arrive_complete(inputs):
+    for name, df in inputs.items():
+        lines = (SEEDS / f"{name}.csv").read_text().strip().splitlines()
+        assert df.count() == len(lines) - 1 > 1000
+        assert df.columns == lines[0].split(",")
+
+
+@pytest.fixture(scope="module")
+def expected(inputs):
+    """The reference of each how over the whole period, as text rows in sorted column order (computed once)."""
+    cache = {}
+
+    def rows(how):
+        if how not in cache:
+            df = reference(inputs, how)
+            columns = sorted(df.columns)
+            cache[how] = (columns, text_rows(df, columns))
+        return cache[how]
+    return rows
+
+
+@pytest.mark.parametrize("model, how", SQL_MODELS.items())
+def test_sql_model_equals_the_core(expected, thrift_sql, model, how):
+    columns, rows = expected(how)
+    assert sorted(c for c, _ in thrift_sql.columns(model)) == columns
+    assert thrift_sql.rows(model, columns) == rows
+    assert len(rows) > 500
+
+
+def test_append_model_equals_the_core(expected, thrift_sql):
+    columns, rows = expected("left")
+    assert thrift_sql.rows("gen_left_append", columns) == rows
+
+
+def test_python_model_through_spark_connect_equals_the_core(expected, thrift_sql, thrift_server, pipeline):
+    # the dbt process ran it through a Spark Connect session of this server, and has no local Spark of its own
+    assert pipeline.last_answer["spark"] == {"classic": False, "connect_port": thrift_server.connect_port}
+    columns, rows = expected("left")
+    assert sorted(c for c, _ in thrift_sql.columns(PYTHON_MODEL)) == columns
+    assert thrift_sql.rows(PYTHON_MODEL, columns) == rows
+
+
+def test_microbatch_model_equals_the_core_over_its_batches(inputs, thrift_sql):
+    expected = reference(inputs, "left", first=MICROBATCH_DAYS[0], end=MICROBATCH_DAYS[-1])
+    columns = sorted(expected.columns)
+    table = thrift_sql.rows("gen_left_microbatch", columns)
+    assert table == text_rows(expected, columns)
+    assert {r[columns.index("RecDate")] for r in table} == {str(d) for d in MICROBATCH_DAYS}
+
+
+def test_full_join_table_equals_the_brute_force_oracle(thrift_sql, pipeline):
+    """gen_full against tests/core/oracle.py, straight from the seed files: no Spark, no dbt, no inc_join."""
+    import csv
+    from collections import Counter
+    from decimal import Decimal
+
+    from ..core.oracle import expected_rows
+
+    def day(text):
+        return None if not text else (date.fromisoformat(text) - FIRST_DAY).days
+
+    def number(text, kind=int):
+        return None if text in (None, "") else kind(text)
+
+    def a_id(trx_id, account, amount, arrival):  # an A row is known by all its values (gen_a has duplicates)
+        return (number(trx_id), account or None, number(amount, Decimal), arrival)
+
+    with open(SEEDS / "gen_a.csv") as f:
+        a_rows = [dict(k=number(r["TrxId"]), t=day(r["RecDate"]), id=a_id(r["TrxId"], r["Account"], r["Amount"],
+                                                                             r["RecDate"]))
+                  for r in csv.DictReader(f) if r["RecDate"] <= str(LAST_DAY)]
+    with open(SEEDS / "gen_b.csv") as f:
+        b_rows = [dict(k=number(r["TrxId"]), t=day(r["RecDate"]), id=number(r["PaymentId"]))
+                  for r in csv.DictReader(f) if r["RecDate"] <= str(LAST_DAY)]
+    watermark = min(max(r["t"] for r in rows if r["t"] is not None) for rows in (a_rows, b_rows))
+    expected = expected_rows(a_rows, b_rows, how="full", lb=SETTINGS["look_back_time"], mw=SETTINGS["max_waiting_time"],
+                             start=0, end=watermark)
+
+    columns = ["TrxId", "RecDate", "Account", "Amount", "RecDate_A", "PaymentId", "JoinType", "DiffArrivalTime",
+               "WaitingTime"]
+    table = [(number(key), day(out), None if arrival_a is None else a_id(key, account, amount, arrival_a),
+              number(payment), int(code), number(diff), number(waiting))
+             for key, out, account, amount, arrival_a, payment, code, diff, waiting
+             in thrift_sql.rows("gen_full", columns)]
+    assert Counter(table) == Counter(expected)
+    assert {r[4] for r in table} == {1, 2, 3, 4, 6}
