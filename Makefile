@@ -3,14 +3,29 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+PEER := .bench-peer
+PEER_STAMP := $(PEER)/.installed
 
-.PHONY: demo test pictures java clean-state
+.PHONY: demo test pictures java clean-state bench bench-quick bench-peer
 
 demo: $(STAMP)
 	$(BIN)/python scripts/demo.py
 
-test: $(STAMP)
+# The benchmark's quick mode is part of the suite (tests/bench), so the peer overlay must exist first.
+test: $(STAMP) $(PEER_STAMP)
 	$(BIN)/python -m pytest
+
+# The README's benchmark (bench/): `make bench` is the full run (about half an hour on 2 cores; the data is
+# generated once and cached under bench/.cache/), `make bench-quick` the CI-sized one. Pass options with
+# BENCH_ARGS, e.g. `make bench BENCH_ARGS="--days 730 --repeats 7"`.
+bench: $(STAMP) $(PEER_STAMP)
+	$(BIN)/python -m bench.run $(BENCH_ARGS)
+
+bench-quick: $(STAMP) $(PEER_STAMP)
+	$(BIN)/python -m bench.run --quick $(BENCH_ARGS)
+
+# The peer inc-join 0.1.3 in its own directory, on sys.path for the benchmark only (never a dependency).
+bench-peer: $(PEER_STAMP)
 
 # The README's pictures: lateness histogram with the suggested windows, JoinType counts per day.
 pictures: $(STAMP)
@@ -27,6 +42,11 @@ $(STAMP): pyproject.toml requirements/dev.txt | java
 	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements/dev.txt
 	$(BIN)/pip install --quiet --disable-pip-version-check --no-deps -e . --config-settings editable_mode=compat
 	touch $(STAMP)
+
+$(PEER_STAMP): requirements/bench.txt | $(STAMP)
+	rm -rf $(PEER)
+	$(BIN)/pip install --quiet --disable-pip-version-check --no-deps --target $(PEER) -r requirements/bench.txt
+	touch $(PEER_STAMP)
 
 # Local Spark/dbt state the demo and tests leave behind (all gitignored).
 clean-state:

@@ -3,6 +3,6 @@
 
 {% macro _scenario_a_timed_out(ctx) %}
   {%- set arrival = inc_join._add_units_sql('_a_arrival', ctx.mw, ctx.time_uom) -%}
-  {%- set where = '_a_present IS NOT NULL AND _b_present IS NULL AND ' ~ inc_join._in_window_sql(arrival, ctx) -%}
+  {%- set where = '_a_arrival IS NOT NULL AND _b_arrival IS NULL AND ' ~ inc_join._in_window_sql(arrival, ctx) -%}
   {{ return({'code': 4, 'name': 'a_timed_out', 'where': where, 'arrival': arrival}) }}
 {% endmacro %}

@@ -3,6 +3,6 @@
 
 {% macro _scenario_b_timed_out(ctx) %}
   {%- set arrival = inc_join._add_units_sql('_b_arrival', ctx.lb, ctx.time_uom) -%}
-  {%- set where = '_a_present IS NULL AND ' ~ inc_join._in_window_sql(arrival, ctx) -%}
+  {%- set where = '_a_arrival IS NULL AND ' ~ inc_join._in_window_sql(arrival, ctx) -%}
   {{ return({'code': 6, 'name': 'b_timed_out', 'where': where, 'arrival': arrival}) }}
 {% endmacro %}

@@ -12,16 +12,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import List, Sequence, Tuple
+from typing import Any, List, Sequence, Tuple
 
 from pyspark.sql import DataFrame
 from pyspark.sql import functions as F
-from pyspark.sql.types import DataType
+from pyspark.sql.types import DataType, DateType
 
 from .columns import ColumnPlan, OutputColumn, plan_columns
 from .join_types import JoinType, emitted_codes
 from .predicates import arrival_range_sql, quote
-from .time_units import add_units_sql, diff_units_sql, shift_value, sql_literal, truncate_sql
+from .time_units import TimeUnit, add_units_sql, diff_units_sql, shift_value, sql_literal, truncate_sql
 from .validation import (
     JoinParameters,
     check_arrival_type,
@@ -34,8 +34,9 @@ from .watermark import availability_watermark
 from .window import OutputWindow, input_slices, parse_bound
 
 # Internal names of the joined relation; user columns become _a<i>/_b<i>/_ak<i>/_bk<i> so nothing can clash.
+# A side is present in a joined row exactly when its arrival is not NULL: every slice keeps only rows with an
+# arrival (arrival_range_sql), so no presence flag has to travel through the join.
 ARRIVAL_A, ARRIVAL_B = "_a_arrival", "_b_arrival"
-PRESENT_A, PRESENT_B = "_a_present", "_b_present"
 OUT_ARRIVAL, CODE = "_out_arrival", "_join_type"
 EPOCH = {"date": date(1970, 1, 1), "timestamp": datetime(1970, 1, 1)}
 
@@ -66,13 +67,25 @@ def resolve_inputs(params: JoinParameters, df_a: DataFrame, df_b: DataFrame, cas
     return ResolvedInputs(tuple(keys), (inc_a, inc_b), (type_a, type_b))
 
 
+def arrival_is_truncated(data_type: DataType, unit: TimeUnit) -> bool:
+    """Whether truncating a raw arrival of this type to the unit leaves it unchanged (a DATE in days): then the
+    raw column is the truncated arrival and travels through the join once, not twice."""
+    return unit is TimeUnit.DAY and isinstance(data_type, DateType)
+
+
 def side_projection(side: str, keys: Sequence[str], columns: Sequence[OutputColumn], inc_col: str,
-                    params: JoinParameters) -> List[str]:
-    """The select list that renames one side to internal names and adds its truncated arrival."""
-    arrival, present = (ARRIVAL_A, PRESENT_A) if side == "a" else (ARRIVAL_B, PRESENT_B)
+                    arrival_type: DataType, params: JoinParameters) -> List[str]:
+    """The select list that renames one side to internal names and adds its truncated arrival.
+
+    Only what the output needs is carried into the join (every extra column is shuffled and sorted on a large
+    run): the raw arrival column is dropped when it equals the truncated one (output_column_sql reads it from
+    the arrival instead)."""
+    arrival = ARRIVAL_A if side == "a" else ARRIVAL_B
+    same = arrival_is_truncated(arrival_type, params.time_uom)
     return ([f"{quote(k)} AS _{side}k{i}" for i, k in enumerate(keys)]
-            + [f"{quote(c.input_name)} AS _{side}{i}" for i, c in enumerate(columns)]
-            + [f"{truncate_sql(quote(inc_col), params.time_uom)} AS {arrival}", f"true AS {present}"])
+            + [f"{quote(c.input_name)} AS _{side}{i}" for i, c in enumerate(columns)
+               if not (same and c.input_name == inc_col)]
+            + [f"{truncate_sql(quote(inc_col), params.time_uom)} AS {arrival}"])
 
 
 def partner_condition_sql(params: JoinParameters, window: OutputWindow, key_count: int) -> str:
@@ -93,8 +106,8 @@ def partner_condition_sql(params: JoinParameters, window: OutputWindow, key_coun
 def placement_sql(params: JoinParameters, window: OutputWindow) -> Tuple[str, str]:
     """SQL for (JoinType code, output arrival) of a joined row, from which sides are present."""
     unit = params.time_uom
-    matched = f"{PRESENT_A} IS NOT NULL AND {PRESENT_B} IS NOT NULL"
-    a_only = f"{PRESENT_A} IS NOT NULL AND {PRESENT_B} IS NULL"
+    matched = f"{ARRIVAL_A} IS NOT NULL AND {ARRIVAL_B} IS NOT NULL"
+    a_only = f"{ARRIVAL_A} IS NOT NULL AND {ARRIVAL_B} IS NULL"
     delta = diff_units_sql(ARRIVAL_B, ARRIVAL_A, unit)
     timed_out_at = add_units_sql(ARRIVAL_A, params.max_waiting_time, unit)
     end = sql_literal(window.end, unit.spark_type)
@@ -109,7 +122,8 @@ def placement_sql(params: JoinParameters, window: OutputWindow) -> Tuple[str, st
     return code, out_arrival
 
 
-def output_column_sql(column: OutputColumn, plan: ColumnPlan, params: JoinParameters, window: OutputWindow) -> str:
+def output_column_sql(column: OutputColumn, plan: ColumnPlan, params: JoinParameters, window: OutputWindow,
+                      inputs: ResolvedInputs) -> str:
     """SQL for one selected output column of the placed relation."""
     unit, name = params.time_uom, quote(column.name)
     if column.source == "key":
@@ -118,6 +132,10 @@ def output_column_sql(column: OutputColumn, plan: ColumnPlan, params: JoinParame
     if column.source == "arrival":
         return f"{OUT_ARRIVAL} AS {name}"
     if column.source in ("a", "b"):
+        index = 0 if column.source == "a" else 1
+        if (column.input_name == inputs.inc_col[index]
+                and arrival_is_truncated(inputs.arrival_types[index], unit)):
+            return f"{(ARRIVAL_A, ARRIVAL_B)[index]} AS {name}"
         side_columns = plan.a_columns if column.source == "a" else plan.b_columns
         return f"_{column.source}{side_columns.index(column)} AS {name}"
     if column.name == "DiffArrivalTime":
@@ -181,11 +199,18 @@ class PreparedJoin:
     session_time_zone: str
 
 
+def is_spark_dataframe(value: Any) -> bool:
+    """A classic or a Spark Connect DataFrame. From pyspark 4 both derive from pyspark.sql.DataFrame; in pyspark
+    3.5 a Connect DataFrame (pyspark.sql.connect.dataframe) does not, so the check goes by class, not import."""
+    return isinstance(value, DataFrame) or any(
+        cls.__name__ == "DataFrame" and cls.__module__.startswith("pyspark.sql.") for cls in type(value).__mro__)
+
+
 def check_inputs(df_a: DataFrame, df_b: DataFrame, **arguments) -> Tuple[JoinParameters, ResolvedInputs, bool]:
     """Check the arguments, that both inputs are DataFrames, and their key and arrival columns (no data is
     read). Returns the parameters, the resolved columns and whether names are case-sensitive."""
     for name, df in (("df_a", df_a), ("df_b", df_b)):
-        if not isinstance(df, DataFrame):
+        if not is_spark_dataframe(df):
             raise TypeError(f"inc_join: {name} must be a pyspark DataFrame (got {type(df).__name__}).")
     params = check_parameters(**arguments)
     case_sensitive = str(df_a.sparkSession.conf.get("spark.sql.caseSensitive", "false")).lower() == "true"
@@ -219,7 +244,8 @@ def build_join(prepared: PreparedJoin, window: OutputWindow) -> DataFrame:
         sliced = df.where(arrival_range_sql(inputs.inc_col[index], inputs.arrival_types[index], lower, upper,
                                             params.time_uom))
         sides.append(sliced.selectExpr(*side_projection(side, [k[index] for k in inputs.keys], columns,
-                                                        inputs.inc_col[index], params)))
+                                                        inputs.inc_col[index], inputs.arrival_types[index],
+                                                        params)))
     join_kind = {"inner": "inner", "left": "left", "left_anti": "left", "full": "full"}[params.how]
     joined = sides[0].join(sides[1], F.expr(partner_condition_sql(params, window, len(inputs.keys))), join_kind)
     code, out_arrival = placement_sql(params, window)
@@ -230,5 +256,5 @@ def build_join(prepared: PreparedJoin, window: OutputWindow) -> DataFrame:
         in_window += f" AND {OUT_ARRIVAL} >= {sql_literal(window.start, unit_type)}"
     placed = joined.selectExpr("*", f"{code} AS {CODE}", f"{out_arrival} AS {OUT_ARRIVAL}")
     kept = placed.where(f"{in_window} AND {CODE} IN ({codes})")
-    return kept.selectExpr(*[output_column_sql(c, plan, params, window) for c in plan.selected])
+    return kept.selectExpr(*[output_column_sql(c, plan, params, window, inputs) for c in plan.selected])
 

@@ -1,0 +1,164 @@
+"""The benchmark's inputs: A and B as parquet tables partitioned by the arrival column ``RecDate``.
+
+Data is generated with Spark itself (no Python loops) from hash functions of the row id, so the same
+parameters always give the same files, whatever the number of tasks. One dataset holds the longest history;
+shorter histories are catalog tables over the same files that register only the last ``n`` days'
+partitions, so a 30-day and a 365-day table differ only in how much history lies before the daily slice.
+
+Shape (per A row, decided by hashes of its id):
+
+- 4 % of A rows never get a partner; 3 % get two and 1 % three (several partners per key);
+- Δ = b − a of each partner: mostly 0 or a few days late, some B rows before A, and a thin tail beyond the
+  default look_back_time = 2 / max_waiting_time = 10 (those A rows time out, those B rows find nobody);
+- 1 % extra B rows whose key exists in no A row (how = full emits them as ``b_timed_out``);
+- B rows that would arrive after the last generated day have not arrived yet and are left out.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+from dataclasses import asdict, dataclass
+from datetime import date, timedelta
+from pathlib import Path
+from typing import Dict, List, Sequence, Tuple
+
+# Bump when the generated shape changes, so cached datasets of the old shape are not reused.
+GENERATOR_VERSION = 1
+
+# Δ = b − a (days) and its probability for one partner: a CDF over the cases, checked in order.
+LATENESS: Tuple[Tuple[int, float], ...] = (
+    (-3, 0.005), (-2, 0.02), (-1, 0.06), (0, 0.55), (1, 0.15), (2, 0.08), (3, 0.04), (4, 0.03),
+)
+LATE_TAIL = (5, 10, 0.06)      # Δ uniform in 5..10 with this total probability
+BEYOND_WAIT = (11, 14, 0.005)  # Δ uniform in 11..14: later than the default max_waiting_time
+
+PARTNERS_NONE, PARTNERS_TWO, PARTNERS_THREE = 0.04, 0.03, 0.01
+ORPHAN_B_SHARE = 0.01
+
+
+@dataclass(frozen=True)
+class DataSpec:
+    """What to generate: ``days`` daily loads ending on ``last_day``, ``rows_per_day`` A rows per load."""
+
+    days: int
+    rows_per_day: int
+    last_day: date = date(2025, 12, 31)
+
+    @property
+    def first_day(self) -> date:
+        return self.last_day - timedelta(days=self.days - 1)
+
+    @property
+    def key(self) -> str:
+        """The cache directory name: every parameter that changes the files."""
+        return f"d{self.days}_r{self.rows_per_day}_{self.last_day:%Y%m%d}_v{GENERATOR_VERSION}"
+
+
+def _uniform(*parts: str) -> str:
+    """SQL for a deterministic number in [0, 1) from hashing ``parts`` (independent streams per salt)."""
+    return f"(pmod(xxhash64({', '.join(parts)}), 1000000) / 1000000.0)"
+
+
+def lateness_sql(u: str) -> str:
+    """SQL mapping a uniform ``u`` to Δ (days) following LATENESS, LATE_TAIL and BEYOND_WAIT."""
+    cases, cumulative = [], 0.0
+    for delta, share in LATENESS:
+        cumulative += share
+        cases.append(f"WHEN {u} < {cumulative:.6f} THEN {delta}")
+    for low, high, share in (LATE_TAIL, BEYOND_WAIT):
+        # spread the remaining mass of u inside this band evenly over low..high
+        start, cumulative = cumulative, cumulative + share
+        cases.append(f"WHEN {u} < {cumulative:.6f} THEN {low} + CAST(floor(({u} - {start:.6f}) / {share:.6f} "
+                     f"* {high - low + 1}) AS INT)")
+    return f"CASE {' '.join(cases)} ELSE 0 END"
+
+
+def a_frame(spark, spec: DataSpec):
+    """All A rows: one load per day, ``TrxId`` unique."""
+    credit = _uniform("id", "'cd'")
+    return spark.range(0, spec.days * spec.rows_per_day).selectExpr(
+        "id AS TrxId",
+        "CAST(pmod(xxhash64(id, 'acct'), 50000) AS INT) AS AccountId",
+        "CAST(pmod(xxhash64(id, 'amount'), 10000000) / 100 AS DECIMAL(12, 2)) AS Amount",
+        f"IF({credit} < 0.5, 'Credit', 'Debit') AS CreditDebit",
+        f"date_add(DATE'{spec.first_day}', CAST(id DIV {spec.rows_per_day} AS INT)) AS RecDate",
+    )
+
+
+def b_frame(spark, spec: DataSpec):
+    """All B rows: 0-3 partners per A row at lateness Δ, plus orphans; only those arrived by the last day."""
+    n = spec.days * spec.rows_per_day
+    u_partners, u_delta, u_status = _uniform("id", "'partners'"), _uniform("id", "j", "'delta'"), _uniform("PaymentId", "'st'")
+    partners = (spark.range(0, n)
+                .selectExpr("id", f"CASE WHEN {u_partners} < {PARTNERS_NONE} THEN 0 "
+                                  f"WHEN {u_partners} < {PARTNERS_NONE + PARTNERS_TWO} THEN 2 "
+                                  f"WHEN {u_partners} < {PARTNERS_NONE + PARTNERS_TWO + PARTNERS_THREE} THEN 3 "
+                                  f"ELSE 1 END AS n")
+                .where("n > 0")
+                .selectExpr("id", "explode(sequence(1, n)) AS j")
+                .selectExpr("id", "j", f"CAST(id DIV {spec.rows_per_day} AS INT) "
+                                       f"+ {lateness_sql(u_delta)} AS day")
+                .selectExpr("id * 4 + j AS PaymentId", "id AS TrxId", "day"))
+    orphans_per_day = max(1, int(spec.rows_per_day * ORPHAN_B_SHARE))
+    orphans = spark.range(0, spec.days * orphans_per_day).selectExpr(
+        f"{4 * n} + id AS PaymentId", f"{n} + id AS TrxId", f"CAST(id DIV {orphans_per_day} AS INT) AS day")
+    return (partners.unionByName(orphans)
+            .where(f"day >= 0 AND day < {spec.days}")
+            .selectExpr(
+                "PaymentId", "TrxId",
+                "element_at(array('NL', 'DE', 'BE', 'FR', 'UK'), "
+                "CAST(pmod(xxhash64(PaymentId, 'cc'), 5) AS INT) + 1) AS CountryCode",
+                f"IF({u_status} < 0.9, 'settled', 'pending') AS Status",
+                f"date_add(DATE'{spec.first_day}', day) AS RecDate"))
+
+
+COLUMNS: Dict[str, str] = {
+    "a": "TrxId BIGINT, AccountId INT, Amount DECIMAL(12, 2), CreditDebit STRING, RecDate DATE",
+    "b": "PaymentId BIGINT, TrxId BIGINT, CountryCode STRING, Status STRING, RecDate DATE",
+}
+
+
+def ensure_dataset(spark, spec: DataSpec, cache_dir: Path) -> Path:
+    """The directory holding ``a/`` and ``b/`` for ``spec``; generated on first use, then reused.
+
+    A marker file written last makes an interrupted generation count as missing."""
+    root = Path(cache_dir).resolve() / spec.key
+    marker = root / "_COMPLETE.json"
+    if marker.exists():
+        return root
+    if root.exists():
+        shutil.rmtree(root)
+    total = spec.days * spec.rows_per_day
+    for side, frame in (("a", a_frame), ("b", b_frame)):
+        # One file per daily partition: all rows of a day go to the same task. Small data is written by one task
+        # (no shuffle: job overhead would dominate), large data spread by day over tasks of ~1M rows.
+        df = frame(spark, spec)
+        df = df.coalesce(1) if total <= 1_000_000 else df.repartition(max(2, total // 1_000_000), "RecDate")
+        df.write.partitionBy("RecDate").parquet(str(root / side))
+    marker.write_text(json.dumps({**asdict(spec), "last_day": spec.last_day.isoformat(),
+                                  "generator_version": GENERATOR_VERSION}, indent=2) + "\n")
+    return root
+
+
+def table_name(side: str, history_days: int) -> str:
+    return f"{side}_{history_days}d"
+
+
+def register_tables(spark, database: str, dataset: Path, spec: DataSpec, histories: Sequence[int]) -> List[str]:
+    """Catalog tables ``<database>.a_<n>d`` / ``b_<n>d`` over the dataset's files, each knowing only the
+    partitions of the last ``n`` days (``ALTER TABLE ... ADD PARTITION``): a table with ``n`` days of history,
+    as a dbt source or a Hive table on a cluster would be."""
+    spark.sql(f"CREATE DATABASE IF NOT EXISTS {database}")
+    created = []
+    for n in histories:
+        days = [spec.last_day - timedelta(days=i) for i in range(n)]
+        for side in ("a", "b"):
+            name = f"{database}.{table_name(side, n)}"
+            spark.sql(f"DROP TABLE IF EXISTS {name}")
+            spark.sql(f"CREATE TABLE {name} ({COLUMNS[side]}) USING parquet PARTITIONED BY (RecDate) "
+                      f"LOCATION '{dataset / side}'")
+            for chunk in range(0, len(days), 100):
+                partitions = " ".join(f"PARTITION (RecDate = DATE'{d}')" for d in days[chunk:chunk + 100])
+                spark.sql(f"ALTER TABLE {name} ADD {partitions}")
+            created.append(name)
+    return created

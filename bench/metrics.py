@@ -1,0 +1,111 @@
+"""What an executed query did, read from its physical plan: the files and partitions each input's scans
+read (Spark's scan metrics), how often each input was scanned, and the shuffles, broadcasts and reused
+exchanges on the way.
+
+The plan is walked through py4j after the query ran. With adaptive execution the final plan hides behind
+``AdaptiveSparkPlanExec`` and query stages; both are unwrapped. A ``ReusedExchange`` reads nothing itself
+(its original exchange did), so the walk counts it as a reuse and does not descend into it.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from typing import Dict, Iterator, List, Tuple
+
+
+@dataclass(frozen=True)
+class Scan:
+    """One file scan of the executed plan."""
+
+    table: str
+    partitions: int
+    files: int
+    rows: int
+
+
+@dataclass
+class PlanSummary:
+    """The parts of an executed plan the benchmark reports."""
+
+    scans: List[Scan] = field(default_factory=list)
+    nodes: Counter = field(default_factory=Counter)
+
+    def partitions_read(self, table: str) -> int:
+        """Partitions read from ``table`` over all its scans (a re-scan counts again)."""
+        return sum(s.partitions for s in self.scans if s.table == table)
+
+    def files_read(self, table: str) -> int:
+        return sum(s.files for s in self.scans if s.table == table)
+
+    def scan_count(self, table: str) -> int:
+        return sum(1 for s in self.scans if s.table == table)
+
+    @property
+    def shuffles(self) -> int:
+        return self.nodes["ShuffleExchangeExec"]
+
+    @property
+    def broadcasts(self) -> int:
+        return self.nodes["BroadcastExchangeExec"]
+
+    @property
+    def reused_exchanges(self) -> int:
+        return self.nodes["ReusedExchangeExec"]
+
+    @property
+    def joins(self) -> Dict[str, int]:
+        return {name.replace("Exec", ""): n for name, n in self.nodes.items() if name.endswith("JoinExec")}
+
+
+def _seq(scala_seq) -> Iterator:
+    for i in range(scala_seq.size()):
+        yield scala_seq.apply(i)
+
+
+def _metric(node, name: str) -> int:
+    option = node.metrics().get(name)
+    return int(option.get().value()) if option.isDefined() else 0
+
+
+def _unwrap(node):
+    """The plan behind adaptive-execution wrappers (the final plan once the query ran)."""
+    while True:
+        kind = node.getClass().getSimpleName()
+        if kind == "AdaptiveSparkPlanExec":
+            node = node.executedPlan()
+        elif kind.endswith("QueryStageExec"):
+            node = node.plan()
+        else:
+            return node
+
+
+def summarize(plan) -> PlanSummary:
+    """Walk an executed physical plan (a py4j ``SparkPlan``), subqueries included."""
+    summary = PlanSummary()
+    pending = [plan]
+    while pending:
+        node = _unwrap(pending.pop())
+        kind = node.getClass().getSimpleName()
+        summary.nodes[kind] += 1
+        if kind == "ReusedExchangeExec":
+            continue
+        if kind == "FileSourceScanExec":
+            identifier = node.tableIdentifier()
+            table = identifier.get().table() if identifier.isDefined() else str(node.relation().location())
+            summary.scans.append(Scan(table, _metric(node, "numPartitions"), _metric(node, "numFiles"),
+                                      _metric(node, "numOutputRows")))
+        pending.extend(_seq(node.children()))
+        pending.extend(_seq(node.subqueries()))
+    return summary
+
+
+def spec_bounds(start: date, end: date, how: str, look_back_time: int, max_waiting_time: int,
+                first_day: date) -> Tuple[int, int]:
+    """Daily partitions SPEC §4 allows a run over ``[start, end]`` to read of A and of B, for a table whose
+    partitions are the days ``first_day .. end`` (written from the SPEC text, independently of the code
+    under test): A where a ∈ [s − mw, e] ([s − mw − lb, e] for how = full), B where b ∈ [s − mw − lb, e]."""
+    a_from = start - timedelta(days=max_waiting_time + (look_back_time if how == "full" else 0))
+    b_from = start - timedelta(days=max_waiting_time + look_back_time)
+    days = lambda lower: (end - max(lower, first_day)).days + 1  # noqa: E731 - days that exist in the table
+    return days(a_from), days(b_from)

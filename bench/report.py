@@ -1,0 +1,213 @@
+"""Targets, agreement between variants, and the Markdown report of a benchmark run."""
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from .measure import Cell
+from .metrics import spec_bounds
+from .variants import PEER_B_ONLY, Case
+
+OURS = ("sql", "core")
+
+
+@dataclass(frozen=True)
+class Target:
+    name: str
+    goal: str
+    measured: str
+    passed: bool
+
+
+class Results:
+    """Look-ups over the measured cells."""
+
+    def __init__(self, cells: Sequence[Cell], hows: Sequence[str], histories: Sequence[int]) -> None:
+        self.cells = list(cells)
+        self.hows = list(hows)
+        self.histories = sorted(histories)
+        self.longest = self.histories[-1]
+
+    def cell(self, how: str, window: str, history: int, variant: str) -> Optional[Cell]:
+        for c in self.cells:
+            if (c.case.how, c.case.window, c.case.history, c.variant) == (how, window, history, variant):
+                return c
+        return None
+
+    def ratio(self, x: Tuple[str, str, int, str], y: Tuple[str, str, int, str]) -> "Ratio":
+        """The time of cell ``x`` over cell ``y`` (each given as how, window, history, variant)."""
+        return Ratio.of(self.cell(*x), self.cell(*y))
+
+    def bounds(self, case: Case) -> Tuple[int, int]:
+        """SPEC §4's partitions for A and B, within the days the table holds (the history ends on the last
+        day, which every case's window ends on)."""
+        first = case.end - timedelta(days=case.history - 1)
+        return spec_bounds(case.start, case.end, case.how, case.look_back_time, case.max_waiting_time, first)
+
+    def reads_exactly_the_bounds(self, cell: Cell) -> bool:
+        a, b = self.bounds(cell.case)
+        plan = cell.plan
+        return (plan.scan_count(cell.case.table_a.split(".")[1]) == 1
+                and plan.scan_count(cell.case.table_b.split(".")[1]) == 1
+                and plan.partitions_read(cell.case.table_a.split(".")[1]) == a
+                and plan.partitions_read(cell.case.table_b.split(".")[1]) == b)
+
+
+@dataclass(frozen=True)
+class Ratio:
+    """How much longer one cell took than another, from runs paired by round.
+
+    Runs of the same round were taken seconds apart, so each pair saw about the same background load; the
+    median of the per-round ratios is steadier on a shared machine than the ratio of two medians taken over
+    the whole phase. ``low``/``high`` are the smallest and largest per-round ratio."""
+
+    median: float
+    low: float
+    high: float
+
+    @classmethod
+    def of(cls, x: Cell, y: Cell) -> "Ratio":
+        pairs = [a.seconds / b.seconds for a, b in zip(x.runs, y.runs)]
+        return cls(statistics.median(pairs), min(pairs), max(pairs))
+
+    def __str__(self) -> str:
+        digits = 1 if self.median >= 10 else 2
+        if self.low == self.high:
+            return f"{self.median:.{digits}f}"
+        return f"{self.median:.{digits}f} ({self.low:.{digits}f}–{self.high:.{digits}f})"
+
+
+def targets(results: Results) -> List[Target]:
+    """The issue's targets, each a ratio of times measured in the same run (median of the per-round ratios)."""
+    found: List[Target] = []
+    shortest, longest = results.histories[0], results.longest
+    for how in results.hows:
+        for variant in OURS:
+            ratio = results.ratio((how, "daily", longest, variant), (how, "daily", shortest, variant))
+            found.append(Target(f"{variant} daily run, {how}: {longest} d / {shortest} d of history", "≤ 1.3",
+                                str(ratio), ratio.median <= 1.3))
+    ours = [c for c in results.cells if c.variant in OURS]
+    exact = [c for c in ours if results.reads_exactly_the_bounds(c)]
+    found.append(Target("partitions read by sql and core = SPEC §4 bounds, one scan per input", "all cases",
+                        f"{len(exact)}/{len(ours)} cases", len(exact) == len(ours)))
+    for how in results.hows:
+        for window in ("daily", "whole"):
+            ratio = results.ratio((how, window, longest, "core"), (how, window, longest, "peer"))
+            found.append(Target(f"core / peer, {how}, {window} window", "≤ 1.0", str(ratio), ratio.median <= 1.0))
+    for how in results.hows:
+        for window in ("daily", "whole"):
+            ratio = results.ratio((how, window, longest, "sql"), (how, window, longest, "core"))
+            found.append(Target(f"sql / core, {how}, {window} window", "≤ 1.25", str(ratio), ratio.median <= 1.25))
+    for how in results.hows:
+        for variant in OURS:
+            ratio = results.ratio((how, "daily", longest, "naive"), (how, "daily", longest, variant))
+            found.append(Target(f"full recompute / {variant} daily run, {how}, {longest} d", "≥ 10", str(ratio),
+                                ratio.median >= 10))
+    return found
+
+
+def agreement(results: Results) -> List[Dict[str, object]]:
+    """Per case: do sql, core and naive give the same rows (count, per JoinType, fingerprint)? And how does
+    the peer differ from them?"""
+    rows = []
+    cases = sorted({c.case for c in results.cells}, key=lambda k: (k.how, k.window, k.history))
+    for case in cases:
+        by_variant = {c.variant: c for c in results.cells if c.case == case}
+        reference = by_variant["core"].result
+        ours_agree = all((by_variant[v].result.rows, by_variant[v].result.types, by_variant[v].result.fingerprint)
+                         == (reference.rows, reference.types, reference.fingerprint)
+                         for v in ("sql", "naive") if v in by_variant)
+        peer = by_variant.get("peer")
+        rows.append({"case": case, "ours_agree": ours_agree, "rows": reference.rows, "types": reference.types,
+                     "peer": _peer_difference(reference, peer.result) if peer else "not run",
+                     "stable": all(c.stable for c in by_variant.values())})
+    return rows
+
+
+def _peer_difference(ours, theirs) -> str:
+    if (ours.rows, ours.types, ours.fingerprint) == (theirs.rows, theirs.types, theirs.fingerprint):
+        return "same rows"
+    parts = [f"{theirs.rows - ours.rows:+d} rows"]
+    for name in sorted(set(ours.types) | set(theirs.types)):
+        mine, peers = ours.types.get(name, 0), theirs.types.get(name, 0)
+        if mine != peers:
+            parts.append(f"{name} {mine} → {peers}")
+    if ours.rows == theirs.rows and ours.types == theirs.types:
+        parts.append("same counts, other rows")
+    return ", ".join(parts)
+
+
+def _seconds(value: float) -> str:
+    return f"{value:.2f}" if value < 10 else f"{value:.1f}"
+
+
+def markdown(results: Results, context: Dict[str, str], found: Sequence[Target],
+             agreed: Sequence[Dict[str, object]]) -> str:
+    """The report: setup, targets, the daily run against history length, all variants, agreement."""
+    lines = [f"# inc_join benchmark ({context['mode']})", ""]
+    lines += [f"- {key}: {value}" for key, value in context.items() if key != "mode"]
+    lines += ["", "## Targets", "",
+              "Each ratio is the median over rounds of the ratio of two runs taken in the same round (seconds "
+              "apart), with the smallest and largest per-round ratio in brackets.", "",
+              "| target | goal | measured | result |", "|---|---|---|---|"]
+    lines += [f"| {t.name} | {t.goal} | {t.measured} | {'PASS' if t.passed else 'MISS'} |" for t in found]
+
+    longest = results.longest
+    lines += ["", "## A daily run against the length of the history",
+              "", "Median seconds of a run over the last day; the ratio of the longest to the shortest history (per "
+              "round, as for the targets); partitions and files read per input on the longest history (SPEC §4 "
+              "bound in brackets).", ""]
+    head = " | ".join(f"{h} d" for h in results.histories)
+    lines += [f"| how | variant | {head} | {longest} d / {results.histories[0]} d | A partitions [bound] | "
+              f"B partitions [bound] | A / B files |",
+              "|---|---|" + "---|" * len(results.histories) + "---|---|---|---|"]
+    for how in results.hows:
+        for variant in ("sql", "core", "peer", "naive"):
+            cells = [results.cell(how, "daily", h, variant) for h in results.histories]
+            if any(c is None for c in cells):
+                continue
+            last = cells[-1]
+            a, b = results.bounds(last.case)
+            ta, tb = last.case.table_a.split(".")[1], last.case.table_b.split(".")[1]
+            lines.append(
+                f"| {how} | {variant} | " + " | ".join(_seconds(c.median) for c in cells)
+                + f" | {Ratio.of(cells[-1], cells[0])} | {last.plan.partitions_read(ta)} [{a}] | "
+                f"{last.plan.partitions_read(tb)} [{b}] | {last.plan.files_read(ta)} / {last.plan.files_read(tb)} |")
+
+    lines += ["", f"## The four variants on {longest} days of history", "",
+              "Median seconds (timed runs in brackets); `× core`: the median per-round ratio to the core. Scans, "
+              "partitions read and plan operators from the executed plan (adaptive execution's final plan).", "",
+              "| how | window | variant | median s | × core | rows | scans A / B | partitions A / B | shuffles | "
+              "broadcasts | reused exchanges | joins |",
+              "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for how in results.hows:
+        for window in ("daily", "whole"):
+            core = results.cell(how, window, longest, "core")
+            for variant in ("sql", "core", "peer", "naive"):
+                c = results.cell(how, window, longest, variant)
+                if c is None:
+                    continue
+                ta, tb = c.case.table_a.split(".")[1], c.case.table_b.split(".")[1]
+                joins = ", ".join(f"{n}× {k}" for k, n in sorted(c.plan.joins.items()))
+                lines.append(
+                    f"| {how} | {window} | {variant} | {_seconds(c.median)} ({len(c.runs)}) | "
+                    f"{Ratio.of(c, core).median:.2f} | {c.result.rows} | {c.plan.scan_count(ta)} / "
+                    f"{c.plan.scan_count(tb)} | {c.plan.partitions_read(ta)} / {c.plan.partitions_read(tb)} | "
+                    f"{c.plan.shuffles} | {c.plan.broadcasts} | {c.plan.reused_exchanges} | {joins} |")
+
+    lines += ["", "## Do the variants agree?", "",
+              "Rows, rows per JoinType and a fingerprint of (TrxId, output RecDate, PaymentId, JoinType), from the "
+              "timed runs. sql, core and naive must agree; the peer is compared with them.", "",
+              "| case | rows | sql = core = naive | peer (inc-join 0.1.3) |", "|---|---|---|---|"]
+    for row in agreed:
+        case = row["case"]
+        lines.append(f"| {case.label} | {row['rows']} | {'yes' if row['ours_agree'] else '**NO**'}"
+                     f"{'' if row['stable'] else ' (runs differ!)'} | {row['peer']} |")
+    if any(PEER_B_ONLY in r["peer"] for r in agreed if isinstance(r["peer"], str)):
+        lines += ["", f"The peer emits a B row without partner as `{PEER_B_ONLY}` at its own arrival b, before a "
+                  "late A row could still claim it; this package emits it once as `b_timed_out` at b + "
+                  "look_back_time (SPEC §3), so the same row can land on another day or, near the window's end, "
+                  "in a later run."]
+    return "\n".join(lines) + "\n"

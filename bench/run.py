@@ -1,0 +1,264 @@
+"""`make bench` / `make bench-quick`: does a daily inc_join run cost the same on one month and on a year of
+history, and how do the SQL macro, the PySpark core, the peer inc-join 0.1.3 and a full recompute compare?
+
+    python -m bench.run                 # 365 days x 20,000 rows per day per side (the README's table)
+    python -m bench.run --quick         # tiny data, one run each: keeps the benchmark working (CI)
+    python -m bench.run --days 730 --rows-per-day 50000 --repeats 7
+
+Everything runs in one process on one SparkSession; the variants are timed interleaved and the report gives
+medians and ratios of medians from the same run. Writes ``<out>/d<days>-r<rows>.md`` (and ``.json``) and prints
+the Markdown.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass, replace
+from datetime import timedelta
+from pathlib import Path
+from typing import Dict, List, Sequence
+
+BENCH = Path(__file__).resolve().parent
+QUICK = dict(days=40, rows_per_day=200, histories=(20, 40), repeats=1, whole_repeats=1, naive_repeats=1, warmup=0)
+
+
+@dataclass(frozen=True)
+class Config:
+    days: int = 365
+    rows_per_day: int = 20_000
+    histories: Sequence[int] = (30, 120, 365)
+    hows: Sequence[str] = ("left", "full")
+    look_back_time: int = 2
+    max_waiting_time: int = 10
+    repeats: int = 9
+    whole_repeats: int = 3
+    naive_repeats: int = 3
+    warmup: int = 1
+    quick: bool = False
+    out: Path = BENCH / "results"
+    cache_dir: Path = BENCH / ".cache" / "data"
+    driver_memory: str = "4g"
+
+
+def parse_args(argv: Sequence[str]) -> Config:
+    parser = argparse.ArgumentParser(prog="python -m bench.run", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true",
+                        help=f"tiny data and one run per cell ({QUICK['days']} days x {QUICK['rows_per_day']} rows, "
+                             f"histories {QUICK['histories']}); results go to bench/.cache/results")
+    parser.add_argument("--days", type=int, help="days of generated history (default 365)")
+    parser.add_argument("--rows-per-day", type=int, help="A rows per daily load; B gets about as many (default 20000)")
+    parser.add_argument("--histories", help="comma-separated history lengths in days for the daily run "
+                                            "(default 30,120,<days>); the longest is used for the variant comparison")
+    parser.add_argument("--how", default="left,full", help="join types, comma-separated (default left,full)")
+    parser.add_argument("--look-back-time", type=int, default=2)
+    parser.add_argument("--max-waiting-time", type=int, default=10)
+    parser.add_argument("--repeats", type=int, help="timed runs per daily-window cell (default 9)")
+    parser.add_argument("--whole-repeats", type=int, help="timed runs per whole-history cell (default 3)")
+    parser.add_argument("--naive-repeats", type=int,
+                        help="timed runs of the full recompute on daily windows (default 3: it costs as much as a "
+                             "whole-history run, and its ratio to a daily run is far from any threshold)")
+    parser.add_argument("--warmup", type=int, help="discarded rounds over all cells of a phase first (default 1)")
+    parser.add_argument("--out", type=Path, help="directory for the Markdown and JSON results (default bench/results)")
+    parser.add_argument("--cache-dir", type=Path, help="where generated data is kept (default bench/.cache/data)")
+    parser.add_argument("--driver-memory", default=None, help="Spark driver memory (default 4g; quick: 1g)")
+    args = parser.parse_args(argv)
+
+    config = Config(quick=True, out=BENCH / ".cache" / "results", driver_memory="1g", **QUICK) if args.quick else Config()
+    days = args.days or config.days
+    histories = (tuple(int(h) for h in args.histories.split(",")) if args.histories
+                 else (config.histories if args.days is None else tuple(sorted({min(30, days), min(120, days), days}))))
+    config = replace(
+        config, days=days, rows_per_day=args.rows_per_day or config.rows_per_day, histories=tuple(sorted(set(histories))),
+        hows=tuple(h.strip() for h in args.how.split(",")), look_back_time=args.look_back_time,
+        max_waiting_time=args.max_waiting_time, repeats=args.repeats or config.repeats,
+        whole_repeats=args.whole_repeats or config.whole_repeats,
+        naive_repeats=args.naive_repeats or config.naive_repeats,
+        warmup=config.warmup if args.warmup is None else args.warmup, out=args.out or config.out,
+        cache_dir=args.cache_dir or config.cache_dir, driver_memory=args.driver_memory or config.driver_memory)
+    if max(config.histories) > config.days or min(config.histories) < 1:
+        parser.error(f"--histories must lie in 1..{config.days} (the generated days)")
+    if set(config.hows) - {"left", "full", "inner"}:
+        parser.error("--how accepts left, full and inner (the naive recompute has no left_anti)")
+    return config
+
+
+def start_spark(config: Config, state_dir: Path):
+    """One local[2] SparkSession for everything (dbt's session connection reuses it).
+
+    Unlike the test suite's short-lived sessions, a full benchmark uses the JVM's optimising JIT and a larger
+    heap: those are the settings a long-running Spark job has."""
+    os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+    os.environ.setdefault("DBT_SEND_ANONYMOUS_USAGE_STATS", "false")
+    os.environ["INC_JOIN_STATE_DIR"] = str(state_dir)
+    if not config.quick:
+        os.environ.setdefault("INC_JOIN_JVM_FLAGS", "-XX:ReservedCodeCacheSize=256m")
+    os.environ["PYSPARK_SUBMIT_ARGS"] = f"--driver-memory {config.driver_memory} pyspark-shell"
+    from dbt_inc_join.local_spark import local_spark_session
+
+    return local_spark_session(state_dir)
+
+
+def build_cells(config: Config, last_day):
+    """Every (case, variant) to measure, in the order a round runs them.
+
+    Cells whose times are compared sit next to each other: a variant's daily runs over the histories one
+    after the other (history ratio), the variants of a case one after the other (variant ratios), and the
+    expensive full recompute last, so it does not separate cheap runs that are compared."""
+    from .measure import Cell
+    from .variants import Case
+
+    cells = []
+    longest = max(config.histories)
+    for how in config.hows:
+        daily = {h: Case(how, h, "daily", last_day, last_day, config.look_back_time, config.max_waiting_time)
+                 for h in config.histories}
+        for variant in ("sql", "core", "peer", "naive"):
+            for history in config.histories:
+                wanted = config.naive_repeats if variant == "naive" else config.repeats
+                cells.append(Cell(daily[history], variant, wanted))
+        whole = Case(how, longest, "whole", last_day - timedelta(days=longest - 1), last_day,
+                     config.look_back_time, config.max_waiting_time)
+        cells += [Cell(whole, variant, config.whole_repeats) for variant in ("sql", "core", "peer", "naive")]
+    return cells
+
+
+def context(config: Config, spark, spec, rows: Dict[str, int], generated: bool, phases: "Phases", sql_variant,
+            load: List[float]) -> Dict[str, str]:
+    """What the numbers depend on: machine, versions, Spark settings, data, repetitions."""
+    import dbt.version
+    import pyspark
+
+    jvm = spark.sparkContext._jvm
+    cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+                if line.startswith("model name")), platform.processor()) if Path("/proc/cpuinfo").exists() else ""
+    memory = ""
+    if Path("/proc/meminfo").exists():
+        kib = int(Path("/proc/meminfo").read_text().split()[1])
+        memory = f"{kib / 1024 ** 2:.0f} GB"
+    conf = spark.conf.get
+    compile_times = sorted(sql_variant.compile_seconds.values())
+    return {
+        "mode": "quick: tiny data, one run each; timings are not meaningful" if config.quick else "full",
+        "machine": f"{os.cpu_count()} cores ({cpu}), {memory} RAM, {platform.system()} {platform.release()}, "
+                   f"Java {jvm.java.lang.System.getProperty('java.version')}, Python {platform.python_version()}",
+        "software": f"pyspark {pyspark.__version__}, dbt-core {dbt.version.__version__}, inc-join 0.1.3 (peer)",
+        "spark": f"{spark.sparkContext.master}, driver memory {config.driver_memory}, shuffle partitions "
+                 f"{conf('spark.sql.shuffle.partitions')}, AQE {conf('spark.sql.adaptive.enabled')}, broadcast "
+                 f"threshold {conf('spark.sql.autoBroadcastJoinThreshold')}, catalog tables in a Hive metastore "
+                 "(Derby), parquet partitioned by RecDate",
+        "data": f"{spec.days} days x {spec.rows_per_day} A rows per day ({spec.first_day} .. {spec.last_day}); "
+                f"{rows['a']} A rows, {rows['b']} B rows in the longest history; one parquet file per daily "
+                f"partition; {'generated by this run' if generated else 'generated earlier (cached)'}",
+        "join": f"join_cols TrxId, look_back_time {config.look_back_time}, max_waiting_time "
+                f"{config.max_waiting_time}, how {', '.join(config.hows)}",
+        "runs": f"daily windows first, then whole-history windows; in each phase {config.warmup} warm-up round(s) "
+                f"discarded, then {config.repeats} timed runs per daily cell ({config.naive_repeats} of the full "
+                f"recompute) and {config.whole_repeats} per whole-history cell, interleaved round-robin, garbage "
+                "collected before each; medians",
+        "sql rendering": f"dbt compile --inline, {len(compile_times)} cases, {min(compile_times):.1f}-"
+                         f"{max(compile_times):.1f} s each (not timed: includes dbt's describe and watermark queries, "
+                         "which a real run also pays)" if compile_times else "none",
+        "load average": f"{load[0]:.1f} at start, {load[1]:.1f} at end (above the number of cores, other "
+                        "processes competed for the CPU)",
+        "time": phases.summary(),
+    }
+
+
+class Phases:
+    """Wall-clock seconds of each phase of the run, printed as it goes and kept for the report."""
+
+    def __init__(self) -> None:
+        self.began = self.last = time.perf_counter()
+        self.seconds: Dict[str, float] = {}
+
+    def done(self, name: str, note: str = "") -> None:
+        now = time.perf_counter()
+        self.seconds[name] = now - self.last
+        self.last = now
+        print(f"bench: {name} {self.seconds[name]:.1f} s{note} ({now - self.began:.0f} s since start)", flush=True)
+
+    def summary(self) -> str:
+        parts = ", ".join(f"{name} {seconds:.0f} s" for name, seconds in self.seconds.items())
+        return f"{time.perf_counter() - self.began:.0f} s ({parts})"
+
+
+def main(argv: Sequence[str] = ()) -> int:
+    config = parse_args(list(argv))
+    phases = Phases()
+    load = [os.getloadavg()[0]]
+    state_dir = Path(tempfile.mkdtemp(prefix="inc_join_bench_"))
+    spark = start_spark(config, state_dir)
+    try:
+        from .data import DataSpec, ensure_dataset, register_tables
+        from .measure import measure
+        from .report import Results, agreement, markdown, targets
+        from .variants import DATABASE, load_peer, variants
+
+        load_peer()  # fail early, before any data is generated, when the overlay is missing
+        phases.done("spark start")
+        spec = DataSpec(config.days, config.rows_per_day)
+        generated = not (Path(config.cache_dir).resolve() / spec.key / "_COMPLETE.json").exists()
+        dataset = ensure_dataset(spark, spec, config.cache_dir)
+        phases.done("data", f" ({'generated' if generated else 'cached'} in {dataset})")
+        register_tables(spark, DATABASE, dataset, spec, config.histories)
+        longest = max(config.histories)
+        rows = {side: spark.table(f"{DATABASE}.{side}_{longest}d").count() for side in ("a", "b")}
+        phases.done("catalog", f" ({len(config.histories)} histories, {rows['a']} A / {rows['b']} B rows)")
+
+        cells = build_cells(config, spec.last_day)
+        builders = variants(state_dir)
+        for cell in cells:
+            builders["sql"].compile(cell.case)
+        phases.done("dbt compile", f" ({len(builders['sql'].compiled)} cases)")
+        # Daily windows first, then whole-history windows: each phase is interleaved on its own, so a daily run
+        # is compared with daily runs measured under the same conditions.
+        for window in ("daily", "whole"):
+            measure(spark, builders, [c for c in cells if c.case.window == window], config.warmup,
+                    progress=lambda line: print(line, flush=True))
+            phases.done(f"{window} runs")
+
+        results = Results(cells, config.hows, config.histories)
+        found, agreed = targets(results), agreement(results)
+        load.append(os.getloadavg()[0])
+        info = context(config, spark, spec, rows, generated, phases, builders["sql"], load)
+        text = markdown(results, info, found, agreed)
+        out = Path(config.out)
+        out.mkdir(parents=True, exist_ok=True)
+        stem = out / f"d{spec.days}-r{spec.rows_per_day}"
+        stem.with_suffix(".md").write_text(text)
+        stem.with_suffix(".json").write_text(json.dumps(_as_json(config, info, cells, found, agreed, results),
+                                                        indent=1, default=str) + "\n")
+        print()
+        print(text)
+        print(f"bench: wrote {stem.with_suffix('.md')} and .json")
+        return 0 if all(a["ours_agree"] and a["stable"] for a in agreed) else 1
+    finally:
+        spark.stop()
+        shutil.rmtree(state_dir, ignore_errors=True)
+
+
+def _as_json(config, info, cells, found, agreed, results) -> Dict[str, object]:
+    """Everything in the report, machine-readable (the quick-mode test reads it)."""
+    return {
+        "config": {k: (list(v) if isinstance(v, tuple) else v) for k, v in asdict(config).items()},
+        "context": info,
+        "targets": [asdict(t) for t in found],
+        "cells": [{
+            "case": asdict(c.case), "variant": c.variant, "median": c.median,
+            "seconds": [r.seconds for r in c.runs], "rows": c.result.rows, "types": c.result.types,
+            "fingerprint": c.result.fingerprint, "stable": c.stable,
+            "bounds": list(results.bounds(c.case)),
+            "scans": [asdict(s) for s in c.plan.scans], "nodes": dict(c.plan.nodes),
+        } for c in cells],
+        "agreement": [{**row, "case": asdict(row["case"])} for row in agreed],
+    }
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

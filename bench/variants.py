@@ -1,0 +1,179 @@
+"""The four ways to compute the same incremental join that the benchmark compares.
+
+- ``sql``: this package's dbt macro. Its SQL is rendered once per case by ``dbt compile --inline`` on the
+  benchmark's own SparkSession (dbt-spark ``method: session``), then each timed run executes that text with
+  ``spark.sql``, as ``dbt run`` would inside its CREATE/INSERT statement.
+- ``core``: this package's PySpark core, ``dbt_inc_join.inc_join``.
+- ``peer``: the original library, PyPI ``inc-join`` 0.1.3 (top-level module ``inc_join``), loaded from the
+  benchmark-only overlay directory ``.bench-peer`` (``make bench-peer``); never a dependency of the package.
+- ``naive``: what a user without either would run: one plain outer join of all of A with all of B on the keys
+  and the sliding join window, the JoinType classification, then the rows placed in the output window.
+
+Every variant gets the same explicit window, so none resolves a watermark inside a timed run (a real run
+resolves it once, with one small pruned query; see ``compile_seconds`` in the results).
+"""
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+from typing import Callable, Dict, Tuple
+
+REPO = Path(__file__).resolve().parent.parent
+PEER_DIR = REPO / ".bench-peer"
+DBT_PROJECT = Path(__file__).resolve().parent / "dbt"
+DATABASE = "inc_join_bench"
+JOIN_COLS = ("TrxId",)
+INC_COL = "RecDate"
+
+# JoinType codes and names (SPEC §3), and the peer's name for a B row without partner (how = full).
+LABELS = {1: "same_time", 2: "a_late", 3: "b_late", 4: "a_timed_out", 5: "a_waiting", 6: "b_timed_out"}
+PEER_B_ONLY = "not_matched"
+
+
+@dataclass(frozen=True)
+class Case:
+    """One measured situation: a join type, a history length, and an output window over it."""
+
+    how: str
+    history: int
+    window: str  # "daily" (the last day) or "whole" (every day of the history)
+    start: date
+    end: date
+    look_back_time: int
+    max_waiting_time: int
+
+    @property
+    def table_a(self) -> str:
+        return f"{DATABASE}.a_{self.history}d"
+
+    @property
+    def table_b(self) -> str:
+        return f"{DATABASE}.b_{self.history}d"
+
+    @property
+    def label(self) -> str:
+        return f"{self.how} {self.window} {self.history}d"
+
+
+def core(spark, case: Case):
+    """The PySpark core over the two catalog tables."""
+    from dbt_inc_join import inc_join
+
+    return inc_join(spark.table(case.table_a), spark.table(case.table_b), join_cols=list(JOIN_COLS),
+                    inc_col=INC_COL, how=case.how, look_back_time=case.look_back_time,
+                    max_waiting_time=case.max_waiting_time, output_window_start=case.start,
+                    output_window_end=case.end)
+
+
+def load_peer(peer_dir: Path = PEER_DIR):
+    """The peer module from the overlay directory, refusing any other ``inc_join`` on the path."""
+    if not (peer_dir / "inc_join" / "__init__.py").exists():
+        raise SystemExit(f"bench: the peer inc-join 0.1.3 is not installed in {peer_dir}; run `make bench-peer` "
+                         "(pip install --no-deps --target .bench-peer -r requirements/bench.txt).")
+    if str(peer_dir) not in sys.path:
+        sys.path.insert(0, str(peer_dir))
+    import inc_join as peer
+
+    if not str(Path(peer.__file__).resolve()).startswith(str(peer_dir.resolve())):
+        raise SystemExit(f"bench: imported inc_join from {peer.__file__}, expected the overlay {peer_dir}.")
+    return peer
+
+
+def peer(spark, case: Case):
+    """inc-join 0.1.3 with the same keys, windows and output window."""
+    module = load_peer()
+    return module.inc_join(spark.table(case.table_a), spark.table(case.table_b), how=case.how,
+                           join_cols=list(JOIN_COLS), look_back_time=case.look_back_time,
+                           max_waiting_time=case.max_waiting_time, output_window_start=case.start,
+                           output_window_end=case.end)
+
+
+def naive_sql(case: Case) -> str:
+    """A full recompute: the outer join of everything, classified and placed as SPEC §3 says, then the
+    window's rows. Arrivals are never NULL in the benchmark data, so a present side is a non-NULL arrival."""
+    lb, mw = case.look_back_time, case.max_waiting_time
+    kind = {"left": "LEFT OUTER", "full": "FULL OUTER", "inner": "INNER"}[case.how]
+    return f"""
+WITH pairs AS (
+  SELECT a.TrxId AS a_key, b.TrxId AS b_key, a.AccountId, a.Amount, a.CreditDebit, a.RecDate AS RecDate_A,
+         b.PaymentId, b.CountryCode, b.Status, b.RecDate AS RecDate_B
+  FROM {case.table_a} a {kind} JOIN {case.table_b} b
+    ON a.TrxId = b.TrxId AND b.RecDate BETWEEN date_sub(a.RecDate, {lb}) AND date_add(a.RecDate, {mw})
+),
+classified AS (
+  SELECT *,
+         CASE WHEN RecDate_A IS NOT NULL AND RecDate_B IS NOT NULL
+                THEN CASE WHEN RecDate_B = RecDate_A THEN 1 WHEN RecDate_B < RecDate_A THEN 2 ELSE 3 END
+              WHEN RecDate_A IS NOT NULL THEN 4 ELSE 6 END AS JoinType,
+         CASE WHEN RecDate_A IS NOT NULL AND RecDate_B IS NOT NULL THEN greatest(RecDate_A, RecDate_B)
+              WHEN RecDate_A IS NOT NULL THEN date_add(RecDate_A, {mw})
+              ELSE date_add(RecDate_B, {lb}) END AS RecDate
+  FROM pairs
+)
+SELECT coalesce(a_key, b_key) AS TrxId, RecDate, AccountId, Amount, CreditDebit, RecDate_A,
+       PaymentId, CountryCode, Status, RecDate_B,
+       CASE WHEN JoinType <= 3 THEN datediff(RecDate_B, RecDate_A) END AS DiffArrivalTime,
+       CASE JoinType WHEN 4 THEN {mw} WHEN 6 THEN {lb} END AS WaitingTime,
+       JoinType
+FROM classified
+WHERE RecDate BETWEEN DATE'{case.start}' AND DATE'{case.end}'
+"""
+
+
+def naive(spark, case: Case):
+    return spark.sql(naive_sql(case))
+
+
+class SqlMacro:
+    """The dbt macro's SQL, rendered once per case through dbt on the already running SparkSession."""
+
+    def __init__(self, state_dir: Path) -> None:
+        from dbt_inc_join.local_dbt import LocalDbtProject
+
+        self.state_dir = Path(state_dir)
+        self.project = LocalDbtProject(DBT_PROJECT, self.state_dir)
+        self.compiled: Dict[Case, str] = {}
+        self.compile_seconds: Dict[Case, float] = {}
+        # dbt's logs and artefacts go to the run's state directory, not into the repository
+        self._flags = ("--log-level", "none", "--log-path", str(self.state_dir / "dbt-logs"))
+        self.project.invoke("deps", *self._flags)
+
+    @staticmethod
+    def model_sql(case: Case) -> str:
+        """The model a user would write (window given explicitly, like a re-run of a past window)."""
+        return (f"{{{{ inc_join.inc_join(bench_input('a_{case.history}d'), bench_input('b_{case.history}d'), "
+                f"join_cols={list(JOIN_COLS)}, inc_col='{INC_COL}', how='{case.how}', "
+                f"look_back_time={case.look_back_time}, max_waiting_time={case.max_waiting_time}, "
+                f"output_window_start='{case.start}', output_window_end='{case.end}') }}}}")
+
+    def compile(self, case: Case) -> str:
+        if case not in self.compiled:
+            began = time.perf_counter()
+            # no cache population: dbt would describe every table of the schema first
+            result = self.project.invoke("compile", "--inline", self.model_sql(case), "--no-populate-cache",
+                                         "--target-path", str(self.state_dir / "dbt-target"), *self._flags)
+            self.compile_seconds[case] = time.perf_counter() - began
+            self.compiled[case] = result.result.results[0].node.compiled_code
+        return self.compiled[case]
+
+    def __call__(self, spark, case: Case):
+        return spark.sql(self.compile(case))
+
+
+def label_sql(variant: str) -> str:
+    """SQL for the JoinType name of an output row of ``variant`` (the peer already outputs names)."""
+    if variant == "peer":
+        return "JoinType"
+    return "CASE JoinType " + " ".join(f"WHEN {code} THEN '{name}'" for code, name in LABELS.items()) + " END"
+
+
+def variants(state_dir: Path) -> Dict[str, Callable]:
+    """Name -> function(spark, case) returning the lazy result DataFrame, in report order."""
+    return {"sql": SqlMacro(state_dir), "core": core, "peer": peer, "naive": naive}
+
+
+def join_types() -> Tuple[str, ...]:
+    return tuple(LABELS.values()) + (PEER_B_ONLY,)

@@ -1,0 +1,70 @@
+"""The benchmark's quick mode runs end to end (bench/run.py --quick): CI keeps it working.
+
+It checks what must hold on any machine: every run of this package's SQL macro and PySpark core reads
+exactly SPEC §4's partitions (one scan per input), and the SQL macro, the core and the naive full recompute
+give the same rows. Timing targets are reported by the benchmark, never asserted here (timings on a shared CI
+machine are noise).
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+PEER = REPO / ".bench-peer" / "inc_join" / "__init__.py"
+
+
+@pytest.fixture(scope="module")
+def quick_results(tmp_path_factory):
+    if not PEER.exists():
+        pytest.skip("the peer inc-join 0.1.3 is not installed in .bench-peer/ (make bench-peer; make test does it)")
+    out = tmp_path_factory.mktemp("bench-results")
+    cache = tmp_path_factory.mktemp("bench-data")
+    env = {**os.environ, "SPARK_LOCAL_IP": "127.0.0.1", "DBT_SEND_ANONYMOUS_USAGE_STATS": "false"}
+    env.pop("INC_JOIN_STATE_DIR", None)  # the benchmark uses its own Spark state, not the test session's
+    # its own process: its own JVM, metastore and dbt adapter state, away from the suite's SparkSession
+    done = subprocess.run([sys.executable, "-m", "bench.run", "--quick", "--out", str(out), "--cache-dir", str(cache)],
+                          cwd=REPO, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-4000:]
+    [report] = out.glob("*.json")
+    assert report.with_suffix(".md").read_text().startswith("# inc_join benchmark")
+    return json.loads(report.read_text())
+
+
+def test_our_runs_read_exactly_the_spec_partitions(quick_results):
+    for cell in quick_results["cells"]:
+        if cell["variant"] not in ("sql", "core"):
+            continue
+        case = cell["case"]
+        per_table = {}
+        for scan in cell["scans"]:
+            per_table.setdefault(scan["table"], []).append(scan["partitions"])
+        expected = {f"a_{case['history']}d": [cell["bounds"][0]], f"b_{case['history']}d": [cell["bounds"][1]]}
+        assert per_table == expected, (cell["variant"], case)
+
+
+def test_sql_core_and_full_recompute_agree(quick_results):
+    assert quick_results["agreement"], "no cases measured"
+    for row in quick_results["agreement"]:
+        assert row["ours_agree"], row
+        assert row["stable"], row
+        assert row["rows"] > 0, row
+
+
+def test_every_case_has_all_four_variants(quick_results):
+    variants = {}
+    for cell in quick_results["cells"]:
+        variants.setdefault(json.dumps(cell["case"], sort_keys=True), set()).add(cell["variant"])
+    assert variants and all(found == {"sql", "core", "peer", "naive"} for found in variants.values())
+
+
+def test_the_full_recompute_reads_everything(quick_results):
+    """The comparison is fair: the naive recompute really reads every partition of both tables."""
+    for cell in quick_results["cells"]:
+        if cell["variant"] == "naive":
+            assert all(scan["partitions"] == cell["case"]["history"] for scan in cell["scans"]), cell["case"]
