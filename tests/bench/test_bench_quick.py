@@ -22,7 +22,8 @@ PEER = REPO / ".bench-peer" / "inc_join" / "__init__.py"
 @pytest.fixture(scope="module")
 def quick_results(tmp_path_factory):
     if not PEER.exists():
-        pytest.skip("the peer inc-join 0.1.3 is not installed in .bench-peer/ (make bench-peer; make test does it)")
+        pytest.fail("the peer inc-join 0.1.3 is not installed in .bench-peer/: run `make bench-peer` "
+                    "(`make test` does it)")
     out = tmp_path_factory.mktemp("bench-results")
     cache = tmp_path_factory.mktemp("bench-data")
     env = {**os.environ, "SPARK_LOCAL_IP": "127.0.0.1", "DBT_SEND_ANONYMOUS_USAGE_STATS": "false"}

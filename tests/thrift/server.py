@@ -7,13 +7,14 @@ own warehouse, Derby metastore, Hive scratch directories and log in ``state_dir`
 for thrift (dbt-spark ``method: thrift``) and one for Spark Connect (Python models). Everything binds to
 127.0.0.1.
 
-Run by hand (for a look with beeline or dbt): ``python -m tests.thrift.server /tmp/spark-thrift``.
+Run by hand (for a look with beeline or dbt): ``python -m tests.thrift.server <state dir>``.
 """
 from __future__ import annotations
 
 import atexit
 import os
 import signal
+import tempfile
 import socket
 import subprocess
 import time
@@ -225,7 +226,8 @@ if __name__ == "__main__":  # a server for a look by hand; Ctrl-C (or SIGTERM to
     import sys
 
     signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt))
-    server = ThriftServer(Path(sys.argv[1] if len(sys.argv) > 1 else "/tmp/inc-join-thrift")).start()
+    state = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(tempfile.mkdtemp(prefix="inc-join-thrift-"))
+    server = ThriftServer(state).start()
     print(f"thrift 127.0.0.1:{server.thrift_port}, Spark Connect {server.connect_url}, started in "
           f"{server.started_in:.1f} s, log {server.log_path}", flush=True)
     try:
