@@ -3,9 +3,12 @@
 One execution = build the variant's DataFrame (planning included, as in a real run) and run its physical plan
 to the end. ``QueryExecution.toRdd().count()`` produces every row and every column on the executors and
 sends only a count to the driver, the same for every variant; unlike a ``noop`` write it keeps the executed
-plan (and so the scan metrics) of the DataFrame itself. An ``observe`` on top counts the rows per JoinType and
-sums a fingerprint of (key, output arrival, PaymentId, JoinType) in the same pass, so agreement between
-variants is checked on the timed runs themselves.
+plan (and so the scan metrics) of the DataFrame itself.
+
+The first execution of each cell (the warm-up, when there is one) is the check run: an ``observe`` on top
+counts the rows per JoinType and sums a fingerprint of the rows, so the variants can be compared row for row.
+Timed runs carry nothing on top: the observation is evaluated row by row outside generated code and would
+add the same fixed cost to every variant, flattening the differences the benchmark is after.
 """
 from __future__ import annotations
 
@@ -16,14 +19,24 @@ from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional, Sequence
 
 from .metrics import PlanSummary, summarize
-from .variants import Case, join_types, label_sql
+from .variants import Case, join_type_values
 
 OBSERVATION = "inc_join_bench"
+# Per row: the key, where it was placed, which B row, and the derived numbers (not the JoinType itself, whose
+# type differs between this package (code) and the peer (name); it is compared through the counts per type).
+FINGERPRINT = "sum(pmod(xxhash64(TrxId, RecDate, PaymentId, DiffArrivalTime, WaitingTime), 1000000007))"
 
 
 @dataclass(frozen=True)
 class Run:
     seconds: float
+    rows: int
+
+
+@dataclass(frozen=True)
+class Check:
+    """What a check run saw: rows per JoinType name and the fingerprint of all rows."""
+
     rows: int
     types: Dict[str, int]
     fingerprint: int
@@ -38,6 +51,7 @@ class Cell:
     wanted: int
     runs: List[Run] = field(default_factory=list)
     warmups: int = 0
+    check: Optional[Check] = None
     plan: Optional[PlanSummary] = None
 
     @property
@@ -45,34 +59,32 @@ class Cell:
         return statistics.median(r.seconds for r in self.runs)
 
     @property
-    def result(self) -> Run:
-        """The rows of the last run (every run of a cell gives the same rows; check_stable verifies it)."""
-        return self.runs[-1]
-
-    @property
     def stable(self) -> bool:
-        return len({(r.rows, r.fingerprint) for r in self.runs}) == 1
+        """Every run returned as many rows as the check run."""
+        return all(r.rows == self.check.rows for r in self.runs)
 
 
-def execute(spark, build: Callable, case: Case, variant: str):
-    """One timed execution; returns the Run and the executed plan's summary."""
+def execute(spark, build: Callable, case: Case, variant: str, check: bool):
+    """One execution: (Run, Check or None, executed plan summary)."""
     from pyspark.sql import functions as F
 
     began = time.perf_counter()
     df = build(spark, case)
-    label = label_sql(variant)
-    row_hash = F.expr(f"pmod(xxhash64(TrxId, RecDate, PaymentId, {label}), 1000000007)")
-    observed = df.observe(OBSERVATION, F.count(F.lit(1)).alias("rows"), F.sum(row_hash).alias("fingerprint"),
-                          *[F.expr(f"count_if({label} = '{name}')").alias(name) for name in join_types()])
-    execution = observed._jdf.queryExecution()
+    if check:
+        counts = [F.expr(f"count_if(JoinType = {value})").alias(name)
+                  for name, value in join_type_values(variant).items()]
+        df = df.observe(OBSERVATION, F.count(F.lit(1)).alias("rows"), F.expr(FINGERPRINT).alias("fingerprint"),
+                        *counts)
+    execution = df._jdf.queryExecution()
     rows = execution.toRdd().count()
-    seconds = time.perf_counter() - began
-    metrics = execution.observedMetrics().get(OBSERVATION).get()
-    names = list(metrics.schema().fieldNames())
-    values = {name: metrics.get(i) for i, name in enumerate(names)}
-    types = {name: int(values[name]) for name in join_types() if values[name]}
-    run = Run(seconds, int(rows), types, int(values["fingerprint"] or 0))
-    return run, summarize(execution.executedPlan())
+    run = Run(time.perf_counter() - began, int(rows))
+    seen = None
+    if check:
+        metrics = execution.observedMetrics().get(OBSERVATION).get()
+        values = {name: metrics.get(i) for i, name in enumerate(metrics.schema().fieldNames())}
+        types = {name: int(values[name]) for name in join_type_values(variant) if values[name]}
+        seen = Check(int(values["rows"]), types, int(values["fingerprint"] or 0))
+    return run, seen, summarize(execution.executedPlan())
 
 
 def settle(spark) -> None:
@@ -84,24 +96,30 @@ def settle(spark) -> None:
     time.sleep(0.1)
 
 
-def measure(spark, builders: Dict[str, Callable], cells: Sequence[Cell], warmup: int,
+def measure(spark, builders: Dict[str, Callable], cells: Sequence[Cell], warmup: int, settle_first: bool = True,
             progress: Callable[[str], None] = print) -> None:
-    """Round-robin over ``cells`` until each has its ``wanted`` runs, after ``warmup`` discarded rounds.
+    """Round-robin over ``cells`` until each has its ``wanted`` runs, after ``warmup`` discarded rounds
+    (``settle_first``: collect garbage before each run; quick mode skips it, its timings mean nothing).
 
     Each round starts one cell later than the previous, so no variant always runs right after the same
     neighbour (caches, JIT and background load then spread over all variants)."""
     round_number = 0
     while any(len(c.runs) < c.wanted for c in cells) or round_number < warmup:
-        due = [c for c in cells if round_number < warmup or len(c.runs) < c.wanted]
+        warming = round_number < warmup
+        due = [c for c in cells if warming or len(c.runs) < c.wanted]
         shift = round_number % len(due)
         for cell in due[shift:] + due[:shift]:
-            settle(spark)
-            run, plan = execute(spark, builders[cell.variant], cell.case, cell.variant)
-            if round_number < warmup:
+            if settle_first:
+                settle(spark)
+            checking = cell.check is None
+            run, seen, plan = execute(spark, builders[cell.variant], cell.case, cell.variant, checking)
+            if checking:
+                cell.check = seen
+            if warming:
                 cell.warmups += 1
             else:
                 cell.runs.append(run)
                 cell.plan = plan
-            progress(f"  round {round_number + 1}{' (warm-up)' if round_number < warmup else ''}: "
-                     f"{cell.case.label:<22} {cell.variant:<5} {run.seconds:7.2f} s  {run.rows} rows")
+            progress(f"  round {round_number + 1}{' (warm-up)' if warming else ''}: {cell.case.label:<22} "
+                     f"{cell.variant:<5} {run.seconds:7.2f} s  {run.rows} rows{' (check run)' if checking else ''}")
         round_number += 1

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from .measure import Cell
+from .measure import Cell, Check
 from .metrics import spec_bounds
 from .variants import PEER_B_ONLY, Case
 
@@ -109,24 +109,22 @@ def targets(results: Results) -> List[Target]:
 
 
 def agreement(results: Results) -> List[Dict[str, object]]:
-    """Per case: do sql, core and naive give the same rows (count, per JoinType, fingerprint)? And how does
-    the peer differ from them?"""
+    """Per case: do sql, core and naive give the same rows (count, per JoinType, fingerprint)? Did every timed
+    run return as many rows as the check run? And how does the peer differ?"""
     rows = []
     cases = sorted({c.case for c in results.cells}, key=lambda k: (k.how, k.window, k.history))
     for case in cases:
         by_variant = {c.variant: c for c in results.cells if c.case == case}
-        reference = by_variant["core"].result
-        ours_agree = all((by_variant[v].result.rows, by_variant[v].result.types, by_variant[v].result.fingerprint)
-                         == (reference.rows, reference.types, reference.fingerprint)
-                         for v in ("sql", "naive") if v in by_variant)
+        reference = by_variant["core"].check
+        ours_agree = all(by_variant[v].check == reference for v in ("sql", "naive") if v in by_variant)
         peer = by_variant.get("peer")
         rows.append({"case": case, "ours_agree": ours_agree, "rows": reference.rows, "types": reference.types,
-                     "peer": _peer_difference(reference, peer.result) if peer else "not run",
+                     "peer": _peer_difference(reference, peer.check) if peer else "not run",
                      "stable": all(c.stable for c in by_variant.values())})
     return rows
 
 
-def _peer_difference(ours, theirs) -> str:
+def _peer_difference(ours: Check, theirs: Check) -> str:
     if (ours.rows, ours.types, ours.fingerprint) == (theirs.rows, theirs.types, theirs.fingerprint):
         return "same rows"
     parts = [f"{theirs.rows - ours.rows:+d} rows"]
@@ -193,13 +191,14 @@ def markdown(results: Results, context: Dict[str, str], found: Sequence[Target],
                 joins = ", ".join(f"{n}× {k}" for k, n in sorted(c.plan.joins.items()))
                 lines.append(
                     f"| {how} | {window} | {variant} | {_seconds(c.median)} ({len(c.runs)}) | "
-                    f"{Ratio.of(c, core).median:.2f} | {c.result.rows} | {c.plan.scan_count(ta)} / "
+                    f"{Ratio.of(c, core).median:.2f} | {c.check.rows} | {c.plan.scan_count(ta)} / "
                     f"{c.plan.scan_count(tb)} | {c.plan.partitions_read(ta)} / {c.plan.partitions_read(tb)} | "
                     f"{c.plan.shuffles} | {c.plan.broadcasts} | {c.plan.reused_exchanges} | {joins} |")
 
     lines += ["", "## Do the variants agree?", "",
-              "Rows, rows per JoinType and a fingerprint of (TrxId, output RecDate, PaymentId, JoinType), from the "
-              "timed runs. sql, core and naive must agree; the peer is compared with them.", "",
+              "Rows, rows per JoinType and a fingerprint of (TrxId, output RecDate, PaymentId, DiffArrivalTime, "
+              "WaitingTime), from each cell's check run; every timed run returned as many rows. sql, core and "
+              "naive must agree; the peer is compared with them.", "",
               "| case | rows | sql = core = naive | peer (inc-join 0.1.3) |", "|---|---|---|---|"]
     for row in agreed:
         case = row["case"]

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Dict, List, Sequence
 
 BENCH = Path(__file__).resolve().parent
-QUICK = dict(days=40, rows_per_day=200, histories=(20, 40), repeats=1, whole_repeats=1, naive_repeats=1, warmup=0)
+QUICK = dict(days=40, rows_per_day=200, histories=(20, 40), repeats=1, whole_repeats=1, warmup=0)
 
 
 @dataclass(frozen=True)
@@ -37,8 +37,7 @@ class Config:
     look_back_time: int = 2
     max_waiting_time: int = 10
     repeats: int = 9
-    whole_repeats: int = 3
-    naive_repeats: int = 3
+    whole_repeats: int = 5
     warmup: int = 1
     quick: bool = False
     out: Path = BENCH / "results"
@@ -59,10 +58,7 @@ def parse_args(argv: Sequence[str]) -> Config:
     parser.add_argument("--look-back-time", type=int, default=2)
     parser.add_argument("--max-waiting-time", type=int, default=10)
     parser.add_argument("--repeats", type=int, help="timed runs per daily-window cell (default 9)")
-    parser.add_argument("--whole-repeats", type=int, help="timed runs per whole-history cell (default 3)")
-    parser.add_argument("--naive-repeats", type=int,
-                        help="timed runs of the full recompute on daily windows (default 3: it costs as much as a "
-                             "whole-history run, and its ratio to a daily run is far from any threshold)")
+    parser.add_argument("--whole-repeats", type=int, help="timed runs per whole-history cell (default 5)")
     parser.add_argument("--warmup", type=int, help="discarded rounds over all cells of a phase first (default 1)")
     parser.add_argument("--out", type=Path, help="directory for the Markdown and JSON results (default bench/results)")
     parser.add_argument("--cache-dir", type=Path, help="where generated data is kept (default bench/.cache/data)")
@@ -78,7 +74,6 @@ def parse_args(argv: Sequence[str]) -> Config:
         hows=tuple(h.strip() for h in args.how.split(",")), look_back_time=args.look_back_time,
         max_waiting_time=args.max_waiting_time, repeats=args.repeats or config.repeats,
         whole_repeats=args.whole_repeats or config.whole_repeats,
-        naive_repeats=args.naive_repeats or config.naive_repeats,
         warmup=config.warmup if args.warmup is None else args.warmup, out=args.out or config.out,
         cache_dir=args.cache_dir or config.cache_dir, driver_memory=args.driver_memory or config.driver_memory)
     if max(config.histories) > config.days or min(config.histories) < 1:
@@ -120,8 +115,7 @@ def build_cells(config: Config, last_day):
                  for h in config.histories}
         for variant in ("sql", "core", "peer", "naive"):
             for history in config.histories:
-                wanted = config.naive_repeats if variant == "naive" else config.repeats
-                cells.append(Cell(daily[history], variant, wanted))
+                cells.append(Cell(daily[history], variant, config.repeats))
         whole = Case(how, longest, "whole", last_day - timedelta(days=longest - 1), last_day,
                      config.look_back_time, config.max_waiting_time)
         cells += [Cell(whole, variant, config.whole_repeats) for variant in ("sql", "core", "peer", "naive")]
@@ -142,7 +136,6 @@ def context(config: Config, spark, spec, rows: Dict[str, int], generated: bool, 
         kib = int(Path("/proc/meminfo").read_text().split()[1])
         memory = f"{kib / 1024 ** 2:.0f} GB"
     conf = spark.conf.get
-    compile_times = sorted(sql_variant.compile_seconds.values())
     return {
         "mode": "quick: tiny data, one run each; timings are not meaningful" if config.quick else "full",
         "machine": f"{os.cpu_count()} cores ({cpu}), {memory} RAM, {platform.system()} {platform.release()}, "
@@ -158,12 +151,11 @@ def context(config: Config, spark, spec, rows: Dict[str, int], generated: bool, 
         "join": f"join_cols TrxId, look_back_time {config.look_back_time}, max_waiting_time "
                 f"{config.max_waiting_time}, how {', '.join(config.hows)}",
         "runs": f"daily windows first, then whole-history windows; in each phase {config.warmup} warm-up round(s) "
-                f"discarded, then {config.repeats} timed runs per daily cell ({config.naive_repeats} of the full "
-                f"recompute) and {config.whole_repeats} per whole-history cell, interleaved round-robin, garbage "
-                "collected before each; medians",
-        "sql rendering": f"dbt compile --inline, {len(compile_times)} cases, {min(compile_times):.1f}-"
-                         f"{max(compile_times):.1f} s each (not timed: includes dbt's describe and watermark queries, "
-                         "which a real run also pays)" if compile_times else "none",
+                f"discarded, then {config.repeats} timed runs per daily cell and {config.whole_repeats} per "
+                "whole-history cell, interleaved round-robin, garbage collected before each; medians",
+        "sql rendering": f"one dbt compile --inline of all {len(sql_variant.compiled)} cases, "
+                         f"{sql_variant.compile_seconds:.1f} s (not timed: each case runs dbt's describe and "
+                         "watermark queries, which a real run also pays once)",
         "load average": f"{load[0]:.1f} at start, {load[1]:.1f} at end (above the number of cores, other "
                         "processes competed for the CPU)",
         "time": phases.summary(),
@@ -213,14 +205,13 @@ def main(argv: Sequence[str] = ()) -> int:
 
         cells = build_cells(config, spec.last_day)
         builders = variants(state_dir)
-        for cell in cells:
-            builders["sql"].compile(cell.case)
+        builders["sql"].compile([cell.case for cell in cells])
         phases.done("dbt compile", f" ({len(builders['sql'].compiled)} cases)")
         # Daily windows first, then whole-history windows: each phase is interleaved on its own, so a daily run
         # is compared with daily runs measured under the same conditions.
         for window in ("daily", "whole"):
             measure(spark, builders, [c for c in cells if c.case.window == window], config.warmup,
-                    progress=lambda line: print(line, flush=True))
+                    settle_first=not config.quick, progress=lambda line: print(line, flush=True))
             phases.done(f"{window} runs")
 
         results = Results(cells, config.hows, config.histories)
@@ -246,18 +237,29 @@ def main(argv: Sequence[str] = ()) -> int:
 def _as_json(config, info, cells, found, agreed, results) -> Dict[str, object]:
     """Everything in the report, machine-readable (the quick-mode test reads it)."""
     return {
-        "config": {k: (list(v) if isinstance(v, tuple) else v) for k, v in asdict(config).items()},
+        "config": {k: _portable(v) for k, v in asdict(config).items()},
         "context": info,
         "targets": [asdict(t) for t in found],
         "cells": [{
             "case": asdict(c.case), "variant": c.variant, "median": c.median,
-            "seconds": [r.seconds for r in c.runs], "rows": c.result.rows, "types": c.result.types,
-            "fingerprint": c.result.fingerprint, "stable": c.stable,
+            "seconds": [r.seconds for r in c.runs], "rows": c.check.rows, "types": c.check.types,
+            "fingerprint": c.check.fingerprint, "stable": c.stable,
             "bounds": list(results.bounds(c.case)),
             "scans": [asdict(s) for s in c.plan.scans], "nodes": dict(c.plan.nodes),
         } for c in cells],
         "agreement": [{**row, "case": asdict(row["case"])} for row in agreed],
     }
+
+
+def _portable(value):
+    """A config value as JSON: tuples as lists, paths inside the repository relative to it (results are
+    committed, and no machine's paths belong in the repository)."""
+    if isinstance(value, tuple):
+        return list(value)
+    if isinstance(value, Path):
+        resolved = value.resolve()
+        return str(resolved.relative_to(BENCH.parent)) if resolved.is_relative_to(BENCH.parent) else str(value)
+    return value
 
 
 if __name__ == "__main__":
