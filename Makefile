@@ -15,7 +15,7 @@ demo: $(STAMP)
 test: $(STAMP) $(PEER_STAMP)
 	$(BIN)/python -m pytest
 
-# The README's benchmark (bench/): `make bench` is the full run (about half an hour on 2 cores; the data is
+# The README's benchmark (bench/): `make bench` is the full run (about 25 minutes on 2 cores; the data is
 # generated once and cached under bench/.cache/), `make bench-quick` the CI-sized one. Pass options with
 # BENCH_ARGS, e.g. `make bench BENCH_ARGS="--days 730 --repeats 7"`.
 bench: $(STAMP) $(PEER_STAMP)

@@ -156,8 +156,9 @@ def context(config: Config, spark, spec, rows: Dict[str, int], generated: bool, 
         "sql rendering": f"one dbt compile --inline of all {len(sql_variant.compiled)} cases, "
                          f"{sql_variant.compile_seconds:.1f} s (not timed: each case runs dbt's describe and "
                          "watermark queries, which a real run also pays once)",
-        "load average": f"{load[0]:.1f} at start, {load[1]:.1f} at end (above the number of cores, other "
-                        "processes competed for the CPU)",
+        "load average": f"{load[0]:.1f} at start, {load[1]:.1f} at end (1-minute averages; the end value includes "
+                        "the benchmark's own Spark, which keeps the cores busy; a start value near or above "
+                        f"{os.cpu_count()} means other processes competed for the CPU)",
         "time": phases.summary(),
     }
 
