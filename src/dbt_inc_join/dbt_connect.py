@@ -7,9 +7,12 @@ profiles: the compiled model code runs in this process against a Spark Connect s
 
 The Connect URL (``sc://host:port``, Spark's default port is 15002) comes from, in this order:
 
-1. the model config ``spark_connect_url`` (``models: {<project>: {+spark_connect_url: "sc://..."}}`` in
-   dbt_project.yml, or ``dbt.config(spark_connect_url=...)`` in the model);
-2. the environment variable ``SPARK_REMOTE`` (pyspark's own).
+1. the model's ``meta`` entry ``spark_connect_url`` (``models: {<project>: {+meta: {spark_connect_url:
+   "sc://..."}}}`` in dbt_project.yml, or ``dbt.config(meta={"spark_connect_url": ...})`` in the model). dbt
+   1.10+ wants custom settings under ``meta``;
+2. the same name as a top-level model config (``+spark_connect_url``), which works but makes dbt print
+   CustomKeyInConfigDeprecation;
+3. the environment variable ``SPARK_REMOTE`` (pyspark's own).
 
 Another profile method can opt in per model with ``submission_method: spark_connect``.
 
@@ -29,15 +32,19 @@ ENV_VAR = "SPARK_REMOTE"
 
 def connect_url(config: Dict[str, Any], model_name: str = "this model",
                 environ: Optional[Dict[str, str]] = None) -> str:
-    """The Spark Connect URL for one model: its config ``spark_connect_url``, else ``$SPARK_REMOTE``."""
+    """The Spark Connect URL for one model: ``meta.spark_connect_url``, else the config ``spark_connect_url``,
+    else ``$SPARK_REMOTE`` (the first that is set and not blank)."""
     environ = os.environ if environ is None else environ
-    url = str(config.get(CONFIG_KEY) or "").strip() or str(environ.get(ENV_VAR) or "").strip()
+    meta = config.get("meta") or {}
+    candidates = (meta.get(CONFIG_KEY) if isinstance(meta, dict) else None, config.get(CONFIG_KEY),
+                  environ.get(ENV_VAR))
+    url = next((text for text in (str(c or "").strip() for c in candidates) if text), "")
     if not url:
         raise ValueError(
             f"inc_join: Python model {model_name} runs through Spark Connect (submission_method "
-            f"'{SUBMISSION_METHOD}'), but no Connect URL is set. Set the model config {CONFIG_KEY}, e.g. "
-            f"`models: {{<your project>: {{+{CONFIG_KEY}: \"sc://<spark host>:15002\"}}}}` in dbt_project.yml, "
-            f"or the environment variable {ENV_VAR}."
+            f"'{SUBMISSION_METHOD}'), but no Connect URL is set. Set meta {CONFIG_KEY} in the model config, e.g. "
+            f"`models: {{<your project>: {{+meta: {{{CONFIG_KEY}: \"sc://<spark host>:15002\"}}}}}}` in "
+            f"dbt_project.yml, or the environment variable {ENV_VAR}."
         )
     if not url.startswith("sc://"):
         raise ValueError(f"inc_join: {CONFIG_KEY} must be a Spark Connect URL 'sc://host:port[/;param=value]' "

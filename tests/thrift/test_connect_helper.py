@@ -16,9 +16,17 @@ def test_the_model_config_wins_over_spark_remote():
     assert connect_url({"spark_connect_url": ""}, environ={"SPARK_REMOTE": "sc://other:1"}) == "sc://other:1"
 
 
+def test_meta_wins_over_the_plain_config_key_and_blank_values_fall_through():
+    both = {"meta": {"spark_connect_url": "sc://meta:15002"}, "spark_connect_url": "sc://plain:15002"}
+    assert connect_url(both, environ={"SPARK_REMOTE": "sc://env:1"}) == "sc://meta:15002"
+    blank_meta = {"meta": {"spark_connect_url": "  "}, "spark_connect_url": "sc://plain:15002"}
+    assert connect_url(blank_meta, environ={}) == "sc://plain:15002"
+    assert connect_url({"meta": {"owner": "x"}}, environ={"SPARK_REMOTE": "sc://env:1"}) == "sc://env:1"
+
+
 def test_a_missing_or_malformed_url_is_one_clear_error():
     with pytest.raises(ValueError, match=r"inc_join: Python model model\.p\.m runs through Spark Connect .* no "
-                                         r"Connect URL is set\. Set the model config spark_connect_url"):
+                                         r"Connect URL is set\. Set meta spark_connect_url in the model config"):
         connect_url({}, "model.p.m", environ={})
     with pytest.raises(ValueError, match=r"spark_connect_url must be a Spark Connect URL 'sc://host:port"):
         connect_url({"spark_connect_url": "http://cluster:15002"}, environ={})
