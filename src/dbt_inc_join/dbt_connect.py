@@ -22,8 +22,9 @@ session next to it, so run dbt with this helper in a process of its own (as the 
 from __future__ import annotations
 
 import os
-import traceback
 from typing import Any, Dict, Optional
+
+from .dbt_submission import install_submission_helper, model_name, run_model_code
 
 SUBMISSION_METHOD = "spark_connect"
 CONFIG_KEY = "spark_connect_url"
@@ -68,16 +69,11 @@ def connect_session(url: str):
 
 
 def register() -> bool:
-    """Patch dbt-spark's SparkAdapter once; True when the ``spark_connect`` helper is available."""
+    """Add the ``spark_connect`` helper to dbt-spark (the default for ``method: thrift``); True when available."""
     try:
         from dbt.adapters.base import PythonJobHelper
-        from dbt.adapters.spark.impl import SparkAdapter
-    except Exception:  # dbt-spark absent or incompatible: other adapters stay untouched
+    except Exception:  # dbt absent or incompatible: nothing to register
         return False
-    if getattr(SparkAdapter, "_inc_join_connect_helper", False):
-        return True
-
-    from .dbt_session import _strip_first_indent
 
     class SparkConnectPythonJobHelper(PythonJobHelper):
         """exec() the compiled model code against a Spark Connect session of the cluster."""
@@ -85,7 +81,7 @@ def register() -> bool:
         def __init__(self, parsed_model: Dict, credentials: Any) -> None:
             self.parsed_model = parsed_model
             self.credentials = credentials
-            self.name = str(parsed_model.get("unique_id") or parsed_model.get("alias") or "this model")
+            self.name = model_name(parsed_model)
             try:  # fail before any work when the URL is missing
                 self.url = connect_url(parsed_model.get("config") or {}, self.name)
             except ValueError as error:
@@ -101,26 +97,7 @@ def register() -> bool:
             except Exception as error:
                 raise DbtRuntimeError(f"Python model {self.name}: no Spark Connect session at {self.url}: {error}") \
                     from error
-            namespace: Dict[str, Any] = {"__name__": "__dbt_python_model__", "spark": spark}
-            try:
-                exec(compile(_strip_first_indent(compiled_code), f"<dbt python model {self.name}>", "exec"), namespace)
-            except Exception as error:
-                raise DbtRuntimeError(f"Python model failed: {error}\n{traceback.format_exc()}") from error
+            run_model_code(compiled_code, spark, self.name)
             return None
 
-    helpers = SparkAdapter.python_submission_helpers
-    default_method = SparkAdapter.default_python_submission_method
-
-    def python_submission_helpers(self) -> Dict[str, Any]:
-        return {**helpers.fget(self), SUBMISSION_METHOD: SparkConnectPythonJobHelper}
-
-    def default_python_submission_method(self) -> str:
-        method = getattr(getattr(getattr(self, "config", None), "credentials", None), "method", None)
-        if str(getattr(method, "value", method)) == "thrift":
-            return SUBMISSION_METHOD
-        return default_method.fget(self)
-
-    SparkAdapter.python_submission_helpers = property(python_submission_helpers)
-    SparkAdapter.default_python_submission_method = property(default_python_submission_method)
-    SparkAdapter._inc_join_connect_helper = True
-    return True
+    return install_submission_helper(SUBMISSION_METHOD, SparkConnectPythonJobHelper, profile_method="thrift")

@@ -53,3 +53,19 @@ def test_no_connect_session_next_to_a_classic_one(spark):
         connect_session("sc://127.0.0.1:1")
     assert "SPARK_CONNECT_MODE_ENABLED" not in os.environ  # the classic session is untouched
     assert spark.range(3).count() == 3
+
+
+def test_model_code_errors_reach_dbt_as_one_message_for_both_helpers():
+    """The session and spark_connect helpers share run_model_code: inc_join's own argument errors arrive as the
+    sentence alone, other errors with their traceback."""
+    from dbt_common.exceptions import DbtRuntimeError
+
+    from dbt_inc_join.dbt_submission import run_model_code
+
+    with pytest.raises(DbtRuntimeError) as own:
+        run_model_code("    raise ValueError(\"inc_join: how must be one of ...\")", spark=None, name="model.p.m")
+    assert str(own.value).endswith("inc_join: how must be one of ...")
+    assert "Traceback" not in str(own.value)
+    with pytest.raises(DbtRuntimeError) as other:
+        run_model_code("    spark.table('x')", spark=None, name="model.p.m")
+    assert "Python model failed" in str(other.value) and "<dbt python model model.p.m>" in str(other.value)

@@ -1,0 +1,75 @@
+"""What the package's dbt-spark Python submission helpers share: running a compiled model's code in a given
+SparkSession, reporting its failure, and adding a helper to dbt-spark's adapter.
+
+dbt-spark 1.11 only ships Databricks submission helpers. Each helper here (``session`` in dbt_session.py,
+``spark_connect`` in dbt_connect.py) differs only in where its SparkSession comes from.
+"""
+from __future__ import annotations
+
+import traceback
+from typing import Any, Dict, Type
+
+
+def _strip_first_indent(code: str) -> str:
+    """The materialization renders the script indented (``    {{ create_table_as(...) }}``); exec needs its
+    first statement at column 0. Line numbers stay as in target/run."""
+    lines = code.split("\n")
+    for index, line in enumerate(lines):
+        if line.strip():
+            lines[index] = line.lstrip()
+            break
+    return "\n".join(lines)
+
+
+def python_model_failure(error: BaseException) -> str:
+    """What dbt reports for a failed Python model: inc_join's own argument errors are complete sentences
+    (SPEC §7: one clear message), anything else keeps its traceback for debugging the model's code."""
+    if isinstance(error, (ValueError, TypeError)) and str(error).startswith("inc_join: "):
+        return str(error)
+    return f"Python model failed: {error}\n{traceback.format_exc()}"
+
+
+def model_name(parsed_model: Dict[str, Any]) -> str:
+    """The model's unique id (its alias when dbt gives none), for messages."""
+    return str(parsed_model.get("unique_id") or parsed_model.get("alias") or "this model")
+
+
+def run_model_code(compiled_code: str, spark: Any, name: str) -> None:
+    """exec() the compiled model code with ``spark`` in its namespace, as dbt's Databricks helpers do remotely;
+    a failure becomes one DbtRuntimeError with python_model_failure's text."""
+    from dbt_common.exceptions import DbtRuntimeError
+
+    namespace: Dict[str, Any] = {"__name__": "__dbt_python_model__", "spark": spark}
+    try:
+        exec(compile(_strip_first_indent(compiled_code), f"<dbt python model {name}>", "exec"), namespace)
+    except Exception as error:
+        raise DbtRuntimeError(python_model_failure(error)) from error
+
+
+def install_submission_helper(method: str, helper: Type, profile_method: str) -> bool:
+    """Add ``helper`` to dbt-spark's SparkAdapter as submission method ``method``, the default for profiles of
+    ``method: <profile_method>`` (other profiles keep dbt-spark's default). Idempotent; False when dbt-spark is
+    absent or incompatible (other adapters stay untouched)."""
+    try:
+        from dbt.adapters.spark.impl import SparkAdapter
+    except Exception:
+        return False
+    installed = SparkAdapter.__dict__.get("_inc_join_helpers", {})
+    if method in installed:
+        return True
+    helpers = SparkAdapter.python_submission_helpers
+    default_method = SparkAdapter.default_python_submission_method
+
+    def python_submission_helpers(self) -> Dict[str, Any]:
+        return {**helpers.fget(self), method: helper}
+
+    def default_python_submission_method(self) -> str:
+        credentials_method = getattr(getattr(getattr(self, "config", None), "credentials", None), "method", None)
+        if str(getattr(credentials_method, "value", credentials_method)) == profile_method:
+            return method
+        return default_method.fget(self)
+
+    SparkAdapter.python_submission_helpers = property(python_submission_helpers)
+    SparkAdapter.default_python_submission_method = property(default_python_submission_method)
+    SparkAdapter._inc_join_helpers = {**installed, method: helper}
+    return True
