@@ -148,7 +148,7 @@ class SqlMacro:
     @staticmethod
     def model_sql(case: Case) -> str:
         """The model a user would write (window given explicitly, like a re-run of a past window)."""
-        return (f"{{{{ inc_join.inc_join(bench_input('a_{case.history}d'), bench_input('b_{case.history}d'), "
+        return (f"{{{{ dbt_inc_join.inc_join(bench_input('a_{case.history}d'), bench_input('b_{case.history}d'), "
                 f"join_cols={list(JOIN_COLS)}, inc_col='{INC_COL}', how='{case.how}', "
                 f"look_back_time={case.look_back_time}, max_waiting_time={case.max_waiting_time}, "
                 f"output_window_start='{case.start}', output_window_end='{case.end}') }}}}")

@@ -4,7 +4,7 @@
                   output_window_start=none, output_window_end=none, time_uom='day',
                   enforce_sliding_join_window=true, include_waiting=false, output_select=none,
                   suffixes=['_A', '_B']) %}
-  {{ return(adapter.dispatch('inc_join', 'inc_join')(
+  {{ return(adapter.dispatch('inc_join', 'dbt_inc_join')(
       a, b, join_cols, inc_col, how, look_back_time, max_waiting_time, output_window_start, output_window_end,
       time_uom, enforce_sliding_join_window, include_waiting, output_select, suffixes)) }}
 {% endmacro %}
@@ -12,7 +12,7 @@
 {% macro default__inc_join(a, b, join_cols, inc_col, how, look_back_time, max_waiting_time, output_window_start,
                            output_window_end, time_uom, enforce_sliding_join_window, include_waiting,
                            output_select, suffixes) %}
-  {{ return(inc_join.spark__inc_join(a, b, join_cols, inc_col, how, look_back_time, max_waiting_time,
+  {{ return(dbt_inc_join.spark__inc_join(a, b, join_cols, inc_col, how, look_back_time, max_waiting_time,
                                      output_window_start, output_window_end, time_uom,
                                      enforce_sliding_join_window, include_waiting, output_select, suffixes)) }}
 {% endmacro %}
@@ -24,18 +24,18 @@
   {%- if not execute -%}
     {{ return('select 1 as inc_join_placeholder') }}
   {%- endif -%}
-  {%- set params = inc_join._check_parameters(join_cols, inc_col, how, look_back_time, max_waiting_time, time_uom,
+  {%- set params = dbt_inc_join._check_parameters(join_cols, inc_col, how, look_back_time, max_waiting_time, time_uom,
                                                enforce_sliding_join_window, include_waiting, output_select, suffixes) -%}
-  {%- do inc_join._check_model_config(params) -%}
-  {%- set a, b = inc_join._unfiltered(a), inc_join._unfiltered(b) -%}
-  {%- set a_columns = adapter.get_columns_in_relation(inc_join._table_of(a)) -%}
-  {%- set b_columns = adapter.get_columns_in_relation(inc_join._table_of(b)) -%}
-  {%- set inputs = inc_join._resolve_inputs(params, a_columns, b_columns) -%}
-  {%- set plan = inc_join._plan_columns(params, inputs) -%}
-  {%- set window = inc_join._resolve_window(a, b, a_columns, b_columns, params.inc_col, params.time_uom, params.how,
+  {%- do dbt_inc_join._check_model_config(params) -%}
+  {%- set a, b = dbt_inc_join._unfiltered(a), dbt_inc_join._unfiltered(b) -%}
+  {%- set a_columns = adapter.get_columns_in_relation(dbt_inc_join._table_of(a)) -%}
+  {%- set b_columns = adapter.get_columns_in_relation(dbt_inc_join._table_of(b)) -%}
+  {%- set inputs = dbt_inc_join._resolve_inputs(params, a_columns, b_columns) -%}
+  {%- set plan = dbt_inc_join._plan_columns(params, inputs) -%}
+  {%- set window = dbt_inc_join._resolve_window(a, b, a_columns, b_columns, params.inc_col, params.time_uom, params.how,
                                             output_window_start, output_window_end) -%}
-  {%- do inc_join._log_run(params, window) -%}
-  {{ return(inc_join._render_join(a, b, params, inputs, plan, window)) }}
+  {%- do dbt_inc_join._log_run(params, window) -%}
+  {{ return(dbt_inc_join._render_join(a, b, params, inputs, plan, window)) }}
 {% endmacro %}
 
 {% macro _log_run(params, window) %}
@@ -46,8 +46,8 @@
   {%- else -%}
     {%- set a_reach = params.max_waiting_time + (params.look_back_time if params.how == 'full' else 0) -%}
     {%- set b_reach = params.max_waiting_time + params.look_back_time -%}
-    {%- set a_from = 'beginning' if window.start is none else inc_join._shift(window.start, -a_reach, unit) -%}
-    {%- set b_from = 'beginning' if window.start is none else inc_join._shift(window.start, -b_reach, unit) -%}
+    {%- set a_from = 'beginning' if window.start is none else dbt_inc_join._shift(window.start, -a_reach, unit) -%}
+    {%- set b_from = 'beginning' if window.start is none else dbt_inc_join._shift(window.start, -b_reach, unit) -%}
     {%- set reads = 'reads a ' ~ a_from ~ '..' ~ window.end ~ ', b ' ~ b_from ~ '..' ~ window.end -%}
   {%- endif -%}
   {%- set target = this if this is defined else 'run-operation' -%}

@@ -5,29 +5,29 @@
 {% endmacro %}
 
 {% macro _join_type_code(value, parameter) %}
-  {%- set names = inc_join._join_type_names() -%}
+  {%- set names = dbt_inc_join._join_type_names() -%}
   {%- for code, name in names.items() -%}
     {%- if value == code or (value is string and (value | lower == name or value | trim == code | string)) -%}
       {{ return(code) }}
     {%- endif -%}
   {%- endfor -%}
-  {{ inc_join._fail(parameter ~ ' has ' ~ inc_join._repr(value) ~ ', which is not a JoinType; use a code 1-6 or a name: ' ~ names.values() | join(', ') ~ '.') }}
+  {{ dbt_inc_join._fail(parameter ~ ' has ' ~ dbt_inc_join._repr(value) ~ ', which is not a JoinType; use a code 1-6 or a name: ' ~ names.values() | join(', ') ~ '.') }}
 {% endmacro %}
 
 {% macro _join_type_codes(values, parameter) %}
   {%- if values is string or values is number -%}{%- set values = [values] -%}{%- endif -%}
   {%- if values is none or values | length == 0 -%}
-    {{ inc_join._fail(parameter ~ ' must list at least one JoinType (a code 1-6 or a name such as a_timed_out).') }}
+    {{ dbt_inc_join._fail(parameter ~ ' must list at least one JoinType (a code 1-6 or a name such as a_timed_out).') }}
   {%- endif -%}
   {%- set codes = [] -%}
-  {%- for value in values -%}{%- do codes.append(inc_join._join_type_code(value, parameter)) -%}{%- endfor -%}
+  {%- for value in values -%}{%- do codes.append(dbt_inc_join._join_type_code(value, parameter)) -%}{%- endfor -%}
   {{ return(codes | unique | list) }}
 {% endmacro %}
 
 {% macro _share_bound(parameter, value) %}
   {%- if value is none -%}{{ return(none) }}{%- endif -%}
   {%- if value is not number or value is boolean or value < 0 or value > 1 -%}
-    {{ inc_join._fail(parameter ~ ' must be a share between 0 and 1, e.g. 0.01 (got ' ~ inc_join._repr(value) ~ ').') }}
+    {{ dbt_inc_join._fail(parameter ~ ' must be a share between 0 and 1, e.g. 0.01 (got ' ~ dbt_inc_join._repr(value) ~ ').') }}
   {%- endif -%}
   {{ return(value) }}
 {% endmacro %}
@@ -35,25 +35,25 @@
 {% macro _positive_count(parameter, value, allow_none=true) %}
   {%- if value is none and allow_none -%}{{ return(none) }}{%- endif -%}
   {%- if value is not integer or value < 1 -%}
-    {{ inc_join._fail(parameter ~ ' must be a whole number of at least 1 (got ' ~ inc_join._repr(value) ~ ').') }}
+    {{ dbt_inc_join._fail(parameter ~ ' must be a whole number of at least 1 (got ' ~ dbt_inc_join._repr(value) ~ ').') }}
   {%- endif -%}
   {{ return(value) }}
 {% endmacro %}
 
 {% macro _period_sql(column, period) %}
-  {%- set period = inc_join._choice('period', period, ['day', 'hour']) -%}
-  {{ return(inc_join._truncate_sql(column, period)) }}
+  {%- set period = dbt_inc_join._choice('period', period, ['day', 'hour']) -%}
+  {{ return(dbt_inc_join._truncate_sql(column, period)) }}
 {% endmacro %}
 
 {% macro _recent_sql(column_sql, relation, last_n, unit) %}
   {#- The rows whose value of column_sql (a day or hour) lies in the last last_n units of the table. -#}
   {%- if last_n is none -%}{{ return('true') }}{%- endif -%}
-  {{ return(column_sql ~ ' >= (SELECT ' ~ inc_join._add_units_sql('max(' ~ column_sql ~ ')', 1 - last_n, unit) ~ ' FROM ' ~ relation ~ ')') }}
+  {{ return(column_sql ~ ' >= (SELECT ' ~ dbt_inc_join._add_units_sql('max(' ~ column_sql ~ ')', 1 - last_n, unit) ~ ' FROM ' ~ relation ~ ')') }}
 {% endmacro %}
 
 {% macro _bounds_values(codes_with_bounds) %}
   {#- A VALUES list (join_type, join_type_name, min_share, max_share). -#}
-  {%- set names = inc_join._join_type_names() -%}
+  {%- set names = dbt_inc_join._join_type_names() -%}
   {%- set rows = [] -%}
   {%- for code, low, high in codes_with_bounds -%}
     {%- do rows.append('(' ~ code ~ ", '" ~ names[code] ~ "', CAST(" ~ (low if low is not none else 'NULL') ~ ' AS DOUBLE), CAST(' ~ (high if high is not none else 'NULL') ~ ' AS DOUBLE))') -%}

@@ -1,16 +1,16 @@
 {#- No A row (its join keys and raw A arrival) is both timed out and matched, or timed out twice; no output
     row is duplicated. A rows with a NULL key or arrival cannot be identified and are not checked. -#}
 {% test a_rows_once(model, join_cols, inc_col='RecDate', a_arrival_col=none) %}
-  {{ return(adapter.dispatch('test_a_rows_once', 'inc_join')(model, join_cols, inc_col, a_arrival_col)) }}
+  {{ return(adapter.dispatch('test_a_rows_once', 'dbt_inc_join')(model, join_cols, inc_col, a_arrival_col)) }}
 {% endtest %}
 
 {% macro default__test_a_rows_once(model, join_cols, inc_col, a_arrival_col) %}
-  {%- set keys = inc_join._name_list('join_cols', join_cols) -%}
+  {%- set keys = dbt_inc_join._name_list('join_cols', join_cols) -%}
   {%- set a_arrival = a_arrival_col or (inc_col ~ '_A') -%}
-  {%- set identity = [] -%}{%- for k in keys + [a_arrival] -%}{%- do identity.append(inc_join._quote(k)) -%}{%- endfor -%}
+  {%- set identity = [] -%}{%- for k in keys + [a_arrival] -%}{%- do identity.append(dbt_inc_join._quote(k)) -%}{%- endfor -%}
   {%- set described = [] -%}{%- for c in identity -%}{%- do described.append('CAST(' ~ c ~ ' AS STRING)') -%}{%- endfor -%}
   {%- set all_columns = [] -%}
-  {%- for column in adapter.get_columns_in_relation(model) -%}{%- do all_columns.append(inc_join._quote(column.name)) -%}{%- endfor -%}
+  {%- for column in adapter.get_columns_in_relation(model) -%}{%- do all_columns.append(dbt_inc_join._quote(column.name)) -%}{%- endfor -%}
   {%- set not_null = [] -%}{%- for c in identity -%}{%- do not_null.append(c ~ ' IS NOT NULL') -%}{%- endfor %}
 with a_rows as (
     select {{ identity | join(', ') }},

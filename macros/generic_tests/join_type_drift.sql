@@ -3,18 +3,18 @@
     share, the baseline median and the change. -#}
 {% test join_type_drift(model, max_change=0.1, baseline_periods=7, period='day', join_types=none, min_rows=1,
                         inc_col='RecDate') %}
-  {{ return(adapter.dispatch('test_join_type_drift', 'inc_join')(model, max_change, baseline_periods, period,
+  {{ return(adapter.dispatch('test_join_type_drift', 'dbt_inc_join')(model, max_change, baseline_periods, period,
                                                                   join_types, min_rows, inc_col)) }}
 {% endtest %}
 
 {% macro default__test_join_type_drift(model, max_change, baseline_periods, period, join_types, min_rows, inc_col) %}
-  {%- set max_change = inc_join._share_bound('max_change', max_change) -%}
-  {%- if max_change is none -%}{{ inc_join._fail('max_change must be a share between 0 and 1, e.g. 0.1.') }}{%- endif -%}
-  {%- set baseline_periods = inc_join._positive_count('baseline_periods', baseline_periods, allow_none=false) -%}
-  {%- set min_rows = inc_join._positive_count('min_rows', min_rows, allow_none=false) -%}
-  {%- set codes = inc_join._join_type_codes(join_types if join_types is not none else [1, 2, 3, 4, 5, 6], 'join_types') -%}
+  {%- set max_change = dbt_inc_join._share_bound('max_change', max_change) -%}
+  {%- if max_change is none -%}{{ dbt_inc_join._fail('max_change must be a share between 0 and 1, e.g. 0.1.') }}{%- endif -%}
+  {%- set baseline_periods = dbt_inc_join._positive_count('baseline_periods', baseline_periods, allow_none=false) -%}
+  {%- set min_rows = dbt_inc_join._positive_count('min_rows', min_rows, allow_none=false) -%}
+  {%- set codes = dbt_inc_join._join_type_codes(join_types if join_types is not none else [1, 2, 3, 4, 5, 6], 'join_types') -%}
   {%- set typed = [] -%}{%- for code in codes -%}{%- do typed.append([code, none, none]) -%}{%- endfor -%}
-  {%- set period_sql = inc_join._period_sql(inc_join._quote(inc_col), period) %}
+  {%- set period_sql = dbt_inc_join._period_sql(dbt_inc_join._quote(inc_col), period) %}
 with rows_in_periods as (select {{ period_sql }} as period, JoinType from {{ model }}),
 periods as (
     select period, total_rows, row_number() over (order by period desc) as recency
@@ -22,7 +22,7 @@ periods as (
     where total_rows >= {{ min_rows }}
 ),
 counts as (select period, JoinType, count(*) as join_type_rows from rows_in_periods group by period, JoinType),
-types as ({{ inc_join._bounds_values(typed) }}),
+types as ({{ dbt_inc_join._bounds_values(typed) }}),
 shares as (
     select p.period, p.recency, t.join_type, t.join_type_name, coalesce(c.join_type_rows, 0) / p.total_rows as share
     from periods p

@@ -2,24 +2,24 @@
     Returns one row (total_rows, matching_rows, share, bounds) when it fails, none otherwise. -#}
 {% test join_type_share(model, join_types, max_share=none, min_share=none, last_n=none, min_rows=1,
                         inc_col='RecDate', time_uom='day') %}
-  {{ return(adapter.dispatch('test_join_type_share', 'inc_join')(model, join_types, max_share, min_share, last_n,
+  {{ return(adapter.dispatch('test_join_type_share', 'dbt_inc_join')(model, join_types, max_share, min_share, last_n,
                                                                   min_rows, inc_col, time_uom)) }}
 {% endtest %}
 
 {% macro default__test_join_type_share(model, join_types, max_share, min_share, last_n, min_rows, inc_col, time_uom) %}
-  {%- set codes = inc_join._join_type_codes(join_types, 'join_types') -%}
-  {%- set max_share = inc_join._share_bound('max_share', max_share) -%}
-  {%- set min_share = inc_join._share_bound('min_share', min_share) -%}
+  {%- set codes = dbt_inc_join._join_type_codes(join_types, 'join_types') -%}
+  {%- set max_share = dbt_inc_join._share_bound('max_share', max_share) -%}
+  {%- set min_share = dbt_inc_join._share_bound('min_share', min_share) -%}
   {%- if max_share is none and min_share is none -%}
-    {{ inc_join._fail('join_type_share needs max_share, min_share or both.') }}
+    {{ dbt_inc_join._fail('join_type_share needs max_share, min_share or both.') }}
   {%- endif -%}
-  {%- set last_n = inc_join._positive_count('last_n', last_n) -%}
-  {%- set min_rows = inc_join._positive_count('min_rows', min_rows, allow_none=false) -%}
-  {%- set unit = inc_join._choice('time_uom', time_uom, ['day', 'hour', 'minute']) -%}
-  {%- set arrival = inc_join._truncate_sql(inc_join._quote(inc_col), unit) %}
+  {%- set last_n = dbt_inc_join._positive_count('last_n', last_n) -%}
+  {%- set min_rows = dbt_inc_join._positive_count('min_rows', min_rows, allow_none=false) -%}
+  {%- set unit = dbt_inc_join._choice('time_uom', time_uom, ['day', 'hour', 'minute']) -%}
+  {%- set arrival = dbt_inc_join._truncate_sql(dbt_inc_join._quote(inc_col), unit) %}
 with recent as (
     select JoinType from {{ model }}
-    where {{ inc_join._recent_sql(arrival, model, last_n, unit) }}
+    where {{ dbt_inc_join._recent_sql(arrival, model, last_n, unit) }}
 ),
 summary as (
     select count(*) as total_rows,

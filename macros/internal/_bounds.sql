@@ -26,10 +26,10 @@
     {{ exceptions.raise_compiler_error("inc_join: " ~ parameter ~ " must be a date, a datetime or an ISO-8601 string such as '2025-03-06' or '2025-03-06 10:00:00' (got " ~ value ~ ").") }}
   {%- endif -%}
   {%- if value.tzinfo is defined and value.tzinfo is not none -%}
-    {%- set zone = modules.pytz.timezone(inc_join._session_time_zone()) -%}
+    {%- set zone = modules.pytz.timezone(dbt_inc_join._session_time_zone()) -%}
     {%- set value = value.astimezone(zone).replace(tzinfo=none) -%}
   {%- endif -%}
-  {{ return(inc_join._floor_to_unit(value, time_uom)) }}
+  {{ return(dbt_inc_join._floor_to_unit(value, time_uom)) }}
 {% endmacro %}
 
 {% macro _parse_text_value(text, time_uom) %}

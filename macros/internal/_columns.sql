@@ -9,7 +9,7 @@
   {%- for side, names in [('a', a_rest), ('b', b_rest)] -%}
     {%- for name in names -%}
       {%- if (name | lower) in (derived | map('lower') | list) -%}
-        {{ inc_join._fail("column '" ~ name ~ "' of " ~ side ~ " clashes with the derived output column of the same name; rename it before joining (e.g. the JoinType of an earlier inc_join in a chain).") }}
+        {{ dbt_inc_join._fail("column '" ~ name ~ "' of " ~ side ~ " clashes with the derived output column of the same name; rename it before joining (e.g. the JoinType of an earlier inc_join in a chain).") }}
       {%- endif -%}
     {%- endfor -%}
   {%- endfor -%}
@@ -36,7 +36,7 @@
   {%- for column in everything -%}
     {%- set other = by_name.get(column.name | lower) -%}
     {%- if other is not none -%}
-      {{ inc_join._fail("output column '" ~ column.name ~ "' would exist twice (" ~ inc_join._describe_column(other) ~ ' and ' ~ inc_join._describe_column(column) ~ "); rename one input column or pass other suffixes (now ['" ~ params.suffixes | join("', '") ~ "']).") }}
+      {{ dbt_inc_join._fail("output column '" ~ column.name ~ "' would exist twice (" ~ dbt_inc_join._describe_column(other) ~ ' and ' ~ dbt_inc_join._describe_column(column) ~ "); rename one input column or pass other suffixes (now ['" ~ params.suffixes | join("', '") ~ "']).") }}
     {%- endif -%}
     {%- do by_name.update({column.name | lower: column}) -%}
   {%- endfor -%}
@@ -53,13 +53,13 @@
       {%- do selected.append(by_name[token | lower]) -%}
     {%- else -%}
       {%- set names = [] -%}{%- for c in everything[:-4] -%}{%- do names.append(c.name) -%}{%- endfor -%}
-      {{ inc_join._fail("output_select token '" ~ token ~ "' is neither a token (join_cols, inc_col, df_a_cols, df_b_cols, inc_col_a, inc_col_b, DiffArrivalTime, WaitingTime, JoinType, JoinTypeName) nor an output column (" ~ names | join(', ') ~ ').') }}
+      {{ dbt_inc_join._fail("output_select token '" ~ token ~ "' is neither a token (join_cols, inc_col, df_a_cols, df_b_cols, inc_col_a, inc_col_b, DiffArrivalTime, WaitingTime, JoinType, JoinTypeName) nor an output column (" ~ names | join(', ') ~ ').') }}
     {%- endif -%}
   {%- endfor -%}
   {%- set seen = [] -%}
   {%- for column in selected -%}
     {%- if (column.name | lower) in seen -%}
-      {{ inc_join._fail("output_select selects column '" ~ column.name ~ "' twice; list it once.") }}
+      {{ dbt_inc_join._fail("output_select selects column '" ~ column.name ~ "' twice; list it once.") }}
     {%- endif -%}
     {%- do seen.append(column.name | lower) -%}
   {%- endfor -%}

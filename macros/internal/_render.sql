@@ -7,7 +7,7 @@
 
 {% macro _render_join(a, b, params, inputs, plan, window) %}
   {%- set unit = params.time_uom -%}
-  {%- set unit_type = inc_join._unit_type(unit) -%}
+  {%- set unit_type = dbt_inc_join._unit_type(unit) -%}
   {%- set end = window.end -%}
   {%- set start = window.start -%}
   {%- if window.empty -%}
@@ -16,8 +16,8 @@
     {%- set start = none -%}
   {%- endif -%}
   {%- set ctx = {'time_uom': unit, 'lb': params.look_back_time, 'mw': params.max_waiting_time,
-                 'start_sql': none if start is none else inc_join._sql_literal(start, unit_type),
-                 'end_sql': inc_join._sql_literal(end, unit_type)} -%}
+                 'start_sql': none if start is none else dbt_inc_join._sql_literal(start, unit_type),
+                 'end_sql': dbt_inc_join._sql_literal(end, unit_type)} -%}
 
   {#- SPEC §4: what this run may read of each input -#}
   {%- set a_reach = params.max_waiting_time + (params.look_back_time if params.how == 'full' else 0) -%}
@@ -25,21 +25,21 @@
   {%- set slices = [] -%}
   {%- set same_arrival = [unit == 'day' and inputs.raw_types[0] == 'date', unit == 'day' and inputs.raw_types[1] == 'date'] -%}
   {%- for index, side, reach, columns in [(0, 'a', a_reach, plan.a_columns), (1, 'b', b_reach, plan.b_columns)] -%}
-    {%- set lower = none if start is none else inc_join._shift(start, -reach, unit) -%}
-    {%- set predicate = 'false' if window.empty else inc_join._arrival_range_sql(inputs.inc_col[index], inputs.raw_types[index], lower, end, unit) -%}
+    {%- set lower = none if start is none else dbt_inc_join._shift(start, -reach, unit) -%}
+    {%- set predicate = 'false' if window.empty else dbt_inc_join._arrival_range_sql(inputs.inc_col[index], inputs.raw_types[index], lower, end, unit) -%}
     {#- Only what the output needs goes through the join. A side is present in a joined row exactly when its
         arrival is not NULL (the slice drops NULL arrivals), so no presence flag is carried; a DATE arrival in
         days is its own truncation, so the raw column is not carried twice. -#}
     {%- set projection = [] -%}
     {%- for pair in inputs['keys'] -%}
-      {%- do projection.append(inc_join._quote(pair[index]) ~ ' AS _' ~ side ~ 'k' ~ loop.index0) -%}
+      {%- do projection.append(dbt_inc_join._quote(pair[index]) ~ ' AS _' ~ side ~ 'k' ~ loop.index0) -%}
     {%- endfor -%}
     {%- for column in columns -%}
       {%- if not (same_arrival[index] and column.input_name == inputs.inc_col[index]) -%}
-        {%- do projection.append(inc_join._quote(column.input_name) ~ ' AS _' ~ side ~ loop.index0) -%}
+        {%- do projection.append(dbt_inc_join._quote(column.input_name) ~ ' AS _' ~ side ~ loop.index0) -%}
       {%- endif -%}
     {%- endfor -%}
-    {%- do projection.append(inc_join._truncate_sql(inc_join._quote(inputs.inc_col[index]), unit) ~ ' AS _' ~ side ~ '_arrival') -%}
+    {%- do projection.append(dbt_inc_join._truncate_sql(dbt_inc_join._quote(inputs.inc_col[index]), unit) ~ ' AS _' ~ side ~ '_arrival') -%}
     {%- do slices.append({'sql': projection | join(', '), 'source': (a if side == 'a' else b) | string,
                           'predicate': predicate, 'lower': lower}) -%}
   {%- endfor -%}
@@ -48,24 +48,24 @@
   {%- set partner = [] -%}
   {%- for pair in inputs['keys'] -%}{%- do partner.append('_ak' ~ loop.index0 ~ ' = _bk' ~ loop.index0) -%}{%- endfor -%}
   {%- if params.enforce_sliding_join_window -%}
-    {%- do partner.append('_b_arrival >= ' ~ inc_join._add_units_sql('_a_arrival', -params.look_back_time, unit)) -%}
-    {%- do partner.append('_b_arrival <= ' ~ inc_join._add_units_sql('_a_arrival', params.max_waiting_time, unit)) -%}
+    {%- do partner.append('_b_arrival >= ' ~ dbt_inc_join._add_units_sql('_a_arrival', -params.look_back_time, unit)) -%}
+    {%- do partner.append('_b_arrival <= ' ~ dbt_inc_join._add_units_sql('_a_arrival', params.max_waiting_time, unit)) -%}
   {%- elif start is not none -%}
     {#- compatibility mode: partners bounded only by the slices this run reads -#}
-    {%- do partner.append('(_b_arrival >= _a_arrival OR _b_arrival >= ' ~ inc_join._sql_literal(inc_join._shift(start, -params.look_back_time, unit), unit_type) ~ ')') -%}
+    {%- do partner.append('(_b_arrival >= _a_arrival OR _b_arrival >= ' ~ dbt_inc_join._sql_literal(dbt_inc_join._shift(start, -params.look_back_time, unit), unit_type) ~ ')') -%}
   {%- endif -%}
   {%- set join_kind = {'inner': 'INNER', 'left': 'LEFT OUTER', 'left_anti': 'LEFT OUTER', 'full': 'FULL OUTER'}[params.how] -%}
 
   {%- set scenarios = [] -%}
   {%- if params.how != 'left_anti' -%}
-    {%- do scenarios.extend([inc_join._scenario_same_time(ctx), inc_join._scenario_a_late(ctx), inc_join._scenario_b_late(ctx)]) -%}
+    {%- do scenarios.extend([dbt_inc_join._scenario_same_time(ctx), dbt_inc_join._scenario_a_late(ctx), dbt_inc_join._scenario_b_late(ctx)]) -%}
   {%- endif -%}
   {%- if params.how != 'inner' -%}
-    {%- do scenarios.append(inc_join._scenario_a_timed_out(ctx)) -%}
-    {%- if params.include_waiting -%}{%- do scenarios.append(inc_join._scenario_a_waiting(ctx)) -%}{%- endif -%}
+    {%- do scenarios.append(dbt_inc_join._scenario_a_timed_out(ctx)) -%}
+    {%- if params.include_waiting -%}{%- do scenarios.append(dbt_inc_join._scenario_a_waiting(ctx)) -%}{%- endif -%}
   {%- endif -%}
   {%- if params.how == 'full' -%}
-    {%- do scenarios.append(inc_join._scenario_b_timed_out(ctx)) -%}
+    {%- do scenarios.append(dbt_inc_join._scenario_b_timed_out(ctx)) -%}
   {%- endif -%}
 with _inc_join_a as (
     select {{ slices[0].sql }}
@@ -92,7 +92,7 @@ _inc_join_placed as (
            end as _join_type
     from _inc_join_pairs
 )
-select {{ inc_join._placed_columns(scenarios, plan, params, ctx, inputs, same_arrival) | join(',\n       ') }}
+select {{ dbt_inc_join._placed_columns(scenarios, plan, params, ctx, inputs, same_arrival) | join(',\n       ') }}
 from _inc_join_placed
 where _join_type is not null
 {% endmacro %}
@@ -101,7 +101,7 @@ where _join_type is not null
   {#- Each output column: the scenarios' values, one CASE branch per distinct value (none when all agree). -#}
   {%- set per_scenario = [] -%}
   {%- for scenario in scenarios -%}
-    {%- do per_scenario.append(inc_join._scenario_columns(scenario, plan, params, ctx, inputs, same_arrival)) -%}
+    {%- do per_scenario.append(dbt_inc_join._scenario_columns(scenario, plan, params, ctx, inputs, same_arrival)) -%}
   {%- endfor -%}
   {%- set columns = [] -%}
   {%- for column in plan.selected -%}
@@ -125,7 +125,7 @@ where _join_type is not null
       {%- endfor -%}
       {%- set expression = 'CASE ' ~ branches | join(' ') ~ ' END' -%}
     {%- endif -%}
-    {%- do columns.append(expression ~ ' AS ' ~ inc_join._quote(column.name)) -%}
+    {%- do columns.append(expression ~ ' AS ' ~ dbt_inc_join._quote(column.name)) -%}
   {%- endfor -%}
   {{ return(columns) }}
 {% endmacro %}
@@ -145,9 +145,9 @@ where _join_type is not null
     {%- elif column.source in ['a', 'b'] -%}
       {%- set value = '_' ~ column.source ~ column.index -%}
     {%- elif column.name == 'DiffArrivalTime' -%}
-      {%- set value = 'CAST(' ~ (inc_join._diff_units_sql('_b_arrival', '_a_arrival', unit) if scenario.code <= 3 else 'NULL') ~ ' AS INT)' -%}
+      {%- set value = 'CAST(' ~ (dbt_inc_join._diff_units_sql('_b_arrival', '_a_arrival', unit) if scenario.code <= 3 else 'NULL') ~ ' AS INT)' -%}
     {%- elif column.name == 'WaitingTime' -%}
-      {%- set waited = {4: params.max_waiting_time, 5: inc_join._diff_units_sql(ctx.end_sql, '_a_arrival', unit), 6: params.look_back_time} -%}
+      {%- set waited = {4: params.max_waiting_time, 5: dbt_inc_join._diff_units_sql(ctx.end_sql, '_a_arrival', unit), 6: params.look_back_time} -%}
       {%- set value = 'CAST(' ~ waited.get(scenario.code, 'NULL') ~ ' AS INT)' -%}
     {%- elif column.name == 'JoinType' -%}
       {%- set value = 'CAST(' ~ scenario.code ~ ' AS INT)' -%}

@@ -29,7 +29,7 @@
 {% endmacro %}
 
 {% macro _shift(value, units, time_uom) %}
-  {{- return(value + inc_join._unit_step(time_uom, units)) -}}
+  {{- return(value + dbt_inc_join._unit_step(time_uom, units)) -}}
 {% endmacro %}
 
 {% macro _sql_literal(value, sql_type) %}
@@ -66,16 +66,16 @@
 {% macro _arrival_range_sql(column, raw_type, lower, upper, time_uom) %}
   {#- lower <= trunc(column) <= upper on the raw column against literals of its own type, so that Spark
       prunes partitions of a table partitioned by it. Either bound may be none. -#}
-  {%- set raw = inc_join._quote(column) -%}
+  {%- set raw = dbt_inc_join._quote(column) -%}
   {%- set tests = [raw ~ ' IS NOT NULL'] -%}
   {%- if lower is not none -%}
-    {%- do tests.append(raw ~ ' >= ' ~ inc_join._sql_literal(lower, raw_type)) -%}
+    {%- do tests.append(raw ~ ' >= ' ~ dbt_inc_join._sql_literal(lower, raw_type)) -%}
   {%- endif -%}
   {%- if upper is not none -%}
     {%- if raw_type == 'date' -%}
-      {%- do tests.append(raw ~ ' <= ' ~ inc_join._sql_literal(upper, 'date')) -%}
+      {%- do tests.append(raw ~ ' <= ' ~ dbt_inc_join._sql_literal(upper, 'date')) -%}
     {%- else -%}
-      {%- do tests.append(raw ~ ' < ' ~ inc_join._sql_literal(inc_join._shift(upper, 1, time_uom), raw_type)) -%}
+      {%- do tests.append(raw ~ ' < ' ~ dbt_inc_join._sql_literal(dbt_inc_join._shift(upper, 1, time_uom), raw_type)) -%}
     {%- endif -%}
   {%- endif -%}
   {{ return(tests | join(' AND ')) }}

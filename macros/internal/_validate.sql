@@ -11,50 +11,46 @@
 {% endmacro %}
 
 {% macro _choice(parameter, value, accepted) %}
-  {%- set ij = inc_join if inc_join is mapping else _local_namespace() -%}
   {%- if value is not string or (value | trim | lower) not in accepted -%}
     {%- set options = [] -%}{%- for option in accepted -%}{%- do options.append("'" ~ option ~ "'") -%}{%- endfor -%}
-    {{ ij._fail(parameter ~ '=' ~ ij._repr(value) ~ ' is not supported; accepted values: ' ~ options | join(', ') ~ '.') }}
+    {{ dbt_inc_join._fail(parameter ~ '=' ~ dbt_inc_join._repr(value) ~ ' is not supported; accepted values: ' ~ options | join(', ') ~ '.') }}
   {%- endif -%}
   {{ return(value | trim | lower) }}
 {% endmacro %}
 
 {% macro _window_length(parameter, value) %}
-  {%- set ij = inc_join if inc_join is mapping else _local_namespace() -%}
   {%- if value is not integer -%}
-    {{ ij._fail(parameter ~ ' must be a non-negative whole number of time_uom units, e.g. 2 (got ' ~ ij._repr(value) ~ ').') }}
+    {{ dbt_inc_join._fail(parameter ~ ' must be a non-negative whole number of time_uom units, e.g. 2 (got ' ~ dbt_inc_join._repr(value) ~ ').') }}
   {%- endif -%}
   {%- if value < 0 -%}
-    {{ ij._fail(parameter ~ ' must be a non-negative whole number of time_uom units (got ' ~ value ~ ').') }}
+    {{ dbt_inc_join._fail(parameter ~ ' must be a non-negative whole number of time_uom units (got ' ~ value ~ ').') }}
   {%- endif -%}
   {{ return(value) }}
 {% endmacro %}
 
 {% macro _flag(parameter, value) %}
-  {%- set ij = inc_join if inc_join is mapping else _local_namespace() -%}
   {%- if value is not boolean -%}
-    {{ ij._fail(parameter ~ ' must be true or false (got ' ~ ij._repr(value) ~ ').') }}
+    {{ dbt_inc_join._fail(parameter ~ ' must be true or false (got ' ~ dbt_inc_join._repr(value) ~ ').') }}
   {%- endif -%}
   {{ return(value) }}
 {% endmacro %}
 
 {% macro _name_list(parameter, value) %}
-  {%- set ij = inc_join if inc_join is mapping else _local_namespace() -%}
   {%- if value is string -%}
     {%- set names = [] -%}{%- for part in value.split(',') -%}{%- do names.append(part | trim) -%}{%- endfor -%}
   {%- elif value is iterable and value is not mapping -%}
     {%- set names = [] -%}
     {%- for part in value -%}
       {%- if part is not string -%}
-        {{ ij._fail(parameter ~ ' must be a column name or a list of column names (got ' ~ value ~ ').') }}
+        {{ dbt_inc_join._fail(parameter ~ ' must be a column name or a list of column names (got ' ~ value ~ ').') }}
       {%- endif -%}
       {%- do names.append(part | trim) -%}
     {%- endfor -%}
   {%- else -%}
-    {{ ij._fail(parameter ~ ' must be a column name or a list of column names (got ' ~ ij._repr(value) ~ ').') }}
+    {{ dbt_inc_join._fail(parameter ~ ' must be a column name or a list of column names (got ' ~ dbt_inc_join._repr(value) ~ ').') }}
   {%- endif -%}
   {%- if names | length == 0 or '' in names -%}
-    {{ ij._fail(parameter ~ ' must name at least one column and no empty names (got ' ~ ij._repr(value) ~ ').') }}
+    {{ dbt_inc_join._fail(parameter ~ ' must name at least one column and no empty names (got ' ~ dbt_inc_join._repr(value) ~ ').') }}
   {%- endif -%}
   {%- set lowered = names | map('lower') | list -%}
   {%- set repeated = [] -%}
@@ -62,13 +58,12 @@
     {%- if lowered.count(name | lower) > 1 -%}{%- do repeated.append("'" ~ name ~ "'") -%}{%- endif -%}
   {%- endfor -%}
   {%- if repeated -%}
-    {{ ij._fail(parameter ~ ' lists ' ~ repeated | join(', ') ~ ' more than once.') }}
+    {{ dbt_inc_join._fail(parameter ~ ' lists ' ~ repeated | join(', ') ~ ' more than once.') }}
   {%- endif -%}
   {{ return(names) }}
 {% endmacro %}
 
 {% macro _output_select(value) %}
-  {%- set ij = inc_join if inc_join is mapping else _local_namespace() -%}
   {%- set default = 'join_cols, inc_col, df_a_cols, df_b_cols, DiffArrivalTime, WaitingTime, JoinType' -%}
   {%- set value = default if value is none else value -%}
   {%- if value is string -%}
@@ -76,61 +71,59 @@
   {%- elif value is iterable and value is not mapping -%}
     {%- set tokens = [] -%}{%- for part in value -%}{%- do tokens.append(part | string | trim) -%}{%- endfor -%}
   {%- else -%}
-    {{ ij._fail('output_select must be a comma-separated string or a list of tokens and column names (got ' ~ ij._repr(value) ~ ').') }}
+    {{ dbt_inc_join._fail('output_select must be a comma-separated string or a list of tokens and column names (got ' ~ dbt_inc_join._repr(value) ~ ').') }}
   {%- endif -%}
   {%- if tokens | reject('equalto', '') | list | length == 0 -%}
-    {{ ij._fail("output_select selects no column; list tokens such as '" ~ default ~ "' or column names.") }}
+    {{ dbt_inc_join._fail("output_select selects no column; list tokens such as '" ~ default ~ "' or column names.") }}
   {%- endif -%}
   {%- if '' in tokens -%}
-    {{ ij._fail('output_select has an empty entry (got ' ~ ij._repr(value) ~ ').') }}
+    {{ dbt_inc_join._fail('output_select has an empty entry (got ' ~ dbt_inc_join._repr(value) ~ ').') }}
   {%- endif -%}
   {{ return(tokens) }}
 {% endmacro %}
 
 {% macro _suffixes(value) %}
-  {%- set ij = inc_join if inc_join is mapping else _local_namespace() -%}
   {%- if value is string or value is not iterable or value | length != 2 or value[0] is not string or value[1] is not string -%}
-    {{ ij._fail("suffixes must be a pair of strings such as ['_A', '_B'] (got " ~ ij._repr(value) ~ ').') }}
+    {{ dbt_inc_join._fail("suffixes must be a pair of strings such as ['_A', '_B'] (got " ~ dbt_inc_join._repr(value) ~ ').') }}
   {%- endif -%}
   {%- if value[0] == value[1] -%}
-    {{ ij._fail("suffixes must differ, or the two sides' columns would clash (got " ~ value ~ ').') }}
+    {{ dbt_inc_join._fail("suffixes must differ, or the two sides' columns would clash (got " ~ value ~ ').') }}
   {%- endif -%}
   {{ return([value[0], value[1]]) }}
 {% endmacro %}
 
 {% macro _check_parameters(join_cols, inc_col, how, look_back_time, max_waiting_time, time_uom,
                            enforce_sliding_join_window, include_waiting, output_select, suffixes) %}
-  {%- set ij = inc_join if inc_join is mapping else _local_namespace() -%}
   {%- if inc_col is not string or inc_col | trim == '' -%}
-    {{ ij._fail("inc_col must be the name of the arrival column present in both inputs, e.g. 'RecDate' (got " ~ ij._repr(inc_col) ~ ').') }}
+    {{ dbt_inc_join._fail("inc_col must be the name of the arrival column present in both inputs, e.g. 'RecDate' (got " ~ dbt_inc_join._repr(inc_col) ~ ').') }}
   {%- endif -%}
-  {%- set keys = ij._name_list('join_cols', join_cols) -%}
+  {%- set keys = dbt_inc_join._name_list('join_cols', join_cols) -%}
   {%- if (inc_col | trim | lower) in (keys | map('lower') | list) -%}
-    {{ ij._fail("join_cols must not contain the arrival column inc_col='" ~ inc_col ~ "'.") }}
+    {{ dbt_inc_join._fail("join_cols must not contain the arrival column inc_col='" ~ inc_col ~ "'.") }}
   {%- endif -%}
   {{ return({
       'join_cols': keys,
       'inc_col': inc_col | trim,
-      'how': ij._choice('how', how, ['inner', 'left', 'full', 'left_anti']),
-      'look_back_time': ij._window_length('look_back_time', look_back_time),
-      'max_waiting_time': ij._window_length('max_waiting_time', max_waiting_time),
-      'time_uom': ij._choice('time_uom', time_uom, ['day', 'hour', 'minute']),
-      'enforce_sliding_join_window': ij._flag('enforce_sliding_join_window', enforce_sliding_join_window),
-      'include_waiting': ij._flag('include_waiting', include_waiting),
-      'output_select': ij._output_select(output_select),
-      'suffixes': ij._suffixes(suffixes),
+      'how': dbt_inc_join._choice('how', how, ['inner', 'left', 'full', 'left_anti']),
+      'look_back_time': dbt_inc_join._window_length('look_back_time', look_back_time),
+      'max_waiting_time': dbt_inc_join._window_length('max_waiting_time', max_waiting_time),
+      'time_uom': dbt_inc_join._choice('time_uom', time_uom, ['day', 'hour', 'minute']),
+      'enforce_sliding_join_window': dbt_inc_join._flag('enforce_sliding_join_window', enforce_sliding_join_window),
+      'include_waiting': dbt_inc_join._flag('include_waiting', include_waiting),
+      'output_select': dbt_inc_join._output_select(output_select),
+      'suffixes': dbt_inc_join._suffixes(suffixes),
   }) }}
 {% endmacro %}
 
 {% macro _check_model_config(params) %}
   {#- Model-level checks: provisional rows in a kept table, and microbatch batches finer than the unit. -#}
   {%- if params.include_waiting and config.get('materialized') == 'incremental' -%}
-    {{ inc_join._fail("include_waiting=true in an incremental model would store a_waiting rows, which are provisional (a later run emits the same A row again as matched or timed out). Use include_waiting only in a view or table model that shows what is currently waiting; see the README, 'Currently waiting'.") }}
+    {{ dbt_inc_join._fail("include_waiting=true in an incremental model would store a_waiting rows, which are provisional (a later run emits the same A row again as matched or timed out). Use include_waiting only in a view or table model that shows what is currently waiting; see the README, 'Currently waiting'.") }}
   {%- endif -%}
   {%- set batch_size = config.get('batch_size') -%}
   {%- set order = ['minute', 'hour', 'day', 'month', 'year'] -%}
   {%- if batch_size and (batch_size | lower) in order and order.index(batch_size | lower) < order.index(params.time_uom) -%}
-    {{ inc_join._fail("batch_size='" ~ batch_size ~ "' is finer than time_uom='" ~ params.time_uom ~ "'; a batch must cover whole units: use batch_size '" ~ params.time_uom ~ "' or coarser, or a finer time_uom.") }}
+    {{ dbt_inc_join._fail("batch_size='" ~ batch_size ~ "' is finer than time_uom='" ~ params.time_uom ~ "'; a batch must cover whole units: use batch_size '" ~ params.time_uom ~ "' or coarser, or a finer time_uom.") }}
   {%- endif -%}
 {% endmacro %}
 
@@ -141,11 +134,10 @@
 {% endmacro %}
 
 {% macro _require_column(columns, name, parameter, side) %}
-  {%- set ij = inc_join if inc_join is mapping else _local_namespace() -%}
-  {%- set found = ij._find_column(columns, name) -%}
+  {%- set found = dbt_inc_join._find_column(columns, name) -%}
   {%- if found is none -%}
     {%- set available = [] -%}{%- for c in columns -%}{%- do available.append("'" ~ c.name ~ "'") -%}{%- endfor -%}
-    {{ ij._fail(parameter ~ " column '" ~ name ~ "' is missing from " ~ side ~ '; its columns are ' ~ available | join(', ') ~ '.') }}
+    {{ dbt_inc_join._fail(parameter ~ " column '" ~ name ~ "' is missing from " ~ side ~ '; its columns are ' ~ available | join(', ') ~ '.') }}
   {%- endif -%}
   {{ return(found) }}
 {% endmacro %}
@@ -165,38 +157,36 @@
 {% endmacro %}
 
 {% macro _check_arrival_type(type_name, inc_col, side, time_uom) %}
-  {%- set ij = inc_join if inc_join is mapping else _local_namespace() -%}
   {%- if type_name not in ['date', 'timestamp', 'timestamp_ltz', 'timestamp_ntz'] -%}
-    {{ ij._fail("inc_col '" ~ inc_col ~ "' of " ~ side ~ ' is ' ~ type_name | upper ~ '; it must be DATE or TIMESTAMP (cast it, e.g. to_date(' ~ inc_col ~ ') or to_timestamp(' ~ inc_col ~ ')).') }}
+    {{ dbt_inc_join._fail("inc_col '" ~ inc_col ~ "' of " ~ side ~ ' is ' ~ type_name | upper ~ '; it must be DATE or TIMESTAMP (cast it, e.g. to_date(' ~ inc_col ~ ') or to_timestamp(' ~ inc_col ~ ')).') }}
   {%- endif -%}
   {%- if time_uom != 'day' and type_name == 'date' -%}
-    {{ ij._fail("time_uom='" ~ time_uom ~ "' needs a TIMESTAMP arrival column, but inc_col '" ~ inc_col ~ "' of " ~ side ~ " is DATE; use time_uom='day' or a TIMESTAMP column.") }}
+    {{ dbt_inc_join._fail("time_uom='" ~ time_uom ~ "' needs a TIMESTAMP arrival column, but inc_col '" ~ inc_col ~ "' of " ~ side ~ " is DATE; use time_uom='day' or a TIMESTAMP column.") }}
   {%- endif -%}
 {% endmacro %}
 
 {% macro _resolve_inputs(params, a_columns, b_columns) %}
-  {%- set ij = inc_join if inc_join is mapping else _local_namespace() -%}
   {#- Each side's spelling of the keys and the arrival column, with type checks (schemas only). -#}
   {%- set keys = [] -%}
   {%- for key in params.join_cols -%}
-    {%- set key_a = ij._require_column(a_columns, key, 'join_cols', 'a') -%}
-    {%- set key_b = ij._require_column(b_columns, key, 'join_cols', 'b') -%}
-    {%- set type_a, type_b = ij._type_name(key_a), ij._type_name(key_b) -%}
+    {%- set key_a = dbt_inc_join._require_column(a_columns, key, 'join_cols', 'a') -%}
+    {%- set key_b = dbt_inc_join._require_column(b_columns, key, 'join_cols', 'b') -%}
+    {%- set type_a, type_b = dbt_inc_join._type_name(key_a), dbt_inc_join._type_name(key_b) -%}
     {%- for type_name in [type_a, type_b] -%}
-      {%- if not ij._is_comparable_type(type_name) -%}
-        {{ ij._fail("join_cols column '" ~ key ~ "' is " ~ type_name | upper ~ ', which Spark cannot compare; join on columns of a comparable type (cast or extract a field).') }}
+      {%- if not dbt_inc_join._is_comparable_type(type_name) -%}
+        {{ dbt_inc_join._fail("join_cols column '" ~ key ~ "' is " ~ type_name | upper ~ ', which Spark cannot compare; join on columns of a comparable type (cast or extract a field).') }}
       {%- endif -%}
     {%- endfor -%}
-    {%- if type_a != type_b and not (ij._is_numeric_type(type_a) and ij._is_numeric_type(type_b)) -%}
-      {{ ij._fail("join_cols column '" ~ key ~ "' is " ~ type_a | upper ~ ' in a but ' ~ type_b | upper ~ ' in b; cast one side so both have the same type.') }}
+    {%- if type_a != type_b and not (dbt_inc_join._is_numeric_type(type_a) and dbt_inc_join._is_numeric_type(type_b)) -%}
+      {{ dbt_inc_join._fail("join_cols column '" ~ key ~ "' is " ~ type_a | upper ~ ' in a but ' ~ type_b | upper ~ ' in b; cast one side so both have the same type.') }}
     {%- endif -%}
     {%- do keys.append([key_a.name, key_b.name]) -%}
   {%- endfor -%}
-  {%- set inc_a = ij._require_column(a_columns, params.inc_col, 'inc_col', 'a') -%}
-  {%- set inc_b = ij._require_column(b_columns, params.inc_col, 'inc_col', 'b') -%}
-  {%- set type_a, type_b = ij._type_name(inc_a), ij._type_name(inc_b) -%}
-  {%- do ij._check_arrival_type(type_a, params.inc_col, 'a', params.time_uom) -%}
-  {%- do ij._check_arrival_type(type_b, params.inc_col, 'b', params.time_uom) -%}
+  {%- set inc_a = dbt_inc_join._require_column(a_columns, params.inc_col, 'inc_col', 'a') -%}
+  {%- set inc_b = dbt_inc_join._require_column(b_columns, params.inc_col, 'inc_col', 'b') -%}
+  {%- set type_a, type_b = dbt_inc_join._type_name(inc_a), dbt_inc_join._type_name(inc_b) -%}
+  {%- do dbt_inc_join._check_arrival_type(type_a, params.inc_col, 'a', params.time_uom) -%}
+  {%- do dbt_inc_join._check_arrival_type(type_b, params.inc_col, 'b', params.time_uom) -%}
   {%- set raw_types = [] -%}
   {%- for type_name in [type_a, type_b] -%}
     {%- do raw_types.append('date' if type_name == 'date' else ('timestamp_ntz' if type_name == 'timestamp_ntz' else 'timestamp')) -%}

@@ -8,7 +8,7 @@
 
 {% macro spark__create_table_as(temporary, relation, compiled_code, language='sql') -%}
   {%- if language == 'python' -%}
-    {{ inc_join._py_write_table(temporary, relation, compiled_code) }}
+    {{ dbt_inc_join._py_write_table(temporary, relation, compiled_code) }}
   {%- else -%}
     {{ dbt.spark__create_table_as(temporary, relation, compiled_code, language) }}
   {%- endif -%}
@@ -32,14 +32,14 @@
 dbt = dbtObj(spark.table)
 dbt.batch = None
 dbt.inc_join_context = {
-    "materialized": {{ inc_join._py_text(config.get('materialized')) }},
-    "incremental_strategy": {{ inc_join._py_text(config.get('incremental_strategy')) }},
-    "batch_size": {{ inc_join._py_text(config.get('batch_size')) }},
-    "batch_start": {{ inc_join._py_text(batch.event_time_start.isoformat() if batch else none) }},
-    "batch_end": {{ inc_join._py_text(batch.event_time_end.isoformat() if batch else none) }},
-    "output_window_start": {{ inc_join._py_text(var('inc_join_output_window_start', none)) }},
-    "output_window_end": {{ inc_join._py_text(var('inc_join_output_window_end', none)) }},
-    "available_until": {{ inc_join._py_text(var('inc_join_available_until', none)) }},
+    "materialized": {{ dbt_inc_join._py_text(config.get('materialized')) }},
+    "incremental_strategy": {{ dbt_inc_join._py_text(config.get('incremental_strategy')) }},
+    "batch_size": {{ dbt_inc_join._py_text(config.get('batch_size')) }},
+    "batch_start": {{ dbt_inc_join._py_text(batch.event_time_start.isoformat() if batch else none) }},
+    "batch_end": {{ dbt_inc_join._py_text(batch.event_time_end.isoformat() if batch else none) }},
+    "output_window_start": {{ dbt_inc_join._py_text(var('inc_join_output_window_start', none)) }},
+    "output_window_end": {{ dbt_inc_join._py_text(var('inc_join_output_window_end', none)) }},
+    "available_until": {{ dbt_inc_join._py_text(var('inc_join_available_until', none)) }},
 }
 df = model(dbt, spark)
 

@@ -3,6 +3,6 @@
 
 {% macro _scenario_a_late(ctx) %}
   {%- set arrival = '_a_arrival' -%}
-  {%- set where = '_a_arrival IS NOT NULL AND _b_arrival IS NOT NULL AND _b_arrival < _a_arrival AND ' ~ inc_join._in_window_sql(arrival, ctx) -%}
+  {%- set where = '_a_arrival IS NOT NULL AND _b_arrival IS NOT NULL AND _b_arrival < _a_arrival AND ' ~ dbt_inc_join._in_window_sql(arrival, ctx) -%}
   {{ return({'code': 2, 'name': 'a_late', 'where': where, 'arrival': arrival}) }}
 {% endmacro %}

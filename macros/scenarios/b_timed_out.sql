@@ -2,7 +2,7 @@
     Returns the WHERE clause over the joined pairs and the row's output arrival. -#}
 
 {% macro _scenario_b_timed_out(ctx) %}
-  {%- set arrival = inc_join._add_units_sql('_b_arrival', ctx.lb, ctx.time_uom) -%}
-  {%- set where = '_a_arrival IS NULL AND ' ~ inc_join._in_window_sql(arrival, ctx) -%}
+  {%- set arrival = dbt_inc_join._add_units_sql('_b_arrival', ctx.lb, ctx.time_uom) -%}
+  {%- set where = '_a_arrival IS NULL AND ' ~ dbt_inc_join._in_window_sql(arrival, ctx) -%}
   {{ return({'code': 6, 'name': 'b_timed_out', 'where': where, 'arrival': arrival}) }}
 {% endmacro %}

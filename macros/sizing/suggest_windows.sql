@@ -1,45 +1,43 @@
-{#- dbt run-operation inc_join.suggest_windows --args '{a: trx_financial, b: trx_sepa, join_cols: [TrxId],
+{#- dbt run-operation dbt_inc_join.suggest_windows --args '{a: trx_financial, b: trx_sepa, join_cols: [TrxId],
     inc_col: RecDate, coverage: 0.999}'
     Prints the distribution of Δ = b − a over the partner pairs of the whole history (equal keys, any
     arrival) and the smallest look_back_time and max_waiting_time that keep `coverage` of them; the same
     numbers as dbt_inc_join.suggest_windows in Python. -#}
 
 {% macro suggest_windows(a, b, join_cols, inc_col='RecDate', time_uom='day', coverage=0.999) %}
-  {{ return(adapter.dispatch('suggest_windows', 'inc_join')(a, b, join_cols, inc_col, time_uom, coverage)) }}
+  {{ return(adapter.dispatch('suggest_windows', 'dbt_inc_join')(a, b, join_cols, inc_col, time_uom, coverage)) }}
 {% endmacro %}
 
 {% macro default__suggest_windows(a, b, join_cols, inc_col, time_uom, coverage) %}
-  {%- set ij = inc_join if inc_join is mapping else _local_namespace() -%}
-  {%- set coverage = ij._check_coverage(coverage) -%}
-  {%- set params = ij._check_parameters(join_cols, inc_col, 'inner', 0, 0, time_uom, true, false, none, ['_A', '_B']) -%}
-  {%- set a, b = ij._relation_argument(a, 'a'), ij._relation_argument(b, 'b') -%}
-  {%- set inputs = ij._resolve_inputs(params, adapter.get_columns_in_relation(a), adapter.get_columns_in_relation(b)) -%}
+  {%- set coverage = dbt_inc_join._check_coverage(coverage) -%}
+  {%- set params = dbt_inc_join._check_parameters(join_cols, inc_col, 'inner', 0, 0, time_uom, true, false, none, ['_A', '_B']) -%}
+  {%- set a, b = dbt_inc_join._relation_argument(a, 'a'), dbt_inc_join._relation_argument(b, 'b') -%}
+  {%- set inputs = dbt_inc_join._resolve_inputs(params, adapter.get_columns_in_relation(a), adapter.get_columns_in_relation(b)) -%}
   {%- set unit = params.time_uom -%}
   {%- set sides = [] -%}
   {%- for side, relation in [('a', a), ('b', b)] -%}
     {%- set index = loop.index0 -%}
-    {%- set arrival = ij._quote(inputs.inc_col[index]) -%}
+    {%- set arrival = dbt_inc_join._quote(inputs.inc_col[index]) -%}
     {%- set projection = [] -%}
-    {%- for pair in inputs['keys'] -%}{%- do projection.append(ij._quote(pair[index]) ~ ' AS _' ~ side ~ 'k' ~ loop.index0) -%}{%- endfor -%}
-    {%- do projection.append(ij._truncate_sql(arrival, unit) ~ ' AS _' ~ side ~ '_arrival') -%}
+    {%- for pair in inputs['keys'] -%}{%- do projection.append(dbt_inc_join._quote(pair[index]) ~ ' AS _' ~ side ~ 'k' ~ loop.index0) -%}{%- endfor -%}
+    {%- do projection.append(dbt_inc_join._truncate_sql(arrival, unit) ~ ' AS _' ~ side ~ '_arrival') -%}
     {%- do sides.append('SELECT ' ~ projection | join(', ') ~ ' FROM ' ~ relation ~ ' WHERE ' ~ arrival ~ ' IS NOT NULL') -%}
   {%- endfor -%}
   {%- set condition = [] -%}
   {%- for pair in inputs['keys'] -%}{%- do condition.append('_ak' ~ loop.index0 ~ ' = _bk' ~ loop.index0) -%}{%- endfor -%}
   {%- set query -%}
-    SELECT {{ ij._diff_units_sql('_b_arrival', '_a_arrival', unit) }} AS delta, count(*) AS pairs
+    SELECT {{ dbt_inc_join._diff_units_sql('_b_arrival', '_a_arrival', unit) }} AS delta, count(*) AS pairs
     FROM ({{ sides[0] }}) AS pa INNER JOIN ({{ sides[1] }}) AS pb ON {{ condition | join(' AND ') }}
     GROUP BY 1 ORDER BY 1
   {%- endset -%}
   {%- set histogram = [] -%}
   {%- for row in run_query(query).rows -%}{%- do histogram.append([row[0] | int, row[1] | int]) -%}{%- endfor -%}
-  {%- set suggestion = ij._suggest_from_histogram(histogram, coverage) -%}
-  {%- do print(ij._window_report(suggestion, unit)) -%}
+  {%- set suggestion = dbt_inc_join._suggest_from_histogram(histogram, coverage) -%}
+  {%- do print(dbt_inc_join._window_report(suggestion, unit)) -%}
   {{ return(suggestion) }}
 {% endmacro %}
 
 {% macro _relation_argument(value, parameter) %}
-  {%- set ij = inc_join if inc_join is mapping else _local_namespace() -%}
   {#- A relation, a model/seed name (ref) or 'schema.table'. -#}
   {%- if value is not string -%}{{ return(value) }}{%- endif -%}
   {%- if '.' in value -%}
@@ -49,15 +47,14 @@
     {%- set relation = ref(value) -%}
   {%- endif -%}
   {%- if relation is none -%}
-    {{ ij._fail(parameter ~ "='" ~ value ~ "' is neither a model, a seed nor an existing schema.table.") }}
+    {{ dbt_inc_join._fail(parameter ~ "='" ~ value ~ "' is neither a model, a seed nor an existing schema.table.") }}
   {%- endif -%}
   {{ return(relation) }}
 {% endmacro %}
 
 {% macro _check_coverage(value) %}
-  {%- set ij = inc_join if inc_join is mapping else _local_namespace() -%}
   {%- if value is not number or value is boolean or value <= 0 or value > 1 -%}
-    {{ ij._fail('coverage must be a share greater than 0 and at most 1, e.g. 0.999 (got ' ~ ij._repr(value) ~ ').') }}
+    {{ dbt_inc_join._fail('coverage must be a share greater than 0 and at most 1, e.g. 0.999 (got ' ~ dbt_inc_join._repr(value) ~ ').') }}
   {%- endif -%}
   {{ return(value) }}
 {% endmacro %}
@@ -79,10 +76,9 @@
 {% endmacro %}
 
 {% macro _minimal_window(histogram, count, coverage) %}
-  {%- set ij = inc_join if inc_join is mapping else _local_namespace() -%}
   {#- Smallest lb + mw (ties: smaller mw) keeping at least `coverage` of the pairs; only 0 and the distances
       that occur can be optimal. Two pointers over the distinct distances. -#}
-  {%- set need = ij._at_least(coverage, count) -%}
+  {%- set need = dbt_inc_join._at_least(coverage, count) -%}
   {%- if need == 0 -%}{{ return([0, 0]) }}{%- endif -%}
   {%- set back = [[0, 0]] -%}
   {%- for delta, pairs in histogram | reverse -%}
@@ -109,7 +105,6 @@
 {% endmacro %}
 
 {% macro _suggest_from_histogram(histogram, coverage) %}
-  {%- set ij = inc_join if inc_join is mapping else _local_namespace() -%}
   {%- set count = histogram | map(attribute=1) | sum -%}
   {%- if count == 0 -%}
     {{ return({'count': 0, 'minimum': none, 'maximum': none, 'quantiles': [], 'look_back_time': 0,
@@ -117,7 +112,7 @@
   {%- endif -%}
   {%- set quantiles = [] -%}
   {%- for level in [0.001, 0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99, 0.999] -%}
-    {%- set rank = [1, ij._at_least(level, count)] | max -%}
+    {%- set rank = [1, dbt_inc_join._at_least(level, count)] | max -%}
     {%- set ns = namespace(seen=0, value=none) -%}
     {%- for delta, pairs in histogram -%}
       {%- set ns.seen = ns.seen + pairs -%}
@@ -125,15 +120,15 @@
     {%- endfor -%}
     {%- do quantiles.append([level, ns.value]) -%}
   {%- endfor -%}
-  {%- set window = ij._minimal_window(histogram, count, coverage) -%}
+  {%- set window = dbt_inc_join._minimal_window(histogram, count, coverage) -%}
   {%- set candidates = [] -%}
   {%- for target in ([0.9, 0.99, 0.999, 1.0] + [coverage | float]) | unique | sort -%}
-    {%- set candidate = ij._minimal_window(histogram, count, target) -%}
-    {%- set kept = ij._covered(histogram, candidate[0], candidate[1]) -%}
+    {%- set candidate = dbt_inc_join._minimal_window(histogram, count, target) -%}
+    {%- set kept = dbt_inc_join._covered(histogram, candidate[0], candidate[1]) -%}
     {%- do candidates.append({'target': target, 'look_back_time': candidate[0], 'max_waiting_time': candidate[1],
                               'lost': 1.0 - kept / count, 'lost_pairs': count - kept}) -%}
   {%- endfor -%}
-  {%- set kept = ij._covered(histogram, window[0], window[1]) -%}
+  {%- set kept = dbt_inc_join._covered(histogram, window[0], window[1]) -%}
   {{ return({'count': count, 'minimum': histogram[0][0], 'maximum': histogram[-1][0], 'quantiles': quantiles,
              'look_back_time': window[0], 'max_waiting_time': window[1], 'coverage': coverage,
              'covered': kept / count, 'lost_pairs': count - kept, 'candidates': candidates}) }}
@@ -146,22 +141,21 @@
 {% endmacro %}
 
 {% macro _window_report(s, unit) %}
-  {%- set ij = inc_join if inc_join is mapping else _local_namespace() -%}
   {%- set lines = ['inc_join window sizing: ' ~ s['count'] ~ ' partner pairs, delta = b - a in ' ~ unit ~ 's'] -%}
   {%- if s['count'] == 0 -%}
     {%- do lines.append('  no partner pairs: the history says nothing about the window; suggested: look_back_time=0, max_waiting_time=0') -%}
     {{ return(lines | join('\n')) }}
   {%- endif -%}
   {%- do lines.append('  delta from ' ~ s.minimum ~ ' to ' ~ s.maximum ~ ' ' ~ unit ~ 's') -%}
-  {%- set cells = [] -%}{%- for level, value in s.quantiles -%}{%- do cells.append(ij._percent(level) ~ ': ' ~ value) -%}{%- endfor -%}
+  {%- set cells = [] -%}{%- for level, value in s.quantiles -%}{%- do cells.append(dbt_inc_join._percent(level) ~ ': ' ~ value) -%}{%- endfor -%}
   {%- do lines.append('  quantiles ' ~ cells | join(', ')) -%}
-  {%- do lines.append('suggested for coverage ' ~ ij._percent(s.coverage) ~ ': look_back_time=' ~ s.look_back_time
-                      ~ ', max_waiting_time=' ~ s.max_waiting_time ~ ' (keeps ' ~ ij._percent(s.covered)
+  {%- do lines.append('suggested for coverage ' ~ dbt_inc_join._percent(s.coverage) ~ ': look_back_time=' ~ s.look_back_time
+                      ~ ', max_waiting_time=' ~ s.max_waiting_time ~ ' (keeps ' ~ dbt_inc_join._percent(s.covered)
                       ~ ' of the pairs, loses ' ~ s.lost_pairs ~ ')') -%}
   {%- do lines.append('  coverage  look_back_time  max_waiting_time  lost  lost pairs') -%}
   {%- for c in s.candidates -%}
-    {%- do lines.append('  ' ~ ij._percent(c.target) ~ '  ' ~ c.look_back_time ~ '  ' ~ c.max_waiting_time ~ '  '
-                        ~ ij._percent(c.lost) ~ '  ' ~ c.lost_pairs) -%}
+    {%- do lines.append('  ' ~ dbt_inc_join._percent(c.target) ~ '  ' ~ c.look_back_time ~ '  ' ~ c.max_waiting_time ~ '  '
+                        ~ dbt_inc_join._percent(c.lost) ~ '  ' ~ c.lost_pairs) -%}
   {%- endfor -%}
   {{ return(lines | join('\n')) }}
 {% endmacro %}

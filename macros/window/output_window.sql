@@ -2,12 +2,12 @@
 
 {% macro output_window(a, b, inc_col='RecDate', time_uom='day', how='left', output_window_start=none,
                        output_window_end=none) %}
-  {{ return(adapter.dispatch('output_window', 'inc_join')(a, b, inc_col, time_uom, how, output_window_start,
+  {{ return(adapter.dispatch('output_window', 'dbt_inc_join')(a, b, inc_col, time_uom, how, output_window_start,
                                                            output_window_end)) }}
 {% endmacro %}
 
 {% macro default__output_window(a, b, inc_col, time_uom, how, output_window_start, output_window_end) %}
-  {{ return(inc_join.spark__output_window(a, b, inc_col, time_uom, how, output_window_start, output_window_end)) }}
+  {{ return(dbt_inc_join.spark__output_window(a, b, inc_col, time_uom, how, output_window_start, output_window_end)) }}
 {% endmacro %}
 
 {% macro spark__output_window(a, b, inc_col, time_uom, how, output_window_start, output_window_end) %}
@@ -20,24 +20,24 @@
     {{ return({'start': none, 'end': none, 'empty': true, 'start_reason': 'parse', 'end_reason': 'parse',
                'watermark': none, 'a_max': none, 'b_max': none, 'time_uom': time_uom}) }}
   {%- endif -%}
-  {%- set time_uom = inc_join._choice('time_uom', time_uom, ['day', 'hour', 'minute']) -%}
-  {%- set how = inc_join._choice('how', how, ['inner', 'left', 'full', 'left_anti']) -%}
-  {%- set a, b = inc_join._unfiltered(a), inc_join._unfiltered(b) -%}
-  {%- set a_columns = adapter.get_columns_in_relation(inc_join._table_of(a)) -%}
-  {%- set b_columns = adapter.get_columns_in_relation(inc_join._table_of(b)) -%}
-  {{ return(inc_join._resolve_window(a, b, a_columns, b_columns, inc_col, time_uom, how, output_window_start,
+  {%- set time_uom = dbt_inc_join._choice('time_uom', time_uom, ['day', 'hour', 'minute']) -%}
+  {%- set how = dbt_inc_join._choice('how', how, ['inner', 'left', 'full', 'left_anti']) -%}
+  {%- set a, b = dbt_inc_join._unfiltered(a), dbt_inc_join._unfiltered(b) -%}
+  {%- set a_columns = adapter.get_columns_in_relation(dbt_inc_join._table_of(a)) -%}
+  {%- set b_columns = adapter.get_columns_in_relation(dbt_inc_join._table_of(b)) -%}
+  {{ return(dbt_inc_join._resolve_window(a, b, a_columns, b_columns, inc_col, time_uom, how, output_window_start,
                                      output_window_end)) }}
 {% endmacro %}
 
 {% macro _resolve_window(a, b, a_columns, b_columns, inc_col, time_uom, how, output_window_start, output_window_end) %}
   {#- output_window for inputs already read from the batch filter and described: inc_join calls this with the
       columns it described, so a run describes each input once. -#}
-  {%- set a_column = inc_join._require_column(a_columns, inc_col, 'inc_col', 'a') -%}
-  {%- set b_column = inc_join._require_column(b_columns, inc_col, 'inc_col', 'b') -%}
+  {%- set a_column = dbt_inc_join._require_column(a_columns, inc_col, 'inc_col', 'a') -%}
+  {%- set b_column = dbt_inc_join._require_column(b_columns, inc_col, 'inc_col', 'b') -%}
   {%- set raw_types = [] -%}
   {%- for column, side in [(a_column, 'a'), (b_column, 'b')] -%}
-    {%- set type_name = inc_join._type_name(column) -%}
-    {%- do inc_join._check_arrival_type(type_name, inc_col, side, time_uom) -%}
+    {%- set type_name = dbt_inc_join._type_name(column) -%}
+    {%- do dbt_inc_join._check_arrival_type(type_name, inc_col, side, time_uom) -%}
     {%- do raw_types.append('date' if type_name == 'date' else ('timestamp_ntz' if type_name == 'timestamp_ntz' else 'timestamp')) -%}
   {%- endfor -%}
   {%- set batch = model.batch if (model is defined and model is not none and model.batch is defined) else none -%}
@@ -45,21 +45,21 @@
   {#- start -#}
   {%- set start_var = var('inc_join_output_window_start', none) -%}
   {%- set end_var = var('inc_join_output_window_end', none) -%}
-  {%- set start = inc_join._parse_bound(output_window_start, 'output_window_start', time_uom) -%}
+  {%- set start = dbt_inc_join._parse_bound(output_window_start, 'output_window_start', time_uom) -%}
   {%- set start_reason = 'argument output_window_start' -%}
   {%- if start is none and start_var not in [none, ''] -%}
-    {%- set start = inc_join._parse_bound(start_var, 'inc_join_output_window_start', time_uom) -%}
+    {%- set start = dbt_inc_join._parse_bound(start_var, 'inc_join_output_window_start', time_uom) -%}
     {%- set start_reason = 'var inc_join_output_window_start' -%}
   {%- endif -%}
   {%- if start is none and batch -%}
-    {%- set start = inc_join._parse_bound(batch.event_time_start, 'model.batch.event_time_start', time_uom) -%}
+    {%- set start = dbt_inc_join._parse_bound(batch.event_time_start, 'model.batch.event_time_start', time_uom) -%}
     {%- set start_reason = 'microbatch batch start' -%}
   {%- endif -%}
   {%- if start is none and is_incremental() -%}
-    {%- set latest = run_query("SELECT date_format(max(" ~ inc_join._quote(inc_col) ~ "), 'yyyy-MM-dd HH:mm:ss') FROM " ~ this) -%}
-    {%- set latest = inc_join._parse_text_value(latest.rows[0][0], time_uom) -%}
+    {%- set latest = run_query("SELECT date_format(max(" ~ dbt_inc_join._quote(inc_col) ~ "), 'yyyy-MM-dd HH:mm:ss') FROM " ~ this) -%}
+    {%- set latest = dbt_inc_join._parse_text_value(latest.rows[0][0], time_uom) -%}
     {%- if latest is not none -%}
-      {%- set start = inc_join._shift(latest, 1, time_uom) -%}
+      {%- set start = dbt_inc_join._shift(latest, 1, time_uom) -%}
       {%- set start_reason = 'max(' ~ inc_col ~ ') in ' ~ this ~ ' + 1 ' ~ time_uom -%}
     {%- endif -%}
   {%- endif -%}
@@ -68,24 +68,24 @@
   {#- the watermark (and the earliest arrival on a first run), in one query. An orchestrator that knows both
       inputs are loaded up to a unit (quiet days leave no rows to show it) declares it with a var instead. -#}
   {%- set declared = var('inc_join_available_until', none) -%}
-  {%- set declared = none if declared in [none, ''] else inc_join._parse_bound(declared, 'inc_join_available_until', time_uom) -%}
+  {%- set declared = none if declared in [none, ''] else dbt_inc_join._parse_bound(declared, 'inc_join_available_until', time_uom) -%}
   {%- set sides = [('a', a, a_column, raw_types[0]), ('b', b, b_column, raw_types[1])] -%}
   {%- set selects = ['1 AS one'] -%}
   {%- for side, relation, column, raw_type in sides -%}
-    {%- set arrival = inc_join._truncate_sql(inc_join._quote(column.name), time_uom) -%}
+    {%- set arrival = dbt_inc_join._truncate_sql(dbt_inc_join._quote(column.name), time_uom) -%}
     {%- set source = relation | string -%}
-    {%- set recent = inc_join._arrival_range_sql(column.name, raw_type, start, none, time_uom) -%}
+    {%- set recent = dbt_inc_join._arrival_range_sql(column.name, raw_type, start, none, time_uom) -%}
     {%- if declared is none -%}
       {%- do selects.append("(SELECT date_format(max(" ~ arrival ~ "), 'yyyy-MM-dd HH:mm:ss') FROM " ~ source ~ " WHERE " ~ recent ~ ") AS " ~ side ~ "_max") -%}
     {%- endif -%}
     {%- if need_earliest -%}
-      {%- do selects.append("(SELECT date_format(min(" ~ arrival ~ "), 'yyyy-MM-dd HH:mm:ss') FROM " ~ source ~ " WHERE " ~ inc_join._quote(column.name) ~ " IS NOT NULL) AS " ~ side ~ "_min") -%}
+      {%- do selects.append("(SELECT date_format(min(" ~ arrival ~ "), 'yyyy-MM-dd HH:mm:ss') FROM " ~ source ~ " WHERE " ~ dbt_inc_join._quote(column.name) ~ " IS NOT NULL) AS " ~ side ~ "_min") -%}
     {%- endif -%}
   {%- endfor -%}
   {%- set row = run_query('SELECT ' ~ selects | join(', ')).rows[0] if selects | length > 1 else none -%}
   {%- if declared is none -%}
-    {%- set a_max = inc_join._parse_text_value(row['a_max'], time_uom) -%}
-    {%- set b_max = inc_join._parse_text_value(row['b_max'], time_uom) -%}
+    {%- set a_max = dbt_inc_join._parse_text_value(row['a_max'], time_uom) -%}
+    {%- set b_max = dbt_inc_join._parse_text_value(row['b_max'], time_uom) -%}
     {%- set watermark = none if (a_max is none or b_max is none) else [a_max, b_max] | min -%}
     {%- set watermark_text = 'min(max a ' ~ (a_max or 'none') ~ ', max b ' ~ (b_max or 'none') ~ ')' -%}
   {%- else -%}
@@ -93,8 +93,8 @@
     {%- set watermark_text = declared ~ ' declared by var inc_join_available_until' -%}
   {%- endif -%}
   {%- if need_earliest -%}
-    {%- set a_min = inc_join._parse_text_value(row['a_min'], time_uom) -%}
-    {%- set b_min = inc_join._parse_text_value(row['b_min'], time_uom) -%}
+    {%- set a_min = dbt_inc_join._parse_text_value(row['a_min'], time_uom) -%}
+    {%- set b_min = dbt_inc_join._parse_text_value(row['b_min'], time_uom) -%}
     {%- set candidates = [a_min] + ([b_min] if how == 'full' else []) -%}
     {%- set candidates = candidates | reject('none') | list -%}
     {%- set start = candidates | min if candidates else none -%}
@@ -102,15 +102,15 @@
   {%- endif -%}
 
   {#- end -#}
-  {%- set end = inc_join._parse_bound(output_window_end, 'output_window_end', time_uom) -%}
+  {%- set end = dbt_inc_join._parse_bound(output_window_end, 'output_window_end', time_uom) -%}
   {%- set end_reason = 'argument output_window_end' -%}
   {%- if end is none and end_var not in [none, ''] -%}
-    {%- set end = inc_join._parse_bound(end_var, 'inc_join_output_window_end', time_uom) -%}
+    {%- set end = dbt_inc_join._parse_bound(end_var, 'inc_join_output_window_end', time_uom) -%}
     {%- set end_reason = 'var inc_join_output_window_end' -%}
   {%- endif -%}
   {%- if end is none and batch -%}
     {%- set last_moment = batch.event_time_end - modules.datetime.timedelta(microseconds=1) -%}
-    {%- set end = inc_join._parse_bound(last_moment, 'model.batch.event_time_end', time_uom) -%}
+    {%- set end = dbt_inc_join._parse_bound(last_moment, 'model.batch.event_time_end', time_uom) -%}
     {%- set end_reason = 'microbatch batch end - 1 ' ~ time_uom -%}
   {%- endif -%}
   {%- if watermark is none -%}

@@ -2,7 +2,7 @@
 
 Python models cannot call macros or ``var()``. inc_join's Python writer (macros/python_models) hands them
 what the SQL macro reads from Jinja as ``dbt.inc_join_context``: the materialization, the microbatch batch and
-the ``inc_join_output_window_start/end`` vars. The rules are those of ``inc_join.output_window``.
+the ``inc_join_output_window_start/end`` vars. The rules are those of ``dbt_inc_join.output_window``.
 """
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ def dbt_context(dbt: Any) -> Dict[str, Any]:
     if context is None:
         raise ValueError(
             "inc_join: this Python model was not written by inc_join's writer, so its window cannot be resolved. "
-            "Add to dbt_project.yml: dispatch: [{macro_namespace: dbt, search_order: [<your project>, inc_join, dbt]}]."
+            "Add to dbt_project.yml: dispatch: [{macro_namespace: dbt, search_order: [<your project>, dbt_inc_join, dbt]}]."
         )
     return context
 
@@ -137,7 +137,7 @@ def inc_join_model(dbt: Any, a: DataFrame, b: DataFrame, *, join_cols, inc_col: 
                    output_select=None, suffixes=("_A", "_B")) -> DataFrame:
     """The body of a dbt Python model: ``return inc_join_model(dbt, dbt.ref("a"), dbt.ref("b"), join_cols=...)``.
 
-    Same arguments and rows as the SQL macro ``inc_join.inc_join``; the window comes from dbt's state."""
+    Same arguments and rows as the SQL macro ``dbt_inc_join.inc_join``; the window comes from dbt's state."""
     prepared = prepare_join(a, b, join_cols=join_cols, inc_col=inc_col, how=how, look_back_time=look_back_time,
                             max_waiting_time=max_waiting_time, time_uom=time_uom,
                             enforce_sliding_join_window=enforce_sliding_join_window,

@@ -50,7 +50,7 @@ def test_suggest_windows_run_operation_agrees_with_python(spark, project, capfd,
 
     capfd.readouterr()
     arguments = dict(a=seed_a, b=seed_b, join_cols=["TrxId"], inc_col="RecDate", time_uom=unit, coverage=coverage)
-    project.invoke("run-operation", "inc_join.suggest_windows", "--args", json.dumps(arguments))
+    project.invoke("run-operation", "dbt_inc_join.suggest_windows", "--args", json.dumps(arguments))
     printed = capfd.readouterr().out
     python = suggest_windows(spark.table(f"inc_join_it.{seed_a}"), spark.table(f"inc_join_it.{seed_b}"),
                              join_cols="TrxId", time_uom=unit, coverage=coverage)

@@ -34,7 +34,7 @@ MODELS = [*SQL_MODELS, "gen_left_append", PYTHON_MODEL, "gen_left_microbatch"]
 @pytest.fixture(scope="module")
 def pipeline(thrift_dbt):
     """Seed on the server, then run every model on each of RUN_DAYS (as loaded up to that day)."""
-    if not (SEEDS.parent / "dbt_packages" / "inc_join").exists():  # the session suite may have installed it
+    if not (SEEDS.parent / "dbt_packages" / "dbt_inc_join").exists():  # the session suite may have installed it
         thrift_dbt.invoke("deps")
     thrift_dbt.invoke("seed", "--select", "gen_a", "gen_b")
     daily = [m for m in MODELS if m != "gen_left_microbatch"]

@@ -1,2 +1,2 @@
 {{ config(materialized='table', tags=['edge']) }}
-{{ inc_join.inc_join(ref('empty_a'), ref('gen_b'), join_cols='TrxId', how='full', look_back_time=2, max_waiting_time=4, output_window_start='2025-01-01', output_window_end='2025-01-10') }}
+{{ dbt_inc_join.inc_join(ref('empty_a'), ref('gen_b'), join_cols='TrxId', how='full', look_back_time=2, max_waiting_time=4, output_window_start='2025-01-01', output_window_end='2025-01-10') }}

@@ -1,2 +1,2 @@
-{{ inc_join.inc_join(ref('typed_a'), ref('typed_b'), join_cols='k', inc_col='amount',
+{{ dbt_inc_join.inc_join(ref('typed_a'), ref('typed_b'), join_cols='k', inc_col='amount',
                      output_window_start='2025-03-01', output_window_end='2025-03-31') }}

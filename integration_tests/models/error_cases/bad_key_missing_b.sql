@@ -1,1 +1,1 @@
-{{ inc_join.inc_join(ref('stg_gen_a'), ref('stg_gen_b'), join_cols=['TrxId', 'Account']) }}
+{{ dbt_inc_join.inc_join(ref('stg_gen_a'), ref('stg_gen_b'), join_cols=['TrxId', 'Account']) }}

@@ -1,2 +1,2 @@
 {{ config(materialized='incremental', incremental_strategy='insert_overwrite', partition_by=['RecDate']) }}
-{{ inc_join.inc_join(ref('stg_gen_a'), ref('stg_gen_b'), join_cols='TrxId', include_waiting=true) }}
+{{ dbt_inc_join.inc_join(ref('stg_gen_a'), ref('stg_gen_b'), join_cols='TrxId', include_waiting=true) }}

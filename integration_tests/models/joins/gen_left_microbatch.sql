@@ -2,5 +2,5 @@
           begin='2025-01-01', partition_by=['RecDate'], file_format='parquet', tags=['microbatch']) }}
 -- The inputs have event_time too, so dbt would cut them to the batch: inc_join reads them unfiltered and
 -- applies its own look-back and waiting bounds.
-{{ inc_join.inc_join(ref('stg_gen_a'), ref('stg_gen_b'), join_cols='TrxId', how='left',
+{{ dbt_inc_join.inc_join(ref('stg_gen_a'), ref('stg_gen_b'), join_cols='TrxId', how='left',
                      look_back_time=2, max_waiting_time=4) }}

@@ -1,7 +1,7 @@
 {{ config(materialized='table', tags=['matrix']) }}
 -- One run of the macro with arguments taken from vars: the tests compare it with the PySpark core.
 {%- set m = var('matrix', {}) %}
-{{ inc_join.inc_join(ref(m.get('a', 'gen_a')), ref(m.get('b', 'gen_b')), join_cols=m.get('join_cols', 'TrxId'),
+{{ dbt_inc_join.inc_join(ref(m.get('a', 'gen_a')), ref(m.get('b', 'gen_b')), join_cols=m.get('join_cols', 'TrxId'),
                      inc_col=m.get('inc_col', 'RecDate'), how=m.get('how', 'left'),
                      look_back_time=m.get('look_back_time', 2), max_waiting_time=m.get('max_waiting_time', 4),
                      output_window_start=m.get('start'), output_window_end=m.get('end'),
