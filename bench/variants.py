@@ -21,6 +21,8 @@ from datetime import date
 from pathlib import Path
 from typing import Callable, Dict, Sequence
 
+from dbt_inc_join import JoinType
+
 REPO = Path(__file__).resolve().parent.parent
 PEER_DIR = REPO / ".bench-peer"
 DBT_PROJECT = Path(__file__).resolve().parent / "dbt"
@@ -28,8 +30,9 @@ DATABASE = "inc_join_bench"
 JOIN_COLS = ("TrxId",)
 INC_COL = "RecDate"
 
-# JoinType codes and names (SPEC §3), and the peer's name for a B row without partner (how = full).
-LABELS = {1: "same_time", 2: "a_late", 3: "b_late", 4: "a_timed_out", 5: "a_waiting", 6: "b_timed_out"}
+# JoinType codes and names (the package's JoinType table), and the peer's name for a B row without partner
+# (how = full).
+LABELS = {int(join_type): join_type.label for join_type in JoinType}
 PEER_B_ONLY = "not_matched"
 
 
@@ -95,6 +98,8 @@ def naive_sql(case: Case) -> str:
     """A full recompute: the outer join of everything, classified and placed as SPEC §3 says, then the
     window's rows. Arrivals are never NULL in the benchmark data, so a present side is a non-NULL arrival."""
     lb, mw = case.look_back_time, case.max_waiting_time
+    same_time, a_late, b_late = int(JoinType.SAME_TIME), int(JoinType.A_LATE), int(JoinType.B_LATE)
+    a_timed_out, b_timed_out = int(JoinType.A_TIMED_OUT), int(JoinType.B_TIMED_OUT)
     kind = {"left": "LEFT OUTER", "full": "FULL OUTER", "inner": "INNER"}[case.how]
     return f"""
 WITH pairs AS (
@@ -106,8 +111,9 @@ WITH pairs AS (
 classified AS (
   SELECT *,
          CASE WHEN RecDate_A IS NOT NULL AND RecDate_B IS NOT NULL
-                THEN CASE WHEN RecDate_B = RecDate_A THEN 1 WHEN RecDate_B < RecDate_A THEN 2 ELSE 3 END
-              WHEN RecDate_A IS NOT NULL THEN 4 ELSE 6 END AS JoinType,
+                THEN CASE WHEN RecDate_B = RecDate_A THEN {same_time} WHEN RecDate_B < RecDate_A THEN {a_late}
+                          ELSE {b_late} END
+              WHEN RecDate_A IS NOT NULL THEN {a_timed_out} ELSE {b_timed_out} END AS JoinType,
          CASE WHEN RecDate_A IS NOT NULL AND RecDate_B IS NOT NULL THEN greatest(RecDate_A, RecDate_B)
               WHEN RecDate_A IS NOT NULL THEN date_add(RecDate_A, {mw})
               ELSE date_add(RecDate_B, {lb}) END AS RecDate
@@ -115,8 +121,8 @@ classified AS (
 )
 SELECT coalesce(a_key, b_key) AS TrxId, RecDate, AccountId, Amount, CreditDebit, RecDate_A,
        PaymentId, CountryCode, Status, RecDate_B,
-       CASE WHEN JoinType <= 3 THEN datediff(RecDate_B, RecDate_A) END AS DiffArrivalTime,
-       CASE JoinType WHEN 4 THEN {mw} WHEN 6 THEN {lb} END AS WaitingTime,
+       CASE WHEN JoinType IN ({same_time}, {a_late}, {b_late}) THEN datediff(RecDate_B, RecDate_A) END AS DiffArrivalTime,
+       CASE JoinType WHEN {a_timed_out} THEN {mw} WHEN {b_timed_out} THEN {lb} END AS WaitingTime,
        JoinType
 FROM classified
 WHERE RecDate BETWEEN DATE'{case.start}' AND DATE'{case.end}'

@@ -39,18 +39,12 @@
 {% endmacro %}
 
 {% macro _log_run(params, window) %}
-  {#- One line per run: the window, what decided each bound, and the arrivals read from each input. -#}
-  {%- set unit = params.time_uom -%}
-  {%- if window.empty -%}
-    {%- set reads = 'nothing to read' -%}
-  {%- else -%}
-    {%- set a_reach = params.max_waiting_time + (params.look_back_time if params.how == 'full' else 0) -%}
-    {%- set b_reach = params.max_waiting_time + params.look_back_time -%}
-    {%- set a_from = 'beginning' if window.start is none else dbt_inc_join._shift(window.start, -a_reach, unit) -%}
-    {%- set b_from = 'beginning' if window.start is none else dbt_inc_join._shift(window.start, -b_reach, unit) -%}
-    {%- set reads = 'reads a ' ~ a_from ~ '..' ~ window.end ~ ', b ' ~ b_from ~ '..' ~ window.end -%}
+  {#- One line per run in dbt's log (the same text as a Python model's). -#}
+  {%- set ranges = none -%}
+  {%- if not window.empty -%}
+    {%- set ranges = dbt_inc_join._read_ranges(window.start, window.end, params.how, params.look_back_time,
+                                                params.max_waiting_time, params.time_uom) -%}
   {%- endif -%}
   {%- set target = this if this is defined else 'run-operation' -%}
-  {{ log('inc_join ' ~ target ~ ': window [' ~ window.start ~ ', ' ~ window.end ~ ']' ~ (' (empty)' if window.empty else '')
-         ~ '; start: ' ~ window.start_reason ~ '; end: ' ~ window.end_reason ~ '; ' ~ reads, info=True) }}
+  {{ log(dbt_inc_join._run_log_line(target, window, ranges), info=True) }}
 {% endmacro %}

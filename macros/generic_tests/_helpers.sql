@@ -1,7 +1,18 @@
 {#- Shared by the JoinType tests: codes from codes or names, periods, recent-rows filters. -#}
 
 {% macro _join_type_names() %}
-  {{ return({1: 'same_time', 2: 'a_late', 3: 'b_late', 4: 'a_timed_out', 5: 'a_waiting', 6: 'b_timed_out'}) }}
+  {#- code -> name, from the JoinType table (macros/join_types.sql) -#}
+  {%- set names = {} -%}
+  {%- for join_type in dbt_inc_join._join_types() -%}
+    {%- do names.update({join_type.code: join_type.name}) -%}
+  {%- endfor -%}
+  {{ return(names) }}
+{% endmacro %}
+
+{% macro _join_type_codes_text() %}
+  {#- 'a code 1-6', from the table -#}
+  {%- set codes = dbt_inc_join._join_type_names().keys() | list -%}
+  {{ return('a code ' ~ codes | min ~ '-' ~ codes | max) }}
 {% endmacro %}
 
 {% macro _join_type_code(value, parameter) %}
@@ -17,7 +28,7 @@
 {% macro _join_type_codes(values, parameter) %}
   {%- if values is string or values is number -%}{%- set values = [values] -%}{%- endif -%}
   {%- if values is none or values | length == 0 -%}
-    {{ dbt_inc_join._fail(parameter ~ ' must list at least one JoinType (a code 1-6 or a name such as a_timed_out).') }}
+    {{ dbt_inc_join._fail(parameter ~ ' must list at least one JoinType (' ~ dbt_inc_join._join_type_codes_text() ~ ' or a name such as a_timed_out).') }}
   {%- endif -%}
   {%- set codes = [] -%}
   {%- for value in values -%}{%- do codes.append(dbt_inc_join._join_type_code(value, parameter)) -%}{%- endfor -%}

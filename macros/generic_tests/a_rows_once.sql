@@ -11,11 +11,12 @@
   {%- set described = [] -%}{%- for c in identity -%}{%- do described.append('CAST(' ~ c ~ ' AS STRING)') -%}{%- endfor -%}
   {%- set all_columns = [] -%}
   {%- for column in adapter.get_columns_in_relation(model) -%}{%- do all_columns.append(dbt_inc_join._quote(column.name)) -%}{%- endfor -%}
-  {%- set not_null = [] -%}{%- for c in identity -%}{%- do not_null.append(c ~ ' IS NOT NULL') -%}{%- endfor %}
+  {%- set not_null = [] -%}{%- for c in identity -%}{%- do not_null.append(c ~ ' IS NOT NULL') -%}{%- endfor -%}
+  {%- set timed_out_code = dbt_inc_join._join_type('a_timed_out').code %}
 with a_rows as (
     select {{ identity | join(', ') }},
-           sum(case when JoinType = 4 then 1 else 0 end) as timed_out,
-           sum(case when JoinType in (1, 2, 3) then 1 else 0 end) as matched
+           sum(case when JoinType = {{ timed_out_code }} then 1 else 0 end) as timed_out,
+           sum(case when JoinType in ({{ dbt_inc_join._matched_codes() | join(', ') }}) then 1 else 0 end) as matched
     from {{ model }}
     where {{ not_null | join(' AND ') }}
     group by {{ identity | join(', ') }}

@@ -12,7 +12,7 @@
   {%- if max_change is none -%}{{ dbt_inc_join._fail('max_change must be a share between 0 and 1, e.g. 0.1.') }}{%- endif -%}
   {%- set baseline_periods = dbt_inc_join._positive_count('baseline_periods', baseline_periods, allow_none=false) -%}
   {%- set min_rows = dbt_inc_join._positive_count('min_rows', min_rows, allow_none=false) -%}
-  {%- set codes = dbt_inc_join._join_type_codes(join_types if join_types is not none else [1, 2, 3, 4, 5, 6], 'join_types') -%}
+  {%- set codes = dbt_inc_join._join_type_codes(join_types if join_types is not none else dbt_inc_join._join_type_names().keys() | list, 'join_types') -%}
   {%- set typed = [] -%}{%- for code in codes -%}{%- do typed.append([code, none, none]) -%}{%- endfor -%}
   {%- set period_sql = dbt_inc_join._period_sql(dbt_inc_join._quote(inc_col), period) %}
 with rows_in_periods as (select {{ period_sql }} as period, JoinType from {{ model }}),

@@ -1,72 +1,51 @@
-{#- The SQL of one run: slice both inputs, join them once, classify every joined row by the scenarios'
-    WHERE clauses (one CASE branch per scenario), keep the rows placed in the window.
+{#- The SQL of one run: slice both inputs, join them once, classify every joined row by the scenarios, keep
+    the rows placed in the output window, select the output columns.
 
-    One SELECT, not one per scenario combined with UNION ALL: Spark inlines the joined CTE into every branch of a
+    Read side by side with src/dbt_inc_join/render.py (same steps, same names, same SQL text). One SELECT over
+    one join, never a UNION ALL of one SELECT per scenario: Spark inlines the joined CTE into every branch of a
     UNION ALL and pushes each branch's filter below the join, so each branch re-scanned both inputs and joined
-    them again (4-5 scans per input, 2-3x the time of one join; see bench/). -#}
+    them again (4-5 scans per input, 2-3x the time of one join; see docs/performance.md). -#}
 
 {% macro _render_join(a, b, params, inputs, plan, window) %}
   {%- set unit = params.time_uom -%}
   {%- set unit_type = dbt_inc_join._unit_type(unit) -%}
-  {%- set end = window.end -%}
   {%- set start = window.start -%}
+  {%- set end = window.end -%}
   {%- if window.empty -%}
-    {#- Same columns and types, no rows: a false filter that Spark folds into an empty relation. -#}
+    {#- Same columns and types, no rows: a false filter that Spark folds into an empty relation. The plan still
+        needs some end literal; which one does not matter. -#}
     {%- set end = end or start or modules.datetime.date(1970, 1, 1) -%}
     {%- set start = none -%}
   {%- endif -%}
-  {%- set ctx = {'time_uom': unit, 'lb': params.look_back_time, 'mw': params.max_waiting_time,
-                 'start_sql': none if start is none else dbt_inc_join._sql_literal(start, unit_type),
-                 'end_sql': dbt_inc_join._sql_literal(end, unit_type)} -%}
+  {%- set ctx = {
+      'time_uom': unit,
+      'lb': params.look_back_time,
+      'mw': params.max_waiting_time,
+      'end_sql': dbt_inc_join._sql_literal(end, unit_type),
+  } -%}
 
-  {#- SPEC §4: what this run may read of each input -#}
-  {%- set a_reach = params.max_waiting_time + (params.look_back_time if params.how == 'full' else 0) -%}
-  {%- set b_reach = params.max_waiting_time + params.look_back_time -%}
+  {#- what this run may read of each input (docs/spec.md §4) -#}
+  {%- set ranges = dbt_inc_join._read_ranges(start, end, params.how, params.look_back_time, params.max_waiting_time, unit) -%}
   {%- set slices = [] -%}
-  {%- set same_arrival = [unit == 'day' and inputs.raw_types[0] == 'date', unit == 'day' and inputs.raw_types[1] == 'date'] -%}
-  {%- for index, side, reach, columns in [(0, 'a', a_reach, plan.a_columns), (1, 'b', b_reach, plan.b_columns)] -%}
-    {%- set lower = none if start is none else dbt_inc_join._shift(start, -reach, unit) -%}
-    {%- set predicate = 'false' if window.empty else dbt_inc_join._arrival_range_sql(inputs.inc_col[index], inputs.raw_types[index], lower, end, unit) -%}
-    {#- Only what the output needs goes through the join. A side is present in a joined row exactly when its
-        arrival is not NULL (the slice drops NULL arrivals), so no presence flag is carried; a DATE arrival in
-        days is its own truncation, so the raw column is not carried twice. -#}
-    {%- set projection = [] -%}
-    {%- for pair in inputs['keys'] -%}
-      {%- do projection.append(dbt_inc_join._quote(pair[index]) ~ ' AS _' ~ side ~ 'k' ~ loop.index0) -%}
-    {%- endfor -%}
-    {%- for column in columns -%}
-      {%- if not (same_arrival[index] and column.input_name == inputs.inc_col[index]) -%}
-        {%- do projection.append(dbt_inc_join._quote(column.input_name) ~ ' AS _' ~ side ~ loop.index0) -%}
-      {%- endif -%}
-    {%- endfor -%}
-    {%- do projection.append(dbt_inc_join._truncate_sql(dbt_inc_join._quote(inputs.inc_col[index]), unit) ~ ' AS _' ~ side ~ '_arrival') -%}
-    {%- do slices.append({'sql': projection | join(', '), 'source': (a if side == 'a' else b) | string,
-                          'predicate': predicate, 'lower': lower}) -%}
+  {%- for side, relation, columns in [('a', a, plan.a_columns), ('b', b, plan.b_columns)] -%}
+    {%- set index = loop.index0 -%}
+    {%- set lower, upper = ranges[index] -%}
+    {%- if window.empty -%}
+      {%- set predicate = 'false' -%}
+    {%- else -%}
+      {%- set predicate = dbt_inc_join._arrival_range_sql(inputs.inc_col[index], inputs.raw_types[index], lower, upper, unit) -%}
+    {%- endif -%}
+    {%- set keys = inputs['keys'] | map(attribute=index) | list -%}
+    {%- set projection = dbt_inc_join._side_projection(side, keys, columns, inputs.inc_col[index], inputs.raw_types[index], unit) -%}
+    {%- do slices.append({'sql': projection | join(', '), 'source': relation | string, 'predicate': predicate}) -%}
   {%- endfor -%}
 
-  {#- partners: equal keys (NULL never matches) and b inside A's sliding window -#}
-  {%- set partner = [] -%}
-  {%- for pair in inputs['keys'] -%}{%- do partner.append('_ak' ~ loop.index0 ~ ' = _bk' ~ loop.index0) -%}{%- endfor -%}
-  {%- if params.enforce_sliding_join_window -%}
-    {%- do partner.append('_b_arrival >= ' ~ dbt_inc_join._add_units_sql('_a_arrival', -params.look_back_time, unit)) -%}
-    {%- do partner.append('_b_arrival <= ' ~ dbt_inc_join._add_units_sql('_a_arrival', params.max_waiting_time, unit)) -%}
-  {%- elif start is not none -%}
-    {#- compatibility mode: partners bounded only by the slices this run reads -#}
-    {%- do partner.append('(_b_arrival >= _a_arrival OR _b_arrival >= ' ~ dbt_inc_join._sql_literal(dbt_inc_join._shift(start, -params.look_back_time, unit), unit_type) ~ ')') -%}
-  {%- endif -%}
+  {%- set partner = dbt_inc_join._partner_condition_sql(params, start, inputs['keys'] | length) -%}
   {%- set join_kind = {'inner': 'INNER', 'left': 'LEFT OUTER', 'left_anti': 'LEFT OUTER', 'full': 'FULL OUTER'}[params.how] -%}
-
   {%- set scenarios = [] -%}
-  {%- if params.how != 'left_anti' -%}
-    {%- do scenarios.extend([dbt_inc_join._scenario_same_time(ctx), dbt_inc_join._scenario_a_late(ctx), dbt_inc_join._scenario_b_late(ctx)]) -%}
-  {%- endif -%}
-  {%- if params.how != 'inner' -%}
-    {%- do scenarios.append(dbt_inc_join._scenario_a_timed_out(ctx)) -%}
-    {%- if params.include_waiting -%}{%- do scenarios.append(dbt_inc_join._scenario_a_waiting(ctx)) -%}{%- endif -%}
-  {%- endif -%}
-  {%- if params.how == 'full' -%}
-    {%- do scenarios.append(dbt_inc_join._scenario_b_timed_out(ctx)) -%}
-  {%- endif -%}
+  {%- for join_type in dbt_inc_join._emitted_join_types(params.how, params.include_waiting) -%}
+    {%- do scenarios.append(dbt_inc_join['_scenario_' ~ join_type.name](ctx)) -%}
+  {%- endfor -%}
 with _inc_join_a as (
     select {{ slices[0].sql }}
     from {{ slices[0].source }}
@@ -81,36 +60,112 @@ _inc_join_pairs as (
     select *
     from _inc_join_a
     {{ join_kind }} JOIN _inc_join_b
-      on {{ partner | join('\n     and ') }}
+      on {{ partner }}
 ),
 _inc_join_placed as (
     select *,
-           case
-             {%- for scenario in scenarios %}
-             when {{ scenario.where }} then {{ scenario.code }}  -- {{ scenario.name }}
-             {%- endfor %}
-           end as _join_type
+           {{ dbt_inc_join._classification_sql(scenarios, start, end, unit) }} as _join_type
     from _inc_join_pairs
 )
-select {{ dbt_inc_join._placed_columns(scenarios, plan, params, ctx, inputs, same_arrival) | join(',\n       ') }}
+select {{ dbt_inc_join._placed_columns(scenarios, plan, inputs, unit) | join(',\n       ') }}
 from _inc_join_placed
 where _join_type is not null
 {% endmacro %}
 
-{% macro _placed_columns(scenarios, plan, params, ctx, inputs, same_arrival) %}
-  {#- Each output column: the scenarios' values, one CASE branch per distinct value (none when all agree). -#}
-  {%- set per_scenario = [] -%}
-  {%- for scenario in scenarios -%}
-    {%- do per_scenario.append(dbt_inc_join._scenario_columns(scenario, plan, params, ctx, inputs, same_arrival)) -%}
+{% macro _side_projection(side, keys, columns, inc_col, raw_type, time_uom) %}
+  {#- The select list that renames one side to internal names and adds its truncated arrival. Only what the
+      output needs goes through the join; a side is present in a joined row exactly when its arrival is not
+      NULL (the slice drops NULL arrivals), so no presence flag; a DATE arrival in days is its own truncation,
+      so the raw column is not carried twice. -#}
+  {%- set same = dbt_inc_join._arrival_is_truncated(raw_type, time_uom) -%}
+  {%- set projection = [] -%}
+  {%- for key in keys -%}
+    {%- do projection.append(dbt_inc_join._quote(key) ~ ' AS _' ~ side ~ 'k' ~ loop.index0) -%}
   {%- endfor -%}
+  {%- for column in columns -%}
+    {%- if not (same and column.input_name == inc_col) -%}
+      {%- do projection.append(dbt_inc_join._quote(column.input_name) ~ ' AS _' ~ side ~ loop.index0) -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {%- do projection.append(dbt_inc_join._truncate_sql(dbt_inc_join._quote(inc_col), time_uom) ~ ' AS _' ~ side ~ '_arrival') -%}
+  {{ return(projection) }}
+{% endmacro %}
+
+{% macro _arrival_is_truncated(raw_type, time_uom) %}
+  {{ return(time_uom == 'day' and raw_type == 'date') }}
+{% endmacro %}
+
+{% macro _partner_condition_sql(params, start, key_count) %}
+  {#- Equal keys (plain SQL equality: NULL never matches) and, by default, b inside A's sliding window. -#}
+  {%- set unit = params.time_uom -%}
+  {%- set tests = [] -%}
+  {%- for index in range(key_count) -%}
+    {%- do tests.append('_ak' ~ index ~ ' = _bk' ~ index) -%}
+  {%- endfor -%}
+  {%- if params.enforce_sliding_join_window -%}
+    {%- do tests.append('_b_arrival >= ' ~ dbt_inc_join._add_units_sql('_a_arrival', -params.look_back_time, unit)) -%}
+    {%- do tests.append('_b_arrival <= ' ~ dbt_inc_join._add_units_sql('_a_arrival', params.max_waiting_time, unit)) -%}
+  {%- elif start is not none -%}
+    {#- Compatibility mode: partners are bounded only by the pre-filtered slices (a late A looks back only
+        look_back_time before the window start), so the answer depends on the window size. -#}
+    {%- set limit = dbt_inc_join._sql_literal(dbt_inc_join._shift(start, -params.look_back_time, unit), dbt_inc_join._unit_type(unit)) -%}
+    {%- do tests.append('(_b_arrival >= _a_arrival OR _b_arrival >= ' ~ limit ~ ')') -%}
+  {%- endif -%}
+  {{ return(tests | join('\n     and ')) }}
+{% endmacro %}
+
+{% macro _in_window_sql(arrival, start, end, time_uom) %}
+  {#- The arrival lies in the output window [start, end] (no lower test without a start). -#}
+  {%- set unit_type = dbt_inc_join._unit_type(time_uom) -%}
+  {%- set test = arrival ~ ' <= ' ~ dbt_inc_join._sql_literal(end, unit_type) -%}
+  {%- if start is not none -%}
+    {%- set test = test ~ ' AND ' ~ arrival ~ ' >= ' ~ dbt_inc_join._sql_literal(start, unit_type) -%}
+  {%- endif -%}
+  {{ return('(' ~ test ~ ')') }}
+{% endmacro %}
+
+{% macro _classification_sql(scenarios, start, end, time_uom) %}
+  {#- The JoinType code of a joined row: the scenario whose rows it is, when placed inside the window. -#}
+  {%- set branches = [] -%}
+  {%- for scenario in scenarios -%}
+    {%- do branches.append('\n             WHEN (' ~ scenario.where ~ ') AND ' ~ dbt_inc_join._in_window_sql(scenario.arrival, start, end, time_uom) ~ ' THEN ' ~ scenario.code ~ '  -- ' ~ scenario.name) -%}
+  {%- endfor -%}
+  {{ return('CASE' ~ branches | join('') ~ '\n           END') }}
+{% endmacro %}
+
+{% macro _scenario_value(column, scenario, plan, inputs, time_uom) %}
+  {#- The value of one selected column in a row of this scenario. -#}
+  {%- set side = 0 if column.source == 'a' else 1 -%}
+  {%- if column.source == 'key' -%}
+    {{ return('coalesce(_ak' ~ column.index ~ ', _bk' ~ column.index ~ ')') }}
+  {%- elif column.source == 'arrival' -%}
+    {{ return(scenario.arrival) }}
+  {%- elif column.source in ['a', 'b'] and column.input_name == inputs.inc_col[side] and dbt_inc_join._arrival_is_truncated(inputs.raw_types[side], time_uom) -%}
+    {{ return('_' ~ column.source ~ '_arrival') }}
+  {%- elif column.source in ['a', 'b'] -%}
+    {{ return('_' ~ column.source ~ column.index) }}
+  {%- elif column.name == 'DiffArrivalTime' -%}
+    {{ return('CAST(' ~ (scenario.diff or 'NULL') ~ ' AS INT)') }}
+  {%- elif column.name == 'WaitingTime' -%}
+    {{ return('CAST(' ~ (scenario.waiting or 'NULL') ~ ' AS INT)') }}
+  {%- elif column.name == 'JoinType' -%}
+    {{ return('CAST(' ~ scenario.code ~ ' AS INT)') }}
+  {%- endif -%}
+  {{ return("CAST('" ~ scenario.name ~ "' AS STRING)") }}
+{% endmacro %}
+
+{% macro _placed_columns(scenarios, plan, inputs, time_uom) %}
+  {#- Each selected column: the scenarios' values, one CASE branch per distinct value (none when all agree). -#}
   {%- set columns = [] -%}
   {%- for column in plan.selected -%}
-    {%- set column_index = loop.index0 -%}
     {%- set values = [] -%}
     {%- set codes = {} -%}
     {%- for scenario in scenarios -%}
-      {%- set value = per_scenario[loop.index0][column_index] -%}
-      {%- if value not in values -%}{%- do values.append(value) -%}{%- do codes.update({value: []}) -%}{%- endif -%}
+      {%- set value = dbt_inc_join._scenario_value(column, scenario, plan, inputs, time_uom) -%}
+      {%- if value not in values -%}
+        {%- do values.append(value) -%}
+        {%- do codes.update({value: []}) -%}
+      {%- endif -%}
       {%- do codes[value].append(scenario.code | string) -%}
     {%- endfor -%}
     {%- if column.source == 'derived' and column.name == 'JoinType' -%}
@@ -126,35 +181,6 @@ where _join_type is not null
       {%- set expression = 'CASE ' ~ branches | join(' ') ~ ' END' -%}
     {%- endif -%}
     {%- do columns.append(expression ~ ' AS ' ~ dbt_inc_join._quote(column.name)) -%}
-  {%- endfor -%}
-  {{ return(columns) }}
-{% endmacro %}
-
-{% macro _scenario_columns(scenario, plan, params, ctx, inputs, same_arrival) %}
-  {#- The value of every selected column in a row of this scenario. -#}
-  {%- set unit = params.time_uom -%}
-  {%- set columns = [] -%}
-  {%- for column in plan.selected -%}
-    {%- set side_index = 0 if column.source == 'a' else 1 -%}
-    {%- if column.source == 'key' -%}
-      {%- set value = 'coalesce(_ak' ~ column.index ~ ', _bk' ~ column.index ~ ')' -%}
-    {%- elif column.source == 'arrival' -%}
-      {%- set value = scenario.arrival -%}
-    {%- elif column.source in ['a', 'b'] and same_arrival[side_index] and column.input_name == inputs.inc_col[side_index] -%}
-      {%- set value = '_' ~ column.source ~ '_arrival' -%}
-    {%- elif column.source in ['a', 'b'] -%}
-      {%- set value = '_' ~ column.source ~ column.index -%}
-    {%- elif column.name == 'DiffArrivalTime' -%}
-      {%- set value = 'CAST(' ~ (dbt_inc_join._diff_units_sql('_b_arrival', '_a_arrival', unit) if scenario.code <= 3 else 'NULL') ~ ' AS INT)' -%}
-    {%- elif column.name == 'WaitingTime' -%}
-      {%- set waited = {4: params.max_waiting_time, 5: dbt_inc_join._diff_units_sql(ctx.end_sql, '_a_arrival', unit), 6: params.look_back_time} -%}
-      {%- set value = 'CAST(' ~ waited.get(scenario.code, 'NULL') ~ ' AS INT)' -%}
-    {%- elif column.name == 'JoinType' -%}
-      {%- set value = 'CAST(' ~ scenario.code ~ ' AS INT)' -%}
-    {%- else -%}
-      {%- set value = "CAST('" ~ scenario.name ~ "' AS STRING)" -%}
-    {%- endif -%}
-    {%- do columns.append(value) -%}
   {%- endfor -%}
   {{ return(columns) }}
 {% endmacro %}

@@ -1,8 +1,14 @@
-{#- Scenario 2, a_late (SPEC §3): partners where B came first (Δ < 0); placed at a.
-    Returns the WHERE clause over the joined pairs and the row's output arrival. -#}
+{#- JoinType a_late: partners where B came first (Δ < 0); placed at a, when the A row arrives.
+    (scenarios.py: a_late) -#}
 
 {% macro _scenario_a_late(ctx) %}
-  {%- set arrival = '_a_arrival' -%}
-  {%- set where = '_a_arrival IS NOT NULL AND _b_arrival IS NOT NULL AND _b_arrival < _a_arrival AND ' ~ dbt_inc_join._in_window_sql(arrival, ctx) -%}
-  {{ return({'code': 2, 'name': 'a_late', 'where': where, 'arrival': arrival}) }}
+  {%- set join_type = dbt_inc_join._join_type('a_late') -%}
+  {{ return({
+      'code': join_type.code,
+      'name': join_type.name,
+      'where': '_a_arrival IS NOT NULL AND _b_arrival IS NOT NULL AND _b_arrival < _a_arrival',
+      'arrival': '_a_arrival',
+      'diff': dbt_inc_join._diff_units_sql('_b_arrival', '_a_arrival', ctx.time_uom),
+      'waiting': none,
+  }) }}
 {% endmacro %}

@@ -1,8 +1,15 @@
-{#- Scenario 5, a_waiting (SPEC §3): provisional: an A row of the last max_waiting_time units with no partner up to the window end; placed at the end.
-    Returns the WHERE clause over the joined pairs and the row's output arrival. -#}
+{#- JoinType a_waiting (provisional, include_waiting only): an A row whose window is still open at the output
+    window end, with no partner up to it; placed at the end. (scenarios.py: a_waiting) -#}
 
 {% macro _scenario_a_waiting(ctx) %}
-  {%- set arrival = ctx.end_sql -%}
-  {%- set where = '_a_arrival IS NOT NULL AND _b_arrival IS NULL AND ' ~ dbt_inc_join._add_units_sql('_a_arrival', ctx.mw, ctx.time_uom) ~ ' > ' ~ ctx.end_sql -%}
-  {{ return({'code': 5, 'name': 'a_waiting', 'where': where, 'arrival': arrival}) }}
+  {%- set join_type = dbt_inc_join._join_type('a_waiting') -%}
+  {%- set timed_out_at = dbt_inc_join._add_units_sql('_a_arrival', ctx.mw, ctx.time_uom) -%}
+  {{ return({
+      'code': join_type.code,
+      'name': join_type.name,
+      'where': '_a_arrival IS NOT NULL AND _b_arrival IS NULL AND ' ~ timed_out_at ~ ' > ' ~ ctx.end_sql,
+      'arrival': ctx.end_sql,
+      'diff': none,
+      'waiting': dbt_inc_join._diff_units_sql(ctx.end_sql, '_a_arrival', ctx.time_uom),
+  }) }}
 {% endmacro %}

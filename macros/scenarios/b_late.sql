@@ -1,8 +1,14 @@
-{#- Scenario 3, b_late (SPEC §3): partners where A came first (Δ > 0); placed at b.
-    Returns the WHERE clause over the joined pairs and the row's output arrival. -#}
+{#- JoinType b_late: partners where A came first (Δ > 0); placed at b, when the B row arrives.
+    (scenarios.py: b_late) -#}
 
 {% macro _scenario_b_late(ctx) %}
-  {%- set arrival = '_b_arrival' -%}
-  {%- set where = '_a_arrival IS NOT NULL AND _b_arrival IS NOT NULL AND _b_arrival > _a_arrival AND ' ~ dbt_inc_join._in_window_sql(arrival, ctx) -%}
-  {{ return({'code': 3, 'name': 'b_late', 'where': where, 'arrival': arrival}) }}
+  {%- set join_type = dbt_inc_join._join_type('b_late') -%}
+  {{ return({
+      'code': join_type.code,
+      'name': join_type.name,
+      'where': '_a_arrival IS NOT NULL AND _b_arrival IS NOT NULL AND _b_arrival > _a_arrival',
+      'arrival': '_b_arrival',
+      'diff': dbt_inc_join._diff_units_sql('_b_arrival', '_a_arrival', ctx.time_uom),
+      'waiting': none,
+  }) }}
 {% endmacro %}

@@ -1,8 +1,13 @@
-{#- Scenario 1, same_time (SPEC §3): partners that arrived in the same unit; placed at a.
-    Returns the WHERE clause over the joined pairs and the row's output arrival. -#}
+{#- JoinType same_time: partners that arrived in the same unit; placed at a. (scenarios.py: same_time) -#}
 
 {% macro _scenario_same_time(ctx) %}
-  {%- set arrival = '_a_arrival' -%}
-  {%- set where = '_a_arrival IS NOT NULL AND _b_arrival IS NOT NULL AND _b_arrival = _a_arrival AND ' ~ dbt_inc_join._in_window_sql(arrival, ctx) -%}
-  {{ return({'code': 1, 'name': 'same_time', 'where': where, 'arrival': arrival}) }}
+  {%- set join_type = dbt_inc_join._join_type('same_time') -%}
+  {{ return({
+      'code': join_type.code,
+      'name': join_type.name,
+      'where': '_a_arrival IS NOT NULL AND _b_arrival IS NOT NULL AND _b_arrival = _a_arrival',
+      'arrival': '_a_arrival',
+      'diff': dbt_inc_join._diff_units_sql('_b_arrival', '_a_arrival', ctx.time_uom),
+      'waiting': none,
+  }) }}
 {% endmacro %}

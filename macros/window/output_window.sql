@@ -87,7 +87,7 @@
     {%- set a_max = dbt_inc_join._parse_text_value(row['a_max'], time_uom) -%}
     {%- set b_max = dbt_inc_join._parse_text_value(row['b_max'], time_uom) -%}
     {%- set watermark = none if (a_max is none or b_max is none) else [a_max, b_max] | min -%}
-    {%- set watermark_text = 'min(max a ' ~ (a_max or 'none') ~ ', max b ' ~ (b_max or 'none') ~ ')' -%}
+    {%- set watermark_text = dbt_inc_join._watermark_text(a_max, b_max) -%}
   {%- else -%}
     {%- set a_max, b_max, watermark = none, none, declared -%}
     {%- set watermark_text = declared ~ ' declared by var inc_join_available_until' -%}

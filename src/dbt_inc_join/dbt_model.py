@@ -12,11 +12,12 @@ from typing import Any, Dict, Optional
 
 from pyspark.sql import DataFrame
 
-from .join import PreparedJoin, build_join, prepare_join
+from .join import PreparedJoin, prepare_join
+from .render import render_join
 from .predicates import quote
 from .time_units import UnitValue, shift_value
-from .watermark import availability_watermark, earliest_arrival
-from .window import OutputWindow, parse_bound
+from .watermark import earliest_arrival, input_maxima, watermark_of, watermark_text
+from .window import OutputWindow, parse_bound, read_ranges, run_log_line
 
 UNIT_ORDER = ["minute", "hour", "day", "month", "year"]
 
@@ -98,10 +99,10 @@ def resolve_dbt_window(dbt: Any, prepared: PreparedJoin, output_window_start=Non
     if context.get("available_until"):
         # declared by the orchestrator: quiet days leave no rows that would move the data's own watermark
         watermark = bound(context["available_until"], "inc_join_available_until")
-        watermark_text = f"{watermark} declared by var inc_join_available_until"
+        how_known = f"{watermark} declared by var inc_join_available_until"
     else:
-        watermark = availability_watermark(prepared.df_a, prepared.df_b, inc_cols, types, unit, start)
-        watermark_text = f"min(max a, max b) = {watermark}"
+        maxima = input_maxima(prepared.df_a, prepared.df_b, inc_cols, types, unit, start)
+        watermark, how_known = watermark_of(*maxima), watermark_text(*maxima)
     end, end_reason = bound(output_window_end, "output_window_end"), "argument output_window_end"
     if end is None and context.get("output_window_end"):
         end, end_reason = bound(context["output_window_end"], "inc_join_output_window_end"), \
@@ -111,11 +112,11 @@ def resolve_dbt_window(dbt: Any, prepared: PreparedJoin, output_window_start=Non
         end, end_reason = bound(last_moment, "model.batch.event_time_end"), f"microbatch batch end - 1 {unit.value}"
     if watermark is None:
         gap = "no arrivals yet in a or b" if start is None else f"a or b has no arrival from {start} on yet"
-        end, end_reason = None, f"{gap}: no availability watermark"
+        end, end_reason = None, f"{gap}: watermark {how_known}"
     elif end is None:
-        end, end_reason = watermark, f"availability watermark {watermark_text}"
+        end, end_reason = watermark, f"availability watermark {how_known}"
     elif end > watermark:
-        end, end_reason = watermark, f"{end_reason} {end}, capped at the availability watermark {watermark_text}"
+        end, end_reason = watermark, f"{end_reason} {end}, capped at the availability watermark {how_known}"
     return DbtWindow(OutputWindow(start, end), start_reason, end_reason)
 
 
@@ -145,13 +146,7 @@ def inc_join_model(dbt: Any, a: DataFrame, b: DataFrame, *, join_cols, inc_col: 
     check_model_config(dbt_context(dbt), prepared.params.include_waiting, prepared.params.time_uom.value)
     resolved = resolve_dbt_window(dbt, prepared, output_window_start, output_window_end)
     window, params = resolved.window, prepared.params
-    if window.is_empty:
-        reads = "nothing to read"
-    else:
-        a_reach = params.max_waiting_time + (params.look_back_time if params.how == "full" else 0)
-        b_reach = params.max_waiting_time + params.look_back_time
-        first = lambda reach: "beginning" if window.start is None else shift_value(window.start, -reach, params.time_uom)  # noqa: E731
-        reads = f"reads a {first(a_reach)}..{window.end}, b {first(b_reach)}..{window.end}"
-    _log(f"inc_join {dbt.this}: window [{window.start}, {window.end}]{' (empty)' if window.is_empty else ''}; "
-         f"start: {resolved.start_reason}; end: {resolved.end_reason}; {reads}")
-    return build_join(prepared, window)
+    ranges = None if window.is_empty else read_ranges(window, how=params.how, look_back_time=params.look_back_time,
+                                                      max_waiting_time=params.max_waiting_time, unit=params.time_uom)
+    _log(run_log_line(str(dbt.this), window, resolved.start_reason, resolved.end_reason, ranges))
+    return render_join(prepared, window)

@@ -1,42 +1,66 @@
-"""The JoinType codes of an inc_join output row (SPEC §3) and which join flavour emits which."""
+"""The JoinType table (docs/spec.md §3): code, name, placement rule and which ``how`` emits each type.
+
+Everything else derives from this table: the scenarios (scenarios.py), the rows a ``how`` keeps, the names
+in ``JoinTypeName``, the pictures. Its SQL twin is macros/join_types.sql; a test keeps the two
+equal. Adding a JoinType means one member and one row here, one row there, and a scenario in each language.
+"""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import IntEnum
-from typing import FrozenSet, Mapping
+from typing import FrozenSet, Tuple
 
 
 class JoinType(IntEnum):
     """Why a row is in the output, and so where in time it was placed."""
 
-    SAME_TIME = 1  #: partners arrived in the same unit (Δ = 0), placed at a
-    A_LATE = 2  #: B came first (Δ < 0), placed at a
-    B_LATE = 3  #: A came first (Δ > 0), placed at b
-    A_TIMED_OUT = 4  #: no partner in A's whole sliding window, placed at a + max_waiting_time
-    A_WAITING = 5  #: provisional: no partner yet, placed at the window end (include_waiting only)
-    B_TIMED_OUT = 6  #: how = full: B row that no A row can claim any more, placed at b + look_back_time
+    SAME_TIME = 1  #: partners arrived in the same unit (Δ = 0)
+    A_LATE = 2  #: B came first (Δ < 0)
+    B_LATE = 3  #: A came first (Δ > 0)
+    A_TIMED_OUT = 4  #: no partner in A's whole sliding window
+    A_WAITING = 5  #: provisional: no partner yet (include_waiting only)
+    B_TIMED_OUT = 6  #: how = full: a B row that no A row can claim any more
 
     @property
     def label(self) -> str:
         """The lower-case name used in the ``JoinTypeName`` column, e.g. ``a_timed_out``."""
         return self.name.lower()
 
+    @property
+    def rule(self) -> "JoinTypeRule":
+        return RULES[self]
+
 
 HOW_VALUES = ("inner", "left", "full", "left_anti")
 
-#: The codes each ``how`` emits without ``include_waiting``.
-CODES_BY_HOW: Mapping[str, FrozenSet[JoinType]] = {
-    "inner": frozenset({JoinType.SAME_TIME, JoinType.A_LATE, JoinType.B_LATE}),
-    "left": frozenset({JoinType.SAME_TIME, JoinType.A_LATE, JoinType.B_LATE, JoinType.A_TIMED_OUT}),
-    "full": frozenset(
-        {JoinType.SAME_TIME, JoinType.A_LATE, JoinType.B_LATE, JoinType.A_TIMED_OUT, JoinType.B_TIMED_OUT}
-    ),
-    "left_anti": frozenset({JoinType.A_TIMED_OUT}),
-}
+
+@dataclass(frozen=True)
+class JoinTypeRule:
+    """One row of the JoinType table."""
+
+    join_type: JoinType
+    placed_at: str  #: the output arrival, in the terms of docs/spec.md §2
+    hows: FrozenSet[str]  #: the ``how`` values that emit it
+    matched: bool  #: a row of an A row and its partner
+    provisional: bool = False  #: only with include_waiting; a later run emits the A row again
 
 
-def emitted_codes(how: str, include_waiting: bool) -> FrozenSet[JoinType]:
-    """Codes a join emits. Waiting rows are unmatched A rows, so only flavours that keep those get them."""
-    codes = CODES_BY_HOW[how]
-    if include_waiting and JoinType.A_TIMED_OUT in codes:
-        codes = codes | {JoinType.A_WAITING}
-    return codes
+_MATCH_HOWS = frozenset({"inner", "left", "full"})
+_A_ONLY_HOWS = frozenset({"left", "full", "left_anti"})
+
+JOIN_TYPE_TABLE: Tuple[JoinTypeRule, ...] = (
+    JoinTypeRule(JoinType.SAME_TIME, "a", _MATCH_HOWS, matched=True),
+    JoinTypeRule(JoinType.A_LATE, "a", _MATCH_HOWS, matched=True),
+    JoinTypeRule(JoinType.B_LATE, "b", _MATCH_HOWS, matched=True),
+    JoinTypeRule(JoinType.A_TIMED_OUT, "a + max_waiting_time", _A_ONLY_HOWS, matched=False),
+    JoinTypeRule(JoinType.A_WAITING, "output window end", _A_ONLY_HOWS, matched=False, provisional=True),
+    JoinTypeRule(JoinType.B_TIMED_OUT, "b + look_back_time", frozenset({"full"}), matched=False),
+)
+RULES = {rule.join_type: rule for rule in JOIN_TYPE_TABLE}
+MATCHED_CODES = frozenset(rule.join_type for rule in JOIN_TYPE_TABLE if rule.matched)
+
+
+def emitted_join_types(how: str, include_waiting: bool) -> Tuple[JoinType, ...]:
+    """The JoinTypes a run emits, in code order: those of ``how``, provisional ones only with include_waiting."""
+    return tuple(rule.join_type for rule in JOIN_TYPE_TABLE
+                 if how in rule.hows and (include_waiting or not rule.provisional))

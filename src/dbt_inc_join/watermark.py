@@ -11,10 +11,9 @@ from .predicates import arrival_range_sql, quote
 from .time_units import TimeUnit, UnitValue, truncate_sql
 
 
-def availability_watermark(df_a: DataFrame, df_b: DataFrame, inc_cols: Tuple[str, str],
-                           arrival_types: Sequence[DataType], unit: TimeUnit,
-                           start: Optional[UnitValue] = None) -> Optional[UnitValue]:
-    """``min(max a, max b)`` in the unit, or None when either input has no arrival (at or after ``start``).
+def input_maxima(df_a: DataFrame, df_b: DataFrame, inc_cols: Tuple[str, str], arrival_types: Sequence[DataType],
+                 unit: TimeUnit, start: Optional[UnitValue] = None) -> Tuple[Optional[UnitValue], Optional[UnitValue]]:
+    """The latest arrival of A and of B in the unit (None: no arrival at or after ``start``).
 
     With a ``start`` only arrivals from ``start`` on are scanned (a pruned read): if an input has none, the
     window ``[start, watermark]`` is empty whatever the true maximum is, so None is the same answer.
@@ -28,17 +27,33 @@ def availability_watermark(df_a: DataFrame, df_b: DataFrame, inc_cols: Tuple[str
         latest = f"max({truncate_sql(quote(column), unit)})"
         maxima.append(rows.selectExpr(f"date_format({latest}, 'yyyy-MM-dd HH:mm:ss') AS latest"))
     row = maxima[0].crossJoin(maxima[1].withColumnRenamed("latest", "latest_b")).first()
-    if row is None or row[0] is None or row[1] is None:
+    return _unit_value(row[0], unit), _unit_value(row[1], unit)
+
+
+def availability_watermark(df_a: DataFrame, df_b: DataFrame, inc_cols: Tuple[str, str],
+                           arrival_types: Sequence[DataType], unit: TimeUnit,
+                           start: Optional[UnitValue] = None) -> Optional[UnitValue]:
+    """``min(max a, max b)`` in the unit, or None when either input has no arrival (at or after ``start``)."""
+    return watermark_of(*input_maxima(df_a, df_b, inc_cols, arrival_types, unit, start))
+
+
+def watermark_of(a_max: Optional[UnitValue], b_max: Optional[UnitValue]) -> Optional[UnitValue]:
+    return None if a_max is None or b_max is None else min(a_max, b_max)
+
+
+def watermark_text(a_max: Optional[UnitValue], b_max: Optional[UnitValue]) -> str:
+    """How the watermark came about, naming the input that holds it back (as the SQL macro logs it)."""
+    return f"min(max a {a_max or 'none'}, max b {b_max or 'none'})"
+
+
+def _unit_value(text: Optional[str], unit: TimeUnit) -> Optional[UnitValue]:
+    if text is None:
         return None
-    latest = min(datetime.strptime(row[0], "%Y-%m-%d %H:%M:%S"), datetime.strptime(row[1], "%Y-%m-%d %H:%M:%S"))
-    return latest.date() if unit is TimeUnit.DAY else latest
+    moment = datetime.strptime(text, "%Y-%m-%d %H:%M:%S")
+    return moment.date() if unit is TimeUnit.DAY else moment
 
 
 def earliest_arrival(df: DataFrame, inc_col: str, unit: TimeUnit) -> Optional[UnitValue]:
     """The first unit in which ``df`` has an arrival, or None for an empty input (one Spark job)."""
     earliest = f"date_format(min({truncate_sql(quote(inc_col), unit)}), 'yyyy-MM-dd HH:mm:ss')"
-    text = df.selectExpr(f"{earliest} AS earliest").first()[0]
-    if text is None:
-        return None
-    moment = datetime.strptime(text, "%Y-%m-%d %H:%M:%S")
-    return moment.date() if unit is TimeUnit.DAY else moment
+    return _unit_value(df.selectExpr(f"{earliest} AS earliest").first()[0], unit)

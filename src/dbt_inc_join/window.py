@@ -69,24 +69,38 @@ class OutputWindow:
         return self.end is None or (self.start is not None and self.start > self.end)
 
 
-@dataclass(frozen=True)
-class InputSlices:
-    """The arrivals (inclusive, in the unit) of each input that a window needs: SPEC §4's read bounds.
-    A lower bound of None reads from the beginning of the table."""
-
-    a: Tuple[Optional[UnitValue], UnitValue]
-    b: Tuple[Optional[UnitValue], UnitValue]
+ReadRange = Tuple[Optional[UnitValue], UnitValue]
 
 
-def input_slices(window: OutputWindow, *, how: str, look_back_time: int, max_waiting_time: int,
-                 unit: TimeUnit) -> InputSlices:
-    """A's rows can be placed up to ``max_waiting_time`` after they arrived; B's partners up to
-    ``look_back_time + max_waiting_time`` before the window. With how = full an A row can still claim a
-    B row placed at ``b + look_back_time``, so A needs the same look-back as B."""
+def read_ranges(window: OutputWindow, *, how: str, look_back_time: int, max_waiting_time: int,
+                unit: TimeUnit) -> Tuple[ReadRange, ReadRange]:
+    """The arrivals (inclusive, in the unit) that a run over ``window`` reads of A and of B: docs/spec.md §4.
+    A lower bound of None reads from the beginning of the table.
+
+    An A row is placed at most ``max_waiting_time`` after it arrived; a B partner arrives at most
+    ``look_back_time`` before its A row. With how = full a B row placed at ``b + look_back_time`` can still be
+    claimed by an A row up to ``max_waiting_time`` before b, so A needs the same reach as B."""
     assert window.end is not None, "an empty window reads nothing"
     a_reach = max_waiting_time + (look_back_time if how == "full" else 0)
     b_reach = max_waiting_time + look_back_time
     start = window.start
     a_lower = None if start is None else shift_value(start, -a_reach, unit)
     b_lower = None if start is None else shift_value(start, -b_reach, unit)
-    return InputSlices(a=(a_lower, window.end), b=(b_lower, window.end))
+    return (a_lower, window.end), (b_lower, window.end)
+
+
+def run_log_line(target: str, window: OutputWindow, start_reason: str, end_reason: str,
+                 ranges: Optional[Tuple[ReadRange, ReadRange]]) -> str:
+    """The one line a dbt run logs: the window, what decided each bound, and what it reads of each input.
+    The SQL macro's _run_log_line writes the same text."""
+    if window.is_empty:
+        if window.end is None:
+            shown = "empty (no end: no availability watermark)"
+        else:
+            shown = f"empty ({window.start} is after {window.end})"
+        reads = "reads nothing"
+    else:
+        shown = f"{window.start or 'beginning'}..{window.end}"
+        (a_lower, a_upper), (b_lower, b_upper) = ranges  # type: ignore[misc]
+        reads = f"reads a {a_lower or 'beginning'}..{a_upper}, b {b_lower or 'beginning'}..{b_upper}"
+    return f"inc_join {target}: window {shown}; start: {start_reason}; end: {end_reason}; {reads}"

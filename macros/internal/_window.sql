@@ -1,0 +1,78 @@
+{#- Window bounds: dates, datetimes (aware ones converted to the Spark session time zone) and ISO-8601
+    strings, each mapped to the unit that contains it. -#}
+
+{% macro _session_time_zone() %}
+  {%- if not execute -%}{{ return('UTC') }}{%- endif -%}
+  {%- set result = run_query('SET spark.sql.session.timeZone') -%}
+  {{ return(result.rows[0][1] if result and result.rows else 'UTC') }}
+{% endmacro %}
+
+{% macro _parse_bound(value, parameter, time_uom) %}
+  {%- if value is none or (value is string and value | trim == '') -%}
+    {{ return(none) }}
+  {%- endif -%}
+  {%- if value is string -%}
+    {%- set text = value | trim -%}
+    {%- set iso = '^\\d{4}-\\d{2}-\\d{2}([ T]\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,6})?)?)?([Zz]|[+-]\\d{2}:\\d{2})?$' -%}
+    {%- if not modules.re.match(iso, text) -%}
+      {{ exceptions.raise_compiler_error("inc_join: " ~ parameter ~ "='" ~ value ~ "' is not an ISO-8601 date or timestamp; use e.g. '2025-03-06' or '2025-03-06 10:00:00'.") }}
+    {%- endif -%}
+    {%- if text | length == 10 -%}
+      {%- set value = modules.datetime.date.fromisoformat(text) -%}
+    {%- else -%}
+      {%- set value = modules.datetime.datetime.fromisoformat(text.replace('Z', '+00:00').replace('z', '+00:00')) -%}
+    {%- endif -%}
+  {%- elif value.year is not defined or value.isoformat is not defined -%}
+    {{ exceptions.raise_compiler_error("inc_join: " ~ parameter ~ " must be a date, a datetime or an ISO-8601 string such as '2025-03-06' or '2025-03-06 10:00:00' (got " ~ value ~ ").") }}
+  {%- endif -%}
+  {%- if value.tzinfo is defined and value.tzinfo is not none -%}
+    {%- set zone = modules.pytz.timezone(dbt_inc_join._session_time_zone()) -%}
+    {%- set value = value.astimezone(zone).replace(tzinfo=none) -%}
+  {%- endif -%}
+  {{ return(dbt_inc_join._floor_to_unit(value, time_uom)) }}
+{% endmacro %}
+
+{% macro _parse_text_value(text, time_uom) %}
+  {#- A 'yyyy-MM-dd HH:mm:ss' string returned by Spark, as a unit value (none stays none). -#}
+  {%- if text is none -%}{{ return(none) }}{%- endif -%}
+  {%- set moment = modules.datetime.datetime.strptime(text, '%Y-%m-%d %H:%M:%S') -%}
+  {{ return(moment.date() if time_uom == 'day' else moment) }}
+{% endmacro %}
+
+{% macro _read_ranges(start, end, how, look_back_time, max_waiting_time, time_uom) %}
+  {#- The arrivals (inclusive, in the unit) that a run over [start, end] reads of A and of B: docs/spec.md §4.
+      A lower bound of none reads from the beginning. An A row is placed at most max_waiting_time after it
+      arrived; a B partner arrives at most look_back_time before its A row. With how = full a B row placed at
+      b + look_back_time can still be claimed by an A row up to max_waiting_time before b, so A needs the
+      same reach as B. (window.py: read_ranges) -#}
+  {%- set a_reach = max_waiting_time + (look_back_time if how == 'full' else 0) -%}
+  {%- set b_reach = max_waiting_time + look_back_time -%}
+  {%- set a_lower = none if start is none else dbt_inc_join._shift(start, -a_reach, time_uom) -%}
+  {%- set b_lower = none if start is none else dbt_inc_join._shift(start, -b_reach, time_uom) -%}
+  {{ return([(a_lower, end), (b_lower, end)]) }}
+{% endmacro %}
+
+{% macro _run_log_line(target, window, ranges) %}
+  {#- The one line a run logs: the window, what decided each bound, and what it reads of each input.
+      (window.py: run_log_line writes the same text for Python models) -#}
+  {%- if window.empty and window.end is none -%}
+    {%- set shown = 'empty (no end: no availability watermark)' -%}
+  {%- elif window.empty -%}
+    {%- set shown = 'empty (' ~ window.start ~ ' is after ' ~ window.end ~ ')' -%}
+  {%- else -%}
+    {%- set shown = (window.start or 'beginning') ~ '..' ~ window.end -%}
+  {%- endif -%}
+  {%- if window.empty -%}
+    {%- set reads = 'reads nothing' -%}
+  {%- else -%}
+    {%- set reads = 'reads a ' ~ (ranges[0][0] or 'beginning') ~ '..' ~ ranges[0][1]
+                    ~ ', b ' ~ (ranges[1][0] or 'beginning') ~ '..' ~ ranges[1][1] -%}
+  {%- endif -%}
+  {{ return('inc_join ' ~ target ~ ': window ' ~ shown ~ '; start: ' ~ window.start_reason
+            ~ '; end: ' ~ window.end_reason ~ '; ' ~ reads) }}
+{% endmacro %}
+
+{% macro _watermark_text(a_max, b_max) %}
+  {#- How the watermark came about, naming the input that holds it back. (watermark.py: watermark_text) -#}
+  {{ return('min(max a ' ~ (a_max or 'none') ~ ', max b ' ~ (b_max or 'none') ~ ')') }}
+{% endmacro %}

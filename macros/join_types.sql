@@ -1,0 +1,38 @@
+{#- The JoinType table (docs/spec.md §3): code, name, placement rule and which `how` emits each type.
+    Everything else in the package derives from it: the scenarios a run combines (macros/scenarios, one macro
+    per JoinType, named _scenario_<name>), the names in JoinTypeName, the JoinType tests. Its Python twin is
+    src/dbt_inc_join/join_types.py; tests/core/test_join_types.py keeps the two equal. -#}
+
+{% macro _join_types() %}
+  {%- set match_hows = ['inner', 'left', 'full'] -%}
+  {%- set a_only_hows = ['left', 'full', 'left_anti'] -%}
+  {{ return([
+      {'code': 1, 'name': 'same_time', 'placed_at': 'a', 'hows': match_hows, 'matched': true, 'provisional': false},
+      {'code': 2, 'name': 'a_late', 'placed_at': 'a', 'hows': match_hows, 'matched': true, 'provisional': false},
+      {'code': 3, 'name': 'b_late', 'placed_at': 'b', 'hows': match_hows, 'matched': true, 'provisional': false},
+      {'code': 4, 'name': 'a_timed_out', 'placed_at': 'a + max_waiting_time', 'hows': a_only_hows, 'matched': false, 'provisional': false},
+      {'code': 5, 'name': 'a_waiting', 'placed_at': 'output window end', 'hows': a_only_hows, 'matched': false, 'provisional': true},
+      {'code': 6, 'name': 'b_timed_out', 'placed_at': 'b + look_back_time', 'hows': ['full'], 'matched': false, 'provisional': false},
+  ]) }}
+{% endmacro %}
+
+{% macro _join_type(name) %}
+  {#- One row of the table, by name. -#}
+  {{ return(dbt_inc_join._join_types() | selectattr('name', 'equalto', name) | first) }}
+{% endmacro %}
+
+{% macro _emitted_join_types(how, include_waiting) %}
+  {#- The JoinTypes a run emits, in code order: those of `how`, provisional ones only with include_waiting. -#}
+  {%- set emitted = [] -%}
+  {%- for join_type in dbt_inc_join._join_types() -%}
+    {%- if how in join_type.hows and (include_waiting or not join_type.provisional) -%}
+      {%- do emitted.append(join_type) -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {{ return(emitted) }}
+{% endmacro %}
+
+{% macro _matched_codes() %}
+  {#- The codes of rows that pair an A row with its partner. -#}
+  {{ return(dbt_inc_join._join_types() | selectattr('matched') | map(attribute='code') | list) }}
+{% endmacro %}

@@ -1,0 +1,151 @@
+"""The plan of one run: slice both inputs, join them once, classify every joined row by the scenarios, keep
+the rows placed in the output window, select the output columns.
+
+Read side by side with macros/internal/_render.sql, which renders the same SQL text as one statement; here
+the same text goes into DataFrame calls, so the core also runs on DataFrames that are not tables (and over
+Spark Connect). One SELECT over one join, never a UNION ALL of one SELECT per scenario: Spark re-scans and
+re-joins both inputs for every branch of a UNION ALL (measured 2-3x slower, see docs/performance.md).
+"""
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import TYPE_CHECKING, List, Sequence
+
+from pyspark.sql import DataFrame
+from pyspark.sql import functions as F
+from pyspark.sql.types import DataType, DateType
+
+from .columns import ColumnPlan, OutputColumn
+from .join_types import emitted_join_types
+from .predicates import arrival_range_sql, quote
+from .scenarios import ARRIVAL_A, ARRIVAL_B, SCENARIOS, PlacementContext, Scenario
+from .time_units import TimeUnit, add_units_sql, shift_value, sql_literal, truncate_sql
+from .validation import JoinParameters
+from .window import OutputWindow, read_ranges
+
+if TYPE_CHECKING:
+    from .join import PreparedJoin, ResolvedInputs
+
+CODE = "_join_type"
+EPOCH = {"date": date(1970, 1, 1), "timestamp": datetime(1970, 1, 1)}
+JOIN_KINDS = {"inner": "inner", "left": "left", "left_anti": "left", "full": "full"}
+
+
+def arrival_is_truncated(data_type: DataType, unit: TimeUnit) -> bool:
+    """Whether truncating a raw arrival of this type to the unit leaves it unchanged (a DATE in days): then the
+    raw column is the truncated arrival and travels through the join once, not twice."""
+    return unit is TimeUnit.DAY and isinstance(data_type, DateType)
+
+
+def side_projection(side: str, keys: Sequence[str], columns: Sequence[OutputColumn], inc_col: str,
+                    arrival_type: DataType, unit: TimeUnit) -> List[str]:
+    """The select list that renames one side to internal names and adds its truncated arrival.
+
+    Only what the output needs goes through the join (every extra column is shuffled and sorted on a large
+    run); a side is present in a joined row exactly when its arrival is not NULL, so no presence flag."""
+    same = arrival_is_truncated(arrival_type, unit)
+    return ([f"{quote(k)} AS _{side}k{i}" for i, k in enumerate(keys)]
+            + [f"{quote(c.input_name)} AS _{side}{i}" for i, c in enumerate(columns)
+               if not (same and c.input_name == inc_col)]
+            + [f"{truncate_sql(quote(inc_col), unit)} AS _{side}_arrival"])
+
+
+def partner_condition_sql(params: JoinParameters, window: OutputWindow, key_count: int) -> str:
+    """Equal keys (plain SQL equality: NULL never matches) and, by default, b inside A's sliding window."""
+    unit = params.time_uom
+    tests = [f"_ak{i} = _bk{i}" for i in range(key_count)]
+    if params.enforce_sliding_join_window:
+        tests.append(f"{ARRIVAL_B} >= {add_units_sql(ARRIVAL_A, -params.look_back_time, unit)}")
+        tests.append(f"{ARRIVAL_B} <= {add_units_sql(ARRIVAL_A, params.max_waiting_time, unit)}")
+    elif window.start is not None:
+        # Compatibility mode: partners are bounded only by the pre-filtered slices (a late A looks back only
+        # look_back_time before the window start), so the answer depends on the window size.
+        limit = sql_literal(shift_value(window.start, -params.look_back_time, unit), unit.spark_type)
+        tests.append(f"({ARRIVAL_B} >= {ARRIVAL_A} OR {ARRIVAL_B} >= {limit})")
+    return " AND ".join(tests)
+
+
+def in_window_sql(arrival: str, window: OutputWindow, unit: TimeUnit) -> str:
+    """The arrival lies in the output window ``[start, end]`` (no lower test without a start)."""
+    test = f"{arrival} <= {sql_literal(window.end, unit.spark_type)}"
+    if window.start is not None:
+        test += f" AND {arrival} >= {sql_literal(window.start, unit.spark_type)}"
+    return f"({test})"
+
+
+def classification_sql(scenarios: Sequence[Scenario], window: OutputWindow, unit: TimeUnit) -> str:
+    """The JoinType code of a joined row: the scenario whose rows it is, when placed inside the window."""
+    branches = [f"WHEN ({s.where}) AND {in_window_sql(s.arrival, window, unit)} THEN {s.code}" for s in scenarios]
+    return f"CASE {' '.join(branches)} END"
+
+
+def scenario_value(column: OutputColumn, scenario: Scenario, plan: ColumnPlan, inputs: "ResolvedInputs",
+                   unit: TimeUnit) -> str:
+    """The value of one selected column in a row of this scenario."""
+    if column.source == "key":
+        index = plan.keys.index(column)
+        return f"coalesce(_ak{index}, _bk{index})"
+    if column.source == "arrival":
+        return scenario.arrival
+    if column.source in ("a", "b"):
+        side = 0 if column.source == "a" else 1
+        if column.input_name == inputs.inc_col[side] and arrival_is_truncated(inputs.arrival_types[side], unit):
+            return f"_{column.source}_arrival"
+        side_columns = plan.a_columns if column.source == "a" else plan.b_columns
+        return f"_{column.source}{side_columns.index(column)}"
+    if column.name == "DiffArrivalTime":
+        return f"CAST({scenario.diff or 'NULL'} AS INT)"
+    if column.name == "WaitingTime":
+        return f"CAST({scenario.waiting or 'NULL'} AS INT)"
+    if column.name == "JoinType":
+        return f"CAST({scenario.code} AS INT)"
+    return f"CAST('{scenario.name}' AS STRING)"
+
+
+def placed_columns(scenarios: Sequence[Scenario], plan: ColumnPlan, inputs: "ResolvedInputs",
+                   unit: TimeUnit) -> List[str]:
+    """Each selected column: the scenarios' values, one CASE branch per distinct value (none when all agree)."""
+    columns = []
+    for column in plan.selected:
+        codes_by_value: dict = {}
+        for scenario in scenarios:
+            codes_by_value.setdefault(scenario_value(column, scenario, plan, inputs, unit), []).append(scenario.code)
+        if column.source == "derived" and column.name == "JoinType":
+            expression = CODE
+        elif len(codes_by_value) == 1:
+            expression = next(iter(codes_by_value))
+        else:
+            branches = [f"WHEN {CODE} {'= ' + str(codes[0]) if len(codes) == 1 else 'IN (' + ', '.join(map(str, codes)) + ')'}"
+                        f" THEN {value}" for value, codes in codes_by_value.items()]
+            expression = f"CASE {' '.join(branches)} END"
+        columns.append(f"{expression} AS {quote(column.name)}")
+    return columns
+
+
+def render_join(prepared: "PreparedJoin", window: OutputWindow) -> DataFrame:
+    """The lazy plan for a resolved window."""
+    df_a, df_b, params, inputs, plan = prepared.df_a, prepared.df_b, prepared.params, prepared.inputs, prepared.plan
+    unit = params.time_uom
+    if window.is_empty:
+        # Same columns and types, no rows, no scan: Spark folds the false filter into an empty relation.
+        # The plan still needs some end literal; which one does not matter.
+        window = OutputWindow(None, window.end or window.start or EPOCH[unit.spark_type])
+        df_a, df_b = df_a.where("false"), df_b.where("false")
+    ctx = PlacementContext(unit, params.look_back_time, params.max_waiting_time,
+                           end_sql=sql_literal(window.end, unit.spark_type))
+
+    # what this run may read of each input (docs/spec.md §4)
+    ranges = read_ranges(window, how=params.how, look_back_time=params.look_back_time,
+                         max_waiting_time=params.max_waiting_time, unit=unit)
+    sides = []
+    for index, (side, df, columns) in enumerate((("a", df_a, plan.a_columns), ("b", df_b, plan.b_columns))):
+        lower, upper = ranges[index]
+        sliced = df.where(arrival_range_sql(inputs.inc_col[index], inputs.arrival_types[index], lower, upper, unit))
+        sides.append(sliced.selectExpr(*side_projection(side, [k[index] for k in inputs.keys], columns,
+                                                        inputs.inc_col[index], inputs.arrival_types[index], unit)))
+
+    pairs = sides[0].join(sides[1], F.expr(partner_condition_sql(params, window, len(inputs.keys))),
+                          JOIN_KINDS[params.how])
+    scenarios = [SCENARIOS[join_type](ctx) for join_type in emitted_join_types(params.how, params.include_waiting)]
+    placed = pairs.selectExpr("*", f"{classification_sql(scenarios, window, unit)} AS {CODE}")
+    return placed.where(f"{CODE} IS NOT NULL").selectExpr(*placed_columns(scenarios, plan, inputs, unit))

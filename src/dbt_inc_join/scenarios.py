@@ -1,0 +1,104 @@
+"""One function per JoinType: everything its scenario decides, as Spark SQL over the joined pairs.
+
+A joined pair has the truncated arrivals ``_a_arrival`` and ``_b_arrival``; a side is absent exactly when its
+arrival is NULL (every input slice drops NULL arrivals). Each scenario returns its code and name, the WHERE
+clause that picks its rows, its output arrival, DiffArrivalTime and WaitingTime. The scenarios are disjoint,
+so render.py combines them as the branches of one classification. The SQL twins are macros/scenarios/*.sql,
+one file per function, rendering the same text.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Dict, Optional
+
+from .join_types import JoinType
+from .time_units import TimeUnit, add_units_sql, diff_units_sql
+
+ARRIVAL_A, ARRIVAL_B = "_a_arrival", "_b_arrival"
+BOTH = f"{ARRIVAL_A} IS NOT NULL AND {ARRIVAL_B} IS NOT NULL"
+A_ONLY = f"{ARRIVAL_A} IS NOT NULL AND {ARRIVAL_B} IS NULL"
+B_ONLY = f"{ARRIVAL_A} IS NULL"
+
+
+@dataclass(frozen=True)
+class PlacementContext:
+    """What placing a row may depend on besides the row: the unit, the two windows, the output window end."""
+
+    time_uom: TimeUnit
+    look_back_time: int
+    max_waiting_time: int
+    end_sql: str  #: the output window end as a SQL literal
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """What one JoinType decides for its rows (SQL text; None: NULL)."""
+
+    code: int
+    name: str
+    where: str
+    arrival: str
+    diff: Optional[str]
+    waiting: Optional[str]
+
+
+def _delta(ctx: PlacementContext) -> str:
+    return diff_units_sql(ARRIVAL_B, ARRIVAL_A, ctx.time_uom)
+
+
+def same_time(ctx: PlacementContext) -> Scenario:
+    """Partners that arrived in the same unit; placed at a."""
+    return Scenario(JoinType.SAME_TIME, JoinType.SAME_TIME.label,
+                    where=f"{BOTH} AND {ARRIVAL_B} = {ARRIVAL_A}",
+                    arrival=ARRIVAL_A, diff=_delta(ctx), waiting=None)
+
+
+def a_late(ctx: PlacementContext) -> Scenario:
+    """Partners where B came first (Δ < 0); placed at a, when the A row arrives."""
+    return Scenario(JoinType.A_LATE, JoinType.A_LATE.label,
+                    where=f"{BOTH} AND {ARRIVAL_B} < {ARRIVAL_A}",
+                    arrival=ARRIVAL_A, diff=_delta(ctx), waiting=None)
+
+
+def b_late(ctx: PlacementContext) -> Scenario:
+    """Partners where A came first (Δ > 0); placed at b, when the B row arrives."""
+    return Scenario(JoinType.B_LATE, JoinType.B_LATE.label,
+                    where=f"{BOTH} AND {ARRIVAL_B} > {ARRIVAL_A}",
+                    arrival=ARRIVAL_B, diff=_delta(ctx), waiting=None)
+
+
+def a_timed_out(ctx: PlacementContext) -> Scenario:
+    """An A row with no partner in its whole sliding window; placed at a + max_waiting_time."""
+    return Scenario(JoinType.A_TIMED_OUT, JoinType.A_TIMED_OUT.label,
+                    where=A_ONLY,
+                    arrival=add_units_sql(ARRIVAL_A, ctx.max_waiting_time, ctx.time_uom),
+                    diff=None, waiting=str(ctx.max_waiting_time))
+
+
+def a_waiting(ctx: PlacementContext) -> Scenario:
+    """Provisional: an A row whose window is still open at the output window end, with no partner up to it;
+    placed at the end."""
+    timed_out_at = add_units_sql(ARRIVAL_A, ctx.max_waiting_time, ctx.time_uom)
+    return Scenario(JoinType.A_WAITING, JoinType.A_WAITING.label,
+                    where=f"{A_ONLY} AND {timed_out_at} > {ctx.end_sql}",
+                    arrival=ctx.end_sql, diff=None,
+                    waiting=diff_units_sql(ctx.end_sql, ARRIVAL_A, ctx.time_uom))
+
+
+def b_timed_out(ctx: PlacementContext) -> Scenario:
+    """how = full: a B row that no A row can claim any more; placed at b + look_back_time."""
+    return Scenario(JoinType.B_TIMED_OUT, JoinType.B_TIMED_OUT.label,
+                    where=B_ONLY,
+                    arrival=add_units_sql(ARRIVAL_B, ctx.look_back_time, ctx.time_uom),
+                    diff=None, waiting=str(ctx.look_back_time))
+
+
+#: JoinType -> its scenario; render.py picks those that the run's ``how`` emits (join_types.py).
+SCENARIOS: Dict[JoinType, Callable[[PlacementContext], Scenario]] = {
+    JoinType.SAME_TIME: same_time,
+    JoinType.A_LATE: a_late,
+    JoinType.B_LATE: b_late,
+    JoinType.A_TIMED_OUT: a_timed_out,
+    JoinType.A_WAITING: a_waiting,
+    JoinType.B_TIMED_OUT: b_timed_out,
+}

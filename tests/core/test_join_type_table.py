@@ -1,0 +1,58 @@
+"""The JoinType table is one table per language: the SQL macro and the Python module hold the same rows,
+every JoinType has its scenario in both, and nothing else in the renderers spells a code."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from dbt_inc_join import scenarios
+from dbt_inc_join.join_types import HOW_VALUES, JOIN_TYPE_TABLE, JoinType, emitted_join_types
+
+REPO = Path(__file__).resolve().parents[2]
+MACROS = REPO / "macros"
+ROW = re.compile(r"\{'code': (\d+), 'name': '(\w+)', 'placed_at': '([^']+)', 'hows': (\w+|\[[^\]]*\]), "
+                 r"'matched': (true|false), 'provisional': (true|false)\}")
+
+
+def sql_table():
+    text = (MACROS / "join_types.sql").read_text()
+    lists = {name: re.findall(r"'(\w+)'", body) for name, body in re.findall(r"set (\w+_hows) = \[([^\]]*)\]", text)}
+    rows = []
+    for code, name, placed_at, hows, matched, provisional in ROW.findall(text):
+        how_list = lists[hows] if hows in lists else re.findall(r"'(\w+)'", hows)
+        rows.append((int(code), name, placed_at, frozenset(how_list), matched == "true", provisional == "true"))
+    return rows
+
+
+def test_sql_and_python_tables_hold_the_same_rows():
+    python = [(int(r.join_type), r.join_type.label, r.placed_at, r.hows, r.matched, r.provisional)
+              for r in JOIN_TYPE_TABLE]
+    assert sql_table() == python
+    assert [r.join_type for r in JOIN_TYPE_TABLE] == list(JoinType)
+
+
+def test_every_join_type_has_its_scenario_in_both_languages():
+    for join_type in JoinType:
+        assert scenarios.SCENARIOS[join_type].__name__ == join_type.label
+        macro_file = MACROS / "scenarios" / f"{join_type.label}.sql"
+        text = macro_file.read_text()
+        assert f"{{% macro _scenario_{join_type.label}(ctx) %}}" in text
+        assert f"dbt_inc_join._join_type('{join_type.label}')" in text, "the code and name come from the table"
+
+
+def test_renderers_spell_no_join_type_code():
+    """Codes live in the table only: the renderers, the scenarios and the JoinType tests read them from it."""
+    sql_files = [MACROS / "internal" / "_render.sql", *sorted((MACROS / "scenarios").glob("*.sql")),
+                 *sorted((MACROS / "generic_tests").glob("*.sql"))]
+    python_files = [REPO / "src" / "dbt_inc_join" / name for name in ("render.py", "scenarios.py", "join.py")]
+    for path in sql_files + python_files:
+        text = path.read_text()
+        assert not re.search(r"(JoinType|_join_type|code)\s*(<=|>=|<|>|=|==|IN|in)\s*\(?\d", text), path
+        assert not re.search(r"\{\s*[1-9]\s*:", text), path  # no {4: ...} maps keyed by code
+
+
+def test_emitted_join_types_by_how():
+    codes = {how: [int(t) for t in emitted_join_types(how, include_waiting=False)] for how in HOW_VALUES}
+    assert codes == {"inner": [1, 2, 3], "left": [1, 2, 3, 4], "full": [1, 2, 3, 4, 6], "left_anti": [4]}
+    waiting = {how: [int(t) for t in emitted_join_types(how, include_waiting=True)] for how in HOW_VALUES}
+    assert waiting == {"inner": [1, 2, 3], "left": [1, 2, 3, 4, 5], "full": [1, 2, 3, 4, 5, 6], "left_anti": [4, 5]}
