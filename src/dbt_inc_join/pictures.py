@@ -194,7 +194,7 @@ def _stacked_bars(axes: "Axes", periods: Sequence[str], counts: Mapping[Tuple[st
         known = code in JoinType._value2member_map_
         name = f"{code} {JoinType(code).label}" if known else f"{code} (unknown)"
         axes.bar(positions, heights, bottom=bottoms, width=0.8, label=name, zorder=2,
-                 color=JOIN_TYPE_COLOURS[JoinType(code)] if known else "0.6")
+                 color=JOIN_TYPE_COLOURS.get(JoinType(code), "0.6") if known else "0.6")
         bottoms = [b + h for b, h in zip(bottoms, heights)]
 
 
