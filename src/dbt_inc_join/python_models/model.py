@@ -12,11 +12,11 @@ from typing import Any, Dict, Optional
 
 from pyspark.sql import DataFrame
 
-from .join import PreparedJoin, build_join, prepare_join
-from .predicates import quote
-from .time_units import UnitValue, shift_value
-from .watermark import availability_watermark, earliest_arrival
-from .window import OutputWindow, parse_bound
+from ..join import PreparedJoin, build_join, prepare_join
+from ..predicates import quote
+from ..time_units import UnitValue, shift_value
+from ..watermark import availability_watermark, earliest_arrival
+from ..window import OutputWindow, parse_bound
 
 UNIT_ORDER = ["minute", "hour", "day", "month", "year"]
 

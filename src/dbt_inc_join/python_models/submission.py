@@ -1,8 +1,8 @@
 """What the package's dbt-spark Python submission helpers share: running a compiled model's code in a given
 SparkSession, reporting its failure, and adding a helper to dbt-spark's adapter.
 
-dbt-spark 1.11 only ships Databricks submission helpers. Each helper here (``session`` in dbt_session.py,
-``spark_connect`` in dbt_connect.py) differs only in where its SparkSession comes from.
+dbt-spark 1.11 only ships Databricks submission helpers. Each helper here (``session`` in session.py,
+``spark_connect`` in connect.py) differs only in where its SparkSession comes from.
 """
 from __future__ import annotations
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 import os
 from typing import Any, Dict, Optional
 
-from .dbt_submission import install_submission_helper, model_name, run_model_code
+from .submission import install_submission_helper, model_name, run_model_code
 
 SUBMISSION_METHOD = "spark_connect"
 CONFIG_KEY = "spark_connect_url"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Dict
 
-from .dbt_submission import install_submission_helper, model_name, run_model_code
+from .submission import install_submission_helper, model_name, run_model_code
 
 SUBMISSION_METHOD = "session"
 
