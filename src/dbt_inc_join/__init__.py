@@ -32,11 +32,12 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def _register_dbt_session_helper() -> None:
-    from .python_models import connect, session
+def _register_dbt_submission_helpers() -> None:
+    from .python_models import register
 
-    session.register()  # method: session -> run Python models in dbt's own SparkSession
-    connect.register()  # method: thrift (or submission_method: spark_connect) -> through Spark Connect
+    # method: session -> run Python models in dbt's own SparkSession;
+    # method: thrift (or submission_method: spark_connect) -> through Spark Connect
+    register()
 
 
-_register_dbt_session_helper()
+_register_dbt_submission_helpers()
