@@ -13,6 +13,7 @@ from typing import Any, Dict, Type
 
 from dbt.adapters.base import PythonJobHelper
 
+
 def _strip_first_indent(code: str) -> str:
     """The materialization renders the script indented (``    {{ create_table_as(...) }}``); exec needs its
     first statement at column 0. Line numbers stay as in target/run."""
