@@ -94,7 +94,7 @@ def start_spark(config: Config, state_dir: Path):
     if not config.quick:
         os.environ.setdefault("INC_JOIN_JVM_FLAGS", "-XX:ReservedCodeCacheSize=256m")
     os.environ["PYSPARK_SUBMIT_ARGS"] = f"--driver-memory {config.driver_memory} pyspark-shell"
-    from dbt_inc_join.local_spark import local_spark_session
+    from harness.local_spark import local_spark_session
 
     return local_spark_session(state_dir)
 

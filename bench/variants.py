@@ -141,7 +141,7 @@ class SqlMacro:
     SEPARATOR = "-- inc_join_bench: next case"
 
     def __init__(self, state_dir: Path) -> None:
-        from dbt_inc_join.local_dbt import LocalDbtProject
+        from harness.local_dbt import LocalDbtProject
 
         self.state_dir = Path(state_dir)
         self.project = LocalDbtProject(DBT_PROJECT, self.state_dir)

@@ -11,8 +11,10 @@ import sys
 from datetime import date, timedelta
 from pathlib import Path
 
-from dbt_inc_join import inc_join
-from dbt_inc_join.local_dbt import LocalDbtProject
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # harness/ (repository only, not installed)
+
+from dbt_inc_join import inc_join  # noqa: E402
+from harness.local_dbt import LocalDbtProject  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 FIRST, LAST = date(2025, 3, 5), date(2025, 3, 20)

@@ -12,9 +12,11 @@ import argparse
 import sys
 from pathlib import Path
 
-from dbt_inc_join import inc_join, suggest_windows
-from dbt_inc_join.local_spark import local_spark_session
-from dbt_inc_join.pictures import join_type_figure, lateness_figure, save_png
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # harness/ (repository only, not installed)
+
+from dbt_inc_join import inc_join, suggest_windows  # noqa: E402
+from dbt_inc_join.pictures import join_type_figure, lateness_figure, save_png  # noqa: E402
+from harness.local_spark import local_spark_session  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 SEEDS = REPO / "integration_tests" / "seeds"

@@ -10,7 +10,7 @@ os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
 
 @pytest.fixture(scope="session")
 def spark(tmp_path_factory):
-    from dbt_inc_join.local_spark import local_spark_session
+    from harness.local_spark import local_spark_session
 
     state = tmp_path_factory.mktemp("spark-state")
     os.environ["INC_JOIN_STATE_DIR"] = str(state)  # dbt tests reuse this session and its catalog

@@ -18,7 +18,7 @@ _LAZY = {
     "inc_join": ("join", "inc_join"),
     "JoinType": ("join_types", "JoinType"),
     "OUTPUT_SELECT_DEFAULT": ("validation", "OUTPUT_SELECT_DEFAULT"),
-    "inc_join_model": ("dbt_model", "inc_join_model"),
+    "inc_join_model": ("python_models.model", "inc_join_model"),
     "suggest_windows": ("sizing", "suggest_windows"),
 }
 
@@ -32,11 +32,12 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def _register_dbt_session_helper() -> None:
-    from . import dbt_connect, dbt_session
+def _register_dbt_submission_helpers() -> None:
+    from .python_models import register
 
-    dbt_session.register()  # method: session -> run Python models in dbt's own SparkSession
-    dbt_connect.register()  # method: thrift (or submission_method: spark_connect) -> through Spark Connect
+    # method: session -> run Python models in dbt's own SparkSession;
+    # method: thrift (or submission_method: spark_connect) -> through Spark Connect
+    register()
 
 
-_register_dbt_session_helper()
+_register_dbt_submission_helpers()

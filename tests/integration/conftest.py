@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from dbt_inc_join.local_dbt import LocalDbtProject
+from harness.local_dbt import LocalDbtProject
 
 PROJECT = Path(__file__).resolve().parents[2] / "integration_tests"
 

@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 from typing import Optional
 
-from dbt_inc_join.local_dbt import LocalDbtProject
+from harness.local_dbt import LocalDbtProject
 
 from .conftest import PROJECT
 

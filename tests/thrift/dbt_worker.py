@@ -41,7 +41,7 @@ def main() -> int:
     os.dup2(2, 1)  # ... and everything else written to fd 1 (dbt's console log) goes to stderr
     sys.stdout = sys.stderr
 
-    from dbt_inc_join.local_dbt import LocalDbtProject, failure_text
+    from harness.local_dbt import LocalDbtProject, failure_text
 
     project = LocalDbtProject(PROJECT, Path(os.environ["INC_JOIN_STATE_DIR"]), target="thrift")
     for line in sys.stdin:

@@ -12,12 +12,12 @@ from typing import Any, Dict, Optional
 
 from pyspark.sql import DataFrame
 
-from .join import PreparedJoin, prepare_join
-from .render import render_join
-from .predicates import quote
-from .time_units import UnitValue, shift_value
-from .watermark import earliest_arrival, input_maxima, watermark_of, watermark_text
-from .window import OutputWindow, parse_bound, read_ranges, run_log_line
+from ..join import PreparedJoin, prepare_join
+from ..predicates import quote
+from ..render import render_join
+from ..time_units import UnitValue, shift_value
+from ..watermark import earliest_arrival, input_maxima, watermark_of, watermark_text
+from ..window import OutputWindow, parse_bound, read_ranges, run_log_line
 
 UNIT_ORDER = ["minute", "hour", "day", "month", "year"]
 

@@ -1,8 +1,8 @@
 """Python models on a Spark cluster reached through Spark Connect (dbt-spark ``method: thrift`` and others).
 
-dbt-spark 1.11 only ships Databricks submission helpers. Importing ``dbt_inc_join`` calls :func:`register`,
-which adds a ``spark_connect`` helper to dbt-spark's adapter and makes it the default for ``method: thrift``
-profiles: the compiled model code runs in this process against a Spark Connect session
+dbt-spark 1.11 only ships Databricks submission helpers. Importing ``dbt_inc_join`` registers
+:class:`SparkConnectHelper` (``python_models.register``) as dbt-spark's ``spark_connect`` helper, the default
+for ``method: thrift`` profiles: the compiled model code runs in this process against a Spark Connect session
 (``SparkSession.builder.remote(url)``) of the cluster, so its DataFrames are computed by the cluster.
 
 The Connect URL (``sc://host:port``, Spark's default port is 15002) comes from, in this order:
@@ -24,7 +24,7 @@ from __future__ import annotations
 import os
 from typing import Any, Dict, Optional
 
-from .dbt_submission import install_submission_helper, model_name, run_model_code
+from .submission import BaseInProcessHelper
 
 SUBMISSION_METHOD = "spark_connect"
 CONFIG_KEY = "spark_connect_url"
@@ -68,36 +68,26 @@ def connect_session(url: str):
         raise
 
 
-def register() -> bool:
-    """Add the ``spark_connect`` helper to dbt-spark (the default for ``method: thrift``); True when available."""
-    try:
-        from dbt.adapters.base import PythonJobHelper
-    except Exception:  # dbt absent or incompatible: nothing to register
-        return False
+class SparkConnectHelper(BaseInProcessHelper):
+    """exec() the compiled model code against a Spark Connect session of the cluster."""
 
-    class SparkConnectPythonJobHelper(PythonJobHelper):
-        """exec() the compiled model code against a Spark Connect session of the cluster."""
+    submission_method = SUBMISSION_METHOD
+    profile_method = "thrift"
 
-        def __init__(self, parsed_model: Dict, credentials: Any) -> None:
-            self.parsed_model = parsed_model
-            self.credentials = credentials
-            self.name = model_name(parsed_model)
-            try:  # fail before any work when the URL is missing
-                self.url = connect_url(parsed_model.get("config") or {}, self.name)
-            except ValueError as error:
-                from dbt_common.exceptions import DbtRuntimeError
-
-                raise DbtRuntimeError(str(error)) from None
-
-        def submit(self, compiled_code: str) -> Any:
+    def __init__(self, parsed_model: Dict, credentials: Any) -> None:
+        super().__init__(parsed_model, credentials)
+        try:  # fail before any work when the URL is missing
+            self.url = connect_url(parsed_model.get("config") or {}, self.name)
+        except ValueError as error:
             from dbt_common.exceptions import DbtRuntimeError
 
-            try:
-                spark = connect_session(self.url)
-            except Exception as error:
-                raise DbtRuntimeError(f"Python model {self.name}: no Spark Connect session at {self.url}: {error}") \
-                    from error
-            run_model_code(compiled_code, spark, self.name)
-            return None
+            raise DbtRuntimeError(str(error)) from None
 
-    return install_submission_helper(SUBMISSION_METHOD, SparkConnectPythonJobHelper, profile_method="thrift")
+    def spark_session(self) -> Any:
+        from dbt_common.exceptions import DbtRuntimeError
+
+        try:
+            return connect_session(self.url)
+        except Exception as error:
+            raise DbtRuntimeError(f"Python model {self.name}: no Spark Connect session at {self.url}: {error}") \
+                from error

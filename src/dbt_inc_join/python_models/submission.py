@@ -1,13 +1,17 @@
-"""What the package's dbt-spark Python submission helpers share: running a compiled model's code in a given
-SparkSession, reporting its failure, and adding a helper to dbt-spark's adapter.
+"""What the package's dbt-spark Python submission helpers share: their base class, running a compiled model's
+code in a given SparkSession, reporting its failure, and adding a helper to dbt-spark's adapter.
 
-dbt-spark 1.11 only ships Databricks submission helpers. Each helper here (``session`` in dbt_session.py,
-``spark_connect`` in dbt_connect.py) differs only in where its SparkSession comes from.
+dbt-spark 1.11 only ships Databricks submission helpers (``BaseDatabricksHelper`` and its subclasses, which
+upload the code to a cluster). The helpers here run the code in dbt's own Python process instead; each
+(``SessionHelper`` in session.py, ``SparkConnectHelper`` in connect.py) differs only in where its SparkSession
+comes from. This module imports dbt (``PythonJobHelper``), never pyspark.
 """
 from __future__ import annotations
 
 import traceback
 from typing import Any, Dict, Type
+
+from dbt.adapters.base import PythonJobHelper
 
 
 def _strip_first_indent(code: str) -> str:
@@ -44,6 +48,28 @@ def run_model_code(compiled_code: str, spark: Any, name: str) -> None:
         exec(compile(_strip_first_indent(compiled_code), f"<dbt python model {name}>", "exec"), namespace)
     except Exception as error:
         raise DbtRuntimeError(python_model_failure(error)) from error
+
+
+class BaseInProcessHelper(PythonJobHelper):
+    """A dbt-spark submission helper that exec()s the compiled model code in this process, against the
+    SparkSession its subclass provides. ``submission_method``: the name models select it by
+    (``submission_method: <name>``); ``profile_method``: the profile ``method`` it is the default for."""
+
+    submission_method: str = ""
+    profile_method: str = ""
+
+    def __init__(self, parsed_model: Dict, credentials: Any) -> None:
+        self.parsed_model = parsed_model
+        self.credentials = credentials
+        self.name = model_name(parsed_model)
+
+    def spark_session(self) -> Any:
+        """The SparkSession the model code runs in (its ``spark`` variable)."""
+        raise NotImplementedError("an inc_join submission helper says where its SparkSession comes from")
+
+    def submit(self, compiled_code: str) -> Any:
+        run_model_code(compiled_code, self.spark_session(), self.name)
+        return None
 
 
 def install_submission_helper(method: str, helper: Type, profile_method: str) -> bool:
