@@ -24,12 +24,13 @@ class LocalDbtProject:
         os.environ.setdefault("DBT_SEND_ANONYMOUS_USAGE_STATS", "false")
 
     def invoke(self, *args: str, vars: Optional[Dict[str, Any]] = None, today: Optional[Any] = None,
-               expect_success: bool = True):
+               expect_success: bool = True, callbacks: Sequence[Any] = ()):
         """Run one dbt command; raise with dbt's own message when it fails unexpectedly.
 
         ``today`` is the simulated current day of the integration project's input views. It travels as the
         environment variable INC_JOIN_TODAY rather than a var: a changed var makes dbt re-parse the whole
-        project, a changed environment variable only the files that read it."""
+        project, a changed environment variable only the files that read it. ``callbacks`` receive every dbt
+        event of the invocation (dbtRunner's callbacks)."""
         import json
 
         from dbt.cli.main import dbtRunner
@@ -40,7 +41,7 @@ class LocalDbtProject:
             command += ["--target", self.target]
         if vars:
             command += ["--vars", json.dumps(vars, default=str)]
-        result = dbtRunner().invoke(command)
+        result = dbtRunner(callbacks=list(callbacks)).invoke(command)
         if expect_success and not result.success:
             raise RuntimeError(f"dbt {' '.join(args)} failed: {result.exception or _failures(result)}")
         return result

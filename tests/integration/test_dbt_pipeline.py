@@ -91,3 +91,27 @@ def test_empty_flag_builds_the_model_without_rows(project, daily):
     assert project.table("gen_inner").count() == 0
     project.invoke("run", "--select", "+gen_inner", "--full-refresh", today=LAST_DAY)  # restore for other tests
     assert rows(project.table("gen_inner"), sorted(project.table("gen_inner").columns)) == daily["gen_inner"]
+
+
+def test_sql_and_python_models_log_the_same_line(project, daily):
+    """One log-line format: a SQL model and its Python twin say the same about the same run, for a window with
+    work and for an empty one (the pipeline has caught up)."""
+    def logged_lines(**invoke):
+        lines = {}
+
+        def collect(event):
+            if event.info.name == "JinjaLogInfo" and event.info.msg.startswith("inc_join "):
+                target, _, rest = event.info.msg[len("inc_join "):].partition(": ")
+                lines[target.split(".")[-1]] = rest.replace(target, "<this>")
+        project.invoke("run", "--select", "gen_left", "gen_left_py", callbacks=[collect], **invoke)
+        return lines
+
+    past = DAYS[4]
+    rerun = logged_lines(today=LAST_DAY, vars={"inc_join_output_window_start": past, "inc_join_output_window_end": past})
+    assert rerun["gen_left"] == rerun["gen_left_py"]
+    assert rerun["gen_left"].startswith(f"window {past}..{past}; start: var inc_join_output_window_start; end: var "
+                                        "inc_join_output_window_end; reads a ")
+    caught_up = logged_lines(today=LAST_DAY)
+    assert caught_up["gen_left"] == caught_up["gen_left_py"]
+    assert caught_up["gen_left"].startswith("window empty (") and "; start: max(RecDate) in <this> + 1 day; end: " \
+        in caught_up["gen_left"]
