@@ -9,9 +9,12 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+LOG_CONFIG = Path(__file__).resolve().parent / "log4j2.properties"
+
 
 def local_spark_session(state_dir: Path, hive: bool = True):
-    """A local[2] SparkSession with few shuffle partitions, UTC session time zone, no UI and quiet logs."""
+    """A local[2] SparkSession with few shuffle partitions, UTC session time zone, no UI, and only errors on the
+    console: warnings go to ``<state_dir>/spark.log`` (harness/log4j2.properties)."""
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
     from pyspark.sql import SparkSession
 
@@ -29,10 +32,9 @@ def local_spark_session(state_dir: Path, hive: bool = True):
         .config("spark.driver.bindAddress", "127.0.0.1")
         .config("spark.sql.session.timeZone", "UTC")
         .config("spark.sql.warehouse.dir", str(state / "warehouse"))
-        .config("spark.driver.extraJavaOptions", f"-Dderby.system.home={state} {jvm_flags}")
+        .config("spark.driver.extraJavaOptions", f"-Dderby.system.home={state} {jvm_flags} "
+                f"-Dlog4j2.configurationFile={LOG_CONFIG.as_uri()} -Dinc_join.log.dir={state}")
         .config("spark.hadoop.javax.jdo.option.ConnectionURL",
                 f"jdbc:derby:;databaseName={state / 'metastore_db'};create=true")
     )
-    session = (builder.enableHiveSupport() if hive else builder).getOrCreate()
-    session.sparkContext.setLogLevel("ERROR")
-    return session
+    return (builder.enableHiveSupport() if hive else builder).getOrCreate()

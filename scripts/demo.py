@@ -23,6 +23,7 @@ FIRST, LAST = date(2025, 3, 5), date(2025, 3, 20)
 def main() -> int:
     os.environ.setdefault("DBT_LOG_LEVEL", "warn")  # keep dbt's own output to warnings; our lines are printed
     project = LocalDbtProject(REPO / "integration_tests", REPO / ".spark-state" / "demo")
+    project.spark()  # started here, with the harness's logging (warnings to a file), and reused by dbt
     project.invoke("deps", "--quiet")
     project.invoke("seed", "--select", "spec_a", "spec_b", "--full-refresh", "--quiet")
     day = FIRST
