@@ -102,8 +102,8 @@ def summarize(plan) -> PlanSummary:
 
 def spec_bounds(start: date, end: date, how: str, look_back_time: int, max_waiting_time: int,
                 first_day: date) -> Tuple[int, int]:
-    """Daily partitions SPEC §4 allows a run over ``[start, end]`` to read of A and of B, for a table whose
-    partitions are the days ``first_day .. end`` (written from the SPEC text, independently of the code
+    """Daily partitions spec §4 allows a run over ``[start, end]`` to read of A and of B, for a table whose
+    partitions are the days ``first_day .. end`` (written from the spec text, independently of the code
     under test): A where a ∈ [s − mw, e] ([s − mw − lb, e] for how = full), B where b ∈ [s − mw − lb, e]."""
     a_from = start - timedelta(days=max_waiting_time + (look_back_time if how == "full" else 0))
     b_from = start - timedelta(days=max_waiting_time + look_back_time)

@@ -41,7 +41,7 @@ class Results:
         return Ratio.of(self.cell(*x), self.cell(*y))
 
     def bounds(self, case: Case) -> Tuple[int, int]:
-        """SPEC §4's partitions for A and B, within the days the table holds (the history ends on the last
+        """spec §4's partitions for A and B, within the days the table holds (the history ends on the last
         day, which every case's window ends on)."""
         first = case.end - timedelta(days=case.history - 1)
         return spec_bounds(case.start, case.end, case.how, case.look_back_time, case.max_waiting_time, first)
@@ -90,7 +90,7 @@ def targets(results: Results) -> List[Target]:
                                 str(ratio), ratio.median <= 1.3))
     ours = [c for c in results.cells if c.variant in OURS]
     exact = [c for c in ours if results.reads_exactly_the_bounds(c)]
-    found.append(Target("partitions read by sql and core = SPEC §4 bounds, one scan per input", "all cases",
+    found.append(Target("partitions read by sql and core = spec §4 bounds, one scan per input", "all cases",
                         f"{len(exact)}/{len(ours)} cases", len(exact) == len(ours)))
     for how in results.hows:
         for window in ("daily", "whole"):
@@ -155,7 +155,7 @@ def markdown(results: Results, context: Dict[str, str], found: Sequence[Target],
     longest = results.longest
     lines += ["", "## A daily run against the length of the history",
               "", "Median seconds of a run over the last day; the ratio of the longest to the shortest history (per "
-              "round, as for the targets); partitions and files read per input on the longest history (SPEC §4 "
+              "round, as for the targets); partitions and files read per input on the longest history (spec §4 "
               "bound in brackets).", ""]
     head = " | ".join(f"{h} d" for h in results.histories)
     lines += [f"| how | variant | {head} | {longest} d / {results.histories[0]} d | A partitions [bound] | "
@@ -207,6 +207,6 @@ def markdown(results: Results, context: Dict[str, str], found: Sequence[Target],
     if any(PEER_B_ONLY in r["peer"] for r in agreed if isinstance(r["peer"], str)):
         lines += ["", f"The peer emits a B row without partner as `{PEER_B_ONLY}` at its own arrival b, before a "
                   "late A row could still claim it; this package emits it once as `b_timed_out` at b + "
-                  "look_back_time (SPEC §3), so the same row can land on another day or, near the window's end, "
+                  "look_back_time (spec §3), so the same row can land on another day or, near the window's end, "
                   "in a later run."]
     return "\n".join(lines) + "\n"

@@ -95,7 +95,7 @@ def peer(spark, case: Case):
 
 
 def naive_sql(case: Case) -> str:
-    """A full recompute: the outer join of everything, classified and placed as SPEC §3 says, then the
+    """A full recompute: the outer join of everything, classified and placed as spec §3 says, then the
     window's rows. Arrivals are never NULL in the benchmark data, so a present side is a non-NULL arrival."""
     lb, mw = case.look_back_time, case.max_waiting_time
     same_time, a_late, b_late = int(JoinType.SAME_TIME), int(JoinType.A_LATE), int(JoinType.B_LATE)

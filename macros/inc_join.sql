@@ -1,4 +1,4 @@
-{#- The public macro: the SQL of one incremental-join run (SPEC §2-§5). -#}
+{#- The public macro: the SQL of one incremental-join run (spec §2-§5). -#}
 
 {% macro inc_join(a, b, join_cols, inc_col='RecDate', how='left', look_back_time=0, max_waiting_time=0,
                   output_window_start=none, output_window_end=none, time_uom='day',

@@ -1,4 +1,4 @@
-"""`make demo`: the SPEC §9 pipeline with dbt on the embedded local Spark.
+"""`make demo`: the spec §9 pipeline with dbt on the embedded local Spark.
 
 Seeds the two example tables, then runs the incremental model `spec_left` once per simulated day
 (2025-03-05 .. 2025-03-20, each day seeing only the loads up to it), prints the final table and its JoinType

@@ -1,4 +1,4 @@
-{#- Output columns (SPEC §5): names, order, suffixes and output_select tokens. Pure name logic. -#}
+{#- Output columns (spec §5): names, order, suffixes and output_select tokens. Pure name logic. -#}
 
 {% macro _plan_columns(params, inputs) %}
   {%- set derived = ['DiffArrivalTime', 'WaitingTime', 'JoinType', 'JoinTypeName'] -%}

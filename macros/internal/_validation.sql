@@ -1,4 +1,4 @@
-{#- Checks of every argument before any data is read (SPEC §7). Each failure is one compiler error whose
+{#- Checks of every argument before any data is read (spec §7). Each failure is one compiler error whose
     message starts with "inc_join:", names the parameter and says what is accepted: the same words as the
     Python core. -#}
 

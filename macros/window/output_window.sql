@@ -1,4 +1,4 @@
-{#- The output window of a dbt run (SPEC §6): which units this run finalises, and why. -#}
+{#- The output window of a dbt run (spec §6): which units this run finalises, and why. -#}
 
 {% macro output_window(a, b, inc_col='RecDate', time_uom='day', how='left', output_window_start=none,
                        output_window_end=none) %}

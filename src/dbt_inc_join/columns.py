@@ -1,4 +1,4 @@
-"""Which columns the output has, under which names, in which order (SPEC §5): pure name logic, no Spark."""
+"""Which columns the output has, under which names, in which order (spec §5): pure name logic, no Spark."""
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -1,4 +1,4 @@
-"""The PySpark incremental join (SPEC §3): the public ``inc_join``, its checks, and the resolved inputs.
+"""The PySpark incremental join (spec §3): the public ``inc_join``, its checks, and the resolved inputs.
 
 Every output row gets an output arrival that depends only on the data, never on the run (the JoinType table,
 join_types.py), and a run emits exactly the rows placed inside its window: that is what makes any tiling of

@@ -1,4 +1,4 @@
-"""Checks of every inc_join argument before any data is read (SPEC §7).
+"""Checks of every inc_join argument before any data is read (spec §7).
 
 Each failure is one ``ValueError`` or ``TypeError`` whose message starts with ``inc_join:``, names the
 parameter and says what is accepted. Nothing here touches data: schemas only.

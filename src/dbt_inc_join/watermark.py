@@ -1,4 +1,4 @@
-"""The availability watermark: the latest unit both inputs have been loaded up to (SPEC §6)."""
+"""The availability watermark: the latest unit both inputs have been loaded up to (spec §6)."""
 from __future__ import annotations
 
 from datetime import datetime

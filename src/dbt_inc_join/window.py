@@ -1,4 +1,4 @@
-"""Output windows: parsing bounds, the availability watermark, and the input slices a window needs (SPEC §2, §4, §6)."""
+"""Output windows: parsing bounds, the availability watermark, and the input slices a window needs (spec §2, §4, §6)."""
 from __future__ import annotations
 
 from dataclasses import dataclass

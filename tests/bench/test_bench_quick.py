@@ -1,7 +1,7 @@
 """The benchmark's quick mode runs end to end (bench/run.py --quick): CI keeps it working.
 
 It checks what must hold on any machine: every run of this package's SQL macro and PySpark core reads
-exactly SPEC §4's partitions (one scan per input), and the SQL macro, the core and the naive full recompute
+exactly spec §4's partitions (one scan per input), and the SQL macro, the core and the naive full recompute
 give the same rows. Timing targets are reported by the benchmark, never asserted here (timings on a shared CI
 machine are noise).
 """

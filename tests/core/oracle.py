@@ -1,4 +1,4 @@
-"""A brute-force reference of SPEC §3, written straight from its table, independent of the package.
+"""A brute-force reference of spec §3, written straight from its table, independent of the package.
 
 Times are whole units counted from an origin (ints); rows are dicts. Used to check the Spark core on
 random data: every pair of rows is compared, no pre-filter, no join, no cleverness.

@@ -1,4 +1,4 @@
-"""SPEC §5: output columns, suffixes and output_select tokens; SPEC §2: bounds in the session time zone."""
+"""spec §5: output columns, suffixes and output_select tokens; spec §2: bounds in the session time zone."""
 from __future__ import annotations
 
 from datetime import date, datetime, timezone

@@ -1,4 +1,4 @@
-"""The consistency promises (SPEC §3), as hypothesis properties on random tables with duplicates, missing
+"""The consistency promises (spec §3), as hypothesis properties on random tables with duplicates, missing
 partners, NULL keys, NULL arrivals and look-back > 0, checked against the brute-force oracle."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""SPEC §4: a run reads A only where a ∈ [s − mw, e] ([s − mw − lb, e] for how = full) and B only where
+"""spec §4: a run reads A only where a ∈ [s − mw, e] ([s − mw − lb, e] for how = full) and B only where
 b ∈ [s − mw − lb, e], as partition filters on a table partitioned by the arrival column."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""SPEC §9: the worked example, as one window and as sixteen daily windows."""
+"""spec §9: the worked example, as one window and as sixteen daily windows."""
 from __future__ import annotations
 
 from datetime import date, timedelta
@@ -13,7 +13,7 @@ A = [(1, "2025-03-06"), (2, "2025-03-06"), (3, "2025-03-06"), (4, "2025-03-07"),
 B = [(1, "NL", "2025-03-05"), (2, "NL", "2025-03-04"), (3, "NL", "2025-03-06"), (4, "UK", "2025-03-07"),
      (5, "NL", "2025-03-12"), (6, "NL", "2025-03-18"), (7, "DE", "2025-03-06")]
 
-# (TrxId, output RecDate, JoinType, DiffArrivalTime, WaitingTime): the table of SPEC §9.
+# (TrxId, output RecDate, JoinType, DiffArrivalTime, WaitingTime): the table of spec §9.
 EXPECTED_LEFT = {
     (1, "2025-03-06", 2, -1, None),
     (2, "2025-03-06", 2, -2, None),

@@ -1,4 +1,4 @@
-"""SPEC §7 and issue 6: every bad argument or input gets one exact message naming the parameter, raised
+"""spec §7 and issue 6: every bad argument or input gets one exact message naming the parameter, raised
 before any Spark job runs. The same cases for the SQL macro are in tests/integration/test_bad_input.py."""
 from __future__ import annotations
 

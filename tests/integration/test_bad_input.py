@@ -1,4 +1,4 @@
-"""SPEC §7 for the SQL macro (and the Python model): each bad argument or input fails its model with one exact
+"""spec §7 for the SQL macro (and the Python model): each bad argument or input fails its model with one exact
 message naming the parameter, and the other models still run. The same cases for the core are in
 tests/core/test_validation.py; the models are integration_tests/models/error_cases/."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""SPEC §9 through dbt: the watermark guard against premature time-outs, and catching up once both inputs
+"""spec §9 through dbt: the watermark guard against premature time-outs, and catching up once both inputs
 are declared loaded."""
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 
 pytestmark = pytest.mark.dbt
 
-SPEC_TABLE = {  # TrxId: (output RecDate, JoinType, DiffArrivalTime, WaitingTime), SPEC §9
+SPEC_TABLE = {  # TrxId: (output RecDate, JoinType, DiffArrivalTime, WaitingTime), spec §9
     1: (date(2025, 3, 6), 2, -1, None), 2: (date(2025, 3, 6), 2, -2, None), 3: (date(2025, 3, 6), 1, 0, None),
     4: (date(2025, 3, 7), 1, 0, None), 7: (date(2025, 3, 8), 2, -2, None), 5: (date(2025, 3, 12), 3, 5, None),
     6: (date(2025, 3, 17), 4, None, 10),

@@ -43,7 +43,7 @@ def dbt_context(dbt: Any) -> Dict[str, Any]:
 
 
 def check_model_config(context: Dict[str, Any], include_waiting: bool, time_uom: str) -> None:
-    """The model-level checks of SPEC §7, as in the SQL macro."""
+    """The model-level checks of spec §7, as in the SQL macro."""
     if include_waiting and context.get("materialized") == "incremental":
         raise ValueError(
             "inc_join: include_waiting=True in an incremental model would store a_waiting rows, which are "

@@ -27,7 +27,7 @@ def _strip_first_indent(code: str) -> str:
 
 def python_model_failure(error: BaseException) -> str:
     """What dbt reports for a failed Python model: inc_join's own argument errors are complete sentences
-    (SPEC §7: one clear message), anything else keeps its traceback for debugging the model's code."""
+    (spec §7: one clear message), anything else keeps its traceback for debugging the model's code."""
     if isinstance(error, (ValueError, TypeError)) and str(error).startswith("inc_join: "):
         return str(error)
     return f"Python model failed: {error}\n{traceback.format_exc()}"
