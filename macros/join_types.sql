@@ -11,7 +11,7 @@
       {'code': 2, 'name': 'a_late', 'placed_at': 'a', 'hows': match_hows, 'matched': true, 'provisional': false},
       {'code': 3, 'name': 'b_late', 'placed_at': 'b', 'hows': match_hows, 'matched': true, 'provisional': false},
       {'code': 4, 'name': 'a_timed_out', 'placed_at': 'a + max_waiting_time', 'hows': a_only_hows, 'matched': false, 'provisional': false},
-      {'code': 5, 'name': 'a_waiting', 'placed_at': 'output window end', 'hows': a_only_hows, 'matched': false, 'provisional': true},
+      {'code': 5, 'name': 'a_waiting', 'placed_at': 'e', 'hows': a_only_hows, 'matched': false, 'provisional': true},
       {'code': 6, 'name': 'b_timed_out', 'placed_at': 'b + look_back_time', 'hows': ['full'], 'matched': false, 'provisional': false},
   ]) }}
 {% endmacro %}

@@ -39,7 +39,7 @@ class JoinTypeRule:
     """One row of the JoinType table."""
 
     join_type: JoinType
-    placed_at: str  #: the output arrival, in the terms of docs/spec.md §2
+    placed_at: str  #: the output arrival, in the terms of docs/spec.md §2 (e: the output window end)
     hows: FrozenSet[str]  #: the ``how`` values that emit it
     matched: bool  #: a row of an A row and its partner
     provisional: bool = False  #: only with include_waiting; a later run emits the A row again
@@ -53,7 +53,7 @@ JOIN_TYPE_TABLE: Tuple[JoinTypeRule, ...] = (
     JoinTypeRule(JoinType.A_LATE, "a", _MATCH_HOWS, matched=True),
     JoinTypeRule(JoinType.B_LATE, "b", _MATCH_HOWS, matched=True),
     JoinTypeRule(JoinType.A_TIMED_OUT, "a + max_waiting_time", _A_ONLY_HOWS, matched=False),
-    JoinTypeRule(JoinType.A_WAITING, "output window end", _A_ONLY_HOWS, matched=False, provisional=True),
+    JoinTypeRule(JoinType.A_WAITING, "e", _A_ONLY_HOWS, matched=False, provisional=True),
     JoinTypeRule(JoinType.B_TIMED_OUT, "b + look_back_time", frozenset({"full"}), matched=False),
 )
 RULES = {rule.join_type: rule for rule in JOIN_TYPE_TABLE}

@@ -56,3 +56,14 @@ def test_emitted_join_types_by_how():
     assert codes == {"inner": [1, 2, 3], "left": [1, 2, 3, 4], "full": [1, 2, 3, 4, 6], "left_anti": [4]}
     waiting = {how: [int(t) for t in emitted_join_types(how, include_waiting=True)] for how in HOW_VALUES}
     assert waiting == {"inner": [1, 2, 3], "left": [1, 2, 3, 4, 5], "full": [1, 2, 3, 4, 5, 6], "left_anti": [4, 5]}
+
+
+def test_readme_join_type_tables_are_the_table():
+    readme = (REPO / "README.md").read_text()
+    rows = re.findall(r"^\| (\d+) \| `(\w+)` \| [^|]+ \| ([^|]+) \|", readme, flags=re.MULTILINE)
+    assert [(int(code), name, placed.strip()) for code, name, placed in rows] == \
+        [(int(r.join_type), r.join_type.label, r.placed_at) for r in JOIN_TYPE_TABLE]
+    for how in HOW_VALUES:
+        line = re.search(rf"^\| `{how}`(?: \(default\))? \| ([^|]+) \|", readme, flags=re.MULTILINE).group(1)
+        listed = sorted(int(code) for code in re.findall(r"\d+", line))
+        assert listed == [int(t) for t in emitted_join_types(how, include_waiting="+5" in line)], how
