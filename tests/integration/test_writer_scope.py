@@ -41,7 +41,7 @@ def table_facts(spark, name: str):
 
 def test_a_plain_python_model_gets_dbt_sparks_own_writer(spark, written):
     code = submitted_code("plain_py")
-    assert DBT_SPARK_WRITER in code and INC_JOIN_WRITER not in code and "inc_join_context" not in code
+    assert DBT_SPARK_WRITER in code and INC_JOIN_WRITER not in code and "dbt.inc_join_context =" not in code
     # dbt-spark's writer line, with the project's file_format and nothing of inc_join's
     assert ('df.write.mode("overwrite").format("parquet").option("overwriteSchema", "true")'
             '.saveAsTable("inc_join_it.plain_py")') in code
