@@ -81,3 +81,25 @@ def test_the_make_targets_run_this_command():
     lines = [line.split("python ", 1)[1] for line in dry.stdout.splitlines() if "scripts.thrift_server" in line]
     assert lines == ["-m scripts.thrift_server start --state-dir /tmp/x --thrift-port 10000 --connect-port 15002",
                      "-m scripts.thrift_server stop --state-dir /tmp/x"]
+
+
+def test_a_stale_state_file_never_signals_another_process(tmp_path):
+    """server.json naming a live process that is not this state directory's Thrift Server (a reused pid): status
+    says nothing runs, stop signals nothing, and start may go ahead."""
+    import json
+    import os
+    import sys
+    import time
+
+    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        (tmp_path / "server.json").write_text(json.dumps({"pid": other.pid, "thrift_port": 1, "connect_port": 2}))
+        assert server_command("status", "--state-dir", str(tmp_path)).returncode == 3
+        stop = server_command("stop", "--state-dir", str(tmp_path))
+        assert stop.returncode == 0 and "nothing to stop" in stop.stdout
+        time.sleep(0.5)
+        assert other.poll() is None  # still running, untouched
+    finally:
+        other.kill()
+        other.wait()
+    assert os.path.exists(tmp_path / "server.json")  # not ours to judge beyond "not a server": left as found
