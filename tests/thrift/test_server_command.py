@@ -75,12 +75,12 @@ def test_stop_and_status_without_a_server(tmp_path):
 
 
 def test_the_make_targets_run_this_command():
-    dry = subprocess.run(["make", "-n", "thrift-server", "thrift-server-stop", "THRIFT_STATE=/tmp/x"], cwd=ROOT,
+    dry = subprocess.run(["make", "-n", "thrift-server", "thrift-server-stop", "THRIFT_STATE=some/state"], cwd=ROOT,
                          capture_output=True, text=True)
     assert dry.returncode == 0, dry.stderr
     lines = [line.split("python ", 1)[1] for line in dry.stdout.splitlines() if "scripts.thrift_server" in line]
-    assert lines == ["-m scripts.thrift_server start --state-dir /tmp/x --thrift-port 10000 --connect-port 15002",
-                     "-m scripts.thrift_server stop --state-dir /tmp/x"]
+    assert lines == ["-m scripts.thrift_server start --state-dir some/state --thrift-port 10000 --connect-port 15002",
+                     "-m scripts.thrift_server stop --state-dir some/state"]
 
 
 def test_a_stale_state_file_never_signals_another_process(tmp_path):
