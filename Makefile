@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 PEER := .bench-peer
 PEER_STAMP := $(PEER)/.installed
 
-.PHONY: demo test pictures java clean-state bench bench-quick bench-peer
+.PHONY: demo test pictures java clean-state bench bench-quick bench-peer thrift-server thrift-server-stop
 
 demo: $(STAMP)
 	$(BIN)/python scripts/demo.py
@@ -47,6 +47,20 @@ $(PEER_STAMP): requirements/bench.txt | $(STAMP)
 	rm -rf $(PEER)
 	$(BIN)/pip install --quiet --disable-pip-version-check --no-deps --target $(PEER) -r requirements/bench.txt
 	touch $(PEER_STAMP)
+
+# A local Spark Thrift Server with Spark Connect from pip's pyspark, on 127.0.0.1 only, its warehouse and Derby
+# metastore in THRIFT_STATE (scripts/thrift_server.py; tests/thrift runs the same command). `make thrift-server`
+# returns once it serves; `make thrift-server-stop` ends it. dbt: method thrift, host 127.0.0.1, port THRIFT_PORT;
+# Python models: Spark Connect at sc://127.0.0.1:CONNECT_PORT.
+THRIFT_STATE ?= .thrift-server
+THRIFT_PORT ?= 10000
+CONNECT_PORT ?= 15002
+
+thrift-server: $(STAMP)
+	$(BIN)/python -m scripts.thrift_server start --state-dir $(THRIFT_STATE) --thrift-port $(THRIFT_PORT) --connect-port $(CONNECT_PORT)
+
+thrift-server-stop:
+	$(BIN)/python -m scripts.thrift_server stop --state-dir $(THRIFT_STATE)
 
 # Local Spark/dbt state the demo and tests leave behind (all gitignored).
 clean-state:

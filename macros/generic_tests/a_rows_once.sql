@@ -1,6 +1,12 @@
 {#- No A row (its join keys and raw A arrival) is both timed out and matched, or timed out twice; no output
     row is duplicated. A rows with a NULL key or arrival cannot be identified and are not checked. -#}
-{% test a_rows_once(model, join_cols, inc_col='RecDate', a_arrival_col=none) %}
+{% test a_rows_once(model, join_cols, inc_col=none, a_arrival_col=none) %}
+  {%- set inc_col = dbt_inc_join._arrival_column(inc_col) -%}
+  {%- set required = [] -%}
+  {%- for key in dbt_inc_join._name_list('join_cols', join_cols) -%}{%- do required.append(['join_cols', key]) -%}{%- endfor -%}
+  {%- do required.append(['a_arrival_col', a_arrival_col or (inc_col ~ '_A')]) -%}
+  {%- do required.append(['JoinType', 'JoinType']) -%}
+  {%- do dbt_inc_join._require_model_columns(model, required) -%}
   {{ return(adapter.dispatch('test_a_rows_once', 'dbt_inc_join')(model, join_cols, inc_col, a_arrival_col)) }}
 {% endtest %}
 

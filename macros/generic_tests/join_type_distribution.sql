@@ -1,7 +1,9 @@
 {#- Per period (day or hour) of the last last_n periods, each bounded JoinType's share must lie in its
     [min, max]. bounds: {a_timed_out: {max: 0.05}, same_time: {min: 0.5}, ...} (names or codes). Failing rows
     name the period, the type and the share. -#}
-{% test join_type_distribution(model, bounds, period='day', last_n=none, min_rows=1, inc_col='RecDate') %}
+{% test join_type_distribution(model, bounds, period='day', last_n=none, min_rows=1, inc_col=none) %}
+  {%- set inc_col = dbt_inc_join._arrival_column(inc_col) -%}
+  {%- do dbt_inc_join._require_model_columns(model, [['inc_col', inc_col], ['JoinType', 'JoinType']]) -%}
   {{ return(adapter.dispatch('test_join_type_distribution', 'dbt_inc_join')(model, bounds, period, last_n, min_rows,
                                                                          inc_col)) }}
 {% endtest %}

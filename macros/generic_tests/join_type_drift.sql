@@ -2,7 +2,9 @@
     periods (those present in the table) by at most max_change. Failing rows name the type, the latest
     share, the baseline median and the change. -#}
 {% test join_type_drift(model, max_change=0.1, baseline_periods=7, period='day', join_types=none, min_rows=1,
-                        inc_col='RecDate') %}
+                        inc_col=none) %}
+  {%- set inc_col = dbt_inc_join._arrival_column(inc_col) -%}
+  {%- do dbt_inc_join._require_model_columns(model, [['inc_col', inc_col], ['JoinType', 'JoinType']]) -%}
   {{ return(adapter.dispatch('test_join_type_drift', 'dbt_inc_join')(model, max_change, baseline_periods, period,
                                                                   join_types, min_rows, inc_col)) }}
 {% endtest %}

@@ -1,7 +1,9 @@
 {#- Fails when the share of the listed JoinTypes among the recent rows is above max_share or below min_share.
     Returns one row (total_rows, matching_rows, share, bounds) when it fails, none otherwise. -#}
 {% test join_type_share(model, join_types, max_share=none, min_share=none, last_n=none, min_rows=1,
-                        inc_col='RecDate', time_uom='day') %}
+                        inc_col=none, time_uom='day') %}
+  {%- set inc_col = dbt_inc_join._arrival_column(inc_col) -%}
+  {%- do dbt_inc_join._require_model_columns(model, [['inc_col', inc_col], ['JoinType', 'JoinType']]) -%}
   {{ return(adapter.dispatch('test_join_type_share', 'dbt_inc_join')(model, join_types, max_share, min_share, last_n,
                                                                   min_rows, inc_col, time_uom)) }}
 {% endtest %}

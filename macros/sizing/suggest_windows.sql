@@ -1,10 +1,12 @@
 {#- dbt run-operation dbt_inc_join.suggest_windows --args '{a: trx_financial, b: trx_sepa, join_cols: [TrxId],
     inc_col: RecDate, coverage: 0.999}'
+    inc_col defaults to the var inc_join_inc_col, else 'RecDate'.
     Prints the distribution of Δ = b − a over the partner pairs of the whole history (equal keys, any
     arrival) and the smallest look_back_time and max_waiting_time that keep `coverage` of them; the same
     numbers as dbt_inc_join.suggest_windows in Python. -#}
 
-{% macro suggest_windows(a, b, join_cols, inc_col='RecDate', time_uom='day', coverage=0.999) %}
+{% macro suggest_windows(a, b, join_cols, inc_col=none, time_uom='day', coverage=0.999) %}
+  {%- set inc_col = dbt_inc_join._arrival_column(inc_col) -%}
   {{ return(adapter.dispatch('suggest_windows', 'dbt_inc_join')(a, b, join_cols, inc_col, time_uom, coverage)) }}
 {% endmacro %}
 

@@ -18,6 +18,8 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import pytest
 
+from scripts.thrift_server import pid_alive
+
 from .server import HOST, ThriftServer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -27,8 +29,8 @@ TIMINGS: Dict[str, float] = {}
 
 @pytest.fixture(scope="session")
 def _thrift(tmp_path_factory):
-    """The server and the dbt worker. The worker parses the project (about 8 s, no connection needed) while
-    the server starts."""
+    """The server (started and stopped with the shipped command, python -m scripts.thrift_server) and the dbt
+    worker. The worker parses the project (about 8 s, no connection needed) while the server starts."""
     server = ThriftServer(tmp_path_factory.mktemp("thrift-server")).launch()
     dbt = ThriftDbt(server, tmp_path_factory.mktemp("thrift-dbt"))
     try:
@@ -40,8 +42,11 @@ def _thrift(tmp_path_factory):
     finally:
         dbt.close()
         began = time.monotonic()
-        server.stop()
+        stopped = server.stop()
         TIMINGS["server stop"] = time.monotonic() - began
+        if stopped.returncode != 0 or (server.pid is not None and pid_alive(server.pid)):
+            raise RuntimeError(f"python -m scripts.thrift_server stop left the server (pid {server.pid}) running "
+                               f"or failed (exit code {stopped.returncode}):\n{stopped.stdout}{stopped.stderr}")
 
 
 @pytest.fixture(scope="session")

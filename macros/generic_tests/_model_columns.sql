@@ -1,0 +1,44 @@
+{#- The arrival column of the JoinType tests and suggest_windows, and the check that a tested model has the
+    columns a test reads (before any SQL is rendered, so a wrong name is one inc_join: message, not Spark's
+    UNRESOLVED_COLUMN). -#}
+
+{% macro _arrival_column(inc_col) %}
+  {#- The inc_col argument; when not given, the project's var inc_join_inc_col; else 'RecDate'. -#}
+  {%- if inc_col is none -%}
+    {%- set inc_col = var('inc_join_inc_col', 'RecDate') -%}
+    {%- if inc_col is not string or inc_col | trim == '' -%}
+      {{ dbt_inc_join._fail("the var inc_join_inc_col (the default inc_col) must be the name of the arrival column, e.g. 'load_date' (got " ~ dbt_inc_join._repr(inc_col) ~ ').') }}
+    {%- endif -%}
+  {%- elif inc_col is not string or inc_col | trim == '' -%}
+    {{ dbt_inc_join._fail("inc_col must be the name of the arrival column, e.g. 'RecDate' (got " ~ dbt_inc_join._repr(inc_col) ~ ').') }}
+  {%- endif -%}
+  {{ return(inc_col | trim) }}
+{% endmacro %}
+
+{% macro _require_model_columns(model, required) %}
+  {#- required: [parameter, column name] pairs, checked in order (names match case-insensitively, as in Spark).
+      The first missing one fails with the model's columns. Only while executing: when parsing, the relation's
+      columns are unknown; a relation that does not exist (no columns) is left to dbt's own message. -#}
+  {%- if not execute -%}{{ return(none) }}{%- endif -%}
+  {%- set columns = adapter.get_columns_in_relation(model) -%}
+  {%- if not columns -%}{{ return(none) }}{%- endif -%}
+  {%- for parameter, name in required -%}
+    {%- if dbt_inc_join._find_column(columns, name) is none -%}
+      {%- set available = [] -%}{%- for c in columns -%}{%- do available.append("'" ~ c.name ~ "'") -%}{%- endfor -%}
+      {%- if parameter == 'JoinType' -%}
+        {%- set problem = "model " ~ model.identifier ~ " has no JoinType column" -%}
+        {%- set hint = 'the JoinType tests read the output of dbt_inc_join.inc_join; keep JoinType in its output_select.' -%}
+      {%- else -%}
+        {%- set problem = parameter ~ " column '" ~ name ~ "' is missing from model " ~ model.identifier -%}
+        {%- if parameter == 'inc_col' -%}
+          {%- set hint = "pass the test's inc_col argument, or set the var inc_join_inc_col for the whole project (default 'RecDate')." -%}
+        {%- elif parameter == 'a_arrival_col' -%}
+          {%- set hint = "pass a_arrival_col, the raw A arrival column of the output; by default it is <inc_col>_A, so the test's inc_col argument or the var inc_join_inc_col (default 'RecDate') also sets it." -%}
+        {%- else -%}
+          {%- set hint = 'pass the names of the output columns.' -%}
+        {%- endif -%}
+      {%- endif -%}
+      {{ dbt_inc_join._fail(problem ~ '; its columns are ' ~ available | join(', ') ~ '; ' ~ hint) }}
+    {%- endif -%}
+  {%- endfor -%}
+{% endmacro %}

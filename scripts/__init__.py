@@ -1,0 +1,1 @@
+"""Scripts run from the repository root (python -m scripts.<name>)."""
