@@ -37,7 +37,9 @@ def dbt_context(dbt: Any) -> Dict[str, Any]:
     if context is None:
         raise ValueError(
             "inc_join: this Python model was not written by inc_join's writer, so its window cannot be resolved. "
-            "Add to dbt_project.yml: dispatch: [{macro_namespace: dbt, search_order: [<your project>, dbt_inc_join, dbt]}]."
+            "Add to dbt_project.yml: dispatch: [{macro_namespace: dbt, search_order: [<your project>, dbt_inc_join, dbt]}]; "
+            "if the model reaches inc_join_model through a module of its own, also set "
+            "dbt.config(meta={'inc_join_writer': True}) in it."
         )
     return context
 
