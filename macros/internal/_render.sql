@@ -51,8 +51,10 @@
     {%- do partner.append('_b_arrival >= ' ~ dbt_inc_join._add_units_sql('_a_arrival', -params.look_back_time, unit)) -%}
     {%- do partner.append('_b_arrival <= ' ~ dbt_inc_join._add_units_sql('_a_arrival', params.max_waiting_time, unit)) -%}
   {%- elif start is not none -%}
-    {#- compatibility mode: partners bounded only by the slices this run reads -#}
-    {%- do partner.append('(_b_arrival >= _a_arrival OR _b_arrival >= ' ~ dbt_inc_join._sql_literal(dbt_inc_join._shift(start, -params.look_back_time, unit), unit_type) ~ ')') -%}
+    {#- compatibility mode (inc-join 0.1.3, enforce_sliding_join_window=False): every pair with equal keys among
+        the rows that library reads: A from start - max_waiting_time, B from start - look_back_time - max_waiting_time -#}
+    {%- do partner.append('_a_arrival >= ' ~ dbt_inc_join._sql_literal(dbt_inc_join._shift(start, -params.max_waiting_time, unit), unit_type)) -%}
+    {%- do partner.append('_b_arrival >= ' ~ dbt_inc_join._sql_literal(dbt_inc_join._shift(start, -(params.max_waiting_time + params.look_back_time), unit), unit_type)) -%}
   {%- endif -%}
   {%- set join_kind = {'inner': 'INNER', 'left': 'LEFT OUTER', 'left_anti': 'LEFT OUTER', 'full': 'FULL OUTER'}[params.how] -%}
 
