@@ -106,10 +106,16 @@ where _join_type is not null
     {%- do tests.append('_b_arrival >= ' ~ dbt_inc_join._add_units_sql('_a_arrival', -params.look_back_time, unit)) -%}
     {%- do tests.append('_b_arrival <= ' ~ dbt_inc_join._add_units_sql('_a_arrival', params.max_waiting_time, unit)) -%}
   {%- elif start is not none -%}
-    {#- Compatibility mode: partners are bounded only by the pre-filtered slices (a late A looks back only
-        look_back_time before the window start), so the answer depends on the window size. -#}
-    {%- set limit = dbt_inc_join._sql_literal(dbt_inc_join._shift(start, -params.look_back_time, unit), dbt_inc_join._unit_type(unit)) -%}
-    {%- do tests.append('(_b_arrival >= _a_arrival OR _b_arrival >= ' ~ limit ~ ')') -%}
+    {#- Compatibility mode, as inc-join 0.1.3 with enforce_sliding_join_window=False: every pair with equal keys
+        among the rows that library reads for the window (A from start - max_waiting_time, B from
+        start - look_back_time - max_waiting_time, both up to the end), so the answer depends on the window.
+        Our slices may reach further back (A for how = full): rows beyond those bounds claim no partner. -#}
+    {%- set mw = params.max_waiting_time -%}
+    {%- set lb = params.look_back_time -%}
+    {%- for arrival, reach in [('_a_arrival', mw), ('_b_arrival', mw + lb)] -%}
+      {%- set limit = dbt_inc_join._sql_literal(dbt_inc_join._shift(start, -reach, unit), dbt_inc_join._unit_type(unit)) -%}
+      {%- do tests.append(arrival ~ ' >= ' ~ limit) -%}
+    {%- endfor -%}
   {%- endif -%}
   {{ return(tests | join('\n     and ')) }}
 {% endmacro %}

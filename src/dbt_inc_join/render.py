@@ -58,10 +58,13 @@ def partner_condition_sql(params: JoinParameters, window: OutputWindow, key_coun
         tests.append(f"{ARRIVAL_B} >= {add_units_sql(ARRIVAL_A, -params.look_back_time, unit)}")
         tests.append(f"{ARRIVAL_B} <= {add_units_sql(ARRIVAL_A, params.max_waiting_time, unit)}")
     elif window.start is not None:
-        # Compatibility mode: partners are bounded only by the pre-filtered slices (a late A looks back only
-        # look_back_time before the window start), so the answer depends on the window size.
-        limit = sql_literal(shift_value(window.start, -params.look_back_time, unit), unit.spark_type)
-        tests.append(f"({ARRIVAL_B} >= {ARRIVAL_A} OR {ARRIVAL_B} >= {limit})")
+        # Compatibility mode, as inc-join 0.1.3 with enforce_sliding_join_window=False: every pair with equal
+        # keys among the rows that library reads for the window (A from start - max_waiting_time, B from
+        # start - look_back_time - max_waiting_time, both up to the end), so the answer depends on the window.
+        # Our slices may reach further back (A for how = full): rows beyond those bounds claim no partner.
+        mw, lb = params.max_waiting_time, params.look_back_time
+        for arrival, reach in ((ARRIVAL_A, mw), (ARRIVAL_B, mw + lb)):
+            tests.append(f"{arrival} >= {sql_literal(shift_value(window.start, -reach, unit), unit.spark_type)}")
     return " AND ".join(tests)
 
 

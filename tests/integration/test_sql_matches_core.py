@@ -44,3 +44,20 @@ def test_sql_macro_equals_core(spark, project, case):
     assert table.columns == expected.columns
     assert rows(table, table.columns) == rows(expected, expected.columns)
     assert table.count() > 0
+
+
+def test_sql_compatibility_mode_matches_the_original_in_the_issue_11_corner(spark, project):
+    """enforce_sliding_join_window=False over one day with look_back_time 0: A rows of 2025-01-07 join their
+    partners that arrived up to max_waiting_time days earlier (the original inc-join reads B from
+    start - look_back_time - max_waiting_time and joins on the keys alone), in SQL exactly as in the core."""
+    case = dict(how="left", enforce_sliding_join_window=False, look_back_time=0, max_waiting_time=5,
+                start="2025-01-07", end="2025-01-07")
+    project.invoke("run", "--select", "sql_matrix", vars={"matrix": case})
+    table = project.table("sql_matrix")
+    expected = inc_join(spark.table("inc_join_it.gen_a"), spark.table("inc_join_it.gen_b"), join_cols="TrxId",
+                        look_back_time=0, max_waiting_time=5, how="left", enforce_sliding_join_window=False,
+                        output_window_start=case["start"], output_window_end=case["end"])
+    assert rows(table, table.columns) == rows(expected, expected.columns)
+    late = table.where("JoinType = 2").selectExpr("min(DiffArrivalTime)", "count(*)").first()
+    assert late[1] > 0 and late[0] < 0, "a_late rows with B older than look_back_time are the corner"
+    assert table.where("JoinType = 2 AND (DiffArrivalTime < -5 OR RecDate_A <> DATE'2025-01-07')").count() == 0
