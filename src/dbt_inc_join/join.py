@@ -125,4 +125,4 @@ def prepare_join(df_a: DataFrame, df_b: DataFrame, **arguments) -> PreparedJoin:
         keys=inputs.keys, inc_col=inputs.inc_col, a_names=df_a.columns, b_names=df_b.columns,
         output_select=params.output_select, suffixes=params.suffixes, case_sensitive=case_sensitive,
     )
-    return PreparedJoin(df_a, df_b, params, inputs, plan, spark.conf.get("spark.sql.session.timeZone", "UTC"))
+    return PreparedJoin(df_a, df_b, params, inputs, plan, spark.conf.get("spark.sql.session.timeZone") or "UTC")

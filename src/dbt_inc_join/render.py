@@ -9,7 +9,7 @@ re-joins both inputs for every branch of a UNION ALL (measured 2-3x slower, see 
 from __future__ import annotations
 
 from datetime import date, datetime
-from typing import TYPE_CHECKING, List, Sequence
+from typing import TYPE_CHECKING, List, Optional, Sequence
 
 from pyspark.sql import DataFrame
 from pyspark.sql import functions as F
@@ -19,7 +19,7 @@ from .columns import ColumnPlan, OutputColumn
 from .join_types import emitted_join_types
 from .predicates import arrival_range_sql, quote
 from .scenarios import ARRIVAL_A, ARRIVAL_B, SCENARIOS, PlacementContext, Scenario
-from .time_units import TimeUnit, add_units_sql, shift_value, sql_literal, truncate_sql
+from .time_units import TimeUnit, UnitValue, add_units_sql, shift_value, sql_literal, truncate_sql
 from .validation import JoinParameters
 from .window import OutputWindow, read_ranges
 
@@ -50,35 +50,36 @@ def side_projection(side: str, keys: Sequence[str], columns: Sequence[OutputColu
             + [f"{truncate_sql(quote(inc_col), unit)} AS _{side}_arrival"])
 
 
-def partner_condition_sql(params: JoinParameters, window: OutputWindow, key_count: int) -> str:
+def partner_condition_sql(params: JoinParameters, start: Optional[UnitValue], key_count: int) -> str:
     """Equal keys (plain SQL equality: NULL never matches) and, by default, b inside A's sliding window."""
     unit = params.time_uom
     tests = [f"_ak{i} = _bk{i}" for i in range(key_count)]
     if params.enforce_sliding_join_window:
         tests.append(f"{ARRIVAL_B} >= {add_units_sql(ARRIVAL_A, -params.look_back_time, unit)}")
         tests.append(f"{ARRIVAL_B} <= {add_units_sql(ARRIVAL_A, params.max_waiting_time, unit)}")
-    elif window.start is not None:
+    elif start is not None:
         # Compatibility mode, as inc-join 0.1.3 with enforce_sliding_join_window=False: every pair with equal
         # keys among the rows that library reads for the window (A from start - max_waiting_time, B from
         # start - look_back_time - max_waiting_time, both up to the end), so the answer depends on the window.
         # Our slices may reach further back (A for how = full): rows beyond those bounds claim no partner.
         mw, lb = params.max_waiting_time, params.look_back_time
         for arrival, reach in ((ARRIVAL_A, mw), (ARRIVAL_B, mw + lb)):
-            tests.append(f"{arrival} >= {sql_literal(shift_value(window.start, -reach, unit), unit.spark_type)}")
+            tests.append(f"{arrival} >= {sql_literal(shift_value(start, -reach, unit), unit.spark_type)}")
     return " AND ".join(tests)
 
 
-def in_window_sql(arrival: str, window: OutputWindow, unit: TimeUnit) -> str:
+def in_window_sql(arrival: str, start: Optional[UnitValue], end: UnitValue, unit: TimeUnit) -> str:
     """The arrival lies in the output window ``[start, end]`` (no lower test without a start)."""
-    test = f"{arrival} <= {sql_literal(window.end, unit.spark_type)}"
-    if window.start is not None:
-        test += f" AND {arrival} >= {sql_literal(window.start, unit.spark_type)}"
+    test = f"{arrival} <= {sql_literal(end, unit.spark_type)}"
+    if start is not None:
+        test += f" AND {arrival} >= {sql_literal(start, unit.spark_type)}"
     return f"({test})"
 
 
-def classification_sql(scenarios: Sequence[Scenario], window: OutputWindow, unit: TimeUnit) -> str:
+def classification_sql(scenarios: Sequence[Scenario], start: Optional[UnitValue], end: UnitValue,
+                       unit: TimeUnit) -> str:
     """The JoinType code of a joined row: the scenario whose rows it is, when placed inside the window."""
-    branches = [f"WHEN ({s.where}) AND {in_window_sql(s.arrival, window, unit)} THEN {s.code}" for s in scenarios]
+    branches = [f"WHEN ({s.where}) AND {in_window_sql(s.arrival, start, end, unit)} THEN {s.code}" for s in scenarios]
     return f"CASE {' '.join(branches)} END"
 
 
@@ -129,16 +130,17 @@ def render_join(prepared: "PreparedJoin", window: OutputWindow) -> DataFrame:
     """The lazy plan for a resolved window."""
     df_a, df_b, params, inputs, plan = prepared.df_a, prepared.df_b, prepared.params, prepared.inputs, prepared.plan
     unit = params.time_uom
-    if window.is_empty:
+    start, end = window.start, window.end
+    if end is None or window.is_empty:
         # Same columns and types, no rows, no scan: Spark folds the false filter into an empty relation.
         # The plan still needs some end literal; which one does not matter.
-        window = OutputWindow(None, window.end or window.start or EPOCH[unit.spark_type])
+        start, end = None, end or start or EPOCH[unit.spark_type]
         df_a, df_b = df_a.where("false"), df_b.where("false")
     ctx = PlacementContext(unit, params.look_back_time, params.max_waiting_time,
-                           end_sql=sql_literal(window.end, unit.spark_type))
+                           end_sql=sql_literal(end, unit.spark_type))
 
     # what this run may read of each input (docs/spec.md §4)
-    ranges = read_ranges(window, how=params.how, look_back_time=params.look_back_time,
+    ranges = read_ranges(OutputWindow(start, end), how=params.how, look_back_time=params.look_back_time,
                          max_waiting_time=params.max_waiting_time, unit=unit)
     sides = []
     for index, (side, df, columns) in enumerate((("a", df_a, plan.a_columns), ("b", df_b, plan.b_columns))):
@@ -147,8 +149,8 @@ def render_join(prepared: "PreparedJoin", window: OutputWindow) -> DataFrame:
         sides.append(sliced.selectExpr(*side_projection(side, [k[index] for k in inputs.keys], columns,
                                                         inputs.inc_col[index], inputs.arrival_types[index], unit)))
 
-    pairs = sides[0].join(sides[1], F.expr(partner_condition_sql(params, window, len(inputs.keys))),
+    pairs = sides[0].join(sides[1], F.expr(partner_condition_sql(params, start, len(inputs.keys))),
                           JOIN_KINDS[params.how])
     scenarios = [SCENARIOS[join_type](ctx) for join_type in emitted_join_types(params.how, params.include_waiting)]
-    placed = pairs.selectExpr("*", f"{classification_sql(scenarios, window, unit)} AS {CODE}")
+    placed = pairs.selectExpr("*", f"{classification_sql(scenarios, start, end, unit)} AS {CODE}")
     return placed.where(f"{CODE} IS NOT NULL").selectExpr(*placed_columns(scenarios, plan, inputs, unit))

@@ -27,6 +27,7 @@ def input_maxima(df_a: DataFrame, df_b: DataFrame, inc_cols: Tuple[str, str], ar
         latest = f"max({truncate_sql(quote(column), unit)})"
         maxima.append(rows.selectExpr(f"date_format({latest}, 'yyyy-MM-dd HH:mm:ss') AS latest"))
     row = maxima[0].crossJoin(maxima[1].withColumnRenamed("latest", "latest_b")).first()
+    assert row is not None, "a global aggregate has one row"
     return _unit_value(row[0], unit), _unit_value(row[1], unit)
 
 
@@ -56,4 +57,6 @@ def _unit_value(text: Optional[str], unit: TimeUnit) -> Optional[UnitValue]:
 def earliest_arrival(df: DataFrame, inc_col: str, unit: TimeUnit) -> Optional[UnitValue]:
     """The first unit in which ``df`` has an arrival, or None for an empty input (one Spark job)."""
     earliest = f"date_format(min({truncate_sql(quote(inc_col), unit)}), 'yyyy-MM-dd HH:mm:ss')"
-    return _unit_value(df.selectExpr(f"{earliest} AS earliest").first()[0], unit)
+    row = df.selectExpr(f"{earliest} AS earliest").first()
+    assert row is not None, "a global aggregate has one row"
+    return _unit_value(row[0], unit)

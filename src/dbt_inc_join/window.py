@@ -2,18 +2,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, datetime, timezone
+from datetime import date, datetime, timezone, tzinfo
 from typing import Optional, Tuple
+from zoneinfo import ZoneInfo
 
 from .time_units import TimeUnit, UnitValue, floor_value, shift_value
 
-try:  # Python >= 3.9
-    from zoneinfo import ZoneInfo
-except ImportError:  # pragma: no cover
-    ZoneInfo = None  # type: ignore[assignment]
 
 
-def _zone(session_time_zone: str):
+def _zone(session_time_zone: str) -> tzinfo:
     if session_time_zone.upper() in ("UTC", "Z", "GMT"):
         return timezone.utc
     return ZoneInfo(session_time_zone)

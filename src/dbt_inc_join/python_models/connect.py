@@ -22,7 +22,7 @@ session next to it, so run dbt with this helper in a process of its own (as the 
 from __future__ import annotations
 
 import os
-from typing import Any, Dict, Optional
+from typing import Any, Dict, Mapping, Optional
 
 from .submission import BaseInProcessHelper
 
@@ -32,13 +32,13 @@ ENV_VAR = "SPARK_REMOTE"
 
 
 def connect_url(config: Dict[str, Any], model_name: str = "this model",
-                environ: Optional[Dict[str, str]] = None) -> str:
+                environ: Optional[Mapping[str, str]] = None) -> str:
     """The Spark Connect URL for one model: ``meta.spark_connect_url``, else the config ``spark_connect_url``,
     else ``$SPARK_REMOTE`` (the first that is set and not blank)."""
-    environ = os.environ if environ is None else environ
+    variables: Mapping[str, str] = os.environ if environ is None else environ
     meta = config.get("meta") or {}
     candidates = (meta.get(CONFIG_KEY) if isinstance(meta, dict) else None, config.get(CONFIG_KEY),
-                  environ.get(ENV_VAR))
+                  variables.get(ENV_VAR))
     url = next((text for text in (str(c or "").strip() for c in candidates) if text), "")
     if not url:
         raise ValueError(

@@ -63,7 +63,9 @@ def check_model_config(context: Dict[str, Any], include_waiting: bool, time_uom:
 def _latest_output_arrival(dbt: Any, prepared: PreparedJoin) -> Optional[UnitValue]:
     spark = prepared.df_a.sparkSession
     column = quote(prepared.inputs.inc_col[0])
-    text = spark.table(str(dbt.this)).selectExpr(f"date_format(max({column}), 'yyyy-MM-dd HH:mm:ss')").first()[0]
+    row = spark.table(str(dbt.this)).selectExpr(f"date_format(max({column}), 'yyyy-MM-dd HH:mm:ss')").first()
+    assert row is not None, "a global aggregate has one row"
+    text = row[0]
     return None if text is None else parse_bound(text, "this", prepared.params.time_uom)
 
 
@@ -91,10 +93,10 @@ def resolve_dbt_window(dbt: Any, prepared: PreparedJoin, output_window_start=Non
             start = shift_value(latest, 1, unit)
             start_reason = f"max({inc_cols[0]}) in {dbt.this} + 1 {unit.value}"
     if start is None:
-        candidates = [earliest_arrival(prepared.df_a, inc_cols[0], unit)]
+        earliest = [earliest_arrival(prepared.df_a, inc_cols[0], unit)]
         if how == "full":
-            candidates.append(earliest_arrival(prepared.df_b, inc_cols[1], unit))
-        candidates = [c for c in candidates if c is not None]
+            earliest.append(earliest_arrival(prepared.df_b, inc_cols[1], unit))
+        candidates = [c for c in earliest if c is not None]
         start = min(candidates) if candidates else None
         start_reason = f"earliest arrival of {'a or b' if how == 'full' else 'a'} (first run or full refresh)"
 

@@ -80,11 +80,12 @@ def install_submission_helper(method: str, helper: Type, profile_method: str) ->
         from dbt.adapters.spark.impl import SparkAdapter
     except Exception:
         return False
-    installed = SparkAdapter.__dict__.get("_inc_join_helpers", {})
+    adapter: Any = SparkAdapter  # its properties are replaced below, which its declared types do not allow
+    installed = adapter.__dict__.get("_inc_join_helpers", {})
     if method in installed:
         return True
-    helpers = SparkAdapter.python_submission_helpers
-    default_method = SparkAdapter.default_python_submission_method
+    helpers = adapter.python_submission_helpers
+    default_method = adapter.default_python_submission_method
 
     def python_submission_helpers(self) -> Dict[str, Any]:
         return {**helpers.fget(self), method: helper}
@@ -95,7 +96,7 @@ def install_submission_helper(method: str, helper: Type, profile_method: str) ->
             return method
         return default_method.fget(self)
 
-    SparkAdapter.python_submission_helpers = property(python_submission_helpers)
-    SparkAdapter.default_python_submission_method = property(default_python_submission_method)
-    SparkAdapter._inc_join_helpers = {**installed, method: helper}
+    adapter.python_submission_helpers = property(python_submission_helpers)
+    adapter.default_python_submission_method = property(default_python_submission_method)
+    adapter._inc_join_helpers = {**installed, method: helper}
     return True
