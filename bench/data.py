@@ -13,23 +13,31 @@ Shape (per A row, decided by hashes of its id):
 - 1 % extra B rows whose key exists in no A row (how = full emits them as ``b_timed_out``);
 - B rows that would arrive after the last generated day have not arrived yet and are left out.
 """
+
 from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from datetime import date, timedelta
 from pathlib import Path
-from typing import Dict, List, Sequence, Tuple
 
 # Bump when the generated shape changes, so cached datasets of the old shape are not reused.
 GENERATOR_VERSION = 1
 
 # Δ = b − a (days) and its probability for one partner: a CDF over the cases, checked in order.
-LATENESS: Tuple[Tuple[int, float], ...] = (
-    (-3, 0.005), (-2, 0.02), (-1, 0.06), (0, 0.55), (1, 0.15), (2, 0.08), (3, 0.04), (4, 0.03),
+LATENESS: tuple[tuple[int, float], ...] = (
+    (-3, 0.005),
+    (-2, 0.02),
+    (-1, 0.06),
+    (0, 0.55),
+    (1, 0.15),
+    (2, 0.08),
+    (3, 0.04),
+    (4, 0.03),
 )
-LATE_TAIL = (5, 10, 0.06)      # Δ uniform in 5..10 with this total probability
+LATE_TAIL = (5, 10, 0.06)  # Δ uniform in 5..10 with this total probability
 BEYOND_WAIT = (11, 14, 0.005)  # Δ uniform in 11..14: later than the default max_waiting_time
 
 PARTNERS_NONE, PARTNERS_TWO, PARTNERS_THREE = 0.04, 0.03, 0.01
@@ -68,8 +76,10 @@ def lateness_sql(u: str) -> str:
     for low, high, share in (LATE_TAIL, BEYOND_WAIT):
         # spread the remaining mass of u inside this band evenly over low..high
         start, cumulative = cumulative, cumulative + share
-        cases.append(f"WHEN {u} < {cumulative:.6f} THEN {low} + CAST(floor(({u} - {start:.6f}) / {share:.6f} "
-                     f"* {high - low + 1}) AS INT)")
+        cases.append(
+            f"WHEN {u} < {cumulative:.6f} THEN {low} + CAST(floor(({u} - {start:.6f}) / {share:.6f} "
+            f"* {high - low + 1}) AS INT)"
+        )
     return f"CASE {' '.join(cases)} ELSE 0 END"
 
 
@@ -88,31 +98,44 @@ def a_frame(spark, spec: DataSpec):
 def b_frame(spark, spec: DataSpec):
     """All B rows: 0-3 partners per A row at lateness Δ, plus orphans; only those arrived by the last day."""
     n = spec.days * spec.rows_per_day
-    u_partners, u_delta, u_status = _uniform("id", "'partners'"), _uniform("id", "j", "'delta'"), _uniform("PaymentId", "'st'")
-    partners = (spark.range(0, n)
-                .selectExpr("id", f"CASE WHEN {u_partners} < {PARTNERS_NONE} THEN 0 "
-                                  f"WHEN {u_partners} < {PARTNERS_NONE + PARTNERS_TWO} THEN 2 "
-                                  f"WHEN {u_partners} < {PARTNERS_NONE + PARTNERS_TWO + PARTNERS_THREE} THEN 3 "
-                                  f"ELSE 1 END AS n")
-                .where("n > 0")
-                .selectExpr("id", "explode(sequence(1, n)) AS j")
-                .selectExpr("id", "j", f"CAST(id DIV {spec.rows_per_day} AS INT) "
-                                       f"+ {lateness_sql(u_delta)} AS day")
-                .selectExpr("id * 4 + j AS PaymentId", "id AS TrxId", "day"))
+    u_partners, u_delta, u_status = (
+        _uniform("id", "'partners'"),
+        _uniform("id", "j", "'delta'"),
+        _uniform("PaymentId", "'st'"),
+    )
+    partners = (
+        spark.range(0, n)
+        .selectExpr(
+            "id",
+            f"CASE WHEN {u_partners} < {PARTNERS_NONE} THEN 0 "
+            f"WHEN {u_partners} < {PARTNERS_NONE + PARTNERS_TWO} THEN 2 "
+            f"WHEN {u_partners} < {PARTNERS_NONE + PARTNERS_TWO + PARTNERS_THREE} THEN 3 "
+            f"ELSE 1 END AS n",
+        )
+        .where("n > 0")
+        .selectExpr("id", "explode(sequence(1, n)) AS j")
+        .selectExpr("id", "j", f"CAST(id DIV {spec.rows_per_day} AS INT) + {lateness_sql(u_delta)} AS day")
+        .selectExpr("id * 4 + j AS PaymentId", "id AS TrxId", "day")
+    )
     orphans_per_day = max(1, int(spec.rows_per_day * ORPHAN_B_SHARE))
     orphans = spark.range(0, spec.days * orphans_per_day).selectExpr(
-        f"{4 * n} + id AS PaymentId", f"{n} + id AS TrxId", f"CAST(id DIV {orphans_per_day} AS INT) AS day")
-    return (partners.unionByName(orphans)
-            .where(f"day >= 0 AND day < {spec.days}")
-            .selectExpr(
-                "PaymentId", "TrxId",
-                "element_at(array('NL', 'DE', 'BE', 'FR', 'UK'), "
-                "CAST(pmod(xxhash64(PaymentId, 'cc'), 5) AS INT) + 1) AS CountryCode",
-                f"IF({u_status} < 0.9, 'settled', 'pending') AS Status",
-                f"date_add(DATE'{spec.first_day}', day) AS RecDate"))
+        f"{4 * n} + id AS PaymentId", f"{n} + id AS TrxId", f"CAST(id DIV {orphans_per_day} AS INT) AS day"
+    )
+    return (
+        partners.unionByName(orphans)
+        .where(f"day >= 0 AND day < {spec.days}")
+        .selectExpr(
+            "PaymentId",
+            "TrxId",
+            "element_at(array('NL', 'DE', 'BE', 'FR', 'UK'), "
+            "CAST(pmod(xxhash64(PaymentId, 'cc'), 5) AS INT) + 1) AS CountryCode",
+            f"IF({u_status} < 0.9, 'settled', 'pending') AS Status",
+            f"date_add(DATE'{spec.first_day}', day) AS RecDate",
+        )
+    )
 
 
-COLUMNS: Dict[str, str] = {
+COLUMNS: dict[str, str] = {
     "a": "TrxId BIGINT, AccountId INT, Amount DECIMAL(12, 2), CreditDebit STRING, RecDate DATE",
     "b": "PaymentId BIGINT, TrxId BIGINT, CountryCode STRING, Status STRING, RecDate DATE",
 }
@@ -135,8 +158,12 @@ def ensure_dataset(spark, spec: DataSpec, cache_dir: Path) -> Path:
         df = frame(spark, spec)
         df = df.coalesce(1) if total <= 1_000_000 else df.repartition(max(2, total // 1_000_000), "RecDate")
         df.write.partitionBy("RecDate").parquet(str(root / side))
-    marker.write_text(json.dumps({**asdict(spec), "last_day": spec.last_day.isoformat(),
-                                  "generator_version": GENERATOR_VERSION}, indent=2) + "\n")
+    marker.write_text(
+        json.dumps(
+            {**asdict(spec), "last_day": spec.last_day.isoformat(), "generator_version": GENERATOR_VERSION}, indent=2
+        )
+        + "\n"
+    )
     return root
 
 
@@ -144,7 +171,7 @@ def table_name(side: str, history_days: int) -> str:
     return f"{side}_{history_days}d"
 
 
-def register_tables(spark, database: str, dataset: Path, spec: DataSpec, histories: Sequence[int]) -> List[str]:
+def register_tables(spark, database: str, dataset: Path, spec: DataSpec, histories: Sequence[int]) -> list[str]:
     """Catalog tables ``<database>.a_<n>d`` / ``b_<n>d`` over the dataset's files, each knowing only the
     partitions of the last ``n`` days (``ALTER TABLE ... ADD PARTITION``): a table with ``n`` days of history,
     as a dbt source or a Hive table on a cluster would be."""
@@ -155,10 +182,12 @@ def register_tables(spark, database: str, dataset: Path, spec: DataSpec, histori
         for side in ("a", "b"):
             name = f"{database}.{table_name(side, n)}"
             spark.sql(f"DROP TABLE IF EXISTS {name}")
-            spark.sql(f"CREATE TABLE {name} ({COLUMNS[side]}) USING parquet PARTITIONED BY (RecDate) "
-                      f"LOCATION '{dataset / side}'")
+            spark.sql(
+                f"CREATE TABLE {name} ({COLUMNS[side]}) USING parquet PARTITIONED BY (RecDate) "
+                f"LOCATION '{dataset / side}'"
+            )
             for chunk in range(0, len(days), 100):
-                partitions = " ".join(f"PARTITION (RecDate = DATE'{d}')" for d in days[chunk:chunk + 100])
+                partitions = " ".join(f"PARTITION (RecDate = DATE'{d}')" for d in days[chunk : chunk + 100])
                 spark.sql(f"ALTER TABLE {name} ADD {partitions}")
             created.append(name)
     return created

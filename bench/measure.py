@@ -10,13 +10,14 @@ counts the rows per JoinType and sums a fingerprint of the rows, so the variants
 Timed runs carry nothing on top: the observation is evaluated row by row outside generated code and would
 add the same fixed cost to every variant, flattening the differences the benchmark is after.
 """
+
 from __future__ import annotations
 
 import gc
 import statistics
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Dict, List, Optional, Sequence
 
 from .metrics import PlanSummary, summarize
 from .variants import Case, join_type_values
@@ -38,7 +39,7 @@ class Check:
     """What a check run saw: rows per JoinType name and the fingerprint of all rows."""
 
     rows: int
-    types: Dict[str, int]
+    types: dict[str, int]
     fingerprint: int
 
 
@@ -49,10 +50,10 @@ class Cell:
     case: Case
     variant: str
     wanted: int
-    runs: List[Run] = field(default_factory=list)
+    runs: list[Run] = field(default_factory=list)
     warmups: int = 0
-    check: Optional[Check] = None
-    plan: Optional[PlanSummary] = None
+    check: Check | None = None
+    plan: PlanSummary | None = None
 
     @property
     def median(self) -> float:
@@ -71,10 +72,10 @@ def execute(spark, build: Callable, case: Case, variant: str, check: bool):
     began = time.perf_counter()
     df = build(spark, case)
     if check:
-        counts = [F.expr(f"count_if(JoinType = {value})").alias(name)
-                  for name, value in join_type_values(variant).items()]
-        df = df.observe(OBSERVATION, F.count(F.lit(1)).alias("rows"), F.expr(FINGERPRINT).alias("fingerprint"),
-                        *counts)
+        counts = [
+            F.expr(f"count_if(JoinType = {value})").alias(name) for name, value in join_type_values(variant).items()
+        ]
+        df = df.observe(OBSERVATION, F.count(F.lit(1)).alias("rows"), F.expr(FINGERPRINT).alias("fingerprint"), *counts)
     execution = df._jdf.queryExecution()
     rows = execution.toRdd().count()
     run = Run(time.perf_counter() - began, int(rows))
@@ -96,8 +97,14 @@ def settle(spark) -> None:
     time.sleep(0.1)
 
 
-def measure(spark, builders: Dict[str, Callable], cells: Sequence[Cell], warmup: int, settle_first: bool = True,
-            progress: Callable[[str], None] = print) -> None:
+def measure(
+    spark,
+    builders: dict[str, Callable],
+    cells: Sequence[Cell],
+    warmup: int,
+    settle_first: bool = True,
+    progress: Callable[[str], None] = print,
+) -> None:
     """Round-robin over ``cells`` until each has its ``wanted`` runs, after ``warmup`` discarded rounds
     (``settle_first``: collect garbage before each run; quick mode skips it, its timings mean nothing).
 
@@ -120,6 +127,8 @@ def measure(spark, builders: Dict[str, Callable], cells: Sequence[Cell], warmup:
             else:
                 cell.runs.append(run)
                 cell.plan = plan
-            progress(f"  round {round_number + 1}{' (warm-up)' if warming else ''}: {cell.case.label:<22} "
-                     f"{cell.variant:<5} {run.seconds:7.2f} s  {run.rows} rows{' (check run)' if checking else ''}")
+            progress(
+                f"  round {round_number + 1}{' (warm-up)' if warming else ''}: {cell.case.label:<22} "
+                f"{cell.variant:<5} {run.seconds:7.2f} s  {run.rows} rows{' (check run)' if checking else ''}"
+            )
         round_number += 1

@@ -6,12 +6,13 @@ The plan is walked through py4j after the query ran. With adaptive execution the
 ``AdaptiveSparkPlanExec`` and query stages; both are unwrapped. A ``ReusedExchange`` reads nothing itself
 (its original exchange did), so the walk counts it as a reuse and does not descend into it.
 """
+
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import date, timedelta
-from typing import Dict, Iterator, List, Tuple
 
 
 @dataclass(frozen=True)
@@ -28,7 +29,7 @@ class Scan:
 class PlanSummary:
     """The parts of an executed plan the benchmark reports."""
 
-    scans: List[Scan] = field(default_factory=list)
+    scans: list[Scan] = field(default_factory=list)
     nodes: Counter = field(default_factory=Counter)
 
     def partitions_read(self, table: str) -> int:
@@ -54,7 +55,7 @@ class PlanSummary:
         return self.nodes["ReusedExchangeExec"]
 
     @property
-    def joins(self) -> Dict[str, int]:
+    def joins(self) -> dict[str, int]:
         return {name.replace("Exec", ""): n for name, n in self.nodes.items() if name.endswith("JoinExec")}
 
 
@@ -93,15 +94,17 @@ def summarize(plan) -> PlanSummary:
         if kind == "FileSourceScanExec":
             identifier = node.tableIdentifier()
             table = identifier.get().table() if identifier.isDefined() else str(node.relation().location())
-            summary.scans.append(Scan(table, _metric(node, "numPartitions"), _metric(node, "numFiles"),
-                                      _metric(node, "numOutputRows")))
+            summary.scans.append(
+                Scan(table, _metric(node, "numPartitions"), _metric(node, "numFiles"), _metric(node, "numOutputRows"))
+            )
         pending.extend(_seq(node.children()))
         pending.extend(_seq(node.subqueries()))
     return summary
 
 
-def spec_bounds(start: date, end: date, how: str, look_back_time: int, max_waiting_time: int,
-                first_day: date) -> Tuple[int, int]:
+def spec_bounds(
+    start: date, end: date, how: str, look_back_time: int, max_waiting_time: int, first_day: date
+) -> tuple[int, int]:
     """Daily partitions spec §4 allows a run over ``[start, end]`` to read of A and of B, for a table whose
     partitions are the days ``first_day .. end`` (written from the spec text, independently of the code
     under test): A where a ∈ [s − mw, e] ([s − mw − lb, e] for how = full), B where b ∈ [s − mw − lb, e]."""

@@ -1,10 +1,11 @@
 """Targets, agreement between variants, and the Markdown report of a benchmark run."""
+
 from __future__ import annotations
 
 import statistics
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Dict, List, Optional, Sequence, Tuple
 
 from .measure import Cell, Check
 from .metrics import spec_bounds
@@ -30,17 +31,17 @@ class Results:
         self.histories = sorted(histories)
         self.longest = self.histories[-1]
 
-    def cell(self, how: str, window: str, history: int, variant: str) -> Optional[Cell]:
+    def cell(self, how: str, window: str, history: int, variant: str) -> Cell | None:
         for c in self.cells:
             if (c.case.how, c.case.window, c.case.history, c.variant) == (how, window, history, variant):
                 return c
         return None
 
-    def ratio(self, x: Tuple[str, str, int, str], y: Tuple[str, str, int, str]) -> "Ratio":
+    def ratio(self, x: tuple[str, str, int, str], y: tuple[str, str, int, str]) -> Ratio:
         """The time of cell ``x`` over cell ``y`` (each given as how, window, history, variant)."""
         return Ratio.of(self.cell(*x), self.cell(*y))
 
-    def bounds(self, case: Case) -> Tuple[int, int]:
+    def bounds(self, case: Case) -> tuple[int, int]:
         """spec §4's partitions for A and B, within the days the table holds (the history ends on the last
         day, which every case's window ends on)."""
         first = case.end - timedelta(days=case.history - 1)
@@ -49,10 +50,12 @@ class Results:
     def reads_exactly_the_bounds(self, cell: Cell) -> bool:
         a, b = self.bounds(cell.case)
         plan = cell.plan
-        return (plan.scan_count(cell.case.table_a.split(".")[1]) == 1
-                and plan.scan_count(cell.case.table_b.split(".")[1]) == 1
-                and plan.partitions_read(cell.case.table_a.split(".")[1]) == a
-                and plan.partitions_read(cell.case.table_b.split(".")[1]) == b)
+        return (
+            plan.scan_count(cell.case.table_a.split(".")[1]) == 1
+            and plan.scan_count(cell.case.table_b.split(".")[1]) == 1
+            and plan.partitions_read(cell.case.table_a.split(".")[1]) == a
+            and plan.partitions_read(cell.case.table_b.split(".")[1]) == b
+        )
 
 
 @dataclass(frozen=True)
@@ -68,8 +71,8 @@ class Ratio:
     high: float
 
     @classmethod
-    def of(cls, x: Cell, y: Cell) -> "Ratio":
-        pairs = [a.seconds / b.seconds for a, b in zip(x.runs, y.runs)]
+    def of(cls, x: Cell, y: Cell) -> Ratio:
+        pairs = [a.seconds / b.seconds for a, b in zip(x.runs, y.runs, strict=False)]
         return cls(statistics.median(pairs), min(pairs), max(pairs))
 
     def __str__(self) -> str:
@@ -79,19 +82,31 @@ class Ratio:
         return f"{self.median:.{digits}f} ({self.low:.{digits}f}–{self.high:.{digits}f})"
 
 
-def targets(results: Results) -> List[Target]:
+def targets(results: Results) -> list[Target]:
     """The issue's targets, each a ratio of times measured in the same run (median of the per-round ratios)."""
-    found: List[Target] = []
+    found: list[Target] = []
     shortest, longest = results.histories[0], results.longest
     for how in results.hows:
         for variant in OURS:
             ratio = results.ratio((how, "daily", longest, variant), (how, "daily", shortest, variant))
-            found.append(Target(f"{variant} daily run, {how}: {longest} d / {shortest} d of history", "≤ 1.3",
-                                str(ratio), ratio.median <= 1.3))
+            found.append(
+                Target(
+                    f"{variant} daily run, {how}: {longest} d / {shortest} d of history",
+                    "≤ 1.3",
+                    str(ratio),
+                    ratio.median <= 1.3,
+                )
+            )
     ours = [c for c in results.cells if c.variant in OURS]
     exact = [c for c in ours if results.reads_exactly_the_bounds(c)]
-    found.append(Target("partitions read by sql and core = spec §4 bounds, one scan per input", "all cases",
-                        f"{len(exact)}/{len(ours)} cases", len(exact) == len(ours)))
+    found.append(
+        Target(
+            "partitions read by sql and core = spec §4 bounds, one scan per input",
+            "all cases",
+            f"{len(exact)}/{len(ours)} cases",
+            len(exact) == len(ours),
+        )
+    )
     for how in results.hows:
         for window in ("daily", "whole"):
             ratio = results.ratio((how, window, longest, "core"), (how, window, longest, "peer"))
@@ -103,12 +118,15 @@ def targets(results: Results) -> List[Target]:
     for how in results.hows:
         for variant in OURS:
             ratio = results.ratio((how, "daily", longest, "naive"), (how, "daily", longest, variant))
-            found.append(Target(f"full recompute / {variant} daily run, {how}, {longest} d", "≥ 10", str(ratio),
-                                ratio.median >= 10))
+            found.append(
+                Target(
+                    f"full recompute / {variant} daily run, {how}, {longest} d", "≥ 10", str(ratio), ratio.median >= 10
+                )
+            )
     return found
 
 
-def agreement(results: Results) -> List[Dict[str, object]]:
+def agreement(results: Results) -> list[dict[str, object]]:
     """Per case: do sql, core and naive give the same rows (count, per JoinType, fingerprint)? Did every timed
     run return as many rows as the check run? And how does the peer differ?"""
     rows = []
@@ -118,9 +136,16 @@ def agreement(results: Results) -> List[Dict[str, object]]:
         reference = by_variant["core"].check
         ours_agree = all(by_variant[v].check == reference for v in ("sql", "naive") if v in by_variant)
         peer = by_variant.get("peer")
-        rows.append({"case": case, "ours_agree": ours_agree, "rows": reference.rows, "types": reference.types,
-                     "peer": _peer_difference(reference, peer.check) if peer else "not run",
-                     "stable": all(c.stable for c in by_variant.values())})
+        rows.append(
+            {
+                "case": case,
+                "ours_agree": ours_agree,
+                "rows": reference.rows,
+                "types": reference.types,
+                "peer": _peer_difference(reference, peer.check) if peer else "not run",
+                "stable": all(c.stable for c in by_variant.values()),
+            }
+        )
     return rows
 
 
@@ -141,26 +166,40 @@ def _seconds(value: float) -> str:
     return f"{value:.2f}" if value < 10 else f"{value:.1f}"
 
 
-def markdown(results: Results, context: Dict[str, str], found: Sequence[Target],
-             agreed: Sequence[Dict[str, object]]) -> str:
+def markdown(
+    results: Results, context: dict[str, str], found: Sequence[Target], agreed: Sequence[dict[str, object]]
+) -> str:
     """The report: setup, targets, the daily run against history length, all variants, agreement."""
     lines = [f"# inc_join benchmark ({context['mode']})", ""]
     lines += [f"- {key}: {value}" for key, value in context.items() if key != "mode"]
-    lines += ["", "## Targets", "",
-              "Each ratio is the median over rounds of the ratio of two runs taken in the same round (seconds "
-              "apart), with the smallest and largest per-round ratio in brackets.", "",
-              "| target | goal | measured | result |", "|---|---|---|---|"]
+    lines += [
+        "",
+        "## Targets",
+        "",
+        "Each ratio is the median over rounds of the ratio of two runs taken in the same round (seconds "
+        "apart), with the smallest and largest per-round ratio in brackets.",
+        "",
+        "| target | goal | measured | result |",
+        "|---|---|---|---|",
+    ]
     lines += [f"| {t.name} | {t.goal} | {t.measured} | {'PASS' if t.passed else 'MISS'} |" for t in found]
 
     longest = results.longest
-    lines += ["", "## A daily run against the length of the history",
-              "", "Median seconds of a run over the last day; the ratio of the longest to the shortest history (per "
-              "round, as for the targets); partitions and files read per input on the longest history (spec §4 "
-              "bound in brackets).", ""]
+    lines += [
+        "",
+        "## A daily run against the length of the history",
+        "",
+        "Median seconds of a run over the last day; the ratio of the longest to the shortest history (per "
+        "round, as for the targets); partitions and files read per input on the longest history (spec §4 "
+        "bound in brackets).",
+        "",
+    ]
     head = " | ".join(f"{h} d" for h in results.histories)
-    lines += [f"| how | variant | {head} | {longest} d / {results.histories[0]} d | A partitions [bound] | "
-              f"B partitions [bound] | A / B files |",
-              "|---|---|" + "---|" * len(results.histories) + "---|---|---|---|"]
+    lines += [
+        f"| how | variant | {head} | {longest} d / {results.histories[0]} d | A partitions [bound] | "
+        f"B partitions [bound] | A / B files |",
+        "|---|---|" + "---|" * len(results.histories) + "---|---|---|---|",
+    ]
     for how in results.hows:
         for variant in ("sql", "core", "peer", "naive"):
             cells = [results.cell(how, "daily", h, variant) for h in results.histories]
@@ -170,16 +209,23 @@ def markdown(results: Results, context: Dict[str, str], found: Sequence[Target],
             a, b = results.bounds(last.case)
             ta, tb = last.case.table_a.split(".")[1], last.case.table_b.split(".")[1]
             lines.append(
-                f"| {how} | {variant} | " + " | ".join(_seconds(c.median) for c in cells)
+                f"| {how} | {variant} | "
+                + " | ".join(_seconds(c.median) for c in cells)
                 + f" | {Ratio.of(cells[-1], cells[0])} | {last.plan.partitions_read(ta)} [{a}] | "
-                f"{last.plan.partitions_read(tb)} [{b}] | {last.plan.files_read(ta)} / {last.plan.files_read(tb)} |")
+                f"{last.plan.partitions_read(tb)} [{b}] | {last.plan.files_read(ta)} / {last.plan.files_read(tb)} |"
+            )
 
-    lines += ["", f"## The four variants on {longest} days of history", "",
-              "Median seconds (timed runs in brackets); `× core`: the median per-round ratio to the core. Scans, "
-              "partitions read and plan operators from the executed plan (adaptive execution's final plan).", "",
-              "| how | window | variant | median s | × core | rows | scans A / B | partitions A / B | shuffles | "
-              "broadcasts | reused exchanges | joins |",
-              "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    lines += [
+        "",
+        f"## The four variants on {longest} days of history",
+        "",
+        "Median seconds (timed runs in brackets); `× core`: the median per-round ratio to the core. Scans, "
+        "partitions read and plan operators from the executed plan (adaptive execution's final plan).",
+        "",
+        "| how | window | variant | median s | × core | rows | scans A / B | partitions A / B | shuffles | "
+        "broadcasts | reused exchanges | joins |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
     for how in results.hows:
         for window in ("daily", "whole"):
             core = results.cell(how, window, longest, "core")
@@ -193,20 +239,32 @@ def markdown(results: Results, context: Dict[str, str], found: Sequence[Target],
                     f"| {how} | {window} | {variant} | {_seconds(c.median)} ({len(c.runs)}) | "
                     f"{Ratio.of(c, core).median:.2f} | {c.check.rows} | {c.plan.scan_count(ta)} / "
                     f"{c.plan.scan_count(tb)} | {c.plan.partitions_read(ta)} / {c.plan.partitions_read(tb)} | "
-                    f"{c.plan.shuffles} | {c.plan.broadcasts} | {c.plan.reused_exchanges} | {joins} |")
+                    f"{c.plan.shuffles} | {c.plan.broadcasts} | {c.plan.reused_exchanges} | {joins} |"
+                )
 
-    lines += ["", "## Do the variants agree?", "",
-              "Rows, rows per JoinType and a fingerprint of (TrxId, output RecDate, PaymentId, DiffArrivalTime, "
-              "WaitingTime), from each cell's check run; every timed run returned as many rows. sql, core and "
-              "naive must agree; the peer is compared with them.", "",
-              "| case | rows | sql = core = naive | peer (inc-join 0.1.3) |", "|---|---|---|---|"]
+    lines += [
+        "",
+        "## Do the variants agree?",
+        "",
+        "Rows, rows per JoinType and a fingerprint of (TrxId, output RecDate, PaymentId, DiffArrivalTime, "
+        "WaitingTime), from each cell's check run; every timed run returned as many rows. sql, core and "
+        "naive must agree; the peer is compared with them.",
+        "",
+        "| case | rows | sql = core = naive | peer (inc-join 0.1.3) |",
+        "|---|---|---|---|",
+    ]
     for row in agreed:
         case = row["case"]
-        lines.append(f"| {case.label} | {row['rows']} | {'yes' if row['ours_agree'] else '**NO**'}"
-                     f"{'' if row['stable'] else ' (runs differ!)'} | {row['peer']} |")
+        lines.append(
+            f"| {case.label} | {row['rows']} | {'yes' if row['ours_agree'] else '**NO**'}"
+            f"{'' if row['stable'] else ' (runs differ!)'} | {row['peer']} |"
+        )
     if any(PEER_B_ONLY in r["peer"] for r in agreed if isinstance(r["peer"], str)):
-        lines += ["", f"The peer emits a B row without partner as `{PEER_B_ONLY}` at its own arrival b, before a "
-                  "late A row could still claim it; this package emits it once as `b_timed_out` at b + "
-                  "look_back_time (spec §3), so the same row can land on another day or, near the window's end, "
-                  "in a later run."]
+        lines += [
+            "",
+            f"The peer emits a B row without partner as `{PEER_B_ONLY}` at its own arrival b, before a "
+            "late A row could still claim it; this package emits it once as `b_timed_out` at b + "
+            "look_back_time (spec §3), so the same row can land on another day or, near the window's end, "
+            "in a later run.",
+        ]
     return "\n".join(lines) + "\n"

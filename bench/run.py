@@ -9,6 +9,7 @@ Everything runs in one process on one SparkSession; the variants are timed inter
 medians and ratios of medians from the same run. Writes ``<out>/d<days>-r<rows>.md`` (and ``.json``) and prints
 the Markdown.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -19,10 +20,10 @@ import shutil
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, replace
 from datetime import timedelta
 from pathlib import Path
-from typing import Dict, List, Sequence
 
 BENCH = Path(__file__).resolve().parent
 QUICK = dict(days=40, rows_per_day=200, histories=(20, 40), repeats=1, whole_repeats=1, warmup=0)
@@ -47,13 +48,19 @@ class Config:
 
 def parse_args(argv: Sequence[str]) -> Config:
     parser = argparse.ArgumentParser(prog="python -m bench.run", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true",
-                        help=f"tiny data and one run per cell ({QUICK['days']} days x {QUICK['rows_per_day']} rows, "
-                             f"histories {QUICK['histories']}); results go to bench/.cache/results")
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help=f"tiny data and one run per cell ({QUICK['days']} days x {QUICK['rows_per_day']} rows, "
+        f"histories {QUICK['histories']}); results go to bench/.cache/results",
+    )
     parser.add_argument("--days", type=int, help="days of generated history (default 365)")
     parser.add_argument("--rows-per-day", type=int, help="A rows per daily load; B gets about as many (default 20000)")
-    parser.add_argument("--histories", help="comma-separated history lengths in days for the daily run "
-                                            "(default 30,120,<days>); the longest is used for the variant comparison")
+    parser.add_argument(
+        "--histories",
+        help="comma-separated history lengths in days for the daily run "
+        "(default 30,120,<days>); the longest is used for the variant comparison",
+    )
     parser.add_argument("--how", default="left,full", help="join types, comma-separated (default left,full)")
     parser.add_argument("--look-back-time", type=int, default=2)
     parser.add_argument("--max-waiting-time", type=int, default=10)
@@ -65,17 +72,30 @@ def parse_args(argv: Sequence[str]) -> Config:
     parser.add_argument("--driver-memory", default=None, help="Spark driver memory (default 4g; quick: 1g)")
     args = parser.parse_args(argv)
 
-    config = Config(quick=True, out=BENCH / ".cache" / "results", driver_memory="1g", **QUICK) if args.quick else Config()
+    config = (
+        Config(quick=True, out=BENCH / ".cache" / "results", driver_memory="1g", **QUICK) if args.quick else Config()
+    )
     days = args.days or config.days
-    histories = (tuple(int(h) for h in args.histories.split(",")) if args.histories
-                 else (config.histories if args.days is None else tuple(sorted({min(30, days), min(120, days), days}))))
+    histories = (
+        tuple(int(h) for h in args.histories.split(","))
+        if args.histories
+        else (config.histories if args.days is None else tuple(sorted({min(30, days), min(120, days), days})))
+    )
     config = replace(
-        config, days=days, rows_per_day=args.rows_per_day or config.rows_per_day, histories=tuple(sorted(set(histories))),
-        hows=tuple(h.strip() for h in args.how.split(",")), look_back_time=args.look_back_time,
-        max_waiting_time=args.max_waiting_time, repeats=args.repeats or config.repeats,
+        config,
+        days=days,
+        rows_per_day=args.rows_per_day or config.rows_per_day,
+        histories=tuple(sorted(set(histories))),
+        hows=tuple(h.strip() for h in args.how.split(",")),
+        look_back_time=args.look_back_time,
+        max_waiting_time=args.max_waiting_time,
+        repeats=args.repeats or config.repeats,
         whole_repeats=args.whole_repeats or config.whole_repeats,
-        warmup=config.warmup if args.warmup is None else args.warmup, out=args.out or config.out,
-        cache_dir=args.cache_dir or config.cache_dir, driver_memory=args.driver_memory or config.driver_memory)
+        warmup=config.warmup if args.warmup is None else args.warmup,
+        out=args.out or config.out,
+        cache_dir=args.cache_dir or config.cache_dir,
+        driver_memory=args.driver_memory or config.driver_memory,
+    )
     if max(config.histories) > config.days or min(config.histories) < 1:
         parser.error(f"--histories must lie in 1..{config.days} (the generated days)")
     if set(config.hows) - {"left", "full", "inner"}:
@@ -111,54 +131,74 @@ def build_cells(config: Config, last_day):
     cells = []
     longest = max(config.histories)
     for how in config.hows:
-        daily = {h: Case(how, h, "daily", last_day, last_day, config.look_back_time, config.max_waiting_time)
-                 for h in config.histories}
+        daily = {
+            h: Case(how, h, "daily", last_day, last_day, config.look_back_time, config.max_waiting_time)
+            for h in config.histories
+        }
         for variant in ("sql", "core", "peer", "naive"):
             for history in config.histories:
                 cells.append(Cell(daily[history], variant, config.repeats))
-        whole = Case(how, longest, "whole", last_day - timedelta(days=longest - 1), last_day,
-                     config.look_back_time, config.max_waiting_time)
+        whole = Case(
+            how,
+            longest,
+            "whole",
+            last_day - timedelta(days=longest - 1),
+            last_day,
+            config.look_back_time,
+            config.max_waiting_time,
+        )
         cells += [Cell(whole, variant, config.whole_repeats) for variant in ("sql", "core", "peer", "naive")]
     return cells
 
 
-def context(config: Config, spark, spec, rows: Dict[str, int], generated: bool, phases: "Phases", sql_variant,
-            load: List[float]) -> Dict[str, str]:
+def context(
+    config: Config, spark, spec, rows: dict[str, int], generated: bool, phases: Phases, sql_variant, load: list[float]
+) -> dict[str, str]:
     """What the numbers depend on: machine, versions, Spark settings, data, repetitions."""
     import dbt.version
     import pyspark
 
     jvm = spark.sparkContext._jvm
-    cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
-                if line.startswith("model name")), platform.processor()) if Path("/proc/cpuinfo").exists() else ""
+    cpu = (
+        next(
+            (
+                line.split(":", 1)[1].strip()
+                for line in Path("/proc/cpuinfo").read_text().splitlines()
+                if line.startswith("model name")
+            ),
+            platform.processor(),
+        )
+        if Path("/proc/cpuinfo").exists()
+        else ""
+    )
     memory = ""
     if Path("/proc/meminfo").exists():
         kib = int(Path("/proc/meminfo").read_text().split()[1])
-        memory = f"{kib / 1024 ** 2:.0f} GB"
+        memory = f"{kib / 1024**2:.0f} GB"
     conf = spark.conf.get
     return {
         "mode": "quick: tiny data, one run each; timings are not meaningful" if config.quick else "full",
         "machine": f"{os.cpu_count()} cores ({cpu}), {memory} RAM, {platform.system()} {platform.release()}, "
-                   f"Java {jvm.java.lang.System.getProperty('java.version')}, Python {platform.python_version()}",
+        f"Java {jvm.java.lang.System.getProperty('java.version')}, Python {platform.python_version()}",
         "software": f"pyspark {pyspark.__version__}, dbt-core {dbt.version.__version__}, inc-join 0.1.3 (peer)",
         "spark": f"{spark.sparkContext.master}, driver memory {config.driver_memory}, shuffle partitions "
-                 f"{conf('spark.sql.shuffle.partitions')}, AQE {conf('spark.sql.adaptive.enabled')}, broadcast "
-                 f"threshold {conf('spark.sql.autoBroadcastJoinThreshold')}, catalog tables in a Hive metastore "
-                 "(Derby), parquet partitioned by RecDate",
+        f"{conf('spark.sql.shuffle.partitions')}, AQE {conf('spark.sql.adaptive.enabled')}, broadcast "
+        f"threshold {conf('spark.sql.autoBroadcastJoinThreshold')}, catalog tables in a Hive metastore "
+        "(Derby), parquet partitioned by RecDate",
         "data": f"{spec.days} days x {spec.rows_per_day} A rows per day ({spec.first_day} .. {spec.last_day}); "
-                f"{rows['a']} A rows, {rows['b']} B rows in the longest history; one parquet file per daily "
-                f"partition; {'generated by this run' if generated else 'generated earlier (cached)'}",
+        f"{rows['a']} A rows, {rows['b']} B rows in the longest history; one parquet file per daily "
+        f"partition; {'generated by this run' if generated else 'generated earlier (cached)'}",
         "join": f"join_cols TrxId, look_back_time {config.look_back_time}, max_waiting_time "
-                f"{config.max_waiting_time}, how {', '.join(config.hows)}",
+        f"{config.max_waiting_time}, how {', '.join(config.hows)}",
         "runs": f"daily windows first, then whole-history windows; in each phase {config.warmup} warm-up round(s) "
-                f"discarded, then {config.repeats} timed runs per daily cell and {config.whole_repeats} per "
-                "whole-history cell, interleaved round-robin, garbage collected before each; medians",
+        f"discarded, then {config.repeats} timed runs per daily cell and {config.whole_repeats} per "
+        "whole-history cell, interleaved round-robin, garbage collected before each; medians",
         "sql rendering": f"one dbt compile --inline of all {len(sql_variant.compiled)} cases, "
-                         f"{sql_variant.compile_seconds:.1f} s (not timed: each case runs dbt's describe and "
-                         "watermark queries, which a real run also pays once)",
+        f"{sql_variant.compile_seconds:.1f} s (not timed: each case runs dbt's describe and "
+        "watermark queries, which a real run also pays once)",
         "load average": f"{load[0]:.1f} at start, {load[1]:.1f} at end (1-minute averages; the end value includes "
-                        "the benchmark's own Spark, which keeps the cores busy; a start value near or above "
-                        f"{os.cpu_count()} means other processes competed for the CPU)",
+        "the benchmark's own Spark, which keeps the cores busy; a start value near or above "
+        f"{os.cpu_count()} means other processes competed for the CPU)",
         "time": phases.summary(),
     }
 
@@ -168,7 +208,7 @@ class Phases:
 
     def __init__(self) -> None:
         self.began = self.last = time.perf_counter()
-        self.seconds: Dict[str, float] = {}
+        self.seconds: dict[str, float] = {}
 
     def done(self, name: str, note: str = "") -> None:
         now = time.perf_counter()
@@ -211,8 +251,14 @@ def main(argv: Sequence[str] = ()) -> int:
         # Daily windows first, then whole-history windows: each phase is interleaved on its own, so a daily run
         # is compared with daily runs measured under the same conditions.
         for window in ("daily", "whole"):
-            measure(spark, builders, [c for c in cells if c.case.window == window], config.warmup,
-                    settle_first=not config.quick, progress=lambda line: print(line, flush=True))
+            measure(
+                spark,
+                builders,
+                [c for c in cells if c.case.window == window],
+                config.warmup,
+                settle_first=not config.quick,
+                progress=lambda line: print(line, flush=True),
+            )
             phases.done(f"{window} runs")
 
         results = Results(cells, config.hows, config.histories)
@@ -224,8 +270,9 @@ def main(argv: Sequence[str] = ()) -> int:
         out.mkdir(parents=True, exist_ok=True)
         stem = out / f"d{spec.days}-r{spec.rows_per_day}"
         stem.with_suffix(".md").write_text(text)
-        stem.with_suffix(".json").write_text(json.dumps(_as_json(config, info, cells, found, agreed, results),
-                                                        indent=1, default=str) + "\n")
+        stem.with_suffix(".json").write_text(
+            json.dumps(_as_json(config, info, cells, found, agreed, results), indent=1, default=str) + "\n"
+        )
         print()
         print(text)
         print(f"bench: wrote {stem.with_suffix('.md')} and .json")
@@ -235,19 +282,28 @@ def main(argv: Sequence[str] = ()) -> int:
         shutil.rmtree(state_dir, ignore_errors=True)
 
 
-def _as_json(config, info, cells, found, agreed, results) -> Dict[str, object]:
+def _as_json(config, info, cells, found, agreed, results) -> dict[str, object]:
     """Everything in the report, machine-readable (the quick-mode test reads it)."""
     return {
         "config": {k: _portable(v) for k, v in asdict(config).items()},
         "context": info,
         "targets": [asdict(t) for t in found],
-        "cells": [{
-            "case": asdict(c.case), "variant": c.variant, "median": c.median,
-            "seconds": [r.seconds for r in c.runs], "rows": c.check.rows, "types": c.check.types,
-            "fingerprint": c.check.fingerprint, "stable": c.stable,
-            "bounds": list(results.bounds(c.case)),
-            "scans": [asdict(s) for s in c.plan.scans], "nodes": dict(c.plan.nodes),
-        } for c in cells],
+        "cells": [
+            {
+                "case": asdict(c.case),
+                "variant": c.variant,
+                "median": c.median,
+                "seconds": [r.seconds for r in c.runs],
+                "rows": c.check.rows,
+                "types": c.check.types,
+                "fingerprint": c.check.fingerprint,
+                "stable": c.stable,
+                "bounds": list(results.bounds(c.case)),
+                "scans": [asdict(s) for s in c.plan.scans],
+                "nodes": dict(c.plan.nodes),
+            }
+            for c in cells
+        ],
         "agreement": [{**row, "case": asdict(row["case"])} for row in agreed],
     }
 

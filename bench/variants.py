@@ -12,14 +12,15 @@
 Every variant gets the same explicit window, so none resolves a watermark inside a timed run (a real run
 resolves it once, with one small pruned query; the report gives the time dbt took to render all cases).
 """
+
 from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
-from typing import Callable, Dict, Sequence
 
 from dbt_inc_join import JoinType
 
@@ -65,17 +66,26 @@ def core(spark, case: Case):
     """The PySpark core over the two catalog tables."""
     from dbt_inc_join import inc_join
 
-    return inc_join(spark.table(case.table_a), spark.table(case.table_b), join_cols=list(JOIN_COLS),
-                    inc_col=INC_COL, how=case.how, look_back_time=case.look_back_time,
-                    max_waiting_time=case.max_waiting_time, output_window_start=case.start,
-                    output_window_end=case.end)
+    return inc_join(
+        spark.table(case.table_a),
+        spark.table(case.table_b),
+        join_cols=list(JOIN_COLS),
+        inc_col=INC_COL,
+        how=case.how,
+        look_back_time=case.look_back_time,
+        max_waiting_time=case.max_waiting_time,
+        output_window_start=case.start,
+        output_window_end=case.end,
+    )
 
 
 def load_peer(peer_dir: Path = PEER_DIR):
     """The peer module from the overlay directory, refusing any other ``inc_join`` on the path."""
     if not (peer_dir / "inc_join" / "__init__.py").exists():
-        raise SystemExit(f"bench: the peer inc-join 0.1.3 is not installed in {peer_dir}; run `make bench-peer` "
-                         "(pip install --no-deps --target .bench-peer -r requirements/bench.txt).")
+        raise SystemExit(
+            f"bench: the peer inc-join 0.1.3 is not installed in {peer_dir}; run `make bench-peer` "
+            "(pip install --no-deps --target .bench-peer -r requirements/bench.txt)."
+        )
     if str(peer_dir) not in sys.path:
         sys.path.insert(0, str(peer_dir))
     import inc_join as peer
@@ -88,10 +98,16 @@ def load_peer(peer_dir: Path = PEER_DIR):
 def peer(spark, case: Case):
     """inc-join 0.1.3 with the same keys, windows and output window."""
     module = load_peer()
-    return module.inc_join(spark.table(case.table_a), spark.table(case.table_b), how=case.how,
-                           join_cols=list(JOIN_COLS), look_back_time=case.look_back_time,
-                           max_waiting_time=case.max_waiting_time, output_window_start=case.start,
-                           output_window_end=case.end)
+    return module.inc_join(
+        spark.table(case.table_a),
+        spark.table(case.table_b),
+        how=case.how,
+        join_cols=list(JOIN_COLS),
+        look_back_time=case.look_back_time,
+        max_waiting_time=case.max_waiting_time,
+        output_window_start=case.start,
+        output_window_end=case.end,
+    )
 
 
 def naive_sql(case: Case) -> str:
@@ -121,7 +137,8 @@ classified AS (
 )
 SELECT coalesce(a_key, b_key) AS TrxId, RecDate, AccountId, Amount, CreditDebit, RecDate_A,
        PaymentId, CountryCode, Status, RecDate_B,
-       CASE WHEN JoinType IN ({same_time}, {a_late}, {b_late}) THEN datediff(RecDate_B, RecDate_A) END AS DiffArrivalTime,
+       CASE WHEN JoinType IN ({same_time}, {a_late}, {b_late}) THEN datediff(RecDate_B, RecDate_A) END
+         AS DiffArrivalTime,
        CASE JoinType WHEN {a_timed_out} THEN {mw} WHEN {b_timed_out} THEN {lb} END AS WaitingTime,
        JoinType
 FROM classified
@@ -145,7 +162,7 @@ class SqlMacro:
 
         self.state_dir = Path(state_dir)
         self.project = LocalDbtProject(DBT_PROJECT, self.state_dir)
-        self.compiled: Dict[Case, str] = {}
+        self.compiled: dict[Case, str] = {}
         self.compile_seconds = 0.0
         # dbt's logs and artefacts go to the run's state directory, not into the repository
         self._flags = ("--log-level", "none", "--log-path", str(self.state_dir / "dbt-logs"))
@@ -154,10 +171,12 @@ class SqlMacro:
     @staticmethod
     def model_sql(case: Case) -> str:
         """The model a user would write (window given explicitly, like a re-run of a past window)."""
-        return (f"{{{{ dbt_inc_join.inc_join(bench_input('a_{case.history}d'), bench_input('b_{case.history}d'), "
-                f"join_cols={list(JOIN_COLS)}, inc_col='{INC_COL}', how='{case.how}', "
-                f"look_back_time={case.look_back_time}, max_waiting_time={case.max_waiting_time}, "
-                f"output_window_start='{case.start}', output_window_end='{case.end}') }}}}")
+        return (
+            f"{{{{ dbt_inc_join.inc_join(bench_input('a_{case.history}d'), bench_input('b_{case.history}d'), "
+            f"join_cols={list(JOIN_COLS)}, inc_col='{INC_COL}', how='{case.how}', "
+            f"look_back_time={case.look_back_time}, max_waiting_time={case.max_waiting_time}, "
+            f"output_window_start='{case.start}', output_window_end='{case.end}') }}}}"
+        )
 
     def compile(self, cases: Sequence[Case]) -> None:
         """Render every case not rendered yet with one ``dbt compile --inline`` (each case still runs its own
@@ -168,11 +187,18 @@ class SqlMacro:
         began = time.perf_counter()
         inline = f"\n{self.SEPARATOR}\n".join(self.model_sql(c) for c in todo)
         # no cache population: dbt would describe every table of the schema first
-        result = self.project.invoke("compile", "--inline", inline, "--no-populate-cache",
-                                     "--target-path", str(self.state_dir / "dbt-target"), *self._flags)
+        result = self.project.invoke(
+            "compile",
+            "--inline",
+            inline,
+            "--no-populate-cache",
+            "--target-path",
+            str(self.state_dir / "dbt-target"),
+            *self._flags,
+        )
         parts = result.result.results[0].node.compiled_code.split(self.SEPARATOR)
         assert len(parts) == len(todo), f"expected {len(todo)} rendered cases, got {len(parts)}"
-        self.compiled.update((case, sql.strip()) for case, sql in zip(todo, parts))
+        self.compiled.update((case, sql.strip()) for case, sql in zip(todo, parts, strict=True))
         self.compile_seconds += time.perf_counter() - began
 
     def __call__(self, spark, case: Case):
@@ -180,7 +206,7 @@ class SqlMacro:
         return spark.sql(self.compiled[case])
 
 
-def join_type_values(variant: str) -> Dict[str, str]:
+def join_type_values(variant: str) -> dict[str, str]:
     """JoinType name -> the SQL literal ``variant`` writes in its JoinType column for it (the peer writes names,
     this package and the naive recompute write codes)."""
     if variant == "peer":
@@ -188,6 +214,6 @@ def join_type_values(variant: str) -> Dict[str, str]:
     return {name: str(code) for code, name in LABELS.items()}
 
 
-def variants(state_dir: Path) -> Dict[str, Callable]:
+def variants(state_dir: Path) -> dict[str, Callable]:
     """Name -> function(spark, case) returning the lazy result DataFrame, in report order."""
     return {"sql": SqlMacro(state_dir), "core": core, "peer": peer, "naive": naive}

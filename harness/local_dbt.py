@@ -2,11 +2,13 @@
 
 Used by the demo and the tests: ``dbt`` on the command line would pay 10-25 s of Spark start-up per call.
 """
+
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Dict, Optional, Sequence
+from typing import Any
 
 
 class LocalDbtProject:
@@ -14,7 +16,7 @@ class LocalDbtProject:
 
     ``target`` picks another output of the project's profiles.yml (e.g. ``thrift``); None: its default."""
 
-    def __init__(self, project_dir: Path, state_dir: Path, target: Optional[str] = None) -> None:
+    def __init__(self, project_dir: Path, state_dir: Path, target: str | None = None) -> None:
         self.project_dir = Path(project_dir).resolve()
         self.target = target
         self.state_dir = Path(state_dir).resolve()
@@ -23,8 +25,14 @@ class LocalDbtProject:
         os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
         os.environ.setdefault("DBT_SEND_ANONYMOUS_USAGE_STATS", "false")
 
-    def invoke(self, *args: str, vars: Optional[Dict[str, Any]] = None, today: Optional[Any] = None,
-               expect_success: bool = True, callbacks: Sequence[Any] = ()):
+    def invoke(
+        self,
+        *args: str,
+        vars: dict[str, Any] | None = None,
+        today: Any | None = None,
+        expect_success: bool = True,
+        callbacks: Sequence[Any] = (),
+    ):
         """Run one dbt command; raise with dbt's own message when it fails unexpectedly.
 
         ``today`` is the simulated current day of the integration project's input views. It travels as the
@@ -58,8 +66,11 @@ class LocalDbtProject:
 
 def _failures(result: Any) -> Sequence[str]:
     results = getattr(result.result, "results", None) or []
-    return [f"{getattr(getattr(r, 'node', None), 'name', 'operation')}: {r.message}"
-            for r in results if str(r.status) in ("error", "fail")]
+    return [
+        f"{getattr(getattr(r, 'node', None), 'name', 'operation')}: {r.message}"
+        for r in results
+        if str(r.status) in ("error", "fail")
+    ]
 
 
 def failure_text(result: Any) -> str:

@@ -4,6 +4,7 @@ A session keeps its warehouse and Derby metastore in one directory. Derby allows
 concurrent Spark processes need different directories. The settings match the integration project's dbt
 profile (integration_tests/profiles.yml), so dbt-spark's ``method: session`` reuses a session started here.
 """
+
 from __future__ import annotations
 
 import os
@@ -20,7 +21,9 @@ def local_spark_session(state_dir: Path, hive: bool = True):
 
     state = Path(state_dir).resolve()
     state.mkdir(parents=True, exist_ok=True)
-    jvm_flags = os.environ.get("INC_JOIN_JVM_FLAGS", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:ReservedCodeCacheSize=256m")
+    jvm_flags = os.environ.get(
+        "INC_JOIN_JVM_FLAGS", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:ReservedCodeCacheSize=256m"
+    )
     builder = (
         SparkSession.builder.master("local[2]")
         .appName("inc_join")
@@ -32,9 +35,14 @@ def local_spark_session(state_dir: Path, hive: bool = True):
         .config("spark.driver.bindAddress", "127.0.0.1")
         .config("spark.sql.session.timeZone", "UTC")
         .config("spark.sql.warehouse.dir", str(state / "warehouse"))
-        .config("spark.driver.extraJavaOptions", f"-Dderby.system.home={state} {jvm_flags} "
-                f"-Dlog4j2.configurationFile={LOG_CONFIG.as_uri()} -Dinc_join.log.dir={state}")
-        .config("spark.hadoop.javax.jdo.option.ConnectionURL",
-                f"jdbc:derby:;databaseName={state / 'metastore_db'};create=true")
+        .config(
+            "spark.driver.extraJavaOptions",
+            f"-Dderby.system.home={state} {jvm_flags} "
+            f"-Dlog4j2.configurationFile={LOG_CONFIG.as_uri()} -Dinc_join.log.dir={state}",
+        )
+        .config(
+            "spark.hadoop.javax.jdo.option.ConnectionURL",
+            f"jdbc:derby:;databaseName={state / 'metastore_db'};create=true",
+        )
     )
     return (builder.enableHiveSupport() if hive else builder).getOrCreate()

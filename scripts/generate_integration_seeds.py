@@ -1,9 +1,11 @@
 """Write the generated seed tables of integration_tests/ (deterministic: the same files every time).
 
-gen_a / gen_b: daily loads (B rows carry their own PaymentId, so no two input rows are identical) over 10 days with every JoinType: partners in either order, partners later than
-max_waiting_time, A rows without partner, B rows without A, keys with several partners, NULL keys and NULL
-arrivals. gen_hour_a / gen_hour_b: the same shapes at hour granularity over 3 days (TIMESTAMP arrivals).
+gen_a / gen_b: daily loads (B rows carry their own PaymentId, so no two input rows are identical) over 10 days
+with every JoinType: partners in either order, partners later than max_waiting_time, A rows without partner,
+B rows without A, keys with several partners, NULL keys and NULL arrivals. gen_hour_a / gen_hour_b: the same
+shapes at hour granularity over 3 days (TIMESTAMP arrivals).
 """
+
 from __future__ import annotations
 
 import csv
@@ -47,8 +49,10 @@ def generate(rng: random.Random, units: int, per_unit: int, moment, fmt: str):
             b_rows.append((None if rng.random() < 0.2 else 10_000_000 + trx, "FR", f"orphan-{trx}", moment(unit)))
     rng.shuffle(b_rows)
     text = lambda value: "" if value is None else value.strftime(fmt)  # noqa: E731
-    return ([(k, acct, amount, text(at)) for k, acct, amount, at in a_rows],
-            [(payment, k, country, status, text(at)) for payment, (k, country, status, at) in enumerate(b_rows, 1)])
+    return (
+        [(k, acct, amount, text(at)) for k, acct, amount, at in a_rows],
+        [(payment, k, country, status, text(at)) for payment, (k, country, status, at) in enumerate(b_rows, 1)],
+    )
 
 
 def write(name: str, header, rows) -> None:
@@ -61,8 +65,13 @@ def write(name: str, header, rows) -> None:
 def main() -> None:
     day0, hour0 = date(2025, 1, 1), datetime(2025, 1, 1)
     daily = generate(random.Random(20250101), DAYS, ROWS_PER_DAY, lambda d: day0 + timedelta(days=d), "%Y-%m-%d")
-    hourly = generate(random.Random(20250102), HOURS, ROWS_PER_HOUR,
-                      lambda h: hour0 + timedelta(hours=h, minutes=(h * 7) % 60), "%Y-%m-%d %H:%M:%S")
+    hourly = generate(
+        random.Random(20250102),
+        HOURS,
+        ROWS_PER_HOUR,
+        lambda h: hour0 + timedelta(hours=h, minutes=(h * 7) % 60),
+        "%Y-%m-%d %H:%M:%S",
+    )
     for prefix, (a_rows, b_rows) in (("gen", daily), ("gen_hour", hourly)):
         write(f"{prefix}_a", ["TrxId", "Account", "Amount", "RecDate"], a_rows)
         write(f"{prefix}_b", ["PaymentId", "TrxId", "Country", "Status", "RecDate"], b_rows)

@@ -6,6 +6,7 @@ Starts the embedded Spark (state in .spark-state/pictures), reads integration_te
 gen_b.csv, prints the window suggestion for 95% of the partner pairs and writes lateness.png and
 join_types.png.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -39,8 +40,16 @@ def main(argv=None) -> int:
         print(suggestion.report())
         print(f"wrote {save_png(lateness_figure(suggestion), out / 'lateness.png')}")
 
-        joined = inc_join(df_a, df_b, join_cols="TrxId", how="full", look_back_time=2, max_waiting_time=4,
-                          output_window_start="2025-01-01", output_window_end="2025-01-10")
+        joined = inc_join(
+            df_a,
+            df_b,
+            join_cols="TrxId",
+            how="full",
+            look_back_time=2,
+            max_waiting_time=4,
+            output_window_start="2025-01-01",
+            output_window_end="2025-01-10",
+        )
         print(f"wrote {save_png(join_type_figure(joined), out / 'join_types.png')}")
     finally:
         spark.stop()

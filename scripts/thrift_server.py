@@ -17,9 +17,11 @@ keeps the tables between restarts; ``server.json`` in it says where the running 
 with ``method: thrift`` (host 127.0.0.1, the thrift port), Python models through Spark Connect
 (``sc://127.0.0.1:<connect port>``). tests/thrift runs its server through this command.
 """
+
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import signal
@@ -28,8 +30,8 @@ import subprocess
 import sys
 import time
 import zipfile
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence
 
 HOST = "127.0.0.1"
 THRIFT_SERVER_CLASS = "org.apache.spark.sql.hive.thriftserver.HiveThriftServer2"
@@ -79,8 +81,10 @@ def check_jars(home: Path) -> None:
         entry = cls.replace(".", "/") + ".class"
         jars = sorted((home / "jars").glob(pattern))
         if not any(entry in zipfile.ZipFile(jar).namelist() for jar in jars):
-            raise ServerError(f"pyspark at {home} has no {cls} (looked in jars/{pattern}); this pyspark build "
-                              "cannot run a Spark Thrift Server with Spark Connect.")
+            raise ServerError(
+                f"pyspark at {home} has no {cls} (looked in jars/{pattern}); this pyspark build "
+                "cannot run a Spark Thrift Server with Spark Connect."
+            )
 
 
 def free_port() -> int:
@@ -135,15 +139,22 @@ class ThriftServer:
     ``launch()`` starts it and returns at once, ``wait()`` blocks until both ports answer, ``stop()`` ends it.
     ``ThriftServer.attach(state_dir)`` finds a server started earlier (by another process) from its server.json."""
 
-    def __init__(self, state_dir: Path, *, thrift_port: int = DEFAULT_THRIFT_PORT,
-                 connect_port: int = DEFAULT_CONNECT_PORT, driver_memory: str = "1g", cores: int = 2) -> None:
+    def __init__(
+        self,
+        state_dir: Path,
+        *,
+        thrift_port: int = DEFAULT_THRIFT_PORT,
+        connect_port: int = DEFAULT_CONNECT_PORT,
+        driver_memory: str = "1g",
+        cores: int = 2,
+    ) -> None:
         self.state = Path(state_dir).resolve()
         self.thrift_port, self.connect_port = thrift_port, connect_port
         self.driver_memory, self.cores = driver_memory, cores
-        self.pid: Optional[int] = None
-        self.process: Optional[subprocess.Popen] = None
+        self.pid: int | None = None
+        self.process: subprocess.Popen | None = None
         self.log_path = self.state / "server.log"
-        self.started_in: Optional[float] = None
+        self.started_in: float | None = None
         self._launched = 0.0
 
     @property
@@ -154,9 +165,9 @@ class ThriftServer:
     def state_file(self) -> Path:
         return self.state / STATE_FILE
 
-    def command(self, home: Path) -> List[str]:
+    def command(self, home: Path) -> list[str]:
         state = self.state
-        conf: Dict[str, str] = {
+        conf: dict[str, str] = {
             "spark.plugins": CONNECT_PLUGIN_CLASS,
             "spark.connect.grpc.binding.address": HOST,
             "spark.connect.grpc.binding.port": str(self.connect_port),
@@ -167,11 +178,12 @@ class ThriftServer:
             "spark.default.parallelism": str(self.cores),
             "spark.sql.session.timeZone": "UTC",
             "spark.sql.warehouse.dir": str(state / "warehouse"),
-            "spark.hadoop.javax.jdo.option.ConnectionURL":
-                f"jdbc:derby:;databaseName={state / 'metastore_db'};create=true",
+            "spark.hadoop.javax.jdo.option.ConnectionURL": (
+                f"jdbc:derby:;databaseName={state / 'metastore_db'};create=true"
+            ),
             # C1 only: on short runs the C2 compiler costs twice the server's CPU time and never pays back
             "spark.driver.extraJavaOptions": f"-Dderby.system.home={state} -Duser.timezone=UTC "
-                                             "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:ReservedCodeCacheSize=256m",
+            "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:ReservedCodeCacheSize=256m",
             "spark.local.dir": str(state / "tmp"),
         }
         hiveconf = {
@@ -182,22 +194,35 @@ class ThriftServer:
             "hive.downloaded.resources.dir": str(state / "hive-resources") + "/${hive.session.id}",
             "hive.server2.logging.operation.log.location": str(state / "operation-logs"),
         }
-        command = [str(home / "bin" / "spark-submit"), "--class", THRIFT_SERVER_CLASS,
-                   "--master", f"local[{self.cores}]", "--name", "inc_join_thrift",
-                   "--driver-memory", self.driver_memory]
+        command = [
+            str(home / "bin" / "spark-submit"),
+            "--class",
+            THRIFT_SERVER_CLASS,
+            "--master",
+            f"local[{self.cores}]",
+            "--name",
+            "inc_join_thrift",
+            "--driver-memory",
+            self.driver_memory,
+        ]
         for key, value in conf.items():
             command += ["--conf", f"{key}={value}"]
         for key, value in hiveconf.items():
             command += ["--hiveconf", f"{key}={value}"]
         return command + ["spark-internal"]
 
-    def environment(self, home: Path) -> Dict[str, str]:
+    def environment(self, home: Path) -> dict[str, str]:
         conf_dir = self.state / "conf"  # our log4j2.properties; no spark-defaults.conf of the machine
         conf_dir.mkdir(parents=True, exist_ok=True)
         (conf_dir / "log4j2.properties").write_text(LOG4J2)
         env = {k: v for k, v in os.environ.items() if not k.startswith(("SPARK_", "PYSPARK_"))}
-        env.update(SPARK_HOME=str(home), SPARK_CONF_DIR=str(conf_dir), SPARK_LOCAL_IP=HOST,
-                   SPARK_LOG_DIR=str(self.state), TZ="UTC")
+        env.update(
+            SPARK_HOME=str(home),
+            SPARK_CONF_DIR=str(conf_dir),
+            SPARK_LOCAL_IP=HOST,
+            SPARK_LOG_DIR=str(self.state),
+            TZ="UTC",
+        )
         return env
 
     def check(self) -> None:
@@ -206,22 +231,27 @@ class ThriftServer:
             raise ServerError(f"--state-dir {self.state} is a file; pass a directory (created if missing).")
         running = ThriftServer.attach(self.state)
         if running is not None:
-            raise ServerError(f"a Spark Thrift Server is already running from --state-dir {self.state} (pid "
-                              f"{running.pid}, thrift {HOST}:{running.thrift_port}, Spark Connect "
-                              f"{running.connect_url}); stop it first: python -m scripts.thrift_server stop "
-                              f"--state-dir {self.state}")
+            raise ServerError(
+                f"a Spark Thrift Server is already running from --state-dir {self.state} (pid "
+                f"{running.pid}, thrift {HOST}:{running.thrift_port}, Spark Connect "
+                f"{running.connect_url}); stop it first: python -m scripts.thrift_server stop "
+                f"--state-dir {self.state}"
+            )
         for option, port in (("--thrift-port", self.thrift_port), ("--connect-port", self.connect_port)):
             if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
-                raise ServerError(f"{option} must be a port number from 1 to 65535, or 0 for a free one "
-                                  f"(got {port!r}).")
+                raise ServerError(
+                    f"{option} must be a port number from 1 to 65535, or 0 for a free one (got {port!r})."
+                )
         if self.thrift_port and self.thrift_port == self.connect_port:
             raise ServerError(f"--thrift-port and --connect-port must differ (both {self.thrift_port}).")
         for option, port in (("--thrift-port", self.thrift_port), ("--connect-port", self.connect_port)):
             if port and not port_free(port):
-                raise ServerError(f"{option} {port} is already in use on {HOST}; stop what listens there or pass "
-                                  f"another port ({option} 0 picks a free one).")
+                raise ServerError(
+                    f"{option} {port} is already in use on {HOST}; stop what listens there or pass "
+                    f"another port ({option} 0 picks a free one)."
+                )
 
-    def launch(self) -> "ThriftServer":
+    def launch(self) -> ThriftServer:
         """Start the server process (in a session of its own) and return at once; ``wait()`` blocks until it
         serves. The process outlives this Python process; ``stop()`` (or the ``stop`` command) ends it."""
         self.check()
@@ -237,13 +267,30 @@ class ThriftServer:
         self._launched = time.monotonic()
         with open(self.log_path, "wb") as log:
             # a process group of its own: stop() ends spark-submit's JVM and nothing else
-            self.process = subprocess.Popen(self.command(home), stdout=log, stderr=subprocess.STDOUT,
-                                            stdin=subprocess.DEVNULL, env=self.environment(home), cwd=self.state,
-                                            start_new_session=True)
+            self.process = subprocess.Popen(
+                self.command(home),
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                env=self.environment(home),
+                cwd=self.state,
+                start_new_session=True,
+            )
         self.pid = self.process.pid
-        self.state_file.write_text(json.dumps({
-            "pid": self.pid, "host": HOST, "thrift_port": self.thrift_port, "connect_port": self.connect_port,
-            "connect_url": self.connect_url, "log": str(self.log_path)}, indent=2) + "\n")
+        self.state_file.write_text(
+            json.dumps(
+                {
+                    "pid": self.pid,
+                    "host": HOST,
+                    "thrift_port": self.thrift_port,
+                    "connect_port": self.connect_port,
+                    "connect_url": self.connect_url,
+                    "log": str(self.log_path),
+                },
+                indent=2,
+            )
+            + "\n"
+        )
         return self
 
     def alive(self) -> bool:
@@ -251,27 +298,31 @@ class ThriftServer:
             return self.process.poll() is None
         return self.pid is not None and pid_alive(self.pid)
 
-    def wait(self, timeout: float = 180.0) -> "ThriftServer":
+    def wait(self, timeout: float = 180.0) -> ThriftServer:
         while not (port_open(self.thrift_port) and port_open(self.connect_port)):
             if not self.alive():
                 code = self.process.returncode if self.process is not None else "unknown"
                 self._forget()
-                raise ServerError(f"the Spark Thrift Server exited with code {code} while starting; last lines of "
-                                  f"{self.log_path}:\n{self.log_tail()}")
+                raise ServerError(
+                    f"the Spark Thrift Server exited with code {code} while starting; last lines of "
+                    f"{self.log_path}:\n{self.log_tail()}"
+                )
             if time.monotonic() - self._launched > timeout:
                 self.stop()
-                raise ServerError(f"the Spark Thrift Server did not open {HOST}:{self.thrift_port} (thrift) and "
-                                  f":{self.connect_port} (Spark Connect) within {timeout:.0f} s; last lines of "
-                                  f"{self.log_path}:\n{self.log_tail()}")
+                raise ServerError(
+                    f"the Spark Thrift Server did not open {HOST}:{self.thrift_port} (thrift) and "
+                    f":{self.connect_port} (Spark Connect) within {timeout:.0f} s; last lines of "
+                    f"{self.log_path}:\n{self.log_tail()}"
+                )
             time.sleep(0.25)
         self.started_in = time.monotonic() - self._launched
         return self
 
-    def start(self, timeout: float = 180.0) -> "ThriftServer":
+    def start(self, timeout: float = 180.0) -> ThriftServer:
         return self.launch().wait(timeout)
 
     @classmethod
-    def attach(cls, state_dir: Path) -> Optional["ThriftServer"]:
+    def attach(cls, state_dir: Path) -> ThriftServer | None:
         """The server started from ``state_dir`` if it still runs (its server.json, a live process that is a
         Thrift Server of this state directory), else None."""
         state = Path(state_dir).resolve()
@@ -308,10 +359,8 @@ class ThriftServer:
             self._forget()
             return False
         if not self._ended(timeout):
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.killpg(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
             self._ended(10)
         if process is not None:
             process.wait(10)
@@ -328,10 +377,7 @@ class ThriftServer:
 
     def _forget(self) -> None:
         self.pid, self.process = None, None
-        try:
-            self.state_file.unlink()
-        except FileNotFoundError:
-            pass
+        self.state_file.unlink(missing_ok=True)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -352,21 +398,36 @@ def _port(text: str) -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="python -m scripts.thrift_server",
-                                     description="A local Spark Thrift Server with Spark Connect (127.0.0.1 only).")
+    parser = _Parser(
+        prog="python -m scripts.thrift_server",
+        description="A local Spark Thrift Server with Spark Connect (127.0.0.1 only).",
+    )
     commands = parser.add_subparsers(dest="command", required=True)
-    for name, text in (("start", "start in the background; return once both ports answer"),
-                       ("run", "run in the foreground; Ctrl-C stops it"),
-                       ("status", "say whether a server runs from the state directory, and where it listens"),
-                       ("stop", "stop the server started from the state directory")):
+    for name, text in (
+        ("start", "start in the background; return once both ports answer"),
+        ("run", "run in the foreground; Ctrl-C stops it"),
+        ("status", "say whether a server runs from the state directory, and where it listens"),
+        ("stop", "stop the server started from the state directory"),
+    ):
         sub = commands.add_parser(name, help=text)
-        sub.add_argument("--state-dir", default=DEFAULT_STATE_DIR,
-                         help=f"warehouse, Derby metastore, log and server.json (default {DEFAULT_STATE_DIR})")
+        sub.add_argument(
+            "--state-dir",
+            default=DEFAULT_STATE_DIR,
+            help=f"warehouse, Derby metastore, log and server.json (default {DEFAULT_STATE_DIR})",
+        )
         if name in ("start", "run"):
-            sub.add_argument("--thrift-port", type=_port, default=DEFAULT_THRIFT_PORT,
-                             help=f"thrift port for dbt-spark method: thrift (default {DEFAULT_THRIFT_PORT}; 0: free)")
-            sub.add_argument("--connect-port", type=_port, default=DEFAULT_CONNECT_PORT,
-                             help=f"Spark Connect port for Python models (default {DEFAULT_CONNECT_PORT}; 0: free)")
+            sub.add_argument(
+                "--thrift-port",
+                type=_port,
+                default=DEFAULT_THRIFT_PORT,
+                help=f"thrift port for dbt-spark method: thrift (default {DEFAULT_THRIFT_PORT}; 0: free)",
+            )
+            sub.add_argument(
+                "--connect-port",
+                type=_port,
+                default=DEFAULT_CONNECT_PORT,
+                help=f"Spark Connect port for Python models (default {DEFAULT_CONNECT_PORT}; 0: free)",
+            )
             sub.add_argument("--driver-memory", default="1g", help="the server JVM's memory (default 1g)")
             sub.add_argument("--cores", type=int, default=2, help="local cores (default 2)")
             sub.add_argument("--timeout", type=float, default=180.0, help="seconds to wait for the ports (180)")
@@ -374,17 +435,24 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _describe(server: ThriftServer) -> str:
-    return (f"Spark Thrift Server (pid {server.pid}) on {HOST}:{server.thrift_port} for dbt-spark method: thrift; "
-            f"Spark Connect at {server.connect_url} for Python models; state and log in {server.state}")
+    return (
+        f"Spark Thrift Server (pid {server.pid}) on {HOST}:{server.thrift_port} for dbt-spark method: thrift; "
+        f"Spark Connect at {server.connect_url} for Python models; state and log in {server.state}"
+    )
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     state = Path(args.state_dir)
     try:
         if args.command in ("start", "run"):
-            server = ThriftServer(state, thrift_port=args.thrift_port, connect_port=args.connect_port,
-                                  driver_memory=args.driver_memory, cores=args.cores)
+            server = ThriftServer(
+                state,
+                thrift_port=args.thrift_port,
+                connect_port=args.connect_port,
+                driver_memory=args.driver_memory,
+                cores=args.cores,
+            )
             server.start(args.timeout)
             print(_describe(server) + f"; started in {server.started_in:.1f} s", flush=True)
             if args.command == "start":

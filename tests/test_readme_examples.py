@@ -4,6 +4,7 @@ The code is taken from README.md itself: the fenced ```python block right after 
 ``<!-- readme-example: python -->``, executed on the suite's SparkSession as ``spark``. The table printed
 under it in the README is checked against the same rows, so neither can drift from the other.
 """
+
 from __future__ import annotations
 
 import re

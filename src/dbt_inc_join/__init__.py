@@ -6,6 +6,7 @@ The dbt package around it lives in the same repository (macros/). See the README
 Importing this module is cheap and needs no pyspark: dbt-core imports every installed ``dbt_*`` module when it
 loads a project, and this one then only registers its dbt-spark submission helpers (session, spark_connect).
 """
+
 from typing import Any
 
 __version__ = "0.1.0"

@@ -1,8 +1,9 @@
 """Which columns the output has, under which names, in which order (spec §5): pure name logic, no Spark."""
+
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Dict, List, Sequence, Tuple
 
 DERIVED_COLUMNS = ("DiffArrivalTime", "WaitingTime", "JoinType", "JoinTypeName")
 GROUP_TOKENS = ("join_cols", "inc_col", "df_a_cols", "df_b_cols", "inc_col_a", "inc_col_b")
@@ -23,13 +24,13 @@ class OutputColumn:
 
 @dataclass(frozen=True)
 class ColumnPlan:
-    keys: Tuple[OutputColumn, ...]
+    keys: tuple[OutputColumn, ...]
     arrival: OutputColumn
-    a_columns: Tuple[OutputColumn, ...]
-    b_columns: Tuple[OutputColumn, ...]
+    a_columns: tuple[OutputColumn, ...]
+    b_columns: tuple[OutputColumn, ...]
     inc_col_a: OutputColumn
     inc_col_b: OutputColumn
-    selected: Tuple[OutputColumn, ...]
+    selected: tuple[OutputColumn, ...]
 
 
 def _fold(name: str, case_sensitive: bool) -> str:
@@ -38,12 +39,12 @@ def _fold(name: str, case_sensitive: bool) -> str:
 
 def plan_columns(
     *,
-    keys: Sequence[Tuple[str, str]],
-    inc_col: Tuple[str, str],
+    keys: Sequence[tuple[str, str]],
+    inc_col: tuple[str, str],
     a_names: Sequence[str],
     b_names: Sequence[str],
     output_select: Sequence[str],
-    suffixes: Tuple[str, str],
+    suffixes: tuple[str, str],
     case_sensitive: bool = False,
 ) -> ColumnPlan:
     """Name every output column and resolve ``output_select``.
@@ -78,7 +79,7 @@ def plan_columns(
 
     inc_col_a = next(c for c in a_columns if c.input_name == inc_col[0])
     inc_col_b = next(c for c in b_columns if c.input_name == inc_col[1])
-    groups: Dict[str, Tuple[OutputColumn, ...]] = {
+    groups: dict[str, tuple[OutputColumn, ...]] = {
         "join_cols": plan_keys,
         "inc_col": (arrival,),
         "df_a_cols": a_columns,
@@ -87,7 +88,7 @@ def plan_columns(
         "inc_col_b": (inc_col_b,),
     }
     by_name = {fold(c.name): c for c in everything}
-    selected: List[OutputColumn] = []
+    selected: list[OutputColumn] = []
     for token in output_select:
         if token.lower() in groups:
             selected.extend(groups[token.lower()])
@@ -95,10 +96,11 @@ def plan_columns(
             selected.append(by_name[fold(token)])
         else:
             raise ValueError(
-                f"inc_join: output_select token {token!r} is neither a token ({', '.join(GROUP_TOKENS + DERIVED_COLUMNS)}) "
-                f"nor an output column ({', '.join(c.name for c in everything[:-len(DERIVED_COLUMNS)])})."
+                f"inc_join: output_select token {token!r} is neither a token "
+                f"({', '.join(GROUP_TOKENS + DERIVED_COLUMNS)}) "
+                f"nor an output column ({', '.join(c.name for c in everything[: -len(DERIVED_COLUMNS)])})."
             )
-    seen: Dict[str, OutputColumn] = {}
+    seen: dict[str, OutputColumn] = {}
     for column in selected:
         if fold(column.name) in seen:
             raise ValueError(f"inc_join: output_select selects column {column.name!r} twice; list it once.")
@@ -106,8 +108,8 @@ def plan_columns(
     return ColumnPlan(plan_keys, arrival, a_columns, b_columns, inc_col_a, inc_col_b, tuple(selected))
 
 
-def _refuse_duplicate_names(columns: Sequence[OutputColumn], fold, suffixes: Tuple[str, str]) -> None:
-    seen: Dict[str, OutputColumn] = {}
+def _refuse_duplicate_names(columns: Sequence[OutputColumn], fold, suffixes: tuple[str, str]) -> None:
+    seen: dict[str, OutputColumn] = {}
     for column in columns:
         other = seen.get(fold(column.name))
         if other is not None:

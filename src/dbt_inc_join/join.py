@@ -4,10 +4,11 @@ Every output row gets an output arrival that depends only on the data, never on 
 join_types.py), and a run emits exactly the rows placed inside its window: that is what makes any tiling of
 runs add up to one big run. render.py builds the plan of one run. The SQL twin is macros/inc_join.sql.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Tuple
+from typing import Any
 
 from pyspark.sql import DataFrame
 from pyspark.sql.types import DataType
@@ -30,9 +31,9 @@ from .window import OutputWindow, parse_bound
 class ResolvedInputs:
     """Each side's spelling of the keys and arrival column, and the arrival column types."""
 
-    keys: Tuple[Tuple[str, str], ...]
-    inc_col: Tuple[str, str]
-    arrival_types: Tuple[DataType, DataType]
+    keys: tuple[tuple[str, str], ...]
+    inc_col: tuple[str, str]
+    arrival_types: tuple[DataType, DataType]
 
 
 def resolve_inputs(params: JoinParameters, df_a: DataFrame, df_b: DataFrame, case_sensitive: bool) -> ResolvedInputs:
@@ -75,10 +76,20 @@ def inc_join(
     ``output_window_end=None`` resolves the availability watermark ``min(max a, max b)`` with one small
     Spark job; every other step is lazy.
     """
-    prepared = prepare_join(df_a, df_b, join_cols=join_cols, inc_col=inc_col, how=how,
-                            look_back_time=look_back_time, max_waiting_time=max_waiting_time, time_uom=time_uom,
-                            enforce_sliding_join_window=enforce_sliding_join_window,
-                            include_waiting=include_waiting, output_select=output_select, suffixes=suffixes)
+    prepared = prepare_join(
+        df_a,
+        df_b,
+        join_cols=join_cols,
+        inc_col=inc_col,
+        how=how,
+        look_back_time=look_back_time,
+        max_waiting_time=max_waiting_time,
+        time_uom=time_uom,
+        enforce_sliding_join_window=enforce_sliding_join_window,
+        include_waiting=include_waiting,
+        output_select=output_select,
+        suffixes=suffixes,
+    )
     unit, zone = prepared.params.time_uom, prepared.session_time_zone
     start = parse_bound(output_window_start, "output_window_start", unit, zone)
     end = parse_bound(output_window_end, "output_window_end", unit, zone)
@@ -103,10 +114,11 @@ def is_spark_dataframe(value: Any) -> bool:
     """A classic or a Spark Connect DataFrame. From pyspark 4 both derive from pyspark.sql.DataFrame; in pyspark
     3.5 a Connect DataFrame (pyspark.sql.connect.dataframe) does not, so the check goes by class, not import."""
     return isinstance(value, DataFrame) or any(
-        cls.__name__ == "DataFrame" and cls.__module__.startswith("pyspark.sql.") for cls in type(value).__mro__)
+        cls.__name__ == "DataFrame" and cls.__module__.startswith("pyspark.sql.") for cls in type(value).__mro__
+    )
 
 
-def check_inputs(df_a: DataFrame, df_b: DataFrame, **arguments) -> Tuple[JoinParameters, ResolvedInputs, bool]:
+def check_inputs(df_a: DataFrame, df_b: DataFrame, **arguments) -> tuple[JoinParameters, ResolvedInputs, bool]:
     """Check the arguments, that both inputs are DataFrames, and their key and arrival columns (no data is
     read). Returns the parameters, the resolved columns and whether names are case-sensitive."""
     for name, df in (("df_a", df_a), ("df_b", df_b)):
@@ -122,7 +134,12 @@ def prepare_join(df_a: DataFrame, df_b: DataFrame, **arguments) -> PreparedJoin:
     params, inputs, case_sensitive = check_inputs(df_a, df_b, **arguments)
     spark = df_a.sparkSession
     plan = plan_columns(
-        keys=inputs.keys, inc_col=inputs.inc_col, a_names=df_a.columns, b_names=df_b.columns,
-        output_select=params.output_select, suffixes=params.suffixes, case_sensitive=case_sensitive,
+        keys=inputs.keys,
+        inc_col=inputs.inc_col,
+        a_names=df_a.columns,
+        b_names=df_b.columns,
+        output_select=params.output_select,
+        suffixes=params.suffixes,
+        case_sensitive=case_sensitive,
     )
     return PreparedJoin(df_a, df_b, params, inputs, plan, spark.conf.get("spark.sql.session.timeZone") or "UTC")

@@ -4,11 +4,11 @@ Everything else derives from this table: the scenarios (scenarios.py), the rows 
 in ``JoinTypeName``, the pictures. Its SQL twin is macros/join_types.sql; a test keeps the two
 equal. Adding a JoinType means one member and one row here, one row there, and a scenario in each language.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import FrozenSet, Tuple
 
 
 class JoinType(IntEnum):
@@ -27,7 +27,7 @@ class JoinType(IntEnum):
         return self.name.lower()
 
     @property
-    def rule(self) -> "JoinTypeRule":
+    def rule(self) -> JoinTypeRule:
         return RULES[self]
 
 
@@ -40,7 +40,7 @@ class JoinTypeRule:
 
     join_type: JoinType
     placed_at: str  #: the output arrival, in the terms of docs/spec.md §2 (e: the output window end)
-    hows: FrozenSet[str]  #: the ``how`` values that emit it
+    hows: frozenset[str]  #: the ``how`` values that emit it
     matched: bool  #: a row of an A row and its partner
     provisional: bool = False  #: only with include_waiting; a later run emits the A row again
 
@@ -48,7 +48,7 @@ class JoinTypeRule:
 _MATCH_HOWS = frozenset({"inner", "left", "full"})
 _A_ONLY_HOWS = frozenset({"left", "full", "left_anti"})
 
-JOIN_TYPE_TABLE: Tuple[JoinTypeRule, ...] = (
+JOIN_TYPE_TABLE: tuple[JoinTypeRule, ...] = (
     JoinTypeRule(JoinType.SAME_TIME, "a", _MATCH_HOWS, matched=True),
     JoinTypeRule(JoinType.A_LATE, "a", _MATCH_HOWS, matched=True),
     JoinTypeRule(JoinType.B_LATE, "b", _MATCH_HOWS, matched=True),
@@ -60,7 +60,8 @@ RULES = {rule.join_type: rule for rule in JOIN_TYPE_TABLE}
 MATCHED_CODES = frozenset(rule.join_type for rule in JOIN_TYPE_TABLE if rule.matched)
 
 
-def emitted_join_types(how: str, include_waiting: bool) -> Tuple[JoinType, ...]:
+def emitted_join_types(how: str, include_waiting: bool) -> tuple[JoinType, ...]:
     """The JoinTypes a run emits, in code order: those of ``how``, provisional ones only with include_waiting."""
-    return tuple(rule.join_type for rule in JOIN_TYPE_TABLE
-                 if how in rule.hows and (include_waiting or not rule.provisional))
+    return tuple(
+        rule.join_type for rule in JOIN_TYPE_TABLE if how in rule.hows and (include_waiting or not rule.provisional)
+    )

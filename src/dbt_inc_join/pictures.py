@@ -4,12 +4,14 @@ matplotlib is imported only when a picture is drawn, so the package does not nee
 built on the Agg canvas directly, never through pyplot: nothing global (the user's backend, pyplot's list
 of open figures) changes, and drawing works on a machine without a display.
 """
+
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from math import ceil
 from pathlib import Path
-from typing import TYPE_CHECKING, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING
 
 from pyspark.sql import DataFrame
 
@@ -32,16 +34,22 @@ if TYPE_CHECKING:  # pragma: no cover
 FIGURE_SIZE = (9.0, 4.5)  # inches; 1080 x 540 pixels at the default 120 dpi of save_png
 INSIDE_COLOUR, OUTSIDE_COLOUR, WINDOW_COLOUR = "#4e79a7", "#e15759", "#59a14f"
 #: One colour per JoinType, the same in every picture.
-JOIN_TYPE_COLOURS: Dict[JoinType, str] = {
-    JoinType.SAME_TIME: "#59a14f", JoinType.A_LATE: "#4e79a7", JoinType.B_LATE: "#76b7b2",
-    JoinType.A_TIMED_OUT: "#e15759", JoinType.A_WAITING: "#edc948", JoinType.B_TIMED_OUT: "#b07aa1",
+JOIN_TYPE_COLOURS: dict[JoinType, str] = {
+    JoinType.SAME_TIME: "#59a14f",
+    JoinType.A_LATE: "#4e79a7",
+    JoinType.B_LATE: "#76b7b2",
+    JoinType.A_TIMED_OUT: "#e15759",
+    JoinType.A_WAITING: "#edc948",
+    JoinType.B_TIMED_OUT: "#b07aa1",
 }
-PERIODS = {"day": ("yyyy-MM-dd", "%Y-%m-%d", timedelta(days=1)),
-           "hour": ("yyyy-MM-dd HH:00", "%Y-%m-%d %H:00", timedelta(hours=1))}
+PERIODS = {
+    "day": ("yyyy-MM-dd", "%Y-%m-%d", timedelta(days=1)),
+    "hour": ("yyyy-MM-dd HH:00", "%Y-%m-%d %H:00", timedelta(hours=1)),
+}
 MAX_TICK_LABELS = 16  # rotated ISO dates stay apart at this many on a 9-inch axis
 
 
-def new_figure(size: Tuple[float, float] = FIGURE_SIZE) -> "Figure":
+def new_figure(size: tuple[float, float] = FIGURE_SIZE) -> Figure:
     """A figure on its own Agg canvas (no pyplot), with a layout that keeps labels and legend inside."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
@@ -51,7 +59,7 @@ def new_figure(size: Tuple[float, float] = FIGURE_SIZE) -> "Figure":
     return figure
 
 
-def save_png(figure: "Figure", path: Union[str, Path], dpi: int = 120) -> Path:
+def save_png(figure: Figure, path: str | Path, dpi: int = 120) -> Path:
     """Write the figure as a PNG file (parent directories are created) and return its path."""
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -59,14 +67,19 @@ def save_png(figure: "Figure", path: Union[str, Path], dpi: int = 120) -> Path:
     return target
 
 
-def _message(axes: "Axes", text: str) -> None:
+def _message(axes: Axes, text: str) -> None:
     axes.text(0.5, 0.5, text, transform=axes.transAxes, ha="center", va="center", fontsize=12, color="0.4")
 
 
 # --- lateness --------------------------------------------------------------------------------------------
 
-def _window_of(source: Union[WindowSuggestion, Mapping[int, int]], look_back_time: Optional[int],
-               max_waiting_time: Optional[int], time_uom: str) -> Tuple[Dict[int, int], int, int, str]:
+
+def _window_of(
+    source: WindowSuggestion | Mapping[int, int],
+    look_back_time: int | None,
+    max_waiting_time: int | None,
+    time_uom: str,
+) -> tuple[dict[int, int], int, int, str]:
     """Histogram, window and unit to draw: a suggestion's own, unless overridden; a plain histogram gets the
     window suggested for the default coverage."""
     if isinstance(source, WindowSuggestion):
@@ -75,8 +88,10 @@ def _window_of(source: Union[WindowSuggestion, Mapping[int, int]], look_back_tim
         histogram = normalise_histogram(source)
         suggested = suggest_from_histogram(histogram, time_uom=time_uom)
     else:
-        raise TypeError("inc_join: lateness_figure needs a WindowSuggestion or a histogram {Δ: pairs} "
-                        f"(got {type(source).__name__}).")
+        raise TypeError(
+            "inc_join: lateness_figure needs a WindowSuggestion or a histogram {Δ: pairs} "
+            f"(got {type(source).__name__})."
+        )
     for name, value in (("look_back_time", look_back_time), ("max_waiting_time", max_waiting_time)):
         if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
             raise ValueError(f"inc_join: {name} must be a non-negative whole number of time_uom units (got {value!r}).")
@@ -86,12 +101,12 @@ def _window_of(source: Union[WindowSuggestion, Mapping[int, int]], look_back_tim
 
 
 def lateness_figure(
-    suggestion_or_histogram: Union[WindowSuggestion, Mapping[int, int]],
+    suggestion_or_histogram: WindowSuggestion | Mapping[int, int],
     *,
-    look_back_time: Optional[int] = None,
-    max_waiting_time: Optional[int] = None,
+    look_back_time: int | None = None,
+    max_waiting_time: int | None = None,
     time_uom: str = "day",
-) -> "Figure":
+) -> Figure:
     """Bar chart of partner pairs per arrival distance Δ = b − a, with the window [−lb, +mw] shaded.
 
     Bars inside the window and bars outside it (the pairs the window would lose) have different colours;
@@ -114,11 +129,23 @@ def lateness_figure(
     axes.bar(list(outside), list(outside.values()), width=0.8, color=OUTSIDE_COLOUR, zorder=2)
     # Each label sits inside the window next to its line, at its own height: they never collide with each
     # other, whatever the width of the window, nor with the tick labels outside the axes.
-    for x, text, align, height in ((-lb, f" look_back_time = {lb}", "left", 0.97),
-                                   (mw, f"max_waiting_time = {mw} ", "right", 0.90)):
+    for x, text, align, height in (
+        (-lb, f" look_back_time = {lb}", "left", 0.97),
+        (mw, f"max_waiting_time = {mw} ", "right", 0.90),
+    ):
         axes.axvline(x, color=WINDOW_COLOUR, linestyle="--", linewidth=1.5, zorder=3)
-        axes.text(x, height, text, transform=axes.get_xaxis_transform(), ha=align, va="top", fontsize=9,
-                  color="#2e6b26", zorder=4, bbox=dict(facecolor="white", edgecolor="none", alpha=0.7, pad=1))
+        axes.text(
+            x,
+            height,
+            text,
+            transform=axes.get_xaxis_transform(),
+            ha=align,
+            va="top",
+            fontsize=9,
+            color="#2e6b26",
+            zorder=4,
+            bbox=dict(facecolor="white", edgecolor="none", alpha=0.7, pad=1),
+        )
     low, high = min([*histogram, -lb]) - 1, max([*histogram, mw]) + 1
     axes.set_xlim(low, high)
     if high - low <= 26:  # a tick per unit while they fit
@@ -136,18 +163,23 @@ def lateness_figure(
     target = ""
     if isinstance(suggestion_or_histogram, WindowSuggestion) and look_back_time is None and max_waiting_time is None:
         target = f" (target {percent(suggestion_or_histogram.coverage)})"
-    axes.set_title(f"Arrival distance of partner pairs: window {window_text(lb, mw)} keeps "
-                   f"{percent(kept / total)}{target} of {total:,} pairs")
-    handles = [Patch(color=INSIDE_COLOUR, label=f"inside the window\n{kept:,} pairs"),
-               Patch(color=OUTSIDE_COLOUR, label=f"outside (lost)\n{total - kept:,} pairs"),
-               Patch(color=WINDOW_COLOUR, alpha=0.25, label=f"window {window_text(lb, mw)}")]
+    axes.set_title(
+        f"Arrival distance of partner pairs: window {window_text(lb, mw)} keeps "
+        f"{percent(kept / total)}{target} of {total:,} pairs"
+    )
+    handles = [
+        Patch(color=INSIDE_COLOUR, label=f"inside the window\n{kept:,} pairs"),
+        Patch(color=OUTSIDE_COLOUR, label=f"outside (lost)\n{total - kept:,} pairs"),
+        Patch(color=WINDOW_COLOUR, alpha=0.25, label=f"window {window_text(lb, mw)}"),
+    ]
     axes.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, fontsize=9)
     return figure
 
 
 # --- JoinType counts over time ---------------------------------------------------------------------------
 
-def period_axis(first: str, last: str, period: str) -> List[str]:
+
+def period_axis(first: str, last: str, period: str) -> list[str]:
     """Every period label from ``first`` to ``last`` (inclusive), so that empty periods show as gaps."""
     _, python_format, step = PERIODS[period]
     moment, end, labels = datetime.strptime(first, python_format), datetime.strptime(last, python_format), []
@@ -157,8 +189,7 @@ def period_axis(first: str, last: str, period: str) -> List[str]:
     return labels
 
 
-def join_type_counts(output_df: DataFrame, inc_col: str = "RecDate",
-                     period: str = "day") -> Dict[Tuple[str, int], int]:
+def join_type_counts(output_df: DataFrame, inc_col: str = "RecDate", period: str = "day") -> dict[tuple[str, int], int]:
     """Rows per (period label, JoinType code) of an inc_join output. One Spark job, a small result."""
     if not isinstance(output_df, DataFrame):
         raise TypeError(f"inc_join: output_df must be a pyspark DataFrame (got {type(output_df).__name__}).")
@@ -169,23 +200,29 @@ def join_type_counts(output_df: DataFrame, inc_col: str = "RecDate",
         found = find_column(output_df.schema, name, case_sensitive=False)
         if found is None:
             available = ", ".join(repr(c) for c in output_df.columns)
-            raise ValueError(f"inc_join: output_df has no column {name!r} (an inc_join output with the JoinType "
-                             f"column is expected); its columns are {available}.")
+            raise ValueError(
+                f"inc_join: output_df has no column {name!r} (an inc_join output with the JoinType "
+                f"column is expected); its columns are {available}."
+            )
         columns.append(quote(found))
     arrival, code = columns
     label = f"date_format(date_trunc('{period.upper()}', {arrival}), '{PERIODS[period][0]}')"
-    rows = (output_df.where(f"{arrival} IS NOT NULL")
-            .selectExpr(f"{label} AS _period", f"CAST({code} AS INT) AS _code")
-            .groupBy("_period", "_code").count().collect())
+    rows = (
+        output_df.where(f"{arrival} IS NOT NULL")
+        .selectExpr(f"{label} AS _period", f"CAST({code} AS INT) AS _code")
+        .groupBy("_period", "_code")
+        .count()
+        .collect()
+    )
     return {(row["_period"], row["_code"]): int(row["count"]) for row in rows}
 
 
-def _tick_positions(count: int, limit: int = MAX_TICK_LABELS) -> List[int]:
+def _tick_positions(count: int, limit: int = MAX_TICK_LABELS) -> list[int]:
     """Every k-th period, k chosen so that at most ``limit`` labels are drawn."""
     return list(range(0, count, max(1, ceil(count / limit))))
 
 
-def _stacked_bars(axes: "Axes", periods: Sequence[str], counts: Mapping[Tuple[str, int], int]) -> None:
+def _stacked_bars(axes: Axes, periods: Sequence[str], counts: Mapping[tuple[str, int], int]) -> None:
     bottoms = [0] * len(periods)
     positions = list(range(len(periods)))
     codes = sorted({code for _, code in counts})
@@ -193,12 +230,19 @@ def _stacked_bars(axes: "Axes", periods: Sequence[str], counts: Mapping[Tuple[st
         heights = [counts.get((p, code), 0) for p in periods]
         known = code in JoinType._value2member_map_
         name = f"{code} {JoinType(code).label}" if known else f"{code} (unknown)"
-        axes.bar(positions, heights, bottom=bottoms, width=0.8, label=name, zorder=2,
-                 color=JOIN_TYPE_COLOURS.get(JoinType(code), "0.6") if known else "0.6")
-        bottoms = [b + h for b, h in zip(bottoms, heights)]
+        axes.bar(
+            positions,
+            heights,
+            bottom=bottoms,
+            width=0.8,
+            label=name,
+            zorder=2,
+            color=JOIN_TYPE_COLOURS.get(JoinType(code), "0.6") if known else "0.6",
+        )
+        bottoms = [b + h for b, h in zip(bottoms, heights, strict=True)]
 
 
-def join_type_figure(output_df: DataFrame, *, inc_col: str = "RecDate", period: str = "day") -> "Figure":
+def join_type_figure(output_df: DataFrame, *, inc_col: str = "RecDate", period: str = "day") -> Figure:
     """Stacked bars of output rows per day (or hour) by JoinType, in code order, from an inc_join output."""
     from matplotlib.ticker import MaxNLocator
 

@@ -1,7 +1,6 @@
 """SQL predicates written on the raw arrival column, in the shape Spark pushes into scans."""
-from __future__ import annotations
 
-from typing import Optional
+from __future__ import annotations
 
 from pyspark.sql.types import DataType, DateType, TimestampNTZType
 
@@ -20,8 +19,9 @@ def raw_type_name(data_type: DataType) -> str:
     return "timestamp_ntz" if isinstance(data_type, TimestampNTZType) else "timestamp"
 
 
-def arrival_range_sql(column: str, data_type: DataType, lower: Optional[UnitValue],
-                      upper: Optional[UnitValue], unit: TimeUnit) -> str:
+def arrival_range_sql(
+    column: str, data_type: DataType, lower: UnitValue | None, upper: UnitValue | None, unit: TimeUnit
+) -> str:
     """SQL for ``lower ≤ trunc(column) ≤ upper`` (either bound may be None), written on the raw column
     against literals of its own type, so that Spark pushes it into the scan and prunes the partitions of a
     table partitioned by the arrival column. NULL arrivals never pass."""

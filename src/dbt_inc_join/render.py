@@ -6,10 +6,12 @@ the same text goes into DataFrame calls, so the core also runs on DataFrames tha
 Spark Connect). One SELECT over one join, never a UNION ALL of one SELECT per scenario: Spark re-scans and
 re-joins both inputs for every branch of a UNION ALL (measured 2-3x slower, see docs/performance.md).
 """
+
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import date, datetime
-from typing import TYPE_CHECKING, List, Optional, Sequence
+from typing import TYPE_CHECKING
 
 from pyspark.sql import DataFrame
 from pyspark.sql import functions as F
@@ -37,20 +39,31 @@ def arrival_is_truncated(data_type: DataType, unit: TimeUnit) -> bool:
     return unit is TimeUnit.DAY and isinstance(data_type, DateType)
 
 
-def side_projection(side: str, keys: Sequence[str], columns: Sequence[OutputColumn], inc_col: str,
-                    arrival_type: DataType, unit: TimeUnit) -> List[str]:
+def side_projection(
+    side: str,
+    keys: Sequence[str],
+    columns: Sequence[OutputColumn],
+    inc_col: str,
+    arrival_type: DataType,
+    unit: TimeUnit,
+) -> list[str]:
     """The select list that renames one side to internal names and adds its truncated arrival.
 
     Only what the output needs goes through the join (every extra column is shuffled and sorted on a large
     run); a side is present in a joined row exactly when its arrival is not NULL, so no presence flag."""
     same = arrival_is_truncated(arrival_type, unit)
-    return ([f"{quote(k)} AS _{side}k{i}" for i, k in enumerate(keys)]
-            + [f"{quote(c.input_name)} AS _{side}{i}" for i, c in enumerate(columns)
-               if not (same and c.input_name == inc_col)]
-            + [f"{truncate_sql(quote(inc_col), unit)} AS _{side}_arrival"])
+    return (
+        [f"{quote(k)} AS _{side}k{i}" for i, k in enumerate(keys)]
+        + [
+            f"{quote(c.input_name)} AS _{side}{i}"
+            for i, c in enumerate(columns)
+            if not (same and c.input_name == inc_col)
+        ]
+        + [f"{truncate_sql(quote(inc_col), unit)} AS _{side}_arrival"]
+    )
 
 
-def partner_condition_sql(params: JoinParameters, start: Optional[UnitValue], key_count: int) -> str:
+def partner_condition_sql(params: JoinParameters, start: UnitValue | None, key_count: int) -> str:
     """Equal keys (plain SQL equality: NULL never matches) and, by default, b inside A's sliding window."""
     unit = params.time_uom
     tests = [f"_ak{i} = _bk{i}" for i in range(key_count)]
@@ -68,7 +81,7 @@ def partner_condition_sql(params: JoinParameters, start: Optional[UnitValue], ke
     return " AND ".join(tests)
 
 
-def in_window_sql(arrival: str, start: Optional[UnitValue], end: UnitValue, unit: TimeUnit) -> str:
+def in_window_sql(arrival: str, start: UnitValue | None, end: UnitValue, unit: TimeUnit) -> str:
     """The arrival lies in the output window ``[start, end]`` (no lower test without a start)."""
     test = f"{arrival} <= {sql_literal(end, unit.spark_type)}"
     if start is not None:
@@ -76,15 +89,15 @@ def in_window_sql(arrival: str, start: Optional[UnitValue], end: UnitValue, unit
     return f"({test})"
 
 
-def classification_sql(scenarios: Sequence[Scenario], start: Optional[UnitValue], end: UnitValue,
-                       unit: TimeUnit) -> str:
+def classification_sql(scenarios: Sequence[Scenario], start: UnitValue | None, end: UnitValue, unit: TimeUnit) -> str:
     """The JoinType code of a joined row: the scenario whose rows it is, when placed inside the window."""
     branches = [f"WHEN ({s.where}) AND {in_window_sql(s.arrival, start, end, unit)} THEN {s.code}" for s in scenarios]
     return f"CASE {' '.join(branches)} END"
 
 
-def scenario_value(column: OutputColumn, scenario: Scenario, plan: ColumnPlan, inputs: "ResolvedInputs",
-                   unit: TimeUnit) -> str:
+def scenario_value(
+    column: OutputColumn, scenario: Scenario, plan: ColumnPlan, inputs: ResolvedInputs, unit: TimeUnit
+) -> str:
     """The value of one selected column in a row of this scenario."""
     if column.source == "key":
         index = plan.keys.index(column)
@@ -106,8 +119,9 @@ def scenario_value(column: OutputColumn, scenario: Scenario, plan: ColumnPlan, i
     return f"CAST('{scenario.name}' AS STRING)"
 
 
-def placed_columns(scenarios: Sequence[Scenario], plan: ColumnPlan, inputs: "ResolvedInputs",
-                   unit: TimeUnit) -> List[str]:
+def placed_columns(
+    scenarios: Sequence[Scenario], plan: ColumnPlan, inputs: ResolvedInputs, unit: TimeUnit
+) -> list[str]:
     """Each selected column: the scenarios' values, one CASE branch per distinct value (none when all agree)."""
     columns = []
     for column in plan.selected:
@@ -119,14 +133,17 @@ def placed_columns(scenarios: Sequence[Scenario], plan: ColumnPlan, inputs: "Res
         elif len(codes_by_value) == 1:
             expression = next(iter(codes_by_value))
         else:
-            branches = [f"WHEN {CODE} {'= ' + str(codes[0]) if len(codes) == 1 else 'IN (' + ', '.join(map(str, codes)) + ')'}"
-                        f" THEN {value}" for value, codes in codes_by_value.items()]
+            branches = [
+                f"WHEN {CODE} {'= ' + str(codes[0]) if len(codes) == 1 else 'IN (' + ', '.join(map(str, codes)) + ')'}"
+                f" THEN {value}"
+                for value, codes in codes_by_value.items()
+            ]
             expression = f"CASE {' '.join(branches)} END"
         columns.append(f"{expression} AS {quote(column.name)}")
     return columns
 
 
-def render_join(prepared: "PreparedJoin", window: OutputWindow) -> DataFrame:
+def render_join(prepared: PreparedJoin, window: OutputWindow) -> DataFrame:
     """The lazy plan for a resolved window."""
     df_a, df_b, params, inputs, plan = prepared.df_a, prepared.df_b, prepared.params, prepared.inputs, prepared.plan
     unit = params.time_uom
@@ -136,21 +153,38 @@ def render_join(prepared: "PreparedJoin", window: OutputWindow) -> DataFrame:
         # The plan still needs some end literal; which one does not matter.
         start, end = None, end or start or EPOCH[unit.spark_type]
         df_a, df_b = df_a.where("false"), df_b.where("false")
-    ctx = PlacementContext(unit, params.look_back_time, params.max_waiting_time,
-                           end_sql=sql_literal(end, unit.spark_type))
+    ctx = PlacementContext(
+        unit, params.look_back_time, params.max_waiting_time, end_sql=sql_literal(end, unit.spark_type)
+    )
 
     # what this run may read of each input (docs/spec.md §4)
-    ranges = read_ranges(OutputWindow(start, end), how=params.how, look_back_time=params.look_back_time,
-                         max_waiting_time=params.max_waiting_time, unit=unit)
+    ranges = read_ranges(
+        OutputWindow(start, end),
+        how=params.how,
+        look_back_time=params.look_back_time,
+        max_waiting_time=params.max_waiting_time,
+        unit=unit,
+    )
     sides = []
     for index, (side, df, columns) in enumerate((("a", df_a, plan.a_columns), ("b", df_b, plan.b_columns))):
         lower, upper = ranges[index]
         sliced = df.where(arrival_range_sql(inputs.inc_col[index], inputs.arrival_types[index], lower, upper, unit))
-        sides.append(sliced.selectExpr(*side_projection(side, [k[index] for k in inputs.keys], columns,
-                                                        inputs.inc_col[index], inputs.arrival_types[index], unit)))
+        sides.append(
+            sliced.selectExpr(
+                *side_projection(
+                    side,
+                    [k[index] for k in inputs.keys],
+                    columns,
+                    inputs.inc_col[index],
+                    inputs.arrival_types[index],
+                    unit,
+                )
+            )
+        )
 
-    pairs = sides[0].join(sides[1], F.expr(partner_condition_sql(params, start, len(inputs.keys))),
-                          JOIN_KINDS[params.how])
+    pairs = sides[0].join(
+        sides[1], F.expr(partner_condition_sql(params, start, len(inputs.keys))), JOIN_KINDS[params.how]
+    )
     scenarios = [SCENARIOS[join_type](ctx) for join_type in emitted_join_types(params.how, params.include_waiting)]
     placed = pairs.selectExpr("*", f"{classification_sql(scenarios, start, end, unit)} AS {CODE}")
     return placed.where(f"{CODE} IS NOT NULL").selectExpr(*placed_columns(scenarios, plan, inputs, unit))

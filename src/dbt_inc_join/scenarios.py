@@ -6,10 +6,11 @@ clause that picks its rows, its output arrival, DiffArrivalTime and WaitingTime.
 so render.py combines them as the branches of one classification. The SQL twins are macros/scenarios/*.sql,
 one file per function, rendering the same text.
 """
+
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, Dict, Optional
 
 from .join_types import JoinType
 from .time_units import TimeUnit, add_units_sql, diff_units_sql
@@ -38,8 +39,8 @@ class Scenario:
     name: str
     where: str
     arrival: str
-    diff: Optional[str]
-    waiting: Optional[str]
+    diff: str | None
+    waiting: str | None
 
 
 def _delta(ctx: PlacementContext) -> str:
@@ -48,53 +49,80 @@ def _delta(ctx: PlacementContext) -> str:
 
 def same_time(ctx: PlacementContext) -> Scenario:
     """Partners that arrived in the same unit; placed at a."""
-    return Scenario(JoinType.SAME_TIME, JoinType.SAME_TIME.label,
-                    where=f"{BOTH} AND {ARRIVAL_B} = {ARRIVAL_A}",
-                    arrival=ARRIVAL_A, diff=_delta(ctx), waiting=None)
+    return Scenario(
+        JoinType.SAME_TIME,
+        JoinType.SAME_TIME.label,
+        where=f"{BOTH} AND {ARRIVAL_B} = {ARRIVAL_A}",
+        arrival=ARRIVAL_A,
+        diff=_delta(ctx),
+        waiting=None,
+    )
 
 
 def a_late(ctx: PlacementContext) -> Scenario:
     """Partners where B came first (Δ < 0); placed at a, when the A row arrives."""
-    return Scenario(JoinType.A_LATE, JoinType.A_LATE.label,
-                    where=f"{BOTH} AND {ARRIVAL_B} < {ARRIVAL_A}",
-                    arrival=ARRIVAL_A, diff=_delta(ctx), waiting=None)
+    return Scenario(
+        JoinType.A_LATE,
+        JoinType.A_LATE.label,
+        where=f"{BOTH} AND {ARRIVAL_B} < {ARRIVAL_A}",
+        arrival=ARRIVAL_A,
+        diff=_delta(ctx),
+        waiting=None,
+    )
 
 
 def b_late(ctx: PlacementContext) -> Scenario:
     """Partners where A came first (Δ > 0); placed at b, when the B row arrives."""
-    return Scenario(JoinType.B_LATE, JoinType.B_LATE.label,
-                    where=f"{BOTH} AND {ARRIVAL_B} > {ARRIVAL_A}",
-                    arrival=ARRIVAL_B, diff=_delta(ctx), waiting=None)
+    return Scenario(
+        JoinType.B_LATE,
+        JoinType.B_LATE.label,
+        where=f"{BOTH} AND {ARRIVAL_B} > {ARRIVAL_A}",
+        arrival=ARRIVAL_B,
+        diff=_delta(ctx),
+        waiting=None,
+    )
 
 
 def a_timed_out(ctx: PlacementContext) -> Scenario:
     """An A row with no partner in its whole sliding window; placed at a + max_waiting_time."""
-    return Scenario(JoinType.A_TIMED_OUT, JoinType.A_TIMED_OUT.label,
-                    where=A_ONLY,
-                    arrival=add_units_sql(ARRIVAL_A, ctx.max_waiting_time, ctx.time_uom),
-                    diff=None, waiting=str(ctx.max_waiting_time))
+    return Scenario(
+        JoinType.A_TIMED_OUT,
+        JoinType.A_TIMED_OUT.label,
+        where=A_ONLY,
+        arrival=add_units_sql(ARRIVAL_A, ctx.max_waiting_time, ctx.time_uom),
+        diff=None,
+        waiting=str(ctx.max_waiting_time),
+    )
 
 
 def a_waiting(ctx: PlacementContext) -> Scenario:
     """Provisional: an A row whose window is still open at the output window end, with no partner up to it;
     placed at the end."""
     timed_out_at = add_units_sql(ARRIVAL_A, ctx.max_waiting_time, ctx.time_uom)
-    return Scenario(JoinType.A_WAITING, JoinType.A_WAITING.label,
-                    where=f"{A_ONLY} AND {timed_out_at} > {ctx.end_sql}",
-                    arrival=ctx.end_sql, diff=None,
-                    waiting=diff_units_sql(ctx.end_sql, ARRIVAL_A, ctx.time_uom))
+    return Scenario(
+        JoinType.A_WAITING,
+        JoinType.A_WAITING.label,
+        where=f"{A_ONLY} AND {timed_out_at} > {ctx.end_sql}",
+        arrival=ctx.end_sql,
+        diff=None,
+        waiting=diff_units_sql(ctx.end_sql, ARRIVAL_A, ctx.time_uom),
+    )
 
 
 def b_timed_out(ctx: PlacementContext) -> Scenario:
     """how = full: a B row that no A row can claim any more; placed at b + look_back_time."""
-    return Scenario(JoinType.B_TIMED_OUT, JoinType.B_TIMED_OUT.label,
-                    where=B_ONLY,
-                    arrival=add_units_sql(ARRIVAL_B, ctx.look_back_time, ctx.time_uom),
-                    diff=None, waiting=str(ctx.look_back_time))
+    return Scenario(
+        JoinType.B_TIMED_OUT,
+        JoinType.B_TIMED_OUT.label,
+        where=B_ONLY,
+        arrival=add_units_sql(ARRIVAL_B, ctx.look_back_time, ctx.time_uom),
+        diff=None,
+        waiting=str(ctx.look_back_time),
+    )
 
 
 #: JoinType -> its scenario; render.py picks those that the run's ``how`` emits (join_types.py).
-SCENARIOS: Dict[JoinType, Callable[[PlacementContext], Scenario]] = {
+SCENARIOS: dict[JoinType, Callable[[PlacementContext], Scenario]] = {
     JoinType.SAME_TIME: same_time,
     JoinType.A_LATE: a_late,
     JoinType.B_LATE: b_late,

@@ -12,14 +12,16 @@ the numbers are easy to test and to reproduce in SQL (the dbt run-operation foll
 Products and comparisons with ``p`` and ``c`` are exact on their decimal value as written (``0.999`` means
 999/1000), as they are with SQL decimal literals; floating-point rounding never moves a rank or a boundary.
 """
+
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import accumulate
 from math import ceil
-from typing import Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple
+from typing import NamedTuple
 
 from pyspark.sql import DataFrame
 from pyspark.sql import functions as F
@@ -29,10 +31,10 @@ from .predicates import quote
 from .time_units import TimeUnit, diff_units_sql, truncate_sql
 from .validation import _fail_type
 
-Histogram = Dict[int, int]
+Histogram = dict[int, int]
 
-QUANTILE_LEVELS: Tuple[float, ...] = (0.001, 0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99, 0.999)
-COVERAGE_TARGETS: Tuple[float, ...] = (0.9, 0.99, 0.999, 1.0)
+QUANTILE_LEVELS: tuple[float, ...] = (0.001, 0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99, 0.999)
+COVERAGE_TARGETS: tuple[float, ...] = (0.9, 0.99, 0.999, 1.0)
 
 _DELTA = "_delta"
 
@@ -51,14 +53,14 @@ class WindowSuggestion:
     """What the history says about the arrival distance of partners, and the window it suggests."""
 
     count: int  #: number of partner pairs
-    minimum: Optional[int]  #: smallest Δ (None without pairs)
-    maximum: Optional[int]  #: largest Δ (None without pairs)
-    quantiles: Dict[float, int]  #: nearest-rank quantiles of Δ by level, empty without pairs
+    minimum: int | None  #: smallest Δ (None without pairs)
+    maximum: int | None  #: largest Δ (None without pairs)
+    quantiles: dict[float, int]  #: nearest-rank quantiles of Δ by level, empty without pairs
     look_back_time: int
     max_waiting_time: int
     coverage: float  #: the requested share of pairs to keep
     covered: float  #: the share of pairs the suggested window keeps
-    candidates: Tuple[WindowCandidate, ...]  #: one row per coverage target, ascending
+    candidates: tuple[WindowCandidate, ...]  #: one row per coverage target, ascending
     histogram: Histogram = field(repr=False)  #: number of pairs per Δ
     time_uom: str = "day"
     note: str = ""
@@ -70,17 +72,20 @@ class WindowSuggestion:
 
 # --- validation ------------------------------------------------------------------------------------------
 
+
 def check_coverage(value: object) -> float:
     """A share of pairs in (0, 1]. Text and bool are refused like the window lengths of inc_join."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise _fail_type("coverage", "a number in (0, 1], e.g. 0.999", value)
     if not 0 < value <= 1:  # also refuses NaN
-        raise ValueError(f"inc_join: coverage must be in (0, 1], the share of partner pairs the window keeps "
-                         f"(got {value!r}).")
+        raise ValueError(
+            f"inc_join: coverage must be in (0, 1], the share of partner pairs the window keeps (got {value!r})."
+        )
     return float(value)
 
 
 # --- pure functions on the histogram ---------------------------------------------------------------------
+
 
 def normalise_histogram(histogram: Mapping[int, int]) -> Histogram:
     """The histogram sorted by Δ, without empty bins; Δ and counts must be whole numbers, counts ≥ 0."""
@@ -106,7 +111,7 @@ def nearest_rank(level: float, count: int) -> int:
     return max(1, ceil(_exact(level) * count))
 
 
-def quantiles(histogram: Mapping[int, int], levels: Sequence[float] = QUANTILE_LEVELS) -> Dict[float, int]:
+def quantiles(histogram: Mapping[int, int], levels: Sequence[float] = QUANTILE_LEVELS) -> dict[float, int]:
     """Nearest-rank quantiles of Δ; empty for an empty histogram."""
     bins = normalise_histogram(histogram)
     deltas = list(bins)
@@ -132,7 +137,7 @@ def required_pairs(coverage: float, count: int) -> int:
     return ceil(_exact(coverage) * count)
 
 
-def minimal_window(histogram: Mapping[int, int], coverage: float) -> Tuple[int, int]:
+def minimal_window(histogram: Mapping[int, int], coverage: float) -> tuple[int, int]:
     """The ``(lb, mw)`` with ``covered(lb, mw) ≥ coverage``, ``lb`` in ``[0, max(0, −min)]`` and ``mw`` in
     ``[0, max(0, max)]``, with the smallest ``lb + mw``; ties: the smaller ``mw``. ``(0, 0)`` without pairs.
 
@@ -151,7 +156,7 @@ def minimal_window(histogram: Mapping[int, int], coverage: float) -> Tuple[int, 
     ahead = [(0, bins.get(0, 0))]
     for delta in (d for d in bins if d > 0):
         ahead.append((delta, ahead[-1][1] + bins[delta]))
-    best: Optional[Tuple[int, int]] = None
+    best: tuple[int, int] | None = None
     j = len(ahead) - 1
     for lb, behind in back:
         # As lb grows, fewer pairs are needed ahead: the smallest sufficient mw only moves down.
@@ -166,12 +171,12 @@ def minimal_window(histogram: Mapping[int, int], coverage: float) -> Tuple[int, 
     return best
 
 
-def coverage_targets(coverage: float) -> Tuple[float, ...]:
+def coverage_targets(coverage: float) -> tuple[float, ...]:
     """The standard targets plus the requested coverage, ascending, without duplicates."""
     return tuple(sorted(set(COVERAGE_TARGETS) | {float(coverage)}))
 
 
-def candidate_windows(histogram: Mapping[int, int], coverage: float) -> Tuple[WindowCandidate, ...]:
+def candidate_windows(histogram: Mapping[int, int], coverage: float) -> tuple[WindowCandidate, ...]:
     """The minimal window and the share of pairs it loses for each coverage target (none without pairs)."""
     if not sum(histogram.values()):
         return ()
@@ -182,28 +187,47 @@ def candidate_windows(histogram: Mapping[int, int], coverage: float) -> Tuple[Wi
     return tuple(rows)
 
 
-def suggest_from_histogram(histogram: Mapping[int, int], coverage: float = 0.999,
-                           time_uom: str = "day") -> WindowSuggestion:
+def suggest_from_histogram(
+    histogram: Mapping[int, int], coverage: float = 0.999, time_uom: str = "day"
+) -> WindowSuggestion:
     """The whole suggestion from a histogram of Δ (pairs per whole-unit distance)."""
     coverage = check_coverage(coverage)
     bins = normalise_histogram(histogram)
     count = sum(bins.values())
     if not count:
         return WindowSuggestion(
-            count=0, minimum=None, maximum=None, quantiles={}, look_back_time=0, max_waiting_time=0,
-            coverage=coverage, covered=1.0, candidates=(), histogram={}, time_uom=time_uom,
+            count=0,
+            minimum=None,
+            maximum=None,
+            quantiles={},
+            look_back_time=0,
+            max_waiting_time=0,
+            coverage=coverage,
+            covered=1.0,
+            candidates=(),
+            histogram={},
+            time_uom=time_uom,
             note="no partner pairs: no key occurs in both inputs with both arrivals known, so the history "
-                 "says nothing about the window; lb = mw = 0 is a placeholder",
+            "says nothing about the window; lb = mw = 0 is a placeholder",
         )
     lb, mw = minimal_window(bins, coverage)
     return WindowSuggestion(
-        count=count, minimum=min(bins), maximum=max(bins), quantiles=quantiles(bins), look_back_time=lb,
-        max_waiting_time=mw, coverage=coverage, covered=covered_share(bins, lb, mw),
-        candidates=candidate_windows(bins, coverage), histogram=bins, time_uom=time_uom,
+        count=count,
+        minimum=min(bins),
+        maximum=max(bins),
+        quantiles=quantiles(bins),
+        look_back_time=lb,
+        max_waiting_time=mw,
+        coverage=coverage,
+        covered=covered_share(bins, lb, mw),
+        candidates=candidate_windows(bins, coverage),
+        histogram=bins,
+        time_uom=time_uom,
     )
 
 
 # --- the report ------------------------------------------------------------------------------------------
+
 
 def percent(share: float) -> str:
     """``0.999`` → ``99.9%``. Two decimals, more when they would round a non-zero loss to 0% or a share
@@ -222,12 +246,16 @@ def window_text(look_back_time: int, max_waiting_time: int) -> str:
     return f"[{low}, {high}]"
 
 
-def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> List[str]:
+def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
     # The first column names the row and reads left-aligned; numbers align on the right.
-    return ["  ".join(cell.ljust(width) if i == 0 else cell.rjust(width)
-                      for i, (cell, width) in enumerate(zip(row, widths))).rstrip()
-            for row in [header, *rows]]
+    return [
+        "  ".join(
+            cell.ljust(width) if i == 0 else cell.rjust(width)
+            for i, (cell, width) in enumerate(zip(row, widths, strict=True))
+        ).rstrip()
+        for row in [header, *rows]
+    ]
 
 
 def format_report(suggestion: WindowSuggestion) -> str:
@@ -239,36 +267,57 @@ def format_report(suggestion: WindowSuggestion) -> str:
         return "\n".join(lines)
     lines.append(f"  Δ from {s.minimum} to {s.maximum} {unit}")
     levels = list(s.quantiles)
-    lines += ["  " + line for line in _table(["quantile", *map(percent, levels)],
-                                             [["Δ", *(str(s.quantiles[p]) for p in levels)]])]
+    lines += [
+        "  " + line
+        for line in _table(["quantile", *map(percent, levels)], [["Δ", *(str(s.quantiles[p]) for p in levels)]])
+    ]
     lost = s.count - covered_pairs(s.histogram, s.look_back_time, s.max_waiting_time)
     window = window_text(s.look_back_time, s.max_waiting_time)
-    lines.append(f"suggested for coverage {percent(s.coverage)}: look_back_time={s.look_back_time}, "
-                 f"max_waiting_time={s.max_waiting_time} (window {window} keeps {percent(s.covered)} of the "
-                 f"pairs, loses {lost:,})")
-    rows = [[percent(c.target), str(c.look_back_time), str(c.max_waiting_time), percent(c.lost),
-             f"{s.count - covered_pairs(s.histogram, c.look_back_time, c.max_waiting_time):,}"]
-            for c in s.candidates]
-    lines += ["  " + line for line in _table(["coverage", "look_back_time", "max_waiting_time", "lost",
-                                              "lost pairs"], rows)]
+    lines.append(
+        f"suggested for coverage {percent(s.coverage)}: look_back_time={s.look_back_time}, "
+        f"max_waiting_time={s.max_waiting_time} (window {window} keeps {percent(s.covered)} of the "
+        f"pairs, loses {lost:,})"
+    )
+    rows = [
+        [
+            percent(c.target),
+            str(c.look_back_time),
+            str(c.max_waiting_time),
+            percent(c.lost),
+            f"{s.count - covered_pairs(s.histogram, c.look_back_time, c.max_waiting_time):,}",
+        ]
+        for c in s.candidates
+    ]
+    lines += [
+        "  " + line for line in _table(["coverage", "look_back_time", "max_waiting_time", "lost", "lost pairs"], rows)
+    ]
     return "\n".join(lines)
 
 
 # --- Spark ---------------------------------------------------------------------------------------------
 
-def delta_histogram(df_a: DataFrame, df_b: DataFrame, keys: Sequence[Tuple[str, str]], inc_cols: Tuple[str, str],
-                    unit: TimeUnit) -> Histogram:
+
+def delta_histogram(
+    df_a: DataFrame, df_b: DataFrame, keys: Sequence[tuple[str, str]], inc_cols: tuple[str, str], unit: TimeUnit
+) -> Histogram:
     """Pairs per Δ over the whole history: equal keys (NULL never matches), both arrivals known. One job."""
     sides = []
     for index, (side, df) in enumerate((("a", df_a), ("b", df_b))):
         arrival = quote(inc_cols[index])
-        sides.append(df.where(f"{arrival} IS NOT NULL").selectExpr(
-            *[f"{quote(k[index])} AS _{side}k{i}" for i, k in enumerate(keys)],
-            f"{truncate_sql(arrival, unit)} AS _{side}_arrival"))
+        sides.append(
+            df.where(f"{arrival} IS NOT NULL").selectExpr(
+                *[f"{quote(k[index])} AS _{side}k{i}" for i, k in enumerate(keys)],
+                f"{truncate_sql(arrival, unit)} AS _{side}_arrival",
+            )
+        )
     condition = " AND ".join(f"_ak{i} = _bk{i}" for i in range(len(keys)))
     pairs = sides[0].join(sides[1], F.expr(condition), "inner")
-    counts = (pairs.selectExpr(f"{diff_units_sql('_b_arrival', '_a_arrival', unit)} AS {_DELTA}")
-              .groupBy(_DELTA).count().collect())
+    counts = (
+        pairs.selectExpr(f"{diff_units_sql('_b_arrival', '_a_arrival', unit)} AS {_DELTA}")
+        .groupBy(_DELTA)
+        .count()
+        .collect()
+    )
     return {int(row[_DELTA]): int(row["count"]) for row in counts}
 
 
@@ -289,9 +338,19 @@ def suggest_windows(
     """
     coverage = check_coverage(coverage)
     # The same checks and messages as inc_join; the arguments that shape a join do not apply here.
-    params, inputs, _ = check_inputs(df_a, df_b, join_cols=join_cols, inc_col=inc_col, how="inner",
-                                     look_back_time=0, max_waiting_time=0, time_uom=time_uom,
-                                     enforce_sliding_join_window=True, include_waiting=False,
-                                     output_select=None, suffixes=("_A", "_B"))
+    params, inputs, _ = check_inputs(
+        df_a,
+        df_b,
+        join_cols=join_cols,
+        inc_col=inc_col,
+        how="inner",
+        look_back_time=0,
+        max_waiting_time=0,
+        time_uom=time_uom,
+        enforce_sliding_join_window=True,
+        include_waiting=False,
+        output_select=None,
+        suffixes=("_A", "_B"),
+    )
     histogram = delta_histogram(df_a, df_b, inputs.keys, inputs.inc_col, params.time_uom)
     return suggest_from_histogram(histogram, coverage, params.time_uom.value)

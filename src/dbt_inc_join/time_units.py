@@ -3,13 +3,13 @@
 A *unit value* is what an arrival becomes once truncated to the unit: a ``date`` for ``day``, a naive
 ``datetime`` (wall clock in the Spark session time zone) truncated to the hour or minute otherwise.
 """
+
 from __future__ import annotations
 
 from datetime import date, datetime, timedelta
 from enum import Enum
-from typing import Union
 
-UnitValue = Union[date, datetime]
+UnitValue = date | datetime
 
 
 class TimeUnit(str, Enum):
@@ -19,8 +19,11 @@ class TimeUnit(str, Enum):
 
     @property
     def step(self) -> timedelta:
-        return {TimeUnit.DAY: timedelta(days=1), TimeUnit.HOUR: timedelta(hours=1),
-                TimeUnit.MINUTE: timedelta(minutes=1)}[self]
+        return {
+            TimeUnit.DAY: timedelta(days=1),
+            TimeUnit.HOUR: timedelta(hours=1),
+            TimeUnit.MINUTE: timedelta(minutes=1),
+        }[self]
 
     @property
     def spark_type(self) -> str:

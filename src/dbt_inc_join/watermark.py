@@ -1,8 +1,9 @@
 """The availability watermark: the latest unit both inputs have been loaded up to (spec §6)."""
+
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
-from typing import Optional, Sequence, Tuple
 
 from pyspark.sql import DataFrame
 from pyspark.sql.types import DataType
@@ -11,8 +12,14 @@ from .predicates import arrival_range_sql, quote
 from .time_units import TimeUnit, UnitValue, truncate_sql
 
 
-def input_maxima(df_a: DataFrame, df_b: DataFrame, inc_cols: Tuple[str, str], arrival_types: Sequence[DataType],
-                 unit: TimeUnit, start: Optional[UnitValue] = None) -> Tuple[Optional[UnitValue], Optional[UnitValue]]:
+def input_maxima(
+    df_a: DataFrame,
+    df_b: DataFrame,
+    inc_cols: tuple[str, str],
+    arrival_types: Sequence[DataType],
+    unit: TimeUnit,
+    start: UnitValue | None = None,
+) -> tuple[UnitValue | None, UnitValue | None]:
     """The latest arrival of A and of B in the unit (None: no arrival at or after ``start``).
 
     With a ``start`` only arrivals from ``start`` on are scanned (a pruned read): if an input has none, the
@@ -20,7 +27,7 @@ def input_maxima(df_a: DataFrame, df_b: DataFrame, inc_cols: Tuple[str, str], ar
     One Spark job. The maxima come back as text so timestamps stay in the session time zone.
     """
     maxima = []
-    for df, column, data_type in zip((df_a, df_b), inc_cols, arrival_types):
+    for df, column, data_type in zip((df_a, df_b), inc_cols, arrival_types, strict=True):
         rows = df
         if start is not None:
             rows = df.where(arrival_range_sql(column, data_type, start, None, unit))
@@ -31,30 +38,35 @@ def input_maxima(df_a: DataFrame, df_b: DataFrame, inc_cols: Tuple[str, str], ar
     return _unit_value(row[0], unit), _unit_value(row[1], unit)
 
 
-def availability_watermark(df_a: DataFrame, df_b: DataFrame, inc_cols: Tuple[str, str],
-                           arrival_types: Sequence[DataType], unit: TimeUnit,
-                           start: Optional[UnitValue] = None) -> Optional[UnitValue]:
+def availability_watermark(
+    df_a: DataFrame,
+    df_b: DataFrame,
+    inc_cols: tuple[str, str],
+    arrival_types: Sequence[DataType],
+    unit: TimeUnit,
+    start: UnitValue | None = None,
+) -> UnitValue | None:
     """``min(max a, max b)`` in the unit, or None when either input has no arrival (at or after ``start``)."""
     return watermark_of(*input_maxima(df_a, df_b, inc_cols, arrival_types, unit, start))
 
 
-def watermark_of(a_max: Optional[UnitValue], b_max: Optional[UnitValue]) -> Optional[UnitValue]:
+def watermark_of(a_max: UnitValue | None, b_max: UnitValue | None) -> UnitValue | None:
     return None if a_max is None or b_max is None else min(a_max, b_max)
 
 
-def watermark_text(a_max: Optional[UnitValue], b_max: Optional[UnitValue]) -> str:
+def watermark_text(a_max: UnitValue | None, b_max: UnitValue | None) -> str:
     """How the watermark came about, naming the input that holds it back (as the SQL macro logs it)."""
     return f"min(max a {a_max or 'none'}, max b {b_max or 'none'})"
 
 
-def _unit_value(text: Optional[str], unit: TimeUnit) -> Optional[UnitValue]:
+def _unit_value(text: str | None, unit: TimeUnit) -> UnitValue | None:
     if text is None:
         return None
     moment = datetime.strptime(text, "%Y-%m-%d %H:%M:%S")
     return moment.date() if unit is TimeUnit.DAY else moment
 
 
-def earliest_arrival(df: DataFrame, inc_col: str, unit: TimeUnit) -> Optional[UnitValue]:
+def earliest_arrival(df: DataFrame, inc_col: str, unit: TimeUnit) -> UnitValue | None:
     """The first unit in which ``df`` has an arrival, or None for an empty input (one Spark job)."""
     earliest = f"date_format(min({truncate_sql(quote(inc_col), unit)}), 'yyyy-MM-dd HH:mm:ss')"
     row = df.selectExpr(f"{earliest} AS earliest").first()

@@ -1,13 +1,12 @@
 """Output windows: parsing bounds, the availability watermark, and the input slices a window needs (spec §2, §4, §6)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, datetime, timezone, tzinfo
-from typing import Optional, Tuple
 from zoneinfo import ZoneInfo
 
 from .time_units import TimeUnit, UnitValue, floor_value, shift_value
-
 
 
 def _zone(session_time_zone: str) -> tzinfo:
@@ -16,7 +15,7 @@ def _zone(session_time_zone: str) -> tzinfo:
     return ZoneInfo(session_time_zone)
 
 
-def parse_bound(value: object, parameter: str, unit: TimeUnit, session_time_zone: str = "UTC") -> Optional[UnitValue]:
+def parse_bound(value: object, parameter: str, unit: TimeUnit, session_time_zone: str = "UTC") -> UnitValue | None:
     """A window bound as a unit value (the unit that contains it), or None.
 
     Accepts ``date``, ``datetime`` (naive ones are wall-clock time in the Spark session time zone; aware ones
@@ -58,19 +57,20 @@ class OutputWindow:
     """Inclusive bounds ``[start, end]`` in the unit. ``start=None``: no lower bound. ``end=None`` (no data yet)
     or ``start > end`` is an empty window: a valid run with nothing to do."""
 
-    start: Optional[UnitValue]
-    end: Optional[UnitValue]
+    start: UnitValue | None
+    end: UnitValue | None
 
     @property
     def is_empty(self) -> bool:
         return self.end is None or (self.start is not None and self.start > self.end)
 
 
-ReadRange = Tuple[Optional[UnitValue], UnitValue]
+ReadRange = tuple[UnitValue | None, UnitValue]
 
 
-def read_ranges(window: OutputWindow, *, how: str, look_back_time: int, max_waiting_time: int,
-                unit: TimeUnit) -> Tuple[ReadRange, ReadRange]:
+def read_ranges(
+    window: OutputWindow, *, how: str, look_back_time: int, max_waiting_time: int, unit: TimeUnit
+) -> tuple[ReadRange, ReadRange]:
     """The arrivals (inclusive, in the unit) that a run over ``window`` reads of A and of B: docs/spec.md §4.
     A lower bound of None reads from the beginning of the table.
 
@@ -86,8 +86,9 @@ def read_ranges(window: OutputWindow, *, how: str, look_back_time: int, max_wait
     return (a_lower, window.end), (b_lower, window.end)
 
 
-def run_log_line(target: str, window: OutputWindow, start_reason: str, end_reason: str,
-                 ranges: Optional[Tuple[ReadRange, ReadRange]]) -> str:
+def run_log_line(
+    target: str, window: OutputWindow, start_reason: str, end_reason: str, ranges: tuple[ReadRange, ReadRange] | None
+) -> str:
     """The one line a dbt run logs: the window, what decided each bound, and what it reads of each input.
     The SQL macro's _run_log_line writes the same text."""
     if window.is_empty:

@@ -5,6 +5,7 @@ exactly spec §4's partitions (one scan per input), and the SQL macro, the core 
 give the same rows. Timing targets are reported by the benchmark, never asserted here (timings on a shared CI
 machine are noise).
 """
+
 from __future__ import annotations
 
 import json
@@ -22,15 +23,22 @@ PEER = REPO / ".bench-peer" / "inc_join" / "__init__.py"
 @pytest.fixture(scope="module")
 def quick_results(tmp_path_factory):
     if not PEER.exists():
-        pytest.fail("the peer inc-join 0.1.3 is not installed in .bench-peer/: run `make bench-peer` "
-                    "(`make test` does it)")
+        pytest.fail(
+            "the peer inc-join 0.1.3 is not installed in .bench-peer/: run `make bench-peer` (`make test` does it)"
+        )
     out = tmp_path_factory.mktemp("bench-results")
     cache = tmp_path_factory.mktemp("bench-data")
     env = {**os.environ, "SPARK_LOCAL_IP": "127.0.0.1", "DBT_SEND_ANONYMOUS_USAGE_STATS": "false"}
     env.pop("INC_JOIN_STATE_DIR", None)  # the benchmark uses its own Spark state, not the test session's
     # its own process: its own JVM, metastore and dbt adapter state, away from the suite's SparkSession
-    done = subprocess.run([sys.executable, "-m", "bench.run", "--quick", "--out", str(out), "--cache-dir", str(cache)],
-                          cwd=REPO, env=env, capture_output=True, text=True, timeout=600)
+    done = subprocess.run(
+        [sys.executable, "-m", "bench.run", "--quick", "--out", str(out), "--cache-dir", str(cache)],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-4000:]
     [report] = out.glob("*.json")
     assert report.with_suffix(".md").read_text().startswith("# inc_join benchmark")

@@ -2,10 +2,11 @@
 
 Values cross the Python/Spark border as text so that timestamps mean wall-clock time in the session time
 zone on both sides (PySpark converts naive datetimes with the Python process's zone)."""
+
 from __future__ import annotations
 
-from datetime import date, datetime, timedelta
-from typing import Dict, Iterable, List, Optional
+from collections.abc import Iterable
+from datetime import datetime, timedelta
 
 from pyspark.sql import DataFrame, SparkSession
 
@@ -17,12 +18,15 @@ STEPS = {"day": timedelta(days=1), "hour": timedelta(hours=1), "minute": timedel
 def moment(t: int, unit: str, jitter: int = 0) -> datetime:
     """Time ``t`` units after the origin, ``jitter`` sub-units (hours/minutes/seconds) into the unit
     (wrapped so that it stays inside the unit)."""
-    sub, per_unit = {"day": (timedelta(hours=1), 24), "hour": (timedelta(minutes=1), 60),
-                     "minute": (timedelta(seconds=1), 60)}[unit]
+    sub, per_unit = {
+        "day": (timedelta(hours=1), 24),
+        "hour": (timedelta(minutes=1), 60),
+        "minute": (timedelta(seconds=1), 60),
+    }[unit]
     return ORIGINS[unit] + t * STEPS[unit] + (jitter % per_unit) * sub
 
 
-def bound(t: Optional[int], unit: str):
+def bound(t: int | None, unit: str):
     """A window bound for time ``t``: a date for days, a datetime otherwise."""
     if t is None:
         return None
@@ -30,7 +34,7 @@ def bound(t: Optional[int], unit: str):
     return value.date() if unit == "day" else value
 
 
-def side_frame(spark: SparkSession, rows: Iterable[Dict], side: str, unit: str, arrival_type: str) -> DataFrame:
+def side_frame(spark: SparkSession, rows: Iterable[dict], side: str, unit: str, arrival_type: str) -> DataFrame:
     """A table ``id, k, RecDate, <side>_val`` with RecDate of ``arrival_type`` (date or timestamp)."""
     text_rows = []
     for r in rows:
@@ -45,10 +49,18 @@ def units_since_origin(text: str, unit: str) -> int:
     return round((value - ORIGINS[unit]) / STEPS[unit]) if unit != "day" else (value.date() - ORIGINS[unit].date()).days
 
 
-def oracle_rows(result: DataFrame, unit: str) -> List[tuple]:
+def oracle_rows(result: DataFrame, unit: str) -> list[tuple]:
     """Output rows as ``(k, out_time, a_id, b_id, code, diff, waiting)``, the oracle's shape."""
     collected = result.selectExpr(
-        "k", "date_format(RecDate, 'yyyy-MM-dd HH:mm:ss') AS out", "id_A", "id_B", "JoinType",
-        "DiffArrivalTime", "WaitingTime").collect()
-    return [(r.k, units_since_origin(r.out, unit), r.id_A, r.id_B, r.JoinType, r.DiffArrivalTime, r.WaitingTime)
-            for r in collected]
+        "k",
+        "date_format(RecDate, 'yyyy-MM-dd HH:mm:ss') AS out",
+        "id_A",
+        "id_B",
+        "JoinType",
+        "DiffArrivalTime",
+        "WaitingTime",
+    ).collect()
+    return [
+        (r.k, units_since_origin(r.out, unit), r.id_A, r.id_B, r.JoinType, r.DiffArrivalTime, r.WaitingTime)
+        for r in collected
+    ]

@@ -1,5 +1,6 @@
 """Unusual but valid inputs (issue 6): odd column names, empty inputs, all-NULL keys, NULL arrivals and a
 window whose start is after its end. Each gives the brute-force reference's answer, never an error."""
+
 from __future__ import annotations
 
 import pytest
@@ -10,18 +11,36 @@ from .frames import bound, oracle_rows, side_frame
 from .oracle import expected_rows
 
 LB, MW, START, END = 1, 3, 0, 12
-A_ROWS = [dict(id=1, k=1, t=2), dict(id=2, k=2, t=4), dict(id=3, k=3, t=None), dict(id=4, k=2, t=6),
-          dict(id=5, k=None, t=5)]
-B_ROWS = [dict(id=11, k=1, t=1), dict(id=12, k=2, t=7), dict(id=13, k=3, t=3), dict(id=14, k=None, t=5),
-          dict(id=15, k=2, t=None)]
+A_ROWS = [
+    dict(id=1, k=1, t=2),
+    dict(id=2, k=2, t=4),
+    dict(id=3, k=3, t=None),
+    dict(id=4, k=2, t=6),
+    dict(id=5, k=None, t=5),
+]
+B_ROWS = [
+    dict(id=11, k=1, t=1),
+    dict(id=12, k=2, t=7),
+    dict(id=13, k=3, t=3),
+    dict(id=14, k=None, t=5),
+    dict(id=15, k=2, t=None),
+]
 # Names that need quoting, clash with SQL keywords, or look like the join's own internal columns.
 ODD = {"id": "Trx Id.v2", "k": "select", "RecDate": "Rec`Date", "a_val": "_a_arrival", "b_val": "_ak0"}
 
 
 def run(df_a, df_b, how, start=START, end=END, **names):
-    return inc_join(df_a, df_b, join_cols=names.get("k", "k"), inc_col=names.get("RecDate", "RecDate"), how=how,
-                    look_back_time=LB, max_waiting_time=MW, output_window_start=bound(start, "day"),
-                    output_window_end=bound(end, "day"))
+    return inc_join(
+        df_a,
+        df_b,
+        join_cols=names.get("k", "k"),
+        inc_col=names.get("RecDate", "RecDate"),
+        how=how,
+        look_back_time=LB,
+        max_waiting_time=MW,
+        output_window_start=bound(start, "day"),
+        output_window_end=bound(end, "day"),
+    )
 
 
 def expected(a_rows, b_rows, how, start=START, end=END):

@@ -1,5 +1,6 @@
 """The JoinType table is one table per language: the SQL macro and the Python module hold the same rows,
 every JoinType has its scenario in both, and nothing else in the renderers spells a code."""
+
 from __future__ import annotations
 
 import re
@@ -10,8 +11,10 @@ from dbt_inc_join.join_types import HOW_VALUES, JOIN_TYPE_TABLE, JoinType, emitt
 
 REPO = Path(__file__).resolve().parents[2]
 MACROS = REPO / "macros"
-ROW = re.compile(r"\{'code': (\d+), 'name': '(\w+)', 'placed_at': '([^']+)', 'hows': (\w+|\[[^\]]*\]), "
-                 r"'matched': (true|false), 'provisional': (true|false)\}")
+ROW = re.compile(
+    r"\{'code': (\d+), 'name': '(\w+)', 'placed_at': '([^']+)', 'hows': (\w+|\[[^\]]*\]), "
+    r"'matched': (true|false), 'provisional': (true|false)\}"
+)
 
 
 def sql_table():
@@ -25,8 +28,9 @@ def sql_table():
 
 
 def test_sql_and_python_tables_hold_the_same_rows():
-    python = [(int(r.join_type), r.join_type.label, r.placed_at, r.hows, r.matched, r.provisional)
-              for r in JOIN_TYPE_TABLE]
+    python = [
+        (int(r.join_type), r.join_type.label, r.placed_at, r.hows, r.matched, r.provisional) for r in JOIN_TYPE_TABLE
+    ]
     assert sql_table() == python
     assert [r.join_type for r in JOIN_TYPE_TABLE] == list(JoinType)
 
@@ -42,8 +46,11 @@ def test_every_join_type_has_its_scenario_in_both_languages():
 
 def test_renderers_spell_no_join_type_code():
     """Codes live in the table only: the renderers, the scenarios and the JoinType tests read them from it."""
-    sql_files = [MACROS / "internal" / "_render.sql", *sorted((MACROS / "scenarios").glob("*.sql")),
-                 *sorted((MACROS / "generic_tests").glob("*.sql"))]
+    sql_files = [
+        MACROS / "internal" / "_render.sql",
+        *sorted((MACROS / "scenarios").glob("*.sql")),
+        *sorted((MACROS / "generic_tests").glob("*.sql")),
+    ]
     python_files = [REPO / "src" / "dbt_inc_join" / name for name in ("render.py", "scenarios.py", "join.py")]
     for path in sql_files + python_files:
         text = path.read_text()
@@ -61,8 +68,9 @@ def test_emitted_join_types_by_how():
 def test_readme_join_type_tables_are_the_table():
     readme = (REPO / "README.md").read_text()
     rows = re.findall(r"^\| (\d+) \| `(\w+)` \| [^|]+ \| ([^|]+) \|", readme, flags=re.MULTILINE)
-    assert [(int(code), name, placed.strip()) for code, name, placed in rows] == \
-        [(int(r.join_type), r.join_type.label, r.placed_at) for r in JOIN_TYPE_TABLE]
+    assert [(int(code), name, placed.strip()) for code, name, placed in rows] == [
+        (int(r.join_type), r.join_type.label, r.placed_at) for r in JOIN_TYPE_TABLE
+    ]
     for how in HOW_VALUES:
         line = re.search(rf"^\| `{how}`(?: \(default\))? \| ([^|]+) \|", readme, flags=re.MULTILINE).group(1)
         listed = sorted(int(code) for code in re.findall(r"\d+", line))

@@ -1,5 +1,6 @@
 """pictures: what the figures contain (bars, colours, window lines, legend), read back from the matplotlib
 objects, and that save_png writes a PNG. The data are small hand-made tables on real Spark."""
+
 from __future__ import annotations
 
 from math import radians, sin
@@ -18,8 +19,13 @@ HISTOGRAM = {-4: 1, -3: 1, -1: 1, 0: 2, 1: 1, 2: 1, 10: 1}
 
 def bars(axes):
     """(x centre, height, bottom, colour) of every bar, per bar container."""
-    return [[(round(p.get_x() + p.get_width() / 2, 6), p.get_height(), p.get_y(), to_hex(p.get_facecolor()))
-             for p in container] for container in axes.containers]
+    return [
+        [
+            (round(p.get_x() + p.get_width() / 2, 6), p.get_height(), p.get_y(), to_hex(p.get_facecolor()))
+            for p in container
+        ]
+        for container in axes.containers
+    ]
 
 
 def window_lines(axes):
@@ -47,10 +53,14 @@ def test_lateness_figure_of_a_histogram_with_a_given_window():
 
 def test_lateness_figure_of_a_suggestion_uses_its_window(spark):
     # Δ per key: 0, 0, 1, −2, 5. Coverage 0.8 needs 4 of 5: (2, 1) keeps {0, 0, 1, −2} (sum 3); (0, 5) sums 5.
-    df_a = spark.sql("SELECT * FROM VALUES (1, DATE'2025-01-05'), (2, DATE'2025-01-05'), (3, DATE'2025-01-05'), "
-                     "(4, DATE'2025-01-05'), (5, DATE'2025-01-05') AS t(k, RecDate)")
-    df_b = spark.sql("SELECT * FROM VALUES (1, DATE'2025-01-05'), (2, DATE'2025-01-05'), (3, DATE'2025-01-06'), "
-                     "(4, DATE'2025-01-03'), (5, DATE'2025-01-10') AS t(k, RecDate)")
+    df_a = spark.sql(
+        "SELECT * FROM VALUES (1, DATE'2025-01-05'), (2, DATE'2025-01-05'), (3, DATE'2025-01-05'), "
+        "(4, DATE'2025-01-05'), (5, DATE'2025-01-05') AS t(k, RecDate)"
+    )
+    df_b = spark.sql(
+        "SELECT * FROM VALUES (1, DATE'2025-01-05'), (2, DATE'2025-01-05'), (3, DATE'2025-01-06'), "
+        "(4, DATE'2025-01-03'), (5, DATE'2025-01-10') AS t(k, RecDate)"
+    )
     suggestion = suggest_windows(df_a, df_b, join_cols="k", coverage=0.8)
     axes = lateness_figure(suggestion).axes[0]
     assert window_lines(axes) == [-2, 1]
@@ -72,9 +82,11 @@ def test_lateness_figure_without_pairs():
 @pytest.fixture(scope="module")
 def output(spark):
     # 2025-01-01: 2 × same_time, 1 × a_timed_out; 2025-01-02: nothing; 2025-01-03: 1 × a_late, 2 × b_timed_out.
-    return spark.sql("SELECT k, CAST(d AS DATE) AS RecDate, JoinType FROM VALUES "
-                     "(1, '2025-01-01', 1), (2, '2025-01-01', 1), (3, '2025-01-01', 4), (4, '2025-01-03', 2), "
-                     "(5, '2025-01-03', 6), (6, '2025-01-03', 6), (7, NULL, 1) AS t(k, d, JoinType)")
+    return spark.sql(
+        "SELECT k, CAST(d AS DATE) AS RecDate, JoinType FROM VALUES "
+        "(1, '2025-01-01', 1), (2, '2025-01-01', 1), (3, '2025-01-01', 4), (4, '2025-01-03', 2), "
+        "(5, '2025-01-03', 6), (6, '2025-01-03', 6), (7, NULL, 1) AS t(k, d, JoinType)"
+    )
 
 
 def test_join_type_figure_stacks_codes_in_order_with_empty_days(output):
@@ -82,10 +94,10 @@ def test_join_type_figure_stacks_codes_in_order_with_empty_days(output):
     containers = bars(axes)
     assert legend_labels(axes) == ["1 same_time", "2 a_late", "4 a_timed_out", "6 b_timed_out"]
     assert [[(x, h, y) for x, h, y, _ in c] for c in containers] == [
-        [(0, 2, 0), (1, 0, 0), (2, 0, 0)],   # same_time at the bottom
-        [(0, 0, 2), (1, 0, 0), (2, 1, 0)],   # a_late
-        [(0, 1, 2), (1, 0, 0), (2, 0, 1)],   # a_timed_out
-        [(0, 0, 3), (1, 0, 0), (2, 2, 1)],   # b_timed_out on top
+        [(0, 2, 0), (1, 0, 0), (2, 0, 0)],  # same_time at the bottom
+        [(0, 0, 2), (1, 0, 0), (2, 1, 0)],  # a_late
+        [(0, 1, 2), (1, 0, 0), (2, 0, 1)],  # a_timed_out
+        [(0, 0, 3), (1, 0, 0), (2, 2, 1)],  # b_timed_out on top
     ]
     assert len({c[0][3] for c in containers}) == 4  # one colour per JoinType
     assert [t.get_text() for t in axes.get_xticklabels()] == ["2025-01-01", "2025-01-02", "2025-01-03"]
@@ -95,18 +107,25 @@ def test_join_type_figure_stacks_codes_in_order_with_empty_days(output):
 
 
 def test_join_type_figure_per_hour(spark):
-    df = spark.sql("SELECT * FROM VALUES (TIMESTAMP'2025-01-01 23:10:00', 3), (TIMESTAMP'2025-01-02 01:20:00', 3), "
-                   "(TIMESTAMP'2025-01-02 01:59:59', 1) AS t(ts, joinType)")
+    df = spark.sql(
+        "SELECT * FROM VALUES (TIMESTAMP'2025-01-01 23:10:00', 3), (TIMESTAMP'2025-01-02 01:20:00', 3), "
+        "(TIMESTAMP'2025-01-02 01:59:59', 1) AS t(ts, joinType)"
+    )
     axes = join_type_figure(df, inc_col="TS", period="hour").axes[0]
-    assert [t.get_text() for t in axes.get_xticklabels()] == ["2025-01-01 23:00", "2025-01-02 00:00",
-                                                               "2025-01-02 01:00"]
+    assert [t.get_text() for t in axes.get_xticklabels()] == [
+        "2025-01-01 23:00",
+        "2025-01-02 00:00",
+        "2025-01-02 01:00",
+    ]
     assert [[h for _, h, _, _ in c] for c in bars(axes)] == [[0, 0, 1], [1, 0, 1]]
     assert legend_labels(axes) == ["1 same_time", "3 b_late"]
 
 
 def test_a_month_of_days_has_thinned_labels_that_do_not_overlap(spark):
-    df = spark.sql("SELECT date_add(DATE'2025-01-01', CAST(id % 31 AS INT)) AS RecDate, "
-                   "CAST(1 + id % 3 AS INT) AS JoinType FROM range(93)")
+    df = spark.sql(
+        "SELECT date_add(DATE'2025-01-01', CAST(id % 31 AS INT)) AS RecDate, "
+        "CAST(1 + id % 3 AS INT) AS JoinType FROM range(93)"
+    )
     figure = join_type_figure(df)
     figure.canvas.draw()  # runs the layout, which places the axes and the labels
     axes = figure.axes[0]
@@ -117,28 +136,38 @@ def test_a_month_of_days_has_thinned_labels_that_do_not_overlap(spark):
     # Rotated labels are parallel strips one line high: they stay apart when the gap between neighbouring
     # anchors, measured across the strips (dx · sin 45°), exceeds that height.
     anchors = [axes.transData.transform((x, 0))[0] for x in axes.get_xticks()]
-    gap = min(b - a for a, b in zip(anchors, anchors[1:])) * sin(radians(45))
+    gap = min(b - a for a, b in zip(anchors, anchors[1:], strict=False)) * sin(radians(45))
     assert gap > 1.2 * labels[0].get_fontsize() * figure.dpi / 72
     renderer = figure.canvas.get_renderer()
     figure_box = figure.bbox
-    assert all(figure_box.contains(*corner) for t in labels
-               for corner in t.get_window_extent(renderer).corners())  # no label is cut off
+    assert all(
+        figure_box.contains(*corner) for t in labels for corner in t.get_window_extent(renderer).corners()
+    )  # no label is cut off
     legend = axes.get_legend().get_window_extent(renderer)
     assert legend.x0 >= axes.get_window_extent(renderer).x1  # the legend sits beside the bars, not on them
 
 
 def test_join_type_figure_of_a_real_inc_join_output(spark):
-    df_a = spark.sql("SELECT * FROM VALUES (1, DATE'2025-01-01'), (2, DATE'2025-01-01'), (3, DATE'2025-01-02') "
-                     "AS t(k, RecDate)")
-    df_b = spark.sql("SELECT * FROM VALUES (1, DATE'2025-01-01'), (2, DATE'2025-01-03'), (9, DATE'2025-01-02') "
-                     "AS t(k, RecDate)")
-    joined = inc_join(df_a, df_b, join_cols="k", how="full", look_back_time=0, max_waiting_time=2,
-                      output_window_start="2025-01-01", output_window_end="2025-01-05")
+    df_a = spark.sql(
+        "SELECT * FROM VALUES (1, DATE'2025-01-01'), (2, DATE'2025-01-01'), (3, DATE'2025-01-02') AS t(k, RecDate)"
+    )
+    df_b = spark.sql(
+        "SELECT * FROM VALUES (1, DATE'2025-01-01'), (2, DATE'2025-01-03'), (9, DATE'2025-01-02') AS t(k, RecDate)"
+    )
+    joined = inc_join(
+        df_a,
+        df_b,
+        join_cols="k",
+        how="full",
+        look_back_time=0,
+        max_waiting_time=2,
+        output_window_start="2025-01-01",
+        output_window_end="2025-01-05",
+    )
     # k=1 same_time 01-01; k=2 b_late 01-03; k=3 a_timed_out 01-04; k=9 b_timed_out 01-02 (lb = 0)
     axes = join_type_figure(joined).axes[0]
     assert legend_labels(axes) == ["1 same_time", "3 b_late", "4 a_timed_out", "6 b_timed_out"]
-    assert [[h for _, h, _, _ in c] for c in bars(axes)] == [[1, 0, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1],
-                                                             [0, 1, 0, 0]]
+    assert [[h for _, h, _, _ in c] for c in bars(axes)] == [[1, 0, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1], [0, 1, 0, 0]]
 
 
 def test_join_type_figure_arguments(output):

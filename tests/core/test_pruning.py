@@ -1,5 +1,6 @@
 """spec §4: a run reads A only where a ∈ [s − mw, e] ([s − mw − lb, e] for how = full) and B only where
 b ∈ [s − mw − lb, e], as partition filters on a table partitioned by the arrival column."""
+
 from __future__ import annotations
 
 import re
@@ -18,7 +19,9 @@ def partitioned(spark, tmp_path_factory):
     root = tmp_path_factory.mktemp("partitioned")
     for side in ("a", "b"):
         spark.range(0, 31 * 4).selectExpr(
-            "CAST(id % 40 AS INT) AS k", f"'{side}' AS side", "date_add(DATE'2025-03-01', CAST(id % 31 AS INT)) AS RecDate"
+            "CAST(id % 40 AS INT) AS k",
+            f"'{side}' AS side",
+            "date_add(DATE'2025-03-01', CAST(id % 31 AS INT)) AS RecDate",
         ).write.partitionBy("RecDate").parquet(str(root / side))
     return spark.read.parquet(str(root / "a")), spark.read.parquet(str(root / "b"))
 
@@ -46,25 +49,35 @@ def partitions_read(spark, make_result):
         spark.conf.unset("spark.sql.adaptive.enabled")
 
 
-@pytest.mark.parametrize("how, a_days, b_days", [
-    ("left", MW, MW + LB),
-    ("inner", MW, MW + LB),
-    ("left_anti", MW, MW + LB),
-    ("full", MW + LB, MW + LB),
-])
+@pytest.mark.parametrize(
+    "how, a_days, b_days",
+    [
+        ("left", MW, MW + LB),
+        ("inner", MW, MW + LB),
+        ("left_anti", MW, MW + LB),
+        ("full", MW + LB, MW + LB),
+    ],
+)
 def test_daily_run_reads_only_the_spec_slices(spark, partitioned, how, a_days, b_days):
     day = date(2025, 3, 20)
 
     def daily_run():
-        return inc_join(*partitioned, join_cols="k", how=how, look_back_time=LB, max_waiting_time=MW,
-                        output_window_start=day, output_window_end=day)
+        return inc_join(
+            *partitioned,
+            join_cols="k",
+            how=how,
+            look_back_time=LB,
+            max_waiting_time=MW,
+            output_window_start=day,
+            output_window_end=day,
+        )
 
     result = daily_run()
     filters = scans(result._jdf.queryExecution().executedPlan().toString())
     assert len(filters) == 2, filters
-    for partition_filter, days_back in zip(filters, (a_days, b_days)):
+    for partition_filter, days_back in zip(filters, (a_days, b_days), strict=True):
         lower = (day - timedelta(days=days_back)).isoformat()
-        assert f"RecDate#" in partition_filter
+        assert "RecDate#" in partition_filter
         assert re.search(rf"\(RecDate#\d+ >= {lower}\)", partition_filter), partition_filter
         assert re.search(rf"\(RecDate#\d+ <= {day.isoformat()}\)", partition_filter), partition_filter
     assert partitions_read(spark, daily_run) == [a_days + 1, b_days + 1]
@@ -73,16 +86,31 @@ def test_daily_run_reads_only_the_spec_slices(spark, partitioned, how, a_days, b
 def test_cost_does_not_depend_on_history_length(spark, partitioned):
     """A one-day window on 31 days of history reads the same slices whatever lies before them."""
     for day in (date(2025, 3, 10), date(2025, 3, 31)):
-        counts = partitions_read(spark, lambda: inc_join(*partitioned, join_cols="k", look_back_time=LB,
-                                                         max_waiting_time=MW, output_window_start=day,
-                                                         output_window_end=day))
+        counts = partitions_read(
+            spark,
+            lambda day=day: inc_join(
+                *partitioned,
+                join_cols="k",
+                look_back_time=LB,
+                max_waiting_time=MW,
+                output_window_start=day,
+                output_window_end=day,
+            ),
+        )
         assert counts == [MW + 1, MW + LB + 1]
 
 
 def test_default_end_resolves_the_watermark_from_a_pruned_read(spark, partitioned):
     day = date(2025, 3, 30)
-    with_default = inc_join(*partitioned, join_cols="k", look_back_time=LB, max_waiting_time=MW,
-                            output_window_start=day)
-    explicit = inc_join(*partitioned, join_cols="k", look_back_time=LB, max_waiting_time=MW,
-                        output_window_start=day, output_window_end=date(2025, 3, 31))
+    with_default = inc_join(
+        *partitioned, join_cols="k", look_back_time=LB, max_waiting_time=MW, output_window_start=day
+    )
+    explicit = inc_join(
+        *partitioned,
+        join_cols="k",
+        look_back_time=LB,
+        max_waiting_time=MW,
+        output_window_start=day,
+        output_window_end=date(2025, 3, 31),
+    )
     assert sorted(with_default.collect()) == sorted(explicit.collect())

@@ -1,4 +1,5 @@
 """The one line a dbt run logs (the SQL macro writes the same text; tests/integration compares the two)."""
+
 from __future__ import annotations
 
 from datetime import date, datetime
@@ -11,24 +12,39 @@ from dbt_inc_join.window import OutputWindow, read_ranges, run_log_line
 def test_a_run_names_its_window_reasons_and_read_ranges():
     window = OutputWindow(date(2025, 3, 7), date(2025, 3, 7))
     ranges = read_ranges(window, how="left", look_back_time=2, max_waiting_time=10, unit=TimeUnit.DAY)
-    line = run_log_line("analytics.trx", window, "max(RecDate) in analytics.trx + 1 day",
-                        f"availability watermark {watermark_text(date(2025, 3, 7), date(2025, 3, 9))}", ranges)
-    assert line == ("inc_join analytics.trx: window 2025-03-07..2025-03-07; start: max(RecDate) in analytics.trx "
-                    "+ 1 day; end: availability watermark min(max a 2025-03-07, max b 2025-03-09); "
-                    "reads a 2025-02-25..2025-03-07, b 2025-02-23..2025-03-07")
+    line = run_log_line(
+        "analytics.trx",
+        window,
+        "max(RecDate) in analytics.trx + 1 day",
+        f"availability watermark {watermark_text(date(2025, 3, 7), date(2025, 3, 9))}",
+        ranges,
+    )
+    assert line == (
+        "inc_join analytics.trx: window 2025-03-07..2025-03-07; start: max(RecDate) in analytics.trx "
+        "+ 1 day; end: availability watermark min(max a 2025-03-07, max b 2025-03-09); "
+        "reads a 2025-02-25..2025-03-07, b 2025-02-23..2025-03-07"
+    )
 
 
 def test_full_reads_a_as_far_back_as_b():
     window = OutputWindow(datetime(2025, 3, 7, 10), datetime(2025, 3, 7, 12))
-    (a_lower, a_upper), (b_lower, b_upper) = read_ranges(window, how="full", look_back_time=1, max_waiting_time=3,
-                                                         unit=TimeUnit.HOUR)
+    (a_lower, a_upper), (b_lower, b_upper) = read_ranges(
+        window, how="full", look_back_time=1, max_waiting_time=3, unit=TimeUnit.HOUR
+    )
     assert a_lower == b_lower == datetime(2025, 3, 7, 6) and a_upper == b_upper == datetime(2025, 3, 7, 12)
 
 
 def test_empty_windows_say_why():
-    no_end = run_log_line("m", OutputWindow(date(2025, 3, 16), None), "s", "a or b has no arrival from 2025-03-16 "
-                          f"on yet: watermark {watermark_text(None, date(2025, 3, 20))}", None)
-    assert no_end == ("inc_join m: window empty (no end: no availability watermark); start: s; end: a or b has no "
-                      "arrival from 2025-03-16 on yet: watermark min(max a none, max b 2025-03-20); reads nothing")
+    no_end = run_log_line(
+        "m",
+        OutputWindow(date(2025, 3, 16), None),
+        "s",
+        f"a or b has no arrival from 2025-03-16 on yet: watermark {watermark_text(None, date(2025, 3, 20))}",
+        None,
+    )
+    assert no_end == (
+        "inc_join m: window empty (no end: no availability watermark); start: s; end: a or b has no "
+        "arrival from 2025-03-16 on yet: watermark min(max a none, max b 2025-03-20); reads nothing"
+    )
     backwards = run_log_line("m", OutputWindow(date(2025, 3, 16), date(2025, 3, 15)), "s", "e", None)
     assert backwards == "inc_join m: window empty (2025-03-16 is after 2025-03-15); start: s; end: e; reads nothing"

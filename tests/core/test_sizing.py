@@ -1,6 +1,7 @@
 """suggest_windows: the histogram of Δ on real Spark, and the pure rules on it (quantiles, minimal window, ties).
 
 Every expected number below is computed by hand in the comments, or by a brute-force search written here."""
+
 from __future__ import annotations
 
 import time
@@ -23,7 +24,8 @@ from .frames import side_frame
 
 # Days after an origin; jitter puts some arrivals late in their day (hours), which truncation must ignore.
 A_ROWS = [
-    dict(id=1, k=1, t=5), dict(id=2, k=1, t=6, jitter=23),  # duplicate key: each A pairs with each B of k=1
+    dict(id=1, k=1, t=5),
+    dict(id=2, k=1, t=6, jitter=23),  # duplicate key: each A pairs with each B of k=1
     dict(id=3, k=2, t=5),
     dict(id=4, k=None, t=5),  # NULL key never pairs
     dict(id=5, k=3, t=None),  # NULL arrival never pairs
@@ -32,7 +34,9 @@ A_ROWS = [
     dict(id=8, k=6, t=3),  # no B
 ]
 B_ROWS = [
-    dict(id=11, k=1, t=5, jitter=1), dict(id=12, k=1, t=7), dict(id=13, k=1, t=2),
+    dict(id=11, k=1, t=5, jitter=1),
+    dict(id=12, k=1, t=7),
+    dict(id=13, k=1, t=2),
     dict(id=14, k=2, t=15),
     dict(id=15, k=None, t=5),
     dict(id=16, k=3, t=5),
@@ -48,8 +52,10 @@ HAND_QUANTILES = {0.001: -4, 0.01: -4, 0.05: -4, 0.25: -3, 0.5: 0, 0.75: 1, 0.95
 
 @pytest.fixture(scope="module")
 def frames(spark):
-    return (side_frame(spark, A_ROWS, "a", "day", "timestamp").cache(),
-            side_frame(spark, B_ROWS, "b", "day", "timestamp").cache())
+    return (
+        side_frame(spark, A_ROWS, "a", "day", "timestamp").cache(),
+        side_frame(spark, B_ROWS, "b", "day", "timestamp").cache(),
+    )
 
 
 def test_distribution_of_a_hand_made_history(frames):
@@ -60,15 +66,21 @@ def test_distribution_of_a_hand_made_history(frames):
     # Need 6 of 8. (3, 2) drops −4 and 10; (4, 1) drops 2 and 10: both sum 5, the smaller mw wins.
     assert (s.look_back_time, s.max_waiting_time, s.covered) == (4, 1, 0.75)
     # 0.9 and above need all 8 pairs (ceil(7.2) = 8): the whole range [−4, +10].
-    assert s.candidates == (WindowCandidate(0.75, 4, 1, 0.25), WindowCandidate(0.9, 4, 10, 0.0),
-                            WindowCandidate(0.99, 4, 10, 0.0), WindowCandidate(0.999, 4, 10, 0.0),
-                            WindowCandidate(1.0, 4, 10, 0.0))
+    assert s.candidates == (
+        WindowCandidate(0.75, 4, 1, 0.25),
+        WindowCandidate(0.9, 4, 10, 0.0),
+        WindowCandidate(0.99, 4, 10, 0.0),
+        WindowCandidate(0.999, 4, 10, 0.0),
+        WindowCandidate(1.0, 4, 10, 0.0),
+    )
     report = s.report()
     assert "8 partner pairs" in report
     assert "look_back_time=4, max_waiting_time=1" in report
     assert "keeps 75% of the pairs, loses 2" in report
     assert [line.split() for line in report.splitlines() if line.strip().startswith(("75%", "90%"))] == [
-        ["75%", "4", "1", "25%", "2"], ["90%", "4", "10", "0%", "0"]]
+        ["75%", "4", "1", "25%", "2"],
+        ["90%", "4", "10", "0%", "0"],
+    ]
 
 
 def test_keys_and_arrival_names_are_resolved_like_inc_join(spark):
@@ -78,16 +90,23 @@ def test_keys_and_arrival_names_are_resolved_like_inc_join(spark):
     assert (s.histogram, s.look_back_time, s.max_waiting_time) == ({3: 1}, 0, 3)
 
 
-@pytest.mark.parametrize("unit, expected", [
-    # 23:30→00:10 next day, 22:59:59→01:00, 00:45→23:15 the day before, 23:05→23:55
-    ("hour", {1: 1, 3: 1, -1: 1, 0: 1}),
-    ("minute", {40: 1, 121: 1, -90: 1, 50: 1}),
-])
+@pytest.mark.parametrize(
+    "unit, expected",
+    [
+        # 23:30→00:10 next day, 22:59:59→01:00, 00:45→23:15 the day before, 23:05→23:55
+        ("hour", {1: 1, 3: 1, -1: 1, 0: 1}),
+        ("minute", {40: 1, 121: 1, -90: 1, 50: 1}),
+    ],
+)
 def test_hours_and_minutes_across_midnight(spark, unit, expected):
-    df_a = spark.sql("SELECT * FROM VALUES (1, TIMESTAMP'2025-03-01 23:30:00'), (2, TIMESTAMP'2025-03-01 22:59:59'),"
-                     " (3, TIMESTAMP'2025-03-02 00:45:00'), (4, TIMESTAMP'2025-03-01 23:05:00') AS t(k, RecDate)")
-    df_b = spark.sql("SELECT * FROM VALUES (1, TIMESTAMP'2025-03-02 00:10:00'), (2, TIMESTAMP'2025-03-02 01:00:00'),"
-                     " (3, TIMESTAMP'2025-03-01 23:15:00'), (4, TIMESTAMP'2025-03-01 23:55:00') AS t(k, RecDate)")
+    df_a = spark.sql(
+        "SELECT * FROM VALUES (1, TIMESTAMP'2025-03-01 23:30:00'), (2, TIMESTAMP'2025-03-01 22:59:59'),"
+        " (3, TIMESTAMP'2025-03-02 00:45:00'), (4, TIMESTAMP'2025-03-01 23:05:00') AS t(k, RecDate)"
+    )
+    df_b = spark.sql(
+        "SELECT * FROM VALUES (1, TIMESTAMP'2025-03-02 00:10:00'), (2, TIMESTAMP'2025-03-02 01:00:00'),"
+        " (3, TIMESTAMP'2025-03-01 23:15:00'), (4, TIMESTAMP'2025-03-01 23:55:00') AS t(k, RecDate)"
+    )
     s = suggest_windows(df_a, df_b, join_cols="k", time_uom=unit, coverage=1.0)
     assert s.histogram == expected
     assert (s.look_back_time, s.max_waiting_time) == (-min(expected), max(expected))
@@ -104,20 +123,33 @@ def test_no_pairs_is_a_suggestion_not_an_error(spark, frames):
 
 
 BAD_ARGUMENTS = [
-    (dict(coverage=0), ValueError, r"inc_join: coverage must be in \(0, 1\], the share of partner pairs the window keeps \(got 0\)"),
+    (
+        dict(coverage=0),
+        ValueError,
+        r"inc_join: coverage must be in \(0, 1\], the share of partner pairs the window keeps \(got 0\)",
+    ),
     (dict(coverage=1.5), ValueError, r"inc_join: coverage must be in \(0, 1\].* \(got 1.5\)"),
     (dict(coverage=float("nan")), ValueError, r"inc_join: coverage must be in \(0, 1\].* \(got nan\)"),
     (dict(coverage="0.9"), TypeError, r"inc_join: coverage must be a number in \(0, 1\], e.g. 0.999 \(got str '0.9'\)"),
     (dict(coverage=True), TypeError, r"inc_join: coverage must be a number in \(0, 1\], e.g. 0.999 \(got bool True\)"),
-    (dict(join_cols="nope"), ValueError, r"inc_join: join_cols column 'nope' is missing from df_a; its columns are 'id', 'k'"),
+    (
+        dict(join_cols="nope"),
+        ValueError,
+        r"inc_join: join_cols column 'nope' is missing from df_a; its columns are 'id', 'k'",
+    ),
     (dict(inc_col="a_val"), ValueError, r"inc_join: inc_col column 'a_val' is missing from df_b"),
     (dict(inc_col="id"), TypeError, r"inc_join: inc_col 'id' of df_a is INT; it must be DATE or TIMESTAMP"),
-    (dict(time_uom="week"), ValueError, r"inc_join: time_uom='week' is not supported; accepted values: 'day', 'hour', 'minute'"),
+    (
+        dict(time_uom="week"),
+        ValueError,
+        r"inc_join: time_uom='week' is not supported; accepted values: 'day', 'hour', 'minute'",
+    ),
 ]
 
 
-@pytest.mark.parametrize("kwargs, error, pattern", BAD_ARGUMENTS,
-                         ids=[f"{next(iter(c[0]))}-{i}" for i, c in enumerate(BAD_ARGUMENTS)])
+@pytest.mark.parametrize(
+    "kwargs, error, pattern", BAD_ARGUMENTS, ids=[f"{next(iter(c[0]))}-{i}" for i, c in enumerate(BAD_ARGUMENTS)]
+)
 def test_bad_argument_is_named_before_any_spark_job(spark, frames, kwargs, error, pattern):
     arguments = dict(join_cols="k")
     arguments.update(kwargs)
@@ -139,19 +171,23 @@ def test_hour_needs_timestamps(spark):
 
 # --- the pure rules on hand-made histograms ----------------------------------------------------------------
 
-@pytest.mark.parametrize("histogram, coverage, expected", [
-    (HAND_HISTOGRAM, 1.0, (4, 10)),
-    (HAND_HISTOGRAM, 0.875, (4, 2)),   # 7 of 8: drop 10 (sum 6), not −4 (sum 13)
-    (HAND_HISTOGRAM, 0.75, (4, 1)),    # 6 of 8: (3, 2) and (4, 1) tie at 5; smaller mw
-    (HAND_HISTOGRAM, 0.5, (1, 1)),     # 4 of 8: (1, 1) = {−1, 0, 0, 1} and (0, 2) = {0, 0, 1, 2} tie at 2
-    (HAND_HISTOGRAM, 0.1, (0, 0)),     # 1 of 8: Δ = 0 alone
-    ({-3: 1, 0: 2, 3: 1}, 0.75, (3, 0)),  # (3, 0) and (0, 3) tie: waiting costs latency
-    ({-2: 5, 0: 10, 3: 5}, 0.75, (2, 0)),
-    ({-5: 3, -2: 1}, 0.7, (5, 0)),     # only negative Δ: mw stays 0; 3 of 4 needs −5
-    ({4: 2}, 0.5, (0, 4)),             # only positive Δ: lb stays 0
-    ({0: 7, 5: 93}, 0.07, (0, 0)),     # exactly 7 of 100: 0.07 · 100 is 7, not 7.000000000000001
-    ({0: 7, 5: 93}, 0.071, (0, 5)),
-])
+
+@pytest.mark.parametrize(
+    "histogram, coverage, expected",
+    [
+        (HAND_HISTOGRAM, 1.0, (4, 10)),
+        (HAND_HISTOGRAM, 0.875, (4, 2)),  # 7 of 8: drop 10 (sum 6), not −4 (sum 13)
+        (HAND_HISTOGRAM, 0.75, (4, 1)),  # 6 of 8: (3, 2) and (4, 1) tie at 5; smaller mw
+        (HAND_HISTOGRAM, 0.5, (1, 1)),  # 4 of 8: (1, 1) = {−1, 0, 0, 1} and (0, 2) = {0, 0, 1, 2} tie at 2
+        (HAND_HISTOGRAM, 0.1, (0, 0)),  # 1 of 8: Δ = 0 alone
+        ({-3: 1, 0: 2, 3: 1}, 0.75, (3, 0)),  # (3, 0) and (0, 3) tie: waiting costs latency
+        ({-2: 5, 0: 10, 3: 5}, 0.75, (2, 0)),
+        ({-5: 3, -2: 1}, 0.7, (5, 0)),  # only negative Δ: mw stays 0; 3 of 4 needs −5
+        ({4: 2}, 0.5, (0, 4)),  # only positive Δ: lb stays 0
+        ({0: 7, 5: 93}, 0.07, (0, 0)),  # exactly 7 of 100: 0.07 · 100 is 7, not 7.000000000000001
+        ({0: 7, 5: 93}, 0.071, (0, 5)),
+    ],
+)
 def test_minimal_window(histogram, coverage, expected):
     assert minimal_window(histogram, coverage) == expected
 
@@ -195,6 +231,7 @@ def test_histogram_is_checked():
 
 # --- properties against brute force ------------------------------------------------------------------------
 
+
 def brute_force_window(histogram, permille):
     """Every (lb, mw) of the allowed ranges; the smallest (lb + mw, mw) keeping ≥ permille/1000 of the pairs."""
     n = sum(histogram.values())
@@ -230,4 +267,3 @@ def test_suggestion_agrees_with_the_sorted_pairs(histogram, permille):
     for c in s.candidates:
         assert (c.look_back_time, c.max_waiting_time) == brute_force_window(histogram, round(c.target * 1000))
         assert c.lost == 1 - sum(1 for d in pairs if -c.look_back_time <= d <= c.max_waiting_time) / n
-

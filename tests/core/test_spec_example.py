@@ -1,4 +1,5 @@
 """spec §9: the worked example, as one window and as sixteen daily windows."""
+
 from __future__ import annotations
 
 from datetime import date, timedelta
@@ -8,10 +9,24 @@ from pyspark.sql import functions as F
 
 from dbt_inc_join import inc_join
 
-A = [(1, "2025-03-06"), (2, "2025-03-06"), (3, "2025-03-06"), (4, "2025-03-07"), (5, "2025-03-07"),
-     (6, "2025-03-07"), (7, "2025-03-08")]
-B = [(1, "NL", "2025-03-05"), (2, "NL", "2025-03-04"), (3, "NL", "2025-03-06"), (4, "UK", "2025-03-07"),
-     (5, "NL", "2025-03-12"), (6, "NL", "2025-03-18"), (7, "DE", "2025-03-06")]
+A = [
+    (1, "2025-03-06"),
+    (2, "2025-03-06"),
+    (3, "2025-03-06"),
+    (4, "2025-03-07"),
+    (5, "2025-03-07"),
+    (6, "2025-03-07"),
+    (7, "2025-03-08"),
+]
+B = [
+    (1, "NL", "2025-03-05"),
+    (2, "NL", "2025-03-04"),
+    (3, "NL", "2025-03-06"),
+    (4, "UK", "2025-03-07"),
+    (5, "NL", "2025-03-12"),
+    (6, "NL", "2025-03-18"),
+    (7, "DE", "2025-03-06"),
+]
 
 # (TrxId, output RecDate, JoinType, DiffArrivalTime, WaitingTime): the table of spec §9.
 EXPECTED_LEFT = {
@@ -29,8 +44,9 @@ SETTINGS = dict(join_cols=["TrxId"], look_back_time=2, max_waiting_time=10)
 @pytest.fixture(scope="module")
 def inputs(spark):
     df_a = spark.createDataFrame(A, "TrxId int, RecDate string").selectExpr("TrxId", "to_date(RecDate) AS RecDate")
-    df_b = spark.createDataFrame(B, "TrxId int, CountryCode string, RecDate string") \
-        .selectExpr("TrxId", "CountryCode", "to_date(RecDate) AS RecDate")
+    df_b = spark.createDataFrame(B, "TrxId int, CountryCode string, RecDate string").selectExpr(
+        "TrxId", "CountryCode", "to_date(RecDate) AS RecDate"
+    )
     return df_a, df_b
 
 
@@ -63,15 +79,24 @@ def test_sixteen_daily_windows_give_the_same_rows_each_on_its_own_day(inputs):
     union = daily_runs(*inputs, date(2025, 3, 5), date(2025, 3, 20), **SETTINGS)
     rows = union.collect()
     assert len(rows) == 7
-    assert {(r.TrxId, r.RecDate.isoformat(), r.JoinType, r.DiffArrivalTime, r.WaitingTime) for r in rows} \
-        == EXPECTED_LEFT
+    assert {
+        (r.TrxId, r.RecDate.isoformat(), r.JoinType, r.DiffArrivalTime, r.WaitingTime) for r in rows
+    } == EXPECTED_LEFT
     assert all(r.RecDate == r.run_day for r in rows), "a row was emitted by a run other than its own day's"
 
 
 def test_default_columns_and_order(inputs):
     result = inc_join(*inputs, output_window_start="2025-03-05", output_window_end="2025-03-20", **SETTINGS)
-    assert result.columns == ["TrxId", "RecDate", "RecDate_A", "CountryCode", "RecDate_B",
-                              "DiffArrivalTime", "WaitingTime", "JoinType"]
+    assert result.columns == [
+        "TrxId",
+        "RecDate",
+        "RecDate_A",
+        "CountryCode",
+        "RecDate_B",
+        "DiffArrivalTime",
+        "WaitingTime",
+        "JoinType",
+    ]
     types = dict(result.dtypes)
     assert types["RecDate"] == "date" and types["JoinType"] == "int" and types["DiffArrivalTime"] == "int"
     timed_out = result.where("TrxId = 6").collect()[0]
@@ -83,8 +108,7 @@ def test_full_emits_the_late_b_row_at_b_plus_look_back(inputs):
     union = daily_runs(*inputs, date(2025, 3, 5), date(2025, 3, 20), how="full", **SETTINGS)
     expected = EXPECTED_LEFT | {(6, "2025-03-20", 6, None, 2)}
     assert as_set(union) == expected
-    whole = inc_join(*inputs, how="full", output_window_start="2025-03-05", output_window_end="2025-03-20",
-                     **SETTINGS)
+    whole = inc_join(*inputs, how="full", output_window_start="2025-03-05", output_window_end="2025-03-20", **SETTINGS)
     assert as_set(whole) == expected
 
 

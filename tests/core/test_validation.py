@@ -1,5 +1,6 @@
 """spec §7 and issue 6: every bad argument or input gets one exact message naming the parameter, raised
 before any Spark job runs. The same cases for the SQL macro are in tests/integration/test_bad_input.py."""
+
 from __future__ import annotations
 
 import pytest
@@ -8,107 +9,247 @@ from dbt_inc_join import inc_join
 
 A_COLUMNS = "'k', 'RecDate', 'ts', 'text_day', 'amount', 'key_text', 'key_day', 'key_map'"
 B_COLUMNS = "'k', 'RecDate', 'ts', 'text_day', 'status', 'key_text', 'key_day', 'key_map'"
-TOKENS = ("join_cols, inc_col, df_a_cols, df_b_cols, inc_col_a, inc_col_b, DiffArrivalTime, WaitingTime, JoinType, "
-          "JoinTypeName")
-OUTPUT_COLUMNS = ("k, RecDate, RecDate_A, ts_A, text_day_A, amount, key_text_A, key_day_A, key_map_A, RecDate_B, "
-                  "ts_B, text_day_B, status, key_text_B, key_day_B, key_map_B")
+TOKENS = (
+    "join_cols, inc_col, df_a_cols, df_b_cols, inc_col_a, inc_col_b, DiffArrivalTime, WaitingTime, JoinType, "
+    "JoinTypeName"
+)
+OUTPUT_COLUMNS = (
+    "k, RecDate, RecDate_A, ts_A, text_day_A, amount, key_text_A, key_day_A, key_map_A, RecDate_B, "
+    "ts_B, text_day_B, status, key_text_B, key_day_B, key_map_B"
+)
 
 
 @pytest.fixture(scope="module")
 def frames(spark):
     """Two one-row inputs whose columns of the same name differ in type where a case needs it: B's `ts` is a
     STRING, its `text_day` an INT, its `key_text` an INT and its `key_day` a TIMESTAMP."""
-    df_a = spark.sql("SELECT 1 AS k, DATE'2025-03-06' AS RecDate, TIMESTAMP'2025-03-06 10:00:00' AS ts, "
-                     "'2025-03-06' AS text_day, 5 AS amount, 'x1' AS key_text, DATE'2025-03-06' AS key_day, "
-                     "map('a', 1) AS key_map")
-    df_b = spark.sql("SELECT 1 AS k, DATE'2025-03-06' AS RecDate, '2025-03-06 10:00:00' AS ts, "
-                     "20250306 AS text_day, 'x' AS status, 1 AS key_text, TIMESTAMP'2025-03-06 00:00:00' AS key_day, "
-                     "map('a', 1) AS key_map")
+    df_a = spark.sql(
+        "SELECT 1 AS k, DATE'2025-03-06' AS RecDate, TIMESTAMP'2025-03-06 10:00:00' AS ts, "
+        "'2025-03-06' AS text_day, 5 AS amount, 'x1' AS key_text, DATE'2025-03-06' AS key_day, "
+        "map('a', 1) AS key_map"
+    )
+    df_b = spark.sql(
+        "SELECT 1 AS k, DATE'2025-03-06' AS RecDate, '2025-03-06 10:00:00' AS ts, "
+        "20250306 AS text_day, 'x' AS status, 1 AS key_text, TIMESTAMP'2025-03-06 00:00:00' AS key_day, "
+        "map('a', 1) AS key_map"
+    )
     return df_a, df_b
 
 
 WINDOW_LENGTH = "must be a non-negative whole number of time_uom units"
 CASES = [
     # (id, kwargs, exception, the exact message)
-    ("how-unknown", dict(how="outer"), ValueError,
-     "inc_join: how='outer' is not supported; accepted values: 'inner', 'left', 'full', 'left_anti'."),
-    ("how-none", dict(how=None), ValueError,
-     "inc_join: how=None is not supported; accepted values: 'inner', 'left', 'full', 'left_anti'."),
-    ("time_uom-unknown", dict(time_uom="week"), ValueError,
-     "inc_join: time_uom='week' is not supported; accepted values: 'day', 'hour', 'minute'."),
-    ("look_back_time-negative", dict(look_back_time=-1), ValueError,
-     f"inc_join: look_back_time {WINDOW_LENGTH} (got -1)."),
-    ("max_waiting_time-negative", dict(max_waiting_time=-3), ValueError,
-     f"inc_join: max_waiting_time {WINDOW_LENGTH} (got -3)."),
-    ("look_back_time-string", dict(look_back_time="2"), TypeError,
-     f"inc_join: look_back_time {WINDOW_LENGTH}, e.g. 2 (got str '2')."),
-    ("look_back_time-float", dict(look_back_time=1.5), TypeError,
-     f"inc_join: look_back_time {WINDOW_LENGTH}, e.g. 2 (got float 1.5)."),
-    ("max_waiting_time-whole-float", dict(max_waiting_time=2.0), TypeError,
-     f"inc_join: max_waiting_time {WINDOW_LENGTH}, e.g. 2 (got float 2.0)."),
-    ("max_waiting_time-bool", dict(max_waiting_time=True), TypeError,
-     f"inc_join: max_waiting_time {WINDOW_LENGTH}, e.g. 2 (got bool True)."),
-    ("join_cols-missing-a", dict(join_cols="nope"), ValueError,
-     f"inc_join: join_cols column 'nope' is missing from df_a; its columns are {A_COLUMNS}."),
-    ("join_cols-missing-b", dict(join_cols=["k", "amount"]), ValueError,
-     f"inc_join: join_cols column 'amount' is missing from df_b; its columns are {B_COLUMNS}."),
-    ("join_cols-empty", dict(join_cols=[]), ValueError,
-     "inc_join: join_cols must name at least one column and no empty names (got [])."),
-    ("join_cols-int", dict(join_cols=5), TypeError,
-     "inc_join: join_cols must be a column name or a list of column names (got int 5)."),
+    (
+        "how-unknown",
+        dict(how="outer"),
+        ValueError,
+        "inc_join: how='outer' is not supported; accepted values: 'inner', 'left', 'full', 'left_anti'.",
+    ),
+    (
+        "how-none",
+        dict(how=None),
+        ValueError,
+        "inc_join: how=None is not supported; accepted values: 'inner', 'left', 'full', 'left_anti'.",
+    ),
+    (
+        "time_uom-unknown",
+        dict(time_uom="week"),
+        ValueError,
+        "inc_join: time_uom='week' is not supported; accepted values: 'day', 'hour', 'minute'.",
+    ),
+    (
+        "look_back_time-negative",
+        dict(look_back_time=-1),
+        ValueError,
+        f"inc_join: look_back_time {WINDOW_LENGTH} (got -1).",
+    ),
+    (
+        "max_waiting_time-negative",
+        dict(max_waiting_time=-3),
+        ValueError,
+        f"inc_join: max_waiting_time {WINDOW_LENGTH} (got -3).",
+    ),
+    (
+        "look_back_time-string",
+        dict(look_back_time="2"),
+        TypeError,
+        f"inc_join: look_back_time {WINDOW_LENGTH}, e.g. 2 (got str '2').",
+    ),
+    (
+        "look_back_time-float",
+        dict(look_back_time=1.5),
+        TypeError,
+        f"inc_join: look_back_time {WINDOW_LENGTH}, e.g. 2 (got float 1.5).",
+    ),
+    (
+        "max_waiting_time-whole-float",
+        dict(max_waiting_time=2.0),
+        TypeError,
+        f"inc_join: max_waiting_time {WINDOW_LENGTH}, e.g. 2 (got float 2.0).",
+    ),
+    (
+        "max_waiting_time-bool",
+        dict(max_waiting_time=True),
+        TypeError,
+        f"inc_join: max_waiting_time {WINDOW_LENGTH}, e.g. 2 (got bool True).",
+    ),
+    (
+        "join_cols-missing-a",
+        dict(join_cols="nope"),
+        ValueError,
+        f"inc_join: join_cols column 'nope' is missing from df_a; its columns are {A_COLUMNS}.",
+    ),
+    (
+        "join_cols-missing-b",
+        dict(join_cols=["k", "amount"]),
+        ValueError,
+        f"inc_join: join_cols column 'amount' is missing from df_b; its columns are {B_COLUMNS}.",
+    ),
+    (
+        "join_cols-empty",
+        dict(join_cols=[]),
+        ValueError,
+        "inc_join: join_cols must name at least one column and no empty names (got []).",
+    ),
+    (
+        "join_cols-int",
+        dict(join_cols=5),
+        TypeError,
+        "inc_join: join_cols must be a column name or a list of column names (got int 5).",
+    ),
     ("join_cols-twice", dict(join_cols=["k", "K"]), ValueError, "inc_join: join_cols lists 'K', 'k' more than once."),
-    ("join_cols-arrival", dict(join_cols=["k", "RecDate"]), ValueError,
-     "inc_join: join_cols must not contain the arrival column inc_col='RecDate'."),
-    ("join_cols-types-differ", dict(join_cols="key_text"), TypeError,
-     "inc_join: join_cols column 'key_text' is STRING in df_a but INT in df_b; cast one side so both have the "
-     "same type."),
-    ("join_cols-date-vs-timestamp", dict(join_cols=["k", "key_day"]), TypeError,
-     "inc_join: join_cols column 'key_day' is DATE in df_a but TIMESTAMP in df_b; cast one side so both have the "
-     "same type."),
-    ("join_cols-map", dict(join_cols="key_map"), TypeError,
-     "inc_join: join_cols column 'key_map' is MAP<STRING,INT>, which Spark cannot compare; join on columns of "
-     "a comparable type (cast or extract a field)."),
-    ("inc_col-missing-b", dict(inc_col="amount"), ValueError,
-     f"inc_join: inc_col column 'amount' is missing from df_b; its columns are {B_COLUMNS}."),
-    ("inc_col-string", dict(inc_col="text_day"), TypeError,
-     "inc_join: inc_col 'text_day' of df_a is STRING; it must be DATE or TIMESTAMP (cast it, e.g. "
-     "to_date(text_day) or to_timestamp(text_day))."),
-    ("inc_col-types-differ", dict(inc_col="ts"), TypeError,
-     "inc_join: inc_col 'ts' of df_b is STRING; it must be DATE or TIMESTAMP (cast it, e.g. to_date(ts) or "
-     "to_timestamp(ts))."),
-    ("inc_col-date-for-hours", dict(time_uom="hour"), TypeError,
-     "inc_join: time_uom='hour' needs a TIMESTAMP arrival column, but inc_col 'RecDate' of df_a is DATE; use "
-     "time_uom='day' or a TIMESTAMP column."),
-    ("inc_col-none", dict(inc_col=None), TypeError,
-     "inc_join: inc_col must be the name of the arrival column present in both inputs, e.g. 'RecDate' "
-     "(got NoneType None)."),
-    ("output_window_start-text", dict(output_window_start="yesterday"), ValueError,
-     "inc_join: output_window_start='yesterday' is not an ISO-8601 date or timestamp; use e.g. '2025-03-06' or "
-     "'2025-03-06 10:00:00'."),
-    ("output_window_end-int", dict(output_window_end=20250306), TypeError,
-     "inc_join: output_window_end must be a date, a datetime or an ISO-8601 string such as '2025-03-06' or "
-     "'2025-03-06 10:00:00' (got int 20250306)."),
-    ("output_select-unknown", dict(output_select="join_cols, colour"), ValueError,
-     f"inc_join: output_select token 'colour' is neither a token ({TOKENS}) nor an output column "
-     f"({OUTPUT_COLUMNS})."),
-    ("output_select-empty", dict(output_select=" , "), ValueError,
-     "inc_join: output_select selects no column; list tokens such as 'join_cols, inc_col, df_a_cols, df_b_cols, "
-     "DiffArrivalTime, WaitingTime, JoinType' or column names."),
-    ("output_select-twice", dict(output_select="join_cols, k"), ValueError,
-     "inc_join: output_select selects column 'k' twice; list it once."),
-    ("output_select-token-twice", dict(output_select="df_a_cols, inc_col_a"), ValueError,
-     "inc_join: output_select selects column 'RecDate_A' twice; list it once."),
-    ("suffixes-equal", dict(suffixes=("_x", "_x")), ValueError,
-     "inc_join: suffixes must differ, or the two sides' columns would clash (got ('_x', '_x'))."),
-    ("suffixes-string", dict(suffixes="_A"), TypeError,
-     "inc_join: suffixes must be a pair of strings such as ('_A', '_B') (got str '_A')."),
-    ("suffixes-clash", dict(suffixes=("", "_B")), ValueError,
-     "inc_join: output column 'RecDate' would exist twice (the output arrival inc_col 'RecDate' and df_a column "
-     "'RecDate'); rename one input column or pass other suffixes (now ('', '_B'))."),
-    ("enforce_sliding_join_window-string", dict(enforce_sliding_join_window="yes"), TypeError,
-     "inc_join: enforce_sliding_join_window must be True or False (got str 'yes')."),
-    ("include_waiting-int", dict(include_waiting=1), TypeError,
-     "inc_join: include_waiting must be True or False (got int 1)."),
+    (
+        "join_cols-arrival",
+        dict(join_cols=["k", "RecDate"]),
+        ValueError,
+        "inc_join: join_cols must not contain the arrival column inc_col='RecDate'.",
+    ),
+    (
+        "join_cols-types-differ",
+        dict(join_cols="key_text"),
+        TypeError,
+        "inc_join: join_cols column 'key_text' is STRING in df_a but INT in df_b; cast one side so both have the "
+        "same type.",
+    ),
+    (
+        "join_cols-date-vs-timestamp",
+        dict(join_cols=["k", "key_day"]),
+        TypeError,
+        "inc_join: join_cols column 'key_day' is DATE in df_a but TIMESTAMP in df_b; cast one side so both have the "
+        "same type.",
+    ),
+    (
+        "join_cols-map",
+        dict(join_cols="key_map"),
+        TypeError,
+        "inc_join: join_cols column 'key_map' is MAP<STRING,INT>, which Spark cannot compare; join on columns of "
+        "a comparable type (cast or extract a field).",
+    ),
+    (
+        "inc_col-missing-b",
+        dict(inc_col="amount"),
+        ValueError,
+        f"inc_join: inc_col column 'amount' is missing from df_b; its columns are {B_COLUMNS}.",
+    ),
+    (
+        "inc_col-string",
+        dict(inc_col="text_day"),
+        TypeError,
+        "inc_join: inc_col 'text_day' of df_a is STRING; it must be DATE or TIMESTAMP (cast it, e.g. "
+        "to_date(text_day) or to_timestamp(text_day)).",
+    ),
+    (
+        "inc_col-types-differ",
+        dict(inc_col="ts"),
+        TypeError,
+        "inc_join: inc_col 'ts' of df_b is STRING; it must be DATE or TIMESTAMP (cast it, e.g. to_date(ts) or "
+        "to_timestamp(ts)).",
+    ),
+    (
+        "inc_col-date-for-hours",
+        dict(time_uom="hour"),
+        TypeError,
+        "inc_join: time_uom='hour' needs a TIMESTAMP arrival column, but inc_col 'RecDate' of df_a is DATE; use "
+        "time_uom='day' or a TIMESTAMP column.",
+    ),
+    (
+        "inc_col-none",
+        dict(inc_col=None),
+        TypeError,
+        "inc_join: inc_col must be the name of the arrival column present in both inputs, e.g. 'RecDate' "
+        "(got NoneType None).",
+    ),
+    (
+        "output_window_start-text",
+        dict(output_window_start="yesterday"),
+        ValueError,
+        "inc_join: output_window_start='yesterday' is not an ISO-8601 date or timestamp; use e.g. '2025-03-06' or "
+        "'2025-03-06 10:00:00'.",
+    ),
+    (
+        "output_window_end-int",
+        dict(output_window_end=20250306),
+        TypeError,
+        "inc_join: output_window_end must be a date, a datetime or an ISO-8601 string such as '2025-03-06' or "
+        "'2025-03-06 10:00:00' (got int 20250306).",
+    ),
+    (
+        "output_select-unknown",
+        dict(output_select="join_cols, colour"),
+        ValueError,
+        f"inc_join: output_select token 'colour' is neither a token ({TOKENS}) nor an output column "
+        f"({OUTPUT_COLUMNS}).",
+    ),
+    (
+        "output_select-empty",
+        dict(output_select=" , "),
+        ValueError,
+        "inc_join: output_select selects no column; list tokens such as 'join_cols, inc_col, df_a_cols, df_b_cols, "
+        "DiffArrivalTime, WaitingTime, JoinType' or column names.",
+    ),
+    (
+        "output_select-twice",
+        dict(output_select="join_cols, k"),
+        ValueError,
+        "inc_join: output_select selects column 'k' twice; list it once.",
+    ),
+    (
+        "output_select-token-twice",
+        dict(output_select="df_a_cols, inc_col_a"),
+        ValueError,
+        "inc_join: output_select selects column 'RecDate_A' twice; list it once.",
+    ),
+    (
+        "suffixes-equal",
+        dict(suffixes=("_x", "_x")),
+        ValueError,
+        "inc_join: suffixes must differ, or the two sides' columns would clash (got ('_x', '_x')).",
+    ),
+    (
+        "suffixes-string",
+        dict(suffixes="_A"),
+        TypeError,
+        "inc_join: suffixes must be a pair of strings such as ('_A', '_B') (got str '_A').",
+    ),
+    (
+        "suffixes-clash",
+        dict(suffixes=("", "_B")),
+        ValueError,
+        "inc_join: output column 'RecDate' would exist twice (the output arrival inc_col 'RecDate' and df_a column "
+        "'RecDate'); rename one input column or pass other suffixes (now ('', '_B')).",
+    ),
+    (
+        "enforce_sliding_join_window-string",
+        dict(enforce_sliding_join_window="yes"),
+        TypeError,
+        "inc_join: enforce_sliding_join_window must be True or False (got str 'yes').",
+    ),
+    (
+        "include_waiting-int",
+        dict(include_waiting=1),
+        TypeError,
+        "inc_join: include_waiting must be True or False (got int 1).",
+    ),
 ]
 
 
@@ -138,7 +279,9 @@ def test_numeric_keys_of_different_widths_join(spark):
     wider = spark.sql("SELECT CAST(1 AS BIGINT) AS k, DATE'2025-03-06' AS RecDate")
     decimal = spark.sql("SELECT CAST(1 AS DECIMAL(10, 2)) AS k, DATE'2025-03-06' AS RecDate")
     for df_b in (wider, decimal):
-        assert [r.JoinType for r in inc_join(df_a, df_b, join_cols="k", output_window_end="2025-03-06").collect()] == [1]
+        assert [r.JoinType for r in inc_join(df_a, df_b, join_cols="k", output_window_end="2025-03-06").collect()] == [
+            1
+        ]
 
 
 def test_date_and_timestamp_arrivals_mix_for_days(spark):
@@ -157,7 +300,8 @@ def test_input_column_clashing_with_a_derived_column(spark, column):
         inc_join(df_a, df_b, join_cols="k", output_window_end="2025-03-06")
     assert str(caught.value) == (
         f"inc_join: df_a column '{column}' clashes with the derived output column of the same name; rename it before "
-        "joining (e.g. the JoinType of an earlier inc_join in a chain).")
+        "joining (e.g. the JoinType of an earlier inc_join in a chain)."
+    )
 
 
 def test_suffixed_name_clashing_with_an_input_column(spark):
@@ -167,4 +311,5 @@ def test_suffixed_name_clashing_with_an_input_column(spark):
         inc_join(df_a, df_b, join_cols="k", output_window_end="2025-03-06")
     assert str(caught.value) == (
         "inc_join: output column 'RecDate_A' would exist twice (df_a column 'RecDate' and df_a column "
-        "'RecDate_A'); rename one input column or pass other suffixes (now ('_A', '_B')).")
+        "'RecDate_A'); rename one input column or pass other suffixes (now ('_A', '_B'))."
+    )

@@ -7,6 +7,7 @@
 A separate process group because the kill must take the JVM with it, and because Derby allows one JVM per
 metastore. Exit codes: 0 done, 3 the write finished before the kill could happen (the test then fails).
 """
+
 from __future__ import annotations
 
 import os
@@ -15,7 +16,6 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Optional
 
 from harness.local_dbt import LocalDbtProject
 
@@ -25,7 +25,7 @@ MODEL = "gen_left"
 KILLED_MARKER = "fault_driver: SIGKILL during the write of "
 
 
-def staged_data_file(table_dir: Path) -> Optional[Path]:
+def staged_data_file(table_dir: Path) -> Path | None:
     """A parquet file Spark is writing for an uncommitted job (dynamic partition overwrite stages its output
     under ``.spark-staging-*``, other writes under ``_temporary``), if any."""
     for root, _, files in os.walk(table_dir):
@@ -40,6 +40,7 @@ def kill_when_writing(table_dir: Path) -> None:
     """Watch the table's directory and SIGKILL this process group once a staged file appears: Python and its
     Spark JVM die together, as when a container or the OOM killer stops a dbt run. (Killing only Python would
     let the JVM, which exits when its parent's pipe closes, finish the write on its way out.)"""
+
     def watch() -> None:
         while True:
             found = staged_data_file(table_dir)

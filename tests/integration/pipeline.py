@@ -1,4 +1,5 @@
 """The simulated daily pipeline of the integration project: its period, settings and table comparison."""
+
 from __future__ import annotations
 
 from datetime import date, timedelta
@@ -7,16 +8,25 @@ FIRST_DAY, LAST_DAY = date(2025, 1, 1), date(2025, 1, 8)
 DAYS = [FIRST_DAY + timedelta(days=i) for i in range((LAST_DAY - FIRST_DAY).days + 1)]
 SETTINGS = dict(join_cols="TrxId", look_back_time=2, max_waiting_time=4)
 HOUR_SETTINGS = dict(join_cols="TrxId", look_back_time=1, max_waiting_time=3, time_uom="hour")
-DAILY = ["gen_left", "gen_inner", "gen_full", "gen_left_py", "gen_inner_py", "gen_full_py", "gen_left_append",
-         "gen_hour_left"]
+DAILY = [
+    "gen_left",
+    "gen_inner",
+    "gen_full",
+    "gen_left_py",
+    "gen_inner_py",
+    "gen_full_py",
+    "gen_left_append",
+    "gen_hour_left",
+]
 MICROBATCH = ["gen_left_microbatch", "gen_full_microbatch_py"]
 
 
 def rows(df, columns):
     """A table's rows as a sorted list of tuples in a fixed column order (NULLs sort first)."""
     quoted = ["`" + c.replace("`", "``") + "`" for c in columns]
-    return sorted((tuple(r) for r in df.select(*quoted).collect()),
-                  key=lambda t: tuple((v is not None, str(v)) for v in t))
+    return sorted(
+        (tuple(r) for r in df.select(*quoted).collect()), key=lambda t: tuple((v is not None, str(v)) for v in t)
+    )
 
 
 def run_daily_pipeline(project):
@@ -24,8 +34,19 @@ def run_daily_pipeline(project):
     each table's rows."""
     for day in DAYS:
         # the event-time bounds only concern the microbatch models: one batch, the day just loaded
-        project.invoke("run", "--select", "+tag:daily", "+tag:microbatch", "--threads", "2",
-                       "--event-time-start", str(day), "--event-time-end", str(day + timedelta(days=1)), today=day)
+        project.invoke(
+            "run",
+            "--select",
+            "+tag:daily",
+            "+tag:microbatch",
+            "--threads",
+            "2",
+            "--event-time-start",
+            str(day),
+            "--event-time-end",
+            str(day + timedelta(days=1)),
+            today=day,
+        )
     snapshots = {}
     for name in DAILY + MICROBATCH:
         table = project.table(name)

@@ -2,6 +2,7 @@
 the project-wide var inc_join_inc_col, the inc_col argument, and one inc_join: message naming the parameter and
 the model's columns when a column is missing (instead of Spark's UNRESOLVED_COLUMN and its plan). The models and
 tests are in integration_tests/models/arrival_column/."""
+
 from __future__ import annotations
 
 import json
@@ -15,22 +16,30 @@ pytestmark = pytest.mark.dbt
 
 LOAD_DATE = {"inc_join_inc_col": "load_date"}
 TESTS = ["share", "distribution", "drift", "a_rows_once"]
-OUTPUT_COLUMNS = ("'TrxId', 'load_date', 'Account', 'Amount', 'load_date_A', 'PaymentId', 'Country', 'Status', "
-                  "'load_date_B', 'DiffArrivalTime', 'WaitingTime', 'JoinType'")
-MISSING_INC_COL = (f"inc_col column 'RecDate' is missing from model load_date_left; its columns are {OUTPUT_COLUMNS}; "
-                   "pass the test's inc_col argument, or set the var inc_join_inc_col for the whole project (default "
-                   "'RecDate').")
-A_ARRIVAL_HINT = ("pass a_arrival_col, the raw A arrival column of the output; by default it is <inc_col>_A, so the "
-                  "test's inc_col argument or the var inc_join_inc_col (default 'RecDate') also sets it.")
-MISSING_A_ARRIVAL = (f"a_arrival_col column 'RecDate_A' is missing from model load_date_left; its columns are "
-                     f"{OUTPUT_COLUMNS}; {A_ARRIVAL_HINT}")
+OUTPUT_COLUMNS = (
+    "'TrxId', 'load_date', 'Account', 'Amount', 'load_date_A', 'PaymentId', 'Country', 'Status', "
+    "'load_date_B', 'DiffArrivalTime', 'WaitingTime', 'JoinType'"
+)
+MISSING_INC_COL = (
+    f"inc_col column 'RecDate' is missing from model load_date_left; its columns are {OUTPUT_COLUMNS}; "
+    "pass the test's inc_col argument, or set the var inc_join_inc_col for the whole project (default "
+    "'RecDate')."
+)
+A_ARRIVAL_HINT = (
+    "pass a_arrival_col, the raw A arrival column of the output; by default it is <inc_col>_A, so the "
+    "test's inc_col argument or the var inc_join_inc_col (default 'RecDate') also sets it."
+)
+MISSING_A_ARRIVAL = (
+    f"a_arrival_col column 'RecDate_A' is missing from model load_date_left; its columns are "
+    f"{OUTPUT_COLUMNS}; {A_ARRIVAL_HINT}"
+)
 BAD = {
     "load_date_bad_join_cols": f"join_cols column 'trx_key' is missing from model load_date_left; its columns are "
-                               f"{OUTPUT_COLUMNS}; pass the names of the output columns.",
+    f"{OUTPUT_COLUMNS}; pass the names of the output columns.",
     "load_date_bad_a_arrival_col": MISSING_A_ARRIVAL,
     "load_date_input_has_no_join_type": "model load_date_a has no JoinType column; its columns are 'TrxId', "
-                                        "'Account', 'Amount', 'load_date'; the JoinType tests read the output of "
-                                        "dbt_inc_join.inc_join; keep JoinType in its output_select.",
+    "'Account', 'Amount', 'load_date'; the JoinType tests read the output of "
+    "dbt_inc_join.inc_join; keep JoinType in its output_select.",
 }
 
 
@@ -46,14 +55,12 @@ def built(project):
 
 def test_the_tests_find_load_date_through_the_var(built):
     found = results(built.invoke("test", "--select", "tag:arrival_var", vars=LOAD_DATE))
-    assert {name: status for name, (status, _, _) in found.items()} == {
-        f"load_date_{t}_var": "pass" for t in TESTS}
+    assert {name: status for name, (status, _, _) in found.items()} == {f"load_date_{t}_var": "pass" for t in TESTS}
 
 
 def test_the_tests_find_load_date_through_the_argument(built):
     found = results(built.invoke("test", "--select", "tag:arrival_arg"))
-    assert {name: status for name, (status, _, _) in found.items()} == {
-        f"load_date_{t}_arg": "pass" for t in TESTS}
+    assert {name: status for name, (status, _, _) in found.items()} == {f"load_date_{t}_arg": "pass" for t in TESTS}
 
 
 def test_without_argument_or_var_each_test_names_the_missing_column(built):
@@ -84,11 +91,17 @@ def test_suggest_windows_takes_load_date_from_the_var_or_the_argument(spark, bui
     if how == "argument":
         arguments["inc_col"] = "load_date"
     capfd.readouterr()
-    built.invoke("run-operation", "dbt_inc_join.suggest_windows", "--args", json.dumps(arguments),
-                 vars=LOAD_DATE if how == "var" else None)
+    built.invoke(
+        "run-operation",
+        "dbt_inc_join.suggest_windows",
+        "--args",
+        json.dumps(arguments),
+        vars=LOAD_DATE if how == "var" else None,
+    )
     printed = capfd.readouterr().out
-    python = suggest_windows(spark.table("inc_join_it.gen_a"), spark.table("inc_join_it.gen_b"), join_cols="TrxId",
-                             coverage=0.99)
+    python = suggest_windows(
+        spark.table("inc_join_it.gen_a"), spark.table("inc_join_it.gen_b"), join_cols="TrxId", coverage=0.99
+    )
     assert f"inc_join window sizing: {python.count} partner pairs" in printed
     suggested = re.search(r"look_back_time=(\d+), max_waiting_time=(\d+)", printed)
     assert suggested and (int(suggested[1]), int(suggested[2])) == (python.look_back_time, python.max_waiting_time)
@@ -97,8 +110,9 @@ def test_suggest_windows_takes_load_date_from_the_var_or_the_argument(spark, bui
 def test_suggest_windows_without_argument_or_var_names_the_missing_column(built, capfd):
     capfd.readouterr()
     arguments = dict(a="load_date_a", b="load_date_b", join_cols=["TrxId"])
-    result = built.invoke("run-operation", "dbt_inc_join.suggest_windows", "--args", json.dumps(arguments),
-                          expect_success=False)
+    result = built.invoke(
+        "run-operation", "dbt_inc_join.suggest_windows", "--args", json.dumps(arguments), expect_success=False
+    )
     assert not result.success
     printed = capfd.readouterr()
     message = "inc_col column 'RecDate' is missing from a; its columns are 'TrxId', 'Account', 'Amount', 'load_date'."

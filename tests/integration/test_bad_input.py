@@ -1,6 +1,7 @@
 """spec §7 for the SQL macro (and the Python model): each bad argument or input fails its model with one exact
 message naming the parameter, and the other models still run. The same cases for the core are in
 tests/core/test_validation.py; the models are integration_tests/models/error_cases/."""
+
 from __future__ import annotations
 
 import re
@@ -15,9 +16,11 @@ ERROR_CASES = {"inc_join_error_cases": True}
 WINDOW_LENGTH = "must be a non-negative whole number of time_uom units"
 TYPED_A = "'k', 'RecDate', 'ts', 'text_day', 'amount', 'key_text', 'key_day', 'key_map'"
 TYPED_B = "'k', 'RecDate', 'ts', 'text_day', 'status', 'key_text', 'key_day', 'key_map'"
-WAITING = ("include_waiting={flag} in an incremental model would store a_waiting rows, which are provisional (a "
-           "later run emits the same A row again as matched or timed out). Use include_waiting only in a view or "
-           "table model that shows what is currently waiting; see the README, 'Currently waiting'.")
+WAITING = (
+    "include_waiting={flag} in an incremental model would store a_waiting rows, which are provisional (a "
+    "later run emits the same A row again as matched or timed out). Use include_waiting only in a view or "
+    "table model that shows what is currently waiting; see the README, 'Currently waiting'."
+)
 MESSAGES = {
     "bad_how_unknown": "how='outer' is not supported; accepted values: 'inner', 'left', 'full', 'left_anti'.",
     "bad_time_uom": "time_uom='week' is not supported; accepted values: 'day', 'hour', 'minute'.",
@@ -27,67 +30,76 @@ MESSAGES = {
     "bad_look_back_float": f"look_back_time {WINDOW_LENGTH}, e.g. 2 (got 1.5).",
     "bad_key_missing_a": f"join_cols column 'nope' is missing from a; its columns are {TYPED_A}.",
     "bad_key_missing_b": "join_cols column 'Account' is missing from b; its columns are 'PaymentId', 'TrxId', "
-                         "'Country', 'Status', 'RecDate'.",
+    "'Country', 'Status', 'RecDate'.",
     "bad_join_cols_empty": "join_cols must name at least one column and no empty names (got []).",
     "bad_join_cols_twice": "join_cols lists 'k', 'K' more than once.",
     "bad_join_cols_arrival": "join_cols must not contain the arrival column inc_col='RecDate'.",
     "bad_key_types_differ": "join_cols column 'key_text' is STRING in a but INT in b; cast one side so both have "
-                            "the same type.",
+    "the same type.",
     "bad_key_date_vs_timestamp": "join_cols column 'key_day' is DATE in a but TIMESTAMP in b; cast one side so "
-                                 "both have the same type.",
+    "both have the same type.",
     "bad_key_map": "join_cols column 'key_map' is MAP<STRING,INT>, which Spark cannot compare; join on columns of "
-                   "a comparable type (cast or extract a field).",
+    "a comparable type (cast or extract a field).",
     "bad_inc_col_missing_b": f"inc_col column 'amount' is missing from b; its columns are {TYPED_B}.",
     "bad_inc_col_string": "inc_col 'text_day' of a is STRING; it must be DATE or TIMESTAMP (cast it, e.g. "
-                          "to_date(text_day) or to_timestamp(text_day)).",
+    "to_date(text_day) or to_timestamp(text_day)).",
     "bad_inc_col_types_differ": "inc_col 'ts' of b is STRING; it must be DATE or TIMESTAMP (cast it, e.g. "
-                                "to_date(ts) or to_timestamp(ts)).",
+    "to_date(ts) or to_timestamp(ts)).",
     "bad_inc_col_date_for_hours": "time_uom='hour' needs a TIMESTAMP arrival column, but inc_col 'RecDate' of a "
-                                  "is DATE; use time_uom='day' or a TIMESTAMP column.",
+    "is DATE; use time_uom='day' or a TIMESTAMP column.",
     "bad_inc_col_none": "inc_col must be the name of the arrival column present in both inputs, e.g. 'RecDate' "
-                        "(got None).",
+    "(got None).",
     "bad_start_text": "output_window_start='yesterday' is not an ISO-8601 date or timestamp; use e.g. "
-                      "'2025-03-06' or '2025-03-06 10:00:00'.",
+    "'2025-03-06' or '2025-03-06 10:00:00'.",
     "bad_end_number": "output_window_end must be a date, a datetime or an ISO-8601 string such as '2025-03-06' or "
-                      "'2025-03-06 10:00:00' (got 20250306).",
+    "'2025-03-06 10:00:00' (got 20250306).",
     "bad_output_select_unknown": "output_select token 'colour' is neither a token (join_cols, inc_col, df_a_cols, "
-                                 "df_b_cols, inc_col_a, inc_col_b, DiffArrivalTime, WaitingTime, JoinType, "
-                                 "JoinTypeName) nor an output column (k, RecDate, RecDate_A, ts_A, text_day_A, "
-                                 "amount, key_text_A, key_day_A, key_map_A, RecDate_B, ts_B, text_day_B, status, "
-                                 "key_text_B, key_day_B, key_map_B).",
+    "df_b_cols, inc_col_a, inc_col_b, DiffArrivalTime, WaitingTime, JoinType, "
+    "JoinTypeName) nor an output column (k, RecDate, RecDate_A, ts_A, text_day_A, "
+    "amount, key_text_A, key_day_A, key_map_A, RecDate_B, ts_B, text_day_B, status, "
+    "key_text_B, key_day_B, key_map_B).",
     "bad_output_select_twice": "output_select selects column 'k' twice; list it once.",
     "bad_suffixes_equal": "suffixes must differ, or the two sides' columns would clash (got ['_x', '_x']).",
     "bad_suffixes_string": "suffixes must be a pair of strings such as ['_A', '_B'] (got '_A').",
     "bad_suffixes_clash": "output column 'RecDate' would exist twice (the output arrival inc_col 'RecDate' and "
-                          "column 'RecDate' of a); rename one input column or pass other suffixes (now ['', '_B']).",
+    "column 'RecDate' of a); rename one input column or pass other suffixes (now ['', '_B']).",
     "bad_derived_column_clash": "column 'JoinType' of a clashes with the derived output column of the same name; "
-                                "rename it before joining (e.g. the JoinType of an earlier inc_join in a chain).",
+    "rename it before joining (e.g. the JoinType of an earlier inc_join in a chain).",
     "bad_enforce_string": "enforce_sliding_join_window must be true or false (got 'yes').",
     "bad_include_waiting_int": "include_waiting must be true or false (got 1).",
     "bad_waiting_in_incremental": WAITING.format(flag="true"),
     "bad_waiting_in_incremental_py": WAITING.format(flag="True"),
 }
 # A microbatch model fails batch by batch at run time; compiling it shows the model-level message.
-COMPILED = {"bad_batch_finer_than_unit": "batch_size='hour' is finer than time_uom='day'; a batch must cover whole "
-                                         "units: use batch_size 'day' or coarser, or a finer time_uom."}
+COMPILED = {
+    "bad_batch_finer_than_unit": "batch_size='hour' is finer than time_uom='day'; a batch must cover whole "
+    "units: use batch_size 'day' or coarser, or a finer time_uom."
+}
 
 
 def inc_join_message(text: str) -> str:
     """The inc_join line of dbt's error (dbt adds the model's name and the macro call stack around it)."""
     found = re.findall(r"^\s*(inc_join: .*)$", text, re.M)
     assert len(found) == 1, text
-    return found[0][len("inc_join: "):]
+    return found[0][len("inc_join: ") :]
 
 
 @pytest.fixture(scope="module")
 def failures(project):
     """One dbt run of every error-case model (each fails on its own) and one compile for the microbatch one."""
-    result = project.invoke("run", "--select", "+error_cases", "--exclude", "bad_batch_finer_than_unit",
-                            vars=ERROR_CASES, today=LAST_DAY, expect_success=False)
+    result = project.invoke(
+        "run",
+        "--select",
+        "+error_cases",
+        "--exclude",
+        "bad_batch_finer_than_unit",
+        vars=ERROR_CASES,
+        today=LAST_DAY,
+        expect_success=False,
+    )
     statuses = {r.node.name: (str(r.status), r.message) for r in result.result.results}
     for name in COMPILED:
-        compiled = project.invoke("compile", "--select", name, vars=ERROR_CASES, today=LAST_DAY,
-                                  expect_success=False)
+        compiled = project.invoke("compile", "--select", name, vars=ERROR_CASES, today=LAST_DAY, expect_success=False)
         statuses[name] = ("error", str(compiled.exception))
     return statuses
 

@@ -3,8 +3,8 @@
 For how = left, inner and full: the table built day by day = the full-refresh table = the PySpark core over
 the whole period; the Python model variant, the microbatch variant and the append variant give the same rows;
 re-running a past day or the same day changes nothing."""
-from __future__ import annotations
 
+from __future__ import annotations
 
 import pytest
 
@@ -13,6 +13,7 @@ from dbt_inc_join import inc_join
 from .pipeline import DAYS, FIRST_DAY, HOUR_SETTINGS, LAST_DAY, SETTINGS, rows
 
 pytestmark = pytest.mark.dbt
+
 
 def core(spark, how, settings=SETTINGS, prefix="gen", **window):
     a = spark.table(f"inc_join_it.{prefix}_a")
@@ -55,8 +56,14 @@ def test_hourly_pipeline_equals_the_core(spark, daily):
 
 def test_rerunning_a_past_day_or_the_same_day_changes_nothing(project, daily):
     past = DAYS[4]
-    project.invoke("run", "--select", "gen_left", "gen_left_py", today=LAST_DAY,
-                   vars={"inc_join_output_window_start": past, "inc_join_output_window_end": past})
+    project.invoke(
+        "run",
+        "--select",
+        "gen_left",
+        "gen_left_py",
+        today=LAST_DAY,
+        vars={"inc_join_output_window_start": past, "inc_join_output_window_end": past},
+    )
     project.invoke("run", "--select", "gen_left", "gen_left_py", today=LAST_DAY)
     for name in ("gen_left", "gen_left_py"):
         table = project.table(name)
@@ -65,11 +72,18 @@ def test_rerunning_a_past_day_or_the_same_day_changes_nothing(project, daily):
 
 def test_hourly_microbatch_equals_the_core(spark, project):
     start, end = "2025-01-02T22:00:00", "2025-01-03T02:00:00"  # four hourly batches across midnight
-    project.invoke("run", "--select", "+tag:microbatch_hour", "--event-time-start", start, "--event-time-end", end,
-                   today=LAST_DAY)
+    project.invoke(
+        "run", "--select", "+tag:microbatch_hour", "--event-time-start", start, "--event-time-end", end, today=LAST_DAY
+    )
     table = project.table("gen_hour_full_microbatch")
-    expected = core(spark, "full", HOUR_SETTINGS, prefix="gen_hour", output_window_start="2025-01-02 22:00",
-                    output_window_end="2025-01-03 01:00")
+    expected = core(
+        spark,
+        "full",
+        HOUR_SETTINGS,
+        prefix="gen_hour",
+        output_window_start="2025-01-02 22:00",
+        output_window_end="2025-01-03 01:00",
+    )
     assert rows(table, sorted(table.columns)) == rows(expected, sorted(table.columns))
     assert table.count() > 0
 
@@ -96,22 +110,29 @@ def test_empty_flag_builds_the_model_without_rows(project, daily):
 def test_sql_and_python_models_log_the_same_line(project, daily):
     """One log-line format: a SQL model and its Python twin say the same about the same run, for a window with
     work and for an empty one (the pipeline has caught up)."""
+
     def logged_lines(**invoke):
         lines = {}
 
         def collect(event):
             if event.info.name == "JinjaLogInfo" and event.info.msg.startswith("inc_join "):
-                target, _, rest = event.info.msg[len("inc_join "):].partition(": ")
+                target, _, rest = event.info.msg[len("inc_join ") :].partition(": ")
                 lines[target.split(".")[-1]] = rest.replace(target, "<this>")
+
         project.invoke("run", "--select", "gen_left", "gen_left_py", callbacks=[collect], **invoke)
         return lines
 
     past = DAYS[4]
-    rerun = logged_lines(today=LAST_DAY, vars={"inc_join_output_window_start": past, "inc_join_output_window_end": past})
+    rerun = logged_lines(
+        today=LAST_DAY, vars={"inc_join_output_window_start": past, "inc_join_output_window_end": past}
+    )
     assert rerun["gen_left"] == rerun["gen_left_py"]
-    assert rerun["gen_left"].startswith(f"window {past}..{past}; start: var inc_join_output_window_start; end: var "
-                                        "inc_join_output_window_end; reads a ")
+    assert rerun["gen_left"].startswith(
+        f"window {past}..{past}; start: var inc_join_output_window_start; end: var inc_join_output_window_end; reads a "
+    )
     caught_up = logged_lines(today=LAST_DAY)
     assert caught_up["gen_left"] == caught_up["gen_left_py"]
-    assert caught_up["gen_left"].startswith("window empty (") and "; start: max(RecDate) in <this> + 1 day; end: " \
-        in caught_up["gen_left"]
+    assert (
+        caught_up["gen_left"].startswith("window empty (")
+        and "; start: max(RecDate) in <this> + 1 day; end: " in caught_up["gen_left"]
+    )

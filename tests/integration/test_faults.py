@@ -1,6 +1,7 @@
 """Faults (issue 6): a dbt run killed with SIGKILL in the middle of its write, then run again, leaves the
 table equal to the reference; a B row arriving after its A timed out is counted, never re-emitted as a match.
 (Re-running a past day or the same day is in test_dbt_pipeline.py; the watermark cap in test_spec_pipeline.py.)"""
+
 from __future__ import annotations
 
 import os
@@ -22,11 +23,21 @@ REPO = Path(__file__).resolve().parents[2]
 
 def fault_driver(state: Path, mode: str, *days) -> subprocess.CompletedProcess:
     """Run the driver in its own process, with its own Spark state and dbt target/log directories."""
-    env = {**os.environ, "INC_JOIN_STATE_DIR": str(state), "DBT_TARGET_PATH": str(state / "target"),
-           "DBT_LOG_PATH": str(state / "logs")}
-    return subprocess.run([sys.executable, "-m", "tests.integration.fault_driver", str(state), mode,
-                           *map(str, days)], cwd=REPO, env=env, capture_output=True, text=True, timeout=600,
-                          start_new_session=True)
+    env = {
+        **os.environ,
+        "INC_JOIN_STATE_DIR": str(state),
+        "DBT_TARGET_PATH": str(state / "target"),
+        "DBT_LOG_PATH": str(state / "logs"),
+    }
+    return subprocess.run(
+        [sys.executable, "-m", "tests.integration.fault_driver", str(state), mode, *map(str, days)],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        start_new_session=True,
+    )
 
 
 def table_rows(spark, state: Path):
@@ -58,11 +69,19 @@ def late_b(spark, daily):
     mw, lb = SETTINGS["max_waiting_time"], SETTINGS["look_back_time"]
     a = spark.table("inc_join_it.gen_a").where(f"RecDate <= DATE'{LAST_DAY}' AND TrxId IS NOT NULL")
     b = spark.table("inc_join_it.gen_b").where(f"RecDate <= DATE'{LAST_DAY}' AND TrxId IS NOT NULL")
-    pairs = [(r.TrxId, r.a_day, r.b_day) for r in a.alias("a").join(b.alias("b"), "TrxId").selectExpr(
-        "TrxId", "a.RecDate AS a_day", "b.RecDate AS b_day").collect()]
+    pairs = [
+        (r.TrxId, r.a_day, r.b_day)
+        for r in a.alias("a")
+        .join(b.alias("b"), "TrxId")
+        .selectExpr("TrxId", "a.RecDate AS a_day", "b.RecDate AS b_day")
+        .collect()
+    ]
     in_time = {(k, a_day) for k, a_day, b_day in pairs if -lb <= (b_day - a_day).days <= mw}
-    late = [(k, a_day, b_day) for k, a_day, b_day in pairs
-            if (b_day - a_day).days > mw and (k, a_day) not in in_time and a_day + timedelta(days=mw) <= LAST_DAY]
+    late = [
+        (k, a_day, b_day)
+        for k, a_day, b_day in pairs
+        if (b_day - a_day).days > mw and (k, a_day) not in in_time and a_day + timedelta(days=mw) <= LAST_DAY
+    ]
     assert len(late) >= 5
     return late
 
@@ -91,8 +110,15 @@ def test_the_distribution_test_counts_the_timed_out_a_rows(spark, project, late_
     assert [str(r.status) for r in result.result.results] == ["fail"]
     stored = spark.table("inc_join_it_dbt_test__audit.gen_full_timed_out_per_day").collect()
     reported = {(str(r.period)[:10], r.join_type): r.join_type_rows for r in stored}
-    counted = {(str(r.day), r.JoinType): r.n for r in project.table("gen_full").where("JoinType IN (4, 6)")
-               .groupBy("RecDate", "JoinType").count().selectExpr("RecDate AS day", "JoinType", "count AS n").collect()}
+    counted = {
+        (str(r.day), r.JoinType): r.n
+        for r in project.table("gen_full")
+        .where("JoinType IN (4, 6)")
+        .groupBy("RecDate", "JoinType")
+        .count()
+        .selectExpr("RecDate AS day", "JoinType", "count AS n")
+        .collect()
+    }
     assert reported == counted and {code for _, code in reported} == {4, 6}
     mw = SETTINGS["max_waiting_time"]
     for key, a_day, _ in late_b:

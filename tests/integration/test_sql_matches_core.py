@@ -1,4 +1,5 @@
 """The SQL macro and the PySpark core give identical rows on the same inputs, over a matrix of arguments."""
+
 from __future__ import annotations
 
 import pytest
@@ -15,16 +16,48 @@ CASES = [
     dict(how="left", enforce_sliding_join_window=False, start="2025-01-04", end="2025-01-06"),
     dict(how="full", enforce_sliding_join_window=False, look_back_time=1, start="2025-01-04", end="2025-01-09"),
     dict(how="left", include_waiting=True, start="2025-01-05", end="2025-01-07"),
-    dict(how="inner", output_select="inc_col, JoinTypeName, join_cols, inc_col_b, Status, DiffArrivalTime",
-         start="2025-01-02", end="2025-01-08"),
-    dict(how="left", suffixes=["_fin", "_sepa"], output_select="join_cols, inc_col, df_a_cols, df_b_cols, JoinType",
-         start="2025-01-02", end="2025-01-04"),
-    dict(a="gen_hour_a", b="gen_hour_b", time_uom="hour", how="full", look_back_time=1, max_waiting_time=3,
-         start="2025-01-01 20:00", end="2025-01-02 05:00"),
-    dict(a="gen_hour_a", b="gen_hour_b", time_uom="minute", how="left", look_back_time=90, max_waiting_time=120,
-         start="2025-01-02 23:00", end="2025-01-03 01:30"),
-    dict(a="odd_names_a", b="odd_names_b", join_cols="trx id", inc_col="Rec Date", how="full",
-         start="2025-01-02", end="2025-01-06"),
+    dict(
+        how="inner",
+        output_select="inc_col, JoinTypeName, join_cols, inc_col_b, Status, DiffArrivalTime",
+        start="2025-01-02",
+        end="2025-01-08",
+    ),
+    dict(
+        how="left",
+        suffixes=["_fin", "_sepa"],
+        output_select="join_cols, inc_col, df_a_cols, df_b_cols, JoinType",
+        start="2025-01-02",
+        end="2025-01-04",
+    ),
+    dict(
+        a="gen_hour_a",
+        b="gen_hour_b",
+        time_uom="hour",
+        how="full",
+        look_back_time=1,
+        max_waiting_time=3,
+        start="2025-01-01 20:00",
+        end="2025-01-02 05:00",
+    ),
+    dict(
+        a="gen_hour_a",
+        b="gen_hour_b",
+        time_uom="minute",
+        how="left",
+        look_back_time=90,
+        max_waiting_time=120,
+        start="2025-01-02 23:00",
+        end="2025-01-03 01:30",
+    ),
+    dict(
+        a="odd_names_a",
+        b="odd_names_b",
+        join_cols="trx id",
+        inc_col="Rec Date",
+        how="full",
+        start="2025-01-02",
+        end="2025-01-06",
+    ),
 ]
 
 
@@ -39,8 +72,13 @@ def test_sql_macro_equals_core(spark, project, case):
         project.invoke("run", "--select", a, b)
     project.invoke("run", "--select", "sql_matrix", vars={"matrix": case})
     table = project.table("sql_matrix")
-    expected = inc_join(spark.table(f"inc_join_it.{a}"), spark.table(f"inc_join_it.{b}"),
-                        output_window_start=case["start"], output_window_end=case["end"], **arguments)
+    expected = inc_join(
+        spark.table(f"inc_join_it.{a}"),
+        spark.table(f"inc_join_it.{b}"),
+        output_window_start=case["start"],
+        output_window_end=case["end"],
+        **arguments,
+    )
     assert table.columns == expected.columns
     assert rows(table, table.columns) == rows(expected, expected.columns)
     assert table.count() > 0
@@ -50,13 +88,27 @@ def test_sql_compatibility_mode_matches_the_original_in_the_issue_11_corner(spar
     """enforce_sliding_join_window=False over one day with look_back_time 0: A rows of 2025-01-07 join their
     partners that arrived up to max_waiting_time days earlier (the original inc-join reads B from
     start - look_back_time - max_waiting_time and joins on the keys alone), in SQL exactly as in the core."""
-    case = dict(how="left", enforce_sliding_join_window=False, look_back_time=0, max_waiting_time=5,
-                start="2025-01-07", end="2025-01-07")
+    case = dict(
+        how="left",
+        enforce_sliding_join_window=False,
+        look_back_time=0,
+        max_waiting_time=5,
+        start="2025-01-07",
+        end="2025-01-07",
+    )
     project.invoke("run", "--select", "sql_matrix", vars={"matrix": case})
     table = project.table("sql_matrix")
-    expected = inc_join(spark.table("inc_join_it.gen_a"), spark.table("inc_join_it.gen_b"), join_cols="TrxId",
-                        look_back_time=0, max_waiting_time=5, how="left", enforce_sliding_join_window=False,
-                        output_window_start=case["start"], output_window_end=case["end"])
+    expected = inc_join(
+        spark.table("inc_join_it.gen_a"),
+        spark.table("inc_join_it.gen_b"),
+        join_cols="TrxId",
+        look_back_time=0,
+        max_waiting_time=5,
+        how="left",
+        enforce_sliding_join_window=False,
+        output_window_start=case["start"],
+        output_window_end=case["end"],
+    )
     assert rows(table, table.columns) == rows(expected, expected.columns)
     late = table.where("JoinType = 2").selectExpr("min(DiffArrivalTime)", "count(*)").first()
     assert late[1] > 0 and late[0] < 0, "a_late rows with B older than look_back_time are the corner"

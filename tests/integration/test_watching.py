@@ -1,5 +1,6 @@
 """The JoinType tests: they pass on a healthy pipeline and catch crafted bad data, with dbt's severity,
 warn_if and error_if working as usual."""
+
 from __future__ import annotations
 
 import pytest
@@ -24,24 +25,32 @@ def test_tests_pass_on_the_healthy_pipeline(project, daily):
     assert len(found) == 6 and all(status == "pass" for status, _ in found.values()), found
 
 
-@pytest.mark.parametrize("test, status, failures", [
-    ("bad_share_last_day", "fail", 1),                # last day: 10 of 20 rows timed out > 20 %
-    ("bad_share_small_sample_skipped", "pass", 0),    # the same, but 20 rows < min_rows 50: not judged
-    ("bad_share_over_all_rows_passes", "pass", 0),    # over all 164 rows: 18 timed out = 11 % <= 15 %
-    ("bad_share_min_warns", "warn", 1),               # severity: warn
-    ("bad_distribution", "fail", 1),                  # only 2025-01-08 breaks a_timed_out <= 20 %
-    ("bad_distribution_warn_if", "warn", 1),          # one failing row: warn_if >0 but not error_if >1
-    ("bad_drift", "fail", 2),                         # a_timed_out 50 % vs median 5 %; same_time 35 % vs 65 %
-    ("bad_drift_within_tolerance", "pass", 0),        # the same change, within max_change 0.5
-    ("bad_a_rows", "fail", 2),                        # TrxId 1000 matched and timed out; a duplicated row
-])
+@pytest.mark.parametrize(
+    "test, status, failures",
+    [
+        ("bad_share_last_day", "fail", 1),  # last day: 10 of 20 rows timed out > 20 %
+        ("bad_share_small_sample_skipped", "pass", 0),  # the same, but 20 rows < min_rows 50: not judged
+        ("bad_share_over_all_rows_passes", "pass", 0),  # over all 164 rows: 18 timed out = 11 % <= 15 %
+        ("bad_share_min_warns", "warn", 1),  # severity: warn
+        ("bad_distribution", "fail", 1),  # only 2025-01-08 breaks a_timed_out <= 20 %
+        ("bad_distribution_warn_if", "warn", 1),  # one failing row: warn_if >0 but not error_if >1
+        ("bad_drift", "fail", 2),  # a_timed_out 50 % vs median 5 %; same_time 35 % vs 65 %
+        ("bad_drift_within_tolerance", "pass", 0),  # the same change, within max_change 0.5
+        ("bad_a_rows", "fail", 2),  # TrxId 1000 matched and timed out; a duplicated row
+    ],
+)
 def test_crafted_bad_data(bad, test, status, failures):
     assert bad[test] == (status, failures)
 
 
-@pytest.mark.parametrize("seed_a, seed_b, unit, coverage", [
-    ("gen_a", "gen_b", "day", 0.99), ("gen_a", "gen_b", "day", 0.9), ("gen_hour_a", "gen_hour_b", "hour", 0.999),
-])
+@pytest.mark.parametrize(
+    "seed_a, seed_b, unit, coverage",
+    [
+        ("gen_a", "gen_b", "day", 0.99),
+        ("gen_a", "gen_b", "day", 0.9),
+        ("gen_hour_a", "gen_hour_b", "hour", 0.999),
+    ],
+)
 def test_suggest_windows_run_operation_agrees_with_python(spark, project, capfd, seed_a, seed_b, unit, coverage):
     import json
     import re
@@ -52,8 +61,13 @@ def test_suggest_windows_run_operation_agrees_with_python(spark, project, capfd,
     arguments = dict(a=seed_a, b=seed_b, join_cols=["TrxId"], inc_col="RecDate", time_uom=unit, coverage=coverage)
     project.invoke("run-operation", "dbt_inc_join.suggest_windows", "--args", json.dumps(arguments))
     printed = capfd.readouterr().out
-    python = suggest_windows(spark.table(f"inc_join_it.{seed_a}"), spark.table(f"inc_join_it.{seed_b}"),
-                             join_cols="TrxId", time_uom=unit, coverage=coverage)
+    python = suggest_windows(
+        spark.table(f"inc_join_it.{seed_a}"),
+        spark.table(f"inc_join_it.{seed_b}"),
+        join_cols="TrxId",
+        time_uom=unit,
+        coverage=coverage,
+    )
     assert f"inc_join window sizing: {python.count} partner pairs" in printed
     assert f"delta from {python.minimum} to {python.maximum} {unit}s" in printed
     suggested = re.search(r"look_back_time=(\d+), max_waiting_time=(\d+)", printed)

@@ -6,6 +6,7 @@ What dbt-spark's own Python writer does here (session mode, dbt-spark 1.11): it 
 ``df.write.mode("overwrite").format(<file_format, default delta>).option("overwriteSchema", "true")
 .saveAsTable(...)``, ignoring partition_by. The project's file_format is parquet, so the plain model's table is a
 parquet table without partitions, and its model function sees a dbt object without inc_join's context."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -43,8 +44,10 @@ def test_a_plain_python_model_gets_dbt_sparks_own_writer(spark, written):
     code = submitted_code("plain_py")
     assert DBT_SPARK_WRITER in code and INC_JOIN_WRITER not in code and "dbt.inc_join_context =" not in code
     # dbt-spark's writer line, with the project's file_format and nothing of inc_join's
-    assert ('df.write.mode("overwrite").format("parquet").option("overwriteSchema", "true")'
-            '.saveAsTable("inc_join_it.plain_py")') in code
+    assert (
+        'df.write.mode("overwrite").format("parquet").option("overwriteSchema", "true")'
+        '.saveAsTable("inc_join_it.plain_py")'
+    ) in code
     assert table_facts(spark, "plain_py") == ("parquet", [])  # dbt-spark ignores partition_by for Python models
     assert [r.saw_inc_join_context for r in spark.table("inc_join_it.plain_py").collect()] == [False]
 

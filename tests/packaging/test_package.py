@@ -1,5 +1,6 @@
 """The Python package as it ships: what the wheel holds, one version everywhere, a cheap ``import dbt_inc_join``
 (dbt-core imports every installed ``dbt_*`` module), and the dbt submission helpers' shape. No Spark."""
+
 from __future__ import annotations
 
 import email
@@ -19,9 +20,24 @@ import dbt_inc_join
 REPO = Path(__file__).resolve().parents[2]
 PACKAGE = REPO / "src" / "dbt_inc_join"
 # Local state and build output that a checkout may hold and a fresh clone does not (see .gitignore).
-NOT_SOURCES = shutil.ignore_patterns(".git", ".venv", ".bench-peer", "build", "dist", "*.egg-info", "__pycache__",
-                                     ".pytest_cache", ".hypothesis", ".spark-state", "spark-warehouse",
-                                     "metastore_db", "target", "logs", "dbt_packages", ".cache")
+NOT_SOURCES = shutil.ignore_patterns(
+    ".git",
+    ".venv",
+    ".bench-peer",
+    "build",
+    "dist",
+    "*.egg-info",
+    "__pycache__",
+    ".pytest_cache",
+    ".hypothesis",
+    ".spark-state",
+    "spark-warehouse",
+    "metastore_db",
+    "target",
+    "logs",
+    "dbt_packages",
+    ".cache",
+)
 
 
 @pytest.fixture(scope="module")
@@ -31,8 +47,23 @@ def wheel(tmp_path_factory) -> zipfile.ZipFile:
     shutil.copytree(REPO, source, ignore=NOT_SOURCES)
     out = tmp_path_factory.mktemp("wheel")
     began = time.monotonic()
-    done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--disable-pip-version-check", "-q",
-                           "-w", str(out), str(source)], capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--disable-pip-version-check",
+            "-q",
+            "-w",
+            str(out),
+            str(source),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     print(f"wheel built in {time.monotonic() - began:.1f} s")
     [built] = out.glob("*.whl")
@@ -43,8 +74,9 @@ def wheel(tmp_path_factory) -> zipfile.ZipFile:
 def test_the_wheel_holds_the_package_and_py_typed_and_no_harness(wheel):
     names = set(wheel.namelist())
     shipped = {name for name in names if not name.startswith("dbt_inc_join-")}
-    expected = {path.relative_to(PACKAGE.parent).as_posix() for path in PACKAGE.rglob("*.py")} \
-        | {"dbt_inc_join/py.typed"}
+    expected = {path.relative_to(PACKAGE.parent).as_posix() for path in PACKAGE.rglob("*.py")} | {
+        "dbt_inc_join/py.typed"
+    }
     assert shipped == expected
     assert "dbt_inc_join/python_models/model.py" in shipped and "dbt_inc_join/python_models/__init__.py" in shipped
     assert not any("harness" in name or "local_spark" in name or "local_dbt" in name for name in names)
@@ -62,8 +94,12 @@ def test_the_wheel_metadata_is_complete(wheel):
     assert metadata["Requires-Python"] == ">=3.10"
     assert {"dbt", "pyspark"} <= set(metadata["Keywords"].split(","))
     classifiers = metadata.get_all("Classifier")
-    assert {"Programming Language :: Python :: 3.10", "Programming Language :: Python :: 3.12",
-            "Topic :: Database", "Typing :: Typed"} <= set(classifiers)
+    assert {
+        "Programming Language :: Python :: 3.10",
+        "Programming Language :: Python :: 3.12",
+        "Topic :: Database",
+        "Typing :: Typed",
+    } <= set(classifiers)
     assert any(url.startswith("Source, https://") for url in metadata.get_all("Project-URL"))
 
 
@@ -71,8 +107,9 @@ def test_one_version_source():
     """``dbt_inc_join.__version__`` is the version; pyproject reads it, the dbt package must say the same."""
     assert re.fullmatch(r"\d+\.\d+\.\d+", dbt_inc_join.__version__)
     project = yaml.safe_load((REPO / "dbt_project.yml").read_text())
-    assert str(project["version"]) == dbt_inc_join.__version__, \
+    assert str(project["version"]) == dbt_inc_join.__version__, (
         "dbt_project.yml `version:` must equal dbt_inc_join.__version__ (src/dbt_inc_join/__init__.py)"
+    )
     tomllib = pytest.importorskip("tomllib")
     pyproject = tomllib.loads((REPO / "pyproject.toml").read_text())
     assert "version" not in pyproject["project"] and "version" in pyproject["project"]["dynamic"]
@@ -89,14 +126,18 @@ def test_import_registers_the_helpers_without_pyspark_and_inc_join_model_stays_l
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=REPO)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split("\n")[:2] == ["['session', 'spark_connect'] False",
-                                           "dbt_inc_join.python_models.model True"]
+    assert done.stdout.split("\n")[:2] == [
+        "['session', 'spark_connect'] False",
+        "dbt_inc_join.python_models.model True",
+    ]
 
 
 def test_import_without_dbt_registers_nothing_and_works():
     """The core alone (no dbt installed, e.g. on a Spark platform): importing the package still works."""
-    code = ("import sys\nsys.modules['dbt.adapters.base'] = None  # as if dbt were absent\n"
-            "import dbt_inc_join\nfrom dbt_inc_join.python_models import register\nprint(register())\n")
+    code = (
+        "import sys\nsys.modules['dbt.adapters.base'] = None  # as if dbt were absent\n"
+        "import dbt_inc_join\nfrom dbt_inc_join.python_models import register\nprint(register())\n"
+    )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=REPO)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "False"

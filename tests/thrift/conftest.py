@@ -6,6 +6,7 @@ Derby metastore) and stopped at the end. dbt runs in a worker process of its own
 are read back over thrift with PyHive. Nothing here touches the pytest process's local SparkSession except
 the reference computation, which uses it like the session suite does.
 """
+
 from __future__ import annotations
 
 import json
@@ -13,8 +14,9 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any
 
 import pytest
 
@@ -24,7 +26,7 @@ from .server import HOST, ThriftServer
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = "inc_join_it"
-TIMINGS: Dict[str, float] = {}
+TIMINGS: dict[str, float] = {}
 
 
 @pytest.fixture(scope="session")
@@ -45,8 +47,10 @@ def _thrift(tmp_path_factory):
         stopped = server.stop()
         TIMINGS["server stop"] = time.monotonic() - began
         if stopped.returncode != 0 or (server.pid is not None and pid_alive(server.pid)):
-            raise RuntimeError(f"python -m scripts.thrift_server stop left the server (pid {server.pid}) running "
-                               f"or failed (exit code {stopped.returncode}):\n{stopped.stdout}{stopped.stderr}")
+            raise RuntimeError(
+                f"python -m scripts.thrift_server stop left the server (pid {server.pid}) running "
+                f"or failed (exit code {stopped.returncode}):\n{stopped.stdout}{stopped.stderr}"
+            )
 
 
 @pytest.fixture(scope="session")
@@ -67,39 +71,53 @@ class ThriftDbt:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("SPARK_", "PYSPARK_", "INC_JOIN_"))}
         env.update(
             INC_JOIN_STATE_DIR=str(state),  # not used by the thrift target; keeps the session catalog out of reach
-            INC_JOIN_THRIFT_HOST=HOST, INC_JOIN_THRIFT_PORT=str(server.thrift_port),
+            INC_JOIN_THRIFT_HOST=HOST,
+            INC_JOIN_THRIFT_PORT=str(server.thrift_port),
             INC_JOIN_SPARK_CONNECT_URL=server.connect_url,
-            DBT_TARGET_PATH=str(state / "target"), DBT_LOG_PATH=str(state / "logs"),
-            DBT_SEND_ANONYMOUS_USAGE_STATS="false", PYTHONUNBUFFERED="1",
+            DBT_TARGET_PATH=str(state / "target"),
+            DBT_LOG_PATH=str(state / "logs"),
+            DBT_SEND_ANONYMOUS_USAGE_STATS="false",
+            PYTHONUNBUFFERED="1",
         )
         self.log_path = state / "dbt_worker.log"
-        self.pending: List[str] = []
-        self._log = open(self.log_path, "wb")
-        self.process = subprocess.Popen([sys.executable, "-m", "tests.thrift.dbt_worker"], cwd=ROOT, env=env,
-                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._log, text=True,
-                                        bufsize=1)
+        self.pending: list[str] = []
+        self._log = open(self.log_path, "wb")  # noqa: SIM115 (the worker's stderr for its whole life; closed in stop)
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "tests.thrift.dbt_worker"],
+            cwd=ROOT,
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self._log,
+            text=True,
+            bufsize=1,
+        )
 
-    def submit(self, *args: str, today: Optional[Any] = None, vars: Optional[Dict[str, Any]] = None) -> None:
+    def submit(self, *args: str, today: Any | None = None, vars: dict[str, Any] | None = None) -> None:
         """Send one dbt command; ``collect()`` reads its answer (the worker answers in order)."""
         request = {"args": list(args), "today": None if today is None else str(today), "vars": vars}
         self.process.stdin.write(json.dumps(request, default=str) + "\n")
         self.pending.append(("" if today is None else f"today {today}: ") + f"dbt {' '.join(args)}")
 
-    def collect(self, expect_success: bool = True) -> Dict[str, Any]:
+    def collect(self, expect_success: bool = True) -> dict[str, Any]:
         name = self.pending.pop(0)
         line = self.process.stdout.readline()
         if not line:
-            raise RuntimeError(f"the dbt worker died (exit code {self.process.poll()}); last lines of "
-                               f"{self.log_path}:\n{self.log_tail()}\nserver log:\n{self.server.log_tail()}")
+            raise RuntimeError(
+                f"the dbt worker died (exit code {self.process.poll()}); last lines of "
+                f"{self.log_path}:\n{self.log_tail()}\nserver log:\n{self.server.log_tail()}"
+            )
         answer = json.loads(line)
         TIMINGS[name if len(name) < 70 else name[:67] + "..."] = answer["seconds"]
         if expect_success and not answer["success"]:
-            raise RuntimeError(f"{name} on thrift failed: {answer['failure']}\nlast lines of "
-                               f"{self.log_path}:\n{self.log_tail()}")
+            raise RuntimeError(
+                f"{name} on thrift failed: {answer['failure']}\nlast lines of {self.log_path}:\n{self.log_tail()}"
+            )
         return answer
 
-    def invoke(self, *args: str, today: Optional[Any] = None, vars: Optional[Dict[str, Any]] = None,
-               expect_success: bool = True) -> Dict[str, Any]:
+    def invoke(
+        self, *args: str, today: Any | None = None, vars: dict[str, Any] | None = None, expect_success: bool = True
+    ) -> dict[str, Any]:
         while self.pending:
             self.collect()
         self.submit(*args, today=today, vars=vars)
@@ -128,7 +146,7 @@ class ThriftSql:
 
         self.connection = hive.connect(host=HOST, port=server.thrift_port, username="inc_join_tests")
 
-    def query(self, sql: str) -> List[Tuple]:
+    def query(self, sql: str) -> list[tuple]:
         cursor = self.connection.cursor()
         try:
             cursor.execute(sql)
@@ -136,7 +154,7 @@ class ThriftSql:
         finally:
             cursor.close()
 
-    def columns(self, table: str) -> List[Tuple[str, str]]:
+    def columns(self, table: str) -> list[tuple[str, str]]:
         """(name, type) of a table's columns, without the partition section of DESCRIBE."""
         found = []
         for name, data_type, _ in self.query(f"DESCRIBE {SCHEMA}.{table}"):
@@ -145,7 +163,7 @@ class ThriftSql:
             found.append((name, data_type))
         return found
 
-    def rows(self, table: str, columns: Sequence[str]) -> List[Tuple]:
+    def rows(self, table: str, columns: Sequence[str]) -> list[tuple]:
         """A table's rows as text (Spark's own casts), sorted like pipeline.rows."""
         return sort_rows(self.query(f"SELECT {as_text(columns)} FROM {SCHEMA}.{table}"))
 
@@ -168,11 +186,11 @@ def as_text(columns: Sequence[str]) -> str:
     return ", ".join(f"CAST({quote(c)} AS STRING)" for c in columns)
 
 
-def sort_rows(rows) -> List[Tuple]:
+def sort_rows(rows) -> list[tuple]:
     return sorted((tuple(r) for r in rows), key=lambda t: tuple((v is not None, str(v)) for v in t))
 
 
-def text_rows(df, columns: Sequence[str]) -> List[Tuple]:
+def text_rows(df, columns: Sequence[str]) -> list[tuple]:
     """A local DataFrame's rows as text, comparable with ThriftSql.rows."""
     return sort_rows(df.selectExpr(*[f"CAST({quote(c)} AS STRING)" for c in columns]).collect())
 

@@ -13,6 +13,7 @@ whether this process holds a classic SparkContext, and the port of the server it
 to, if it has one).
 dbt's own console output goes to this process's stderr (the caller's log file), never into the answers.
 """
+
 from __future__ import annotations
 
 import json
@@ -26,8 +27,10 @@ PROJECT = Path(__file__).resolve().parents[2] / "integration_tests"
 
 def spark_in_this_process() -> dict:
     """Which pyspark sessions this process holds: Spark Connect ones (Python models), never a local JVM."""
-    classic = "pyspark.core.context" in sys.modules and \
-        sys.modules["pyspark.core.context"].SparkContext._active_spark_context is not None
+    classic = (
+        "pyspark.core.context" in sys.modules
+        and sys.modules["pyspark.core.context"].SparkContext._active_spark_context is not None
+    )
     connect_port = None
     if "pyspark.sql.connect.session" in sys.modules:
         session = sys.modules["pyspark.sql.connect.session"].SparkSession._get_default_session()
@@ -50,8 +53,9 @@ def main() -> int:
         request = json.loads(line)
         began = time.monotonic()
         try:
-            result = project.invoke(*request["args"], vars=request.get("vars"), today=request.get("today"),
-                                    expect_success=False)
+            result = project.invoke(
+                *request["args"], vars=request.get("vars"), today=request.get("today"), expect_success=False
+            )
             answer = {"success": bool(result.success), "failure": "" if result.success else failure_text(result)}
         except Exception as error:  # the worker stays up; the test sees the error
             answer = {"success": False, "failure": f"{type(error).__name__}: {error}"}

@@ -5,6 +5,7 @@ command the README documents; the tests run exactly that, as a user would, so th
 one: a Thrift Server with Spark Connect from the pip pyspark jars, on 127.0.0.1 only, with its own warehouse and
 Derby metastore in a temporary state directory, on two free ports.
 """
+
 from __future__ import annotations
 
 import json
@@ -13,7 +14,6 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import List, Optional
 
 from scripts.thrift_server import HOST, STATE_FILE, free_port
 
@@ -22,8 +22,13 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def server_command(*args: str, timeout: float = 300.0) -> subprocess.CompletedProcess:
     """One run of the shipped command, from the repository root."""
-    return subprocess.run([sys.executable, "-m", "scripts.thrift_server", *args], cwd=ROOT, capture_output=True,
-                          text=True, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "scripts.thrift_server", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 class ThriftServer:
@@ -37,31 +42,45 @@ class ThriftServer:
         while self.connect_port == self.thrift_port:
             self.connect_port = free_port()
         self.log_path = self.state / "server.log"
-        self.started_in: Optional[float] = None
+        self.started_in: float | None = None
         self.start_output = ""
-        self.pid: Optional[int] = None
-        self._start: Optional[subprocess.Popen] = None
+        self.pid: int | None = None
+        self._start: subprocess.Popen | None = None
 
     @property
     def connect_url(self) -> str:
         return f"sc://{HOST}:{self.connect_port}"
 
-    def start_arguments(self) -> List[str]:
-        return ["start", "--state-dir", str(self.state), "--thrift-port", str(self.thrift_port),
-                "--connect-port", str(self.connect_port)]
+    def start_arguments(self) -> list[str]:
+        return [
+            "start",
+            "--state-dir",
+            str(self.state),
+            "--thrift-port",
+            str(self.thrift_port),
+            "--connect-port",
+            str(self.connect_port),
+        ]
 
-    def launch(self) -> "ThriftServer":
+    def launch(self) -> ThriftServer:
         self._began = time.monotonic()
-        self._start = subprocess.Popen([sys.executable, "-m", "scripts.thrift_server", *self.start_arguments()],
-                                       cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self._start = subprocess.Popen(
+            [sys.executable, "-m", "scripts.thrift_server", *self.start_arguments()],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         return self
 
-    def wait(self, timeout: float = 300.0) -> "ThriftServer":
+    def wait(self, timeout: float = 300.0) -> ThriftServer:
         out, err = self._start.communicate(timeout=timeout)
         self.start_output = out + err
         if self._start.returncode != 0:
-            raise RuntimeError(f"python -m scripts.thrift_server {' '.join(self.start_arguments())} failed "
-                               f"(exit code {self._start.returncode}):\n{self.start_output}")
+            raise RuntimeError(
+                f"python -m scripts.thrift_server {' '.join(self.start_arguments())} failed "
+                f"(exit code {self._start.returncode}):\n{self.start_output}"
+            )
         self.started_in = time.monotonic() - self._began
         self.pid = int(json.loads((self.state / STATE_FILE).read_text())["pid"])
         return self
@@ -78,7 +97,7 @@ class ThriftServer:
         return server_command("stop", "--state-dir", str(self.state))
 
 
-def listening_addresses(port: int) -> List[str]:
+def listening_addresses(port: int) -> list[str]:
     """The local addresses a TCP port listens on, from /proc/net/tcp{,6} (Linux); [] when unknown."""
     found = []
     for name in ("tcp", "tcp6"):
@@ -96,8 +115,8 @@ def listening_addresses(port: int) -> List[str]:
 def _decode_address(hex_address: str) -> str:
     raw = bytes.fromhex(hex_address)
     # /proc stores each 32-bit word in host (little-endian) order
-    words = b"".join(raw[i:i + 4][::-1] for i in range(0, len(raw), 4))
+    words = b"".join(raw[i : i + 4][::-1] for i in range(0, len(raw), 4))
     if len(words) == 4:
         return socket.inet_ntop(socket.AF_INET, words)
     text = socket.inet_ntop(socket.AF_INET6, words)
-    return text[len("::ffff:"):] if text.startswith("::ffff:") else text
+    return text[len("::ffff:") :] if text.startswith("::ffff:") else text

@@ -1,5 +1,6 @@
 """The Spark Connect submission helper on its own (no server): where the URL comes from, which profiles use it
 by default, and the clear error in a process that already runs a classic SparkSession."""
+
 from __future__ import annotations
 
 import os
@@ -25,16 +26,20 @@ def test_meta_wins_over_the_plain_config_key_and_blank_values_fall_through():
 
 
 def test_a_missing_or_malformed_url_is_one_clear_error():
-    with pytest.raises(ValueError, match=r"inc_join: Python model model\.p\.m runs through Spark Connect .* no "
-                                         r"Connect URL is set\. Set meta spark_connect_url in the model config"):
+    with pytest.raises(
+        ValueError,
+        match=r"inc_join: Python model model\.p\.m runs through Spark Connect .* no "
+        r"Connect URL is set\. Set meta spark_connect_url in the model config",
+    ):
         connect_url({}, "model.p.m", environ={})
     with pytest.raises(ValueError, match=r"spark_connect_url must be a Spark Connect URL 'sc://host:port"):
         connect_url({"spark_connect_url": "http://cluster:15002"}, environ={})
 
 
 def test_thrift_profiles_default_to_spark_connect_and_session_profiles_stay_in_process():
-    import dbt_inc_join  # noqa: F401  (registers the helpers)
     from dbt.adapters.spark.impl import SparkAdapter
+
+    import dbt_inc_join  # noqa: F401  (registers the helpers)
 
     def adapter(method):
         return SimpleNamespace(config=SimpleNamespace(credentials=SimpleNamespace(method=method)))
@@ -63,7 +68,7 @@ def test_model_code_errors_reach_dbt_as_one_message_for_both_helpers():
     from dbt_inc_join.python_models.submission import run_model_code
 
     with pytest.raises(DbtRuntimeError) as own:
-        run_model_code("    raise ValueError(\"inc_join: how must be one of ...\")", spark=None, name="model.p.m")
+        run_model_code('    raise ValueError("inc_join: how must be one of ...")', spark=None, name="model.p.m")
     assert str(own.value).endswith("inc_join: how must be one of ...")
     assert "Traceback" not in str(own.value)
     with pytest.raises(DbtRuntimeError) as other:

@@ -1,6 +1,7 @@
 """The shipped Spark Thrift Server command (python -m scripts.thrift_server, make thrift-server): the suite's
 server was started with it (conftest.py) and is stopped with it at the end; here its status, and the clear
 refusals before any JVM starts (a second server on the same state directory, a busy port, bad options)."""
+
 from __future__ import annotations
 
 import subprocess
@@ -18,40 +19,59 @@ def test_status_names_the_running_server(thrift_server):
     assert answer.stdout.strip() == (
         f"Spark Thrift Server (pid {thrift_server.pid}) on {HOST}:{thrift_server.thrift_port} for dbt-spark method: "
         f"thrift; Spark Connect at sc://{HOST}:{thrift_server.connect_port} for Python models; state and log in "
-        f"{thrift_server.state}")
-    assert "started in" in thrift_server.start_output and "python -m scripts.thrift_server stop" in \
-        thrift_server.start_output
+        f"{thrift_server.state}"
+    )
+    assert (
+        "started in" in thrift_server.start_output
+        and "python -m scripts.thrift_server stop" in thrift_server.start_output
+    )
 
 
 def test_a_second_start_from_the_same_state_dir_is_refused(thrift_server):
-    answer = server_command("start", "--state-dir", str(thrift_server.state), "--thrift-port", "0",
-                            "--connect-port", "0")
+    answer = server_command(
+        "start", "--state-dir", str(thrift_server.state), "--thrift-port", "0", "--connect-port", "0"
+    )
     assert answer.returncode == 1
     assert answer.stderr == (
         f"inc_join: a Spark Thrift Server is already running from --state-dir {thrift_server.state} (pid "
         f"{thrift_server.pid}, thrift {HOST}:{thrift_server.thrift_port}, Spark Connect {thrift_server.connect_url}); "
-        f"stop it first: python -m scripts.thrift_server stop --state-dir {thrift_server.state}\n")
+        f"stop it first: python -m scripts.thrift_server stop --state-dir {thrift_server.state}\n"
+    )
     assert server_command("status", "--state-dir", str(thrift_server.state)).returncode == 0  # untouched
 
 
 def test_a_busy_port_is_refused_before_a_server_starts(thrift_server, tmp_path):
     port = thrift_server.thrift_port
-    answer = server_command("start", "--state-dir", str(tmp_path / "other"), "--thrift-port", str(port),
-                            "--connect-port", "0")
+    answer = server_command(
+        "start", "--state-dir", str(tmp_path / "other"), "--thrift-port", str(port), "--connect-port", "0"
+    )
     assert answer.returncode == 1
-    assert answer.stderr == (f"inc_join: --thrift-port {port} is already in use on {HOST}; stop what listens there "
-                             "or pass another port (--thrift-port 0 picks a free one).\n")
+    assert answer.stderr == (
+        f"inc_join: --thrift-port {port} is already in use on {HOST}; stop what listens there "
+        "or pass another port (--thrift-port 0 picks a free one).\n"
+    )
     assert not (tmp_path / "other" / "server.json").exists()
 
 
-@pytest.mark.parametrize("options, message", [
-    (["--thrift-port", "abc"], "argument --thrift-port: must be a port number from 1 to 65535, or 0 for a free one "
-                               "(got 'abc') (see: python -m scripts.thrift_server start --help)"),
-    (["--connect-port", "70000"], "argument --connect-port: must be a port number from 1 to 65535, or 0 for a free "
-                                  "one (got '70000') (see: python -m scripts.thrift_server start --help)"),
-    (["--thrift-port", "10123", "--connect-port", "10123"], "--thrift-port and --connect-port must differ (both "
-                                                            "10123)."),
-])
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        (
+            ["--thrift-port", "abc"],
+            "argument --thrift-port: must be a port number from 1 to 65535, or 0 for a free one "
+            "(got 'abc') (see: python -m scripts.thrift_server start --help)",
+        ),
+        (
+            ["--connect-port", "70000"],
+            "argument --connect-port: must be a port number from 1 to 65535, or 0 for a free "
+            "one (got '70000') (see: python -m scripts.thrift_server start --help)",
+        ),
+        (
+            ["--thrift-port", "10123", "--connect-port", "10123"],
+            "--thrift-port and --connect-port must differ (both 10123).",
+        ),
+    ],
+)
 def test_bad_options_are_one_message(tmp_path, options, message):
     answer = server_command("start", "--state-dir", str(tmp_path), *options)
     assert answer.returncode in (1, 2)
@@ -63,8 +83,10 @@ def test_a_state_dir_that_is_a_file_is_refused(tmp_path):
     (tmp_path / "file").write_text("")
     answer = server_command("start", "--state-dir", str(tmp_path / "file"))
     assert answer.returncode == 1
-    assert answer.stderr == f"inc_join: --state-dir {tmp_path / 'file'} is a file; pass a directory (created if " \
-                            "missing).\n"
+    assert (
+        answer.stderr == f"inc_join: --state-dir {tmp_path / 'file'} is a file; pass a directory (created if "
+        "missing).\n"
+    )
 
 
 def test_stop_and_status_without_a_server(tmp_path):
@@ -75,12 +97,18 @@ def test_stop_and_status_without_a_server(tmp_path):
 
 
 def test_the_make_targets_run_this_command():
-    dry = subprocess.run(["make", "-n", "thrift-server", "thrift-server-stop", "THRIFT_STATE=some/state"], cwd=ROOT,
-                         capture_output=True, text=True)
+    dry = subprocess.run(
+        ["make", "-n", "thrift-server", "thrift-server-stop", "THRIFT_STATE=some/state"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     assert dry.returncode == 0, dry.stderr
     lines = [line.split("python ", 1)[1] for line in dry.stdout.splitlines() if "scripts.thrift_server" in line]
-    assert lines == ["-m scripts.thrift_server start --state-dir some/state --thrift-port 10000 --connect-port 15002",
-                     "-m scripts.thrift_server stop --state-dir some/state"]
+    assert lines == [
+        "-m scripts.thrift_server start --state-dir some/state --thrift-port 10000 --connect-port 15002",
+        "-m scripts.thrift_server stop --state-dir some/state",
+    ]
 
 
 def test_a_stale_state_file_never_signals_another_process(tmp_path):

@@ -7,6 +7,7 @@ The simulated days are fewer and further apart than the session suite's daily pi
 first covers two days of new loads at once, so the thrift tables are also the answer to "runs whose windows
 tile the period give the one-run answer".
 """
+
 from __future__ import annotations
 
 from datetime import date, timedelta
@@ -42,8 +43,13 @@ def pipeline(thrift_dbt):
         # the input views stg_gen_a/b are rebuilt first: they show the inputs as loaded up to `today`
         selection = ["--select", "stg_gen_a", "stg_gen_b", *daily]
         if day == LAST_DAY:
-            selection += ["gen_left_microbatch", "--event-time-start", str(MICROBATCH_DAYS[0]),
-                          "--event-time-end", str(LAST_DAY + timedelta(days=1))]
+            selection += [
+                "gen_left_microbatch",
+                "--event-time-start",
+                str(MICROBATCH_DAYS[0]),
+                "--event-time-end",
+                str(LAST_DAY + timedelta(days=1)),
+            ]
         answer = thrift_dbt.invoke("run", *selection, today=day)
     thrift_dbt.last_answer = answer
     return thrift_dbt
@@ -64,8 +70,14 @@ def inputs(spark, thrift_sql, pipeline):
 def reference(inputs, how, first=FIRST_DAY, last=LAST_DAY, end=None):
     """The core over [first, end or the watermark], on the inputs as loaded up to ``last``."""
     loaded = f"RecDate <= DATE'{last}'"
-    return inc_join(inputs["gen_a"].where(loaded), inputs["gen_b"].where(loaded), how=how,
-                    output_window_start=first, output_window_end=end, **SETTINGS)
+    return inc_join(
+        inputs["gen_a"].where(loaded),
+        inputs["gen_b"].where(loaded),
+        how=how,
+        output_window_start=first,
+        output_window_end=end,
+        **SETTINGS,
+    )
 
 
 def test_server_listens_on_loopback_only(thrift_server):
@@ -94,6 +106,7 @@ def expected(inputs):
             columns = sorted(df.columns)
             cache[how] = (columns, text_rows(df, columns))
         return cache[how]
+
     return rows
 
 
@@ -144,21 +157,52 @@ def test_full_join_table_equals_the_brute_force_oracle(thrift_sql, pipeline):
         return (number(trx_id), account or None, number(amount, Decimal), arrival)
 
     with open(SEEDS / "gen_a.csv") as f:
-        a_rows = [dict(k=number(r["TrxId"]), t=day(r["RecDate"]), id=a_id(r["TrxId"], r["Account"], r["Amount"],
-                                                                             r["RecDate"]))
-                  for r in csv.DictReader(f) if r["RecDate"] <= str(LAST_DAY)]
+        a_rows = [
+            dict(
+                k=number(r["TrxId"]), t=day(r["RecDate"]), id=a_id(r["TrxId"], r["Account"], r["Amount"], r["RecDate"])
+            )
+            for r in csv.DictReader(f)
+            if r["RecDate"] <= str(LAST_DAY)
+        ]
     with open(SEEDS / "gen_b.csv") as f:
-        b_rows = [dict(k=number(r["TrxId"]), t=day(r["RecDate"]), id=number(r["PaymentId"]))
-                  for r in csv.DictReader(f) if r["RecDate"] <= str(LAST_DAY)]
+        b_rows = [
+            dict(k=number(r["TrxId"]), t=day(r["RecDate"]), id=number(r["PaymentId"]))
+            for r in csv.DictReader(f)
+            if r["RecDate"] <= str(LAST_DAY)
+        ]
     watermark = min(max(r["t"] for r in rows if r["t"] is not None) for rows in (a_rows, b_rows))
-    expected = expected_rows(a_rows, b_rows, how="full", lb=SETTINGS["look_back_time"], mw=SETTINGS["max_waiting_time"],
-                             start=0, end=watermark)
+    expected = expected_rows(
+        a_rows,
+        b_rows,
+        how="full",
+        lb=SETTINGS["look_back_time"],
+        mw=SETTINGS["max_waiting_time"],
+        start=0,
+        end=watermark,
+    )
 
-    columns = ["TrxId", "RecDate", "Account", "Amount", "RecDate_A", "PaymentId", "JoinType", "DiffArrivalTime",
-               "WaitingTime"]
-    table = [(number(key), day(out), None if arrival_a is None else a_id(key, account, amount, arrival_a),
-              number(payment), int(code), number(diff), number(waiting))
-             for key, out, account, amount, arrival_a, payment, code, diff, waiting
-             in thrift_sql.rows("gen_full", columns)]
+    columns = [
+        "TrxId",
+        "RecDate",
+        "Account",
+        "Amount",
+        "RecDate_A",
+        "PaymentId",
+        "JoinType",
+        "DiffArrivalTime",
+        "WaitingTime",
+    ]
+    table = [
+        (
+            number(key),
+            day(out),
+            None if arrival_a is None else a_id(key, account, amount, arrival_a),
+            number(payment),
+            int(code),
+            number(diff),
+            number(waiting),
+        )
+        for key, out, account, amount, arrival_a, payment, code, diff, waiting in thrift_sql.rows("gen_full", columns)
+    ]
     assert Counter(table) == Counter(expected)
     assert {r[4] for r in table} == {1, 2, 3, 4, 6}

@@ -6,5 +6,6 @@ import datetime
 def model(dbt, session):
     dbt.config(materialized="table", partition_by=["day"], tags=["writer_scope"], meta={"inc_join_writer": True})
     saw_context = hasattr(dbt, "inc_join_context")
-    return session.createDataFrame([(1, saw_context, datetime.date(2025, 1, 1))],
-                                   "id int, saw_inc_join_context boolean, day date")
+    return session.createDataFrame(
+        [(1, saw_context, datetime.date(2025, 1, 1))], "id int, saw_inc_join_context boolean, day date"
+    )

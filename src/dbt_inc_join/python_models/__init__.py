@@ -7,6 +7,7 @@
 
 Importing this subpackage is cheap and needs no pyspark; only ``model`` imports pyspark.
 """
+
 from __future__ import annotations
 
 
@@ -20,6 +21,8 @@ def register() -> bool:
         from .submission import install_submission_helper
     except Exception:  # dbt absent or incompatible: nothing to register
         return False
-    installed = [install_submission_helper(helper.submission_method, helper, helper.profile_method)
-                 for helper in (SessionHelper, SparkConnectHelper)]
+    installed = [
+        install_submission_helper(helper.submission_method, helper, helper.profile_method)
+        for helper in (SessionHelper, SparkConnectHelper)
+    ]
     return all(installed)

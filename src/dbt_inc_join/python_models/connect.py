@@ -19,10 +19,12 @@ Another profile method can opt in per model with ``submission_method: spark_conn
 pyspark keeps one mode per process: a process that runs a classic (JVM) SparkSession cannot open a Connect
 session next to it, so run dbt with this helper in a process of its own (as the ``dbt`` command does).
 """
+
 from __future__ import annotations
 
 import os
-from typing import Any, Dict, Mapping, Optional
+from collections.abc import Mapping
+from typing import Any
 
 from .submission import BaseInProcessHelper
 
@@ -31,25 +33,31 @@ CONFIG_KEY = "spark_connect_url"
 ENV_VAR = "SPARK_REMOTE"
 
 
-def connect_url(config: Dict[str, Any], model_name: str = "this model",
-                environ: Optional[Mapping[str, str]] = None) -> str:
+def connect_url(
+    config: dict[str, Any], model_name: str = "this model", environ: Mapping[str, str] | None = None
+) -> str:
     """The Spark Connect URL for one model: ``meta.spark_connect_url``, else the config ``spark_connect_url``,
     else ``$SPARK_REMOTE`` (the first that is set and not blank)."""
     variables: Mapping[str, str] = os.environ if environ is None else environ
     meta = config.get("meta") or {}
-    candidates = (meta.get(CONFIG_KEY) if isinstance(meta, dict) else None, config.get(CONFIG_KEY),
-                  variables.get(ENV_VAR))
+    candidates = (
+        meta.get(CONFIG_KEY) if isinstance(meta, dict) else None,
+        config.get(CONFIG_KEY),
+        variables.get(ENV_VAR),
+    )
     url = next((text for text in (str(c or "").strip() for c in candidates) if text), "")
     if not url:
         raise ValueError(
             f"inc_join: Python model {model_name} runs through Spark Connect (submission_method "
             f"'{SUBMISSION_METHOD}'), but no Connect URL is set. Set meta {CONFIG_KEY} in the model config, e.g. "
-            f"`models: {{<your project>: {{+meta: {{{CONFIG_KEY}: \"sc://<spark host>:15002\"}}}}}}` in "
+            f'`models: {{<your project>: {{+meta: {{{CONFIG_KEY}: "sc://<spark host>:15002"}}}}}}` in '
             f"dbt_project.yml, or the environment variable {ENV_VAR}."
         )
     if not url.startswith("sc://"):
-        raise ValueError(f"inc_join: {CONFIG_KEY} must be a Spark Connect URL 'sc://host:port[/;param=value]' "
-                         f"(got {url!r}) for Python model {model_name}.")
+        raise ValueError(
+            f"inc_join: {CONFIG_KEY} must be a Spark Connect URL 'sc://host:port[/;param=value]' "
+            f"(got {url!r}) for Python model {model_name}."
+        )
     return url
 
 
@@ -74,7 +82,7 @@ class SparkConnectHelper(BaseInProcessHelper):
     submission_method = SUBMISSION_METHOD
     profile_method = "thrift"
 
-    def __init__(self, parsed_model: Dict, credentials: Any) -> None:
+    def __init__(self, parsed_model: dict, credentials: Any) -> None:
         super().__init__(parsed_model, credentials)
         try:  # fail before any work when the URL is missing
             self.url = connect_url(parsed_model.get("config") or {}, self.name)
@@ -89,5 +97,6 @@ class SparkConnectHelper(BaseInProcessHelper):
         try:
             return connect_session(self.url)
         except Exception as error:
-            raise DbtRuntimeError(f"Python model {self.name}: no Spark Connect session at {self.url}: {error}") \
-                from error
+            raise DbtRuntimeError(
+                f"Python model {self.name}: no Spark Connect session at {self.url}: {error}"
+            ) from error

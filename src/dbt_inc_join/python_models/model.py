@@ -4,11 +4,12 @@ Python models cannot call macros or ``var()``. inc_join's Python writer (macros/
 what the SQL macro reads from Jinja as ``dbt.inc_join_context``: the materialization, the microbatch batch and
 the ``inc_join_output_window_start/end`` vars. The rules are those of ``dbt_inc_join.output_window``.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, Dict, Optional
+from typing import Any
 
 from pyspark.sql import DataFrame
 
@@ -31,20 +32,21 @@ class DbtWindow:
     end_reason: str
 
 
-def dbt_context(dbt: Any) -> Dict[str, Any]:
+def dbt_context(dbt: Any) -> dict[str, Any]:
     """What inc_join's Python writer injected into the model's ``dbt`` object."""
     context = getattr(dbt, "inc_join_context", None)
     if context is None:
         raise ValueError(
             "inc_join: this Python model was not written by inc_join's writer, so its window cannot be resolved. "
-            "Add to dbt_project.yml: dispatch: [{macro_namespace: dbt, search_order: [<your project>, dbt_inc_join, dbt]}]; "
+            "Add to dbt_project.yml: dispatch: "
+            "[{macro_namespace: dbt, search_order: [<your project>, dbt_inc_join, dbt]}]; "
             "if the model reaches inc_join_model through a module of its own, also set "
             "dbt.config(meta={'inc_join_writer': True}) in it."
         )
     return context
 
 
-def check_model_config(context: Dict[str, Any], include_waiting: bool, time_uom: str) -> None:
+def check_model_config(context: dict[str, Any], include_waiting: bool, time_uom: str) -> None:
     """The model-level checks of spec §7, as in the SQL macro."""
     if include_waiting and context.get("materialized") == "incremental":
         raise ValueError(
@@ -60,7 +62,7 @@ def check_model_config(context: Dict[str, Any], include_waiting: bool, time_uom:
         )
 
 
-def _latest_output_arrival(dbt: Any, prepared: PreparedJoin) -> Optional[UnitValue]:
+def _latest_output_arrival(dbt: Any, prepared: PreparedJoin) -> UnitValue | None:
     spark = prepared.df_a.sparkSession
     column = quote(prepared.inputs.inc_col[0])
     row = spark.table(str(dbt.this)).selectExpr(f"date_format(max({column}), 'yyyy-MM-dd HH:mm:ss')").first()
@@ -69,8 +71,7 @@ def _latest_output_arrival(dbt: Any, prepared: PreparedJoin) -> Optional[UnitVal
     return None if text is None else parse_bound(text, "this", prepared.params.time_uom)
 
 
-def resolve_dbt_window(dbt: Any, prepared: PreparedJoin, output_window_start=None,
-                       output_window_end=None) -> DbtWindow:
+def resolve_dbt_window(dbt: Any, prepared: PreparedJoin, output_window_start=None, output_window_end=None) -> DbtWindow:
     """start: argument > var > microbatch batch start > max(inc_col) in this + 1 unit > earliest arrival of A
     (of A or B for how = full). end: argument > var > batch end − 1 unit > watermark; always capped at the
     availability watermark."""
@@ -83,8 +84,10 @@ def resolve_dbt_window(dbt: Any, prepared: PreparedJoin, output_window_start=Non
 
     start, start_reason = bound(output_window_start, "output_window_start"), "argument output_window_start"
     if start is None and context.get("output_window_start"):
-        start, start_reason = bound(context["output_window_start"], "inc_join_output_window_start"), \
-            "var inc_join_output_window_start"
+        start, start_reason = (
+            bound(context["output_window_start"], "inc_join_output_window_start"),
+            "var inc_join_output_window_start",
+        )
     if start is None and context.get("batch_start"):
         start, start_reason = bound(context["batch_start"], "model.batch.event_time_start"), "microbatch batch start"
     if start is None and dbt.is_incremental:
@@ -109,8 +112,10 @@ def resolve_dbt_window(dbt: Any, prepared: PreparedJoin, output_window_start=Non
         watermark, how_known = watermark_of(*maxima), watermark_text(*maxima)
     end, end_reason = bound(output_window_end, "output_window_end"), "argument output_window_end"
     if end is None and context.get("output_window_end"):
-        end, end_reason = bound(context["output_window_end"], "inc_join_output_window_end"), \
-            "var inc_join_output_window_end"
+        end, end_reason = (
+            bound(context["output_window_end"], "inc_join_output_window_end"),
+            "var inc_join_output_window_end",
+        )
     if end is None and context.get("batch_end"):
         last_moment = datetime.fromisoformat(context["batch_end"]) - timedelta(microseconds=1)
         end, end_reason = bound(last_moment, "model.batch.event_time_end"), f"microbatch batch end - 1 {unit.value}"
@@ -135,22 +140,54 @@ def _log(message: str) -> None:
         print(message)
 
 
-def inc_join_model(dbt: Any, a: DataFrame, b: DataFrame, *, join_cols, inc_col: str = "RecDate",
-                   how: str = "left", look_back_time: int = 0, max_waiting_time: int = 0,
-                   output_window_start=None, output_window_end=None, time_uom: str = "day",
-                   enforce_sliding_join_window: bool = True, include_waiting: bool = False,
-                   output_select=None, suffixes=("_A", "_B")) -> DataFrame:
+def inc_join_model(
+    dbt: Any,
+    a: DataFrame,
+    b: DataFrame,
+    *,
+    join_cols,
+    inc_col: str = "RecDate",
+    how: str = "left",
+    look_back_time: int = 0,
+    max_waiting_time: int = 0,
+    output_window_start=None,
+    output_window_end=None,
+    time_uom: str = "day",
+    enforce_sliding_join_window: bool = True,
+    include_waiting: bool = False,
+    output_select=None,
+    suffixes=("_A", "_B"),
+) -> DataFrame:
     """The body of a dbt Python model: ``return inc_join_model(dbt, dbt.ref("a"), dbt.ref("b"), join_cols=...)``.
 
     Same arguments and rows as the SQL macro ``dbt_inc_join.inc_join``; the window comes from dbt's state."""
-    prepared = prepare_join(a, b, join_cols=join_cols, inc_col=inc_col, how=how, look_back_time=look_back_time,
-                            max_waiting_time=max_waiting_time, time_uom=time_uom,
-                            enforce_sliding_join_window=enforce_sliding_join_window,
-                            include_waiting=include_waiting, output_select=output_select, suffixes=suffixes)
+    prepared = prepare_join(
+        a,
+        b,
+        join_cols=join_cols,
+        inc_col=inc_col,
+        how=how,
+        look_back_time=look_back_time,
+        max_waiting_time=max_waiting_time,
+        time_uom=time_uom,
+        enforce_sliding_join_window=enforce_sliding_join_window,
+        include_waiting=include_waiting,
+        output_select=output_select,
+        suffixes=suffixes,
+    )
     check_model_config(dbt_context(dbt), prepared.params.include_waiting, prepared.params.time_uom.value)
     resolved = resolve_dbt_window(dbt, prepared, output_window_start, output_window_end)
     window, params = resolved.window, prepared.params
-    ranges = None if window.is_empty else read_ranges(window, how=params.how, look_back_time=params.look_back_time,
-                                                      max_waiting_time=params.max_waiting_time, unit=params.time_uom)
+    ranges = (
+        None
+        if window.is_empty
+        else read_ranges(
+            window,
+            how=params.how,
+            look_back_time=params.look_back_time,
+            max_waiting_time=params.max_waiting_time,
+            unit=params.time_uom,
+        )
+    )
     _log(run_log_line(str(dbt.this), window, resolved.start_reason, resolved.end_reason, ranges))
     return render_join(prepared, window)

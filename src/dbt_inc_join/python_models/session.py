@@ -5,6 +5,7 @@ mode. dbt-core imports every installed top-level ``dbt_*`` module when it loads 
 ``dbt_inc_join`` registers :class:`SessionHelper` (``python_models.register``) as dbt-spark's ``session``
 helper, the default for session profiles. Nothing happens when dbt-spark is not installed.
 """
+
 from __future__ import annotations
 
 from typing import Any

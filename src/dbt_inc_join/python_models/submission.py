@@ -6,10 +6,11 @@ upload the code to a cluster). The helpers here run the code in dbt's own Python
 (``SessionHelper`` in session.py, ``SparkConnectHelper`` in connect.py) differs only in where its SparkSession
 comes from. This module imports dbt (``PythonJobHelper``), never pyspark.
 """
+
 from __future__ import annotations
 
 import traceback
-from typing import Any, Dict, Type
+from typing import Any
 
 from dbt.adapters.base import PythonJobHelper
 
@@ -33,7 +34,7 @@ def python_model_failure(error: BaseException) -> str:
     return f"Python model failed: {error}\n{traceback.format_exc()}"
 
 
-def model_name(parsed_model: Dict[str, Any]) -> str:
+def model_name(parsed_model: dict[str, Any]) -> str:
     """The model's unique id (its alias when dbt gives none), for messages."""
     return str(parsed_model.get("unique_id") or parsed_model.get("alias") or "this model")
 
@@ -43,7 +44,7 @@ def run_model_code(compiled_code: str, spark: Any, name: str) -> None:
     a failure becomes one DbtRuntimeError with python_model_failure's text."""
     from dbt_common.exceptions import DbtRuntimeError
 
-    namespace: Dict[str, Any] = {"__name__": "__dbt_python_model__", "spark": spark}
+    namespace: dict[str, Any] = {"__name__": "__dbt_python_model__", "spark": spark}
     try:
         exec(compile(_strip_first_indent(compiled_code), f"<dbt python model {name}>", "exec"), namespace)
     except Exception as error:
@@ -58,7 +59,7 @@ class BaseInProcessHelper(PythonJobHelper):
     submission_method: str = ""
     profile_method: str = ""
 
-    def __init__(self, parsed_model: Dict, credentials: Any) -> None:
+    def __init__(self, parsed_model: dict, credentials: Any) -> None:
         self.parsed_model = parsed_model
         self.credentials = credentials
         self.name = model_name(parsed_model)
@@ -72,7 +73,7 @@ class BaseInProcessHelper(PythonJobHelper):
         return None
 
 
-def install_submission_helper(method: str, helper: Type, profile_method: str) -> bool:
+def install_submission_helper(method: str, helper: type, profile_method: str) -> bool:
     """Add ``helper`` to dbt-spark's SparkAdapter as submission method ``method``, the default for profiles of
     ``method: <profile_method>`` (other profiles keep dbt-spark's default). Idempotent; False when dbt-spark is
     absent or incompatible (other adapters stay untouched)."""
@@ -87,7 +88,7 @@ def install_submission_helper(method: str, helper: Type, profile_method: str) ->
     helpers = adapter.python_submission_helpers
     default_method = adapter.default_python_submission_method
 
-    def python_submission_helpers(self) -> Dict[str, Any]:
+    def python_submission_helpers(self) -> dict[str, Any]:
         return {**helpers.fget(self), method: helper}
 
     def default_python_submission_method(self) -> str:
