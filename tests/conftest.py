@@ -47,30 +47,31 @@ def pytest_configure(config):
         _dbt_spark_uses_ansi(ansi)
 
 
-_DBT_ANSI = {"value": None}  # what dbt-spark's profiles get for spark.sql.ansi.enabled; None: its own "false"
+# what dbt-spark's profiles get for spark.sql.ansi.enabled (None: its own "false"), and whether it is hooked
+_DBT_ANSI: dict = {"value": None, "hooked": False}
 
 
 def _dbt_spark_uses_ansi(ansi: str) -> None:
     """dbt-spark 1.11 writes spark.sql.ansi.enabled=false into every profile's server_side_parameters and
     re-applies them to the session before each statement (SQL and, through the session helper, Python models).
-    Here that one entry takes the value of the run instead, as with dbt-spark < 1.10 on Spark 4, or Databricks,
-    where ANSI is on. tests/integration/test_engine.py checks what the statements dbt runs really see."""
+    Here that one entry takes the value of the run instead, as where ANSI is on for dbt (Databricks, other
+    adapters or setups on Spark 4). tests/integration/test_engine.py checks what the statements dbt runs see."""
     _DBT_ANSI["value"] = ansi
     try:
         from dbt.adapters.spark.connections import SparkCredentials
     except ImportError:
         return
-    original = SparkCredentials.__post_init__
-    if getattr(original, "inc_join_ansi", False):
+    if _DBT_ANSI["hooked"]:
         return
+    original = SparkCredentials.__post_init__
 
     def __post_init__(self) -> None:
         original(self)
         if _DBT_ANSI["value"] is not None:  # read per dbt invocation: each one builds its credentials anew
             self.server_side_parameters["spark.sql.ansi.enabled"] = _DBT_ANSI["value"]
 
-    __post_init__.inc_join_ansi = True
-    SparkCredentials.__post_init__ = __post_init__
+    SparkCredentials.__post_init__ = __post_init__  # type: ignore[method-assign]
+    _DBT_ANSI["hooked"] = True
 
 
 @contextmanager
