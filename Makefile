@@ -8,7 +8,7 @@ PEER_STAMP := $(PEER)/.installed
 # The second environment: the latest pyspark 3.5 (requirements/spark35.txt), for what pyproject promises.
 VENV35 := .venv-spark35
 STAMP35 := $(VENV35)/.installed
-PYTEST := -m pytest -p no:cacheprovider
+PYTEST := -m pytest
 # The parts of the dbt suite that run on every engine: the ANSI probe, the daily pipeline (SQL macro and Python
 # models, method: session) and the SQL macro = core matrix.
 DBT_ENGINE := tests/integration/test_engine.py
