@@ -5,34 +5,76 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PEER := .bench-peer
 PEER_STAMP := $(PEER)/.installed
+# The second environment: the latest pyspark 3.5 (requirements/spark35.txt), for what pyproject promises.
+VENV35 := .venv-spark35
+STAMP35 := $(VENV35)/.installed
+PYTEST := -m pytest
+# The parts of the dbt suite that run on every engine: the ANSI probe, the daily pipeline (SQL macro and Python
+# models, method: session) and the SQL macro = core matrix.
+DBT_ENGINE := tests/integration/test_engine.py
+DBT_PIPELINE := tests/integration/test_dbt_pipeline.py
+DBT_MATRIX := tests/integration/test_sql_matches_core.py
 
-.PHONY: demo test pictures java clean-state bench bench-quick bench-peer thrift-server thrift-server-stop
+.PHONY: help demo check test test-core test-spark4 test-spark4-ansi test-spark35 test-spark35-ansi pictures java \
+	clean-state bench bench-quick bench-peer thrift-server thrift-server-stop
 
-demo: $(STAMP)
+help: ## These targets, one line each
+	@grep -E '^[a-z0-9.-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 20
+
+demo: $(STAMP) ## The worked example as a dbt pipeline on the embedded Spark (the README's first command)
 	$(BIN)/python scripts/demo.py
 
+# The engine matrix (tests/conftest.py reads INC_JOIN_ANSI and INC_JOIN_EXPECT_SPARK):
+#   Spark 4 (pyspark 4.3)   everything; core with Spark 4's ANSI on, dbt with dbt-spark's ANSI off
+#   Spark 4, ANSI on        the SQL macro = core matrix with dbt statements under ANSI
+#   Spark 3.5, ANSI off     the core suite, the SQL macro = core matrix
+#   Spark 3.5, ANSI on      the core suite, the daily dbt pipeline (SQL and Python models)
+# The engine runs use the smaller hypothesis profile: the properties are engine-independent logic.
+test: check test-spark4 test-spark4-ansi test-spark35 test-spark35-ansi ## Everything below: Spark 4 and 3.5, ANSI on and off (~20 min)
+
 # The benchmark's quick mode is part of the suite (tests/bench), so the peer overlay must exist first.
-test: $(STAMP) $(PEER_STAMP)
-	$(BIN)/python -m pytest
+test-spark4: $(STAMP) $(PEER_STAMP) ## The whole suite on Spark 4 (pyspark 4.3), as configured by default
+	INC_JOIN_EXPECT_SPARK=4 $(BIN)/python $(PYTEST)
+
+test-spark4-ansi: $(STAMP) ## Spark 4, ANSI on for dbt too: the SQL macro = core matrix
+	INC_JOIN_EXPECT_SPARK=4 INC_JOIN_ANSI=true $(BIN)/python $(PYTEST) --hypothesis-profile=fast \
+	  tests/core/test_engine.py $(DBT_ENGINE) $(DBT_MATRIX)
+
+test-spark35: $(STAMP35) $(PEER_STAMP) ## Spark 3.5, ANSI off: the core suite and the SQL macro = core matrix
+	INC_JOIN_EXPECT_SPARK=3.5 INC_JOIN_ANSI=false $(VENV35)/bin/python $(PYTEST) --hypothesis-profile=fast \
+	  tests/core $(DBT_ENGINE) $(DBT_MATRIX)
+
+test-spark35-ansi: $(STAMP35) $(PEER_STAMP) ## Spark 3.5, ANSI on: the core suite and the daily dbt pipeline
+	INC_JOIN_EXPECT_SPARK=3.5 INC_JOIN_ANSI=true $(VENV35)/bin/python $(PYTEST) --hypothesis-profile=fast \
+	  tests/core $(DBT_ENGINE) $(DBT_PIPELINE)
+
+test-core: $(STAMP) $(PEER_STAMP) ## The fast loop: the PySpark core without dbt, on Spark 4 (~1.5 min)
+	$(BIN)/python $(PYTEST) --hypothesis-profile=fast tests/core
+
+# Lint, format and types (ruff and mypy, configured in pyproject.toml); part of `make test`.
+check: $(STAMP) ## ruff lint and format check, mypy
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 # The README's benchmark (bench/): `make bench` is the full run (about 25 minutes on 2 cores; the data is
 # generated once and cached under bench/.cache/), `make bench-quick` the CI-sized one. Pass options with
 # BENCH_ARGS, e.g. `make bench BENCH_ARGS="--days 730 --repeats 7"`.
-bench: $(STAMP) $(PEER_STAMP)
+bench: $(STAMP) $(PEER_STAMP) ## The README's benchmark, full run (~25 min; BENCH_ARGS for options)
 	$(BIN)/python -m bench.run $(BENCH_ARGS)
 
-bench-quick: $(STAMP) $(PEER_STAMP)
+bench-quick: $(STAMP) $(PEER_STAMP) ## The benchmark's CI-sized run
 	$(BIN)/python -m bench.run --quick $(BENCH_ARGS)
 
 # The peer inc-join 0.1.3 in its own directory, on sys.path for the benchmark only (never a dependency).
-bench-peer: $(PEER_STAMP)
+bench-peer: $(PEER_STAMP) ## Install the peer inc-join 0.1.3 into .bench-peer/
 
 # The README's pictures: lateness histogram with the suggested windows, JoinType counts per day.
-pictures: $(STAMP)
+pictures: $(STAMP) ## Redraw the README's pictures into docs/images
 	$(BIN)/python scripts/pictures.py --out docs/images
 
 # Spark 4 needs Java 17 or newer; say so plainly instead of failing inside the JVM launcher.
-java:
+java: ## Check that Java 17 or newer is on PATH
 	@command -v java >/dev/null 2>&1 || { echo "inc_join: Java 17 or newer is required (java not found on PATH); install e.g. openjdk-17-jre-headless." >&2; exit 1; }
 	@v=$$(java -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -n1); \
 	  [ -n "$$v" ] && [ "$$v" -ge 17 ] || { echo "inc_join: Java 17 or newer is required (found: $$(java -version 2>&1 | head -n1))." >&2; exit 1; }
@@ -42,6 +84,13 @@ $(STAMP): pyproject.toml requirements/dev.txt | java
 	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements/dev.txt
 	$(BIN)/pip install --quiet --disable-pip-version-check --no-deps -e . --config-settings editable_mode=compat
 	touch $(STAMP)
+
+# The same way as .venv, with pyspark 3.5 and its dbt pair instead of requirements/dev.txt.
+$(STAMP35): pyproject.toml requirements/spark35.txt | java
+	$(PYTHON) -m venv $(VENV35)
+	$(VENV35)/bin/pip install --quiet --disable-pip-version-check -r requirements/spark35.txt
+	$(VENV35)/bin/pip install --quiet --disable-pip-version-check --no-deps -e . --config-settings editable_mode=compat
+	touch $(STAMP35)
 
 $(PEER_STAMP): requirements/bench.txt | $(STAMP)
 	rm -rf $(PEER)
@@ -56,12 +105,12 @@ THRIFT_STATE ?= .thrift-server
 THRIFT_PORT ?= 10000
 CONNECT_PORT ?= 15002
 
-thrift-server: $(STAMP)
+thrift-server: $(STAMP) ## Start a local Spark Thrift Server with Spark Connect (127.0.0.1)
 	$(BIN)/python -m scripts.thrift_server start --state-dir $(THRIFT_STATE) --thrift-port $(THRIFT_PORT) --connect-port $(CONNECT_PORT)
 
-thrift-server-stop:
+thrift-server-stop: ## Stop it
 	$(BIN)/python -m scripts.thrift_server stop --state-dir $(THRIFT_STATE)
 
 # Local Spark/dbt state the demo and tests leave behind (all gitignored).
-clean-state:
+clean-state: ## Remove the local Spark/dbt state the demo and tests leave behind
 	rm -rf .spark-state spark-warehouse metastore_db derby.log integration_tests/target integration_tests/logs

@@ -1,11 +1,96 @@
-"""One local SparkSession for the whole test run (start-up is the expensive part)."""
+"""One local SparkSession for the whole test run (start-up is the expensive part).
+
+The engine matrix of `make test` (see the Makefile) is chosen with environment variables:
+
+- ``INC_JOIN_ANSI`` = ``true`` / ``false``: ``spark.sql.ansi.enabled`` for the core tests (set on the session)
+  and for every statement dbt runs (SQL models and Python models). Unset: each product's own default (Spark 4:
+  true, Spark 3.5: false; dbt-spark 1.11 forces false for dbt).
+- ``INC_JOIN_EXPECT_SPARK`` = e.g. ``3.5``: the run fails unless the installed pyspark is that version, so a
+  run meant for one Spark cannot silently use another.
+
+A skipped test fails the run: nothing that did not run counts as passing.
+"""
 from __future__ import annotations
 
 import os
+from contextlib import contextmanager
 
 import pytest
+from hypothesis import settings
 
 os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+
+# The property tests' example count: `inc_join` in `make test`, `fast` in `make test-core`
+# (pytest --hypothesis-profile=fast).
+settings.register_profile("inc_join", max_examples=25)
+settings.register_profile("fast", max_examples=8)
+settings.load_profile("inc_join")
+
+
+def ansi_setting():
+    """The ANSI mode this run asks for: "true", "false", or None (leave the defaults)."""
+    value = os.environ.get("INC_JOIN_ANSI", "").strip().lower()
+    if value not in ("", "true", "false"):
+        raise pytest.UsageError(f"INC_JOIN_ANSI must be true or false (got {value!r}).")
+    return value or None
+
+
+def pytest_configure(config):
+    expected = os.environ.get("INC_JOIN_EXPECT_SPARK")
+    if expected:
+        import pyspark
+
+        if not (pyspark.__version__ == expected or pyspark.__version__.startswith(expected + ".")):
+            raise pytest.UsageError(f"this run needs pyspark {expected}, found {pyspark.__version__}.")
+    ansi = ansi_setting()
+    if ansi is not None:
+        _dbt_spark_uses_ansi(ansi)
+
+
+# what dbt-spark's profiles get for spark.sql.ansi.enabled (None: its own "false"), and whether it is hooked
+_DBT_ANSI: dict = {"value": None, "hooked": False}
+
+
+def _dbt_spark_uses_ansi(ansi: str) -> None:
+    """dbt-spark 1.11 writes spark.sql.ansi.enabled=false into every profile's server_side_parameters and
+    re-applies them to the session before each statement (SQL and, through the session helper, Python models).
+    Here that one entry takes the value of the run instead, as where ANSI is on for dbt (Databricks, other
+    adapters or setups on Spark 4). tests/integration/test_engine.py checks what the statements dbt runs see."""
+    _DBT_ANSI["value"] = ansi
+    try:
+        from dbt.adapters.spark.connections import SparkCredentials
+    except ImportError:
+        return
+    if _DBT_ANSI["hooked"]:
+        return
+    original = SparkCredentials.__post_init__
+
+    def __post_init__(self) -> None:
+        original(self)
+        if _DBT_ANSI["value"] is not None:  # read per dbt invocation: each one builds its credentials anew
+            self.server_side_parameters["spark.sql.ansi.enabled"] = _DBT_ANSI["value"]
+
+    SparkCredentials.__post_init__ = __post_init__  # type: ignore[method-assign]
+    _DBT_ANSI["hooked"] = True
+
+
+@contextmanager
+def dbt_spark_default_ansi():
+    """dbt invocations inside keep dbt-spark's own ANSI setting (false), whatever the run's."""
+    saved = _DBT_ANSI["value"]
+    _DBT_ANSI["value"] = None
+    try:
+        yield
+    finally:
+        _DBT_ANSI["value"] = saved
+
+
+def pytest_sessionfinish(session, exitstatus):
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    skipped = reporter.stats.get("skipped", []) if reporter else []
+    if skipped and exitstatus == pytest.ExitCode.OK:
+        reporter.write_line(f"inc_join: {len(skipped)} test(s) skipped; a skipped test fails the run.", red=True)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 @pytest.fixture(scope="session")
@@ -15,5 +100,8 @@ def spark(tmp_path_factory):
     state = tmp_path_factory.mktemp("spark-state")
     os.environ["INC_JOIN_STATE_DIR"] = str(state)  # dbt tests reuse this session and its catalog
     session = local_spark_session(state)
+    ansi = ansi_setting()
+    if ansi is not None:
+        session.conf.set("spark.sql.ansi.enabled", ansi)
     yield session
     session.stop()

@@ -17,11 +17,16 @@ from pyspark.sql.types import (
     StructType,
     TimestampNTZType,
     TimestampType,
-    VariantType,
 )
 
 from .join_types import HOW_VALUES
 from .time_units import TIME_UOM_VALUES, TimeUnit
+
+try:  # Spark 4.0+; pyspark 3.5 has no VARIANT type
+    from pyspark.sql.types import VariantType
+    _NOT_COMPARABLE: Tuple[type, ...] = (MapType, VariantType)
+except ImportError:
+    _NOT_COMPARABLE = (MapType,)
 
 OUTPUT_SELECT_DEFAULT = "join_cols, inc_col, df_a_cols, df_b_cols, DiffArrivalTime, WaitingTime, JoinType"
 
@@ -189,7 +194,7 @@ def check_arrival_type(data_type: DataType, inc_col: str, side: str, unit: TimeU
 
 def _comparable(data_type: DataType) -> bool:
     """Whether Spark can test values of this type for equality (maps and variants it cannot)."""
-    if isinstance(data_type, (MapType, VariantType)):
+    if isinstance(data_type, _NOT_COMPARABLE):
         return False
     if isinstance(data_type, ArrayType):
         return _comparable(data_type.elementType)

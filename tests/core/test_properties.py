@@ -61,7 +61,8 @@ def run(frames, scenario, start, end, **extra):
     return Counter(oracle_rows(result, unit))
 
 
-PROPERTY_SETTINGS = settings(max_examples=25, deadline=None, derandomize=True,
+# the example count comes from the hypothesis profile (tests/conftest.py): 25, or 8 in `make test-core`
+PROPERTY_SETTINGS = settings(deadline=None, derandomize=True,
                              suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 
 
