@@ -10,6 +10,7 @@ The engine matrix of `make test` (see the Makefile) is chosen with environment v
 
 A skipped test fails the run: nothing that did not run counts as passing.
 """
+
 from __future__ import annotations
 
 import os

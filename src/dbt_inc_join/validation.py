@@ -3,10 +3,11 @@
 Each failure is one ``ValueError`` or ``TypeError`` whose message starts with ``inc_join:``, names the
 parameter and says what is accepted. Nothing here touches data: schemas only.
 """
+
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Optional, Sequence, Tuple
 
 from pyspark.sql.types import (
     ArrayType,
@@ -24,7 +25,8 @@ from .time_units import TIME_UOM_VALUES, TimeUnit
 
 try:  # Spark 4.0+; pyspark 3.5 has no VARIANT type
     from pyspark.sql.types import VariantType
-    _NOT_COMPARABLE: Tuple[type, ...] = (MapType, VariantType)
+
+    _NOT_COMPARABLE: tuple[type, ...] = (MapType, VariantType)
 except ImportError:
     _NOT_COMPARABLE = (MapType,)
 
@@ -35,7 +37,7 @@ OUTPUT_SELECT_DEFAULT = "join_cols, inc_col, df_a_cols, df_b_cols, DiffArrivalTi
 class JoinParameters:
     """The arguments of one inc_join call, checked and normalised (no DataFrames, no bounds)."""
 
-    join_cols: Tuple[str, ...]
+    join_cols: tuple[str, ...]
     inc_col: str
     how: str
     look_back_time: int
@@ -43,8 +45,8 @@ class JoinParameters:
     time_uom: TimeUnit
     enforce_sliding_join_window: bool
     include_waiting: bool
-    output_select: Tuple[str, ...]
-    suffixes: Tuple[str, str]
+    output_select: tuple[str, ...]
+    suffixes: tuple[str, str]
 
 
 def _fail_type(parameter: str, expected: str, value: object) -> TypeError:
@@ -73,7 +75,7 @@ def _flag(parameter: str, value: object) -> bool:
     return value
 
 
-def _name_list(parameter: str, value: object) -> Tuple[str, ...]:
+def _name_list(parameter: str, value: object) -> tuple[str, ...]:
     """A column name or a list of them; a comma-separated string is split."""
     if isinstance(value, str):
         names = [part.strip() for part in value.split(",")] if "," in value else [value.strip()]
@@ -90,16 +92,17 @@ def _name_list(parameter: str, value: object) -> Tuple[str, ...]:
     return tuple(names)
 
 
-def _suffixes(value: object) -> Tuple[str, str]:
-    if (not isinstance(value, (list, tuple)) or len(value) != 2
-            or not all(isinstance(v, str) for v in value)):
+def _suffixes(value: object) -> tuple[str, str]:
+    if not isinstance(value, (list, tuple)) or len(value) != 2 or not all(isinstance(v, str) for v in value):
         raise _fail_type("suffixes", "a pair of strings such as ('_A', '_B')", value)
     if value[0] == value[1]:
-        raise ValueError(f"inc_join: suffixes must differ, or the two sides' columns would clash (got {tuple(value)!r}).")
+        raise ValueError(
+            f"inc_join: suffixes must differ, or the two sides' columns would clash (got {tuple(value)!r})."
+        )
     return value[0], value[1]
 
 
-def _output_select(value: object) -> Tuple[str, ...]:
+def _output_select(value: object) -> tuple[str, ...]:
     if value is None:
         value = OUTPUT_SELECT_DEFAULT
     if isinstance(value, str):
@@ -109,8 +112,9 @@ def _output_select(value: object) -> Tuple[str, ...]:
     else:
         raise _fail_type("output_select", "a comma-separated string or a list of tokens and column names", value)
     if not [t for t in tokens if t]:
-        raise ValueError("inc_join: output_select selects no column; list tokens such as "
-                         f"'{OUTPUT_SELECT_DEFAULT}' or column names.")
+        raise ValueError(
+            f"inc_join: output_select selects no column; list tokens such as '{OUTPUT_SELECT_DEFAULT}' or column names."
+        )
     if any(not token for token in tokens):
         raise ValueError(f"inc_join: output_select has an empty entry (got {value!r}).")
     return tuple(tokens)
@@ -154,7 +158,7 @@ def check_parameters(
 ARRIVAL_TYPES = (DateType, TimestampType, TimestampNTZType)
 
 
-def find_column(schema: StructType, name: str, case_sensitive: bool) -> Optional[str]:
+def find_column(schema: StructType, name: str, case_sensitive: bool) -> str | None:
     """The schema's spelling of ``name``, or None. Follows Spark's ``spark.sql.caseSensitive``."""
     for field in schema.fields:
         if field.name == name:

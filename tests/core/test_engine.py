@@ -1,4 +1,5 @@
 """The engine this run asked for is the one the tests use (the matrix of `make test`, tests/conftest.py)."""
+
 from __future__ import annotations
 
 import os

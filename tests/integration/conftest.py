@@ -1,4 +1,5 @@
 """The integration dbt project, seeded once, on the test session's SparkSession."""
+
 from __future__ import annotations
 
 import os

@@ -1,5 +1,6 @@
 """The ANSI mode of the run (INC_JOIN_ANSI, tests/conftest.py) reaches the statements dbt runs: the SQL of a
 model and the code of a Python model, each probed inside the model itself."""
+
 from __future__ import annotations
 
 import pytest
