@@ -30,7 +30,7 @@ demo: $(STAMP) ## The worked example as a dbt pipeline on the embedded Spark (th
 #   Spark 3.5, ANSI off     the core suite, the SQL macro = core matrix
 #   Spark 3.5, ANSI on      the core suite, the daily dbt pipeline (SQL and Python models)
 # The engine runs use the smaller hypothesis profile: the properties are engine-independent logic.
-test: check test-spark4 test-spark4-ansi test-spark35 test-spark35-ansi ## Everything below: Spark 4 and 3.5, ANSI on and off (~20 min)
+test: check test-spark4 test-spark4-ansi test-spark35 test-spark35-ansi ## check, then Spark 4 and 3.5, ANSI on and off (~19 min on 2 cores)
 
 # The benchmark's quick mode is part of the suite (tests/bench), so the peer overlay must exist first.
 test-spark4: $(STAMP) $(PEER_STAMP) ## The whole suite on Spark 4 (pyspark 4.3), as configured by default
@@ -48,7 +48,7 @@ test-spark35-ansi: $(STAMP35) $(PEER_STAMP) ## Spark 3.5, ANSI on: the core suit
 	INC_JOIN_EXPECT_SPARK=3.5 INC_JOIN_ANSI=true $(VENV35)/bin/python $(PYTEST) --hypothesis-profile=fast \
 	  tests/core $(DBT_ENGINE) $(DBT_PIPELINE)
 
-test-core: $(STAMP) $(PEER_STAMP) ## The fast loop: the PySpark core without dbt, on Spark 4 (~1.5 min)
+test-core: $(STAMP) $(PEER_STAMP) ## The fast loop: the PySpark core without dbt, on Spark 4 (about 2 min)
 	$(BIN)/python $(PYTEST) --hypothesis-profile=fast tests/core
 
 # Lint, format and types (ruff and mypy, configured in pyproject.toml); part of `make test`.
