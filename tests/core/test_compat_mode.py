@@ -248,8 +248,7 @@ def tables(draw, prefix: int):
     ]
 
 
-@settings(
-    max_examples=20,
+@settings(  # the example count comes from the hypothesis profile (tests/conftest.py)
     deadline=None,
     derandomize=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
