@@ -34,14 +34,27 @@ def bound(t: int | None, unit: str):
     return value.date() if unit == "day" else value
 
 
-def side_frame(spark: SparkSession, rows: Iterable[dict], side: str, unit: str, arrival_type: str) -> DataFrame:
-    """A table ``id, k, RecDate, <side>_val`` with RecDate of ``arrival_type`` (date or timestamp)."""
+def side_frame(
+    spark: SparkSession, rows: Iterable[dict], side: str, unit: str, arrival_type: str, payload: bool = False
+) -> DataFrame:
+    """A table ``id, k, RecDate, <side>_val`` with RecDate of ``arrival_type`` (date or timestamp); with
+    ``payload``, also ``v`` (int, the rows' ``v``, may be NULL)."""
     text_rows = []
     for r in rows:
         text = None if r["t"] is None else moment(r["t"], unit, r.get("jitter", 0)).strftime("%Y-%m-%d %H:%M:%S")
-        text_rows.append((r["id"], r["k"], text, f"{side}{r['id']}"))
-    frame = spark.createDataFrame(text_rows, f"id int, k int, arrival string, {side}_val string")
-    return frame.selectExpr("id", "k", f"CAST(to_timestamp(arrival) AS {arrival_type}) AS RecDate", f"{side}_val")
+        text_rows.append((r["id"], r["k"], text, f"{side}{r['id']}", r.get("v")))
+    frame = spark.createDataFrame(text_rows, f"id int, k int, arrival string, {side}_val string, v int")
+    columns = ["id", "k", f"CAST(to_timestamp(arrival) AS {arrival_type}) AS RecDate", f"{side}_val"]
+    return frame.selectExpr(*columns, *(["v"] if payload else []))
+
+
+def output_fields(row: dict, side: str, unit: str, arrival_type: str) -> dict:
+    """``row`` with the values its frame shows (``RecDate``: the raw arrival, a date or a datetime;
+    ``<side>_val``), for the oracle's order of partners (spec §11)."""
+    raw = None if row["t"] is None else moment(row["t"], unit, row.get("jitter", 0))
+    if raw is not None and arrival_type == "date":
+        raw = raw.date()
+    return dict(row, RecDate=raw, **{f"{side}_val": f"{side}{row['id']}"})
 
 
 def units_since_origin(text: str, unit: str) -> int:
@@ -49,18 +62,41 @@ def units_since_origin(text: str, unit: str) -> int:
     return round((value - ORIGINS[unit]) / STEPS[unit]) if unit != "day" else (value.date() - ORIGINS[unit].date()).days
 
 
-def oracle_rows(result: DataFrame, unit: str) -> list[tuple]:
-    """Output rows as ``(k, out_time, a_id, b_id, code, diff, waiting)``, the oracle's shape."""
-    collected = result.selectExpr(
+ORACLE_COLUMNS = ("k", "out", "a_id", "b_id", "JoinType", "DiffArrivalTime", "WaitingTime")
+
+
+def oracle_shape(result: DataFrame, aggregates: Iterable[str] = ()) -> DataFrame:
+    """``result`` projected to the oracle's columns (text out time; ``b_id`` NULL in aggregate mode, where A's
+    ``id`` keeps its name, spec §11), then the aggregate columns ``g0, g1, ...``, so that runs of every mode
+    can be unioned and collected at once."""
+    aggregates = list(aggregates)
+    return result.selectExpr(
         "k",
         "date_format(RecDate, 'yyyy-MM-dd HH:mm:ss') AS out",
-        "id_A",
-        "id_B",
+        "id AS a_id" if aggregates else "id_A AS a_id",
+        "CAST(NULL AS int) AS b_id" if aggregates else "id_B AS b_id",
         "JoinType",
         "DiffArrivalTime",
         "WaitingTime",
-    ).collect()
-    return [
-        (r.k, units_since_origin(r.out, unit), r.id_A, r.id_B, r.JoinType, r.DiffArrivalTime, r.WaitingTime)
-        for r in collected
-    ]
+        *[f"`{name}` AS g{i}" for i, name in enumerate(aggregates)],
+    )
+
+
+def _hashable(value):
+    return tuple(_hashable(v) for v in value) if isinstance(value, list) else value
+
+
+def shaped_rows(collected, unit: str, aggregates: int = 0) -> list[tuple]:
+    """Collected rows of ``oracle_shape`` as oracle rows (with the tuple of the aggregates when there are)."""
+    rows = []
+    for r in collected:
+        row = (r.k, units_since_origin(r.out, unit), r.a_id, r.b_id, r.JoinType, r.DiffArrivalTime, r.WaitingTime)
+        if aggregates:
+            row += (tuple(_hashable(r[f"g{i}"]) for i in range(aggregates)),)
+        rows.append(row)
+    return rows
+
+
+def oracle_rows(result: DataFrame, unit: str) -> list[tuple]:
+    """Output rows as ``(k, out_time, a_id, b_id, code, diff, waiting)``, the oracle's shape."""
+    return shaped_rows(oracle_shape(result).collect(), unit)
