@@ -197,18 +197,19 @@ def test_hot_key_full_gives_no_row_for_partners_not_chosen(hot):
     # b6 of key W is nobody's partner: code 6 at b + lb = 03-03; Y's B row (03-05) could be claimed by an A row
     # of 03-04 ... 03-06 and Y has none: code 6 at 03-06; the X rows not chosen give nothing
     result = inc_join(*hot, partner="first", how="full", **HOT, **HOT_WINDOW)
-    rows = sorted(
+    rows = [
         (r.Sym, r.Id, r.RecDate.isoformat(), r.JoinType, r.DiffArrivalTime, r.WaitingTime, r.Px)
         for r in result.collect()
-    )
-    assert rows == [
+    ]
+    assert len(rows) == 6
+    assert set(rows) == {
         ("W", None, "2025-03-03", 6, None, 1, 30),
         ("X", 1, "2025-03-02", 2, -1, None, 10),
         ("X", 2, "2025-03-04", 2, -1, None, 12),
         ("Y", 3, "2025-03-04", 4, None, 2, None),
         ("Y", None, "2025-03-06", 6, None, 1, 20),
         ("Z", 4, "2025-03-05", 4, None, 2, None),
-    ]
+    }
 
 
 def test_hot_key_aggregate_with_null_fill(hot):
