@@ -38,14 +38,17 @@ def side_frame(
     spark: SparkSession, rows: Iterable[dict], side: str, unit: str, arrival_type: str, payload: bool = False
 ) -> DataFrame:
     """A table ``id, k, RecDate, <side>_val`` with RecDate of ``arrival_type`` (date or timestamp); with
-    ``payload``, also ``v`` (int, the rows' ``v``, may be NULL)."""
+    ``payload``, the table ``k, v, RecDate, id, <side>_val, w`` (``v`` and ``w``: the rows' ints, may be NULL),
+    so that the ties of spec §11 are decided by a payload and the raw arrival before the id."""
     text_rows = []
     for r in rows:
         text = None if r["t"] is None else moment(r["t"], unit, r.get("jitter", 0)).strftime("%Y-%m-%d %H:%M:%S")
-        text_rows.append((r["id"], r["k"], text, f"{side}{r['id']}", r.get("v")))
-    frame = spark.createDataFrame(text_rows, f"id int, k int, arrival string, {side}_val string, v int")
-    columns = ["id", "k", f"CAST(to_timestamp(arrival) AS {arrival_type}) AS RecDate", f"{side}_val"]
-    return frame.selectExpr(*columns, *(["v"] if payload else []))
+        text_rows.append((r["id"], r["k"], text, f"{side}{r['id']}", r.get("v"), r.get("w")))
+    frame = spark.createDataFrame(text_rows, f"id int, k int, arrival string, {side}_val string, v int, w int")
+    arrival = f"CAST(to_timestamp(arrival) AS {arrival_type}) AS RecDate"
+    if payload:
+        return frame.selectExpr("k", "v", arrival, "id", f"{side}_val", "w")
+    return frame.selectExpr("id", "k", arrival, f"{side}_val")
 
 
 def output_fields(row: dict, side: str, unit: str, arrival_type: str) -> dict:
@@ -65,16 +68,20 @@ def units_since_origin(text: str, unit: str) -> int:
 ORACLE_COLUMNS = ("k", "out", "a_id", "b_id", "JoinType", "DiffArrivalTime", "WaitingTime")
 
 
-def oracle_shape(result: DataFrame, aggregates: Iterable[str] = ()) -> DataFrame:
+def oracle_shape(result: DataFrame, aggregates: Iterable[str] = (), b_fields: Iterable[str] = ()) -> DataFrame:
     """``result`` projected to the oracle's columns (text out time; ``b_id`` NULL in aggregate mode, where A's
-    ``id`` keeps its name, spec §11), then the aggregate columns ``g0, g1, ...``, so that runs of every mode
-    can be unioned and collected at once."""
+    ``id`` keeps its name, spec §11; with ``b_fields``, B's ``id_B`` and those output columns as an array, NULL
+    without B row), then the aggregate columns ``g0, g1, ...``, so that runs of every mode can be unioned and
+    collected at once."""
     aggregates = list(aggregates)
+    b_id = "id_B"
+    if b_fields:
+        b_id = f"CASE WHEN id_B IS NOT NULL THEN array(id_B, {', '.join(b_fields)}) END"
     return result.selectExpr(
         "k",
         "date_format(RecDate, 'yyyy-MM-dd HH:mm:ss') AS out",
         "id AS a_id" if aggregates else "id_A AS a_id",
-        "CAST(NULL AS int) AS b_id" if aggregates else "id_B AS b_id",
+        "CAST(NULL AS int) AS b_id" if aggregates else f"{b_id} AS b_id",
         "JoinType",
         "DiffArrivalTime",
         "WaitingTime",
@@ -90,7 +97,8 @@ def shaped_rows(collected, unit: str, aggregates: int = 0) -> list[tuple]:
     """Collected rows of ``oracle_shape`` as oracle rows (with the tuple of the aggregates when there are)."""
     rows = []
     for r in collected:
-        row = (r.k, units_since_origin(r.out, unit), r.a_id, r.b_id, r.JoinType, r.DiffArrivalTime, r.WaitingTime)
+        b_id = _hashable(r.b_id)
+        row = (r.k, units_since_origin(r.out, unit), r.a_id, b_id, r.JoinType, r.DiffArrivalTime, r.WaitingTime)
         if aggregates:
             row += (tuple(_hashable(r[f"g{i}"]) for i in range(aggregates)),)
         rows.append(row)

@@ -37,12 +37,14 @@ def expected_rows(
     partner: str = "all",
     partner_order_by: Sequence[str] = (),
     b_cols: Sequence[str] = ("id",),
+    b_fields: Sequence[str] = ("id",),
     aggregate: Mapping[str, Callable[[list[dict]], Any]] | None = None,
     null_fill: Mapping[str, Any] | None = None,
 ) -> list:
     """Rows of one run over ``[start, end]`` (start None: unbounded). Rows with time None are excluded.
 
-    ``partner='all'`` without ``aggregate`` is spec §3 (the default); the other modes are spec §11."""
+    ``partner='all'`` without ``aggregate`` is spec §3 (the default); the other modes are spec §11. A B row is
+    named in the output rows by its ``b_fields`` (one field: its value; more: the tuple of their values)."""
     a_rows = [r for r in a_rows if r["t"] is not None]
     b_rows = [r for r in b_rows if r["t"] is not None]
     if aggregate is not None:
@@ -53,6 +55,9 @@ def expected_rows(
     def partners(a):
         return [b for b in b_rows if a["k"] is not None and a["k"] == b["k"] and a["t"] - lb <= b["t"] <= a["t"] + mw]
 
+    def name(b):
+        return b[b_fields[0]] if len(b_fields) == 1 else tuple(b[f] for f in b_fields)
+
     def pair_code(delta):
         return 1 if delta == 0 else (2 if delta < 0 else 3)
 
@@ -62,27 +67,27 @@ def expected_rows(
         if partner == "all":
             for b in found:
                 delta = b["t"] - a["t"]
-                rows.append((a["k"], a["t"] if delta <= 0 else b["t"], a["id"], b["id"], pair_code(delta), delta, None))
+                rows.append((a["k"], a["t"] if delta <= 0 else b["t"], a["id"], name(b), pair_code(delta), delta, None))
             if include_waiting and end - mw < a["t"] <= end and not [b for b in found if b["t"] <= end]:
                 rows.append((a["k"], end, a["id"], None, 5, None, end - a["t"]))
         elif partner == "first":
             if found:
-                b = _chosen(found, "first", partner_order_by, b_cols)
+                b = _chosen(found, "first", partner_order_by, b_cols, name)
                 delta = b["t"] - a["t"]
-                rows.append((a["k"], max(a["t"], b["t"]), a["id"], b["id"], pair_code(delta), delta, None))
+                rows.append((a["k"], max(a["t"], b["t"]), a["id"], name(b), pair_code(delta), delta, None))
             # the window is still open at end and no partner has come by end: waiting
             if include_waiting and end - mw < a["t"] <= end and not [b for b in found if b["t"] <= end]:
                 rows.append((a["k"], end, a["id"], None, 5, None, end - a["t"]))
         else:  # last
             if found:
-                b = _chosen(found, "last", partner_order_by, b_cols)
+                b = _chosen(found, "last", partner_order_by, b_cols, name)
                 delta = b["t"] - a["t"]
-                rows.append((a["k"], a["t"] + mw, a["id"], b["id"], pair_code(delta), delta, None))
+                rows.append((a["k"], a["t"] + mw, a["id"], name(b), pair_code(delta), delta, None))
             # every A row whose window is still open at end waits, with the latest partner by end (or none)
             if include_waiting and end - mw < a["t"] <= end:
                 so_far = [b for b in found if b["t"] <= end]
-                b_id = _chosen(so_far, "last", partner_order_by, b_cols)["id"] if so_far else None
-                rows.append((a["k"], end, a["id"], b_id, 5, None, end - a["t"]))
+                latest = name(_chosen(so_far, "last", partner_order_by, b_cols, name)) if so_far else None
+                rows.append((a["k"], end, a["id"], latest, 5, None, end - a["t"]))
         if not found:
             rows.append((a["k"], a["t"] + mw, a["id"], None, 4, None, mw))
     for b in b_rows:
@@ -90,7 +95,7 @@ def expected_rows(
             a for a in a_rows if a["k"] is not None and a["k"] == b["k"] and b["t"] - mw <= a["t"] <= b["t"] + lb
         ]
         if not claimed:
-            rows.append((b["k"], b["t"] + lb, None, b["id"], 6, None, lb))
+            rows.append((b["k"], b["t"] + lb, None, name(b), 6, None, lb))
 
     codes = set(CODES[how]) | ({5} if include_waiting and how != "inner" else set())
     return [r for r in rows if r[4] in codes and r[1] <= end and (start is None or r[1] >= start)]
@@ -100,9 +105,9 @@ def _nulls_first(value):
     return (0,) if value is None else (1, value)
 
 
-def _chosen(found: list[dict], which: str, order_by: Sequence[str], b_cols: Sequence[str]) -> dict:
+def _chosen(found: list[dict], which: str, order_by: Sequence[str], b_cols: Sequence[str], name) -> dict:
     """The first or last of an A row's partners in the order of spec §11. Partners equal in every field of the
-    order must be the same output row (here: the same id), or the test data does not pin the choice."""
+    order are the same output row: they must have the same ``name``, or the test data does not pin the choice."""
 
     def key(b):
         return (b["t"], *[_nulls_first(b[c]) for c in order_by], *[_nulls_first(b[c]) for c in b_cols])
@@ -111,7 +116,7 @@ def _chosen(found: list[dict], which: str, order_by: Sequence[str], b_cols: Sequ
     pick = ordered[0] if which == "first" else ordered[-1]
     for b in found:
         if key(b) == key(pick):
-            assert b["id"] == pick["id"], f"partners {b} and {pick} tie in every ordered field"
+            assert name(b) == name(pick), f"partners {b} and {pick} tie in every ordered field"
     return pick
 
 

@@ -156,8 +156,9 @@ def test_rerunning_a_window_after_later_loads_changes_nothing(spark, scenario, l
 # spec §11, one row per A: partner = first | last, aggregate, and partner = all planned for many rows per key.
 # One Spark job per example: every run of an example is projected to the oracle's shape and unioned.
 
-B_COLS = ("id", "RecDate", "b_val", "v")  # B's output columns in their order: the last ties of partner (§11)
-ORDER_BY = [None, "v", ["b_val", "v"]]
+B_COLS = ("v", "RecDate", "id", "b_val", "w")  # B's output columns in their order: the last ties of partner (§11)
+B_FIELDS = ("id", "v", "w")  # what names a B row in the output rows: rows with the same id differ in v or w
+ORDER_BY = [None, "w", ["w", "id"]]
 
 
 def null_sum(rows):
@@ -179,14 +180,18 @@ NULL_FILLS = [None, {"total": 0, "top": "none"}]
 
 @st.composite
 def hot_tables(draw, prefix: int, payload: bool):
-    """Rows like ``tables``, and a hot key (key 0, up to 12 rows in a few units), exact duplicates and, with
-    ``payload``, rows tied on arrival and key with other payloads (some with the same id)."""
-    rows = [dict(r, v=draw(st.one_of(st.none(), st.integers(0, 3)))) for r in draw(tables(prefix))]
+    """Rows like ``tables`` with payloads ``v`` and ``w``, and a hot key (key 0, up to 12 rows in a few units),
+    exact duplicates and, with ``payload``, rows tied on arrival and key with other payloads: some with the same
+    id and raw arrival (then told apart by ``v`` or ``w`` only), some with their own id and jitter."""
+
+    def small():
+        return draw(st.one_of(st.none(), st.integers(0, 3)))
+
+    rows = [dict(r, v=small(), w=small()) for r in draw(tables(prefix))]
     hot_start = draw(st.integers(0, HORIZON - 3))
     for i in range(draw(st.integers(0, 12))):
         t = draw(st.one_of(st.integers(hot_start, hot_start + 3), st.none()))
-        v = draw(st.one_of(st.none(), st.integers(0, 3)))
-        rows.append(dict(id=prefix + 20 + i, k=0, t=t, jitter=draw(st.integers(0, 59)), v=v))
+        rows.append(dict(id=prefix + 20 + i, k=0, t=t, jitter=draw(st.integers(0, 59)), v=small(), w=small()))
     if rows:
         for r in draw(st.lists(st.sampled_from(rows), max_size=3)):
             rows.append(dict(r))  # delivered twice
@@ -197,8 +202,9 @@ def hot_tables(draw, prefix: int, payload: bool):
                     dict(
                         r,
                         id=r["id"] if same_id else prefix + 40 + i,
-                        jitter=draw(st.integers(0, 59)),
-                        v=draw(st.one_of(st.none(), st.integers(0, 3))),
+                        jitter=r["jitter"] if same_id else draw(st.integers(0, 59)),
+                        v=small(),
+                        w=small(),
                     )
                 )
     return rows
@@ -284,7 +290,9 @@ def mode_run(frames, scenario, start, end, **extra):
         **mode_arguments(scenario),
         **extra,
     )
-    return oracle_shape(result, AGGREGATES if scenario["mode"] == "aggregate" else ())
+    if scenario["mode"] == "aggregate":
+        return oracle_shape(result, AGGREGATES)
+    return oracle_shape(result, b_fields=B_FIELDS[1:])
 
 
 def collect_runs(scenario, runs: dict) -> dict:
@@ -318,6 +326,8 @@ def mode_expected(scenario, start, end, until=None, include_waiting=False):
         order_by = scenario["order_by"]
         extra = dict(partner=mode, partner_order_by=[order_by] if isinstance(order_by, str) else order_by or [])
         extra["b_cols"] = B_COLS
+    if mode != "aggregate":
+        extra["b_fields"] = B_FIELDS
     return Counter(
         expected_rows(
             loaded(scenario["a"]),
