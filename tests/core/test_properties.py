@@ -178,20 +178,23 @@ AGGREGATES = {
 NULL_FILLS = [None, {"total": 0, "top": "none"}]
 
 
+HOT_KEY = 4  # the other rows have keys 0 ... 3 or NULL
+
+
 @st.composite
-def hot_tables(draw, prefix: int, payload: bool):
-    """Rows like ``tables`` with payloads ``v`` and ``w``, and a hot key (key 0, up to 12 rows in a few units),
-    exact duplicates and, with ``payload``, rows tied on arrival and key with other payloads: some with the same
-    id and raw arrival (then told apart by ``v`` or ``w`` only), some with their own id and jitter."""
+def hot_tables(draw, prefix: int, payload: bool, hot_start: int):
+    """Rows like ``tables`` with payloads ``v`` and ``w`` (few values: they tie too), and a hot key (``HOT_KEY``:
+    2 to 16 rows in A, 8 to 16 in B, in ``[hot_start, hot_start + 1]``), exact duplicates and, with ``payload``,
+    rows tied on arrival and key with other payloads: some with the same id and raw arrival (then told apart by
+    ``v`` or ``w`` only), some with their own id and jitter."""
 
     def small():
-        return draw(st.one_of(st.none(), st.integers(0, 3)))
+        return draw(st.one_of(st.none(), st.integers(0, 1)))
 
     rows = [dict(r, v=small(), w=small()) for r in draw(tables(prefix))]
-    hot_start = draw(st.integers(0, HORIZON - 3))
-    for i in range(draw(st.integers(0, 12))):
-        t = draw(st.one_of(st.integers(hot_start, hot_start + 3), st.none()))
-        rows.append(dict(id=prefix + 20 + i, k=0, t=t, jitter=draw(st.integers(0, 59)), v=small(), w=small()))
+    for i in range(draw(st.integers(8 if payload else 2, 16))):
+        t = draw(st.one_of(st.integers(hot_start, hot_start + 1), st.integers(hot_start, hot_start + 1), st.none()))
+        rows.append(dict(id=prefix + 20 + i, k=HOT_KEY, t=t, jitter=draw(st.integers(0, 59)), v=small(), w=small()))
     if rows:
         for r in draw(st.lists(st.sampled_from(rows), max_size=3)):
             rows.append(dict(r))  # delivered twice
@@ -230,18 +233,20 @@ def one_row_scenarios(draw, mode: str, how: str):
     """A scenario of ``scenarios`` with hot keys and ties, the §11 mode, and how the runs arrange B. Half the
     windows start at 0 and end after every output arrival, so that the whole run holds every row."""
     scenario = draw(scenarios())
-    b = draw(hot_tables(200, payload=True))
-    if draw(st.booleans()):  # coarse arrivals: many partners tie on b
-        b = [dict(r, t=None if r["t"] is None else r["t"] // 3 * 3) for r in b]
     start = draw(st.sampled_from([0, scenario["start"]]))
     end = draw(st.sampled_from([HORIZON + 6, max(start, scenario["end"])]))
     # two or three tiles (one when the window is one unit): each run costs about half a second
     cuts = sorted({c for c in scenario["cuts"] if start < c <= end})[:2]
     if not cuts and end > start:
         cuts = [(start + end + 1) // 2]
+    # the same for A and B, so that the hot key's rows are partners, and near the window
+    hot_start = draw(st.integers(max(0, min(start, HORIZON - 1) - 1), min(end, HORIZON - 1)))
+    b = draw(hot_tables(200, payload=True, hot_start=hot_start))
+    if draw(st.booleans()):  # coarse arrivals: many partners tie on b
+        b = [dict(r, t=None if r["t"] is None else r["t"] // 3 * 3) for r in b]
     return dict(
         scenario,
-        a=draw(hot_tables(100, payload=False)),
+        a=draw(hot_tables(100, payload=False, hot_start=hot_start)),
         b=b,
         how=how,
         start=start,
