@@ -279,3 +279,19 @@ def test_hot_key_waiting(hot):
         (3, "2025-03-03", 5, 1, 0),
         (4, "2025-03-03", 5, 0, 0),
     ]
+
+
+def test_ties_on_the_day_go_by_the_raw_arrival_first(spark):
+    # day unit, timestamp arrivals: both B rows arrive on 03-02 (b ties); B's columns in their order are RecDate,
+    # then Tag: the raw arrival decides (08:00 before 09:00) although Tag would say the opposite
+    df_a = spark.createDataFrame([("X", "2025-03-02 10:00:00")], "Sym string, RecDate string").selectExpr(
+        "Sym", "to_timestamp(RecDate) AS RecDate"
+    )
+    df_b = spark.createDataFrame(
+        [("X", "2025-03-02 09:00:00", "p"), ("X", "2025-03-02 08:00:00", "q")], "Sym string, RecDate string, Tag string"
+    ).selectExpr("Sym", "to_timestamp(RecDate) AS RecDate", "Tag")
+    window = dict(join_cols="Sym", output_window_start="2025-03-01", output_window_end="2025-03-05")
+    first = inc_join(df_a, df_b, partner="first", **window).collect()
+    assert [(r.RecDate.isoformat(), r.JoinType, r.DiffArrivalTime, r.Tag) for r in first] == [("2025-03-02", 1, 0, "q")]
+    last = inc_join(df_a, df_b, partner="last", **window).collect()
+    assert [(r.RecDate.isoformat(), r.JoinType, r.DiffArrivalTime, r.Tag) for r in last] == [("2025-03-02", 1, 0, "p")]
