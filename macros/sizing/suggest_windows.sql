@@ -3,7 +3,9 @@
     inc_col defaults to the var inc_join_inc_col, else 'RecDate'.
     Prints the distribution of Δ = b − a over the partner pairs of the whole history (equal keys, any
     arrival) and the smallest look_back_time and max_waiting_time that keep `coverage` of them; the same
-    numbers as dbt_inc_join.suggest_windows in Python. -#}
+    numbers as dbt_inc_join.suggest_windows in Python. The query counts rows per (keys, arrival) on each side
+    and never forms the pairs, so a key with thousands of rows a day costs its distinct arrivals, not its rows
+    squared. -#}
 
 {% macro suggest_windows(a, b, join_cols, inc_col=none, time_uom='day', coverage=0.999) %}
   {%- set inc_col = dbt_inc_join._arrival_column(inc_col) -%}
@@ -16,21 +18,30 @@
   {%- set a, b = dbt_inc_join._relation_argument(a, 'a'), dbt_inc_join._relation_argument(b, 'b') -%}
   {%- set inputs = dbt_inc_join._resolve_inputs(params, adapter.get_columns_in_relation(a), adapter.get_columns_in_relation(b)) -%}
   {%- set unit = params.time_uom -%}
-  {%- set sides = [] -%}
+  {#- Rows per (keys, arrival truncated to the unit) on each side, arrival known: _ak0.., _a_arrival, _a_rows. -#}
+  {%- set counts = [] -%}
   {%- for side, relation in [('a', a), ('b', b)] -%}
     {%- set index = loop.index0 -%}
     {%- set arrival = dbt_inc_join._quote(inputs.inc_col[index]) -%}
-    {%- set projection = [] -%}
-    {%- for pair in inputs['keys'] -%}{%- do projection.append(dbt_inc_join._quote(pair[index]) ~ ' AS _' ~ side ~ 'k' ~ loop.index0) -%}{%- endfor -%}
+    {%- set projection, grouping = [], [] -%}
+    {%- for pair in inputs['keys'] -%}
+      {%- do projection.append(dbt_inc_join._quote(pair[index]) ~ ' AS _' ~ side ~ 'k' ~ loop.index0) -%}
+      {%- do grouping.append(dbt_inc_join._quote(pair[index])) -%}
+    {%- endfor -%}
     {%- do projection.append(dbt_inc_join._truncate_sql(arrival, unit) ~ ' AS _' ~ side ~ '_arrival') -%}
-    {%- do sides.append('SELECT ' ~ projection | join(', ') ~ ' FROM ' ~ relation ~ ' WHERE ' ~ arrival ~ ' IS NOT NULL') -%}
+    {%- do grouping.append(dbt_inc_join._truncate_sql(arrival, unit)) -%}
+    {%- do counts.append('SELECT ' ~ projection | join(', ') ~ ', count(*) AS _' ~ side ~ '_rows FROM ' ~ relation
+                         ~ ' WHERE ' ~ arrival ~ ' IS NOT NULL GROUP BY ' ~ grouping | join(', ')) -%}
   {%- endfor -%}
   {%- set condition = [] -%}
   {%- for pair in inputs['keys'] -%}{%- do condition.append('_ak' ~ loop.index0 ~ ' = _bk' ~ loop.index0) -%}{%- endfor -%}
+  {#- Pairs per delta: count_a × count_b summed over the (keys, a), (keys, b) of equal keys. -#}
   {%- set query -%}
-    SELECT {{ dbt_inc_join._diff_units_sql('_b_arrival', '_a_arrival', unit) }} AS delta, count(*) AS pairs
-    FROM ({{ sides[0] }}) AS pa INNER JOIN ({{ sides[1] }}) AS pb ON {{ condition | join(' AND ') }}
-    GROUP BY 1 ORDER BY 1
+    SELECT delta, sum(pairs) AS pairs FROM (
+      SELECT {{ dbt_inc_join._diff_units_sql('_b_arrival', '_a_arrival', unit) }} AS delta, pa._a_rows * pb._b_rows AS pairs
+      FROM ({{ counts[0] }}) AS pa INNER JOIN ({{ counts[1] }}) AS pb ON {{ condition | join(' AND ') }}
+    ) AS counted
+    GROUP BY delta ORDER BY delta
   {%- endset -%}
   {%- set histogram = [] -%}
   {%- for row in run_query(query).rows -%}{%- do histogram.append([row[0] | int, row[1] | int]) -%}{%- endfor -%}

@@ -1,8 +1,11 @@
 """Window sizing: which look_back_time and max_waiting_time would the history have needed?
 
 One Spark job counts the partner pairs of the history (equal keys, both arrivals known, any distance) per
-arrival distance Δ = b − a in whole units. Everything after that is pure Python on that small histogram, so
-the numbers are easy to test and to reproduce in SQL (the dbt run-operation follows the same rules):
+arrival distance Δ = b − a in whole units. It never forms the pairs: it counts the A rows per (keys, a) and the
+B rows per (keys, b), joins those counts on the keys and sums count_a × count_b per Δ, so a hot key (thousands
+of rows a day) costs its distinct arrivals, not its rows squared. Everything after that is pure Python on that
+small histogram, so the numbers are easy to test and to reproduce in SQL (the dbt run-operation follows the
+same rules):
 
 * quantiles by nearest rank: the Δ at rank ``max(1, ceil(p · n))`` in ascending order;
 * ``covered(lb, mw)``: the share of pairs with ``−lb ≤ Δ ≤ mw``;
@@ -297,28 +300,43 @@ def format_report(suggestion: WindowSuggestion) -> str:
 # --- Spark ---------------------------------------------------------------------------------------------
 
 
+def _arrival_counts(
+    df: DataFrame, side: str, index: int, keys: Sequence[tuple[str, str]], inc_cols: tuple[str, str], unit: TimeUnit
+) -> DataFrame:
+    """``_<side>k0.., _<side>_arrival, _<side>_rows``: the rows of one input per (keys, arrival truncated to the
+    unit), arrival known. A key with thousands of rows a day gives one row per day here."""
+    arrival = quote(inc_cols[index])
+    keyed = df.where(f"{arrival} IS NOT NULL").selectExpr(
+        *[f"{quote(k[index])} AS _{side}k{i}" for i, k in enumerate(keys)],
+        f"{truncate_sql(arrival, unit)} AS _{side}_arrival",
+    )
+    return keyed.groupBy(*keyed.columns).agg(F.count(F.lit(1)).alias(f"_{side}_rows"))
+
+
+def _key_condition(keys: Sequence[tuple[str, str]]):
+    return F.expr(" AND ".join(f"_ak{i} = _bk{i}" for i in range(len(keys))))
+
+
 def delta_histogram(
     df_a: DataFrame, df_b: DataFrame, keys: Sequence[tuple[str, str]], inc_cols: tuple[str, str], unit: TimeUnit
 ) -> Histogram:
-    """Pairs per Δ over the whole history: equal keys (NULL never matches), both arrivals known. One job."""
-    sides = []
-    for index, (side, df) in enumerate((("a", df_a), ("b", df_b))):
-        arrival = quote(inc_cols[index])
-        sides.append(
-            df.where(f"{arrival} IS NOT NULL").selectExpr(
-                *[f"{quote(k[index])} AS _{side}k{i}" for i, k in enumerate(keys)],
-                f"{truncate_sql(arrival, unit)} AS _{side}_arrival",
-            )
-        )
-    condition = " AND ".join(f"_ak{i} = _bk{i}" for i in range(len(keys)))
-    pairs = sides[0].join(sides[1], F.expr(condition), "inner")
+    """Pairs per Δ over the whole history: equal keys (NULL never matches), both arrivals known. One job.
+
+    The pairs are counted, never formed: A rows per (keys, a) and B rows per (keys, b), joined on the keys,
+    ``count_a × count_b`` summed per Δ. The cost grows with the distinct arrivals per key, not its rows."""
+    counts_a = _arrival_counts(df_a, "a", 0, keys, inc_cols, unit)
+    counts_b = _arrival_counts(df_b, "b", 1, keys, inc_cols, unit)
     counts = (
-        pairs.selectExpr(f"{diff_units_sql('_b_arrival', '_a_arrival', unit)} AS {_DELTA}")
+        counts_a.join(counts_b, _key_condition(keys), "inner")
+        .selectExpr(
+            f"{diff_units_sql('_b_arrival', '_a_arrival', unit)} AS {_DELTA}",
+            "_a_rows * _b_rows AS _pairs",
+        )
         .groupBy(_DELTA)
-        .count()
+        .agg(F.sum("_pairs").alias("_pairs"))
         .collect()
     )
-    return {int(row[_DELTA]): int(row["count"]) for row in counts}
+    return {int(row[_DELTA]): int(row["_pairs"]) for row in counts}
 
 
 def suggest_windows(

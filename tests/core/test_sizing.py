@@ -4,7 +4,9 @@ Every expected number below is computed by hand in the comments, or by a brute-f
 
 from __future__ import annotations
 
+import random
 import time
+from collections import Counter
 
 import pytest
 from hypothesis import given, settings
@@ -15,10 +17,12 @@ from dbt_inc_join.sizing import (
     QUANTILE_LEVELS,
     WindowCandidate,
     covered_share,
+    delta_histogram,
     minimal_window,
     quantiles,
     suggest_from_histogram,
 )
+from dbt_inc_join.time_units import TimeUnit
 
 from .frames import side_frame
 
@@ -267,3 +271,56 @@ def test_suggestion_agrees_with_the_sorted_pairs(histogram, permille):
     for c in s.candidates:
         assert (c.look_back_time, c.max_waiting_time) == brute_force_window(histogram, round(c.target * 1000))
         assert c.lost == 1 - sum(1 for d in pairs if -c.look_back_time <= d <= c.max_waiting_time) / n
+
+
+# --- the histograms from counts against every pair of rows (Spark) -----------------------------------------
+
+
+def random_history(seed):
+    """Rows of A and B with two hot keys (dozens of rows on 5 arrivals), rare keys, NULL keys and arrivals;
+    jitter puts rows anywhere inside their unit (frames.moment), so t is the truncated arrival."""
+    rng = random.Random(seed)
+    return [
+        [
+            dict(
+                id=i,
+                k=(k := rng.choice([1, 1, 1, 2, 2, 3, 4, 5, 6, None])),
+                t=None if rng.random() < 0.05 else rng.randint(0, 4) if k in (1, 2) else rng.randint(0, 15),
+                jitter=rng.randint(0, 59),
+            )
+            for i in range(rng.randint(60, 120))
+        ]
+        for _side in ("a", "b")
+    ]
+
+
+def brute_force_pairs(rows_a, rows_b):
+    """Δ of every pair of rows with equal keys (not NULL) and both arrivals known."""
+    return Counter(
+        rb["t"] - ra["t"]
+        for ra in rows_a
+        for rb in rows_b
+        if ra["k"] is not None and ra["k"] == rb["k"] and ra["t"] is not None and rb["t"] is not None
+    )
+
+
+@pytest.mark.parametrize("seed, unit", [(1, "day"), (2, "hour"), (3, "minute")])
+def test_histograms_from_counts_equal_every_pair(spark, seed, unit):
+    rows_a, rows_b = random_history(seed)
+    df_a = side_frame(spark, rows_a, "a", unit, "timestamp")
+    df_b = side_frame(spark, rows_b, "b", unit, "timestamp")
+    keys, inc_cols, time_unit = [("k", "k")], ("RecDate", "RecDate"), TimeUnit(unit)
+    expected = brute_force_pairs(rows_a, rows_b)
+    assert max(expected.values()) > 100  # the hot keys make bins of many pairs from few arrivals
+    assert delta_histogram(df_a, df_b, keys, inc_cols, time_unit) == dict(expected)
+    s = suggest_windows(df_a, df_b, join_cols="k", time_uom=unit)
+    assert (s.histogram, s.count) == (dict(sorted(expected.items())), sum(expected.values()))
+
+
+def test_a_hot_key_costs_its_arrivals_not_its_pairs(spark):
+    # One key, 200,000 rows on each side over 10 days: 4·10^10 pairs, which no pairwise join would finish.
+    # Δ = d comes from the 10 − |d| day pairs (a, a + d), each 20,000 × 20,000 = 4·10^8 pairs.
+    rows = spark.range(200_000).selectExpr("1 AS k", "date_add(DATE'2025-03-01', CAST(id % 10 AS INT)) AS RecDate")
+    s = suggest_windows(rows, rows, join_cols="k", coverage=1.0)
+    assert s.histogram == {d: (10 - abs(d)) * 400_000_000 for d in range(-9, 10)}
+    assert (s.count, s.look_back_time, s.max_waiting_time) == (40_000_000_000, 9, 9)
