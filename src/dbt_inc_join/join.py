@@ -7,12 +7,13 @@ runs add up to one big run. render.py builds the plan of one run. The SQL twin i
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from pyspark.sql import DataFrame
 from pyspark.sql.types import DataType
 
+from .aggregates import check_aggregates, fill_literal_sql
 from .columns import ColumnPlan, plan_columns
 from .render import render_join
 from .validation import (
@@ -21,6 +22,7 @@ from .validation import (
     check_key_types,
     check_parameters,
     field_type,
+    orderable_type_name,
     require_column,
 )
 from .watermark import availability_watermark
@@ -34,6 +36,7 @@ class ResolvedInputs:
     keys: tuple[tuple[str, str], ...]
     inc_col: tuple[str, str]
     arrival_types: tuple[DataType, DataType]
+    partner_order_by: tuple[str, ...] = ()  #: B's spelling of each partner_order_by column
 
 
 def resolve_inputs(params: JoinParameters, df_a: DataFrame, df_b: DataFrame, case_sensitive: bool) -> ResolvedInputs:
@@ -50,7 +53,17 @@ def resolve_inputs(params: JoinParameters, df_a: DataFrame, df_b: DataFrame, cas
     type_a, type_b = field_type(schema_a, inc_a), field_type(schema_b, inc_b)
     check_arrival_type(type_a, params.inc_col, "df_a", params.time_uom)
     check_arrival_type(type_b, params.inc_col, "df_b", params.time_uom)
-    return ResolvedInputs(tuple(keys), (inc_a, inc_b), (type_a, type_b))
+    order_by = []
+    for name in params.partner_order_by:
+        column = require_column(schema_b, name, "partner_order_by", "df_b", case_sensitive)
+        type_name = field_type(schema_b, column).simpleString()
+        if not orderable_type_name(type_name):
+            raise TypeError(
+                f"inc_join: partner_order_by column {name!r} is {type_name.upper()}, which Spark cannot order; "
+                "order by a column of another type (or a field of it)."
+            )
+        order_by.append(column)
+    return ResolvedInputs(tuple(keys), (inc_a, inc_b), (type_a, type_b), tuple(order_by))
 
 
 def inc_join(
@@ -69,6 +82,11 @@ def inc_join(
     include_waiting: bool = False,
     output_select=None,
     suffixes=("_A", "_B"),
+    partner: str = "all",
+    partner_order_by=None,
+    aggregate=None,
+    null_fill=None,
+    many_rows_per_key: bool = False,
 ) -> DataFrame:
     """Join A with B incrementally: the rows of the join placed in ``[output_window_start, output_window_end]``.
 
@@ -89,6 +107,11 @@ def inc_join(
         include_waiting=include_waiting,
         output_select=output_select,
         suffixes=suffixes,
+        partner=partner,
+        partner_order_by=partner_order_by,
+        aggregate=aggregate,
+        null_fill=null_fill,
+        many_rows_per_key=many_rows_per_key,
     )
     unit, zone = prepared.params.time_uom, prepared.session_time_zone
     start = parse_bound(output_window_start, "output_window_start", unit, zone)
@@ -108,6 +131,7 @@ class PreparedJoin:
     inputs: ResolvedInputs
     plan: ColumnPlan
     session_time_zone: str
+    orderable_b_columns: tuple[str, ...] = ()  #: B's columns Spark can order (partner ties are broken by them)
 
 
 def is_spark_dataframe(value: Any) -> bool:
@@ -141,5 +165,18 @@ def prepare_join(df_a: DataFrame, df_b: DataFrame, **arguments) -> PreparedJoin:
         output_select=params.output_select,
         suffixes=params.suffixes,
         case_sensitive=case_sensitive,
+        aggregates=[name for name, _ in params.aggregate],
     )
-    return PreparedJoin(df_a, df_b, params, inputs, plan, spark.conf.get("spark.sql.session.timeZone") or "UTC")
+    if params.aggregate:
+        check_aggregates(df_b, params.aggregate)
+        fills = dict(params.null_fill)
+        plan = replace(
+            plan,
+            aggregate_fills=tuple(
+                fill_literal_sql(fills[name]) if name in fills else f"_e{j}"
+                for j, (name, _) in enumerate(params.aggregate)
+            ),
+        )
+    orderable = tuple(f.name for f in df_b.schema.fields if orderable_type_name(f.dataType.simpleString()))
+    zone = spark.conf.get("spark.sql.session.timeZone") or "UTC"
+    return PreparedJoin(df_a, df_b, params, inputs, plan, zone, orderable)

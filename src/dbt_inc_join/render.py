@@ -17,8 +17,23 @@ from pyspark.sql import DataFrame
 from pyspark.sql import functions as F
 from pyspark.sql.types import DataType, DateType
 
+from .arrival_groups import (
+    BUCKET,
+    GROUP_ARRIVAL,
+    arrival_buckets_sql,
+    arrival_filter_sql,
+    arrival_projection,
+    b_bucket_sql,
+    back_to_a_sql,
+    group_key,
+    group_match_sql,
+    order_projection,
+    partner_order,
+    pick_sql,
+    projected_names,
+)
 from .columns import ColumnPlan, OutputColumn
-from .join_types import emitted_join_types
+from .join_types import JoinType, emitted_join_types
 from .predicates import arrival_range_sql, quote
 from .scenarios import ARRIVAL_A, ARRIVAL_B, SCENARIOS, PlacementContext, Scenario
 from .time_units import TimeUnit, UnitValue, add_units_sql, shift_value, sql_literal, truncate_sql
@@ -110,6 +125,8 @@ def scenario_value(
             return f"_{column.source}_arrival"
         side_columns = plan.a_columns if column.source == "a" else plan.b_columns
         return f"_{column.source}{side_columns.index(column)}"
+    if column.source == "aggregate":
+        return aggregate_value(plan.aggregates.index(column), scenario, plan.aggregate_fills)
     if column.name == "DiffArrivalTime":
         return f"CAST({scenario.diff or 'NULL'} AS INT)"
     if column.name == "WaitingTime":
@@ -117,6 +134,17 @@ def scenario_value(
     if column.name == "JoinType":
         return f"CAST({scenario.code} AS INT)"
     return f"CAST('{scenario.name}' AS STRING)"
+
+
+def aggregate_value(index: int, scenario: Scenario, fills: Sequence[str]) -> str:
+    """An aggregate column (spec §11): over the partners (code 8); the fill for an A row without any (code 4);
+    and for a waiting A row (code 5) over its partners so far, the fill while it has none."""
+    computed = f"_g{index}"
+    if scenario.code == JoinType.A_AGGREGATED:
+        return computed
+    if scenario.code == JoinType.A_TIMED_OUT:
+        return fills[index]
+    return f"CASE WHEN {ARRIVAL_B} IS NULL THEN {fills[index]} ELSE {computed} END"
 
 
 def placed_columns(
@@ -154,7 +182,11 @@ def render_join(prepared: PreparedJoin, window: OutputWindow) -> DataFrame:
         start, end = None, end or start or EPOCH[unit.spark_type]
         df_a, df_b = df_a.where("false"), df_b.where("false")
     ctx = PlacementContext(
-        unit, params.look_back_time, params.max_waiting_time, end_sql=sql_literal(end, unit.spark_type)
+        unit,
+        params.look_back_time,
+        params.max_waiting_time,
+        end_sql=sql_literal(end, unit.spark_type),
+        mode=params.mode,
     )
 
     # what this run may read of each input (docs/spec.md §4)
@@ -165,26 +197,115 @@ def render_join(prepared: PreparedJoin, window: OutputWindow) -> DataFrame:
         max_waiting_time=params.max_waiting_time,
         unit=unit,
     )
-    sides = []
+    slices, sides = [], []
     for index, (side, df, columns) in enumerate((("a", df_a, plan.a_columns), ("b", df_b, plan.b_columns))):
         lower, upper = ranges[index]
         sliced = df.where(arrival_range_sql(inputs.inc_col[index], inputs.arrival_types[index], lower, upper, unit))
-        sides.append(
-            sliced.selectExpr(
-                *side_projection(
-                    side,
-                    [k[index] for k in inputs.keys],
-                    columns,
-                    inputs.inc_col[index],
-                    inputs.arrival_types[index],
-                    unit,
-                )
-            )
+        projection = side_projection(
+            side,
+            [k[index] for k in inputs.keys],
+            columns,
+            inputs.inc_col[index],
+            inputs.arrival_types[index],
+            unit,
         )
+        slices.append(sliced)
+        sides.append(sliced.selectExpr(*projection))
 
-    pairs = sides[0].join(
-        sides[1], F.expr(partner_condition_sql(params, start, len(inputs.keys))), JOIN_KINDS[params.how]
-    )
-    scenarios = [SCENARIOS[join_type](ctx) for join_type in emitted_join_types(params.how, params.include_waiting)]
+    if params.groups_by_arrival:
+        pairs = arrival_group_pairs(prepared, sides[0], slices[1], df_b)
+    else:
+        pairs = sides[0].join(
+            sides[1], F.expr(partner_condition_sql(params, start, len(inputs.keys))), JOIN_KINDS[params.how]
+        )
+    scenarios = [
+        SCENARIOS[join_type](ctx) for join_type in emitted_join_types(params.how, params.include_waiting, params.mode)
+    ]
     placed = pairs.selectExpr("*", f"{classification_sql(scenarios, start, end, unit)} AS {CODE}")
     return placed.where(f"{CODE} IS NOT NULL").selectExpr(*placed_columns(scenarios, plan, inputs, unit))
+
+
+def b_group_projection(prepared: PreparedJoin) -> list[str]:
+    """B's slice for the arrival-group plan: the usual internal columns, partner_order_by's columns and the
+    bucket; with aggregate, B's own columns too, which the aggregates name."""
+    params, inputs, plan = prepared.params, prepared.inputs, prepared.plan
+    unit = params.time_uom
+    projection = side_projection(
+        "b", [k[1] for k in inputs.keys], plan.b_columns, inputs.inc_col[1], inputs.arrival_types[1], unit
+    )
+    projection += order_projection(inputs.partner_order_by)
+    if params.aggregate:
+        projection = ["*"] + projection
+    return projection + [f"{b_bucket_sql(params.look_back_time, params.max_waiting_time, unit)} AS _b_bucket"]
+
+
+def tie_breakers(prepared: PreparedJoin) -> list[str]:
+    """The selected B columns Spark can order, by internal name: the last resort of the partner order."""
+    names = projected_names(
+        side_projection(
+            "b",
+            [k[1] for k in prepared.inputs.keys],
+            prepared.plan.b_columns,
+            prepared.inputs.inc_col[1],
+            prepared.inputs.arrival_types[1],
+            prepared.params.time_uom,
+        )
+    )
+    orderable = set(prepared.orderable_b_columns)
+    return [
+        f"_b{i}"
+        for i, column in enumerate(prepared.plan.b_columns)
+        if f"_b{i}" in names and column.input_name in orderable
+    ]
+
+
+def arrival_group_pairs(prepared: PreparedJoin, a_side: DataFrame, b_slice: DataFrame, df_b: DataFrame) -> DataFrame:
+    """spec §11, Cost: B joined to the distinct (keys, arrival) of A's slice, reduced per mode, joined back to A.
+    The result has the columns of the plain plan's pairs (and ``_g<j>`` per aggregate)."""
+    params, inputs = prepared.params, prepared.inputs
+    unit, lb, mw = params.time_uom, params.look_back_time, params.max_waiting_time
+    key_count = len(inputs.keys)
+    b_side = b_slice.selectExpr(*b_group_projection(prepared))
+    arrivals = (
+        a_side.where(arrival_filter_sql(key_count))
+        .selectExpr(*arrival_projection(key_count))
+        .distinct()
+        .selectExpr("*", f"explode({arrival_buckets_sql(lb, mw, unit)}) AS {BUCKET}")
+    )
+    # how = full: a B row of no arrival's window is kept (with NULL group columns): it is code 6.
+    kind = "right" if params.how == "full" else "inner"
+    matches = arrivals.join(b_side, F.expr(group_match_sql(key_count, lb, mw, unit)), kind)
+    group = [group_key(i) for i in range(key_count)] + [GROUP_ARRIVAL]
+    b_names = projected_names(
+        side_projection(
+            "b", [k[1] for k in inputs.keys], prepared.plan.b_columns, inputs.inc_col[1], inputs.arrival_types[1], unit
+        )
+    )
+    if params.mode == "aggregate":
+        reduced = matches.groupBy(*group).agg(
+            *[F.expr(f"{expression} AS _g{j}") for j, (_, expression) in enumerate(params.aggregate)],
+            F.expr(f"max({ARRIVAL_B}) AS {ARRIVAL_B}"),
+        )
+        reduced = reduced.selectExpr("*", *[f"{group_key(i)} AS _bk{i}" for i in range(key_count)])
+    elif params.mode in ("first", "last"):
+        order = partner_order(len(params.partner_order_by), tie_breakers(prepared))
+        chosen = (
+            matches.where(" AND ".join(f"{g} IS NOT NULL" for g in group))
+            .groupBy(*group)
+            .agg(F.expr(pick_sql(params.mode, b_names, order)))
+            .selectExpr(*group, *[f"_pick.{name} AS {name}" for name in b_names])
+        )
+        if params.how == "full":
+            unclaimed = matches.where(f"{GROUP_ARRIVAL} IS NULL").selectExpr(*group, *b_names)
+            chosen = chosen.unionByName(unclaimed)
+        reduced = chosen
+    else:
+        reduced = matches.selectExpr(*group, *b_names)
+    kind = JOIN_KINDS[params.how]
+    joined = a_side.join(reduced, F.expr(back_to_a_sql(key_count)), kind)
+    fills_from_empty = [j for j, fill in enumerate(prepared.plan.aggregate_fills) if fill == f"_e{j}"]
+    if fills_from_empty:
+        # An aggregate's value over no rows (count 0, sum NULL, ...), for the A rows without partner.
+        empty = df_b.where("false").selectExpr(*[f"{params.aggregate[j][1]} AS _e{j}" for j in fills_from_empty])
+        joined = joined.crossJoin(empty)
+    return joined

@@ -29,6 +29,7 @@ class PlacementContext:
     look_back_time: int
     max_waiting_time: int
     end_sql: str  #: the output window end as a SQL literal
+    mode: str = "all"  #: the row mode of spec §11: "all", "first", "last" or "aggregate"
 
 
 @dataclass(frozen=True)
@@ -47,37 +48,49 @@ def _delta(ctx: PlacementContext) -> str:
     return diff_units_sql(ARRIVAL_B, ARRIVAL_A, ctx.time_uom)
 
 
+def _window_closes(ctx: PlacementContext) -> str:
+    return add_units_sql(ARRIVAL_A, ctx.max_waiting_time, ctx.time_uom)
+
+
+def _matched_arrival(ctx: PlacementContext, arrival: str) -> str:
+    """Where a partner row is placed: when it is known. The last partner is known only when A's window
+    closes (spec §11); any pair, and the first partner, as soon as both rows are there."""
+    return _window_closes(ctx) if ctx.mode == "last" else arrival
+
+
 def same_time(ctx: PlacementContext) -> Scenario:
-    """Partners that arrived in the same unit; placed at a."""
+    """Partners that arrived in the same unit; placed at a (partner = last: at a + max_waiting_time)."""
     return Scenario(
         JoinType.SAME_TIME,
         JoinType.SAME_TIME.label,
         where=f"{BOTH} AND {ARRIVAL_B} = {ARRIVAL_A}",
-        arrival=ARRIVAL_A,
+        arrival=_matched_arrival(ctx, ARRIVAL_A),
         diff=_delta(ctx),
         waiting=None,
     )
 
 
 def a_late(ctx: PlacementContext) -> Scenario:
-    """Partners where B came first (Δ < 0); placed at a, when the A row arrives."""
+    """Partners where B came first (Δ < 0); placed at a, when the A row arrives (partner = last: when its window
+    closes)."""
     return Scenario(
         JoinType.A_LATE,
         JoinType.A_LATE.label,
         where=f"{BOTH} AND {ARRIVAL_B} < {ARRIVAL_A}",
-        arrival=ARRIVAL_A,
+        arrival=_matched_arrival(ctx, ARRIVAL_A),
         diff=_delta(ctx),
         waiting=None,
     )
 
 
 def b_late(ctx: PlacementContext) -> Scenario:
-    """Partners where A came first (Δ > 0); placed at b, when the B row arrives."""
+    """Partners where A came first (Δ > 0); placed at b, when the B row arrives (partner = last: when A's window
+    closes)."""
     return Scenario(
         JoinType.B_LATE,
         JoinType.B_LATE.label,
         where=f"{BOTH} AND {ARRIVAL_B} > {ARRIVAL_A}",
-        arrival=ARRIVAL_B,
+        arrival=_matched_arrival(ctx, ARRIVAL_B),
         diff=_delta(ctx),
         waiting=None,
     )
@@ -89,7 +102,7 @@ def a_timed_out(ctx: PlacementContext) -> Scenario:
         JoinType.A_TIMED_OUT,
         JoinType.A_TIMED_OUT.label,
         where=A_ONLY,
-        arrival=add_units_sql(ARRIVAL_A, ctx.max_waiting_time, ctx.time_uom),
+        arrival=_window_closes(ctx),
         diff=None,
         waiting=str(ctx.max_waiting_time),
     )
@@ -97,12 +110,12 @@ def a_timed_out(ctx: PlacementContext) -> Scenario:
 
 def a_waiting(ctx: PlacementContext) -> Scenario:
     """Provisional: an A row whose window is still open at the output window end, with no partner up to it;
-    placed at the end."""
-    timed_out_at = add_units_sql(ARRIVAL_A, ctx.max_waiting_time, ctx.time_uom)
+    placed at the end. With partner = last or aggregate every such A row, with its partners so far."""
+    open_rows = A_ONLY if ctx.mode in ("all", "first") else f"{ARRIVAL_A} IS NOT NULL"
     return Scenario(
         JoinType.A_WAITING,
         JoinType.A_WAITING.label,
-        where=f"{A_ONLY} AND {timed_out_at} > {ctx.end_sql}",
+        where=f"{open_rows} AND {_window_closes(ctx)} > {ctx.end_sql}",
         arrival=ctx.end_sql,
         diff=None,
         waiting=diff_units_sql(ctx.end_sql, ARRIVAL_A, ctx.time_uom),
@@ -121,6 +134,19 @@ def b_timed_out(ctx: PlacementContext) -> Scenario:
     )
 
 
+def a_aggregated(ctx: PlacementContext) -> Scenario:
+    """aggregate: an A row with at least one partner, its partners aggregated; placed at a + max_waiting_time,
+    when its window closes."""
+    return Scenario(
+        JoinType.A_AGGREGATED,
+        JoinType.A_AGGREGATED.label,
+        where=BOTH,
+        arrival=_window_closes(ctx),
+        diff=None,
+        waiting=None,
+    )
+
+
 #: JoinType -> its scenario; render.py picks those that the run's ``how`` emits (join_types.py).
 SCENARIOS: dict[JoinType, Callable[[PlacementContext], Scenario]] = {
     JoinType.SAME_TIME: same_time,
@@ -129,4 +155,5 @@ SCENARIOS: dict[JoinType, Callable[[PlacementContext], Scenario]] = {
     JoinType.A_TIMED_OUT: a_timed_out,
     JoinType.A_WAITING: a_waiting,
     JoinType.B_TIMED_OUT: b_timed_out,
+    JoinType.A_AGGREGATED: a_aggregated,
 }

@@ -81,3 +81,12 @@ def diff_units_sql(later: str, earlier: str, unit: TimeUnit) -> str:
         return f"datediff({later}, {earlier})"
     seconds = int(unit.step.total_seconds())
     return f"CAST((unix_timestamp({later}) - unix_timestamp({earlier})) DIV {seconds} AS INT)"
+
+
+def unit_number_sql(arrival: str, unit: TimeUnit) -> str:
+    """SQL for a truncated arrival as a whole number of units since 1970-01-01 (BIGINT): consecutive units get
+    consecutive numbers, so ``add_units_sql`` by n adds n to it."""
+    if unit is TimeUnit.DAY:
+        return f"CAST(unix_date({arrival}) AS BIGINT)"
+    seconds = int(unit.step.total_seconds())
+    return f"CAST(floor(unix_seconds({arrival}) / {seconds}) AS BIGINT)"

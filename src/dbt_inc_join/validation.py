@@ -6,8 +6,11 @@ parameter and says what is accepted. Nothing here touches data: schemas only.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import date, datetime
+from decimal import Decimal
 
 from pyspark.sql.types import (
     ArrayType,
@@ -20,7 +23,7 @@ from pyspark.sql.types import (
     TimestampType,
 )
 
-from .join_types import HOW_VALUES
+from .join_types import HOW_VALUES, PARTNER_VALUES
 from .time_units import TIME_UOM_VALUES, TimeUnit
 
 try:  # Spark 4.0+; pyspark 3.5 has no VARIANT type
@@ -31,6 +34,9 @@ except ImportError:
     _NOT_COMPARABLE = (MapType,)
 
 OUTPUT_SELECT_DEFAULT = "join_cols, inc_col, df_a_cols, df_b_cols, DiffArrivalTime, WaitingTime, JoinType"
+OUTPUT_SELECT_AGGREGATE_DEFAULT = "join_cols, inc_col, df_a_cols, aggregates, DiffArrivalTime, WaitingTime, JoinType"
+#: Python values a null_fill may hold: each becomes a SQL literal (time_units.py renders them).
+FILL_TYPES = (type(None), bool, int, float, str, Decimal, date, datetime)
 
 
 @dataclass(frozen=True)
@@ -47,6 +53,22 @@ class JoinParameters:
     include_waiting: bool
     output_select: tuple[str, ...]
     suffixes: tuple[str, str]
+    partner: str = "all"
+    partner_order_by: tuple[str, ...] = ()
+    aggregate: tuple[tuple[str, str], ...] = ()  #: (output column, Spark SQL aggregate), in the given order
+    null_fill: tuple[tuple[str, object], ...] = ()  #: (aggregate name, literal)
+    many_rows_per_key: bool = False
+
+    @property
+    def mode(self) -> str:
+        """The row mode of spec §11: the partner choice, or "aggregate"."""
+        return "aggregate" if self.aggregate else self.partner
+
+    @property
+    def groups_by_arrival(self) -> bool:
+        """Whether the run pairs rows through the distinct (keys, arrival) of A and time buckets (spec §11,
+        Cost): always for one row per A, and for partner = all with many_rows_per_key."""
+        return self.mode != "all" or self.many_rows_per_key
 
 
 def _fail_type(parameter: str, expected: str, value: object) -> TypeError:
@@ -102,9 +124,9 @@ def _suffixes(value: object) -> tuple[str, str]:
     return value[0], value[1]
 
 
-def _output_select(value: object) -> tuple[str, ...]:
+def _output_select(value: object, default: str = OUTPUT_SELECT_DEFAULT) -> tuple[str, ...]:
     if value is None:
-        value = OUTPUT_SELECT_DEFAULT
+        value = default
     if isinstance(value, str):
         tokens = [token.strip() for token in value.split(",")]
     elif isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
@@ -132,6 +154,11 @@ def check_parameters(
     include_waiting: object,
     output_select: object,
     suffixes: object,
+    partner: object = "all",
+    partner_order_by: object = None,
+    aggregate: object = None,
+    null_fill: object = None,
+    many_rows_per_key: object = False,
 ) -> JoinParameters:
     """Every argument that does not need the data's schema, checked and normalised."""
     if not isinstance(inc_col, str) or not inc_col.strip():
@@ -139,18 +166,120 @@ def check_parameters(
     keys = _name_list("join_cols", join_cols)
     if inc_col.strip().lower() in [k.lower() for k in keys]:
         raise ValueError(f"inc_join: join_cols must not contain the arrival column inc_col={inc_col!r}.")
+    how_value = _choice("how", how, HOW_VALUES)
+    enforce = _flag("enforce_sliding_join_window", enforce_sliding_join_window)
+    partner_value = _choice("partner", partner, PARTNER_VALUES)
+    order_by = () if partner_order_by is None else _name_list("partner_order_by", partner_order_by)
+    if order_by and partner_value == "all":
+        raise ValueError(
+            "inc_join: partner_order_by orders the partners for partner='first' or 'last'; with partner='all' "
+            "every partner is a row of its own (set partner, or drop partner_order_by)."
+        )
+    aggregates = _aggregates(aggregate)
+    fills = _null_fill(null_fill, aggregates)
+    many = _flag("many_rows_per_key", many_rows_per_key)
+    if aggregates and partner_value != "all":
+        raise ValueError(
+            f"inc_join: aggregate combines all partners of an A row, so partner must be 'all' (got "
+            f"partner={partner_value!r}); use one or the other."
+        )
+    if aggregates and how_value not in ("left", "inner"):
+        raise ValueError(
+            f"inc_join: aggregate gives one row per A row, so how must be 'left' or 'inner' (got how={how_value!r})."
+        )
+    if not enforce and (partner_value != "all" or aggregates or many):
+        used = "aggregate" if aggregates else ("many_rows_per_key" if partner_value == "all" else "partner")
+        raise ValueError(
+            f"inc_join: {used} needs the sliding join window; enforce_sliding_join_window=False (the "
+            "compatibility mode) only supports partner='all' without aggregate."
+        )
+    default_select = OUTPUT_SELECT_AGGREGATE_DEFAULT if aggregates else OUTPUT_SELECT_DEFAULT
     return JoinParameters(
         join_cols=keys,
         inc_col=inc_col.strip(),
-        how=_choice("how", how, HOW_VALUES),
+        how=how_value,
         look_back_time=_window_length("look_back_time", look_back_time),
         max_waiting_time=_window_length("max_waiting_time", max_waiting_time),
         time_uom=TimeUnit(_choice("time_uom", time_uom, TIME_UOM_VALUES)),
-        enforce_sliding_join_window=_flag("enforce_sliding_join_window", enforce_sliding_join_window),
+        enforce_sliding_join_window=enforce,
         include_waiting=_flag("include_waiting", include_waiting),
-        output_select=_output_select(output_select),
+        output_select=_output_select(output_select, default_select),
         suffixes=_suffixes(suffixes),
+        partner=partner_value,
+        partner_order_by=order_by,
+        aggregate=aggregates,
+        null_fill=fills,
+        many_rows_per_key=many,
     )
+
+
+def _aggregates(value: object) -> tuple[tuple[str, str], ...]:
+    """``aggregate``: output column -> Spark SQL aggregate over B's columns (checked by Spark later)."""
+    if value is None:
+        return ()
+    if not isinstance(value, Mapping) or not value:
+        raise _fail_type(
+            "aggregate", "a non-empty mapping of output column to Spark SQL aggregate, e.g. {'n': 'count(*)'}", value
+        )
+    pairs = []
+    for name, expression in value.items():
+        if not isinstance(name, str) or not name.strip():
+            raise ValueError(f"inc_join: aggregate has an empty or non-string output column name ({name!r}).")
+        if not isinstance(expression, str) or not expression.strip():
+            raise _fail_type(
+                f"aggregate[{name!r}]", "a Spark SQL aggregate expression such as 'sum(Amount)'", expression
+            )
+        if not _balanced(expression):
+            raise ValueError(f"inc_join: aggregate[{name!r}] = {expression!r} has unbalanced parentheses or quotes.")
+        pairs.append((name.strip(), expression.strip()))
+    lowered = [name.lower() for name, _ in pairs]
+    repeated = sorted({name for name, _ in pairs if lowered.count(name.lower()) > 1})
+    if repeated:
+        raise ValueError(f"inc_join: aggregate names {', '.join(map(repr, repeated))} more than once.")
+    return tuple(pairs)
+
+
+def _balanced(expression: str) -> bool:
+    """Parentheses balance outside quotes, and every quote closes (a cheap syntax check Spark would fail on
+    with a message that does not name the aggregate)."""
+    depth, quote = 0, ""
+    for char in expression:
+        if quote:
+            if char == quote:
+                quote = ""
+        elif char in "'\"`":
+            quote = char
+        elif char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+            if depth < 0:
+                return False
+    return depth == 0 and not quote
+
+
+def _null_fill(value: object, aggregates: tuple[tuple[str, str], ...]) -> tuple[tuple[str, object], ...]:
+    """``null_fill``: aggregate name -> the literal an A row without partner gets instead of the aggregate."""
+    if value is None:
+        return ()
+    if not isinstance(value, Mapping):
+        raise _fail_type("null_fill", "a mapping of aggregate name to literal, e.g. {'n_payments': 0}", value)
+    if value and not aggregates:
+        raise ValueError("inc_join: null_fill gives values to aggregate columns; it needs aggregate.")
+    names = {name.lower(): name for name, _ in aggregates}
+    fills = []
+    for key, literal in value.items():
+        if not isinstance(key, str) or key.strip().lower() not in names:
+            raise ValueError(
+                f"inc_join: null_fill key {key!r} is not an aggregate name; the aggregates are "
+                f"{', '.join(repr(n) for n, _ in aggregates)}."
+            )
+        if not isinstance(literal, FILL_TYPES):
+            raise _fail_type(
+                f"null_fill[{key!r}]", "a literal: a number, string, boolean, date, datetime or None", literal
+            )
+        fills.append((names[key.strip().lower()], literal))
+    return tuple(fills)
 
 
 # --- schema checks -------------------------------------------------------------------------------------
@@ -205,6 +334,13 @@ def _comparable(data_type: DataType) -> bool:
     if isinstance(data_type, StructType):
         return all(_comparable(field.dataType) for field in data_type.fields)
     return True
+
+
+def orderable_type_name(type_name: str) -> bool:
+    """Whether Spark can order values of a type, from its SQL name (maps and variants it cannot, nor anything
+    that holds one). The SQL macro decides from the same names."""
+    lowered = type_name.lower()
+    return "map<" not in lowered and re.search(r"(^|[<:,])variant($|[>,])", lowered) is None
 
 
 def check_key_types(key: str, type_a: DataType, type_b: DataType) -> None:

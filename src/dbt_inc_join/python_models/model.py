@@ -157,6 +157,11 @@ def inc_join_model(
     include_waiting: bool = False,
     output_select=None,
     suffixes=("_A", "_B"),
+    partner: str = "all",
+    partner_order_by=None,
+    aggregate=None,
+    null_fill=None,
+    many_rows_per_key: bool = False,
 ) -> DataFrame:
     """The body of a dbt Python model: ``return inc_join_model(dbt, dbt.ref("a"), dbt.ref("b"), join_cols=...)``.
 
@@ -174,6 +179,11 @@ def inc_join_model(
         include_waiting=include_waiting,
         output_select=output_select,
         suffixes=suffixes,
+        partner=partner,
+        partner_order_by=partner_order_by,
+        aggregate=aggregate,
+        null_fill=null_fill,
+        many_rows_per_key=many_rows_per_key,
     )
     check_model_config(dbt_context(dbt), prepared.params.include_waiting, prepared.params.time_uom.value)
     resolved = resolve_dbt_window(dbt, prepared, output_window_start, output_window_end)

@@ -1,0 +1,94 @@
+"""The plan of one row per A (spec §11, Cost): everything a row of A gets from B depends only on its keys and
+its arrival, so B is joined to the distinct (keys, arrival) of A's slice, never to A's rows.
+
+A key may have thousands of rows a unit on each side. The join of the distinct (keys, a) with B is an
+equi-join on the keys and a time bucket of width ``look_back_time + max_waiting_time + 1``: B's row falls into
+one bucket, and the window ``[a − lb, a + mw]`` of an arrival touches one or two, so each (a, b) pair in the
+window is found exactly once and a key's rows are compared only with the B rows of neighbouring buckets.
+The result, at most one row per (keys, a) for ``first``, ``last`` and ``aggregate``, is joined back to A by
+equality. SQL twin: macros/internal/_arrival_groups.sql, same names, same text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .predicates import quote
+from .scenarios import ARRIVAL_B
+from .time_units import TimeUnit, add_units_sql, unit_number_sql
+
+GROUP_ARRIVAL = "_g_arrival"
+BUCKET = "_bucket"
+
+
+def group_key(index: int) -> str:
+    """The name of A's key ``index`` in the distinct (keys, arrival) of A."""
+    return f"_gk{index}"
+
+
+def bucket_width(look_back_time: int, max_waiting_time: int) -> int:
+    return look_back_time + max_waiting_time + 1
+
+
+def b_bucket_sql(look_back_time: int, max_waiting_time: int, unit: TimeUnit) -> str:
+    """The one bucket of a B row's arrival."""
+    width = bucket_width(look_back_time, max_waiting_time)
+    return f"CAST(floor({unit_number_sql(ARRIVAL_B, unit)} / {width}) AS BIGINT)"
+
+
+def arrival_buckets_sql(look_back_time: int, max_waiting_time: int, unit: TimeUnit) -> str:
+    """The buckets that the sliding join window ``[a − lb, a + mw]`` of an arrival touches (one or two)."""
+    width = bucket_width(look_back_time, max_waiting_time)
+    number = unit_number_sql(GROUP_ARRIVAL, unit)
+    return (
+        f"sequence(CAST(floor(({number} - {look_back_time}) / {width}) AS BIGINT), "
+        f"CAST(floor(({number} + {max_waiting_time}) / {width}) AS BIGINT))"
+    )
+
+
+def arrival_projection(key_count: int) -> list[str]:
+    """The distinct (keys, arrival) of A's slice, under the group names. A NULL key never has a partner."""
+    return [f"_ak{i} AS {group_key(i)}" for i in range(key_count)] + [f"_a_arrival AS {GROUP_ARRIVAL}"]
+
+
+def arrival_filter_sql(key_count: int) -> str:
+    return " AND ".join(f"_ak{i} IS NOT NULL" for i in range(key_count))
+
+
+def group_match_sql(key_count: int, look_back_time: int, max_waiting_time: int, unit: TimeUnit) -> str:
+    """Equal keys, the same bucket, and b inside the arrival's window."""
+    tests = [f"{group_key(i)} = _bk{i}" for i in range(key_count)]
+    tests.append(f"{BUCKET} = _b_bucket")
+    tests.append(f"{ARRIVAL_B} >= {add_units_sql(GROUP_ARRIVAL, -look_back_time, unit)}")
+    tests.append(f"{ARRIVAL_B} <= {add_units_sql(GROUP_ARRIVAL, max_waiting_time, unit)}")
+    return " AND ".join(tests)
+
+
+def back_to_a_sql(key_count: int) -> str:
+    """An A row and the result for its (keys, arrival): plain equality (a NULL key gets nothing)."""
+    tests = [f"_ak{i} = {group_key(i)}" for i in range(key_count)]
+    tests.append(f"_a_arrival = {GROUP_ARRIVAL}")
+    return " AND ".join(tests)
+
+
+def projected_names(projection: Sequence[str]) -> list[str]:
+    """The names a select list (``expression AS name`` items) gives its columns."""
+    return [item.rsplit(" AS ", 1)[1] for item in projection]
+
+
+def order_projection(order_by: Sequence[str]) -> list[str]:
+    """partner_order_by's B columns, under internal names (they need not be selected for the output)."""
+    return [f"{quote(name)} AS _bo{i}" for i, name in enumerate(order_by)]
+
+
+def partner_order(order_by_count: int, tie_breakers: Sequence[str]) -> list[str]:
+    """How the partners of an arrival are ordered (spec §11): by b, then partner_order_by, then the selected B
+    columns that Spark can order, so that the same inputs always give the same row."""
+    return [ARRIVAL_B] + [f"_bo{i}" for i in range(order_by_count)] + list(tie_breakers)
+
+
+def pick_sql(mode: str, fields: Sequence[str], order: Sequence[str]) -> str:
+    """The first or the last partner of a (keys, arrival): the smallest or largest by ``order``."""
+    function = "min_by" if mode == "first" else "max_by"
+    payload = ", ".join(f"'{f}', {f}" for f in fields)
+    return f"{function}(named_struct({payload}), struct({', '.join(order)})) AS _pick"
