@@ -3,35 +3,44 @@
 {% macro inc_join(a, b, join_cols, inc_col='RecDate', how='left', look_back_time=0, max_waiting_time=0,
                   output_window_start=none, output_window_end=none, time_uom='day',
                   enforce_sliding_join_window=true, include_waiting=false, output_select=none,
-                  suffixes=['_A', '_B']) %}
+                  suffixes=['_A', '_B'], partner='all', partner_order_by=none, aggregate=none, null_fill=none,
+                  many_rows_per_key=false) %}
   {{ return(adapter.dispatch('inc_join', 'dbt_inc_join')(
       a, b, join_cols, inc_col, how, look_back_time, max_waiting_time, output_window_start, output_window_end,
-      time_uom, enforce_sliding_join_window, include_waiting, output_select, suffixes)) }}
+      time_uom, enforce_sliding_join_window, include_waiting, output_select, suffixes, partner, partner_order_by,
+      aggregate, null_fill, many_rows_per_key)) }}
 {% endmacro %}
 
 {% macro default__inc_join(a, b, join_cols, inc_col, how, look_back_time, max_waiting_time, output_window_start,
                            output_window_end, time_uom, enforce_sliding_join_window, include_waiting,
-                           output_select, suffixes) %}
+                           output_select, suffixes, partner, partner_order_by, aggregate, null_fill,
+                           many_rows_per_key) %}
   {{ return(dbt_inc_join.spark__inc_join(a, b, join_cols, inc_col, how, look_back_time, max_waiting_time,
                                      output_window_start, output_window_end, time_uom,
-                                     enforce_sliding_join_window, include_waiting, output_select, suffixes)) }}
+                                     enforce_sliding_join_window, include_waiting, output_select, suffixes,
+                                     partner, partner_order_by, aggregate, null_fill, many_rows_per_key)) }}
 {% endmacro %}
 
 {% macro spark__inc_join(a, b, join_cols, inc_col, how, look_back_time, max_waiting_time, output_window_start,
                          output_window_end, time_uom, enforce_sliding_join_window, include_waiting, output_select,
-                         suffixes) %}
+                         suffixes, partner, partner_order_by, aggregate, null_fill, many_rows_per_key) %}
   {#- dbt renders every model while parsing the project (disabled ones too); check and plan only when running. -#}
   {%- if not execute -%}
     {{ return('select 1 as inc_join_placeholder') }}
   {%- endif -%}
   {%- set params = dbt_inc_join._check_parameters(join_cols, inc_col, how, look_back_time, max_waiting_time, time_uom,
-                                               enforce_sliding_join_window, include_waiting, output_select, suffixes) -%}
+                                               enforce_sliding_join_window, include_waiting, output_select, suffixes,
+                                               partner, partner_order_by, aggregate, null_fill, many_rows_per_key) -%}
   {%- do dbt_inc_join._check_model_config(params) -%}
   {%- set a, b = dbt_inc_join._unfiltered(a), dbt_inc_join._unfiltered(b) -%}
   {%- set a_columns = adapter.get_columns_in_relation(dbt_inc_join._table_of(a)) -%}
   {%- set b_columns = adapter.get_columns_in_relation(dbt_inc_join._table_of(b)) -%}
   {%- set inputs = dbt_inc_join._resolve_inputs(params, a_columns, b_columns) -%}
   {%- set plan = dbt_inc_join._plan_columns(params, inputs) -%}
+  {%- if params.aggregate -%}
+    {%- do dbt_inc_join._check_aggregates(b, params.aggregate, inputs.b_names) -%}
+  {%- endif -%}
+  {%- do plan.update({'aggregate_fills': dbt_inc_join._aggregate_fills(params)}) -%}
   {%- set window = dbt_inc_join._resolve_window(a, b, a_columns, b_columns, params.inc_col, params.time_uom, params.how,
                                             output_window_start, output_window_end) -%}
   {%- do dbt_inc_join._log_run(params, window) -%}

@@ -6,13 +6,18 @@
 {% macro _join_types() %}
   {%- set match_hows = ['inner', 'left', 'full'] -%}
   {%- set a_only_hows = ['left', 'full', 'left_anti'] -%}
+  {#- modes: the row modes of spec §11 (partner values, or 'aggregate') that emit the type. placed_at is the rule
+      of partner = all; partner = last places codes 1-3 at a + max_waiting_time. -#}
+  {%- set pair_modes = ['all', 'first', 'last'] -%}
+  {%- set every_mode = ['all', 'first', 'last', 'aggregate'] -%}
   {{ return([
-      {'code': 1, 'name': 'same_time', 'placed_at': 'a', 'hows': match_hows, 'matched': true, 'provisional': false},
-      {'code': 2, 'name': 'a_late', 'placed_at': 'a', 'hows': match_hows, 'matched': true, 'provisional': false},
-      {'code': 3, 'name': 'b_late', 'placed_at': 'b', 'hows': match_hows, 'matched': true, 'provisional': false},
-      {'code': 4, 'name': 'a_timed_out', 'placed_at': 'a + max_waiting_time', 'hows': a_only_hows, 'matched': false, 'provisional': false},
-      {'code': 5, 'name': 'a_waiting', 'placed_at': 'e', 'hows': a_only_hows, 'matched': false, 'provisional': true},
-      {'code': 6, 'name': 'b_timed_out', 'placed_at': 'b + look_back_time', 'hows': ['full'], 'matched': false, 'provisional': false},
+      {'code': 1, 'name': 'same_time', 'placed_at': 'a', 'hows': match_hows, 'matched': true, 'modes': pair_modes, 'provisional': false},
+      {'code': 2, 'name': 'a_late', 'placed_at': 'a', 'hows': match_hows, 'matched': true, 'modes': pair_modes, 'provisional': false},
+      {'code': 3, 'name': 'b_late', 'placed_at': 'b', 'hows': match_hows, 'matched': true, 'modes': pair_modes, 'provisional': false},
+      {'code': 4, 'name': 'a_timed_out', 'placed_at': 'a + max_waiting_time', 'hows': a_only_hows, 'matched': false, 'modes': every_mode, 'provisional': false},
+      {'code': 5, 'name': 'a_waiting', 'placed_at': 'e', 'hows': a_only_hows, 'matched': false, 'modes': every_mode, 'provisional': true},
+      {'code': 6, 'name': 'b_timed_out', 'placed_at': 'b + look_back_time', 'hows': ['full'], 'matched': false, 'modes': pair_modes, 'provisional': false},
+      {'code': 8, 'name': 'a_aggregated', 'placed_at': 'a + max_waiting_time', 'hows': ['inner', 'left'], 'matched': true, 'modes': ['aggregate'], 'provisional': false},
   ]) }}
 {% endmacro %}
 
@@ -21,11 +26,12 @@
   {{ return(dbt_inc_join._join_types() | selectattr('name', 'equalto', name) | first) }}
 {% endmacro %}
 
-{% macro _emitted_join_types(how, include_waiting) %}
-  {#- The JoinTypes a run emits, in code order: those of `how`, provisional ones only with include_waiting. -#}
+{% macro _emitted_join_types(how, include_waiting, mode='all') %}
+  {#- The JoinTypes a run emits, in code order: those of `how` and the row mode (spec §11), provisional ones
+      only with include_waiting. -#}
   {%- set emitted = [] -%}
   {%- for join_type in dbt_inc_join._join_types() -%}
-    {%- if how in join_type.hows and (include_waiting or not join_type.provisional) -%}
+    {%- if how in join_type.hows and mode in join_type.modes and (include_waiting or not join_type.provisional) -%}
       {%- do emitted.append(join_type) -%}
     {%- endif -%}
   {%- endfor -%}

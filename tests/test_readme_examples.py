@@ -11,6 +11,10 @@ import re
 from datetime import date
 from pathlib import Path
 
+import pytest
+
+from dbt_inc_join import inc_join
+
 README = Path(__file__).resolve().parent.parent / "README.md"
 MARKER = "<!-- readme-example: python -->"
 
@@ -68,3 +72,73 @@ def test_readme_python_example_gives_the_worked_example(spark, capsys):
 
 def test_readme_output_table_is_the_worked_example():
     assert readme_output_table() == SEVEN_ROWS
+
+
+# --- spec §11: the README's one-row-per-A tables -----------------------------------------------------------
+
+ONE_ROW_A = [(1, 6), (2, 6), (3, 6), (4, 7), (5, 7), (6, 7), (7, 8)]
+# the worked example's B with a second payment of TrxId 1 and TrxId 5's payment split in two (README text)
+ONE_ROW_B = [(1, 5, 10.0), (1, 7, 12.5), (2, 4, 20.0), (3, 6, 30.0), (4, 7, 40.0), (5, 9, 25.0), (5, 12, 25.0)]
+ONE_ROW_B += [(6, 18, 60.0), (7, 6, 70.0)]
+
+
+def readme_table_after(lead: str) -> list[list[str]]:
+    """The cells of the first Markdown table after the paragraph starting with ``lead``."""
+    text = README.read_text(encoding="utf-8")
+    assert text.count(lead) == 1, lead
+    lines = text.split(lead, 1)[1].splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("|"))
+    table = []
+    for line in lines[start + 2 :]:
+        if not line.startswith("|"):
+            break
+        table.append([c.strip().replace("\u2212", "-") for c in line.strip("|").split("|")])
+    return table
+
+
+def _cell(value) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, float):
+        return f"{value:.2f}"
+    return str(value)
+
+
+@pytest.mark.parametrize(
+    "lead, options, columns",
+    [
+        (
+            "**The first partner**",
+            dict(partner="first"),
+            "join_cols, inc_col, inc_col_b, Amount, JoinType, DiffArrivalTime",
+        ),
+        (
+            "**The last partner**",
+            dict(partner="last"),
+            "join_cols, inc_col, inc_col_b, Amount, JoinType, DiffArrivalTime",
+        ),
+        (
+            "**Window aggregates**",
+            dict(aggregate={"payments": "count(*)", "paid": "sum(Amount)"}, null_fill={"paid": 0}),
+            "join_cols, inc_col, payments, paid, JoinType, WaitingTime",
+        ),
+    ],
+)
+def test_readme_one_row_per_a_tables_are_what_the_join_gives(spark, lead, options, columns):
+    df_a = spark.createDataFrame([(t, date(2025, 3, d)) for t, d in ONE_ROW_A], "TrxId int, RecDate date")
+    df_b = spark.createDataFrame(
+        [(t, date(2025, 3, d), x) for t, d, x in ONE_ROW_B], "TrxId int, RecDate date, Amount double"
+    )
+    result = inc_join(
+        df_a,
+        df_b,
+        join_cols=["TrxId"],
+        look_back_time=2,
+        max_waiting_time=10,
+        output_window_start="2025-03-05",
+        output_window_end="2025-03-20",
+        output_select=columns,
+        **options,
+    )
+    got = [[_cell(v) for v in row] for row in result.orderBy("RecDate", "TrxId").collect()]
+    assert readme_table_after(lead) == got

@@ -10,9 +10,9 @@
 {% endmacro %}
 
 {% macro _join_type_codes_text() %}
-  {#- 'a code 1-6', from the table -#}
+  {#- 'a code (1, 2, 3, 4, 5, 6, 8)', from the table -#}
   {%- set codes = dbt_inc_join._join_type_names().keys() | list -%}
-  {{ return('a code ' ~ codes | min ~ '-' ~ codes | max) }}
+  {{ return('a code (' ~ codes | join(', ') ~ ')') }}
 {% endmacro %}
 
 {% macro _join_type_code(value, parameter) %}
@@ -22,7 +22,7 @@
       {{ return(code) }}
     {%- endif -%}
   {%- endfor -%}
-  {{ dbt_inc_join._fail(parameter ~ ' has ' ~ dbt_inc_join._repr(value) ~ ', which is not a JoinType; use a code 1-6 or a name: ' ~ names.values() | join(', ') ~ '.') }}
+  {{ dbt_inc_join._fail(parameter ~ ' has ' ~ dbt_inc_join._repr(value) ~ ', which is not a JoinType; use ' ~ dbt_inc_join._join_type_codes_text() ~ ' or a name: ' ~ names.values() | join(', ') ~ '.') }}
 {% endmacro %}
 
 {% macro _join_type_codes(values, parameter) %}

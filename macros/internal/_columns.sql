@@ -6,6 +6,11 @@
   {%- set key_b = inputs['keys'] | map(attribute=1) | map('lower') | list -%}
   {%- set a_rest = [] -%}{%- for n in inputs.a_names -%}{%- if (n | lower) not in key_a -%}{%- do a_rest.append(n) -%}{%- endif -%}{%- endfor -%}
   {%- set b_rest = [] -%}{%- for n in inputs.b_names -%}{%- if (n | lower) not in key_b -%}{%- do b_rest.append(n) -%}{%- endif -%}{%- endfor -%}
+  {%- set aggregated = params.aggregate | length > 0 -%}
+  {%- if aggregated -%}
+    {#- With aggregate B's columns are not output (spec §11): only A's arrival, which meets B's, gets a suffix. -#}
+    {%- set b_rest = [inputs.inc_col[1]] -%}
+  {%- endif -%}
   {%- for side, names in [('a', a_rest), ('b', b_rest)] -%}
     {%- for name in names -%}
       {%- if (name | lower) in (derived | map('lower') | list) -%}
@@ -28,9 +33,16 @@
                                          'index': loop.index0, 'input_name': n}) -%}
     {%- endfor -%}
   {%- endfor -%}
+  {%- if aggregated -%}
+    {%- do side_columns.update({'b': []}) -%}
+  {%- endif -%}
+  {%- set aggregate_columns = [] -%}
+  {%- for pair in params.aggregate -%}
+    {%- do aggregate_columns.append({'name': pair[0], 'source': 'aggregate', 'index': loop.index0, 'input_name': pair[0]}) -%}
+  {%- endfor -%}
   {%- set derived_columns = [] -%}
   {%- for n in derived -%}{%- do derived_columns.append({'name': n, 'source': 'derived', 'index': 0, 'input_name': n}) -%}{%- endfor -%}
-  {%- set everything = keys + [arrival] + side_columns['a'] + side_columns['b'] + derived_columns -%}
+  {%- set everything = keys + [arrival] + side_columns['a'] + side_columns['b'] + aggregate_columns + derived_columns -%}
 
   {%- set by_name = {} -%}
   {%- for column in everything -%}
@@ -42,18 +54,28 @@
   {%- endfor -%}
 
   {%- set inc_col_a = side_columns['a'] | selectattr('input_name', 'equalto', inputs.inc_col[0]) | first -%}
-  {%- set inc_col_b = side_columns['b'] | selectattr('input_name', 'equalto', inputs.inc_col[1]) | first -%}
-  {%- set groups = {'join_cols': keys, 'inc_col': [arrival], 'df_a_cols': side_columns['a'], 'df_b_cols': side_columns['b'],
-                    'inc_col_a': [inc_col_a], 'inc_col_b': [inc_col_b]} -%}
+  {%- if aggregated -%}
+    {%- set groups = {'join_cols': keys, 'inc_col': [arrival], 'df_a_cols': side_columns['a'], 'inc_col_a': [inc_col_a],
+                      'aggregates': aggregate_columns} -%}
+    {%- set tokens = 'join_cols, inc_col, df_a_cols, inc_col_a, aggregates' -%}
+  {%- else -%}
+    {%- set inc_col_b = side_columns['b'] | selectattr('input_name', 'equalto', inputs.inc_col[1]) | first -%}
+    {%- set groups = {'join_cols': keys, 'inc_col': [arrival], 'df_a_cols': side_columns['a'], 'df_b_cols': side_columns['b'],
+                      'inc_col_a': [inc_col_a], 'inc_col_b': [inc_col_b]} -%}
+    {%- set tokens = 'join_cols, inc_col, df_a_cols, df_b_cols, inc_col_a, inc_col_b' -%}
+  {%- endif -%}
   {%- set selected = [] -%}
   {%- for token in params.output_select -%}
     {%- if (token | lower) in groups -%}
       {%- do selected.extend(groups[token | lower]) -%}
+    {%- elif aggregated and (token | lower) in ['df_b_cols', 'inc_col_b'] -%}
+      {%- set listed = [] -%}{%- for pair in params.aggregate -%}{%- do listed.append("'" ~ pair[0] ~ "'") -%}{%- endfor -%}
+      {{ dbt_inc_join._fail("output_select token '" ~ token ~ "' is not available with aggregate: B's columns reach the output only through the aggregates (" ~ listed | join(', ') ~ ").") }}
     {%- elif (token | lower) in by_name -%}
       {%- do selected.append(by_name[token | lower]) -%}
     {%- else -%}
       {%- set names = [] -%}{%- for c in everything[:-4] -%}{%- do names.append(c.name) -%}{%- endfor -%}
-      {{ dbt_inc_join._fail("output_select token '" ~ token ~ "' is neither a token (join_cols, inc_col, df_a_cols, df_b_cols, inc_col_a, inc_col_b, DiffArrivalTime, WaitingTime, JoinType, JoinTypeName) nor an output column (" ~ names | join(', ') ~ ').') }}
+      {{ dbt_inc_join._fail("output_select token '" ~ token ~ "' is neither a token (" ~ tokens ~ ", DiffArrivalTime, WaitingTime, JoinType, JoinTypeName) nor an output column (" ~ names | join(', ') ~ ').') }}
     {%- endif -%}
   {%- endfor -%}
   {%- set seen = [] -%}
@@ -63,13 +85,15 @@
     {%- endif -%}
     {%- do seen.append(column.name | lower) -%}
   {%- endfor -%}
-  {{ return({'a_columns': side_columns['a'], 'b_columns': side_columns['b'], 'keys': keys, 'selected': selected}) }}
+  {{ return({'a_columns': side_columns['a'], 'b_columns': side_columns['b'], 'keys': keys, 'selected': selected,
+             'aggregates': aggregate_columns}) }}
 {% endmacro %}
 
 {% macro _describe_column(column) %}
   {%- if column.source in ['a', 'b'] -%}{{ return("column '" ~ column.input_name ~ "' of " ~ column.source) }}
   {%- elif column.source == 'key' -%}{{ return("join key '" ~ column.input_name ~ "'") }}
   {%- elif column.source == 'arrival' -%}{{ return("the output arrival inc_col '" ~ column.input_name ~ "'") }}
+  {%- elif column.source == 'aggregate' -%}{{ return("the aggregate '" ~ column.name ~ "'") }}
   {%- else -%}{{ return("the derived column '" ~ column.name ~ "'") }}
   {%- endif -%}
 {% endmacro %}

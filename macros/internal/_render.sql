@@ -22,6 +22,7 @@
       'lb': params.look_back_time,
       'mw': params.max_waiting_time,
       'end_sql': dbt_inc_join._sql_literal(end, unit_type),
+      'mode': params.mode,
   } -%}
 
   {#- what this run may read of each input (docs/spec.md §4) -#}
@@ -37,13 +38,16 @@
     {%- endif -%}
     {%- set keys = inputs['keys'] | map(attribute=index) | list -%}
     {%- set projection = dbt_inc_join._side_projection(side, keys, columns, inputs.inc_col[index], inputs.raw_types[index], unit) -%}
+    {%- if side == 'b' and params.groups_by_arrival -%}
+      {%- set projection = dbt_inc_join._b_group_projection(params, inputs, plan) -%}
+    {%- endif -%}
     {%- do slices.append({'sql': projection | join(', '), 'source': relation | string, 'predicate': predicate}) -%}
   {%- endfor -%}
 
   {%- set partner = dbt_inc_join._partner_condition_sql(params, start, inputs['keys'] | length) -%}
   {%- set join_kind = {'inner': 'INNER', 'left': 'LEFT OUTER', 'left_anti': 'LEFT OUTER', 'full': 'FULL OUTER'}[params.how] -%}
   {%- set scenarios = [] -%}
-  {%- for join_type in dbt_inc_join._emitted_join_types(params.how, params.include_waiting) -%}
+  {%- for join_type in dbt_inc_join._emitted_join_types(params.how, params.include_waiting, params.mode) -%}
     {%- do scenarios.append(dbt_inc_join['_scenario_' ~ join_type.name](ctx)) -%}
   {%- endfor -%}
 with _inc_join_a as (
@@ -56,12 +60,25 @@ _inc_join_b as (
     from {{ slices[1].source }}
     where {{ slices[1].predicate }}
 ),
+{%- if params.groups_by_arrival %}
+{{ dbt_inc_join._arrival_group_ctes(b, params, inputs, plan) }}
+_inc_join_pairs as (
+    select *
+    from _inc_join_a
+    {{ join_kind }} JOIN _inc_join_reduced
+      on {{ dbt_inc_join._back_to_a_sql(inputs['keys'] | length) }}
+    {%- if dbt_inc_join._fills_from_empty(plan) %}
+    CROSS JOIN _inc_join_empty
+    {%- endif %}
+),
+{%- else %}
 _inc_join_pairs as (
     select *
     from _inc_join_a
     {{ join_kind }} JOIN _inc_join_b
       on {{ partner }}
 ),
+{%- endif %}
 _inc_join_placed as (
     select *,
            {{ dbt_inc_join._classification_sql(scenarios, start, end, unit) }} as _join_type
@@ -71,6 +88,114 @@ select {{ dbt_inc_join._placed_columns(scenarios, plan, inputs, unit) | join(',\
 from _inc_join_placed
 where _join_type is not null
 {% endmacro %}
+
+{% macro _b_group_projection(params, inputs, plan) %}
+  {#- B's slice for the arrival-group plan: the usual internal columns, partner_order_by's columns and the bucket;
+      with aggregate, B's own columns too, which the aggregates name. -#}
+  {%- set keys = inputs['keys'] | map(attribute=1) | list -%}
+  {%- set projection = dbt_inc_join._side_projection('b', keys, plan.b_columns, inputs.inc_col[1], inputs.raw_types[1], params.time_uom) -%}
+  {%- set projection = projection + dbt_inc_join._order_projection(inputs.partner_order_by) -%}
+  {%- if params.aggregate -%}
+    {%- set projection = dbt_inc_join._own_columns(inputs.b_names) + projection -%}
+  {%- endif -%}
+  {{ return(projection + [dbt_inc_join._b_bucket_sql(params.look_back_time, params.max_waiting_time, params.time_uom) ~ ' AS _b_bucket']) }}
+{% endmacro %}
+
+{% macro _tie_breakers(params, inputs, plan) %}
+  {#- The selected B columns Spark can order, by internal name: the last resort of the partner order. -#}
+  {%- set keys = inputs['keys'] | map(attribute=1) | list -%}
+  {%- set names = dbt_inc_join._projected_names(dbt_inc_join._side_projection('b', keys, plan.b_columns, inputs.inc_col[1], inputs.raw_types[1], params.time_uom)) -%}
+  {%- set breakers = [] -%}
+  {%- for column in plan.b_columns -%}
+    {%- if ('_b' ~ loop.index0) in names and column.input_name in inputs.orderable_b_names -%}
+      {%- do breakers.append('_b' ~ loop.index0) -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {{ return(breakers) }}
+{% endmacro %}
+
+{% macro _fills_from_empty(plan) %}
+  {#- The aggregates without a null_fill: an A row without partner gets their value over no rows. -#}
+  {%- set indexes = [] -%}
+  {%- for fill in plan.aggregate_fills -%}
+    {%- if fill == '_e' ~ loop.index0 -%}{%- do indexes.append(loop.index0) -%}{%- endif -%}
+  {%- endfor -%}
+  {{ return(indexes) }}
+{% endmacro %}
+
+{% macro _arrival_group_ctes(b, params, inputs, plan) %}
+  {#- spec §11, Cost: B joined to the distinct (keys, arrival) of A's slice, reduced per mode (render.py:
+      arrival_group_pairs). Ends with _inc_join_reduced (and _inc_join_empty), each followed by a comma. -#}
+  {%- set unit = params.time_uom -%}
+  {%- set lb = params.look_back_time -%}
+  {%- set mw = params.max_waiting_time -%}
+  {%- set key_count = inputs['keys'] | length -%}
+  {%- set group = [] -%}
+  {%- for index in range(key_count) -%}{%- do group.append('_gk' ~ index) -%}{%- endfor -%}
+  {%- do group.append('_g_arrival') -%}
+  {%- set keys = inputs['keys'] | map(attribute=1) | list -%}
+  {%- set b_names = dbt_inc_join._projected_names(dbt_inc_join._side_projection('b', keys, plan.b_columns, inputs.inc_col[1], inputs.raw_types[1], unit)) -%}
+  {#- how = full: a B row of no arrival's window is kept (with NULL group columns): it is code 6. -#}
+  {%- set match_kind = 'RIGHT OUTER' if params.how == 'full' else 'INNER' -%}
+_inc_join_arrivals as (
+    select *, explode({{ dbt_inc_join._arrival_buckets_sql(lb, mw, unit) }}) AS _bucket
+    from (
+        select distinct {{ dbt_inc_join._arrival_projection(key_count) | join(', ') }}
+        from _inc_join_a
+        where {{ dbt_inc_join._arrival_filter_sql(key_count) }}
+    )
+),
+_inc_join_matches as (
+    select *
+    from _inc_join_arrivals
+    {{ match_kind }} JOIN _inc_join_b
+      on {{ dbt_inc_join._group_match_sql(key_count, lb, mw, unit) }}
+),
+_inc_join_reduced as (
+  {%- if params.mode == 'aggregate' %}
+    {%- set outputs = [] -%}
+    {%- for pair in params.aggregate -%}{%- do outputs.append(pair[1] ~ ' AS _g' ~ loop.index0) -%}{%- endfor -%}
+    {%- do outputs.append('max(_b_arrival) AS _b_arrival') -%}
+    {%- for index in range(key_count) -%}{%- do outputs.append('_gk' ~ index ~ ' AS _bk' ~ index) -%}{%- endfor %}
+    select {{ (group + outputs) | join(', ') }}
+    from _inc_join_matches
+    group by {{ group | join(', ') }}
+  {%- elif params.mode in ['first', 'last'] %}
+    {%- set order = dbt_inc_join._partner_order(inputs.partner_order_by | length, dbt_inc_join._tie_breakers(params, inputs, plan)) -%}
+    {%- set picked = [] -%}
+    {%- for name in b_names -%}{%- do picked.append('_pick.' ~ name ~ ' AS ' ~ name) -%}{%- endfor -%}
+    {%- set not_null = [] -%}
+    {%- for name in group -%}{%- do not_null.append(name ~ ' IS NOT NULL') -%}{%- endfor %}
+    select {{ (group + picked) | join(', ') }}
+    from (
+        select {{ group | join(', ') }}, {{ dbt_inc_join._pick_sql(params.mode, b_names, order) }}
+        from _inc_join_matches
+        where {{ not_null | join(' AND ') }}
+        group by {{ group | join(', ') }}
+    )
+    {%- if params.how == 'full' %}
+    union all
+    select {{ (group + b_names) | join(', ') }}
+    from _inc_join_matches
+    where _g_arrival IS NULL
+    {%- endif %}
+  {%- else %}
+    select {{ (group + b_names) | join(', ') }}
+    from _inc_join_matches
+  {%- endif %}
+),
+{%- set empty = dbt_inc_join._fills_from_empty(plan) -%}
+{%- if empty %}
+_inc_join_empty as (
+    {#- An aggregate's value over no rows (count 0, sum NULL, ...), for the A rows without partner. -#}
+    {%- set values = [] -%}
+    {%- for index in empty -%}{%- do values.append(params.aggregate[index][1] ~ ' AS _e' ~ index) -%}{%- endfor %}
+    select {{ values | join(', ') }}
+    from {{ b }}
+    where false
+),
+{%- endif %}
+{%- endmacro %}
 
 {% macro _side_projection(side, keys, columns, inc_col, raw_type, time_uom) %}
   {#- The select list that renames one side to internal names and adds its truncated arrival. Only what the
@@ -150,6 +275,8 @@ where _join_type is not null
     {{ return('_' ~ column.source ~ '_arrival') }}
   {%- elif column.source in ['a', 'b'] -%}
     {{ return('_' ~ column.source ~ column.index) }}
+  {%- elif column.source == 'aggregate' -%}
+    {{ return(dbt_inc_join._aggregate_value(column.index, scenario, plan.aggregate_fills)) }}
   {%- elif column.name == 'DiffArrivalTime' -%}
     {{ return('CAST(' ~ (scenario.diff or 'NULL') ~ ' AS INT)') }}
   {%- elif column.name == 'WaitingTime' -%}
@@ -158,6 +285,17 @@ where _join_type is not null
     {{ return('CAST(' ~ scenario.code ~ ' AS INT)') }}
   {%- endif -%}
   {{ return("CAST('" ~ scenario.name ~ "' AS STRING)") }}
+{% endmacro %}
+
+{% macro _aggregate_value(index, scenario, fills) %}
+  {#- An aggregate column (spec §11): over the partners (code 8); the fill for an A row without any (code 4); and
+      for a waiting A row (code 5) over its partners so far, the fill while it has none. -#}
+  {%- if scenario.code == dbt_inc_join._join_type('a_aggregated').code -%}
+    {{ return('_g' ~ index) }}
+  {%- elif scenario.code == dbt_inc_join._join_type('a_timed_out').code -%}
+    {{ return(fills[index]) }}
+  {%- endif -%}
+  {{ return('CASE WHEN _b_arrival IS NULL THEN ' ~ fills[index] ~ ' ELSE _g' ~ index ~ ' END') }}
 {% endmacro %}
 
 {% macro _placed_columns(scenarios, plan, inputs, time_uom) %}

@@ -58,3 +58,11 @@
   {%- set seconds = 3600 if time_uom == 'hour' else 60 -%}
   {{ return('CAST((unix_timestamp(' ~ later ~ ') - unix_timestamp(' ~ earlier ~ ')) DIV ' ~ seconds ~ ' AS INT)') }}
 {% endmacro %}
+
+{% macro _unit_number_sql(arrival, time_uom) %}
+  {#- A truncated arrival as a whole number of units since 1970-01-01 (BIGINT): consecutive units get consecutive
+      numbers, so _add_units_sql by n adds n to it. -#}
+  {%- if time_uom == 'day' -%}{{ return('CAST(unix_date(' ~ arrival ~ ') AS BIGINT)') }}{%- endif -%}
+  {%- set seconds = 3600 if time_uom == 'hour' else 60 -%}
+  {{ return('CAST(floor(unix_seconds(' ~ arrival ~ ') / ' ~ seconds ~ ') AS BIGINT)') }}
+{% endmacro %}

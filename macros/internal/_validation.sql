@@ -63,8 +63,11 @@
   {{ return(names) }}
 {% endmacro %}
 
-{% macro _output_select(value) %}
+{% macro _output_select(value, aggregated=false) %}
   {%- set default = 'join_cols, inc_col, df_a_cols, df_b_cols, DiffArrivalTime, WaitingTime, JoinType' -%}
+  {%- if aggregated -%}
+    {%- set default = 'join_cols, inc_col, df_a_cols, aggregates, DiffArrivalTime, WaitingTime, JoinType' -%}
+  {%- endif -%}
   {%- set value = default if value is none else value -%}
   {%- if value is string -%}
     {%- set tokens = [] -%}{%- for part in value.split(',') -%}{%- do tokens.append(part | trim) -%}{%- endfor -%}
@@ -92,8 +95,84 @@
   {{ return([value[0], value[1]]) }}
 {% endmacro %}
 
+{% macro _aggregates(value) %}
+  {#- aggregate: output column -> Spark SQL aggregate over b's columns (Spark checks each one later). -#}
+  {%- if value is none -%}{{ return([]) }}{%- endif -%}
+  {%- if value is not mapping or value | length == 0 -%}
+    {{ dbt_inc_join._fail("aggregate must be a non-empty mapping of output column to Spark SQL aggregate, e.g. {'n': 'count(*)'} (got " ~ dbt_inc_join._repr(value) ~ ').') }}
+  {%- endif -%}
+  {%- set pairs = [] -%}
+  {%- for name, expression in value.items() -%}
+    {%- if name is not string or name | trim == '' -%}
+      {{ dbt_inc_join._fail('aggregate has an empty or non-string output column name (' ~ dbt_inc_join._repr(name) ~ ').') }}
+    {%- endif -%}
+    {%- if expression is not string or expression | trim == '' -%}
+      {{ dbt_inc_join._fail("aggregate['" ~ name ~ "'] must be a Spark SQL aggregate expression such as 'sum(Amount)' (got " ~ dbt_inc_join._repr(expression) ~ ').') }}
+    {%- endif -%}
+    {%- if not dbt_inc_join._balanced(expression) -%}
+      {{ dbt_inc_join._fail("aggregate['" ~ name ~ "'] = '" ~ expression ~ "' has unbalanced parentheses or quotes.") }}
+    {%- endif -%}
+    {%- do pairs.append([name | trim, expression | trim]) -%}
+  {%- endfor -%}
+  {%- set lowered = pairs | map(attribute=0) | map('lower') | list -%}
+  {%- set repeated = [] -%}
+  {%- for name in pairs | map(attribute=0) | sort -%}
+    {%- if lowered.count(name | lower) > 1 and ("'" ~ name ~ "'") not in repeated -%}{%- do repeated.append("'" ~ name ~ "'") -%}{%- endif -%}
+  {%- endfor -%}
+  {%- if repeated -%}
+    {{ dbt_inc_join._fail('aggregate names ' ~ repeated | join(', ') ~ ' more than once.') }}
+  {%- endif -%}
+  {{ return(pairs) }}
+{% endmacro %}
+
+{% macro _balanced(expression) %}
+  {#- Parentheses balance outside quotes, and every quote closes (a cheap syntax check Spark would fail on with a
+      message that does not name the aggregate). -#}
+  {%- set state = {'depth': 0, 'quote': '', 'broken': false} -%}
+  {%- for char in expression -%}
+    {%- if state.quote -%}
+      {%- if char == state.quote -%}{%- do state.update({'quote': ''}) -%}{%- endif -%}
+    {%- elif char in ["'", '"', '`'] -%}
+      {%- do state.update({'quote': char}) -%}
+    {%- elif char == '(' -%}
+      {%- do state.update({'depth': state.depth + 1}) -%}
+    {%- elif char == ')' -%}
+      {%- do state.update({'depth': state.depth - 1}) -%}
+      {%- if state.depth < 0 -%}{%- do state.update({'broken': true}) -%}{%- endif -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {{ return(not state.broken and state.depth == 0 and not state.quote) }}
+{% endmacro %}
+
+{% macro _null_fill(value, aggregates) %}
+  {#- null_fill: aggregate name -> the literal an A row without partner gets instead of the aggregate. -#}
+  {%- if value is none -%}{{ return([]) }}{%- endif -%}
+  {%- if value is not mapping -%}
+    {{ dbt_inc_join._fail("null_fill must be a mapping of aggregate name to literal, e.g. {'n_payments': 0} (got " ~ dbt_inc_join._repr(value) ~ ').') }}
+  {%- endif -%}
+  {%- if value | length > 0 and aggregates | length == 0 -%}
+    {{ dbt_inc_join._fail('null_fill gives values to aggregate columns; it needs aggregate.') }}
+  {%- endif -%}
+  {%- set names = {} -%}
+  {%- for pair in aggregates -%}{%- do names.update({pair[0] | lower: pair[0]}) -%}{%- endfor -%}
+  {%- set fills = [] -%}
+  {%- for key, literal in value.items() -%}
+    {%- if key is not string or (key | trim | lower) not in names -%}
+      {%- set listed = [] -%}{%- for pair in aggregates -%}{%- do listed.append("'" ~ pair[0] ~ "'") -%}{%- endfor -%}
+      {{ dbt_inc_join._fail('null_fill key ' ~ dbt_inc_join._repr(key) ~ ' is not an aggregate name; the aggregates are ' ~ listed | join(', ') ~ '.') }}
+    {%- endif -%}
+    {%- if not (literal is none or literal is boolean or literal is number or literal is string or literal.year is defined) -%}
+      {{ dbt_inc_join._fail("null_fill['" ~ key ~ "'] must be a literal: a number, string, boolean, date, datetime or none (got " ~ dbt_inc_join._repr(literal) ~ ').') }}
+    {%- endif -%}
+    {%- do fills.append([names[key | trim | lower], literal]) -%}
+  {%- endfor -%}
+  {{ return(fills) }}
+{% endmacro %}
+
 {% macro _check_parameters(join_cols, inc_col, how, look_back_time, max_waiting_time, time_uom,
-                           enforce_sliding_join_window, include_waiting, output_select, suffixes) %}
+                           enforce_sliding_join_window, include_waiting, output_select, suffixes,
+                           partner='all', partner_order_by=none, aggregate=none, null_fill=none,
+                           many_rows_per_key=false) %}
   {%- if inc_col is not string or inc_col | trim == '' -%}
     {{ dbt_inc_join._fail("inc_col must be the name of the arrival column present in both inputs, e.g. 'RecDate' (got " ~ dbt_inc_join._repr(inc_col) ~ ').') }}
   {%- endif -%}
@@ -101,17 +180,45 @@
   {%- if (inc_col | trim | lower) in (keys | map('lower') | list) -%}
     {{ dbt_inc_join._fail("join_cols must not contain the arrival column inc_col='" ~ inc_col ~ "'.") }}
   {%- endif -%}
+  {%- set how = dbt_inc_join._choice('how', how, ['inner', 'left', 'full', 'left_anti']) -%}
+  {%- set enforce = dbt_inc_join._flag('enforce_sliding_join_window', enforce_sliding_join_window) -%}
+  {%- set partner = dbt_inc_join._choice('partner', partner, ['all', 'first', 'last']) -%}
+  {%- set order_by = [] if partner_order_by is none else dbt_inc_join._name_list('partner_order_by', partner_order_by) -%}
+  {%- if order_by and partner == 'all' -%}
+    {{ dbt_inc_join._fail("partner_order_by orders the partners for partner='first' or 'last'; with partner='all' every partner is a row of its own (set partner, or drop partner_order_by).") }}
+  {%- endif -%}
+  {%- set aggregates = dbt_inc_join._aggregates(aggregate) -%}
+  {%- set fills = dbt_inc_join._null_fill(null_fill, aggregates) -%}
+  {%- set many = dbt_inc_join._flag('many_rows_per_key', many_rows_per_key) -%}
+  {%- if aggregates and partner != 'all' -%}
+    {{ dbt_inc_join._fail("aggregate combines all partners of an A row, so partner must be 'all' (got partner='" ~ partner ~ "'); use one or the other.") }}
+  {%- endif -%}
+  {%- if aggregates and how not in ['left', 'inner'] -%}
+    {{ dbt_inc_join._fail("aggregate gives one row per A row, so how must be 'left' or 'inner' (got how='" ~ how ~ "').") }}
+  {%- endif -%}
+  {%- if not enforce and (partner != 'all' or aggregates or many) -%}
+    {%- set used = 'aggregate' if aggregates else ('many_rows_per_key' if partner == 'all' else 'partner') -%}
+    {{ dbt_inc_join._fail(used ~ " needs the sliding join window; enforce_sliding_join_window=False (the compatibility mode) only supports partner='all' without aggregate.") }}
+  {%- endif -%}
+  {%- set mode = 'aggregate' if aggregates else partner -%}
   {{ return({
       'join_cols': keys,
       'inc_col': inc_col | trim,
-      'how': dbt_inc_join._choice('how', how, ['inner', 'left', 'full', 'left_anti']),
+      'how': how,
       'look_back_time': dbt_inc_join._window_length('look_back_time', look_back_time),
       'max_waiting_time': dbt_inc_join._window_length('max_waiting_time', max_waiting_time),
       'time_uom': dbt_inc_join._choice('time_uom', time_uom, ['day', 'hour', 'minute']),
-      'enforce_sliding_join_window': dbt_inc_join._flag('enforce_sliding_join_window', enforce_sliding_join_window),
+      'enforce_sliding_join_window': enforce,
       'include_waiting': dbt_inc_join._flag('include_waiting', include_waiting),
-      'output_select': dbt_inc_join._output_select(output_select),
+      'output_select': dbt_inc_join._output_select(output_select, aggregates | length > 0),
       'suffixes': dbt_inc_join._suffixes(suffixes),
+      'partner': partner,
+      'partner_order_by': order_by,
+      'aggregate': aggregates,
+      'null_fill': fills,
+      'many_rows_per_key': many,
+      'mode': mode,
+      'groups_by_arrival': mode != 'all' or many,
   }) }}
 {% endmacro %}
 
@@ -156,6 +263,12 @@
   {{ return('map<' not in type_name and not type_name.startswith('map') and 'variant' not in type_name) }}
 {% endmacro %}
 
+{% macro _is_orderable_type(type_name) %}
+  {#- Spark cannot order maps or variants, nor anything that holds one (validation.py: orderable_type_name). -#}
+  {%- set lowered = type_name | lower -%}
+  {{ return('map<' not in lowered and modules.re.search('(^|[<:,])variant($|[>,])', lowered) is none) }}
+{% endmacro %}
+
 {% macro _check_arrival_type(type_name, inc_col, side, time_uom) %}
   {%- if type_name not in ['date', 'timestamp', 'timestamp_ltz', 'timestamp_ntz'] -%}
     {{ dbt_inc_join._fail("inc_col '" ~ inc_col ~ "' of " ~ side ~ ' is ' ~ type_name | upper ~ '; it must be DATE or TIMESTAMP (cast it, e.g. to_date(' ~ inc_col ~ ') or to_timestamp(' ~ inc_col ~ ')).') }}
@@ -191,6 +304,20 @@
   {%- for type_name in [type_a, type_b] -%}
     {%- do raw_types.append('date' if type_name == 'date' else ('timestamp_ntz' if type_name == 'timestamp_ntz' else 'timestamp')) -%}
   {%- endfor -%}
+  {%- set order_by = [] -%}
+  {%- for name in params.partner_order_by -%}
+    {%- set column = dbt_inc_join._require_column(b_columns, name, 'partner_order_by', 'b') -%}
+    {%- set type_name = dbt_inc_join._type_name(column) -%}
+    {%- if not dbt_inc_join._is_orderable_type(type_name) -%}
+      {{ dbt_inc_join._fail("partner_order_by column '" ~ name ~ "' is " ~ type_name | upper ~ ', which Spark cannot order; order by a column of another type (or a field of it).') }}
+    {%- endif -%}
+    {%- do order_by.append(column.name) -%}
+  {%- endfor -%}
+  {%- set orderable = [] -%}
+  {%- for column in b_columns -%}
+    {%- if dbt_inc_join._is_orderable_type(dbt_inc_join._type_name(column)) -%}{%- do orderable.append(column.name) -%}{%- endif -%}
+  {%- endfor -%}
   {{ return({'keys': keys, 'inc_col': [inc_a.name, inc_b.name], 'raw_types': raw_types,
-             'a_names': a_columns | map(attribute='name') | list, 'b_names': b_columns | map(attribute='name') | list}) }}
+             'a_names': a_columns | map(attribute='name') | list, 'b_names': b_columns | map(attribute='name') | list,
+             'partner_order_by': order_by, 'orderable_b_names': orderable}) }}
 {% endmacro %}

@@ -7,7 +7,7 @@
       'code': join_type.code,
       'name': join_type.name,
       'where': '_a_arrival IS NOT NULL AND _b_arrival IS NULL',
-      'arrival': dbt_inc_join._add_units_sql('_a_arrival', ctx.mw, ctx.time_uom),
+      'arrival': dbt_inc_join._window_closes(ctx),
       'diff': none,
       'waiting': ctx.mw | string,
   }) }}

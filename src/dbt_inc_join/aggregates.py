@@ -27,14 +27,14 @@ def probe_select(expression: str) -> list[str]:
     return [f"{expression} AS _inc_join_value", PROBE_COUNT]
 
 
-def probe_error(name: str, expression: str, spark_message: str, b_columns: Sequence[str]) -> str:
+def probe_error(name: str, expression: str, spark_message: str, b_columns: Sequence[str], side: str = "df_b") -> str:
     """The message for an aggregate Spark refused, from the first line of Spark's own message."""
     first_line = spark_message.strip().splitlines()[0] if spark_message.strip() else ""
     start = f"inc_join: aggregate {name!r} = {expression!r}"
     missing = re.search(r"name `([^`]*)` cannot be resolved", first_line)
     if "UNRESOLVED_COLUMN" in first_line and missing:
         return (
-            f"{start} names a column df_b does not have: {missing.group(1)!r}; df_b's columns are "
+            f"{start} names a column {side} does not have: {missing.group(1)!r}; {side}'s columns are "
             f"{', '.join(repr(c) for c in b_columns)}."
         )
     if "MISSING_GROUP_BY" in first_line or "MISSING_AGGREGATION" in first_line:
@@ -42,10 +42,10 @@ def probe_error(name: str, expression: str, spark_message: str, b_columns: Seque
             f"{start} is not an aggregate: every B column it uses must be inside an aggregate function, "
             "e.g. sum(Amount), count(*), max_by(Price, Seq)."
         )
-    routine = re.search(r"routine `([^`]*)`", first_line)
+    routine = re.search(r"(?:routine|function) `([^`]*)`", first_line)
     if "UNRESOLVED_ROUTINE" in first_line and routine:
         return f"{start} calls a function Spark does not know: {routine.group(1)!r}."
-    return f"{start} is not a valid Spark SQL aggregate over df_b: {first_line}"
+    return f"{start} is not a valid Spark SQL aggregate over {side}: {first_line}"
 
 
 @contextmanager

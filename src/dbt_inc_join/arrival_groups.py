@@ -11,6 +11,7 @@ equality. SQL twin: macros/internal/_arrival_groups.sql, same names, same text.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from .predicates import quote
@@ -74,6 +75,15 @@ def back_to_a_sql(key_count: int) -> str:
 def projected_names(projection: Sequence[str]) -> list[str]:
     """The names a select list (``expression AS name`` items) gives its columns."""
     return [item.rsplit(" AS ", 1)[1] for item in projection]
+
+
+#: Internal names of the arrival-group plan; a B column named like one is not visible to the aggregates.
+INTERNAL_NAME = r"^_(bk?\d+|bo\d+|gk?\d+|b_arrival|b_bucket|g_arrival|bucket|pick)$"
+
+
+def own_columns(b_names: Sequence[str]) -> list[str]:
+    """B's own columns, quoted, for the aggregates to name (all but those named like an internal column)."""
+    return [quote(name) for name in b_names if re.match(INTERNAL_NAME, name.lower()) is None]
 
 
 def order_projection(order_by: Sequence[str]) -> list[str]:

@@ -28,6 +28,7 @@ from .arrival_groups import (
     group_key,
     group_match_sql,
     order_projection,
+    own_columns,
     partner_order,
     pick_sql,
     projected_names,
@@ -235,7 +236,7 @@ def b_group_projection(prepared: PreparedJoin) -> list[str]:
     )
     projection += order_projection(inputs.partner_order_by)
     if params.aggregate:
-        projection = ["*"] + projection
+        projection = own_columns(prepared.df_b.columns) + projection
     return projection + [f"{b_bucket_sql(params.look_back_time, params.max_waiting_time, unit)} AS _b_bucket"]
 
 

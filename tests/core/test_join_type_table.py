@@ -13,23 +13,30 @@ REPO = Path(__file__).resolve().parents[2]
 MACROS = REPO / "macros"
 ROW = re.compile(
     r"\{'code': (\d+), 'name': '(\w+)', 'placed_at': '([^']+)', 'hows': (\w+|\[[^\]]*\]), "
-    r"'matched': (true|false), 'provisional': (true|false)\}"
+    r"'matched': (true|false), 'modes': (\w+|\[[^\]]*\]), 'provisional': (true|false)\}"
 )
 
 
 def sql_table():
     text = (MACROS / "join_types.sql").read_text()
-    lists = {name: re.findall(r"'(\w+)'", body) for name, body in re.findall(r"set (\w+_hows) = \[([^\]]*)\]", text)}
+    lists = {
+        name: re.findall(r"'(\w+)'", body)
+        for name, body in re.findall(r"set (\w+_(?:hows|modes?)) = \[([^\]]*)\]", text)
+    }
+
+    def listed(value):
+        return frozenset(lists[value] if value in lists else re.findall(r"'(\w+)'", value))
+
     rows = []
-    for code, name, placed_at, hows, matched, provisional in ROW.findall(text):
-        how_list = lists[hows] if hows in lists else re.findall(r"'(\w+)'", hows)
-        rows.append((int(code), name, placed_at, frozenset(how_list), matched == "true", provisional == "true"))
+    for code, name, placed_at, hows, matched, modes, provisional in ROW.findall(text):
+        rows.append((int(code), name, placed_at, listed(hows), matched == "true", listed(modes), provisional == "true"))
     return rows
 
 
 def test_sql_and_python_tables_hold_the_same_rows():
     python = [
-        (int(r.join_type), r.join_type.label, r.placed_at, r.hows, r.matched, r.provisional) for r in JOIN_TYPE_TABLE
+        (int(r.join_type), r.join_type.label, r.placed_at, r.hows, r.matched, r.modes, r.provisional)
+        for r in JOIN_TYPE_TABLE
     ]
     assert sql_table() == python
     assert [r.join_type for r in JOIN_TYPE_TABLE] == list(JoinType)
@@ -63,6 +70,16 @@ def test_emitted_join_types_by_how():
     assert codes == {"inner": [1, 2, 3], "left": [1, 2, 3, 4], "full": [1, 2, 3, 4, 6], "left_anti": [4]}
     waiting = {how: [int(t) for t in emitted_join_types(how, include_waiting=True)] for how in HOW_VALUES}
     assert waiting == {"inner": [1, 2, 3], "left": [1, 2, 3, 4, 5], "full": [1, 2, 3, 4, 5, 6], "left_anti": [4, 5]}
+
+
+def test_emitted_join_types_by_row_mode():
+    """spec §11: one partner per A row keeps the pair codes; aggregate has its own code 8 and no B-only rows."""
+    for partner in ("first", "last"):
+        for how in HOW_VALUES:
+            assert emitted_join_types(how, False, partner) == emitted_join_types(how, False), (partner, how)
+    aggregated = {how: [int(t) for t in emitted_join_types(how, False, "aggregate")] for how in ("inner", "left")}
+    assert aggregated == {"inner": [8], "left": [4, 8]}
+    assert [int(t) for t in emitted_join_types("left", True, "aggregate")] == [4, 5, 8]
 
 
 def test_readme_join_type_tables_are_the_table():

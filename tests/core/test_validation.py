@@ -250,6 +250,130 @@ CASES = [
         TypeError,
         "inc_join: include_waiting must be True or False (got int 1).",
     ),
+    # spec §11: one row per A
+    (
+        "partner-unknown",
+        dict(partner="latest"),
+        ValueError,
+        "inc_join: partner='latest' is not supported; accepted values: 'all', 'first', 'last'.",
+    ),
+    (
+        "partner_order_by-without-partner",
+        dict(partner_order_by="status"),
+        ValueError,
+        "inc_join: partner_order_by orders the partners for partner='first' or 'last'; with partner='all' every "
+        "partner is a row of its own (set partner, or drop partner_order_by).",
+    ),
+    (
+        "partner_order_by-missing",
+        dict(partner="first", partner_order_by=["status", "seq"]),
+        ValueError,
+        f"inc_join: partner_order_by column 'seq' is missing from df_b; its columns are {B_COLUMNS}.",
+    ),
+    (
+        "partner_order_by-map",
+        dict(partner="last", partner_order_by="key_map"),
+        TypeError,
+        "inc_join: partner_order_by column 'key_map' is MAP<STRING,INT>, which Spark cannot order; order by a "
+        "column of another type (or a field of it).",
+    ),
+    (
+        "aggregate-with-partner",
+        dict(partner="first", aggregate={"n": "count(*)"}),
+        ValueError,
+        "inc_join: aggregate combines all partners of an A row, so partner must be 'all' (got partner='first'); "
+        "use one or the other.",
+    ),
+    (
+        "aggregate-full",
+        dict(how="full", aggregate={"n": "count(*)"}),
+        ValueError,
+        "inc_join: aggregate gives one row per A row, so how must be 'left' or 'inner' (got how='full').",
+    ),
+    (
+        "aggregate-left_anti",
+        dict(how="left_anti", aggregate={"n": "count(*)"}),
+        ValueError,
+        "inc_join: aggregate gives one row per A row, so how must be 'left' or 'inner' (got how='left_anti').",
+    ),
+    (
+        "aggregate-not-an-aggregate",
+        dict(aggregate={"n": "count(*)", "late": "text_day + 1"}),
+        ValueError,
+        "inc_join: aggregate 'late' = 'text_day + 1' is not an aggregate: every B column it uses must be inside "
+        "an aggregate function, e.g. sum(Amount), count(*), max_by(Price, Seq).",
+    ),
+    (
+        "aggregate-unknown-column",
+        dict(aggregate={"paid": "sum(amount)"}),
+        ValueError,
+        f"inc_join: aggregate 'paid' = 'sum(amount)' names a column df_b does not have: 'amount'; df_b's columns "
+        f"are {B_COLUMNS}.",
+    ),
+    (
+        "aggregate-unknown-function",
+        dict(aggregate={"paid": "summ(text_day)"}),
+        ValueError,
+        "inc_join: aggregate 'paid' = 'summ(text_day)' calls a function Spark does not know: 'summ'.",
+    ),
+    (
+        "aggregate-unbalanced",
+        dict(aggregate={"paid": "sum(text_day"}),
+        ValueError,
+        "inc_join: aggregate['paid'] = 'sum(text_day' has unbalanced parentheses or quotes.",
+    ),
+    (
+        "aggregate-clashes",
+        dict(aggregate={"amount": "count(*)"}),
+        ValueError,
+        "inc_join: output column 'amount' would exist twice (df_a column 'amount' and the aggregate 'amount'); "
+        "rename one input column or pass other suffixes (now ('_A', '_B')).",
+    ),
+    (
+        "aggregate-empty",
+        dict(aggregate={}),
+        TypeError,
+        "inc_join: aggregate must be a non-empty mapping of output column to Spark SQL aggregate, e.g. "
+        "{'n': 'count(*)'} (got dict {}).",
+    ),
+    (
+        "null_fill-unknown-key",
+        dict(aggregate={"n": "count(*)"}, null_fill={"n": 0, "total": 0}),
+        ValueError,
+        "inc_join: null_fill key 'total' is not an aggregate name; the aggregates are 'n'.",
+    ),
+    (
+        "null_fill-without-aggregate",
+        dict(null_fill={"n": 0}),
+        ValueError,
+        "inc_join: null_fill gives values to aggregate columns; it needs aggregate.",
+    ),
+    (
+        "null_fill-not-a-literal",
+        dict(aggregate={"n": "count(*)"}, null_fill={"n": [0]}),
+        TypeError,
+        "inc_join: null_fill['n'] must be a literal: a number, string, boolean, date, datetime or None (got list [0]).",
+    ),
+    (
+        "output_select-b-columns-with-aggregate",
+        dict(aggregate={"n": "count(*)"}, output_select="join_cols, df_b_cols"),
+        ValueError,
+        "inc_join: output_select token 'df_b_cols' is not available with aggregate: B's columns reach the output "
+        "only through the aggregates ('n').",
+    ),
+    (
+        "partner-compatibility-mode",
+        dict(partner="last", enforce_sliding_join_window=False),
+        ValueError,
+        "inc_join: partner needs the sliding join window; enforce_sliding_join_window=False (the compatibility "
+        "mode) only supports partner='all' without aggregate.",
+    ),
+    (
+        "many_rows_per_key-string",
+        dict(many_rows_per_key="yes"),
+        TypeError,
+        "inc_join: many_rows_per_key must be True or False (got str 'yes').",
+    ),
 ]
 
 

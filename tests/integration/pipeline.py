@@ -17,6 +17,9 @@ DAILY = [
     "gen_full_py",
     "gen_left_append",
     "gen_hour_left",
+    "hot_first",
+    "hot_aggregate",
+    "hot_aggregate_py",
 ]
 MICROBATCH = ["gen_left_microbatch", "gen_full_microbatch_py"]
 

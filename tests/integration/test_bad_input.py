@@ -69,6 +69,28 @@ MESSAGES = {
     "bad_include_waiting_int": "include_waiting must be true or false (got 1).",
     "bad_waiting_in_incremental": WAITING.format(flag="true"),
     "bad_waiting_in_incremental_py": WAITING.format(flag="True"),
+    # spec §11: one row per A
+    "bad_partner_unknown": "partner='latest' is not supported; accepted values: 'all', 'first', 'last'.",
+    "bad_partner_order_by_without_partner": "partner_order_by orders the partners for partner='first' or 'last'; "
+    "with partner='all' every partner is a row of its own (set partner, or drop partner_order_by).",
+    "bad_partner_order_by_map": "partner_order_by column 'key_map' is MAP<STRING,INT>, which Spark cannot order; "
+    "order by a column of another type (or a field of it).",
+    "bad_aggregate_with_partner": "aggregate combines all partners of an A row, so partner must be 'all' (got "
+    "partner='first'); use one or the other.",
+    "bad_aggregate_full": "aggregate gives one row per A row, so how must be 'left' or 'inner' (got how='full').",
+    "bad_aggregate_not_aggregate": "aggregate 'late' = 'text_day + 1' is not an aggregate: every B column it uses "
+    "must be inside an aggregate function, e.g. sum(Amount), count(*), max_by(Price, Seq).",
+    "bad_aggregate_unknown_column": "aggregate 'paid' = 'sum(amount)' names a column b does not have: 'amount'; "
+    f"b's columns are {TYPED_B}.",
+    "bad_aggregate_unknown_column_py": "aggregate 'paid' = 'sum(amount)' names a column df_b does not have: "
+    f"'amount'; df_b's columns are {TYPED_B}.",
+    "bad_aggregate_unknown_function": "aggregate 'paid' = 'summ(text_day)' calls a function Spark does not know: "
+    "'summ'.",
+    "bad_aggregate_unbalanced": "aggregate['paid'] = 'sum(text_day' has unbalanced parentheses or quotes.",
+    "bad_null_fill_unknown_key": "null_fill key 'total' is not an aggregate name; the aggregates are 'n'.",
+    "bad_null_fill_without_aggregate": "null_fill gives values to aggregate columns; it needs aggregate.",
+    "bad_output_select_b_with_aggregate": "output_select token 'df_b_cols' is not available with aggregate: B's "
+    "columns reach the output only through the aggregates ('n').",
 }
 # A microbatch model fails batch by batch at run time; compiling it shows the model-level message.
 COMPILED = {

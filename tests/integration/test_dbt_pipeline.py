@@ -30,6 +30,51 @@ def test_daily_table_equals_the_core_over_the_whole_period(spark, project, daily
     assert daily[f"gen_{how}_py"] == daily[f"gen_{how}"], "the Python model differs from the SQL model"
 
 
+HOT_AGGREGATE = {
+    "n_payments": "count(*)",
+    "countries": "count(distinct Country)",
+    "last_status": "max_by(Status, PaymentId)",
+}
+
+
+def hot_inputs(spark):
+    """stg_hot_a / stg_hot_b over the whole period: gen folded onto 7 keys, every third payment twice."""
+    a = spark.table("inc_join_it.gen_a").selectExpr(
+        "CAST(TrxId % 7 AS INT) AS TrxId", "Account", "Amount", "RecDate", "TrxId AS Seq"
+    )
+    b = (
+        spark.table("inc_join_it.gen_b")
+        .where(f"RecDate < date_add(DATE'{LAST_DAY}', 1)")
+        .selectExpr("PaymentId", "CAST(TrxId % 7 AS INT) AS TrxId", "Country", "Status", "RecDate")
+    )
+    return a, b.unionByName(b.where("PaymentId % 3 = 0"))
+
+
+@pytest.mark.parametrize(
+    "model, options",
+    [
+        ("hot_first", dict(partner="first", partner_order_by="PaymentId")),
+        ("hot_aggregate", dict(aggregate=HOT_AGGREGATE, null_fill={"last_status": "none"})),
+    ],
+)
+def test_one_row_per_a_daily_equals_the_core(spark, daily, model, options):
+    """spec §11 on keys with many rows a day: the daily tables = one core run; the Python model = the SQL one."""
+    expected = inc_join(*hot_inputs(spark), output_window_start=FIRST_DAY, **SETTINGS, **options)
+    columns = sorted(expected.columns)
+    assert daily[model] == rows(expected, columns)
+    assert len(daily[model]) > 300
+    if model == "hot_aggregate":
+        assert daily["hot_aggregate_py"] == daily[model], "the Python model differs from the SQL model"
+        assert {r[columns.index("JoinType")] for r in daily[model]} == {4, 8}
+
+
+def test_one_row_per_a_data_tests(project, daily):
+    """a_rows_once with one_row_per_a passes on the one-row tables, and fails (as declared) without the A id."""
+    result = project.invoke("test", "--select", "one_row_per_a", today=LAST_DAY)
+    statuses = {r.node.name: str(r.status) for r in result.result.results}
+    assert statuses and all(status == "pass" for status in statuses.values()), statuses
+
+
 def test_join_types_all_occur(daily, project):
     codes = {r.JoinType for r in project.table("gen_full").select("JoinType").distinct().collect()}
     assert codes == {1, 2, 3, 4, 6}

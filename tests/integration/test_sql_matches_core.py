@@ -58,6 +58,44 @@ CASES = [
         start="2025-01-02",
         end="2025-01-06",
     ),
+    # spec §11, one row per A, on keys with many rows a day and B rows delivered twice
+    dict(a="hot_keys_a", b="hot_keys_b", how="left", partner="first", start="2025-01-03", end="2025-01-09"),
+    dict(
+        a="hot_keys_a",
+        b="hot_keys_b",
+        how="full",
+        partner="last",
+        partner_order_by=["Status", "PaymentId"],
+        start="2025-01-02",
+        end="2025-01-10",
+    ),
+    dict(
+        a="hot_keys_a",
+        b="hot_keys_b",
+        how="left",
+        include_waiting=True,
+        aggregate={
+            "n": "count(*)",
+            "countries": "count(distinct Country)",
+            "last_status": "max_by(Status, PaymentId)",
+            "payments": "sort_array(collect_list(PaymentId))",
+        },
+        null_fill={"last_status": "none"},
+        start="2025-01-05",
+        end="2025-01-09",
+    ),
+    dict(
+        a="gen_hour_a",
+        b="gen_hour_b",
+        time_uom="hour",
+        how="inner",
+        look_back_time=1,
+        max_waiting_time=3,
+        aggregate={"n": "count(*)"},
+        start="2025-01-01 20:00",
+        end="2025-01-02 05:00",
+    ),
+    dict(a="hot_keys_a", b="hot_keys_b", how="full", many_rows_per_key=True, start="2025-01-03", end="2025-01-07"),
 ]
 
 
@@ -68,7 +106,7 @@ def test_sql_macro_equals_core(spark, project, case):
     arguments.setdefault("look_back_time", 2)
     arguments.setdefault("max_waiting_time", 4)
     a, b = case.get("a", "gen_a"), case.get("b", "gen_b")
-    if a.startswith("odd"):
+    if a.startswith(("odd", "hot")):
         project.invoke("run", "--select", a, b)
     project.invoke("run", "--select", "sql_matrix", vars={"matrix": case})
     table = project.table("sql_matrix")

@@ -8,4 +8,6 @@
                      time_uom=m.get('time_uom', 'day'),
                      enforce_sliding_join_window=m.get('enforce_sliding_join_window', true),
                      include_waiting=m.get('include_waiting', false), output_select=m.get('output_select'),
-                     suffixes=m.get('suffixes', ['_A', '_B'])) }}
+                     suffixes=m.get('suffixes', ['_A', '_B']), partner=m.get('partner', 'all'),
+                     partner_order_by=m.get('partner_order_by'), aggregate=m.get('aggregate'),
+                     null_fill=m.get('null_fill'), many_rows_per_key=m.get('many_rows_per_key', false)) }}

@@ -1,0 +1,3 @@
+{{ dbt_inc_join.inc_join(ref('typed_a'), ref('typed_b'), join_cols='k',
+                     aggregate={'n': 'count(*)', 'late': 'text_day + 1'},
+                     output_window_start='2025-03-01', output_window_end='2025-03-31') }}

@@ -1,0 +1,94 @@
+{#- The plan of one row per A (spec §11, Cost): everything a row of A gets from B depends only on its keys and its
+    arrival, so B is joined to the distinct (keys, arrival) of A's slice, never to A's rows: an equi-join on the
+    keys and a time bucket of width look_back_time + max_waiting_time + 1 (B's row falls into one bucket, an
+    arrival's window touches one or two), then joined back to A by equality.
+    Read side by side with src/dbt_inc_join/arrival_groups.py (same names, same text). -#}
+
+{% macro _bucket_width(lb, mw) %}
+  {{ return(lb + mw + 1) }}
+{% endmacro %}
+
+{% macro _b_bucket_sql(lb, mw, time_uom) %}
+  {#- The one bucket of a B row's arrival. -#}
+  {{ return('CAST(floor(' ~ dbt_inc_join._unit_number_sql('_b_arrival', time_uom) ~ ' / ' ~ dbt_inc_join._bucket_width(lb, mw) ~ ') AS BIGINT)') }}
+{% endmacro %}
+
+{% macro _arrival_buckets_sql(lb, mw, time_uom) %}
+  {#- The buckets that the sliding join window [a - lb, a + mw] of an arrival touches (one or two). -#}
+  {%- set width = dbt_inc_join._bucket_width(lb, mw) -%}
+  {%- set number = dbt_inc_join._unit_number_sql('_g_arrival', time_uom) -%}
+  {{ return('sequence(CAST(floor((' ~ number ~ ' - ' ~ lb ~ ') / ' ~ width ~ ') AS BIGINT), CAST(floor((' ~ number ~ ' + ' ~ mw ~ ') / ' ~ width ~ ') AS BIGINT))') }}
+{% endmacro %}
+
+{% macro _arrival_projection(key_count) %}
+  {#- The distinct (keys, arrival) of A's slice, under the group names. -#}
+  {%- set projection = [] -%}
+  {%- for index in range(key_count) -%}{%- do projection.append('_ak' ~ index ~ ' AS _gk' ~ index) -%}{%- endfor -%}
+  {%- do projection.append('_a_arrival AS _g_arrival') -%}
+  {{ return(projection) }}
+{% endmacro %}
+
+{% macro _arrival_filter_sql(key_count) %}
+  {#- A NULL key never has a partner. -#}
+  {%- set tests = [] -%}
+  {%- for index in range(key_count) -%}{%- do tests.append('_ak' ~ index ~ ' IS NOT NULL') -%}{%- endfor -%}
+  {{ return(tests | join(' AND ')) }}
+{% endmacro %}
+
+{% macro _group_match_sql(key_count, lb, mw, time_uom) %}
+  {#- Equal keys, the same bucket, and b inside the arrival's window. -#}
+  {%- set tests = [] -%}
+  {%- for index in range(key_count) -%}{%- do tests.append('_gk' ~ index ~ ' = _bk' ~ index) -%}{%- endfor -%}
+  {%- do tests.append('_bucket = _b_bucket') -%}
+  {%- do tests.append('_b_arrival >= ' ~ dbt_inc_join._add_units_sql('_g_arrival', -lb, time_uom)) -%}
+  {%- do tests.append('_b_arrival <= ' ~ dbt_inc_join._add_units_sql('_g_arrival', mw, time_uom)) -%}
+  {{ return(tests | join(' AND ')) }}
+{% endmacro %}
+
+{% macro _back_to_a_sql(key_count) %}
+  {#- An A row and the result for its (keys, arrival): plain equality (a NULL key gets nothing). -#}
+  {%- set tests = [] -%}
+  {%- for index in range(key_count) -%}{%- do tests.append('_ak' ~ index ~ ' = _gk' ~ index) -%}{%- endfor -%}
+  {%- do tests.append('_a_arrival = _g_arrival') -%}
+  {{ return(tests | join(' AND ')) }}
+{% endmacro %}
+
+{% macro _projected_names(projection) %}
+  {#- The names a select list (`expression AS name` items) gives its columns. -#}
+  {%- set names = [] -%}
+  {%- for item in projection -%}{%- do names.append(item.rsplit(' AS ', 1)[1]) -%}{%- endfor -%}
+  {{ return(names) }}
+{% endmacro %}
+
+{% macro _own_columns(b_names) %}
+  {#- B's own columns, quoted, for the aggregates to name (all but those named like an internal column). -#}
+  {%- set own = [] -%}
+  {%- for name in b_names -%}
+    {%- if modules.re.match('^_(bk?\\d+|bo\\d+|gk?\\d+|b_arrival|b_bucket|g_arrival|bucket|pick)$', name | lower) is none -%}
+      {%- do own.append(dbt_inc_join._quote(name)) -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {{ return(own) }}
+{% endmacro %}
+
+{% macro _order_projection(order_by) %}
+  {#- partner_order_by's B columns, under internal names (they need not be selected for the output). -#}
+  {%- set projection = [] -%}
+  {%- for name in order_by -%}{%- do projection.append(dbt_inc_join._quote(name) ~ ' AS _bo' ~ loop.index0) -%}{%- endfor -%}
+  {{ return(projection) }}
+{% endmacro %}
+
+{% macro _partner_order(order_by_count, tie_breakers) %}
+  {#- How the partners of an arrival are ordered (spec §11): by b, then partner_order_by, then the selected B
+      columns that Spark can order, so that the same inputs always give the same row. -#}
+  {%- set order = ['_b_arrival'] -%}
+  {%- for index in range(order_by_count) -%}{%- do order.append('_bo' ~ index) -%}{%- endfor -%}
+  {{ return(order + tie_breakers) }}
+{% endmacro %}
+
+{% macro _pick_sql(mode, fields, order) %}
+  {#- The first or the last partner of a (keys, arrival): the smallest or largest by `order`. -#}
+  {%- set payload = [] -%}
+  {%- for field in fields -%}{%- do payload.append("'" ~ field ~ "', " ~ field) -%}{%- endfor -%}
+  {{ return(('min_by' if mode == 'first' else 'max_by') ~ '(named_struct(' ~ payload | join(', ') ~ '), struct(' ~ order | join(', ') ~ ')) AS _pick') }}
+{% endmacro %}

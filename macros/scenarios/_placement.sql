@@ -1,0 +1,11 @@
+{#- Placement helpers the scenarios share (scenarios.py: _window_closes, _matched_arrival). -#}
+
+{% macro _window_closes(ctx) %}
+  {{ return(dbt_inc_join._add_units_sql('_a_arrival', ctx.mw, ctx.time_uom)) }}
+{% endmacro %}
+
+{% macro _matched_arrival(ctx, arrival) %}
+  {#- Where a partner row is placed: when it is known. The last partner is known only when A's window closes
+      (spec §11); any pair, and the first partner, as soon as both rows are there. -#}
+  {{ return(dbt_inc_join._window_closes(ctx) if ctx.mode == 'last' else arrival) }}
+{% endmacro %}
