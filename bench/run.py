@@ -43,7 +43,7 @@ class Config:
     max_waiting_time: int = 10
     repeats: int = 9
     whole_repeats: int = 5
-    slow_repeats: int = 3
+    slow_repeats: int = 1
     warmup: int = 1
     suites: Sequence[str] = SUITES
     quick: bool = False
@@ -83,7 +83,8 @@ def parse_args(argv: Sequence[str]) -> Config:
     parser.add_argument(
         "--slow-repeats",
         type=int,
-        help="timed runs of the many-rows suite's slow hand-written baselines (default 3; no warm-up run)",
+        help="timed runs of the many-rows suite's slow hand-written baselines, minutes each (default 1; no "
+        "warm-up: the first run is the check run)",
     )
     parser.add_argument("--warmup", type=int, help="discarded rounds over all cells of a phase first (default 1)")
     parser.add_argument("--out", type=Path, help="directory for the Markdown and JSON results (default bench/results)")
@@ -285,13 +286,13 @@ def main(argv: Sequence[str] = ()) -> int:
             rows = {side: spark.table(f"{DATABASE}.{side}_{longest}d").count() for side in ("a", "b")}
             phases.done("catalog", f" ({len(config.histories)} histories, {rows['a']} A / {rows['b']} B rows)")
         if many_rows:
-            for many_spec, histories in many.shapes(config.quick):
+            for shape, many_spec, histories in many.shapes(config.quick):
                 cached = (Path(config.cache_dir).resolve() / many_spec.key / "_COMPLETE.json").exists()
                 dataset = ensure_many_dataset(spark, many_spec, config.cache_dir)
                 register_tables(
-                    spark, DATABASE, dataset, many_spec, histories, prefix=f"{many_spec.name}_", columns=MANY_COLUMNS
+                    spark, DATABASE, dataset, many_spec, histories, prefix=f"{shape}_", columns=MANY_COLUMNS
                 )
-                phases.done(f"data {many_spec.name}", f" ({'cached' if cached else 'generated'} in {dataset})")
+                phases.done(f"data {shape}", f" ({'cached' if cached else 'generated'} in {dataset})")
 
         cells = build_cells(config, spec.last_day) if few else []
         many_cells = (
