@@ -1,13 +1,24 @@
 """Window sizing: which look_back_time and max_waiting_time would the history have needed?
 
 One Spark job counts the partner pairs of the history (equal keys, both arrivals known, any distance) per
-arrival distance Δ = b − a in whole units. Everything after that is pure Python on that small histogram, so
-the numbers are easy to test and to reproduce in SQL (the dbt run-operation follows the same rules):
+arrival distance Δ = b − a in whole units. It never forms the pairs: it counts the A rows per (keys, a) and the
+B rows per (keys, b), joins those counts on the keys and sums count_a × count_b per Δ, so a hot key (thousands
+of rows a day) costs its distinct arrivals, not its rows squared. Everything after that is pure Python on that
+small histogram, so the numbers are easy to test and to reproduce in SQL (the dbt run-operation follows the
+same rules):
 
 * quantiles by nearest rank: the Δ at rank ``max(1, ceil(p · n))`` in ascending order;
 * ``covered(lb, mw)``: the share of pairs with ``−lb ≤ Δ ≤ mw``;
 * the suggestion for a coverage ``c``: the ``(lb, mw)`` with ``covered ≥ c`` and the smallest ``lb + mw``,
   ties going to the smaller ``mw`` (waiting delays every unmatched row; looking back costs only reads).
+
+With one row per A (``partner`` = ``first``, ``last`` or ``aggregate``, spec §11) the question is another one:
+an A row gets a row with its partner(s) exactly when at least one partner arrives in ``[a − lb, a + mw]``, else
+it times out. The Spark job then gives, per (keys, a), the nearest partner at or before ``a`` (``a − b ≥ 0``,
+the smallest) and at or after ``a`` (``b − a ≥ 0``, the smallest), weighted by the A rows with that (keys, a):
+a histogram over (before, after). An A row is covered by ``(lb, mw)`` iff ``before ≤ lb`` or ``after ≤ mw``;
+the shares, the suggestion and its ties are those above, counted in A rows (that have any partner) instead of
+pairs.
 
 Products and comparisons with ``p`` and ``c`` are exact on their decimal value as written (``0.999`` means
 999/1000), as they are with SQL decimal literals; floating-point rounding never moves a rank or a boundary.
@@ -21,17 +32,21 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import accumulate
 from math import ceil
-from typing import NamedTuple
+from typing import Literal, NamedTuple, overload
 
 from pyspark.sql import DataFrame
 from pyspark.sql import functions as F
 
 from .join import check_inputs
+from .join_types import ROW_MODES
 from .predicates import quote
 from .time_units import TimeUnit, diff_units_sql, truncate_sql
-from .validation import _fail_type
+from .validation import _choice, _fail_type
 
 Histogram = dict[int, int]
+#: One row per A: (a − b of the nearest partner at or before a, b − a of the nearest at or after a) → A rows;
+#: None where there is no partner on that side (never both).
+NearestHistogram = dict[tuple[int | None, int | None], int]
 
 QUANTILE_LEVELS: tuple[float, ...] = (0.001, 0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99, 0.999)
 COVERAGE_TARGETS: tuple[float, ...] = (0.9, 0.99, 0.999, 1.0)
@@ -70,7 +85,38 @@ class WindowSuggestion:
         return format_report(self)
 
 
+@dataclass(frozen=True)
+class ARowWindowSuggestion:
+    """One row per A (``partner`` = ``first``, ``last`` or ``aggregate``): which A rows have a partner in the
+    window, and the window it suggests. Counts A rows, not pairs."""
+
+    partner: str  #: the row mode asked for: "first", "last" or "aggregate"
+    count: int  #: A rows with at least one partner (equal keys, both arrivals known)
+    without_partner: int  #: A rows (arrival known) without any partner: no window gives them one
+    before: int  #: A rows with a partner at or before a
+    after: int  #: A rows with a partner at or after a
+    before_quantiles: dict[float, int]  #: nearest-rank quantiles of a − b of the nearest partner at or before a
+    after_quantiles: dict[float, int]  #: nearest-rank quantiles of b − a of the nearest partner at or after a
+    look_back_time: int
+    max_waiting_time: int
+    coverage: float  #: the requested share of A rows (with a partner) to keep
+    covered: float  #: the share of those A rows the suggested window keeps
+    candidates: tuple[WindowCandidate, ...]  #: one row per coverage target, ascending
+    nearest: NearestHistogram = field(repr=False)  #: A rows per (before, after)
+    time_uom: str = "day"
+    note: str = ""
+
+    def report(self) -> str:
+        """A few lines of text for a terminal: the nearest partners, the suggestion and its alternatives."""
+        return format_a_row_report(self)
+
+
 # --- validation ------------------------------------------------------------------------------------------
+
+
+def check_partner(value: object) -> str:
+    """The row mode: 'all' (pairs) or one row per A ('first', 'last', 'aggregate'); inc_join's message."""
+    return _choice("partner", value, ROW_MODES)
 
 
 def check_coverage(value: object) -> float:
@@ -226,6 +272,160 @@ def suggest_from_histogram(
     )
 
 
+# --- pure functions on the nearest partners (one row per A) -----------------------------------------------
+
+
+def normalise_nearest(nearest: Mapping[tuple[int | None, int | None], int]) -> NearestHistogram:
+    """The histogram sorted by (before, after) with None last, without empty bins. Distances are whole
+    numbers ≥ 0 or None (not both), counts whole numbers ≥ 0."""
+    cleaned = {}
+    for point, rows in nearest.items():
+        if not isinstance(point, tuple) or len(point) != 2:
+            raise TypeError(f"inc_join: nearest-partner key must be a pair (before, after) (got {point!r}).")
+        checked = [("distance", d) for d in point if d is not None] + [("A row count", rows)]
+        for name, value in checked:
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise TypeError(f"inc_join: nearest-partner {name} must be a whole number (got {value!r}).")
+            if value < 0:
+                raise ValueError(f"inc_join: nearest-partner {name} must not be negative (got {value} at {point}).")
+        if point == (None, None):
+            raise ValueError(
+                "inc_join: nearest-partner (None, None) is an A row without partner; count those apart "
+                "(without_partner)."
+            )
+        if rows:
+            cleaned[point] = rows
+    return dict(sorted(cleaned.items(), key=lambda item: tuple((d is None, d or 0) for d in item[0])))
+
+
+def _side_histogram(nearest: Mapping[tuple[int | None, int | None], int], side: int) -> Histogram:
+    """A rows per distance to the nearest partner on one side (0: at or before a, 1: at or after a)."""
+    histogram: Histogram = {}
+    for point, rows in nearest.items():
+        distance = point[side]
+        if distance is not None:
+            histogram[distance] = histogram.get(distance, 0) + rows
+    return dict(sorted(histogram.items()))
+
+
+def covered_a_rows(
+    nearest: Mapping[tuple[int | None, int | None], int], look_back_time: int, max_waiting_time: int
+) -> int:
+    """Number of A rows with a partner in ``[a − lb, a + mw]``: ``before ≤ lb`` or ``after ≤ mw``."""
+    return sum(
+        rows
+        for (before, after), rows in nearest.items()
+        if (before is not None and before <= look_back_time) or (after is not None and after <= max_waiting_time)
+    )
+
+
+def covered_a_row_share(
+    nearest: Mapping[tuple[int | None, int | None], int], look_back_time: int, max_waiting_time: int
+) -> float:
+    """The share of A rows (with a partner) the window keeps (1.0 without any: nothing is lost)."""
+    total = sum(nearest.values())
+    return covered_a_rows(nearest, look_back_time, max_waiting_time) / total if total else 1.0
+
+
+def minimal_a_row_window(nearest: Mapping[tuple[int | None, int | None], int], coverage: float) -> tuple[int, int]:
+    """The ``(lb, mw)`` keeping at least ``coverage`` of the A rows (``before ≤ lb`` or ``after ≤ mw``), ``lb``
+    in ``[0, max(0, max before)]`` and ``mw`` in ``[0, max(0, max after)]``, with the smallest ``lb + mw``;
+    ties: the smaller ``mw``. ``(0, 0)`` without A rows.
+
+    As for pairs, only 0 and the distances that occur can be optimal, and the smallest sufficient ``mw`` only
+    moves down as ``lb`` grows. The A rows not yet covered by ``lb`` are kept per ``after``; raising ``lb``
+    takes each A row out of them once, so the search is O(k log k) for k distinct (before, after).
+    """
+    points = normalise_nearest(nearest)
+    need = required_pairs(coverage, sum(points.values()))
+    if need == 0:
+        return 0, 0
+    backs = [0, *sorted({b for b, _ in points if b is not None and b > 0})]
+    aheads = [0, *sorted({a for _, a in points if a is not None and a > 0})]
+    by_before: dict[int, list[tuple[int | None, int]]] = {}
+    uncovered: dict[int, int] = {}  # A rows with before > lb (or no partner before), per after
+    for (before, after), rows in points.items():
+        if before is not None:
+            by_before.setdefault(before, []).append((after, rows))
+        if after is not None:
+            uncovered[after] = uncovered.get(after, 0) + rows
+    j = len(aheads) - 1
+    kept = sum(uncovered.values())  # covered(lb below 0, mw = the largest after)
+    best: tuple[int, int] | None = None
+    for lb in backs:
+        for after, rows in by_before.get(lb, ()):
+            if after is not None:
+                uncovered[after] -= rows
+            if after is None or after > aheads[j]:
+                kept += rows  # newly covered by lb
+        if kept < need:
+            continue
+        while j > 0 and kept - uncovered.get(aheads[j], 0) >= need:
+            kept -= uncovered.get(aheads[j], 0)
+            j -= 1
+        mw = aheads[j]
+        if best is None or (lb + mw, mw) < (best[0] + best[1], best[1]):
+            best = (lb, mw)
+    assert best is not None  # the widest window keeps every A row with a partner, and need ≤ count
+    return best
+
+
+def candidate_a_row_windows(
+    nearest: Mapping[tuple[int | None, int | None], int], coverage: float
+) -> tuple[WindowCandidate, ...]:
+    """The minimal window and the share of A rows it loses for each coverage target (none without A rows)."""
+    if not sum(nearest.values()):
+        return ()
+    rows = []
+    for target in coverage_targets(coverage):
+        lb, mw = minimal_a_row_window(nearest, target)
+        rows.append(WindowCandidate(target, lb, mw, 1.0 - covered_a_row_share(nearest, lb, mw)))
+    return tuple(rows)
+
+
+def suggest_from_nearest(
+    nearest: Mapping[tuple[int | None, int | None], int],
+    coverage: float = 0.999,
+    time_uom: str = "day",
+    partner: str = "first",
+    without_partner: int = 0,
+) -> ARowWindowSuggestion:
+    """The whole one-row-per-A suggestion from the histogram of nearest partners (A rows per (before, after))
+    and the number of A rows without any partner."""
+    coverage = check_coverage(coverage)
+    partner = check_partner(partner)
+    if partner == "all":
+        raise ValueError(
+            "inc_join: suggest_from_nearest counts A rows; partner='all' counts pairs (use suggest_from_histogram)."
+        )
+    if isinstance(without_partner, bool) or not isinstance(without_partner, int) or without_partner < 0:
+        raise _fail_type("without_partner", "a whole number ≥ 0", without_partner)
+    points = normalise_nearest(nearest)
+    count = sum(points.values())
+    before, after = _side_histogram(points, 0), _side_histogram(points, 1)
+    lb, mw = minimal_a_row_window(points, coverage)
+    return ARowWindowSuggestion(
+        partner=partner,
+        count=count,
+        without_partner=without_partner,
+        before=sum(before.values()),
+        after=sum(after.values()),
+        before_quantiles=quantiles(before),
+        after_quantiles=quantiles(after),
+        look_back_time=lb,
+        max_waiting_time=mw,
+        coverage=coverage,
+        covered=covered_a_row_share(points, lb, mw),
+        candidates=candidate_a_row_windows(points, coverage),
+        nearest=points,
+        time_uom=time_uom,
+        note=""
+        if count
+        else "no A row has a partner: no key occurs in both inputs with both arrivals known, so the history "
+        "says nothing about the window; lb = mw = 0 is a placeholder",
+    )
+
+
 # --- the report ------------------------------------------------------------------------------------------
 
 
@@ -294,31 +494,150 @@ def format_report(suggestion: WindowSuggestion) -> str:
     return "\n".join(lines)
 
 
+def format_a_row_report(suggestion: ARowWindowSuggestion) -> str:
+    """The text of ``ARowWindowSuggestion.report()``; the run-operation prints the same with ``-`` for ``−``."""
+    s, unit = suggestion, f"{suggestion.time_uom}s"
+    lines = [
+        f"inc_join window sizing, partner='{s.partner}': {s.count:,} A rows with a partner, distances in {unit} "
+        "(counts A rows, not pairs)",
+        f"  {s.without_partner:,} A rows without any partner of equal keys are left out: no window gives them one",
+    ]
+    if not s.count:
+        lines += [f"  {s.note}", "  suggested: look_back_time=0, max_waiting_time=0"]
+        return "\n".join(lines)
+    lines.append("  an A row is kept when at least one partner arrives in [a − lb, a + mw], else it times out")
+    levels = list(QUANTILE_LEVELS)
+    sides = []
+    for label, side_rows, found in (
+        ("at or before a: a − b", s.before, s.before_quantiles),
+        ("at or after a: b − a", s.after, s.after_quantiles),
+    ):
+        cells = [str(found[p]) for p in levels] if side_rows else ["-"] * len(levels)
+        sides.append([label, f"{side_rows:,}", *cells])
+    lines += ["  " + line for line in _table(["nearest partner", "A rows", *map(percent, levels)], sides)]
+    lost = s.count - covered_a_rows(s.nearest, s.look_back_time, s.max_waiting_time)
+    window = window_text(s.look_back_time, s.max_waiting_time)
+    lines.append(
+        f"suggested for coverage {percent(s.coverage)}: look_back_time={s.look_back_time}, "
+        f"max_waiting_time={s.max_waiting_time} (window {window} keeps {percent(s.covered)} of the "
+        f"A rows, loses {lost:,})"
+    )
+    rows = [
+        [
+            percent(c.target),
+            str(c.look_back_time),
+            str(c.max_waiting_time),
+            percent(c.lost),
+            f"{s.count - covered_a_rows(s.nearest, c.look_back_time, c.max_waiting_time):,}",
+        ]
+        for c in s.candidates
+    ]
+    lines += [
+        "  " + line for line in _table(["coverage", "look_back_time", "max_waiting_time", "lost", "lost A rows"], rows)
+    ]
+    return "\n".join(lines)
+
+
 # --- Spark ---------------------------------------------------------------------------------------------
+
+
+def _arrival_counts(
+    df: DataFrame, side: str, index: int, keys: Sequence[tuple[str, str]], inc_cols: tuple[str, str], unit: TimeUnit
+) -> DataFrame:
+    """``_<side>k0.., _<side>_arrival, _<side>_rows``: the rows of one input per (keys, arrival truncated to the
+    unit), arrival known. A key with thousands of rows a day gives one row per day here."""
+    arrival = quote(inc_cols[index])
+    keyed = df.where(f"{arrival} IS NOT NULL").selectExpr(
+        *[f"{quote(k[index])} AS _{side}k{i}" for i, k in enumerate(keys)],
+        f"{truncate_sql(arrival, unit)} AS _{side}_arrival",
+    )
+    return keyed.groupBy(*keyed.columns).agg(F.count(F.lit(1)).alias(f"_{side}_rows"))
+
+
+def _key_condition(keys: Sequence[tuple[str, str]]):
+    return F.expr(" AND ".join(f"_ak{i} = _bk{i}" for i in range(len(keys))))
 
 
 def delta_histogram(
     df_a: DataFrame, df_b: DataFrame, keys: Sequence[tuple[str, str]], inc_cols: tuple[str, str], unit: TimeUnit
 ) -> Histogram:
-    """Pairs per Δ over the whole history: equal keys (NULL never matches), both arrivals known. One job."""
-    sides = []
-    for index, (side, df) in enumerate((("a", df_a), ("b", df_b))):
-        arrival = quote(inc_cols[index])
-        sides.append(
-            df.where(f"{arrival} IS NOT NULL").selectExpr(
-                *[f"{quote(k[index])} AS _{side}k{i}" for i, k in enumerate(keys)],
-                f"{truncate_sql(arrival, unit)} AS _{side}_arrival",
-            )
-        )
-    condition = " AND ".join(f"_ak{i} = _bk{i}" for i in range(len(keys)))
-    pairs = sides[0].join(sides[1], F.expr(condition), "inner")
+    """Pairs per Δ over the whole history: equal keys (NULL never matches), both arrivals known. One job.
+
+    The pairs are counted, never formed: A rows per (keys, a) and B rows per (keys, b), joined on the keys,
+    ``count_a × count_b`` summed per Δ. The cost grows with the distinct arrivals per key, not its rows."""
+    counts_a = _arrival_counts(df_a, "a", 0, keys, inc_cols, unit)
+    counts_b = _arrival_counts(df_b, "b", 1, keys, inc_cols, unit)
     counts = (
-        pairs.selectExpr(f"{diff_units_sql('_b_arrival', '_a_arrival', unit)} AS {_DELTA}")
+        counts_a.join(counts_b, _key_condition(keys), "inner")
+        .selectExpr(
+            f"{diff_units_sql('_b_arrival', '_a_arrival', unit)} AS {_DELTA}",
+            "_a_rows * _b_rows AS _pairs",
+        )
         .groupBy(_DELTA)
-        .count()
+        .agg(F.sum("_pairs").alias("_pairs"))
         .collect()
     )
-    return {int(row[_DELTA]): int(row["count"]) for row in counts}
+    return {int(row[_DELTA]): int(row["_pairs"]) for row in counts}
+
+
+def nearest_partners(
+    df_a: DataFrame, df_b: DataFrame, keys: Sequence[tuple[str, str]], inc_cols: tuple[str, str], unit: TimeUnit
+) -> tuple[NearestHistogram, int]:
+    """A rows per (a − b of the nearest partner at or before a, b − a of the nearest at or after a), and the
+    number of A rows without any partner (equal keys, NULL never matches, both arrivals known). One job.
+
+    Computed per distinct (keys, a) of A against the distinct (keys, b) of B and weighted by the A rows of
+    that (keys, a): no pair of rows is formed."""
+    groups = _arrival_counts(df_a, "a", 0, keys, inc_cols, unit)
+    arrivals_b = _arrival_counts(df_b, "b", 1, keys, inc_cols, unit).drop("_b_rows")
+    delta = diff_units_sql("_b_arrival", "_a_arrival", unit)
+    rows = (
+        groups.join(arrivals_b, _key_condition(keys), "left")
+        .selectExpr(*groups.columns, f"{delta} AS {_DELTA}")
+        .groupBy(*groups.columns)
+        .agg(
+            F.expr(f"min(CASE WHEN {_DELTA} <= 0 THEN -{_DELTA} END)").alias("_before"),
+            F.expr(f"min(CASE WHEN {_DELTA} >= 0 THEN {_DELTA} END)").alias("_after"),
+        )
+        .groupBy("_before", "_after")
+        .agg(F.sum("_a_rows").alias("_a_rows"))
+        .collect()
+    )
+    nearest: NearestHistogram = {}
+    without_partner = 0
+    for row in rows:
+        before, after = (None if row[c] is None else int(row[c]) for c in ("_before", "_after"))
+        if before is None and after is None:
+            without_partner += int(row["_a_rows"])
+        else:
+            nearest[(before, after)] = int(row["_a_rows"])
+    return normalise_nearest(nearest), without_partner
+
+
+@overload
+def suggest_windows(
+    df_a: DataFrame,
+    df_b: DataFrame,
+    *,
+    join_cols,
+    inc_col: str = ...,
+    time_uom: str = ...,
+    coverage: float = ...,
+    partner: Literal["all"] = ...,
+) -> WindowSuggestion: ...
+
+
+@overload
+def suggest_windows(
+    df_a: DataFrame,
+    df_b: DataFrame,
+    *,
+    join_cols,
+    inc_col: str = ...,
+    time_uom: str = ...,
+    coverage: float = ...,
+    partner: str,
+) -> WindowSuggestion | ARowWindowSuggestion: ...
 
 
 def suggest_windows(
@@ -329,14 +648,19 @@ def suggest_windows(
     inc_col: str = "RecDate",
     time_uom: str = "day",
     coverage: float = 0.999,
-) -> WindowSuggestion:
+    partner: str = "all",
+) -> WindowSuggestion | ARowWindowSuggestion:
     """Suggest ``look_back_time`` and ``max_waiting_time`` from the history of A and B.
 
-    The suggestion is the smallest window ``[−lb, +mw]`` that keeps at least ``coverage`` of the partner
-    pairs (see the module docstring for the exact rules). All arguments are checked before any data is read;
-    then one Spark job computes the histogram of Δ.
+    With ``partner='all'`` (inc_join's default) the suggestion is the smallest window ``[−lb, +mw]`` that
+    keeps at least ``coverage`` of the partner pairs; with one row per A (``'first'``, ``'last'``,
+    ``'aggregate'``) the smallest window in which at least ``coverage`` of the A rows that have a partner find
+    one, and the result is an ``ARowWindowSuggestion`` (see the module docstring for the exact rules). All
+    arguments are checked before any data is read; then one Spark job computes the histogram from counts per
+    (keys, arrival), never forming the pairs.
     """
     coverage = check_coverage(coverage)
+    mode = check_partner(partner)
     # The same checks and messages as inc_join; the arguments that shape a join do not apply here.
     params, inputs, _ = check_inputs(
         df_a,
@@ -352,5 +676,8 @@ def suggest_windows(
         output_select=None,
         suffixes=("_A", "_B"),
     )
-    histogram = delta_histogram(df_a, df_b, inputs.keys, inputs.inc_col, params.time_uom)
-    return suggest_from_histogram(histogram, coverage, params.time_uom.value)
+    if mode == "all":
+        histogram = delta_histogram(df_a, df_b, inputs.keys, inputs.inc_col, params.time_uom)
+        return suggest_from_histogram(histogram, coverage, params.time_uom.value)
+    nearest, without_partner = nearest_partners(df_a, df_b, inputs.keys, inputs.inc_col, params.time_uom)
+    return suggest_from_nearest(nearest, coverage, params.time_uom.value, mode, without_partner)

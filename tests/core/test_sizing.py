@@ -1,10 +1,13 @@
-"""suggest_windows: the histogram of Δ on real Spark, and the pure rules on it (quantiles, minimal window, ties).
+"""suggest_windows: the histogram of Δ on real Spark, and the pure rules on it (quantiles, minimal window, ties);
+for one row per A (partner first, last, aggregate) the nearest partners and the 2-D coverage of A rows.
 
 Every expected number below is computed by hand in the comments, or by a brute-force search written here."""
 
 from __future__ import annotations
 
+import random
 import time
+from collections import Counter
 
 import pytest
 from hypothesis import given, settings
@@ -13,12 +16,21 @@ from hypothesis import strategies as st
 from dbt_inc_join import suggest_windows
 from dbt_inc_join.sizing import (
     QUANTILE_LEVELS,
+    ARowWindowSuggestion,
     WindowCandidate,
+    covered_a_row_share,
+    covered_a_rows,
     covered_share,
+    delta_histogram,
+    minimal_a_row_window,
     minimal_window,
+    nearest_partners,
+    normalise_nearest,
     quantiles,
     suggest_from_histogram,
+    suggest_from_nearest,
 )
+from dbt_inc_join.time_units import TimeUnit
 
 from .frames import side_frame
 
@@ -83,6 +95,85 @@ def test_distribution_of_a_hand_made_history(frames):
     ]
 
 
+def test_the_report_of_pairs_is_unchanged(frames):
+    # partner='all' (the default) prints what it printed before one row per A came; every number is above.
+    assert suggest_windows(*frames, join_cols="k", coverage=0.75, partner="all").report() == (
+        "inc_join window sizing: 8 partner pairs, Δ = b − a in days\n"
+        "  Δ from -4 to 10 days\n"
+        "  quantile  0.1%  1%  5%  25%  50%  75%  95%  99%  99.9%\n"
+        "  Δ           -4  -4  -4   -3    0    1   10   10     10\n"
+        "suggested for coverage 75%: look_back_time=4, max_waiting_time=1 (window [−4, +1] keeps 75% of the pairs, "
+        "loses 2)\n"
+        "  coverage  look_back_time  max_waiting_time  lost  lost pairs\n"
+        "  75%                    4                 1   25%           2\n"
+        "  90%                    4                10    0%           0\n"
+        "  99%                    4                10    0%           0\n"
+        "  99.9%                  4                10    0%           0\n"
+        "  100%                   4                10    0%           0"
+    )
+
+
+# One row per A on the same history. A rows with a known arrival: 1, 2, 3, 4, 6, 7, 8 (5 has none).
+#   1 (k=1, a=5): B at 5, 7, 2 → nearest at or before: 5 (a − b = 0); at or after: 5 (b − a = 0)
+#   2 (k=1, a=6): B at 5, 7, 2 → before: 5 (1); after: 7 (1)
+#   3 (k=2, a=5): B at 15 → before: none; after: 10
+#   7 (k=5, a=8 at 22:00): B at 8 (01:00) → (0, 0)
+#   4 (NULL key), 6 (k=4: its B has no arrival), 8 (k=6: no B): no partner at all
+HAND_NEAREST = {(0, 0): 2, (1, 1): 1, (None, 10): 1}
+
+
+def test_one_row_per_a_of_a_hand_made_history(frames):
+    for partner in ("first", "last", "aggregate"):
+        s = suggest_windows(*frames, join_cols="k", coverage=0.75, partner=partner)
+        assert isinstance(s, ARowWindowSuggestion)
+        assert (s.partner, s.nearest, s.count, s.without_partner) == (partner, HAND_NEAREST, 4, 3)
+        # before: 0 0 1 (n = 3, ranks 1 1 1 1 2 3 3 3 3); after: 0 0 1 10 (n = 4, ranks 1 1 1 1 2 3 4 4 4)
+        assert (s.before, s.after) == (3, 4)
+        assert list(s.before_quantiles.values()) == [0, 0, 0, 0, 0, 1, 1, 1, 1]
+        assert list(s.after_quantiles.values()) == [0, 0, 0, 0, 0, 1, 10, 10, 10]
+        # 3 of 4 A rows: (1, 0) and (0, 1) both keep rows 1, 2, 7 at sum 1; the smaller mw wins. All 4 need
+        # mw = 10 for row 3, and then lb = 0 does: (0, 10), where the pairs needed (4, 10).
+        assert (s.look_back_time, s.max_waiting_time, s.covered) == (1, 0, 0.75)
+        assert s.candidates == (
+            WindowCandidate(0.75, 1, 0, 0.25),
+            WindowCandidate(0.9, 0, 10, 0.0),
+            WindowCandidate(0.99, 0, 10, 0.0),
+            WindowCandidate(0.999, 0, 10, 0.0),
+            WindowCandidate(1.0, 0, 10, 0.0),
+        )
+    assert s.report() == (
+        "inc_join window sizing, partner='aggregate': 4 A rows with a partner, distances in days "
+        "(counts A rows, not pairs)\n"
+        "  3 A rows without any partner of equal keys are left out: no window gives them one\n"
+        "  an A row is kept when at least one partner arrives in [a − lb, a + mw], else it times out\n"
+        "  nearest partner        A rows  0.1%  1%  5%  25%  50%  75%  95%  99%  99.9%\n"
+        "  at or before a: a − b       3     0   0   0    0    0    1    1    1      1\n"
+        "  at or after a: b − a        4     0   0   0    0    0    1   10   10     10\n"
+        "suggested for coverage 75%: look_back_time=1, max_waiting_time=0 (window [−1, 0] keeps 75% of the A rows, "
+        "loses 1)\n"
+        "  coverage  look_back_time  max_waiting_time  lost  lost A rows\n"
+        "  75%                    1                 0   25%            1\n"
+        "  90%                    0                10    0%            0\n"
+        "  99%                    0                10    0%            0\n"
+        "  99.9%                  0                10    0%            0\n"
+        "  100%                   0                10    0%            0"
+    )
+
+
+def test_one_row_per_a_without_any_partner(spark, frames):
+    df_b = spark.sql("SELECT 99 AS k, TIMESTAMP'2025-03-06 00:00:00' AS RecDate")
+    s = suggest_windows(frames[0], df_b, join_cols="k", partner="first")
+    # the 7 A rows with a known arrival have no partner
+    assert (s.count, s.without_partner, s.nearest, s.candidates) == (0, 7, {}, ())
+    assert (s.look_back_time, s.max_waiting_time, s.covered) == (0, 0, 1.0)
+    assert s.report().splitlines()[1:] == [
+        "  7 A rows without any partner of equal keys are left out: no window gives them one",
+        "  no A row has a partner: no key occurs in both inputs with both arrivals known, so the history says "
+        "nothing about the window; lb = mw = 0 is a placeholder",
+        "  suggested: look_back_time=0, max_waiting_time=0",
+    ]
+
+
 def test_keys_and_arrival_names_are_resolved_like_inc_join(spark):
     df_a = spark.sql("SELECT 1 AS `Trx Id`, 'x' AS region, DATE'2025-03-06' AS `Rec Date`")
     df_b = spark.sql("SELECT 1 AS `trx id`, 'x' AS REGION, DATE'2025-03-09' AS `rec date`")
@@ -143,6 +234,16 @@ BAD_ARGUMENTS = [
         dict(time_uom="week"),
         ValueError,
         r"inc_join: time_uom='week' is not supported; accepted values: 'day', 'hour', 'minute'",
+    ),
+    (
+        dict(partner="x"),
+        ValueError,
+        r"^inc_join: partner='x' is not supported; accepted values: 'all', 'first', 'last', 'aggregate'\.$",
+    ),
+    (
+        dict(partner=None),
+        ValueError,
+        r"^inc_join: partner=None is not supported; accepted values: 'all', 'first', 'last', 'aggregate'\.$",
     ),
 ]
 
@@ -267,3 +368,177 @@ def test_suggestion_agrees_with_the_sorted_pairs(histogram, permille):
     for c in s.candidates:
         assert (c.look_back_time, c.max_waiting_time) == brute_force_window(histogram, round(c.target * 1000))
         assert c.lost == 1 - sum(1 for d in pairs if -c.look_back_time <= d <= c.max_waiting_time) / n
+
+
+# --- one row per A: the pure rules on hand-made nearest-partner histograms ---------------------------------
+
+
+@pytest.mark.parametrize(
+    "nearest, coverage, expected",
+    [
+        (HAND_NEAREST, 1.0, (0, 10)),
+        (HAND_NEAREST, 0.75, (1, 0)),  # 3 of 4: (1, 0) and (0, 1) tie at 1; smaller mw
+        (HAND_NEAREST, 0.5, (0, 0)),  # 2 of 4: the two A rows with a partner at a itself
+        ({(0, None): 3, (None, 2): 1}, 0.75, (0, 0)),  # 3 of 4: the partners at a
+        ({(0, None): 3, (None, 2): 1}, 1.0, (0, 2)),
+        ({(3, None): 1, (None, 3): 1}, 0.5, (3, 0)),  # (3, 0) and (0, 3) tie: waiting costs latency
+        # 5 of 5: (None, 1) needs mw ≥ 1; then (2, 5) needs lb ≥ 2 or mw ≥ 5: (2, 1) sums 3, (0, 5) sums 5
+        ({(2, 5): 4, (None, 1): 1}, 1.0, (2, 1)),
+        ({(2, 5): 4, (None, 1): 1}, 0.8, (2, 0)),  # 4 of 5: lb = 2 alone, sum 2 (mw = 1 keeps only 1)
+        ({(4, 0): 2, (None, 3): 2}, 0.5, (0, 0)),  # 2 of 4: a partner at a keeps the row at mw = 0
+        # 3 of 4: an A row counts once however many sides cover it: (2, 1) keeps rows 1-3 at sum 3
+        ({(2, 1): 1, (2, 9): 1, (7, 1): 1, (None, 9): 1}, 0.75, (2, 1)),
+        ({(0, None): 7, (None, 5): 93}, 0.07, (0, 0)),  # exactly 7 of 100
+        ({(0, None): 7, (None, 5): 93}, 0.071, (0, 5)),
+        ({}, 0.999, (0, 0)),
+    ],
+)
+def test_minimal_a_row_window(nearest, coverage, expected):
+    assert minimal_a_row_window(nearest, coverage) == expected
+
+
+def test_covered_a_rows_counts_each_a_row_once():
+    nearest = {(2, 1): 1, (2, 9): 1, (7, 1): 1, (None, 9): 1}
+    assert covered_a_rows(nearest, 2, 1) == 3  # not 4: the first A row has both sides in the window
+    assert covered_a_rows(nearest, 0, 0) == 0
+    assert covered_a_rows(nearest, 7, 0) == 3
+    assert covered_a_rows(nearest, 0, 9) == 4
+    assert covered_a_row_share(nearest, 2, 1) == 0.75
+    assert covered_a_row_share({}, 0, 0) == 1.0
+
+
+def test_nearest_histogram_is_checked():
+    assert list(normalise_nearest({(None, 3): 1, (2, None): 1, (2, 0): 0, (0, 5): 2})) == [(0, 5), (2, None), (None, 3)]
+    with pytest.raises(ValueError, match=r"inc_join: nearest-partner \(None, None\) is an A row without partner"):
+        minimal_a_row_window({(None, None): 1}, 0.5)
+    with pytest.raises(ValueError, match=r"inc_join: nearest-partner distance must not be negative \(got -1 at"):
+        minimal_a_row_window({(-1, 2): 1}, 0.5)
+    with pytest.raises(TypeError, match=r"inc_join: nearest-partner A row count must be a whole number \(got 1.5\)"):
+        minimal_a_row_window({(1, 2): 1.5}, 0.5)
+    with pytest.raises(ValueError, match=r"inc_join: suggest_from_nearest counts A rows; partner='all' counts pairs"):
+        suggest_from_nearest({(1, 2): 1}, 0.5, partner="all")
+    with pytest.raises(ValueError, match=r"^inc_join: partner='x' is not supported; accepted values: 'all', 'first'"):
+        suggest_from_nearest({(1, 2): 1}, 0.5, partner="x")
+
+
+def brute_force_a_row_window(nearest, permille):
+    """Every (lb, mw) of the allowed ranges; the smallest (lb + mw, mw) keeping ≥ permille/1000 of the A rows."""
+    n = sum(nearest.values())
+    best = None
+    for lb in range(0, max([b for b, _ in nearest if b is not None], default=0) + 1):
+        for mw in range(0, max([a for _, a in nearest if a is not None], default=0) + 1):
+            kept = sum(c for (b, a), c in nearest.items() if (b is not None and b <= lb) or (a is not None and a <= mw))
+            if kept * 1000 >= permille * n and (best is None or (lb + mw, mw) < (best[0] + best[1], best[1])):
+                best = (lb, mw)
+    return best
+
+
+distances = st.one_of(st.none(), st.integers(0, 30))
+nearest_histograms = st.dictionaries(
+    st.tuples(distances, distances).filter(lambda point: point != (None, None)),
+    st.integers(1, 30),
+    min_size=1,
+    max_size=20,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(nearest=nearest_histograms, permille=st.integers(1, 1000))
+def test_minimal_a_row_window_equals_brute_force(nearest, permille):
+    assert minimal_a_row_window(nearest, permille / 1000) == brute_force_a_row_window(nearest, permille)
+
+
+@settings(max_examples=200, deadline=None)
+@given(nearest=nearest_histograms, permille=st.integers(1, 1000))
+def test_a_row_suggestion_agrees_with_the_listed_a_rows(nearest, permille):
+    rows = [point for point, c in nearest.items() for _ in range(c)]
+    s = suggest_from_nearest(nearest, permille / 1000, partner="last", without_partner=5)
+    before = sorted(b for b, _ in rows if b is not None)
+    after = sorted(a for _, a in rows if a is not None)
+    assert (s.count, s.without_partner, s.before, s.after) == (len(rows), 5, len(before), len(after))
+    for side, found in ((before, s.before_quantiles), (after, s.after_quantiles)):
+        rank = {p: max(1, -(-round(p * 1000) * len(side) // 1000)) for p in QUANTILE_LEVELS}
+        assert found == ({p: side[rank[p] - 1] for p in QUANTILE_LEVELS} if side else {})
+    for c in s.candidates:
+        assert (c.look_back_time, c.max_waiting_time) == brute_force_a_row_window(nearest, round(c.target * 1000))
+        kept = sum(
+            1
+            for b, a in rows
+            if (b is not None and b <= c.look_back_time) or (a is not None and a <= c.max_waiting_time)
+        )
+        assert c.lost == 1 - kept / len(rows)
+
+
+# --- the histograms from counts against every pair of rows (Spark) -----------------------------------------
+
+
+def random_history(seed):
+    """Rows of A and B with two hot keys (dozens of rows on 5 arrivals), rare keys, NULL keys and arrivals;
+    jitter puts rows anywhere inside their unit (frames.moment), so t is the truncated arrival."""
+    rng = random.Random(seed)
+    return [
+        [
+            dict(
+                id=i,
+                k=(k := rng.choice([1, 1, 1, 2, 2, 3, 4, 5, 6, None])),
+                t=None if rng.random() < 0.05 else rng.randint(0, 4) if k in (1, 2) else rng.randint(0, 15),
+                jitter=rng.randint(0, 59),
+            )
+            for i in range(rng.randint(60, 120))
+        ]
+        for _side in ("a", "b")
+    ]
+
+
+def brute_force_pairs(rows_a, rows_b):
+    """Δ of every pair of rows with equal keys (not NULL) and both arrivals known."""
+    return Counter(
+        rb["t"] - ra["t"]
+        for ra in rows_a
+        for rb in rows_b
+        if ra["k"] is not None and ra["k"] == rb["k"] and ra["t"] is not None and rb["t"] is not None
+    )
+
+
+def brute_force_nearest(rows_a, rows_b):
+    """Per A row (arrival known): the nearest partner at or before and at or after a; and those without any."""
+    nearest, without = Counter(), 0
+    for ra in rows_a:
+        if ra["t"] is None:
+            continue
+        deltas = [
+            rb["t"] - ra["t"] for rb in rows_b if ra["k"] is not None and rb["k"] == ra["k"] and rb["t"] is not None
+        ]
+        if not deltas:
+            without += 1
+            continue
+        before = min((-d for d in deltas if d <= 0), default=None)
+        after = min((d for d in deltas if d >= 0), default=None)
+        nearest[(before, after)] += 1
+    return dict(nearest), without
+
+
+@pytest.mark.parametrize("seed, unit", [(1, "day"), (2, "hour"), (3, "minute")])
+def test_histograms_from_counts_equal_every_pair(spark, seed, unit):
+    rows_a, rows_b = random_history(seed)
+    df_a = side_frame(spark, rows_a, "a", unit, "timestamp")
+    df_b = side_frame(spark, rows_b, "b", unit, "timestamp")
+    keys, inc_cols, time_unit = [("k", "k")], ("RecDate", "RecDate"), TimeUnit(unit)
+    expected = brute_force_pairs(rows_a, rows_b)
+    assert max(expected.values()) > 100  # the hot keys make bins of many pairs from few arrivals
+    assert delta_histogram(df_a, df_b, keys, inc_cols, time_unit) == dict(expected)
+    assert nearest_partners(df_a, df_b, keys, inc_cols, time_unit) == brute_force_nearest(rows_a, rows_b)
+    s = suggest_windows(df_a, df_b, join_cols="k", time_uom=unit)
+    assert (s.histogram, s.count) == (dict(sorted(expected.items())), sum(expected.values()))
+
+
+def test_a_hot_key_costs_its_arrivals_not_its_pairs(spark):
+    # One key, 200,000 rows on each side over 10 days: 4·10^10 pairs, which no pairwise join would finish.
+    # Δ = d comes from the 10 − |d| day pairs (a, a + d), each 20,000 × 20,000 = 4·10^8 pairs.
+    rows = spark.range(200_000).selectExpr("1 AS k", "date_add(DATE'2025-03-01', CAST(id % 10 AS INT)) AS RecDate")
+    s = suggest_windows(rows, rows, join_cols="k", coverage=1.0)
+    assert s.histogram == {d: (10 - abs(d)) * 400_000_000 for d in range(-9, 10)}
+    assert (s.count, s.look_back_time, s.max_waiting_time) == (40_000_000_000, 9, 9)
+    # one row per A: every A row has a partner on its own day
+    r = suggest_windows(rows, rows, join_cols="k", coverage=1.0, partner="first")
+    assert (r.nearest, r.count, r.look_back_time, r.max_waiting_time) == ({(0, 0): 200_000}, 200_000, 0, 0)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from dbt_inc_join import inc_join
@@ -59,7 +61,9 @@ CASES = [
         end="2025-01-06",
     ),
     # spec §11, one row per A, on keys with many rows a day and B rows delivered twice
-    dict(a="hot_keys_a", b="hot_keys_b", how="left", partner="first", start="2025-01-03", end="2025-01-09"),
+    dict(
+        a="hot_keys_a", b="hot_keys_b", how="left", partner="first", start="2025-01-03", end="2025-01-09", engines=False
+    ),
     dict(
         a="hot_keys_a",
         b="hot_keys_b",
@@ -94,14 +98,27 @@ CASES = [
         aggregate={"n": "count(*)"},
         start="2025-01-01 20:00",
         end="2025-01-02 05:00",
+        engines=False,
     ),
-    dict(a="hot_keys_a", b="hot_keys_b", how="full", many_rows_per_key=True, start="2025-01-03", end="2025-01-07"),
+    dict(
+        a="hot_keys_a",
+        b="hot_keys_b",
+        how="full",
+        many_rows_per_key=True,
+        start="2025-01-03",
+        end="2025-01-07",
+        engines=False,
+    ),
 ]
+# The engine runs of `make test` (Spark 4 with ANSI on, Spark 3.5) take the cases not marked engines=False: the
+# §11 cases there are one per plan shape (the pick of last with how = full, the aggregate with its empty row).
+if os.environ.get("INC_JOIN_ANSI"):
+    CASES = [case for case in CASES if case.get("engines", True)]
 
 
 @pytest.mark.parametrize("case", CASES, ids=[f"{c.get('a', 'gen_a')}-{c['how']}-{i}" for i, c in enumerate(CASES)])
 def test_sql_macro_equals_core(spark, project, case):
-    arguments = {k: v for k, v in case.items() if k not in ("a", "b", "start", "end")}
+    arguments = {k: v for k, v in case.items() if k not in ("a", "b", "start", "end", "engines")}
     arguments.setdefault("join_cols", "TrxId")
     arguments.setdefault("look_back_time", 2)
     arguments.setdefault("max_waiting_time", 4)

@@ -76,3 +76,56 @@ def test_suggest_windows_run_operation_agrees_with_python(spark, project, capfd,
     assert {round(float(k) / 100, 6): int(v) for k, v in quantiles.items()} == python.quantiles
     for candidate in python.candidates:
         assert f"  {candidate.look_back_time}  {candidate.max_waiting_time}  " in printed
+
+
+def printed_report(printed: str, lines: int) -> str:
+    """The report the run-operation printed: ``lines`` lines from its first line."""
+    found = printed.splitlines()
+    start = next(i for i, line in enumerate(found) if line.startswith("inc_join window sizing"))
+    return "\n".join(found[start : start + lines])
+
+
+@pytest.mark.parametrize(
+    "seed_a, seed_b, unit, coverage, partner",
+    [
+        ("gen_a", "gen_b", "day", 0.99, "first"),
+        ("gen_a", "gen_b", "day", 0.9, "last"),
+        ("gen_hour_a", "gen_hour_b", "hour", 0.999, "aggregate"),
+    ],
+)
+def test_suggest_windows_one_row_per_a_prints_the_python_report(
+    spark, project, capfd, seed_a, seed_b, unit, coverage, partner
+):
+    import json
+
+    from dbt_inc_join import suggest_windows
+
+    capfd.readouterr()
+    arguments = dict(a=seed_a, b=seed_b, join_cols=["TrxId"], time_uom=unit, coverage=coverage, partner=partner)
+    project.invoke("run-operation", "dbt_inc_join.suggest_windows", "--args", json.dumps(arguments))
+    printed = capfd.readouterr().out
+    python = suggest_windows(
+        spark.table(f"inc_join_it.{seed_a}"),
+        spark.table(f"inc_join_it.{seed_b}"),
+        join_cols="TrxId",
+        time_uom=unit,
+        coverage=coverage,
+        partner=partner,
+    )
+    assert python.count > 0 and python.without_partner > 0  # the seeds have both kinds of A rows
+    expected = python.report().replace("−", "-")
+    assert printed_report(printed, len(expected.splitlines())) == expected
+
+
+def test_suggest_windows_refuses_an_unknown_partner(project, capfd):
+    import json
+
+    capfd.readouterr()
+    arguments = dict(a="gen_a", b="gen_b", join_cols=["TrxId"], partner="x")
+    result = project.invoke(
+        "run-operation", "dbt_inc_join.suggest_windows", "--args", json.dumps(arguments), expect_success=False
+    )
+    assert not result.success
+    printed = capfd.readouterr()
+    message = "inc_join: partner='x' is not supported; accepted values: 'all', 'first', 'last', 'aggregate'."
+    assert message in printed.out + printed.err + str(result.exception or "")
