@@ -1,17 +1,27 @@
-"""A brute-force reference of spec §3, written straight from its table, independent of the package.
+"""A brute-force reference of spec §3 and §11, written straight from their text, independent of the package.
 
 Times are whole units counted from an origin (ints); rows are dicts. Used to check the Spark core on
 random data: every pair of rows is compared, no pre-filter, no join, no cleverness.
+
+§11 (one row per A): ``partner='first'|'last'`` keeps one partner per A row, chosen by the order of §11
+(``b``, then the ``partner_order_by`` fields, then the B row's output fields ``b_cols`` in their order, each
+ascending with NULL first); ``aggregate`` maps output names to Python twins of the Spark SQL aggregates,
+each a function of the list of partner B rows (dicts), and ``null_fill`` gives the value of an aggregate for
+an A row without partners.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 CODES = {"inner": {1, 2, 3}, "left": {1, 2, 3, 4}, "full": {1, 2, 3, 4, 6}, "left_anti": {4}}
+AGGREGATE_CODES = {"inner": {8}, "left": {4, 8}}
 
 # An output row: (key, out_time, a_id, b_id, code, diff, waiting)
 OutRow = tuple[int | None, int, int | None, int | None, int, int | None, int | None]
+# In aggregate mode the same, b_id always None, followed by the tuple of the aggregates in their given order.
+AggregateRow = tuple[int | None, int, int | None, None, int, int | None, int | None, tuple]
 
 
 def expected_rows(
@@ -24,31 +34,114 @@ def expected_rows(
     start: int | None,
     end: int,
     include_waiting: bool = False,
-) -> list[OutRow]:
-    """Rows of one run over ``[start, end]`` (start None: unbounded). Rows with time None are excluded."""
+    partner: str = "all",
+    partner_order_by: Sequence[str] = (),
+    b_cols: Sequence[str] = ("id",),
+    b_fields: Sequence[str] = ("id",),
+    aggregate: Mapping[str, Callable[[list[dict]], Any]] | None = None,
+    null_fill: Mapping[str, Any] | None = None,
+) -> list:
+    """Rows of one run over ``[start, end]`` (start None: unbounded). Rows with time None are excluded.
+
+    ``partner='all'`` without ``aggregate`` is spec §3 (the default); the other modes are spec §11. A B row is
+    named in the output rows by its ``b_fields`` (one field: its value; more: the tuple of their values)."""
     a_rows = [r for r in a_rows if r["t"] is not None]
     b_rows = [r for r in b_rows if r["t"] is not None]
+    if aggregate is not None:
+        assert partner == "all", "spec §11: aggregate needs partner = 'all'"
+        return _aggregated(a_rows, b_rows, how, lb, mw, start, end, include_waiting, aggregate, null_fill or {})
+    assert partner in ("all", "first", "last")
 
     def partners(a):
         return [b for b in b_rows if a["k"] is not None and a["k"] == b["k"] and a["t"] - lb <= b["t"] <= a["t"] + mw]
 
+    def name(b):
+        return b[b_fields[0]] if len(b_fields) == 1 else tuple(b[f] for f in b_fields)
+
+    def pair_code(delta):
+        return 1 if delta == 0 else (2 if delta < 0 else 3)
+
     rows: list[OutRow] = []
     for a in a_rows:
         found = partners(a)
-        for b in found:
-            delta = b["t"] - a["t"]
-            code = 1 if delta == 0 else (2 if delta < 0 else 3)
-            rows.append((a["k"], a["t"] if delta <= 0 else b["t"], a["id"], b["id"], code, delta, None))
+        if partner == "all":
+            for b in found:
+                delta = b["t"] - a["t"]
+                rows.append((a["k"], a["t"] if delta <= 0 else b["t"], a["id"], name(b), pair_code(delta), delta, None))
+            if include_waiting and end - mw < a["t"] <= end and not [b for b in found if b["t"] <= end]:
+                rows.append((a["k"], end, a["id"], None, 5, None, end - a["t"]))
+        elif partner == "first":
+            if found:
+                b = _chosen(found, "first", partner_order_by, b_cols, name)
+                delta = b["t"] - a["t"]
+                rows.append((a["k"], max(a["t"], b["t"]), a["id"], name(b), pair_code(delta), delta, None))
+            # the window is still open at end and no partner has come by end: waiting
+            if include_waiting and end - mw < a["t"] <= end and not [b for b in found if b["t"] <= end]:
+                rows.append((a["k"], end, a["id"], None, 5, None, end - a["t"]))
+        else:  # last
+            if found:
+                b = _chosen(found, "last", partner_order_by, b_cols, name)
+                delta = b["t"] - a["t"]
+                rows.append((a["k"], a["t"] + mw, a["id"], name(b), pair_code(delta), delta, None))
+            # every A row whose window is still open at end waits, with the latest partner by end (or none)
+            if include_waiting and end - mw < a["t"] <= end:
+                so_far = [b for b in found if b["t"] <= end]
+                latest = name(_chosen(so_far, "last", partner_order_by, b_cols, name)) if so_far else None
+                rows.append((a["k"], end, a["id"], latest, 5, None, end - a["t"]))
         if not found:
             rows.append((a["k"], a["t"] + mw, a["id"], None, 4, None, mw))
-        if include_waiting and end - mw < a["t"] <= end and not [b for b in found if b["t"] <= end]:
-            rows.append((a["k"], end, a["id"], None, 5, None, end - a["t"]))
     for b in b_rows:
         claimed = [
             a for a in a_rows if a["k"] is not None and a["k"] == b["k"] and b["t"] - mw <= a["t"] <= b["t"] + lb
         ]
         if not claimed:
-            rows.append((b["k"], b["t"] + lb, None, b["id"], 6, None, lb))
+            rows.append((b["k"], b["t"] + lb, None, name(b), 6, None, lb))
 
     codes = set(CODES[how]) | ({5} if include_waiting and how != "inner" else set())
+    return [r for r in rows if r[4] in codes and r[1] <= end and (start is None or r[1] >= start)]
+
+
+def _nulls_first(value):
+    return (0,) if value is None else (1, value)
+
+
+def _chosen(found: list[dict], which: str, order_by: Sequence[str], b_cols: Sequence[str], name) -> dict:
+    """The first or last of an A row's partners in the order of spec §11. Partners equal in every field of the
+    order are the same output row: they must have the same ``name``, or the test data does not pin the choice."""
+
+    def key(b):
+        return (b["t"], *[_nulls_first(b[c]) for c in order_by], *[_nulls_first(b[c]) for c in b_cols])
+
+    ordered = sorted(found, key=key)
+    pick = ordered[0] if which == "first" else ordered[-1]
+    for b in found:
+        if key(b) == key(pick):
+            assert name(b) == name(pick), f"partners {b} and {pick} tie in every ordered field"
+    return pick
+
+
+def _aggregated(a_rows, b_rows, how, lb, mw, start, end, include_waiting, aggregate, null_fill) -> list:
+    assert how in AGGREGATE_CODES, "spec §11: aggregate takes how = left or inner"
+    assert set(null_fill) <= set(aggregate)
+
+    def partners(a):
+        return [b for b in b_rows if a["k"] is not None and a["k"] == b["k"] and a["t"] - lb <= b["t"] <= a["t"] + mw]
+
+    def values(found):
+        if not found:  # null_fill only where there is no partner, else each aggregate over no rows
+            return tuple(null_fill[name] if name in null_fill else fn([]) for name, fn in aggregate.items())
+        return tuple(fn(found) for fn in aggregate.values())
+
+    rows: list[AggregateRow] = []
+    for a in a_rows:
+        found = partners(a)
+        if found:
+            rows.append((a["k"], a["t"] + mw, a["id"], None, 8, None, None, values(found)))
+        else:
+            rows.append((a["k"], a["t"] + mw, a["id"], None, 4, None, mw, values([])))
+        if include_waiting and end - mw < a["t"] <= end:
+            so_far = [b for b in found if b["t"] <= end]
+            rows.append((a["k"], end, a["id"], None, 5, None, end - a["t"], values(so_far)))
+
+    codes = set(AGGREGATE_CODES[how]) | ({5} if include_waiting and how != "inner" else set())
     return [r for r in rows if r[4] in codes and r[1] <= end and (start is None or r[1] >= start)]

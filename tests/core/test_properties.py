@@ -1,16 +1,18 @@
-"""The consistency promises (spec §3), as hypothesis properties on random tables with duplicates, missing
-partners, NULL keys, NULL arrivals and look-back > 0, checked against the brute-force oracle."""
+"""The consistency promises (spec §3 and §11), as hypothesis properties on random tables with duplicates, hot
+keys, missing partners, NULL keys, NULL arrivals and look-back > 0, checked against the brute-force oracle."""
 
 from __future__ import annotations
 
 from collections import Counter
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from pyspark.sql import functions as F
 
 from dbt_inc_join import inc_join
 
-from .frames import bound, oracle_rows, side_frame
+from .frames import bound, oracle_rows, oracle_shape, output_fields, shaped_rows, side_frame
 from .oracle import expected_rows
 
 HORIZON = 14  # arrivals lie in [0, HORIZON]; windows reach a little beyond
@@ -148,3 +150,248 @@ def test_rerunning_a_window_after_later_loads_changes_nothing(spark, scenario, l
     assert before == after
     waiting_then = run(frames_for(spark, then), then, scenario["start"], scenario["end"], include_waiting=True)
     assert +(waiting_then - Counter({r: c for r, c in waiting_then.items() if r[4] == 5})) == before
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# spec §11, one row per A: partner = first | last, aggregate, and partner = all planned for many rows per key.
+# One Spark job per example: every run of an example is projected to the oracle's shape and unioned.
+
+B_COLS = ("v", "RecDate", "id", "b_val", "w")  # B's output columns in their order: the last ties of partner (§11)
+B_FIELDS = ("id", "v", "w")  # what names a B row in the output rows: rows with the same id differ in v or w
+ORDER_BY = [None, "w", ["w", "id"]]
+
+
+def null_sum(rows):
+    values = [r["v"] for r in rows if r["v"] is not None]
+    return sum(values) if values else None
+
+
+# output name -> (Spark SQL aggregate, its Python twin over the partner B rows); each is deterministic on ties
+AGGREGATES = {
+    "n": ("count(*)", len),
+    "n_v": ("count(v)", lambda rows: len([r for r in rows if r["v"] is not None])),
+    "total": ("sum(v)", null_sum),
+    "distinct_v": ("count(DISTINCT v)", lambda rows: len({r["v"] for r in rows if r["v"] is not None})),
+    "ids": ("sort_array(collect_list(id))", lambda rows: tuple(sorted(r["id"] for r in rows))),
+    "top": ("max_by(b_val, id)", lambda rows: max(rows, key=lambda r: r["id"])["b_val"] if rows else None),
+}
+NULL_FILLS = [None, {"total": 0, "top": "none"}]
+
+
+HOT_KEY = 4  # the other rows have keys 0 ... 3 or NULL
+
+
+@st.composite
+def hot_tables(draw, prefix: int, payload: bool, hot_start: int):
+    """Rows like ``tables`` with payloads ``v`` and ``w`` (few values: they tie too), and a hot key (``HOT_KEY``:
+    2 to 16 rows in A, 8 to 16 in B, in ``[hot_start, hot_start + 1]``), exact duplicates and, with ``payload``,
+    rows tied on arrival and key with other payloads: some with the same id and raw arrival (then told apart by
+    ``v`` or ``w`` only), some with their own id and jitter."""
+
+    def small():
+        return draw(st.one_of(st.none(), st.integers(0, 1)))
+
+    rows = [dict(r, v=small(), w=small()) for r in draw(tables(prefix))]
+    for i in range(draw(st.integers(8 if payload else 2, 16))):
+        t = draw(st.one_of(st.integers(hot_start, hot_start + 1), st.integers(hot_start, hot_start + 1), st.none()))
+        rows.append(dict(id=prefix + 20 + i, k=HOT_KEY, t=t, jitter=draw(st.integers(0, 59)), v=small(), w=small()))
+    if rows:
+        for r in draw(st.lists(st.sampled_from(rows), max_size=3)):
+            rows.append(dict(r))  # delivered twice
+        if payload:
+            for i, r in enumerate(draw(st.lists(st.sampled_from(rows), max_size=3))):
+                same_id = draw(st.booleans())
+                rows.append(
+                    dict(
+                        r,
+                        id=r["id"] if same_id else prefix + 40 + i,
+                        jitter=r["jitter"] if same_id else draw(st.integers(0, 59)),
+                        v=small(),
+                        w=small(),
+                    )
+                )
+    return rows
+
+
+# (c) the order and partitioning of B never decide which partner or which aggregate comes out
+B_ARRANGEMENTS = {
+    "as built": lambda df: df,
+    "by id": lambda df: df.orderBy("id", "v"),
+    "by id desc": lambda df: df.orderBy(F.desc("id"), F.desc_nulls_first("v")).coalesce(1),
+    "hashed on v": lambda df: df.repartition(3, "v"),
+    "round robin": lambda df: df.repartition(4),
+}
+
+
+# every (mode, how) of spec §11, each its own test so that none is left to chance
+ONE_ROW_COMBOS = [(mode, how) for mode in ("first", "last", "many") for how in ("left", "inner", "full", "left_anti")]
+ONE_ROW_COMBOS += [("aggregate", "left"), ("aggregate", "inner")]
+
+
+@st.composite
+def one_row_scenarios(draw, mode: str, how: str):
+    """A scenario of ``scenarios`` with hot keys and ties, the §11 mode, and how the runs arrange B. Half the
+    windows start at 0 and end after every output arrival, so that the whole run holds every row."""
+    scenario = draw(scenarios())
+    start = draw(st.sampled_from([0, scenario["start"]]))
+    end = draw(st.sampled_from([HORIZON + 6, max(start, scenario["end"])]))
+    # two or three tiles (one when the window is one unit): each run costs about half a second
+    cuts = sorted({c for c in scenario["cuts"] if start < c <= end})[:2]
+    if not cuts and end > start:
+        cuts = [(start + end + 1) // 2]
+    # the same for A and B, so that the hot key's rows are partners, and near the window
+    hot_start = draw(st.integers(max(0, min(start, HORIZON - 1) - 1), min(end, HORIZON - 1)))
+    b = draw(hot_tables(200, payload=True, hot_start=hot_start))
+    if draw(st.booleans()):  # coarse arrivals: many partners tie on b
+        b = [dict(r, t=None if r["t"] is None else r["t"] // 3 * 3) for r in b]
+    return dict(
+        scenario,
+        a=draw(hot_tables(100, payload=False, hot_start=hot_start)),
+        b=b,
+        how=how,
+        start=start,
+        end=end,
+        cuts=cuts,
+        mode=mode,
+        order_by=draw(st.sampled_from(ORDER_BY)) if mode in ("first", "last") else None,
+        null_fill=draw(st.sampled_from(NULL_FILLS)) if mode == "aggregate" else None,
+        arrangements=[draw(st.sampled_from(sorted(B_ARRANGEMENTS))) for _ in range(len(cuts) + 1)],
+    )
+
+
+def mode_arguments(scenario):
+    """The inc_join arguments of the scenario's mode."""
+    mode = scenario["mode"]
+    if mode == "many":
+        return dict(many_rows_per_key=True)
+    if mode == "aggregate":
+        return dict(aggregate={name: sql for name, (sql, _) in AGGREGATES.items()}, null_fill=scenario["null_fill"])
+    return dict(partner=mode, partner_order_by=scenario["order_by"])
+
+
+def mode_frames(spark, scenario, arrangement: str, until: int | None = None):
+    """A and B (B with its payload ``v``, arranged as named); ``until``: only the rows loaded by then."""
+
+    def loaded(rows):
+        return [r for r in rows if until is None or r["t"] is None or r["t"] <= until]
+
+    unit, arrival_type = scenario["unit"], scenario["arrival_type"]
+    df_b = side_frame(spark, loaded(scenario["b"]), "b", unit, arrival_type, payload=True)
+    return side_frame(spark, loaded(scenario["a"]), "a", unit, arrival_type), B_ARRANGEMENTS[arrangement](df_b)
+
+
+def mode_run(frames, scenario, start, end, **extra):
+    """One run of the scenario's mode, in the oracle's shape (not collected)."""
+    unit = scenario["unit"]
+    result = inc_join(
+        *frames,
+        join_cols="k",
+        how=scenario["how"],
+        look_back_time=scenario["lb"],
+        max_waiting_time=scenario["mw"],
+        time_uom=unit,
+        output_window_start=bound(start, unit),
+        output_window_end=bound(end, unit),
+        **mode_arguments(scenario),
+        **extra,
+    )
+    if scenario["mode"] == "aggregate":
+        return oracle_shape(result, AGGREGATES)
+    return oracle_shape(result, b_fields=B_FIELDS[1:])
+
+
+def collect_runs(scenario, runs: dict) -> dict:
+    """Collect the runs (tag -> DataFrame in the oracle's shape) in one Spark job: tag -> Counter of rows."""
+    tagged = [df.withColumn("tag", F.lit(str(tag))) for tag, df in runs.items()]
+    union = tagged[0]
+    for df in tagged[1:]:
+        union = union.unionByName(df)
+    collected = union.collect()
+    aggregates = len(AGGREGATES) if scenario["mode"] == "aggregate" else 0
+    result = {tag: Counter() for tag in runs}
+    by_name = {str(tag): tag for tag in runs}
+    for row in collected:
+        result[by_name[row.tag]] += Counter(shaped_rows([row], scenario["unit"], aggregates))
+    return result
+
+
+def mode_expected(scenario, start, end, until=None, include_waiting=False):
+    """The oracle's rows of the scenario's mode, over the rows loaded by ``until`` (None: all)."""
+    mode = scenario["mode"]
+    unit, arrival_type = scenario["unit"], scenario["arrival_type"]
+
+    def loaded(rows):
+        return [r for r in rows if until is None or r["t"] is None or r["t"] <= until]
+
+    b_rows = [output_fields(r, "b", unit, arrival_type) for r in loaded(scenario["b"])]
+    extra: dict = {}
+    if mode == "aggregate":
+        extra = dict(aggregate={name: fn for name, (_, fn) in AGGREGATES.items()}, null_fill=scenario["null_fill"])
+    elif mode in ("first", "last"):
+        order_by = scenario["order_by"]
+        extra = dict(partner=mode, partner_order_by=[order_by] if isinstance(order_by, str) else order_by or [])
+        extra["b_cols"] = B_COLS
+    if mode != "aggregate":
+        extra["b_fields"] = B_FIELDS
+    return Counter(
+        expected_rows(
+            loaded(scenario["a"]),
+            b_rows,
+            how=scenario["how"],
+            lb=scenario["lb"],
+            mw=scenario["mw"],
+            start=start,
+            end=end,
+            include_waiting=include_waiting,
+            **extra,
+        )
+    )
+
+
+ONE_ROW_CODES = {"first": {1, 2, 3, 4}, "last": {1, 2, 3, 4}, "aggregate": {4, 8}}
+
+
+# 14 tests, so a small share of the profile's example count each: 3 in `make test`, 2 in the fast profile (the
+# first is the empty table: hypothesis tries the simplest example first)
+ONE_ROW_SETTINGS = settings(PROPERTY_SETTINGS, max_examples=max(2, settings().max_examples // 8))
+
+
+@pytest.mark.parametrize(("mode", "how"), ONE_ROW_COMBOS, ids=[f"{m}-{h}" for m, h in ONE_ROW_COMBOS])
+@ONE_ROW_SETTINGS
+@given(data=st.data())
+def test_one_row_per_a_modes_tile_match_the_spec_and_ignore_the_order_of_b(spark, mode, how, data):
+    """spec §11 for partner first / last, aggregate, and partner all with many_rows_per_key, on random tables with
+    hot keys, exact duplicates and ties, in one Spark job per example (the runs are unioned):
+
+    (a) a tiling of the window into two or three runs adds up to the oracle's rows of one run, and each run equals
+        the oracle; (d) each run sees only the rows loaded by its own end, so a run made before later loads gives
+        what the oracle gives with every load; the first run has include_waiting (how != inner): it equals the
+        oracle, and without its code 5 rows it is the run's final rows;
+    (b) one row per A row: each A row at most once in its final codes, and exactly once (how = left, full) when the
+        window covers every output arrival;
+    (c) each run sees B arranged its own way (ordered, repartitioned): the rows never depend on it."""
+    scenario = data.draw(one_row_scenarios(mode, how))
+    start, end = scenario["start"], scenario["end"]
+    waiting = scenario["how"] != "inner"
+    pieces = tiles(start, end, scenario["cuts"])
+    runs = {}
+    for i, ((lo, hi), arrangement) in enumerate(zip(pieces, scenario["arrangements"], strict=True)):
+        frames = mode_frames(spark, scenario, arrangement, until=hi)
+        runs[i] = mode_run(frames, scenario, lo, hi, include_waiting=waiting and i == 0)
+    got = collect_runs(scenario, runs)
+
+    for i, (lo, hi) in enumerate(pieces):
+        expected = mode_expected(scenario, lo, hi, until=hi, include_waiting=waiting and i == 0)
+        assert got[i] == expected, f"run {i} over [{lo}, {hi}], B {scenario['arrangements'][i]}"
+    if waiting:
+        got[0] = +(got[0] - Counter({r: c for r, c in got[0].items() if r[4] == 5}))
+    whole = sum(got.values(), Counter())
+    assert whole == mode_expected(scenario, start, end)
+
+    if scenario["mode"] in ONE_ROW_CODES:
+        final = ONE_ROW_CODES[scenario["mode"]] & {1, 2, 3, 4, 8}
+        per_a = Counter(row[2] for row, count in whole.items() for _ in range(count) if row[4] in final)
+        copies = Counter(r["id"] for r in scenario["a"] if r["t"] is not None)  # exact duplicates: two A rows
+        assert all(per_a[a_id] <= copies[a_id] for a_id in per_a), f"an A row has more than one row: {per_a}"
+        if scenario["how"] in ("left", "full") and start == 0 and end >= HORIZON + max(scenario["lb"], scenario["mw"]):
+            assert per_a == copies, "every A row with an arrival has its one row once its window has closed"
