@@ -145,45 +145,151 @@ def ensure_dataset(spark, spec: DataSpec, cache_dir: Path) -> Path:
     """The directory holding ``a/`` and ``b/`` for ``spec``; generated on first use, then reused.
 
     A marker file written last makes an interrupted generation count as missing."""
-    root = Path(cache_dir).resolve() / spec.key
+    marker = {**asdict(spec), "last_day": spec.last_day.isoformat(), "generator_version": GENERATOR_VERSION}
+    return _ensure(
+        spark, spec.key, cache_dir, (a_frame(spark, spec), b_frame(spark, spec)), spec.days * spec.rows_per_day, marker
+    )
+
+
+def _ensure(spark, key: str, cache_dir: Path, frames, total: int, marker_content: dict) -> Path:
+    root = Path(cache_dir).resolve() / key
     marker = root / "_COMPLETE.json"
     if marker.exists():
         return root
     if root.exists():
         shutil.rmtree(root)
-    total = spec.days * spec.rows_per_day
-    for side, frame in (("a", a_frame), ("b", b_frame)):
+    for side, df in zip(("a", "b"), frames, strict=True):
         # One file per daily partition: all rows of a day go to the same task. Small data is written by one task
         # (no shuffle: job overhead would dominate), large data spread by day over tasks of ~1M rows.
-        df = frame(spark, spec)
         df = df.coalesce(1) if total <= 1_000_000 else df.repartition(max(2, total // 1_000_000), "RecDate")
         df.write.partitionBy("RecDate").parquet(str(root / side))
-    marker.write_text(
-        json.dumps(
-            {**asdict(spec), "last_day": spec.last_day.isoformat(), "generator_version": GENERATOR_VERSION}, indent=2
-        )
-        + "\n"
-    )
+    marker.write_text(json.dumps(marker_content, indent=2) + "\n")
     return root
+
+
+# Many rows per key (the issue 12 suite): its own generator, versioned on its own.
+MANY_GENERATOR_VERSION = 1
+
+# Δ = b − intended day of a B row: mostly inside a window of look_back_time 2 / max_waiting_time 5, some late.
+MANY_LATENESS: tuple[tuple[int, float], ...] = (
+    (-2, 0.03),
+    (-1, 0.07),
+    (0, 0.55),
+    (1, 0.15),
+    (2, 0.08),
+    (3, 0.05),
+    (4, 0.03),
+    (5, 0.02),
+    (7, 0.01),
+    (9, 0.01),
+)
+ORPHAN_A_SYMBOL_SHARE = 0.01  # A rows of a symbol B never has: how = left gives them code 4
+
+MANY_COLUMNS: dict[str, str] = {
+    "a": "Symbol INT, TradeId BIGINT, Qty INT, TradePx DECIMAL(12, 4), RecDate DATE",
+    "b": "Symbol INT, Seq BIGINT, Amount DECIMAL(12, 2), Price DECIMAL(12, 4), RecDate DATE",
+}
+
+
+@dataclass(frozen=True)
+class ManySpec:
+    """Many rows per key: ``keys`` symbols, ``rows_per_key`` rows per symbol per day on each side, ``days``
+    daily loads ending on ``last_day``. A: trades (``TradeId`` unique), B: quotes (``Seq`` unique)."""
+
+    name: str
+    keys: int
+    rows_per_key: int
+    days: int
+    last_day: date = date(2025, 12, 31)
+
+    @property
+    def first_day(self) -> date:
+        return self.last_day - timedelta(days=self.days - 1)
+
+    @property
+    def rows_per_day(self) -> int:
+        return self.keys * self.rows_per_key
+
+    @property
+    def key(self) -> str:
+        return (
+            f"many_{self.name}_k{self.keys}_r{self.rows_per_key}_d{self.days}_{self.last_day:%Y%m%d}"
+            f"_v{MANY_GENERATOR_VERSION}"
+        )
+
+
+def many_lateness_sql(u: str) -> str:
+    cases, cumulative = [], 0.0
+    for delta, share in MANY_LATENESS:
+        cumulative += share
+        cases.append(f"WHEN {u} < {cumulative:.6f} THEN {delta}")
+    return f"CASE {' '.join(cases)} ELSE 0 END"
+
+
+def many_a_frame(spark, spec: ManySpec):
+    """A: ``rows_per_key`` trades per symbol and day; 1 % of them of a symbol B never quotes (``keys``)."""
+    per_day = spec.rows_per_day
+    orphan = _uniform("id", "'orphan'")
+    return spark.range(0, spec.days * per_day).selectExpr(
+        f"CAST(IF({orphan} < {ORPHAN_A_SYMBOL_SHARE}, {spec.keys}, pmod(id, {spec.keys})) AS INT) AS Symbol",
+        "id AS TradeId",
+        "CAST(pmod(xxhash64(id, 'qty'), 1000) + 1 AS INT) AS Qty",
+        "CAST(100 + pmod(xxhash64(id, 'px'), 1000000) / 10000 AS DECIMAL(12, 4)) AS TradePx",
+        f"date_add(DATE'{spec.first_day}', CAST(id DIV {per_day} AS INT)) AS RecDate",
+    )
+
+
+def many_b_frame(spark, spec: ManySpec):
+    """B: ``rows_per_key`` quotes per symbol and intended day, arriving at the day + Δ (MANY_LATENESS); those
+    that would arrive outside the generated days are left out."""
+    per_day = spec.rows_per_day
+    delta = many_lateness_sql(_uniform("id", "'delta'"))
+    return (
+        spark.range(0, spec.days * per_day)
+        .selectExpr("id", f"CAST(id DIV {per_day} AS INT) + {delta} AS day")
+        .where(f"day >= 0 AND day < {spec.days}")
+        .selectExpr(
+            f"CAST(pmod(id, {spec.keys}) AS INT) AS Symbol",
+            "id AS Seq",
+            "CAST(pmod(xxhash64(id, 'amount'), 10000000) / 100 AS DECIMAL(12, 2)) AS Amount",
+            "CAST(100 + pmod(xxhash64(id, 'px'), 1000000) / 10000 AS DECIMAL(12, 4)) AS Price",
+            f"date_add(DATE'{spec.first_day}', day) AS RecDate",
+        )
+    )
+
+
+def ensure_many_dataset(spark, spec: ManySpec, cache_dir: Path) -> Path:
+    """Like ``ensure_dataset``, for a many-rows-per-key shape."""
+    marker = {**asdict(spec), "last_day": spec.last_day.isoformat(), "generator_version": MANY_GENERATOR_VERSION}
+    frames = (many_a_frame(spark, spec), many_b_frame(spark, spec))
+    return _ensure(spark, spec.key, cache_dir, frames, spec.days * spec.rows_per_day, marker)
 
 
 def table_name(side: str, history_days: int) -> str:
     return f"{side}_{history_days}d"
 
 
-def register_tables(spark, database: str, dataset: Path, spec: DataSpec, histories: Sequence[int]) -> list[str]:
-    """Catalog tables ``<database>.a_<n>d`` / ``b_<n>d`` over the dataset's files, each knowing only the
-    partitions of the last ``n`` days (``ALTER TABLE ... ADD PARTITION``): a table with ``n`` days of history,
-    as a dbt source or a Hive table on a cluster would be."""
+def register_tables(
+    spark,
+    database: str,
+    dataset: Path,
+    spec: DataSpec | ManySpec,
+    histories: Sequence[int],
+    prefix: str = "",
+    columns: dict[str, str] = COLUMNS,
+) -> list[str]:
+    """Catalog tables ``<database>.<prefix>a_<n>d`` / ``<prefix>b_<n>d`` over the dataset's files, each knowing
+    only the partitions of the last ``n`` days (``ALTER TABLE ... ADD PARTITION``): a table with ``n`` days of
+    history, as a dbt source or a Hive table on a cluster would be."""
     spark.sql(f"CREATE DATABASE IF NOT EXISTS {database}")
     created = []
     for n in histories:
         days = [spec.last_day - timedelta(days=i) for i in range(n)]
         for side in ("a", "b"):
-            name = f"{database}.{table_name(side, n)}"
+            name = f"{database}.{prefix}{table_name(side, n)}"
             spark.sql(f"DROP TABLE IF EXISTS {name}")
             spark.sql(
-                f"CREATE TABLE {name} ({COLUMNS[side]}) USING parquet PARTITIONED BY (RecDate) "
+                f"CREATE TABLE {name} ({columns[side]}) USING parquet PARTITIONED BY (RecDate) "
                 f"LOCATION '{dataset / side}'"
             )
             for chunk in range(0, len(days), 100):

@@ -23,9 +23,6 @@ from .metrics import PlanSummary, summarize
 from .variants import Case, join_type_values
 
 OBSERVATION = "inc_join_bench"
-# Per row: the key, where it was placed, which B row, and the derived numbers (not the JoinType itself, whose
-# type differs between this package (code) and the peer (name); it is compared through the counts per type).
-FINGERPRINT = "sum(pmod(xxhash64(TrxId, RecDate, PaymentId, DiffArrivalTime, WaitingTime), 1000000007))"
 
 
 @dataclass(frozen=True)
@@ -52,6 +49,9 @@ class Cell:
     wanted: int
     runs: list[Run] = field(default_factory=list)
     warmups: int = 0
+    # A slow cell (a hand-written baseline taking minutes) may skip the warm-up rounds: its first timed run is
+    # then its check run, the observation costing little next to the run.
+    skip_warmup: bool = False
     check: Check | None = None
     plan: PlanSummary | None = None
 
@@ -75,7 +75,8 @@ def execute(spark, build: Callable, case: Case, variant: str, check: bool):
         counts = [
             F.expr(f"count_if(JoinType = {value})").alias(name) for name, value in join_type_values(variant).items()
         ]
-        df = df.observe(OBSERVATION, F.count(F.lit(1)).alias("rows"), F.expr(FINGERPRINT).alias("fingerprint"), *counts)
+        fingerprint = F.expr(case.fingerprint).alias("fingerprint")
+        df = df.observe(OBSERVATION, F.count(F.lit(1)).alias("rows"), fingerprint, *counts)
     execution = df._jdf.queryExecution()
     rows = execution.toRdd().count()
     run = Run(time.perf_counter() - began, int(rows))
@@ -113,7 +114,10 @@ def measure(
     round_number = 0
     while any(len(c.runs) < c.wanted for c in cells) or round_number < warmup:
         warming = round_number < warmup
-        due = [c for c in cells if warming or len(c.runs) < c.wanted]
+        due = [c for c in cells if not c.skip_warmup] if warming else [c for c in cells if len(c.runs) < c.wanted]
+        if not due:
+            round_number += 1
+            continue
         shift = round_number % len(due)
         for cell in due[shift:] + due[:shift]:
             if settle_first:

@@ -19,7 +19,7 @@ class Target:
     name: str
     goal: str
     measured: str
-    passed: bool
+    passed: bool | None  #: None: a ratio the issue asks to report, without a goal
 
 
 class Results:
@@ -166,10 +166,19 @@ def _seconds(value: float) -> str:
     return f"{value:.2f}" if value < 10 else f"{value:.1f}"
 
 
+def _result(target: Target) -> str:
+    return "—" if target.passed is None else "PASS" if target.passed else "MISS"
+
+
 def markdown(
-    results: Results, context: dict[str, str], found: Sequence[Target], agreed: Sequence[dict[str, object]]
+    results: Results | None,
+    context: dict[str, str],
+    found: Sequence[Target],
+    agreed: Sequence[dict[str, object]],
+    sections: Sequence[str] = (),
 ) -> str:
-    """The report: setup, targets, the daily run against history length, all variants, agreement."""
+    """The report: setup, targets, the daily run against history length, all variants, agreement (the few-rows
+    suite, when ``results`` are given), then ``sections`` (the many-rows suite's lines)."""
     lines = [f"# inc_join benchmark ({context['mode']})", ""]
     lines += [f"- {key}: {value}" for key, value in context.items() if key != "mode"]
     lines += [
@@ -182,7 +191,9 @@ def markdown(
         "| target | goal | measured | result |",
         "|---|---|---|---|",
     ]
-    lines += [f"| {t.name} | {t.goal} | {t.measured} | {'PASS' if t.passed else 'MISS'} |" for t in found]
+    lines += [f"| {t.name} | {t.goal} | {t.measured} | {_result(t)} |" for t in found]
+    if results is None:
+        return "\n".join([*lines, *sections]) + "\n"
 
     longest = results.longest
     lines += [
@@ -267,4 +278,4 @@ def markdown(
             "look_back_time (spec §3), so the same row can land on another day or, near the window's end, "
             "in a later run.",
         ]
-    return "\n".join(lines) + "\n"
+    return "\n".join([*lines, *sections]) + "\n"

@@ -1,7 +1,10 @@
 """`make bench` / `make bench-quick`: does a daily inc_join run cost the same on one month and on a year of
 history, and how do the SQL macro, the PySpark core, the peer inc-join 0.1.3 and a full recompute compare?
+And on keys with many rows a day, how do the modes of spec §11 compare with what a user would write by hand?
 
-    python -m bench.run                 # 365 days x 20,000 rows per day per side (the README's table)
+    python -m bench.run                 # both suites: 365 days x 20,000 rows per day per side (the README's
+                                        # table), then the many-rows-per-key suite (bench/many.py)
+    python -m bench.run --suite many-rows   # only the many-rows-per-key suite
     python -m bench.run --quick         # tiny data, one run each: keeps the benchmark working (CI)
     python -m bench.run --days 730 --rows-per-day 50000 --repeats 7
 
@@ -26,7 +29,8 @@ from datetime import timedelta
 from pathlib import Path
 
 BENCH = Path(__file__).resolve().parent
-QUICK = dict(days=40, rows_per_day=200, histories=(20, 40), repeats=1, whole_repeats=1, warmup=0)
+QUICK = dict(days=40, rows_per_day=200, histories=(20, 40), repeats=1, whole_repeats=1, slow_repeats=1, warmup=0)
+SUITES = ("few-rows", "many-rows")
 
 
 @dataclass(frozen=True)
@@ -39,7 +43,9 @@ class Config:
     max_waiting_time: int = 10
     repeats: int = 9
     whole_repeats: int = 5
+    slow_repeats: int = 1
     warmup: int = 1
+    suites: Sequence[str] = SUITES
     quick: bool = False
     out: Path = BENCH / "results"
     cache_dir: Path = BENCH / ".cache" / "data"
@@ -54,6 +60,14 @@ def parse_args(argv: Sequence[str]) -> Config:
         help=f"tiny data and one run per cell ({QUICK['days']} days x {QUICK['rows_per_day']} rows, "
         f"histories {QUICK['histories']}); results go to bench/.cache/results",
     )
+    parser.add_argument(
+        "--suite",
+        choices=("all", *SUITES),
+        default="all",
+        help="few-rows: the daily run against history length and the variant comparison (--days, "
+        "--rows-per-day, --histories and --how shape it); many-rows: the modes of spec §11 on keys with many "
+        "rows a day (bench/many.py, fixed shapes); all (default): both, in one report",
+    )
     parser.add_argument("--days", type=int, help="days of generated history (default 365)")
     parser.add_argument("--rows-per-day", type=int, help="A rows per daily load; B gets about as many (default 20000)")
     parser.add_argument(
@@ -66,6 +80,12 @@ def parse_args(argv: Sequence[str]) -> Config:
     parser.add_argument("--max-waiting-time", type=int, default=10)
     parser.add_argument("--repeats", type=int, help="timed runs per daily-window cell (default 9)")
     parser.add_argument("--whole-repeats", type=int, help="timed runs per whole-history cell (default 5)")
+    parser.add_argument(
+        "--slow-repeats",
+        type=int,
+        help="timed runs of the many-rows suite's slow hand-written baselines, minutes each (default 1; no "
+        "warm-up: the first run is the check run)",
+    )
     parser.add_argument("--warmup", type=int, help="discarded rounds over all cells of a phase first (default 1)")
     parser.add_argument("--out", type=Path, help="directory for the Markdown and JSON results (default bench/results)")
     parser.add_argument("--cache-dir", type=Path, help="where generated data is kept (default bench/.cache/data)")
@@ -91,6 +111,8 @@ def parse_args(argv: Sequence[str]) -> Config:
         max_waiting_time=args.max_waiting_time,
         repeats=args.repeats or config.repeats,
         whole_repeats=args.whole_repeats or config.whole_repeats,
+        slow_repeats=args.slow_repeats or config.slow_repeats,
+        suites=SUITES if args.suite == "all" else (args.suite,),
         warmup=config.warmup if args.warmup is None else args.warmup,
         out=args.out or config.out,
         cache_dir=args.cache_dir or config.cache_dir,
@@ -176,8 +198,10 @@ def context(
         kib = int(Path("/proc/meminfo").read_text().split()[1])
         memory = f"{kib / 1024**2:.0f} GB"
     conf = spark.conf.get
-    return {
+    few = "few-rows" in config.suites
+    info = {
         "mode": "quick: tiny data, one run each; timings are not meaningful" if config.quick else "full",
+        "suites": ", ".join(config.suites),
         "machine": f"{os.cpu_count()} cores ({cpu}), {memory} RAM, {platform.system()} {platform.release()}, "
         f"Java {jvm.java.lang.System.getProperty('java.version')}, Python {platform.python_version()}",
         "software": f"pyspark {pyspark.__version__}, dbt-core {dbt.version.__version__}, inc-join 0.1.3 (peer)",
@@ -187,12 +211,23 @@ def context(
         "(Derby), parquet partitioned by RecDate",
         "data": f"{spec.days} days x {spec.rows_per_day} A rows per day ({spec.first_day} .. {spec.last_day}); "
         f"{rows['a']} A rows, {rows['b']} B rows in the longest history; one parquet file per daily "
-        f"partition; {'generated by this run' if generated else 'generated earlier (cached)'}",
+        f"partition; {'generated by this run' if generated else 'generated earlier (cached)'}"
+        if few
+        else "",
         "join": f"join_cols TrxId, look_back_time {config.look_back_time}, max_waiting_time "
-        f"{config.max_waiting_time}, how {', '.join(config.hows)}",
+        f"{config.max_waiting_time}, how {', '.join(config.hows)}"
+        if few
+        else "",
         "runs": f"daily windows first, then whole-history windows; in each phase {config.warmup} warm-up round(s) "
         f"discarded, then {config.repeats} timed runs per daily cell and {config.whole_repeats} per "
-        "whole-history cell, interleaved round-robin, garbage collected before each; medians",
+        "whole-history cell, interleaved round-robin, garbage collected before each; medians"
+        + (
+            f"; many-rows suite the same ({config.repeats} daily, {config.whole_repeats} whole-history), its slow "
+            f"hand-written baselines {config.slow_repeats} timed runs without warm-up (their first run is the "
+            "check run)"
+            if "many-rows" in config.suites
+            else ""
+        ),
         "sql rendering": f"one dbt compile --inline of all {len(sql_variant.compiled)} cases, "
         f"{sql_variant.compile_seconds:.1f} s (not timed: each case runs dbt's describe and "
         "watermark queries, which a real run also pays once)",
@@ -201,6 +236,7 @@ def context(
         f"{os.cpu_count()} means other processes competed for the CPU)",
         "time": phases.summary(),
     }
+    return {key: value for key, value in info.items() if value}
 
 
 class Phases:
@@ -228,61 +264,93 @@ def main(argv: Sequence[str] = ()) -> int:
     state_dir = Path(tempfile.mkdtemp(prefix="inc_join_bench_"))
     spark = start_spark(config, state_dir)
     try:
-        from .data import DataSpec, ensure_dataset, register_tables
+        from . import many
+        from .data import MANY_COLUMNS, DataSpec, ensure_dataset, ensure_many_dataset, register_tables
         from .measure import measure
         from .report import Results, agreement, markdown, targets
         from .variants import DATABASE, load_peer, variants
 
-        load_peer()  # fail early, before any data is generated, when the overlay is missing
+        few, many_rows = "few-rows" in config.suites, "many-rows" in config.suites
+        if few:
+            load_peer()  # fail early, before any data is generated, when the overlay is missing
         phases.done("spark start")
         spec = DataSpec(config.days, config.rows_per_day)
-        generated = not (Path(config.cache_dir).resolve() / spec.key / "_COMPLETE.json").exists()
-        dataset = ensure_dataset(spark, spec, config.cache_dir)
-        phases.done("data", f" ({'generated' if generated else 'cached'} in {dataset})")
-        register_tables(spark, DATABASE, dataset, spec, config.histories)
-        longest = max(config.histories)
-        rows = {side: spark.table(f"{DATABASE}.{side}_{longest}d").count() for side in ("a", "b")}
-        phases.done("catalog", f" ({len(config.histories)} histories, {rows['a']} A / {rows['b']} B rows)")
+        rows: dict[str, int] = {}
+        generated = False
+        if few:
+            generated = not (Path(config.cache_dir).resolve() / spec.key / "_COMPLETE.json").exists()
+            dataset = ensure_dataset(spark, spec, config.cache_dir)
+            phases.done("data", f" ({'generated' if generated else 'cached'} in {dataset})")
+            register_tables(spark, DATABASE, dataset, spec, config.histories)
+            longest = max(config.histories)
+            rows = {side: spark.table(f"{DATABASE}.{side}_{longest}d").count() for side in ("a", "b")}
+            phases.done("catalog", f" ({len(config.histories)} histories, {rows['a']} A / {rows['b']} B rows)")
+        if many_rows:
+            for shape, many_spec, histories in many.shapes(config.quick):
+                cached = (Path(config.cache_dir).resolve() / many_spec.key / "_COMPLETE.json").exists()
+                dataset = ensure_many_dataset(spark, many_spec, config.cache_dir)
+                register_tables(
+                    spark, DATABASE, dataset, many_spec, histories, prefix=f"{shape}_", columns=MANY_COLUMNS
+                )
+                phases.done(f"data {shape}", f" ({'cached' if cached else 'generated'} in {dataset})")
 
-        cells = build_cells(config, spec.last_day)
+        cells = build_cells(config, spec.last_day) if few else []
+        many_cells = (
+            many.build_cells(config.quick, many.Repeats(config.repeats, config.whole_repeats, config.slow_repeats))
+            if many_rows
+            else []
+        )
         builders = variants(state_dir)
-        builders["sql"].compile([cell.case for cell in cells])
-        phases.done("dbt compile", f" ({len(builders['sql'].compiled)} cases)")
+        sql = builders["sql"]
+        sql.compile([cell.case for cell in (*cells, *many_cells) if cell.variant == "sql"])
+        phases.done("dbt compile", f" ({len(sql.compiled)} cases)")
         # Daily windows first, then whole-history windows: each phase is interleaved on its own, so a daily run
         # is compared with daily runs measured under the same conditions.
-        for window in ("daily", "whole"):
+        phase_cells = [(f"{w} runs", [c for c in cells if c.case.window == w], builders) for w in ("daily", "whole")]
+        phase_cells += [
+            (f"many-rows {w} runs", [c for c in many_cells if c.case.window == w], many.builders(sql))
+            for w in ("daily", "whole")
+        ]
+        for name, chosen, phase_builders in phase_cells:
+            if not chosen:
+                continue
             measure(
                 spark,
-                builders,
-                [c for c in cells if c.case.window == window],
+                phase_builders,
+                chosen,
                 config.warmup,
                 settle_first=not config.quick,
                 progress=lambda line: print(line, flush=True),
             )
-            phases.done(f"{window} runs")
+            phases.done(name)
 
-        results = Results(cells, config.hows, config.histories)
-        found, agreed = targets(results), agreement(results)
+        results = Results(cells, config.hows, config.histories) if few else None
+        found = targets(results) if results else []
+        agreed = agreement(results) if results else []
+        found += many.targets(many_cells)
+        many_agreed = many.agreement(many_cells)
         load.append(os.getloadavg()[0])
-        info = context(config, spark, spec, rows, generated, phases, builders["sql"], load)
-        text = markdown(results, info, found, agreed)
+        info = context(config, spark, spec, rows, generated, phases, sql, load)
+        sections = many.markdown(many_cells, many_agreed, config.quick) if many_rows else []
+        text = markdown(results, info, found, agreed, sections)
         out = Path(config.out)
         out.mkdir(parents=True, exist_ok=True)
-        stem = out / f"d{spec.days}-r{spec.rows_per_day}"
+        stem = out / (f"d{spec.days}-r{spec.rows_per_day}" if few else "many-rows")
         stem.with_suffix(".md").write_text(text)
-        stem.with_suffix(".json").write_text(
-            json.dumps(_as_json(config, info, cells, found, agreed, results), indent=1, default=str) + "\n"
-        )
+        report = _as_json(config, info, cells, found, agreed, results)
+        report["cells"] += [_many_cell_json(c) for c in many_cells]
+        report["agreement"] += [{**row, "case": asdict(row["case"])} for row in many_agreed]
+        stem.with_suffix(".json").write_text(json.dumps(report, indent=1, default=str) + "\n")
         print()
         print(text)
         print(f"bench: wrote {stem.with_suffix('.md')} and .json")
-        return 0 if all(a["ours_agree"] and a["stable"] for a in agreed) else 1
+        return 0 if all(a["ours_agree"] and a["stable"] for a in (*agreed, *many_agreed)) else 1
     finally:
         spark.stop()
         shutil.rmtree(state_dir, ignore_errors=True)
 
 
-def _as_json(config, info, cells, found, agreed, results) -> dict[str, object]:
+def _as_json(config, info, cells=(), found=(), agreed=(), results=None) -> dict[str, list | dict]:
     """Everything in the report, machine-readable (the quick-mode test reads it)."""
     return {
         "config": {k: _portable(v) for k, v in asdict(config).items()},
@@ -290,6 +358,7 @@ def _as_json(config, info, cells, found, agreed, results) -> dict[str, object]:
         "targets": [asdict(t) for t in found],
         "cells": [
             {
+                "suite": "few-rows",
                 "case": asdict(c.case),
                 "variant": c.variant,
                 "median": c.median,
@@ -304,7 +373,27 @@ def _as_json(config, info, cells, found, agreed, results) -> dict[str, object]:
             }
             for c in cells
         ],
-        "agreement": [{**row, "case": asdict(row["case"])} for row in agreed],
+        "agreement": [{**row, "suite": "few-rows", "case": asdict(row["case"])} for row in agreed],
+    }
+
+
+def _many_cell_json(c) -> dict[str, object]:
+    from .many import bounds
+
+    return {
+        "suite": "many-rows",
+        "case": asdict(c.case),
+        "variant": c.variant,
+        "median": c.median,
+        "seconds": [r.seconds for r in c.runs],
+        "rows": c.check.rows,
+        "types": c.check.types,
+        "fingerprint": c.check.fingerprint,
+        "stable": c.stable,
+        "bounds": list(bounds(c.case)),
+        "tables": [c.case.table_a.split(".")[1], c.case.table_b.split(".")[1]],
+        "scans": [asdict(s) for s in c.plan.scans],
+        "nodes": dict(c.plan.nodes),
     }
 
 

@@ -36,6 +36,10 @@ INC_COL = "RecDate"
 LABELS = {int(join_type): join_type.label for join_type in JoinType}
 PEER_B_ONLY = "not_matched"
 
+# Per row: the key, where it was placed, which B row, and the derived numbers (not the JoinType itself, whose
+# type differs between this package (code) and the peer (name); it is compared through the counts per type).
+FINGERPRINT = "sum(pmod(xxhash64(TrxId, RecDate, PaymentId, DiffArrivalTime, WaitingTime), 1000000007))"
+
 
 @dataclass(frozen=True)
 class Case:
@@ -60,6 +64,20 @@ class Case:
     @property
     def label(self) -> str:
         return f"{self.how} {self.window} {self.history}d"
+
+    @property
+    def fingerprint(self) -> str:
+        """The check run's fingerprint of all output rows (an aggregate expression)."""
+        return FINGERPRINT
+
+    def model_sql(self) -> str:
+        """The model a user would write (window given explicitly, like a re-run of a past window)."""
+        return (
+            f"{{{{ dbt_inc_join.inc_join(bench_input('a_{self.history}d'), bench_input('b_{self.history}d'), "
+            f"join_cols={list(JOIN_COLS)}, inc_col='{INC_COL}', how='{self.how}', "
+            f"look_back_time={self.look_back_time}, max_waiting_time={self.max_waiting_time}, "
+            f"output_window_start='{self.start}', output_window_end='{self.end}') }}}}"
+        )
 
 
 def core(spark, case: Case):
@@ -162,23 +180,18 @@ class SqlMacro:
 
         self.state_dir = Path(state_dir)
         self.project = LocalDbtProject(DBT_PROJECT, self.state_dir)
-        self.compiled: dict[Case, str] = {}
+        self.compiled: dict = {}  # case -> its rendered SQL
         self.compile_seconds = 0.0
         # dbt's logs and artefacts go to the run's state directory, not into the repository
         self._flags = ("--log-level", "none", "--log-path", str(self.state_dir / "dbt-logs"))
         self.project.invoke("deps", *self._flags)
 
     @staticmethod
-    def model_sql(case: Case) -> str:
-        """The model a user would write (window given explicitly, like a re-run of a past window)."""
-        return (
-            f"{{{{ dbt_inc_join.inc_join(bench_input('a_{case.history}d'), bench_input('b_{case.history}d'), "
-            f"join_cols={list(JOIN_COLS)}, inc_col='{INC_COL}', how='{case.how}', "
-            f"look_back_time={case.look_back_time}, max_waiting_time={case.max_waiting_time}, "
-            f"output_window_start='{case.start}', output_window_end='{case.end}') }}}}"
-        )
+    def model_sql(case) -> str:
+        """The model a user would write for ``case`` (any case with a ``model_sql()``)."""
+        return case.model_sql()
 
-    def compile(self, cases: Sequence[Case]) -> None:
+    def compile(self, cases: Sequence) -> None:
         """Render every case not rendered yet with one ``dbt compile --inline`` (each case still runs its own
         describe and watermark queries, as a real run would)."""
         todo = [c for c in dict.fromkeys(cases) if c not in self.compiled]
@@ -201,7 +214,7 @@ class SqlMacro:
         self.compiled.update((case, sql.strip()) for case, sql in zip(todo, parts, strict=True))
         self.compile_seconds += time.perf_counter() - began
 
-    def __call__(self, spark, case: Case):
+    def __call__(self, spark, case):
         self.compile([case])
         return spark.sql(self.compiled[case])
 

@@ -1,8 +1,10 @@
-"""The benchmark's quick mode runs end to end (bench/run.py --quick): CI keeps it working.
+"""The benchmark's quick mode runs end to end (bench/run.py --quick, both suites): CI keeps it working.
 
 It checks what must hold on any machine: every run of this package's SQL macro and PySpark core reads
 exactly spec §4's partitions (one scan per input), and the SQL macro, the core and the naive full recompute
-give the same rows. Timing targets are reported by the benchmark, never asserted here (timings on a shared CI
+give the same rows; in the many-rows-per-key suite, every variant of a case (core, SQL macro, the
+hand-written baselines) gives the same rows, and every scan of the core and the macro reads exactly spec §4's
+partitions. Timing targets are reported by the benchmark, never asserted here (timings on a shared CI
 machine are noise).
 """
 
@@ -45,8 +47,12 @@ def quick_results(tmp_path_factory):
     return json.loads(report.read_text())
 
 
+def _cells(results, suite):
+    return [cell for cell in results["cells"] if cell.get("suite", "few-rows") == suite]
+
+
 def test_our_runs_read_exactly_the_spec_partitions(quick_results):
-    for cell in quick_results["cells"]:
+    for cell in _cells(quick_results, "few-rows"):
         if cell["variant"] not in ("sql", "core"):
             continue
         case = cell["case"]
@@ -67,7 +73,7 @@ def test_sql_core_and_full_recompute_agree(quick_results):
 
 def test_every_case_has_all_four_variants(quick_results):
     variants = {}
-    for cell in quick_results["cells"]:
+    for cell in _cells(quick_results, "few-rows"):
         variants.setdefault(json.dumps(cell["case"], sort_keys=True), set()).add(cell["variant"])
     assert variants and all(found == {"sql", "core", "peer", "naive"} for found in variants.values())
 
@@ -77,3 +83,36 @@ def test_the_full_recompute_reads_everything(quick_results):
     for cell in quick_results["cells"]:
         if cell["variant"] == "naive":
             assert all(scan["partitions"] == cell["case"]["history"] for scan in cell["scans"]), cell["case"]
+
+
+# The many-rows-per-key suite (bench/many.py): what each case is compared with.
+MANY_ROWS_VARIANTS = {
+    ("all", "whole"): {"core", "sql", "bucketed", "core-default-plan"},
+    ("aggregate", "whole"): {"core", "sql", "join-group-by"},
+    ("aggregate", "daily"): {"core", "sql"},
+    ("first", "whole"): {"core", "sql", "join-row-number"},
+    ("last", "whole"): {"core", "sql", "join-row-number"},
+}
+
+
+def test_many_rows_suite_every_variant_gives_the_same_rows(quick_results):
+    rows = [row for row in quick_results["agreement"] if row["suite"] == "many-rows"]
+    assert {(row["case"]["mode"], row["case"]["window"]) for row in rows} == set(MANY_ROWS_VARIANTS)
+    for row in rows:
+        case = row["case"]
+        assert set(row["variants"]) == MANY_ROWS_VARIANTS[(case["mode"], case["window"])], case
+        assert row["ours_agree"] and row["stable"] and row["rows"] > 0, row
+        if case["how"] == "left" and case["window"] == "whole":
+            # the A rows of a symbol B never quotes: the modes' rows without partner are compared too
+            assert row["types"].get("a_timed_out", 0) > 0, row
+
+
+def test_many_rows_suite_reads_exactly_the_spec_partitions(quick_results):
+    """The arrival-group plan may scan an input twice (A's rows and A's distinct arrivals); each scan reads
+    exactly spec §4's partitions."""
+    cells = [cell for cell in _cells(quick_results, "many-rows") if cell["variant"] in ("sql", "core")]
+    assert cells
+    for cell in cells:
+        for table, bound in zip(cell["tables"], cell["bounds"], strict=True):
+            reads = [scan["partitions"] for scan in cell["scans"] if scan["table"] == table]
+            assert reads and set(reads) == {bound}, (cell["variant"], cell["case"], table, reads, bound)

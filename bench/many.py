@@ -1,0 +1,507 @@
+"""The many-rows-per-key suite (`--suite many-rows`): the modes of spec §11 against what a user would write
+by hand, on keys with many rows a day on each side.
+
+Two data shapes (bench/data.py, ``ManySpec``): ``dense``, 20 symbols x 20 rows per symbol and day on each side
+for 365 days, and ``hot``, one symbol with 2,000 rows a day on each side (histories of 30 and 365 days). A
+holds trades (``TradeId`` unique), B quotes (``Seq`` unique); the key is ``Symbol``; 1 % of A rows trade a
+symbol B never quotes.
+
+Cases (look_back_time 2, max_waiting_time 5, days):
+
+- ``all``, how = inner, whole history of ``dense``: the core with ``many_rows_per_key=True``, the SQL macro
+  with it, a hand-written bucketed join, and the core with its default plan (one join on the key);
+- ``aggregate``, how = left, on ``hot``: the whole 30-day history, core and SQL macro against a join followed
+  by a group-by; and the daily run at 30 and 365 days of history;
+- ``first`` and ``last`` (``partner_order_by=['Seq']``), how = left, whole 30-day history of ``hot``: core
+  and SQL macro against a join followed by ``row_number``.
+
+The peer inc-join 0.1.3 has none of these modes and is not run here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+from .data import ManySpec
+from .variants import DATABASE, SqlMacro
+
+INC_COL = "RecDate"
+KEY = "Symbol"
+A_COLUMNS = ("TradeId", "Qty", "TradePx")  # besides the key and the arrival
+B_COLUMNS = ("Seq", "Amount", "Price")
+AGGREGATE = {"n": "count(*)", "total": "sum(Amount)", "last_px": "max_by(Price, Seq)"}
+PARTNER_ORDER_BY = ("Seq",)
+LOOK_BACK_TIME, MAX_WAITING_TIME = 2, 5
+
+# JoinType codes (spec §3 and §11), written by the hand-written variants
+SAME_TIME, A_LATE, B_LATE, A_TIMED_OUT, A_AGGREGATED = 1, 2, 3, 4, 8
+
+# Per output row: which A row, where it was placed, which B row or which aggregates, the derived numbers.
+PAIR_FINGERPRINT = "sum(pmod(xxhash64(TradeId, RecDate, Seq, DiffArrivalTime, WaitingTime), 1000000007))"
+AGGREGATE_FINGERPRINT = (
+    f"sum(pmod(xxhash64(TradeId, RecDate, {', '.join(AGGREGATE)}, DiffArrivalTime, WaitingTime), 1000000007))"
+)
+
+# The quick mode (CI: row agreement and partitions, never timings) uses one small dataset for both shapes and
+# one history, so that it adds only seconds to the test suite.
+QUICK_SPEC = ManySpec("quick", 3, 8, 12)
+SHAPES = {
+    "full": {"dense": ManySpec("dense", 20, 20, 365), "hot": ManySpec("hot", 1, 2000, 365)},
+    "quick": {"dense": QUICK_SPEC, "hot": QUICK_SPEC},
+}
+# History lengths registered per shape (the last one is the dataset's length)
+HISTORIES = {"full": {"dense": (365,), "hot": (30, 365)}, "quick": {"dense": (12,), "hot": (12,)}}
+
+
+@dataclass(frozen=True)
+class ManyCase:
+    """One measured situation of the suite: a mode of spec §11 on a data shape, a history and a window."""
+
+    mode: str  # all, aggregate, first, last
+    shape: str  # dense, hot
+    how: str
+    history: int
+    window: str  # "daily" (the last day) or "whole" (every day of the history)
+    start: date
+    end: date
+    look_back_time: int = LOOK_BACK_TIME
+    max_waiting_time: int = MAX_WAITING_TIME
+
+    @property
+    def table_a(self) -> str:
+        return f"{DATABASE}.{self.shape}_a_{self.history}d"
+
+    @property
+    def table_b(self) -> str:
+        return f"{DATABASE}.{self.shape}_b_{self.history}d"
+
+    @property
+    def label(self) -> str:
+        return f"{self.mode} {self.how} {self.shape} {self.window} {self.history}d"
+
+    @property
+    def fingerprint(self) -> str:
+        return AGGREGATE_FINGERPRINT if self.mode == "aggregate" else PAIR_FINGERPRINT
+
+    def mode_arguments(self) -> dict[str, object]:
+        """The keyword arguments of spec §11 this case passes to inc_join (core and macro alike)."""
+        if self.mode == "all":
+            return {"many_rows_per_key": True}
+        if self.mode == "aggregate":
+            return {"aggregate": dict(AGGREGATE)}
+        return {"partner": self.mode, "partner_order_by": list(PARTNER_ORDER_BY)}
+
+    def model_sql(self) -> str:
+        """The dbt model a user would write for this case."""
+        extra = ", ".join(f"{name}={_jinja(value)}" for name, value in self.mode_arguments().items())
+        return (
+            f"{{{{ dbt_inc_join.inc_join(bench_input('{self.shape}_a_{self.history}d'), "
+            f"bench_input('{self.shape}_b_{self.history}d'), join_cols=['{KEY}'], inc_col='{INC_COL}', "
+            f"how='{self.how}', look_back_time={self.look_back_time}, max_waiting_time={self.max_waiting_time}, "
+            f"output_window_start='{self.start}', output_window_end='{self.end}', {extra}) }}}}"
+        )
+
+
+def _jinja(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return repr(value)  # str, list of str and dict of str render as Jinja literals
+
+
+def core(spark, case: ManyCase, **overrides):
+    """The PySpark core with the case's mode (``overrides`` replace mode arguments)."""
+    from dbt_inc_join import inc_join
+
+    return inc_join(
+        spark.table(case.table_a),
+        spark.table(case.table_b),
+        join_cols=[KEY],
+        inc_col=INC_COL,
+        how=case.how,
+        look_back_time=case.look_back_time,
+        max_waiting_time=case.max_waiting_time,
+        output_window_start=case.start,
+        output_window_end=case.end,
+        **{**case.mode_arguments(), **overrides},
+    )
+
+
+def core_default_plan(spark, case: ManyCase):
+    """partner = 'all' through the default plan: one join on the key with the window as a condition."""
+    return core(spark, case, many_rows_per_key=False)
+
+
+def _read_ranges(case: ManyCase) -> tuple[str, str]:
+    """What every hand-written variant reads (the same partitions as spec §4 allows this package)."""
+    lb, mw = case.look_back_time, case.max_waiting_time
+    a_from = case.start - timedelta(days=mw)
+    b_from = case.start - timedelta(days=mw + lb)
+    return (
+        f"{INC_COL} BETWEEN DATE'{a_from}' AND DATE'{case.end}'",
+        f"{INC_COL} BETWEEN DATE'{b_from}' AND DATE'{case.end}'",
+    )
+
+
+def _matched_code(a: str, b: str) -> str:
+    return f"CASE WHEN {b} = {a} THEN {SAME_TIME} WHEN {b} < {a} THEN {A_LATE} ELSE {B_LATE} END"
+
+
+def bucketed_sql(case: ManyCase) -> str:
+    """partner = 'all', how = inner, by hand: B in time buckets of width lb + mw + 1, each A row in the one or
+    two buckets its window [a − lb, a + mw] touches, an equi-join on (key, bucket), then the window filter.
+    A B row lies in one bucket, and an A row's buckets are distinct, so every pair is found once."""
+    assert case.mode == "all" and case.how == "inner", case
+    lb, mw = case.look_back_time, case.max_waiting_time
+    width = lb + mw + 1
+    read_a, read_b = _read_ranges(case)
+    return f"""
+WITH a AS (
+  SELECT {KEY}, {INC_COL} AS RecDate_A, {", ".join(A_COLUMNS)}, unix_date({INC_COL}) AS a_day
+  FROM {case.table_a} WHERE {read_a}
+),
+a_buckets AS (
+  SELECT *, explode(array_distinct(array((a_day - {lb}) DIV {width}, (a_day + {mw}) DIV {width}))) AS bucket
+  FROM a
+),
+b AS (
+  SELECT {KEY}, {INC_COL} AS RecDate_B, {", ".join(B_COLUMNS)}, unix_date({INC_COL}) AS b_day,
+         unix_date({INC_COL}) DIV {width} AS bucket
+  FROM {case.table_b} WHERE {read_b}
+),
+pairs AS (
+  SELECT a.{KEY}, greatest(a.RecDate_A, b.RecDate_B) AS RecDate, {", ".join("a." + c for c in A_COLUMNS)},
+         a.RecDate_A, {", ".join("b." + c for c in B_COLUMNS)}, b.RecDate_B
+  FROM a_buckets a JOIN b
+    ON a.{KEY} = b.{KEY} AND a.bucket = b.bucket AND b.b_day BETWEEN a.a_day - {lb} AND a.a_day + {mw}
+)
+SELECT *, CAST(datediff(RecDate_B, RecDate_A) AS INT) AS DiffArrivalTime, CAST(NULL AS INT) AS WaitingTime,
+       CAST({_matched_code("RecDate_A", "RecDate_B")} AS INT) AS JoinType
+FROM pairs
+WHERE RecDate BETWEEN DATE'{case.start}' AND DATE'{case.end}'
+"""
+
+
+def _left_pairs(case: ManyCase) -> str:
+    """The straightforward start of the aggregate and one-partner variants: A's slice left-joined with B's on
+    the key and the window."""
+    lb, mw = case.look_back_time, case.max_waiting_time
+    read_a, read_b = _read_ranges(case)
+    return f"""
+a AS (SELECT {KEY}, {INC_COL} AS RecDate_A, {", ".join(A_COLUMNS)} FROM {case.table_a} WHERE {read_a}),
+b AS (SELECT {KEY}, {INC_COL} AS RecDate_B, {", ".join(B_COLUMNS)} FROM {case.table_b} WHERE {read_b}),
+pairs AS (
+  SELECT a.*, {", ".join("b." + c for c in B_COLUMNS)}, b.RecDate_B
+  FROM a LEFT JOIN b
+    ON a.{KEY} = b.{KEY} AND b.RecDate_B BETWEEN date_sub(a.RecDate_A, {lb}) AND date_add(a.RecDate_A, {mw})
+)"""
+
+
+def join_group_by_sql(case: ManyCase) -> str:
+    """aggregate, how = left, by hand: the left join of A with B on key and window, grouped by A row with the
+    same aggregates (over matched B rows only: the left join's NULL row is no partner), placed at a + mw."""
+    assert case.mode == "aggregate" and case.how == "left", case
+    mw = case.max_waiting_time
+    matched = "RecDate_B IS NOT NULL"
+    aggregates = ", ".join(f"{expression} FILTER (WHERE {matched}) AS {name}" for name, expression in AGGREGATE.items())
+    return f"""
+WITH {_left_pairs(case)},
+grouped AS (
+  SELECT {KEY}, RecDate_A, {", ".join(A_COLUMNS)}, {aggregates}, count_if({matched}) AS partners
+  FROM pairs
+  GROUP BY {KEY}, RecDate_A, {", ".join(A_COLUMNS)}
+)
+SELECT {KEY}, date_add(RecDate_A, {mw}) AS RecDate, {", ".join(A_COLUMNS)}, RecDate_A, {", ".join(AGGREGATE)},
+       CAST(NULL AS INT) AS DiffArrivalTime, CAST(IF(partners > 0, NULL, {mw}) AS INT) AS WaitingTime,
+       CAST(IF(partners > 0, {A_AGGREGATED}, {A_TIMED_OUT}) AS INT) AS JoinType
+FROM grouped
+WHERE date_add(RecDate_A, {mw}) BETWEEN DATE'{case.start}' AND DATE'{case.end}'
+"""
+
+
+def join_row_number_sql(case: ManyCase) -> str:
+    """partner = 'first' / 'last', how = left, by hand: the left join of A with B on key and window, then
+    ``row_number`` over each A row's partners ordered by (b, Seq), ascending for first, descending for last;
+    the first row per A row is placed as spec §11 says."""
+    assert case.mode in ("first", "last") and case.how == "left", case
+    mw = case.max_waiting_time
+    # the smallest of (b, Seq, B's columns) ascending with NULL first, or the largest
+    direction = "ASC NULLS FIRST" if case.mode == "first" else "DESC NULLS LAST"
+    order = ", ".join(f"{c} {direction}" for c in ("RecDate_B", *PARTNER_ORDER_BY, *B_COLUMNS))
+    a_row = ", ".join((KEY, "RecDate_A", *A_COLUMNS))
+    matched_at = "greatest(RecDate_A, RecDate_B)" if case.mode == "first" else f"date_add(RecDate_A, {mw})"
+    placed = f"IF(RecDate_B IS NULL, date_add(RecDate_A, {mw}), {matched_at})"
+    return f"""
+WITH {_left_pairs(case)},
+ranked AS (SELECT *, row_number() OVER (PARTITION BY {a_row} ORDER BY {order}) AS rn FROM pairs)
+SELECT {KEY}, {placed} AS RecDate, {", ".join(A_COLUMNS)}, RecDate_A, {", ".join(B_COLUMNS)}, RecDate_B,
+       CAST(datediff(RecDate_B, RecDate_A) AS INT) AS DiffArrivalTime,
+       CAST(IF(RecDate_B IS NULL, {mw}, NULL) AS INT) AS WaitingTime,
+       CAST(IF(RecDate_B IS NULL, {A_TIMED_OUT}, {_matched_code("RecDate_A", "RecDate_B")}) AS INT) AS JoinType
+FROM ranked
+WHERE rn = 1 AND {placed} BETWEEN DATE'{case.start}' AND DATE'{case.end}'
+"""
+
+
+def bucketed(spark, case: ManyCase):
+    return spark.sql(bucketed_sql(case))
+
+
+def join_group_by(spark, case: ManyCase):
+    return spark.sql(join_group_by_sql(case))
+
+
+def join_row_number(spark, case: ManyCase):
+    return spark.sql(join_row_number_sql(case))
+
+
+# Variant name -> what it is, in report order; "core" and "sql" run the case's mode (for partner = 'all' with
+# many_rows_per_key=True).
+VARIANTS: dict[str, str] = {
+    "core": "the PySpark core with the mode's arguments (partner = 'all': many_rows_per_key=True)",
+    "sql": "the SQL macro with the same arguments (rendered by dbt compile --inline)",
+    "core-default-plan": "the PySpark core, partner = 'all' with its default plan (one join on the key)",
+    "bucketed": "hand-written: equi-join on (key, time bucket of width lb + mw + 1), then the window filter",
+    "join-group-by": "hand-written: left join on key and window, then GROUP BY the A row",
+    "join-row-number": "hand-written: left join on key and window, then row_number() per A row",
+}
+
+
+def builders(sql: SqlMacro) -> dict[str, Callable]:
+    return {
+        "core": core,
+        "sql": sql,
+        "core-default-plan": core_default_plan,
+        "bucketed": bucketed,
+        "join-group-by": join_group_by,
+        "join-row-number": join_row_number,
+    }
+
+
+def baseline(case: ManyCase) -> str:
+    """The hand-written variant a case is compared with."""
+    return {"all": "bucketed", "aggregate": "join-group-by"}.get(case.mode, "join-row-number")
+
+
+def shapes(quick: bool) -> list[tuple[str, ManySpec, Sequence[int]]]:
+    """Per shape name: the dataset and the history lengths to register (tables ``<name>_a_<n>d``)."""
+    size = "quick" if quick else "full"
+    return [(name, SHAPES[size][name], HISTORIES[size][name]) for name in ("dense", "hot")]
+
+
+@dataclass(frozen=True)
+class Repeats:
+    """Timed runs per cell of the suite."""
+
+    daily: int
+    whole: int
+    slow: int  # hand-written baselines that take minutes (join + group by / row_number on a hot key)
+
+
+def build_cells(quick: bool, repeats: Repeats) -> list:
+    """Every (case, variant) of the suite, in the order a round runs them: the variants of a case next to each
+    other, the slow hand-written baselines last in their case."""
+    from .measure import Cell
+
+    size = "quick" if quick else "full"
+    histories = HISTORIES[size]
+    last = SHAPES[size]["hot"].last_day
+
+    def whole(mode: str, shape: str, how: str, history: int) -> ManyCase:
+        return ManyCase(mode, shape, how, history, "whole", last - timedelta(days=history - 1), last)
+
+    # the daily aggregate over each history: the core's runs next to each other, then the macro's
+    cells = [
+        Cell(ManyCase("aggregate", "hot", "left", history, "daily", last, last), variant, repeats.daily)
+        for variant in ("core", "sql")
+        for history in histories["hot"]
+    ]
+    everything = whole("all", "dense", "inner", histories["dense"][-1])
+    cells += [Cell(everything, v, repeats.whole) for v in ("core", "bucketed", "sql")]
+    cells.append(Cell(everything, "core-default-plan", repeats.slow))
+    for mode in ("aggregate", "first", "last"):
+        case = whole(mode, "hot", "left", histories["hot"][0])
+        cells += [Cell(case, v, repeats.whole) for v in ("core", "sql")]
+        cells.append(Cell(case, baseline(case), repeats.slow, skip_warmup=not quick))
+    return cells
+
+
+def _cell(cells: Sequence, mode: str, window: str, history: int | None, variant: str):
+    for c in cells:
+        if (c.case.mode, c.case.window, c.variant) == (mode, window, variant) and history in (None, c.case.history):
+            return c
+    return None
+
+
+def targets(cells: Sequence) -> list:
+    """The issue's targets for the suite, and the ratios it asks to report (goal None), each from runs of the
+    same rounds (median of the per-round ratios)."""
+    from .report import Ratio, Target
+
+    found = []
+
+    def add(name: str, x, y, goal: str | None, passes: Callable[[float], bool] | None) -> None:
+        if x is None or y is None or not x.runs or not y.runs:
+            return
+        ratio = Ratio.of(x, y)
+        found.append(Target(name, goal or "none (reported)", str(ratio), passes(ratio.median) if passes else None))
+
+    dense = _cell(cells, "all", "whole", None, "core")
+    if dense is not None:
+        label = f"partner all, inner, {dense.case.shape} {dense.case.history} d whole history"
+        add(
+            f"core (many_rows_per_key) / hand-written bucketed join, {label}",
+            dense,
+            _cell(cells, "all", "whole", None, "bucketed"),
+            "≤ 1.2",
+            lambda r: r <= 1.2,
+        )
+        add(
+            f"sql (many_rows_per_key) / core (many_rows_per_key), {label}",
+            _cell(cells, "all", "whole", None, "sql"),
+            dense,
+            None,
+            None,
+        )
+        add(
+            f"core default plan / core (many_rows_per_key), {label}",
+            _cell(cells, "all", "whole", None, "core-default-plan"),
+            dense,
+            None,
+            None,
+        )
+    aggregate = _cell(cells, "aggregate", "whole", None, "core")
+    if aggregate is not None:
+        label = f"aggregate, left, {aggregate.case.shape} {aggregate.case.history} d whole history"
+        add(
+            f"join + group by / core, {label}",
+            _cell(cells, "aggregate", "whole", None, "join-group-by"),
+            aggregate,
+            "≥ 10",
+            lambda r: r >= 10,
+        )
+        add(f"sql / core, {label}", _cell(cells, "aggregate", "whole", None, "sql"), aggregate, None, None)
+    dailies = sorted({c.case.history for c in cells if c.case.window == "daily"})
+    if len(dailies) > 1:
+        for variant in ("core", "sql"):
+            add(
+                f"{variant} daily run, aggregate, left, hot: {dailies[-1]} d / {dailies[0]} d of history",
+                _cell(cells, "aggregate", "daily", dailies[-1], variant),
+                _cell(cells, "aggregate", "daily", dailies[0], variant),
+                "≤ 1.3" if variant == "core" else None,
+                (lambda r: r <= 1.3) if variant == "core" else None,
+            )
+    for mode in ("first", "last"):
+        core_cell = _cell(cells, mode, "whole", None, "core")
+        if core_cell is None:
+            continue
+        label = f"partner {mode}, left, {core_cell.case.shape} {core_cell.case.history} d whole history"
+        add(
+            f"join + row_number / core, {label}",
+            _cell(cells, mode, "whole", None, "join-row-number"),
+            core_cell,
+            None,
+            None,
+        )
+        add(f"sql / core, {label}", _cell(cells, mode, "whole", None, "sql"), core_cell, None, None)
+    return found
+
+
+def agreement(cells: Sequence) -> list[dict[str, object]]:
+    """Per case: do all its variants give the same rows (count, rows per JoinType, fingerprint), and did every
+    timed run return as many rows as the check run?"""
+    rows = []
+    for case in dict.fromkeys(c.case for c in cells):
+        by_variant = {c.variant: c for c in cells if c.case == case}
+        reference = by_variant["core"].check
+        rows.append(
+            {
+                "suite": "many-rows",
+                "case": case,
+                "variants": list(by_variant),
+                "ours_agree": all(c.check == reference for c in by_variant.values()),
+                "rows": reference.rows,
+                "types": reference.types,
+                "peer": "not applicable (inc-join 0.1.3 has no partner, aggregate or many_rows_per_key)",
+                "stable": all(c.stable for c in by_variant.values()),
+            }
+        )
+    return rows
+
+
+def bounds(case: ManyCase) -> tuple[int, int]:
+    """spec §4's partitions of A and of B for the case (how = inner / left; the history ends on its last day)."""
+    from .metrics import spec_bounds
+
+    first = case.end - timedelta(days=case.history - 1)
+    return spec_bounds(case.start, case.end, case.how, case.look_back_time, case.max_waiting_time, first)
+
+
+def reads_within_bounds(cell) -> bool:
+    """Every scan of each input reads exactly spec §4's partitions (a plan may scan an input more than once:
+    the arrival groups read the slice they group)."""
+    a, b = bounds(cell.case)
+    tables = (cell.case.table_a.split(".")[1], cell.case.table_b.split(".")[1])
+    scans = {table: [s.partitions for s in cell.plan.scans if s.table == table] for table in tables}
+    return all(scans[table] and set(scans[table]) == {bound} for table, bound in zip(tables, (a, b), strict=True))
+
+
+def markdown(cells: Sequence, agreed: Sequence[dict[str, object]], quick: bool) -> list[str]:
+    """The suite's sections of the report."""
+    from .report import Ratio, _seconds
+
+    size = "quick" if quick else "full"
+    shapes_text = "; ".join(
+        f"`{n}`: {s.keys} symbol{'s' if s.keys > 1 else ''} x {s.rows_per_key} rows per symbol and day on each "
+        f"side, {s.days} days ({s.days * s.rows_per_day} A rows), histories {', '.join(map(str, HISTORIES[size][n]))} d"
+        for n, s in SHAPES[size].items()
+    )
+    lines = [
+        "",
+        "## Many rows per key (spec §11)",
+        "",
+        f"Data: {shapes_text}; 1 % of A rows trade a symbol B never quotes; B rows arrive 2 days early to 9 days "
+        f"late. join_cols Symbol, look_back_time {LOOK_BACK_TIME}, max_waiting_time {MAX_WAITING_TIME}; aggregate "
+        f"`{AGGREGATE}`; first / last with partner_order_by {list(PARTNER_ORDER_BY)}. Variants:",
+        "",
+    ]
+    lines += [f"- `{name}`: {text}" for name, text in VARIANTS.items()]
+    lines += [
+        "",
+        "The peer inc-join 0.1.3 has none of these modes: not run. Median seconds (timed runs in brackets); "
+        "`× core`: the median per-round ratio to the core; scans, partitions (spec §4 bound in brackets) and "
+        "plan operators from the executed plan.",
+        "",
+        "| case | variant | median s | × core | rows | scans A / B | partitions A / B [bound] | shuffles | "
+        "broadcasts | joins |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for case in dict.fromkeys(c.case for c in cells):
+        core_cell = next(c for c in cells if c.case == case and c.variant == "core")
+        a, b = bounds(case)
+        for c in (c for c in cells if c.case == case):
+            ta, tb = case.table_a.split(".")[1], case.table_b.split(".")[1]
+            joins = ", ".join(f"{n}× {k}" for k, n in sorted(c.plan.joins.items()))
+            lines.append(
+                f"| {case.label} | {c.variant} | {_seconds(c.median)} ({len(c.runs)}) | "
+                f"{Ratio.of(c, core_cell).median:.2f} | {c.check.rows} | {c.plan.scan_count(ta)} / "
+                f"{c.plan.scan_count(tb)} | {c.plan.partitions_read(ta)} / {c.plan.partitions_read(tb)} [{a} / {b}] | "
+                f"{c.plan.shuffles} | {c.plan.broadcasts} | {joins} |"
+            )
+    lines += [
+        "",
+        "Do the variants agree? Rows, rows per JoinType and a fingerprint of (TradeId, output RecDate, Seq or the "
+        "aggregates, DiffArrivalTime, WaitingTime) from each cell's check run; every timed run returned as many "
+        "rows.",
+        "",
+        "| case | rows | rows per JoinType | variants | same rows |",
+        "|---|---|---|---|---|",
+    ]
+    for row in agreed:
+        types = ", ".join(f"{name} {n}" for name, n in sorted(row["types"].items()))  # type: ignore[attr-defined]
+        lines.append(
+            f"| {row['case'].label} | {row['rows']} | {types} | {', '.join(row['variants'])} | "  # type: ignore[attr-defined]
+            f"{'yes' if row['ours_agree'] else '**NO**'}{'' if row['stable'] else ' (runs differ!)'} |"
+        )
+    return lines
