@@ -226,15 +226,25 @@ def render_join(prepared: PreparedJoin, window: OutputWindow) -> DataFrame:
     return placed.where(f"{CODE} IS NOT NULL").selectExpr(*placed_columns(scenarios, plan, inputs, unit))
 
 
+def b_projection(prepared: PreparedJoin) -> list[str]:
+    """B's usual internal columns (as in the plain plan): its keys, selected columns and truncated arrival."""
+    inputs = prepared.inputs
+    return side_projection(
+        "b",
+        [k[1] for k in inputs.keys],
+        prepared.plan.b_columns,
+        inputs.inc_col[1],
+        inputs.arrival_types[1],
+        prepared.params.time_uom,
+    )
+
+
 def b_group_projection(prepared: PreparedJoin) -> list[str]:
     """B's slice for the arrival-group plan: the usual internal columns, partner_order_by's columns and the
     bucket; with aggregate, B's own columns too, which the aggregates name."""
-    params, inputs, plan = prepared.params, prepared.inputs, prepared.plan
+    params = prepared.params
     unit = params.time_uom
-    projection = side_projection(
-        "b", [k[1] for k in inputs.keys], plan.b_columns, inputs.inc_col[1], inputs.arrival_types[1], unit
-    )
-    projection += order_projection(inputs.partner_order_by)
+    projection = b_projection(prepared) + order_projection(prepared.inputs.partner_order_by)
     if params.aggregate:
         projection = own_columns(prepared.df_b.columns) + projection
     return projection + [f"{b_bucket_sql(params.look_back_time, params.max_waiting_time, unit)} AS _b_bucket"]
@@ -242,16 +252,7 @@ def b_group_projection(prepared: PreparedJoin) -> list[str]:
 
 def tie_breakers(prepared: PreparedJoin) -> list[str]:
     """The selected B columns Spark can order, by internal name: the last resort of the partner order."""
-    names = projected_names(
-        side_projection(
-            "b",
-            [k[1] for k in prepared.inputs.keys],
-            prepared.plan.b_columns,
-            prepared.inputs.inc_col[1],
-            prepared.inputs.arrival_types[1],
-            prepared.params.time_uom,
-        )
-    )
+    names = projected_names(b_projection(prepared))
     orderable = set(prepared.orderable_b_columns)
     return [
         f"_b{i}"
@@ -277,11 +278,7 @@ def arrival_group_pairs(prepared: PreparedJoin, a_side: DataFrame, b_slice: Data
     kind = "right" if params.how == "full" else "inner"
     matches = arrivals.join(b_side, F.expr(group_match_sql(key_count, lb, mw, unit)), kind)
     group = [group_key(i) for i in range(key_count)] + [GROUP_ARRIVAL]
-    b_names = projected_names(
-        side_projection(
-            "b", [k[1] for k in inputs.keys], prepared.plan.b_columns, inputs.inc_col[1], inputs.arrival_types[1], unit
-        )
-    )
+    b_names = projected_names(b_projection(prepared))
     if params.mode == "aggregate":
         reduced = matches.groupBy(*group).agg(
             *[F.expr(f"{expression} AS _g{j}") for j, (_, expression) in enumerate(params.aggregate)],
