@@ -4,6 +4,12 @@
     arrival's window touches one or two), then joined back to A by equality.
     Read side by side with src/dbt_inc_join/arrival_groups.py (same names, same text). -#}
 
+{% macro _pairs_by_bucket(mode, how) %}
+  {#- Every partner with how = inner: the pairs are the output, so A's rows themselves go into the buckets
+      (one join, no distinct, no join back). Any outer side needs one row per A row or per B row first. -#}
+  {{ return(mode == 'all' and how == 'inner') }}
+{% endmacro %}
+
 {% macro _bucket_width(lb, mw) %}
   {{ return(lb + mw + 1) }}
 {% endmacro %}

@@ -60,7 +60,9 @@ _inc_join_b as (
     from {{ slices[1].source }}
     where {{ slices[1].predicate }}
 ),
-{%- if params.groups_by_arrival %}
+{%- if params.groups_by_arrival and dbt_inc_join._pairs_by_bucket(params.mode, params.how) %}
+{{ dbt_inc_join._bucketed_pairs_cte(params, inputs) }}
+{%- elif params.groups_by_arrival %}
 {{ dbt_inc_join._arrival_group_ctes(b, params, inputs, plan) }}
 _inc_join_pairs as (
     select *
@@ -122,6 +124,29 @@ where _join_type is not null
   {%- endfor -%}
   {{ return(indexes) }}
 {% endmacro %}
+
+{% macro _bucketed_pairs_cte(params, inputs) %}
+  {#- spec §11, Cost, every partner with how = inner: each A row in the buckets its window touches, one join
+      with B on keys and bucket (render.py: bucketed_pairs). Ends with _inc_join_pairs and a comma. -#}
+  {%- set unit = params.time_uom -%}
+  {%- set lb = params.look_back_time -%}
+  {%- set mw = params.max_waiting_time -%}
+  {%- set key_count = inputs['keys'] | length %}
+_inc_join_a_buckets as (
+    select *, explode({{ dbt_inc_join._arrival_buckets_sql(lb, mw, unit) }}) AS _bucket
+    from (
+        select *, {{ dbt_inc_join._arrival_projection(key_count) | join(', ') }}
+        from _inc_join_a
+        where {{ dbt_inc_join._arrival_filter_sql(key_count) }}
+    )
+),
+_inc_join_pairs as (
+    select *
+    from _inc_join_a_buckets
+    INNER JOIN _inc_join_b
+      on {{ dbt_inc_join._group_match_sql(key_count, lb, mw, unit) }}
+),
+{%- endmacro %}
 
 {% macro _arrival_group_ctes(b, params, inputs, plan) %}
   {#- spec §11, Cost: B joined to the distinct (keys, arrival) of A's slice, reduced per mode (render.py:

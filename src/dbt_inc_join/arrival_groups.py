@@ -22,6 +22,12 @@ GROUP_ARRIVAL = "_g_arrival"
 BUCKET = "_bucket"
 
 
+def pairs_by_bucket(mode: str, how: str) -> bool:
+    """Every partner with how = inner: the pairs are the output, so A's rows themselves go into the buckets
+    (one join, no distinct, no join back). Any outer side needs one row per A row or per B row first."""
+    return mode == "all" and how == "inner"
+
+
 def group_key(index: int) -> str:
     """The name of A's key ``index`` in the distinct (keys, arrival) of A."""
     return f"_gk{index}"

@@ -29,6 +29,7 @@ from .arrival_groups import (
     group_match_sql,
     order_projection,
     own_columns,
+    pairs_by_bucket,
     partner_order,
     pick_sql,
     projected_names,
@@ -213,7 +214,9 @@ def render_join(prepared: PreparedJoin, window: OutputWindow) -> DataFrame:
         slices.append(sliced)
         sides.append(sliced.selectExpr(*projection))
 
-    if params.groups_by_arrival:
+    if params.groups_by_arrival and pairs_by_bucket(params.mode, params.how):
+        pairs = bucketed_pairs(prepared, sides[0], slices[1])
+    elif params.groups_by_arrival:
         pairs = arrival_group_pairs(prepared, sides[0], slices[1], df_b)
     else:
         pairs = sides[0].join(
@@ -259,6 +262,21 @@ def tie_breakers(prepared: PreparedJoin) -> list[str]:
         for i, column in enumerate(prepared.plan.b_columns)
         if f"_b{i}" in names and column.input_name in orderable
     ]
+
+
+def bucketed_pairs(prepared: PreparedJoin, a_side: DataFrame, b_slice: DataFrame) -> DataFrame:
+    """spec §11, Cost, every partner with how = inner: each A row in the buckets its window touches, one join
+    with B on keys and bucket. The pairs are the output here, so grouping A's arrivals first saves nothing."""
+    params = prepared.params
+    unit, lb, mw = params.time_uom, params.look_back_time, params.max_waiting_time
+    key_count = len(prepared.inputs.keys)
+    b_side = b_slice.selectExpr(*b_group_projection(prepared))
+    a_buckets = (
+        a_side.where(arrival_filter_sql(key_count))
+        .selectExpr("*", *arrival_projection(key_count))
+        .selectExpr("*", f"explode({arrival_buckets_sql(lb, mw, unit)}) AS {BUCKET}")
+    )
+    return a_buckets.join(b_side, F.expr(group_match_sql(key_count, lb, mw, unit)), "inner")
 
 
 def arrival_group_pairs(prepared: PreparedJoin, a_side: DataFrame, b_slice: DataFrame, df_b: DataFrame) -> DataFrame:

@@ -100,6 +100,7 @@ CASES = [
         end="2025-01-02 05:00",
         engines=False,
     ),
+    dict(a="hot_keys_a", b="hot_keys_b", how="inner", many_rows_per_key=True, start="2025-01-02", end="2025-01-08"),
     dict(
         a="hot_keys_a",
         b="hot_keys_b",
@@ -111,7 +112,8 @@ CASES = [
     ),
 ]
 # The engine runs of `make test` (Spark 4 with ANSI on, Spark 3.5) take the cases not marked engines=False: the
-# §11 cases there are one per plan shape (the pick of last with how = full, the aggregate with its empty row).
+# §11 cases there are one per plan shape (the pick of last with how = full, the aggregate with its empty row, every
+# partner of how = inner by bucket).
 if os.environ.get("INC_JOIN_ANSI"):
     CASES = [case for case in CASES if case.get("engines", True)]
 
