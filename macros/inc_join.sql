@@ -4,33 +4,36 @@
                   output_window_start=none, output_window_end=none, time_uom='day',
                   enforce_sliding_join_window=true, include_waiting=false, output_select=none,
                   suffixes=['_A', '_B'], partner='all', partner_order_by=none, aggregate=none, null_fill=none,
-                  many_rows_per_key=false) %}
+                  many_rows_per_key=false, late_match_time=0) %}
   {{ return(adapter.dispatch('inc_join', 'dbt_inc_join')(
       a, b, join_cols, inc_col, how, look_back_time, max_waiting_time, output_window_start, output_window_end,
       time_uom, enforce_sliding_join_window, include_waiting, output_select, suffixes, partner, partner_order_by,
-      aggregate, null_fill, many_rows_per_key)) }}
+      aggregate, null_fill, many_rows_per_key, late_match_time)) }}
 {% endmacro %}
 
 {% macro default__inc_join(a, b, join_cols, inc_col, how, look_back_time, max_waiting_time, output_window_start,
                            output_window_end, time_uom, enforce_sliding_join_window, include_waiting,
                            output_select, suffixes, partner, partner_order_by, aggregate, null_fill,
-                           many_rows_per_key) %}
+                           many_rows_per_key, late_match_time) %}
   {{ return(dbt_inc_join.spark__inc_join(a, b, join_cols, inc_col, how, look_back_time, max_waiting_time,
                                      output_window_start, output_window_end, time_uom,
                                      enforce_sliding_join_window, include_waiting, output_select, suffixes,
-                                     partner, partner_order_by, aggregate, null_fill, many_rows_per_key)) }}
+                                     partner, partner_order_by, aggregate, null_fill, many_rows_per_key,
+                                     late_match_time)) }}
 {% endmacro %}
 
 {% macro spark__inc_join(a, b, join_cols, inc_col, how, look_back_time, max_waiting_time, output_window_start,
                          output_window_end, time_uom, enforce_sliding_join_window, include_waiting, output_select,
-                         suffixes, partner, partner_order_by, aggregate, null_fill, many_rows_per_key) %}
+                         suffixes, partner, partner_order_by, aggregate, null_fill, many_rows_per_key,
+                         late_match_time) %}
   {#- dbt renders every model while parsing the project (disabled ones too); check and plan only when running. -#}
   {%- if not execute -%}
     {{ return('select 1 as inc_join_placeholder') }}
   {%- endif -%}
   {%- set params = dbt_inc_join._check_parameters(join_cols, inc_col, how, look_back_time, max_waiting_time, time_uom,
                                                enforce_sliding_join_window, include_waiting, output_select, suffixes,
-                                               partner, partner_order_by, aggregate, null_fill, many_rows_per_key) -%}
+                                               partner, partner_order_by, aggregate, null_fill, many_rows_per_key,
+                                               late_match_time) -%}
   {%- do dbt_inc_join._check_model_config(params) -%}
   {%- set a, b = dbt_inc_join._unfiltered(a), dbt_inc_join._unfiltered(b) -%}
   {%- set a_columns = adapter.get_columns_in_relation(dbt_inc_join._table_of(a)) -%}
@@ -52,7 +55,7 @@
   {%- set ranges = none -%}
   {%- if not window.empty -%}
     {%- set ranges = dbt_inc_join._read_ranges(window.start, window.end, params.how, params.look_back_time,
-                                                params.max_waiting_time, params.time_uom) -%}
+                                                params.max_waiting_time, params.time_uom, params.late_match_time) -%}
   {%- endif -%}
   {%- set target = this if this is defined else 'run-operation' -%}
   {{ log(dbt_inc_join._run_log_line(target, window, ranges), info=True) }}

@@ -11,13 +11,14 @@
   {%- set pair_modes = ['all', 'first', 'last'] -%}
   {%- set every_mode = ['all', 'first', 'last', 'aggregate'] -%}
   {{ return([
-      {'code': 1, 'name': 'same_time', 'placed_at': 'a', 'hows': match_hows, 'matched': true, 'modes': pair_modes, 'provisional': false},
-      {'code': 2, 'name': 'a_late', 'placed_at': 'a', 'hows': match_hows, 'matched': true, 'modes': pair_modes, 'provisional': false},
-      {'code': 3, 'name': 'b_late', 'placed_at': 'b', 'hows': match_hows, 'matched': true, 'modes': pair_modes, 'provisional': false},
-      {'code': 4, 'name': 'a_timed_out', 'placed_at': 'a + max_waiting_time', 'hows': a_only_hows, 'matched': false, 'modes': every_mode, 'provisional': false},
-      {'code': 5, 'name': 'a_waiting', 'placed_at': 'e', 'hows': a_only_hows, 'matched': false, 'modes': every_mode, 'provisional': true},
-      {'code': 6, 'name': 'b_timed_out', 'placed_at': 'b + look_back_time', 'hows': ['full'], 'matched': false, 'modes': pair_modes, 'provisional': false},
-      {'code': 8, 'name': 'a_aggregated', 'placed_at': 'a + max_waiting_time', 'hows': ['inner', 'left'], 'matched': true, 'modes': ['aggregate'], 'provisional': false},
+      {'code': 1, 'name': 'same_time', 'placed_at': 'a', 'hows': match_hows, 'matched': true, 'modes': pair_modes, 'provisional': false, 'late': false},
+      {'code': 2, 'name': 'a_late', 'placed_at': 'a', 'hows': match_hows, 'matched': true, 'modes': pair_modes, 'provisional': false, 'late': false},
+      {'code': 3, 'name': 'b_late', 'placed_at': 'b', 'hows': match_hows, 'matched': true, 'modes': pair_modes, 'provisional': false, 'late': false},
+      {'code': 4, 'name': 'a_timed_out', 'placed_at': 'a + max_waiting_time', 'hows': a_only_hows, 'matched': false, 'modes': every_mode, 'provisional': false, 'late': false},
+      {'code': 5, 'name': 'a_waiting', 'placed_at': 'e', 'hows': a_only_hows, 'matched': false, 'modes': every_mode, 'provisional': true, 'late': false},
+      {'code': 6, 'name': 'b_timed_out', 'placed_at': 'b + look_back_time', 'hows': ['full'], 'matched': false, 'modes': pair_modes, 'provisional': false, 'late': false},
+      {'code': 7, 'name': 'late_match', 'placed_at': 'b', 'hows': match_hows, 'matched': true, 'modes': ['all'], 'provisional': false, 'late': true},
+      {'code': 8, 'name': 'a_aggregated', 'placed_at': 'a + max_waiting_time', 'hows': ['inner', 'left'], 'matched': true, 'modes': ['aggregate'], 'provisional': false, 'late': false},
   ]) }}
 {% endmacro %}
 
@@ -26,12 +27,12 @@
   {{ return(dbt_inc_join._join_types() | selectattr('name', 'equalto', name) | first) }}
 {% endmacro %}
 
-{% macro _emitted_join_types(how, include_waiting, mode='all') %}
+{% macro _emitted_join_types(how, include_waiting, mode='all', late_match=false) %}
   {#- The JoinTypes a run emits, in code order: those of `how` and the row mode (spec §11), provisional ones
-      only with include_waiting. -#}
+      only with include_waiting, late matches only with late_match_time > 0 (spec §10). -#}
   {%- set emitted = [] -%}
   {%- for join_type in dbt_inc_join._join_types() -%}
-    {%- if how in join_type.hows and mode in join_type.modes and (include_waiting or not join_type.provisional) -%}
+    {%- if how in join_type.hows and mode in join_type.modes and (include_waiting or not join_type.provisional) and (late_match or not join_type.late) -%}
       {%- do emitted.append(join_type) -%}
     {%- endif -%}
   {%- endfor -%}

@@ -142,3 +142,29 @@ def test_readme_one_row_per_a_tables_are_what_the_join_gives(spark, lead, option
     )
     got = [[_cell(v) for v in row] for row in result.orderBy("RecDate", "TrxId").collect()]
     assert readme_table_after(lead) == got
+
+
+# --- spec §10: the README's late-partner table ---------------------------------------------------------------
+
+WORKED_B = [(1, 5), (2, 4), (3, 6), (4, 7), (5, 12), (6, 18), (7, 6)]
+
+
+def test_readme_late_match_table_is_what_the_join_gives(spark):
+    """TrxId 6 twice with late_match_time=3: timed out on 03-17, its late payment on 03-18."""
+    df_a = spark.createDataFrame([(t, date(2025, 3, d)) for t, d in ONE_ROW_A], "TrxId int, RecDate date")
+    df_b = spark.createDataFrame([(t, date(2025, 3, d)) for t, d in WORKED_B], "TrxId int, RecDate date")
+    result = inc_join(
+        df_a,
+        df_b,
+        join_cols=["TrxId"],
+        look_back_time=2,
+        max_waiting_time=10,
+        late_match_time=3,
+        output_window_start="2025-03-05",
+        output_window_end="2025-03-20",
+        output_select=", ".join(COLUMNS).replace("RecDate", "inc_col"),
+    )
+    rows = result.where("TrxId = 6").orderBy("RecDate").collect()
+    got = [[_cell(v.isoformat() if isinstance(v, date) else v) for v in row] for row in rows]
+    assert readme_table_after("The worked example then has TrxId 6 twice:") == got
+    assert [row[2] for row in got] == ["4", "7"]

@@ -23,10 +23,11 @@
       'mw': params.max_waiting_time,
       'end_sql': dbt_inc_join._sql_literal(end, unit_type),
       'mode': params.mode,
+      'late_match': params.late_match_time > 0,
   } -%}
 
   {#- what this run may read of each input (docs/spec.md §4) -#}
-  {%- set ranges = dbt_inc_join._read_ranges(start, end, params.how, params.look_back_time, params.max_waiting_time, unit) -%}
+  {%- set ranges = dbt_inc_join._read_ranges(start, end, params.how, params.look_back_time, params.max_waiting_time, unit, params.late_match_time) -%}
   {%- set slices = [] -%}
   {%- for side, relation, columns in [('a', a, plan.a_columns), ('b', b, plan.b_columns)] -%}
     {%- set index = loop.index0 -%}
@@ -47,10 +48,11 @@
   {%- set partner = dbt_inc_join._partner_condition_sql(params, start, inputs['keys'] | length) -%}
   {%- set join_kind = {'inner': 'INNER', 'left': 'LEFT OUTER', 'left_anti': 'LEFT OUTER', 'full': 'FULL OUTER'}[params.how] -%}
   {%- set scenarios = [] -%}
-  {%- for join_type in dbt_inc_join._emitted_join_types(params.how, params.include_waiting, params.mode) -%}
+  {%- for join_type in dbt_inc_join._emitted_join_types(params.how, params.include_waiting, params.mode, ctx.late_match) -%}
     {%- do scenarios.append(dbt_inc_join['_scenario_' ~ join_type.name](ctx)) -%}
   {%- endfor -%}
-with _inc_join_a as (
+{#- with late matches A's slice gets its late copies first (_late_matches.sql), under the same name -#}
+with {{ '_inc_join_a_slice' if params.late_match_time else '_inc_join_a' }} as (
     select {{ slices[0].sql }}
     from {{ slices[0].source }}
     where {{ slices[0].predicate }}
@@ -60,6 +62,9 @@ _inc_join_b as (
     from {{ slices[1].source }}
     where {{ slices[1].predicate }}
 ),
+{%- if params.late_match_time %}
+{{ dbt_inc_join._late_copies_ctes(params, inputs['keys'] | length) }}
+{%- endif %}
 {%- if params.groups_by_arrival and dbt_inc_join._pairs_by_bucket(params.mode, params.how) %}
 {{ dbt_inc_join._bucketed_pairs_cte(params, inputs) }}
 {%- elif params.groups_by_arrival %}
@@ -246,15 +251,20 @@ _inc_join_empty as (
 {% endmacro %}
 
 {% macro _partner_condition_sql(params, start, key_count) %}
-  {#- Equal keys (plain SQL equality: NULL never matches) and, by default, b inside A's sliding window. -#}
+  {#- Equal keys (plain SQL equality: NULL never matches) and, by default, b inside A's sliding window (with
+      late matches, spec §10: a late copy of an A row pairs after the window instead). -#}
   {%- set unit = params.time_uom -%}
   {%- set tests = [] -%}
   {%- for index in range(key_count) -%}
     {%- do tests.append('_ak' ~ index ~ ' = _bk' ~ index) -%}
   {%- endfor -%}
   {%- if params.enforce_sliding_join_window -%}
-    {%- do tests.append('_b_arrival >= ' ~ dbt_inc_join._add_units_sql('_a_arrival', -params.look_back_time, unit)) -%}
-    {%- do tests.append('_b_arrival <= ' ~ dbt_inc_join._add_units_sql('_a_arrival', params.max_waiting_time, unit)) -%}
+    {%- set window = '_b_arrival >= ' ~ dbt_inc_join._add_units_sql('_a_arrival', -params.look_back_time, unit) ~ ' AND '
+                     ~ '_b_arrival <= ' ~ dbt_inc_join._add_units_sql('_a_arrival', params.max_waiting_time, unit) -%}
+    {%- if params.late_match_time -%}
+      {%- set window = dbt_inc_join._late_window_sql(window, params.max_waiting_time, params.late_match_time, unit) -%}
+    {%- endif -%}
+    {%- do tests.append(window) -%}
   {%- elif start is not none -%}
     {#- Compatibility mode, as inc-join 0.1.3 with enforce_sliding_join_window=False: every pair with equal keys
         among the rows that library reads for the window (A from start - max_waiting_time, B from

@@ -172,7 +172,7 @@
 {% macro _check_parameters(join_cols, inc_col, how, look_back_time, max_waiting_time, time_uom,
                            enforce_sliding_join_window, include_waiting, output_select, suffixes,
                            partner='all', partner_order_by=none, aggregate=none, null_fill=none,
-                           many_rows_per_key=false) %}
+                           many_rows_per_key=false, late_match_time=0) %}
   {%- if inc_col is not string or inc_col | trim == '' -%}
     {{ dbt_inc_join._fail("inc_col must be the name of the arrival column present in both inputs, e.g. 'RecDate' (got " ~ dbt_inc_join._repr(inc_col) ~ ').') }}
   {%- endif -%}
@@ -200,6 +200,10 @@
     {%- set used = 'aggregate' if aggregates else ('many_rows_per_key' if partner == 'all' else 'partner') -%}
     {{ dbt_inc_join._fail(used ~ " needs the sliding join window; enforce_sliding_join_window=False (the compatibility mode) only supports partner='all' without aggregate.") }}
   {%- endif -%}
+  {%- set late = dbt_inc_join._window_length('late_match_time', late_match_time) -%}
+  {%- if late -%}
+    {%- do dbt_inc_join._check_late_matches(how, partner, aggregates | length > 0, enforce) -%}
+  {%- endif -%}
   {%- set mode = 'aggregate' if aggregates else partner -%}
   {{ return({
       'join_cols': keys,
@@ -217,9 +221,25 @@
       'aggregate': aggregates,
       'null_fill': fills,
       'many_rows_per_key': many,
+      'late_match_time': late,
       'mode': mode,
-      'groups_by_arrival': mode != 'all' or many,
+      {#- late matches use the plain plan: many_rows_per_key is a hint, the rows are the same either way -#}
+      'groups_by_arrival': mode != 'all' or (many and late == 0),
   }) }}
+{% endmacro %}
+
+{% macro _check_late_matches(how, partner, aggregates, enforce) %}
+  {#- spec §10: late matches pair a timed-out A row with later B rows, one row per pair. -#}
+  {%- if how == 'left_anti' -%}
+    {{ dbt_inc_join._fail("late_match_time pairs timed-out A rows with partners that came later, but how='left_anti' outputs no pairs; use how='left' (or late_match_time=0).") }}
+  {%- endif -%}
+  {%- if partner != 'all' or aggregates -%}
+    {%- set used = 'aggregate' if aggregates else "partner='" ~ partner ~ "'" -%}
+    {{ dbt_inc_join._fail("late_match_time needs partner='all' without aggregate (got " ~ used ~ "): a late partner is a row of its own, and one row per A row would have to change after it was final.") }}
+  {%- endif -%}
+  {%- if not enforce -%}
+    {{ dbt_inc_join._fail("late_match_time needs the sliding join window; enforce_sliding_join_window=False (the compatibility mode) has no window to be late for.") }}
+  {%- endif -%}
 {% endmacro %}
 
 {% macro _check_model_config(params) %}

@@ -1,4 +1,9 @@
-{#- Placement helpers the scenarios share (scenarios.py: _window_closes, _matched_arrival). -#}
+{#- Placement helpers the scenarios share (scenarios.py: _a_row, _window_closes, _matched_arrival). -#}
+
+{% macro _a_row(ctx, where) %}
+  {#- `where` for rows of an A row itself, never of its late copy (spec §10). -#}
+  {{ return(where ~ ' AND NOT _a_late' if ctx.late_match else where) }}
+{% endmacro %}
 
 {% macro _window_closes(ctx) %}
   {{ return(dbt_inc_join._add_units_sql('_a_arrival', ctx.mw, ctx.time_uom)) }}

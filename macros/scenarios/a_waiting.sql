@@ -8,7 +8,7 @@
   {{ return({
       'code': join_type.code,
       'name': join_type.name,
-      'where': open_rows ~ ' AND ' ~ dbt_inc_join._window_closes(ctx) ~ ' > ' ~ ctx.end_sql,
+      'where': dbt_inc_join._a_row(ctx, open_rows ~ ' AND ' ~ dbt_inc_join._window_closes(ctx) ~ ' > ' ~ ctx.end_sql),
       'arrival': ctx.end_sql,
       'diff': none,
       'waiting': dbt_inc_join._diff_units_sql(ctx.end_sql, '_a_arrival', ctx.time_uom),

@@ -6,7 +6,7 @@
   {{ return({
       'code': join_type.code,
       'name': join_type.name,
-      'where': '_a_arrival IS NOT NULL AND _b_arrival IS NOT NULL AND _b_arrival = _a_arrival',
+      'where': dbt_inc_join._a_row(ctx, '_a_arrival IS NOT NULL AND _b_arrival IS NOT NULL AND _b_arrival = _a_arrival'),
       'arrival': dbt_inc_join._matched_arrival(ctx, '_a_arrival'),
       'diff': dbt_inc_join._diff_units_sql('_b_arrival', '_a_arrival', ctx.time_uom),
       'waiting': none,

@@ -87,6 +87,7 @@ def inc_join(
     aggregate=None,
     null_fill=None,
     many_rows_per_key: bool = False,
+    late_match_time: int = 0,
 ) -> DataFrame:
     """Join A with B incrementally: the rows of the join placed in ``[output_window_start, output_window_end]``.
 
@@ -112,6 +113,7 @@ def inc_join(
         aggregate=aggregate,
         null_fill=null_fill,
         many_rows_per_key=many_rows_per_key,
+        late_match_time=late_match_time,
     )
     unit, zone = prepared.params.time_uom, prepared.session_time_zone
     start = parse_bound(output_window_start, "output_window_start", unit, zone)

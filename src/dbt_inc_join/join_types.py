@@ -20,7 +20,8 @@ class JoinType(IntEnum):
     A_TIMED_OUT = 4  #: no partner in A's whole sliding window
     A_WAITING = 5  #: provisional: no partner yet (include_waiting only)
     B_TIMED_OUT = 6  #: how = full: a B row that no A row can claim any more
-    A_AGGREGATED = 8  #: aggregate: an A row with its partners aggregated (7 is kept for late_match, spec §10)
+    LATE_MATCH = 7  #: late_match_time: a timed-out A row and a partner that came after its window (spec §10)
+    A_AGGREGATED = 8  #: aggregate: an A row with its partners aggregated
 
     @property
     def label(self) -> str:
@@ -48,6 +49,7 @@ class JoinTypeRule:
     matched: bool  #: a row of an A row and its partner (or its partners, aggregated)
     modes: frozenset[str]  #: the row modes (partner values, or "aggregate") that emit it
     provisional: bool = False  #: only with include_waiting; a later run emits the A row again
+    late: bool = False  #: only with late_match_time > 0 (spec §10)
 
 
 _MATCH_HOWS = frozenset({"inner", "left", "full"})
@@ -63,6 +65,7 @@ JOIN_TYPE_TABLE: tuple[JoinTypeRule, ...] = (
     JoinTypeRule(JoinType.A_TIMED_OUT, "a + max_waiting_time", _A_ONLY_HOWS, matched=False, modes=_EVERY_MODE),
     JoinTypeRule(JoinType.A_WAITING, "e", _A_ONLY_HOWS, matched=False, modes=_EVERY_MODE, provisional=True),
     JoinTypeRule(JoinType.B_TIMED_OUT, "b + look_back_time", frozenset({"full"}), matched=False, modes=_PAIR_MODES),
+    JoinTypeRule(JoinType.LATE_MATCH, "b", _MATCH_HOWS, matched=True, modes=frozenset({"all"}), late=True),
     JoinTypeRule(
         JoinType.A_AGGREGATED,
         "a + max_waiting_time",
@@ -75,11 +78,16 @@ RULES = {rule.join_type: rule for rule in JOIN_TYPE_TABLE}
 MATCHED_CODES = frozenset(rule.join_type for rule in JOIN_TYPE_TABLE if rule.matched)
 
 
-def emitted_join_types(how: str, include_waiting: bool, mode: str = "all") -> tuple[JoinType, ...]:
+def emitted_join_types(
+    how: str, include_waiting: bool, mode: str = "all", late_match: bool = False
+) -> tuple[JoinType, ...]:
     """The JoinTypes a run emits, in code order: those of ``how`` and the row ``mode`` (spec §11), provisional
-    ones only with include_waiting."""
+    ones only with include_waiting, late matches only with late_match_time > 0 (spec §10)."""
     return tuple(
         rule.join_type
         for rule in JOIN_TYPE_TABLE
-        if how in rule.hows and mode in rule.modes and (include_waiting or not rule.provisional)
+        if how in rule.hows
+        and mode in rule.modes
+        and (include_waiting or not rule.provisional)
+        and (late_match or not rule.late)
     )

@@ -36,8 +36,9 @@ from .arrival_groups import (
 )
 from .columns import ColumnPlan, OutputColumn
 from .join_types import JoinType, emitted_join_types
+from .late_matches import late_window_sql, timed_out_sql
 from .predicates import arrival_range_sql, quote
-from .scenarios import ARRIVAL_A, ARRIVAL_B, SCENARIOS, PlacementContext, Scenario
+from .scenarios import ARRIVAL_A, ARRIVAL_B, LATE_COPY, SCENARIOS, PlacementContext, Scenario
 from .time_units import TimeUnit, UnitValue, add_units_sql, shift_value, sql_literal, truncate_sql
 from .validation import JoinParameters
 from .window import OutputWindow, read_ranges
@@ -81,12 +82,18 @@ def side_projection(
 
 
 def partner_condition_sql(params: JoinParameters, start: UnitValue | None, key_count: int) -> str:
-    """Equal keys (plain SQL equality: NULL never matches) and, by default, b inside A's sliding window."""
+    """Equal keys (plain SQL equality: NULL never matches) and, by default, b inside A's sliding window (with
+    late matches, spec §10: a late copy of an A row pairs after the window instead)."""
     unit = params.time_uom
     tests = [f"_ak{i} = _bk{i}" for i in range(key_count)]
     if params.enforce_sliding_join_window:
-        tests.append(f"{ARRIVAL_B} >= {add_units_sql(ARRIVAL_A, -params.look_back_time, unit)}")
-        tests.append(f"{ARRIVAL_B} <= {add_units_sql(ARRIVAL_A, params.max_waiting_time, unit)}")
+        window = (
+            f"{ARRIVAL_B} >= {add_units_sql(ARRIVAL_A, -params.look_back_time, unit)} AND "
+            f"{ARRIVAL_B} <= {add_units_sql(ARRIVAL_A, params.max_waiting_time, unit)}"
+        )
+        if params.late_match_time:
+            window = late_window_sql(window, params.max_waiting_time, params.late_match_time, unit)
+        tests.append(window)
     elif start is not None:
         # Compatibility mode, as inc-join 0.1.3 with enforce_sliding_join_window=False: every pair with equal
         # keys among the rows that library reads for the window (A from start - max_waiting_time, B from
@@ -189,6 +196,7 @@ def render_join(prepared: PreparedJoin, window: OutputWindow) -> DataFrame:
         params.max_waiting_time,
         end_sql=sql_literal(end, unit.spark_type),
         mode=params.mode,
+        late_match=params.late_match_time > 0,
     )
 
     # what this run may read of each input (docs/spec.md §4)
@@ -198,6 +206,7 @@ def render_join(prepared: PreparedJoin, window: OutputWindow) -> DataFrame:
         look_back_time=params.look_back_time,
         max_waiting_time=params.max_waiting_time,
         unit=unit,
+        late_match_time=params.late_match_time,
     )
     slices, sides = [], []
     for index, (side, df, columns) in enumerate((("a", df_a, plan.a_columns), ("b", df_b, plan.b_columns))):
@@ -214,6 +223,8 @@ def render_join(prepared: PreparedJoin, window: OutputWindow) -> DataFrame:
         slices.append(sliced)
         sides.append(sliced.selectExpr(*projection))
 
+    if params.late_match_time:
+        sides[0] = with_late_copies(prepared, sides[0], sides[1])
     if params.groups_by_arrival and pairs_by_bucket(params.mode, params.how):
         pairs = bucketed_pairs(prepared, sides[0], slices[1])
     elif params.groups_by_arrival:
@@ -222,11 +233,29 @@ def render_join(prepared: PreparedJoin, window: OutputWindow) -> DataFrame:
         pairs = sides[0].join(
             sides[1], F.expr(partner_condition_sql(params, start, len(inputs.keys))), JOIN_KINDS[params.how]
         )
-    scenarios = [
-        SCENARIOS[join_type](ctx) for join_type in emitted_join_types(params.how, params.include_waiting, params.mode)
-    ]
+    emitted = emitted_join_types(params.how, params.include_waiting, params.mode, ctx.late_match)
+    scenarios = [SCENARIOS[join_type](ctx) for join_type in emitted]
     placed = pairs.selectExpr("*", f"{classification_sql(scenarios, start, end, unit)} AS {CODE}")
     return placed.where(f"{CODE} IS NOT NULL").selectExpr(*placed_columns(scenarios, plan, inputs, unit))
+
+
+def with_late_copies(prepared: PreparedJoin, a_side: DataFrame, b_side: DataFrame) -> DataFrame:
+    """spec §10: A's slice, and a copy flagged ``_a_late`` of each A row whose (keys, arrival) has no B row in
+    its window (late_matches.py)."""
+    params = prepared.params
+    key_count = len(prepared.inputs.keys)
+    timed_out = (
+        a_side.where(arrival_filter_sql(key_count))
+        .selectExpr(*arrival_projection(key_count))
+        .distinct()
+        .join(
+            b_side,
+            F.expr(timed_out_sql(key_count, params.look_back_time, params.max_waiting_time, params.time_uom)),
+            "left_anti",
+        )
+    )
+    copies = a_side.join(timed_out, F.expr(back_to_a_sql(key_count)), "left_semi")
+    return a_side.selectExpr("*", f"false AS {LATE_COPY}").unionByName(copies.selectExpr("*", f"true AS {LATE_COPY}"))
 
 
 def b_projection(prepared: PreparedJoin) -> list[str]:

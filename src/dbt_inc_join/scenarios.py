@@ -5,6 +5,9 @@ arrival is NULL (every input slice drops NULL arrivals). Each scenario returns i
 clause that picks its rows, its output arrival, DiffArrivalTime and WaitingTime. The scenarios are disjoint,
 so render.py combines them as the branches of one classification. The SQL twins are macros/scenarios/*.sql,
 one file per function, rendering the same text.
+
+With late matches (spec §10) A's slice holds a second copy of each timed-out A row, flagged ``_a_late``, that
+pairs only with B rows after its window: those rows are the late_match scenario's, and no other scenario's.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from .join_types import JoinType
 from .time_units import TimeUnit, add_units_sql, diff_units_sql
 
 ARRIVAL_A, ARRIVAL_B = "_a_arrival", "_b_arrival"
+LATE_COPY = "_a_late"
 BOTH = f"{ARRIVAL_A} IS NOT NULL AND {ARRIVAL_B} IS NOT NULL"
 A_ONLY = f"{ARRIVAL_A} IS NOT NULL AND {ARRIVAL_B} IS NULL"
 B_ONLY = f"{ARRIVAL_A} IS NULL"
@@ -30,6 +34,7 @@ class PlacementContext:
     max_waiting_time: int
     end_sql: str  #: the output window end as a SQL literal
     mode: str = "all"  #: the row mode of spec §11: "all", "first", "last" or "aggregate"
+    late_match: bool = False  #: late_match_time > 0: A's slice holds the late copies (spec §10)
 
 
 @dataclass(frozen=True)
@@ -42,6 +47,11 @@ class Scenario:
     arrival: str
     diff: str | None
     waiting: str | None
+
+
+def _a_row(ctx: PlacementContext, where: str) -> str:
+    """``where`` for rows of an A row itself, never of its late copy (spec §10)."""
+    return f"{where} AND NOT {LATE_COPY}" if ctx.late_match else where
 
 
 def _delta(ctx: PlacementContext) -> str:
@@ -63,7 +73,7 @@ def same_time(ctx: PlacementContext) -> Scenario:
     return Scenario(
         JoinType.SAME_TIME,
         JoinType.SAME_TIME.label,
-        where=f"{BOTH} AND {ARRIVAL_B} = {ARRIVAL_A}",
+        where=_a_row(ctx, f"{BOTH} AND {ARRIVAL_B} = {ARRIVAL_A}"),
         arrival=_matched_arrival(ctx, ARRIVAL_A),
         diff=_delta(ctx),
         waiting=None,
@@ -76,7 +86,7 @@ def a_late(ctx: PlacementContext) -> Scenario:
     return Scenario(
         JoinType.A_LATE,
         JoinType.A_LATE.label,
-        where=f"{BOTH} AND {ARRIVAL_B} < {ARRIVAL_A}",
+        where=_a_row(ctx, f"{BOTH} AND {ARRIVAL_B} < {ARRIVAL_A}"),
         arrival=_matched_arrival(ctx, ARRIVAL_A),
         diff=_delta(ctx),
         waiting=None,
@@ -89,7 +99,7 @@ def b_late(ctx: PlacementContext) -> Scenario:
     return Scenario(
         JoinType.B_LATE,
         JoinType.B_LATE.label,
-        where=f"{BOTH} AND {ARRIVAL_B} > {ARRIVAL_A}",
+        where=_a_row(ctx, f"{BOTH} AND {ARRIVAL_B} > {ARRIVAL_A}"),
         arrival=_matched_arrival(ctx, ARRIVAL_B),
         diff=_delta(ctx),
         waiting=None,
@@ -101,7 +111,7 @@ def a_timed_out(ctx: PlacementContext) -> Scenario:
     return Scenario(
         JoinType.A_TIMED_OUT,
         JoinType.A_TIMED_OUT.label,
-        where=A_ONLY,
+        where=_a_row(ctx, A_ONLY),
         arrival=_window_closes(ctx),
         diff=None,
         waiting=str(ctx.max_waiting_time),
@@ -115,7 +125,7 @@ def a_waiting(ctx: PlacementContext) -> Scenario:
     return Scenario(
         JoinType.A_WAITING,
         JoinType.A_WAITING.label,
-        where=f"{open_rows} AND {_window_closes(ctx)} > {ctx.end_sql}",
+        where=_a_row(ctx, f"{open_rows} AND {_window_closes(ctx)} > {ctx.end_sql}"),
         arrival=ctx.end_sql,
         diff=None,
         waiting=diff_units_sql(ctx.end_sql, ARRIVAL_A, ctx.time_uom),
@@ -131,6 +141,19 @@ def b_timed_out(ctx: PlacementContext) -> Scenario:
         arrival=add_units_sql(ARRIVAL_B, ctx.look_back_time, ctx.time_uom),
         diff=None,
         waiting=str(ctx.look_back_time),
+    )
+
+
+def late_match(ctx: PlacementContext) -> Scenario:
+    """late_match_time (spec §10): a timed-out A row and a partner that came after its window closed, at most
+    late_match_time later; placed at b. The A row's own a_timed_out row stays: this is an additional fact."""
+    return Scenario(
+        JoinType.LATE_MATCH,
+        JoinType.LATE_MATCH.label,
+        where=f"{BOTH} AND {LATE_COPY}",
+        arrival=ARRIVAL_B,
+        diff=_delta(ctx),
+        waiting=None,
     )
 
 
@@ -155,5 +178,6 @@ SCENARIOS: dict[JoinType, Callable[[PlacementContext], Scenario]] = {
     JoinType.A_TIMED_OUT: a_timed_out,
     JoinType.A_WAITING: a_waiting,
     JoinType.B_TIMED_OUT: b_timed_out,
+    JoinType.LATE_MATCH: late_match,
     JoinType.A_AGGREGATED: a_aggregated,
 }

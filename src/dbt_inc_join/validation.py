@@ -58,6 +58,7 @@ class JoinParameters:
     aggregate: tuple[tuple[str, str], ...] = ()  #: (output column, Spark SQL aggregate), in the given order
     null_fill: tuple[tuple[str, object], ...] = ()  #: (aggregate name, literal)
     many_rows_per_key: bool = False
+    late_match_time: int = 0  #: spec §10: how long after A's window closes a partner still counts (0: off)
 
     @property
     def mode(self) -> str:
@@ -67,8 +68,9 @@ class JoinParameters:
     @property
     def groups_by_arrival(self) -> bool:
         """Whether the run pairs rows through the distinct (keys, arrival) of A and time buckets (spec §11,
-        Cost): always for one row per A, and for partner = all with many_rows_per_key."""
-        return self.mode != "all" or self.many_rows_per_key
+        Cost): always for one row per A, and for partner = all with many_rows_per_key. Late matches (spec §10)
+        use the plain plan: many_rows_per_key is a hint, the rows are the same either way."""
+        return self.mode != "all" or (self.many_rows_per_key and self.late_match_time == 0)
 
 
 def _fail_type(parameter: str, expected: str, value: object) -> TypeError:
@@ -159,6 +161,7 @@ def check_parameters(
     aggregate: object = None,
     null_fill: object = None,
     many_rows_per_key: object = False,
+    late_match_time: object = 0,
 ) -> JoinParameters:
     """Every argument that does not need the data's schema, checked and normalised."""
     if not isinstance(inc_col, str) or not inc_col.strip():
@@ -193,6 +196,9 @@ def check_parameters(
             f"inc_join: {used} needs the sliding join window; enforce_sliding_join_window=False (the "
             "compatibility mode) only supports partner='all' without aggregate."
         )
+    late = _window_length("late_match_time", late_match_time)
+    if late:
+        _check_late_matches(how_value, partner_value, bool(aggregates), enforce)
     default_select = OUTPUT_SELECT_AGGREGATE_DEFAULT if aggregates else OUTPUT_SELECT_DEFAULT
     return JoinParameters(
         join_cols=keys,
@@ -210,7 +216,28 @@ def check_parameters(
         aggregate=aggregates,
         null_fill=fills,
         many_rows_per_key=many,
+        late_match_time=late,
     )
+
+
+def _check_late_matches(how: str, partner: str, aggregates: bool, enforce: bool) -> None:
+    """spec §10: late matches pair a timed-out A row with later B rows, one row per pair."""
+    if how == "left_anti":
+        raise ValueError(
+            "inc_join: late_match_time pairs timed-out A rows with partners that came later, but how='left_anti' "
+            "outputs no pairs; use how='left' (or late_match_time=0)."
+        )
+    if partner != "all" or aggregates:
+        used = "aggregate" if aggregates else f"partner={partner!r}"
+        raise ValueError(
+            f"inc_join: late_match_time needs partner='all' without aggregate (got {used}): a late partner is a "
+            "row of its own, and one row per A row would have to change after it was final."
+        )
+    if not enforce:
+        raise ValueError(
+            "inc_join: late_match_time needs the sliding join window; enforce_sliding_join_window=False (the "
+            "compatibility mode) has no window to be late for."
+        )
 
 
 def _aggregates(value: object) -> tuple[tuple[str, str], ...]:

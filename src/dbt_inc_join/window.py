@@ -69,17 +69,30 @@ ReadRange = tuple[UnitValue | None, UnitValue]
 
 
 def read_ranges(
-    window: OutputWindow, *, how: str, look_back_time: int, max_waiting_time: int, unit: TimeUnit
+    window: OutputWindow,
+    *,
+    how: str,
+    look_back_time: int,
+    max_waiting_time: int,
+    unit: TimeUnit,
+    late_match_time: int = 0,
 ) -> tuple[ReadRange, ReadRange]:
     """The arrivals (inclusive, in the unit) that a run over ``window`` reads of A and of B: docs/spec.md §4.
     A lower bound of None reads from the beginning of the table.
 
     An A row is placed at most ``max_waiting_time`` after it arrived; a B partner arrives at most
     ``look_back_time`` before its A row. With how = full a B row placed at ``b + look_back_time`` can still be
-    claimed by an A row up to ``max_waiting_time`` before b, so A needs the same reach as B."""
+    claimed by an A row up to ``max_waiting_time`` before b, so A needs the same reach as B.
+
+    Late matches (spec §10) reach ``late_match_time`` further: a late pair is placed at b, up to
+    ``max_waiting_time + late_match_time`` after its A row, whose time-out is decided by B from ``a −
+    look_back_time``. With how = full a B row placed at ``b + look_back_time`` is no ``b_timed_out`` when it is
+    the late partner of a timed-out A row, so B reaches one more ``look_back_time`` back for that A row's
+    window (spec §10 lists ``[s − mw − L − lb, e]``, which misses it; docs/spec.md §10 explains)."""
     assert window.end is not None, "an empty window reads nothing"
-    a_reach = max_waiting_time + (look_back_time if how == "full" else 0)
-    b_reach = max_waiting_time + look_back_time
+    full = how == "full"
+    a_reach = max_waiting_time + late_match_time + (look_back_time if full else 0)
+    b_reach = max_waiting_time + look_back_time + late_match_time + (look_back_time if full and late_match_time else 0)
     start = window.start
     a_lower = None if start is None else shift_value(start, -a_reach, unit)
     b_lower = None if start is None else shift_value(start, -b_reach, unit)

@@ -1,4 +1,4 @@
-"""A brute-force reference of spec §3 and §11, written straight from their text, independent of the package.
+"""A brute-force reference of spec §3, §10 and §11, written straight from their text, independent of the package.
 
 Times are whole units counted from an origin (ints); rows are dicts. Used to check the Spark core on
 random data: every pair of rows is compared, no pre-filter, no join, no cleverness.
@@ -8,6 +8,10 @@ random data: every pair of rows is compared, no pre-filter, no join, no cleverne
 ascending with NULL first); ``aggregate`` maps output names to Python twins of the Spark SQL aggregates,
 each a function of the list of partner B rows (dicts), and ``null_fill`` gives the value of an aggregate for
 an A row without partners.
+
+§10 (late matches, ``late_match_time = L > 0``, partner 'all' only): an A row without partner in its window
+also pairs with each B row of its key arriving in ``(a + mw, a + mw + L]``, code 7 at ``b``; with how = full
+such a B row is not ``b_timed_out``.
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ def expected_rows(
     b_fields: Sequence[str] = ("id",),
     aggregate: Mapping[str, Callable[[list[dict]], Any]] | None = None,
     null_fill: Mapping[str, Any] | None = None,
+    late_match_time: int = 0,
 ) -> list:
     """Rows of one run over ``[start, end]`` (start None: unbounded). Rows with time None are excluded.
 
@@ -49,11 +54,22 @@ def expected_rows(
     b_rows = [r for r in b_rows if r["t"] is not None]
     if aggregate is not None:
         assert partner == "all", "spec §11: aggregate needs partner = 'all'"
+        assert late_match_time == 0, "spec §10: late matches need partner = 'all' without aggregate"
         return _aggregated(a_rows, b_rows, how, lb, mw, start, end, include_waiting, aggregate, null_fill or {})
     assert partner in ("all", "first", "last")
+    assert late_match_time == 0 or partner == "all", "spec §10: late matches need partner = 'all'"
+    assert late_match_time == 0 or how != "left_anti", "spec §10: no late matches with left_anti"
 
     def partners(a):
         return [b for b in b_rows if a["k"] is not None and a["k"] == b["k"] and a["t"] - lb <= b["t"] <= a["t"] + mw]
+
+    def late_partners(a):
+        """spec §10: B rows of a's key after its window closed, up to late_match_time later."""
+        return [
+            b
+            for b in b_rows
+            if a["k"] is not None and a["k"] == b["k"] and a["t"] + mw < b["t"] <= a["t"] + mw + late_match_time
+        ]
 
     def name(b):
         return b[b_fields[0]] if len(b_fields) == 1 else tuple(b[f] for f in b_fields)
@@ -90,14 +106,23 @@ def expected_rows(
                 rows.append((a["k"], end, a["id"], latest, 5, None, end - a["t"]))
         if not found:
             rows.append((a["k"], a["t"] + mw, a["id"], None, 4, None, mw))
+            for b in late_partners(a) if late_match_time else []:
+                rows.append((a["k"], b["t"], a["id"], name(b), 7, b["t"] - a["t"], None))
+    timed_out = [a for a in a_rows if not partners(a)]
     for b in b_rows:
         claimed = [
             a for a in a_rows if a["k"] is not None and a["k"] == b["k"] and b["t"] - mw <= a["t"] <= b["t"] + lb
         ]
-        if not claimed:
+        late_of = [
+            a
+            for a in timed_out
+            if a["k"] is not None and a["k"] == b["k"] and a["t"] + mw < b["t"] <= a["t"] + mw + late_match_time
+        ]
+        if not claimed and not late_of:
             rows.append((b["k"], b["t"] + lb, None, name(b), 6, None, lb))
 
     codes = set(CODES[how]) | ({5} if include_waiting and how != "inner" else set())
+    codes |= {7} if late_match_time and how != "left_anti" else set()
     return [r for r in rows if r[4] in codes and r[1] <= end and (start is None or r[1] >= start)]
 
 

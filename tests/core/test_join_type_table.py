@@ -13,7 +13,8 @@ REPO = Path(__file__).resolve().parents[2]
 MACROS = REPO / "macros"
 ROW = re.compile(
     r"\{'code': (\d+), 'name': '(\w+)', 'placed_at': '([^']+)', 'hows': (\w+|\[[^\]]*\]), "
-    r"'matched': (true|false), 'modes': (\w+|\[[^\]]*\]), 'provisional': (true|false)\}"
+    r"'matched': (true|false), 'modes': (\w+|\[[^\]]*\]), 'provisional': (true|false), "
+    r"'late': (true|false)\}"
 )
 
 
@@ -28,14 +29,15 @@ def sql_table():
         return frozenset(lists[value] if value in lists else re.findall(r"'(\w+)'", value))
 
     rows = []
-    for code, name, placed_at, hows, matched, modes, provisional in ROW.findall(text):
-        rows.append((int(code), name, placed_at, listed(hows), matched == "true", listed(modes), provisional == "true"))
+    for code, name, placed_at, hows, matched, modes, provisional, late in ROW.findall(text):
+        flags = (matched == "true", listed(modes), provisional == "true", late == "true")
+        rows.append((int(code), name, placed_at, listed(hows), *flags))
     return rows
 
 
 def test_sql_and_python_tables_hold_the_same_rows():
     python = [
-        (int(r.join_type), r.join_type.label, r.placed_at, r.hows, r.matched, r.modes, r.provisional)
+        (int(r.join_type), r.join_type.label, r.placed_at, r.hows, r.matched, r.modes, r.provisional, r.late)
         for r in JOIN_TYPE_TABLE
     ]
     assert sql_table() == python
@@ -82,6 +84,14 @@ def test_emitted_join_types_by_row_mode():
     assert [int(t) for t in emitted_join_types("left", True, "aggregate")] == [4, 5, 8]
 
 
+def test_emitted_join_types_with_late_matches():
+    """spec §10: code 7 for how = inner, left and full with partner = all, and only with late_match_time > 0."""
+    late = {how: [int(t) for t in emitted_join_types(how, False, "all", late_match=True)] for how in HOW_VALUES}
+    assert late == {"inner": [1, 2, 3, 7], "left": [1, 2, 3, 4, 7], "full": [1, 2, 3, 4, 6, 7], "left_anti": [4]}
+    for mode in ("first", "last", "aggregate"):
+        assert JoinType.LATE_MATCH not in emitted_join_types("left", False, mode, late_match=True), mode
+
+
 def test_readme_join_type_tables_are_the_table():
     readme = (REPO / "README.md").read_text()
     rows = re.findall(r"^\| (\d+) \| `(\w+)` \| [^|]+ \| ([^|]+) \|", readme, flags=re.MULTILINE)
@@ -90,5 +100,7 @@ def test_readme_join_type_tables_are_the_table():
     ]
     for how in HOW_VALUES:
         line = re.search(rf"^\| `{how}`(?: \(default\))? \| ([^|]+) \|", readme, flags=re.MULTILINE).group(1)
-        listed = sorted(int(code) for code in re.findall(r"\d+", line))
-        assert listed == [int(t) for t in emitted_join_types(how, include_waiting="+5" in line)], how
+        listed = sorted(int(code) for code in re.findall(r"\d+", line.split("(")[0]))
+        assert listed == [int(t) for t in emitted_join_types(how, include_waiting=False)], how
+        assert ("+5" in line) == (JoinType.A_WAITING in emitted_join_types(how, include_waiting=True)), how
+        assert ("+7" in line) == (JoinType.LATE_MATCH in emitted_join_types(how, False, late_match=True)), how

@@ -41,12 +41,15 @@ def scenarios(draw):
     start = draw(st.integers(0, 4))
     end = draw(st.integers(start, HORIZON + 6))
     cuts = draw(st.lists(st.integers(start + 1, end), max_size=3, unique=True)) if end > start else []
+    how = draw(st.sampled_from(["inner", "left", "full", "left_anti"]))
     return dict(
         unit=unit,
         arrival_type=arrival_type,
         a=draw(tables(100)),
         b=draw(tables(200)),
-        how=draw(st.sampled_from(["inner", "left", "full", "left_anti"])),
+        how=how,
+        # spec §10: late matches in most examples (not with left_anti, which has no pairs)
+        late=0 if how == "left_anti" else draw(st.sampled_from([0, 1, 2, 4])),
         lb=draw(st.integers(0, 3)),
         mw=draw(st.integers(0, 4)),
         start=start,
@@ -75,6 +78,7 @@ def run(frames, scenario, start, end, **extra):
         how=scenario["how"],
         look_back_time=scenario["lb"],
         max_waiting_time=scenario["mw"],
+        late_match_time=scenario["late"],
         time_uom=unit,
         output_window_start=bound(start, unit),
         output_window_end=bound(end, unit),
@@ -103,6 +107,7 @@ def test_any_tiling_of_runs_adds_up_to_one_run_and_to_the_spec(spark, scenario):
             mw=scenario["mw"],
             start=scenario["start"],
             end=scenario["end"],
+            late_match_time=scenario["late"],
         )
     )
     assert whole == expected
@@ -115,7 +120,9 @@ def test_any_tiling_of_runs_adds_up_to_one_run_and_to_the_spec(spark, scenario):
 @PROPERTY_SETTINGS
 @given(scenario=scenarios())
 def test_each_a_row_is_matched_or_timed_out_once_never_both(spark, scenario):
-    scenario = dict(scenario, how="full" if scenario["how"] == "full" else "left")
+    """Each A row: its partners, or one a_timed_out row followed by its late matches (spec §10)."""
+    how = "full" if scenario["how"] == "full" else "left"
+    scenario = dict(scenario, how=how)
     rows = run(frames_for(spark, scenario), scenario, None, HORIZON + 10)
     codes_by_a = {}
     for (_k, _out, a_id, _b_id, code, _diff, _waiting), count in rows.items():
@@ -125,6 +132,7 @@ def test_each_a_row_is_matched_or_timed_out_once_never_both(spark, scenario):
     for a_id, codes in codes_by_a.items():
         assert codes.count(4) <= 1
         assert not (4 in codes and set(codes) & {1, 2, 3}), f"A row {a_id} both matched and timed out: {codes}"
+        assert 7 not in codes or 4 in codes, f"A row {a_id} has a late match but did not time out: {codes}"
     placed = {r["id"] for r in scenario["a"] if r["t"] is not None}
     assert set(codes_by_a) == placed, "every A row with an arrival is placed once the horizon has passed"
 

@@ -162,6 +162,7 @@ def inc_join_model(
     aggregate=None,
     null_fill=None,
     many_rows_per_key: bool = False,
+    late_match_time: int = 0,
 ) -> DataFrame:
     """The body of a dbt Python model: ``return inc_join_model(dbt, dbt.ref("a"), dbt.ref("b"), join_cols=...)``.
 
@@ -184,6 +185,7 @@ def inc_join_model(
         aggregate=aggregate,
         null_fill=null_fill,
         many_rows_per_key=many_rows_per_key,
+        late_match_time=late_match_time,
     )
     check_model_config(dbt_context(dbt), prepared.params.include_waiting, prepared.params.time_uom.value)
     resolved = resolve_dbt_window(dbt, prepared, output_window_start, output_window_end)
@@ -197,6 +199,7 @@ def inc_join_model(
             look_back_time=params.look_back_time,
             max_waiting_time=params.max_waiting_time,
             unit=params.time_uom,
+            late_match_time=params.late_match_time,
         )
     )
     _log(run_log_line(str(dbt.this), window, resolved.start_reason, resolved.end_reason, ranges))

@@ -1,0 +1,47 @@
+{#- Late matches (spec §10): a timed-out A row still pairs with the B rows of its key that arrive up to
+    late_match_time after its window closed, code 7 at b, one row per pair; its a_timed_out row stays.
+    The distinct (keys, arrival) of A's slice without any B row in their window are found first; the A rows of
+    those arrivals get a second copy, flagged _a_late, that pairs only after the window, in the same join.
+    Read side by side with src/dbt_inc_join/late_matches.py (same names, same text). -#}
+
+{% macro _timed_out_sql(key_count, lb, mw, time_uom) %}
+  {#- A B row of the arrival's keys inside its window [a - lb, a + mw]: the arrival did not time out. -#}
+  {%- set tests = [] -%}
+  {%- for index in range(key_count) -%}{%- do tests.append('_gk' ~ index ~ ' = _bk' ~ index) -%}{%- endfor -%}
+  {%- do tests.append('_b_arrival >= ' ~ dbt_inc_join._add_units_sql('_g_arrival', -lb, time_uom)) -%}
+  {%- do tests.append('_b_arrival <= ' ~ dbt_inc_join._add_units_sql('_g_arrival', mw, time_uom)) -%}
+  {{ return(tests | join(' AND ')) }}
+{% endmacro %}
+
+{% macro _late_window_sql(window, mw, late_match_time, time_uom) %}
+  {#- The pairing rule with late copies: an A row's own copy pairs inside `window`, a late copy only in
+      (a + mw, a + mw + L]. -#}
+  {%- set closes = dbt_inc_join._add_units_sql('_a_arrival', mw, time_uom) -%}
+  {%- set late_end = dbt_inc_join._add_units_sql('_a_arrival', mw + late_match_time, time_uom) -%}
+  {%- set late = '_a_late AND _b_arrival > ' ~ closes ~ ' AND _b_arrival <= ' ~ late_end -%}
+  {{ return('((NOT _a_late AND ' ~ window ~ ') OR (' ~ late ~ '))') }}
+{% endmacro %}
+
+{% macro _late_copies_ctes(params, key_count) %}
+  {#- A's slice (the CTE _inc_join_a_slice) and a copy flagged _a_late of each A row whose (keys, arrival) has
+      no B row in its window, as _inc_join_a (render.py: with_late_copies). Ends with a comma. -#}
+_inc_join_timed_out as (
+    select *
+    from (
+        select distinct {{ dbt_inc_join._arrival_projection(key_count) | join(', ') }}
+        from _inc_join_a_slice
+        where {{ dbt_inc_join._arrival_filter_sql(key_count) }}
+    )
+    LEFT ANTI JOIN _inc_join_b
+      on {{ dbt_inc_join._timed_out_sql(key_count, params.look_back_time, params.max_waiting_time, params.time_uom) }}
+),
+_inc_join_a as (
+    select *, false AS _a_late
+    from _inc_join_a_slice
+    union all
+    select *, true AS _a_late
+    from _inc_join_a_slice
+    LEFT SEMI JOIN _inc_join_timed_out
+      on {{ dbt_inc_join._back_to_a_sql(key_count) }}
+),
+{%- endmacro %}

@@ -1,0 +1,15 @@
+{#- JoinType late_match (late_match_time only, spec §10): a timed-out A row and a partner that came after its
+    window closed, at most late_match_time later; placed at b. The A row's own a_timed_out row stays: this is an
+    additional fact. (scenarios.py: late_match) -#}
+
+{% macro _scenario_late_match(ctx) %}
+  {%- set join_type = dbt_inc_join._join_type('late_match') -%}
+  {{ return({
+      'code': join_type.code,
+      'name': join_type.name,
+      'where': '_a_arrival IS NOT NULL AND _b_arrival IS NOT NULL AND _a_late',
+      'arrival': '_b_arrival',
+      'diff': dbt_inc_join._diff_units_sql('_b_arrival', '_a_arrival', ctx.time_uom),
+      'waiting': none,
+  }) }}
+{% endmacro %}

@@ -1,0 +1,32 @@
+"""Late matches (spec §10): a timed-out A row still pairs with the B rows of its key that arrive up to
+``late_match_time`` after its window closed, code 7 at b, one row per pair; its a_timed_out row stays.
+
+Whether an A row timed out depends only on its keys and arrival, so the distinct (keys, arrival) of A's slice
+without any B row in their window are found first (a small anti-join). The A rows of those arrivals get a second
+copy, flagged ``_a_late``, in the same join: a copy pairs only with B rows in ``(a + mw, a + mw + L]``, and only
+the late_match scenario takes its rows. With how = full a B row so paired is no longer unmatched, so it is no
+b_timed_out: spec §10's rule falls out of the one join. SQL twin: macros/internal/_late_matches.sql.
+"""
+
+from __future__ import annotations
+
+from .arrival_groups import GROUP_ARRIVAL, group_key
+from .scenarios import ARRIVAL_A, ARRIVAL_B, LATE_COPY
+from .time_units import TimeUnit, add_units_sql
+
+
+def timed_out_sql(key_count: int, look_back_time: int, max_waiting_time: int, unit: TimeUnit) -> str:
+    """A B row of the arrival's keys inside its window ``[a − lb, a + mw]``: the arrival did not time out."""
+    tests = [f"{group_key(i)} = _bk{i}" for i in range(key_count)]
+    tests.append(f"{ARRIVAL_B} >= {add_units_sql(GROUP_ARRIVAL, -look_back_time, unit)}")
+    tests.append(f"{ARRIVAL_B} <= {add_units_sql(GROUP_ARRIVAL, max_waiting_time, unit)}")
+    return " AND ".join(tests)
+
+
+def late_window_sql(window: str, max_waiting_time: int, late_match_time: int, unit: TimeUnit) -> str:
+    """The pairing rule with late copies: an A row's own copy pairs inside ``window``, a late copy only in
+    ``(a + mw, a + mw + L]``."""
+    closes = add_units_sql(ARRIVAL_A, max_waiting_time, unit)
+    late_end = add_units_sql(ARRIVAL_A, max_waiting_time + late_match_time, unit)
+    late = f"{LATE_COPY} AND {ARRIVAL_B} > {closes} AND {ARRIVAL_B} <= {late_end}"
+    return f"((NOT {LATE_COPY} AND {window}) OR ({late}))"
