@@ -205,6 +205,7 @@
     {%- do dbt_inc_join._check_late_matches(how, partner, aggregates | length > 0, enforce) -%}
   {%- endif -%}
   {%- set mode = 'aggregate' if aggregates else partner -%}
+  {#- groups_by_arrival: late matches use the plain plan; many_rows_per_key is a hint, the rows are the same -#}
   {{ return({
       'join_cols': keys,
       'inc_col': inc_col | trim,
@@ -223,7 +224,6 @@
       'many_rows_per_key': many,
       'late_match_time': late,
       'mode': mode,
-      {#- late matches use the plain plan: many_rows_per_key is a hint, the rows are the same either way -#}
       'groups_by_arrival': mode != 'all' or (many and late == 0),
   }) }}
 {% endmacro %}

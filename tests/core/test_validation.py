@@ -374,6 +374,46 @@ CASES = [
         TypeError,
         "inc_join: many_rows_per_key must be True or False (got str 'yes').",
     ),
+    (
+        "late_match_time-negative",
+        dict(late_match_time=-2),
+        ValueError,
+        "inc_join: late_match_time must be a non-negative whole number of time_uom units (got -2).",
+    ),
+    (
+        "late_match_time-string",
+        dict(late_match_time="3"),
+        TypeError,
+        "inc_join: late_match_time must be a non-negative whole number of time_uom units, e.g. 2 (got str '3').",
+    ),
+    (
+        "late_match_time-left_anti",
+        dict(how="left_anti", late_match_time=3),
+        ValueError,
+        "inc_join: late_match_time pairs timed-out A rows with partners that came later, but how='left_anti' "
+        "outputs no pairs; use how='left' (or late_match_time=0).",
+    ),
+    (
+        "late_match_time-first",
+        dict(partner="first", late_match_time=3),
+        ValueError,
+        "inc_join: late_match_time needs partner='all' without aggregate (got partner='first'): a late partner is "
+        "a row of its own, and one row per A row would have to change after it was final.",
+    ),
+    (
+        "late_match_time-aggregate",
+        dict(aggregate={"n": "count(*)"}, late_match_time=1),
+        ValueError,
+        "inc_join: late_match_time needs partner='all' without aggregate (got aggregate): a late partner is a row "
+        "of its own, and one row per A row would have to change after it was final.",
+    ),
+    (
+        "late_match_time-compatibility-mode",
+        dict(enforce_sliding_join_window=False, late_match_time=1),
+        ValueError,
+        "inc_join: late_match_time needs the sliding join window; enforce_sliding_join_window=False (the "
+        "compatibility mode) has no window to be late for.",
+    ),
 ]
 
 

@@ -7,6 +7,8 @@ from datetime import date, timedelta
 FIRST_DAY, LAST_DAY = date(2025, 1, 1), date(2025, 1, 8)
 DAYS = [FIRST_DAY + timedelta(days=i) for i in range((LAST_DAY - FIRST_DAY).days + 1)]
 SETTINGS = dict(join_cols="TrxId", look_back_time=2, max_waiting_time=4)
+# what a gen_<how> model passes besides SETTINGS: the inner models take late matches too (spec §10)
+HOW_OPTIONS = {"inner": dict(late_match_time=2)}
 HOUR_SETTINGS = dict(join_cols="TrxId", look_back_time=1, max_waiting_time=3, time_uom="hour")
 DAILY = [
     "gen_left",

@@ -78,6 +78,11 @@ MESSAGES = {
     "bad_aggregate_with_partner": "aggregate combines all partners of an A row, so partner must be 'all' (got "
     "partner='first'); use one or the other.",
     "bad_aggregate_full": "aggregate gives one row per A row, so how must be 'left' or 'inner' (got how='full').",
+    "bad_late_match_left_anti": "late_match_time pairs timed-out A rows with partners that came later, but "
+    "how='left_anti' outputs no pairs; use how='left' (or late_match_time=0).",
+    "bad_late_match_with_partner": "late_match_time needs partner='all' without aggregate (got partner='last'): a "
+    "late partner is a row of its own, and one row per A row would have to change after it was final.",
+    "bad_late_match_negative": f"late_match_time {WINDOW_LENGTH} (got -1).",
     "bad_aggregate_not_aggregate": "aggregate 'late' = 'text_day + 1' is not an aggregate: every B column it uses "
     "must be inside an aggregate function, e.g. sum(Amount), count(*), max_by(Price, Seq).",
     "bad_aggregate_unknown_column": "aggregate 'paid' = 'sum(amount)' names a column b does not have: 'amount'; "

@@ -10,7 +10,7 @@ import pytest
 
 from dbt_inc_join import inc_join
 
-from .pipeline import DAYS, FIRST_DAY, HOUR_SETTINGS, LAST_DAY, SETTINGS, rows
+from .pipeline import DAYS, FIRST_DAY, HOUR_SETTINGS, HOW_OPTIONS, LAST_DAY, SETTINGS, rows
 
 pytestmark = pytest.mark.dbt
 
@@ -18,7 +18,8 @@ pytestmark = pytest.mark.dbt
 def core(spark, how, settings=SETTINGS, prefix="gen", **window):
     a = spark.table(f"inc_join_it.{prefix}_a")
     b = spark.table(f"inc_join_it.{prefix}_b").where(f"RecDate < date_add(DATE'{LAST_DAY}', 1)")
-    return inc_join(a, b, how=how, **settings, **window)
+    options = HOW_OPTIONS.get(how, {}) if prefix == "gen" else {}
+    return inc_join(a, b, how=how, **settings, **options, **window)
 
 
 @pytest.mark.parametrize("how", ["left", "inner", "full"])
@@ -28,6 +29,8 @@ def test_daily_table_equals_the_core_over_the_whole_period(spark, project, daily
     assert daily[f"gen_{how}"] == rows(expected, columns)
     assert len(daily[f"gen_{how}"]) > 500
     assert daily[f"gen_{how}_py"] == daily[f"gen_{how}"], "the Python model differs from the SQL model"
+    if "late_match_time" in HOW_OPTIONS.get(how, {}):
+        assert 7 in {r[columns.index("JoinType")] for r in daily[f"gen_{how}"]}, "late matches (spec §10) occur"
 
 
 HOT_AGGREGATE = {

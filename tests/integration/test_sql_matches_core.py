@@ -60,6 +60,18 @@ CASES = [
         start="2025-01-02",
         end="2025-01-06",
     ),
+    # spec §10, late matches (and with how = full, B rows that are late partners are no b_timed_out)
+    dict(how="left", look_back_time=1, max_waiting_time=1, late_match_time=3, start="2025-01-04", end="2025-01-09"),
+    dict(
+        how="full",
+        look_back_time=1,
+        max_waiting_time=0,
+        late_match_time=2,
+        many_rows_per_key=True,
+        start="2025-01-03",
+        end="2025-01-10",
+        engines=False,
+    ),
     # spec §11, one row per A, on keys with many rows a day and B rows delivered twice
     dict(
         a="hot_keys_a", b="hot_keys_b", how="left", partner="first", start="2025-01-03", end="2025-01-09", engines=False
@@ -139,6 +151,8 @@ def test_sql_macro_equals_core(spark, project, case):
     assert table.columns == expected.columns
     assert rows(table, table.columns) == rows(expected, expected.columns)
     assert table.count() > 0
+    if case.get("late_match_time"):
+        assert table.where("JoinType = 7").count() > 0, "the case has late matches"
 
 
 def test_sql_compatibility_mode_matches_the_original_in_the_issue_11_corner(spark, project):

@@ -17,7 +17,7 @@ import pytest
 
 from dbt_inc_join import inc_join
 
-from ..integration.pipeline import FIRST_DAY, LAST_DAY, SETTINGS
+from ..integration.pipeline import FIRST_DAY, HOW_OPTIONS, LAST_DAY, SETTINGS
 from .conftest import SCHEMA, as_text, text_rows
 from .server import listening_addresses
 
@@ -77,6 +77,7 @@ def reference(inputs, how, first=FIRST_DAY, last=LAST_DAY, end=None):
         output_window_start=first,
         output_window_end=end,
         **SETTINGS,
+        **HOW_OPTIONS.get(how, {}),
     )
 
 

@@ -17,4 +17,5 @@ def model(dbt, session):
         how="inner",
         look_back_time=2,
         max_waiting_time=4,
+        late_match_time=2,
     )

@@ -10,4 +10,5 @@
                      include_waiting=m.get('include_waiting', false), output_select=m.get('output_select'),
                      suffixes=m.get('suffixes', ['_A', '_B']), partner=m.get('partner', 'all'),
                      partner_order_by=m.get('partner_order_by'), aggregate=m.get('aggregate'),
-                     null_fill=m.get('null_fill'), many_rows_per_key=m.get('many_rows_per_key', false)) }}
+                     null_fill=m.get('null_fill'), many_rows_per_key=m.get('many_rows_per_key', false),
+                     late_match_time=m.get('late_match_time', 0)) }}
