@@ -1,5 +1,5 @@
 {#- No A row (its join keys and raw A arrival) is both timed out and matched, or timed out twice; no output
-    row is duplicated. With one_row_per_a (partner first/last, aggregate: spec §11) no A row has more than one
+    row is duplicated. A timed-out A row may have late matches (late_match_time, spec §10), a matched one not. With one_row_per_a (partner first/last, aggregate: spec §11) no A row has more than one
     final row; a_id_cols adds the A columns that tell apart A rows with the same keys and arrival. A rows with a
     NULL key or arrival cannot be identified and are not checked. -#}
 {% test a_rows_once(model, join_cols, inc_col=none, a_arrival_col=none, one_row_per_a=false, a_id_cols=none) %}
@@ -23,11 +23,14 @@
   {%- set all_columns = [] -%}
   {%- for column in adapter.get_columns_in_relation(model) -%}{%- do all_columns.append(dbt_inc_join._quote(column.name)) -%}{%- endfor -%}
   {%- set not_null = [] -%}{%- for c in identity -%}{%- do not_null.append(c ~ ' IS NOT NULL') -%}{%- endfor -%}
-  {%- set timed_out_code = dbt_inc_join._join_type('a_timed_out').code %}
+  {%- set timed_out_code = dbt_inc_join._join_type('a_timed_out').code -%}
+  {%- set late_code = dbt_inc_join._join_type('late_match').code -%}
+  {%- set in_window_codes = dbt_inc_join._matched_codes() | reject('equalto', late_code) | list %}
 with a_rows as (
     select {{ identity | join(', ') }},
            sum(case when JoinType = {{ timed_out_code }} then 1 else 0 end) as timed_out,
-           sum(case when JoinType in ({{ dbt_inc_join._matched_codes() | join(', ') }}) then 1 else 0 end) as matched
+           sum(case when JoinType in ({{ in_window_codes | join(', ') }}) then 1 else 0 end) as matched,
+           sum(case when JoinType = {{ late_code }} then 1 else 0 end) as late
     from {{ model }}
     where {{ not_null | join(' AND ') }}
     group by {{ identity | join(', ') }}
@@ -38,6 +41,9 @@ from a_rows where timed_out > 0 and matched > 0
 union all
 select 'timed out more than once', concat_ws(', ', {{ described | join(', ') }}), timed_out
 from a_rows where timed_out > 1
+union all
+select 'late match of a matched A row', concat_ws(', ', {{ described | join(', ') }}), matched + late
+from a_rows where matched > 0 and late > 0
 {%- if one_row_per_a %}
 union all
 select 'more than one row for one A row', concat_ws(', ', {{ described | join(', ') }}), timed_out + matched
