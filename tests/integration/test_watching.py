@@ -14,7 +14,7 @@ def statuses(result):
 
 @pytest.fixture(scope="module")
 def bad(project):
-    project.invoke("run", "--select", "bad_pipeline")
+    project.invoke("run", "--select", "bad_pipeline", "+late_partners_left", "stalled_b")
     result = project.invoke("test", "--select", "tag:must_fail", expect_success=False)
     return statuses(result)
 
@@ -22,7 +22,7 @@ def bad(project):
 def test_tests_pass_on_the_healthy_pipeline(project, daily):
     result = project.invoke("test", "--select", "gen_left", "gen_full", "--exclude", "tag:must_fail", "tag:audit")
     found = statuses(result)
-    assert len(found) == 6 and all(status == "pass" for status, _ in found.values()), found
+    assert len(found) == 8 and all(status == "pass" for status, _ in found.values()), found
 
 
 @pytest.mark.parametrize(
@@ -39,10 +39,33 @@ def test_tests_pass_on_the_healthy_pipeline(project, daily):
         # TrxId 1000 matched and timed out; a duplicated row; TrxId 1003 matched and late matched (1002 timed out,
         # then late matched, is fine)
         ("bad_a_rows", "fail", 3),
+        ("missed_late_and_early_partners", "fail", 1),  # 3 of the 4 timed-out rows had a partner outside
+        ("missed_partners_late_matched_pass", "pass", 0),  # late_match_time 2 accounts for the late ones: 1 of 4
+        ("stalled_input", "fail", 1),  # B's last load is 3 days behind A's
     ],
 )
 def test_crafted_bad_data(bad, test, status, failures):
     assert bad[test] == (status, failures)
+
+
+def test_late_partner_tests_say_what_failed(spark, project, bad):
+    """The failing rows of missed_partners and input_lag, exactly (spec §10)."""
+    result = project.invoke(
+        "test", "--select", "missed_late_and_early_partners", "stalled_input", expect_success=False
+    )
+    failing = {r.node.name: spark.sql(r.node.compiled_code).collect() for r in result.result.results}
+    [missed] = failing["missed_late_and_early_partners"]
+    assert (str(missed.period), missed.timed_out_rows, missed.partner_too_late, missed.partner_too_early) == (
+        "2025-01-04",
+        4,
+        2,
+        1,
+    )
+    assert missed.share == 0.75
+    assert missed.catching_window == "look_back_time=3, max_waiting_time=4 (or late_match_time=2)"
+    [lag] = failing["stalled_input"]
+    assert lag.input_behind.endswith("stalled_b") and lag.input_ahead.endswith("late_partners_a")
+    assert (str(lag.behind_since), str(lag.ahead_latest), lag.lag, lag.max_lag) == ("2025-01-03", "2025-01-06", 3, 1)
 
 
 @pytest.mark.parametrize(
