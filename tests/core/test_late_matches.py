@@ -63,9 +63,7 @@ def test_inner_emits_the_late_match_without_the_time_out(inputs):
 
 
 def _days(spark, rows, columns="k int, id int, day int"):
-    return spark.createDataFrame(rows, columns).selectExpr(
-        "k", "id", "date_add(DATE'2025-01-01', day - 1) AS RecDate"
-    )
+    return spark.createDataFrame(rows, columns).selectExpr("k", "id", "date_add(DATE'2025-01-01', day - 1) AS RecDate")
 
 
 def _rows(df):

@@ -50,9 +50,7 @@ def test_crafted_bad_data(bad, test, status, failures):
 
 def test_late_partner_tests_say_what_failed(spark, project, bad):
     """The failing rows of missed_partners and input_lag, exactly (spec §10)."""
-    result = project.invoke(
-        "test", "--select", "missed_late_and_early_partners", "stalled_input", expect_success=False
-    )
+    result = project.invoke("test", "--select", "missed_late_and_early_partners", "stalled_input", expect_success=False)
     failing = {r.node.name: spark.sql(r.node.compiled_code).collect() for r in result.result.results}
     [missed] = failing["missed_late_and_early_partners"]
     assert (str(missed.period), missed.timed_out_rows, missed.partner_too_late, missed.partner_too_early) == (
