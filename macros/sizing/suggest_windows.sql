@@ -8,15 +8,28 @@
     after each A row and the smallest window that keeps `coverage` of the A rows that have a partner. The same
     numbers as dbt_inc_join.suggest_windows in Python (for one row per A, the same text with '-' for '−').
     The query counts rows per (keys, arrival) on each side and never forms the pairs, so a key with thousands
-    of rows a day costs its distinct arrivals, not its rows squared. -#}
+    of rows a day costs its distinct arrivals, not its rows squared.
+    look_back_time and max_waiting_time (both or neither): the window in use; with partner='all' the report counts,
+    for a few late_match_time values (spec §10), the pairs with mw < delta <= mw + late_match_time, which that
+    window would pair late (the suggested window when none is given). -#}
 
-{% macro suggest_windows(a, b, join_cols, inc_col=none, time_uom='day', coverage=0.999, partner='all') %}
+{% macro suggest_windows(a, b, join_cols, inc_col=none, time_uom='day', coverage=0.999, partner='all',
+                         look_back_time=none, max_waiting_time=none) %}
   {%- set inc_col = dbt_inc_join._arrival_column(inc_col) -%}
-  {{ return(adapter.dispatch('suggest_windows', 'dbt_inc_join')(a, b, join_cols, inc_col, time_uom, coverage, partner)) }}
+  {{ return(adapter.dispatch('suggest_windows', 'dbt_inc_join')(a, b, join_cols, inc_col, time_uom, coverage, partner,
+                                                            look_back_time, max_waiting_time)) }}
 {% endmacro %}
 
-{% macro default__suggest_windows(a, b, join_cols, inc_col, time_uom, coverage, partner='all') %}
+{% macro default__suggest_windows(a, b, join_cols, inc_col, time_uom, coverage, partner='all', look_back_time=none,
+                                  max_waiting_time=none) %}
   {%- set coverage = dbt_inc_join._check_coverage(coverage) -%}
+  {%- set window = none -%}
+  {%- if look_back_time is not none or max_waiting_time is not none -%}
+    {%- if look_back_time is none or max_waiting_time is none -%}
+      {{ dbt_inc_join._fail('suggest_windows takes the window in use as look_back_time and max_waiting_time together (got only one of them).') }}
+    {%- endif -%}
+    {%- set window = [dbt_inc_join._window_length('look_back_time', look_back_time), dbt_inc_join._window_length('max_waiting_time', max_waiting_time)] -%}
+  {%- endif -%}
   {%- set partner = dbt_inc_join._choice('partner', partner, ['all', 'first', 'last', 'aggregate']) -%}
   {%- set params = dbt_inc_join._check_parameters(join_cols, inc_col, 'inner', 0, 0, time_uom, true, false, none, ['_A', '_B']) -%}
   {%- set a, b = dbt_inc_join._relation_argument(a, 'a'), dbt_inc_join._relation_argument(b, 'b') -%}
@@ -51,7 +64,7 @@
     {%- endset -%}
     {%- set histogram = [] -%}
     {%- for row in run_query(query).rows -%}{%- do histogram.append([row[0] | int, row[1] | int]) -%}{%- endfor -%}
-    {%- set suggestion = dbt_inc_join._suggest_from_histogram(histogram, coverage) -%}
+    {%- set suggestion = dbt_inc_join._suggest_from_histogram(histogram, coverage, window) -%}
     {%- do print(dbt_inc_join._window_report(suggestion, unit)) -%}
     {{ return(suggestion) }}
   {%- endif -%}
@@ -166,14 +179,33 @@
   {{ return(quantiles) }}
 {% endmacro %}
 
-{% macro _suggest_from_histogram(histogram, coverage) %}
+{% macro _late_match_values(mw) %}
+  {#- The late_match_time values the report shows: 1, half, one and two times max_waiting_time (sizing.py). -#}
+  {{ return([1, mw // 2, mw, 2 * mw] | select('gt', 0) | unique | sort | list) }}
+{% endmacro %}
+
+{% macro _late_match_shares(histogram, count, mw) %}
+  {#- Per late_match_time value: the pairs with mw < delta <= mw + L and their share of all pairs. -#}
+  {%- set shares = [] -%}
+  {%- for late in dbt_inc_join._late_match_values(mw) -%}
+    {%- set ns = namespace(pairs=0) -%}
+    {%- for delta, pairs in histogram -%}
+      {%- if mw < delta and delta <= mw + late -%}{%- set ns.pairs = ns.pairs + pairs -%}{%- endif -%}
+    {%- endfor -%}
+    {%- do shares.append({'late_match_time': late, 'pairs': ns.pairs, 'share': ns.pairs / count}) -%}
+  {%- endfor -%}
+  {{ return(shares) }}
+{% endmacro %}
+
+{% macro _suggest_from_histogram(histogram, coverage, window=none) %}
   {%- set count = histogram | map(attribute=1) | sum -%}
   {%- if count == 0 -%}
     {{ return({'count': 0, 'minimum': none, 'maximum': none, 'quantiles': [], 'look_back_time': 0,
                'max_waiting_time': 0, 'coverage': coverage, 'covered': 1.0, 'candidates': []}) }}
   {%- endif -%}
+  {%- set given = window -%}
   {%- set quantiles = dbt_inc_join._quantiles(histogram, count) -%}
-  {%- set window = dbt_inc_join._minimal_window(histogram, count, coverage) -%}
+  {%- set suggested = dbt_inc_join._minimal_window(histogram, count, coverage) -%}
   {%- set candidates = [] -%}
   {%- for target in ([0.9, 0.99, 0.999, 1.0] + [coverage | float]) | unique | sort -%}
     {%- set candidate = dbt_inc_join._minimal_window(histogram, count, target) -%}
@@ -181,10 +213,12 @@
     {%- do candidates.append({'target': target, 'look_back_time': candidate[0], 'max_waiting_time': candidate[1],
                               'lost': 1.0 - kept / count, 'lost_pairs': count - kept}) -%}
   {%- endfor -%}
-  {%- set kept = dbt_inc_join._covered(histogram, window[0], window[1]) -%}
+  {%- set late_window = given if given is not none else suggested -%}
+  {%- set kept = dbt_inc_join._covered(histogram, suggested[0], suggested[1]) -%}
   {{ return({'count': count, 'minimum': histogram[0][0], 'maximum': histogram[-1][0], 'quantiles': quantiles,
-             'look_back_time': window[0], 'max_waiting_time': window[1], 'coverage': coverage,
-             'covered': kept / count, 'lost_pairs': count - kept, 'candidates': candidates}) }}
+             'look_back_time': suggested[0], 'max_waiting_time': suggested[1], 'coverage': coverage,
+             'covered': kept / count, 'lost_pairs': count - kept, 'candidates': candidates,
+             'late_window': late_window, 'late_matches': dbt_inc_join._late_match_shares(histogram, count, late_window[1])}) }}
 {% endmacro %}
 
 {% macro _percent(share) %}
@@ -210,6 +244,15 @@
     {%- do lines.append('  ' ~ dbt_inc_join._percent(c.target) ~ '  ' ~ c.look_back_time ~ '  ' ~ c.max_waiting_time ~ '  '
                         ~ dbt_inc_join._percent(c.lost) ~ '  ' ~ c.lost_pairs) -%}
   {%- endfor -%}
+  {%- if s.late_matches -%}
+    {%- set mw = s.late_window[1] -%}
+    {%- do lines.append('late matches with look_back_time=' ~ s.late_window[0] ~ ', max_waiting_time=' ~ mw ~ ': pairs with '
+                        ~ mw ~ ' < delta <= ' ~ mw ~ ' + late_match_time (late matches when their A row has no partner in the window)') -%}
+    {%- do lines.append('  late_match_time  pairs  share') -%}
+    {%- for m in s.late_matches -%}
+      {%- do lines.append('  ' ~ m.late_match_time ~ '  ' ~ m.pairs ~ '  ' ~ dbt_inc_join._percent(m.share)) -%}
+    {%- endfor -%}
+  {%- endif -%}
   {{ return(lines | join('\n')) }}
 {% endmacro %}
 

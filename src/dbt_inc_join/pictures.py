@@ -33,6 +33,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 FIGURE_SIZE = (9.0, 4.5)  # inches; 1080 x 540 pixels at the default 120 dpi of save_png
 INSIDE_COLOUR, OUTSIDE_COLOUR, WINDOW_COLOUR = "#4e79a7", "#e15759", "#59a14f"
+LATE_COLOUR = "#f28e2b"  # the late-match band (spec §10)
 #: One colour per JoinType, the same in every picture.
 JOIN_TYPE_COLOURS: dict[JoinType, str] = {
     JoinType.SAME_TIME: "#59a14f",
@@ -106,11 +107,14 @@ def lateness_figure(
     look_back_time: int | None = None,
     max_waiting_time: int | None = None,
     time_uom: str = "day",
+    late_match_time: int = 0,
 ) -> Figure:
     """Bar chart of partner pairs per arrival distance Δ = b − a, with the window [−lb, +mw] shaded.
 
     Bars inside the window and bars outside it (the pairs the window would lose) have different colours;
-    dashed lines mark −lb and +mw. ``time_uom`` only labels the axis of a plain histogram.
+    dashed lines mark −lb and +mw. ``late_match_time`` > 0 shades the late-match band ``(mw, mw + L]``
+    (spec §10): its pairs are lost to the window but come back as late matches when their A row timed out.
+    ``time_uom`` only labels the axis of a plain histogram.
     """
     from matplotlib.patches import Patch
     from matplotlib.ticker import MaxNLocator
@@ -125,6 +129,9 @@ def lateness_figure(
     outside = {d: n for d, n in histogram.items() if not -lb <= d <= mw}
     # The shaded span covers whole bars: Δ = −lb and Δ = +mw are inside the window.
     axes.axvspan(-lb - 0.5, mw + 0.5, color=WINDOW_COLOUR, alpha=0.12, zorder=0, linewidth=0)
+    late_pairs = sum(n for d, n in histogram.items() if mw < d <= mw + late_match_time)
+    if late_match_time > 0:
+        axes.axvspan(mw + 0.5, mw + late_match_time + 0.5, color=LATE_COLOUR, alpha=0.15, zorder=0, linewidth=0)
     axes.bar(list(inside), list(inside.values()), width=0.8, color=INSIDE_COLOUR, zorder=2)
     axes.bar(list(outside), list(outside.values()), width=0.8, color=OUTSIDE_COLOUR, zorder=2)
     # Each label sits inside the window next to its line, at its own height: they never collide with each
@@ -146,7 +153,7 @@ def lateness_figure(
             zorder=4,
             bbox=dict(facecolor="white", edgecolor="none", alpha=0.7, pad=1),
         )
-    low, high = min([*histogram, -lb]) - 1, max([*histogram, mw]) + 1
+    low, high = min([*histogram, -lb]) - 1, max([*histogram, mw + late_match_time]) + 1
     axes.set_xlim(low, high)
     if high - low <= 26:  # a tick per unit while they fit
         axes.set_xticks(range(low + 1, high))
@@ -172,6 +179,9 @@ def lateness_figure(
         Patch(color=OUTSIDE_COLOUR, label=f"outside (lost)\n{total - kept:,} pairs"),
         Patch(color=WINDOW_COLOUR, alpha=0.25, label=f"window {window_text(lb, mw)}"),
     ]
+    if late_match_time > 0:
+        band = f"late matches ({mw}, {mw + late_match_time}]\n{late_pairs:,} pairs"
+        handles.append(Patch(color=LATE_COLOUR, alpha=0.3, label=band))
     axes.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, fontsize=9)
     return figure
 

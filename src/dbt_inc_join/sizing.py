@@ -10,7 +10,10 @@ same rules):
 * quantiles by nearest rank: the Δ at rank ``max(1, ceil(p · n))`` in ascending order;
 * ``covered(lb, mw)``: the share of pairs with ``−lb ≤ Δ ≤ mw``;
 * the suggestion for a coverage ``c``: the ``(lb, mw)`` with ``covered ≥ c`` and the smallest ``lb + mw``,
-  ties going to the smaller ``mw`` (waiting delays every unmatched row; looking back costs only reads).
+  ties going to the smaller ``mw`` (waiting delays every unmatched row; looking back costs only reads);
+* late matches (spec §10) for the window ``(lb, mw)``, given or suggested: per ``late_match_time`` L in
+  ``late_match_values(mw)``, the pairs with ``mw < Δ ≤ mw + L``. Each is a late match when its A row has no
+  partner in the window (always, for keys with one row a side), so this is what L would bring back at most.
 
 With one row per A (``partner`` = ``first``, ``last`` or ``aggregate``, spec §11) the question is another one:
 an A row gets a row with its partner(s) exactly when at least one partner arrives in ``[a − lb, a + mw]``, else
@@ -41,7 +44,7 @@ from .join import check_inputs
 from .join_types import ROW_MODES
 from .predicates import quote
 from .time_units import TimeUnit, diff_units_sql, truncate_sql
-from .validation import _choice, _fail_type
+from .validation import _choice, _fail_type, _window_length
 
 Histogram = dict[int, int]
 #: One row per A: (a − b of the nearest partner at or before a, b − a of the nearest at or after a) → A rows;
@@ -52,6 +55,14 @@ QUANTILE_LEVELS: tuple[float, ...] = (0.001, 0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 
 COVERAGE_TARGETS: tuple[float, ...] = (0.9, 0.99, 0.999, 1.0)
 
 _DELTA = "_delta"
+
+
+class LateMatchShare(NamedTuple):
+    """The partner pairs a ``late_match_time`` would pair late: those with ``mw < Δ ≤ mw + L``."""
+
+    late_match_time: int
+    pairs: int
+    share: float  #: of all partner pairs
 
 
 class WindowCandidate(NamedTuple):
@@ -79,6 +90,9 @@ class WindowSuggestion:
     histogram: Histogram = field(repr=False)  #: number of pairs per Δ
     time_uom: str = "day"
     note: str = ""
+    #: the window the late matches are counted for: the caller's (look_back_time, max_waiting_time), or the suggested
+    late_window: tuple[int, int] = (0, 0)
+    late_matches: tuple[LateMatchShare, ...] = ()  #: spec §10, one row per late_match_time value
 
     def report(self) -> str:
         """A few lines of text for a terminal: the distribution, the suggestion and its alternatives."""
@@ -117,6 +131,18 @@ class ARowWindowSuggestion:
 def check_partner(value: object) -> str:
     """The row mode: 'all' (pairs) or one row per A ('first', 'last', 'aggregate'); inc_join's message."""
     return _choice("partner", value, ROW_MODES)
+
+
+def current_window(look_back_time: object, max_waiting_time: object) -> tuple[int, int] | None:
+    """The window in use, when given: both lengths, or neither."""
+    if look_back_time is None and max_waiting_time is None:
+        return None
+    if look_back_time is None or max_waiting_time is None:
+        raise ValueError(
+            "inc_join: suggest_windows takes the window in use as look_back_time and max_waiting_time together "
+            "(got only one of them)."
+        )
+    return _window_length("look_back_time", look_back_time), _window_length("max_waiting_time", max_waiting_time)
 
 
 def check_coverage(value: object) -> float:
@@ -233,10 +259,30 @@ def candidate_windows(histogram: Mapping[int, int], coverage: float) -> tuple[Wi
     return tuple(rows)
 
 
+def late_match_values(max_waiting_time: int) -> tuple[int, ...]:
+    """The late_match_time values the report shows: 1, half, one and two times max_waiting_time."""
+    values = {1, max_waiting_time // 2, max_waiting_time, 2 * max_waiting_time}
+    return tuple(sorted(v for v in values if v > 0))
+
+
+def late_match_shares(histogram: Mapping[int, int], max_waiting_time: int) -> tuple[LateMatchShare, ...]:
+    """Per late_match_time value: the pairs with ``mw < Δ ≤ mw + L`` and their share of all pairs."""
+    count = sum(histogram.values())
+    shares = []
+    for late in late_match_values(max_waiting_time):
+        pairs = sum(n for d, n in histogram.items() if max_waiting_time < d <= max_waiting_time + late)
+        shares.append(LateMatchShare(late, pairs, pairs / count if count else 0.0))
+    return tuple(shares)
+
+
 def suggest_from_histogram(
-    histogram: Mapping[int, int], coverage: float = 0.999, time_uom: str = "day"
+    histogram: Mapping[int, int],
+    coverage: float = 0.999,
+    time_uom: str = "day",
+    window: tuple[int, int] | None = None,
 ) -> WindowSuggestion:
-    """The whole suggestion from a histogram of Δ (pairs per whole-unit distance)."""
+    """The whole suggestion from a histogram of Δ (pairs per whole-unit distance). ``window``: the
+    (look_back_time, max_waiting_time) in use, for the late matches (default: the suggested one)."""
     coverage = check_coverage(coverage)
     bins = normalise_histogram(histogram)
     count = sum(bins.values())
@@ -257,6 +303,7 @@ def suggest_from_histogram(
             "says nothing about the window; lb = mw = 0 is a placeholder",
         )
     lb, mw = minimal_window(bins, coverage)
+    late_window = window or (lb, mw)
     return WindowSuggestion(
         count=count,
         minimum=min(bins),
@@ -269,6 +316,8 @@ def suggest_from_histogram(
         candidates=candidate_windows(bins, coverage),
         histogram=bins,
         time_uom=time_uom,
+        late_window=late_window,
+        late_matches=late_match_shares(bins, late_window[1]),
     )
 
 
@@ -491,6 +540,14 @@ def format_report(suggestion: WindowSuggestion) -> str:
     lines += [
         "  " + line for line in _table(["coverage", "look_back_time", "max_waiting_time", "lost", "lost pairs"], rows)
     ]
+    if s.late_matches:
+        lb, mw = s.late_window
+        lines.append(
+            f"late matches with look_back_time={lb}, max_waiting_time={mw}: pairs with {mw} < Δ ≤ {mw} + "
+            "late_match_time (late matches when their A row has no partner in the window)"
+        )
+        late_rows = [[str(m.late_match_time), f"{m.pairs:,}", percent(m.share)] for m in s.late_matches]
+        lines += ["  " + line for line in _table(["late_match_time", "pairs", "share"], late_rows)]
     return "\n".join(lines)
 
 
@@ -624,6 +681,8 @@ def suggest_windows(
     time_uom: str = ...,
     coverage: float = ...,
     partner: Literal["all"] = ...,
+    look_back_time: int | None = ...,
+    max_waiting_time: int | None = ...,
 ) -> WindowSuggestion: ...
 
 
@@ -637,6 +696,8 @@ def suggest_windows(
     time_uom: str = ...,
     coverage: float = ...,
     partner: str,
+    look_back_time: int | None = ...,
+    max_waiting_time: int | None = ...,
 ) -> WindowSuggestion | ARowWindowSuggestion: ...
 
 
@@ -649,6 +710,8 @@ def suggest_windows(
     time_uom: str = "day",
     coverage: float = 0.999,
     partner: str = "all",
+    look_back_time: int | None = None,
+    max_waiting_time: int | None = None,
 ) -> WindowSuggestion | ARowWindowSuggestion:
     """Suggest ``look_back_time`` and ``max_waiting_time`` from the history of A and B.
 
@@ -658,9 +721,14 @@ def suggest_windows(
     one, and the result is an ``ARowWindowSuggestion`` (see the module docstring for the exact rules). All
     arguments are checked before any data is read; then one Spark job computes the histogram from counts per
     (keys, arrival), never forming the pairs.
+
+    ``look_back_time`` and ``max_waiting_time``: the window in use (both or neither); with ``partner='all'`` the
+    report then counts, for a few values of ``late_match_time`` (spec §10), the pairs that window would pair
+    late, else it counts them for the suggested window.
     """
     coverage = check_coverage(coverage)
     mode = check_partner(partner)
+    window = current_window(look_back_time, max_waiting_time)
     # The same checks and messages as inc_join; the arguments that shape a join do not apply here.
     params, inputs, _ = check_inputs(
         df_a,
@@ -678,6 +746,6 @@ def suggest_windows(
     )
     if mode == "all":
         histogram = delta_histogram(df_a, df_b, inputs.keys, inputs.inc_col, params.time_uom)
-        return suggest_from_histogram(histogram, coverage, params.time_uom.value)
+        return suggest_from_histogram(histogram, coverage, params.time_uom.value, window)
     nearest, without_partner = nearest_partners(df_a, df_b, inputs.keys, inputs.inc_col, params.time_uom)
     return suggest_from_nearest(nearest, coverage, params.time_uom.value, mode, without_partner)

@@ -51,6 +51,15 @@ def test_lateness_figure_of_a_histogram_with_a_given_window():
     assert tuple(figure.get_size_inches()) == (9.0, 4.5)
 
 
+def test_lateness_figure_marks_the_late_match_band():
+    """spec §10: late_match_time shades (mw, mw + L] and counts its pairs: (2, 10] holds HISTOGRAM's Δ = 10."""
+    axes = lateness_figure(HISTOGRAM, look_back_time=1, max_waiting_time=2, late_match_time=8).axes[0]
+    assert legend_labels(axes)[-1] == "late matches (2, 10]\n1 pairs"
+    spans = [p for p in axes.patches if p.get_facecolor()[:3] != (0, 0, 0) and p.get_width() >= 8]
+    assert any(round(p.get_x(), 1) == 2.5 for p in spans), "the band starts right after +mw"
+    assert axes.get_xlim()[1] >= 11
+
+
 def test_lateness_figure_of_a_suggestion_uses_its_window(spark):
     # Δ per key: 0, 0, 1, −2, 5. Coverage 0.8 needs 4 of 5: (2, 1) keeps {0, 0, 1, −2} (sum 3); (0, 5) sums 5.
     df_a = spark.sql(

@@ -17,11 +17,14 @@ from dbt_inc_join import suggest_windows
 from dbt_inc_join.sizing import (
     QUANTILE_LEVELS,
     ARowWindowSuggestion,
+    LateMatchShare,
     WindowCandidate,
     covered_a_row_share,
     covered_a_rows,
     covered_share,
     delta_histogram,
+    late_match_shares,
+    late_match_values,
     minimal_a_row_window,
     minimal_window,
     nearest_partners,
@@ -542,3 +545,40 @@ def test_a_hot_key_costs_its_arrivals_not_its_pairs(spark):
     # one row per A: every A row has a partner on its own day
     r = suggest_windows(rows, rows, join_cols="k", coverage=1.0, partner="first")
     assert (r.nearest, r.count, r.look_back_time, r.max_waiting_time) == ({(0, 0): 200_000}, 200_000, 0, 0)
+
+
+# --- spec §10: what late_match_time would bring back ------------------------------------------------------------
+
+
+def test_late_match_shares_count_the_pairs_just_after_the_window():
+    # Δ: 3 pairs at -1, 5 at 0, 2 at 3, 1 at 4, 4 at 6, 1 at 9 (16 pairs); window mw = 3
+    histogram = {-1: 3, 0: 5, 3: 2, 4: 1, 6: 4, 9: 1}
+    assert late_match_values(3) == (1, 3, 6)
+    assert late_match_shares(histogram, 3) == (
+        LateMatchShare(1, 1, 1 / 16),  # Δ = 4
+        LateMatchShare(3, 5, 5 / 16),  # Δ = 4, 6
+        LateMatchShare(6, 6, 6 / 16),  # Δ = 4, 6, 9
+    )
+    assert late_match_values(0) == (1,)
+
+
+def test_suggestion_counts_late_matches_for_the_window_in_use_or_the_suggested_one():
+    histogram = {-1: 3, 0: 5, 3: 2, 4: 1, 6: 4, 9: 1}
+    suggested = suggest_from_histogram(histogram, coverage=0.5)
+    assert suggested.late_window == (suggested.look_back_time, suggested.max_waiting_time) == (1, 0)  # 8 of 16
+    in_use = suggest_from_histogram(histogram, coverage=0.5, window=(1, 3))
+    assert in_use.late_window == (1, 3)
+    assert [m.pairs for m in in_use.late_matches] == [1, 5, 6]
+    report = in_use.report()
+    assert "late matches with look_back_time=1, max_waiting_time=3: pairs with 3 < Δ ≤ 3 + late_match_time" in report
+    assert report.splitlines()[-1].split() == ["6", "6", "37.5%"]
+
+
+def test_suggest_windows_takes_both_window_lengths_or_neither(spark):
+    df = spark.sql("SELECT 1 AS k, DATE'2025-03-06' AS RecDate")
+    with pytest.raises(ValueError) as caught:
+        suggest_windows(df, df, join_cols="k", look_back_time=2)
+    assert str(caught.value) == (
+        "inc_join: suggest_windows takes the window in use as look_back_time and max_waiting_time together "
+        "(got only one of them)."
+    )

@@ -67,14 +67,16 @@ def test_late_partner_tests_say_what_failed(spark, project, bad):
 
 
 @pytest.mark.parametrize(
-    "seed_a, seed_b, unit, coverage",
+    "seed_a, seed_b, unit, coverage, window",
     [
-        ("gen_a", "gen_b", "day", 0.99),
-        ("gen_a", "gen_b", "day", 0.9),
-        ("gen_hour_a", "gen_hour_b", "hour", 0.999),
+        ("gen_a", "gen_b", "day", 0.99, None),
+        ("gen_a", "gen_b", "day", 0.9, {"look_back_time": 2, "max_waiting_time": 4}),
+        ("gen_hour_a", "gen_hour_b", "hour", 0.999, None),
     ],
 )
-def test_suggest_windows_run_operation_agrees_with_python(spark, project, capfd, seed_a, seed_b, unit, coverage):
+def test_suggest_windows_run_operation_agrees_with_python(
+    spark, project, capfd, seed_a, seed_b, unit, coverage, window
+):
     import json
     import re
 
@@ -82,6 +84,7 @@ def test_suggest_windows_run_operation_agrees_with_python(spark, project, capfd,
 
     capfd.readouterr()
     arguments = dict(a=seed_a, b=seed_b, join_cols=["TrxId"], inc_col="RecDate", time_uom=unit, coverage=coverage)
+    arguments.update(window or {})
     project.invoke("run-operation", "dbt_inc_join.suggest_windows", "--args", json.dumps(arguments))
     printed = capfd.readouterr().out
     python = suggest_windows(
@@ -90,6 +93,7 @@ def test_suggest_windows_run_operation_agrees_with_python(spark, project, capfd,
         join_cols="TrxId",
         time_uom=unit,
         coverage=coverage,
+        **(window or {}),
     )
     assert f"inc_join window sizing: {python.count} partner pairs" in printed
     assert f"delta from {python.minimum} to {python.maximum} {unit}s" in printed
@@ -99,6 +103,17 @@ def test_suggest_windows_run_operation_agrees_with_python(spark, project, capfd,
     assert {round(float(k) / 100, 6): int(v) for k, v in quantiles.items()} == python.quantiles
     for candidate in python.candidates:
         assert f"  {candidate.look_back_time}  {candidate.max_waiting_time}  " in printed
+    # spec §10: the pairs each late_match_time would pair late, for the window in use (or the suggested one)
+    lb, mw = python.late_window
+    assert (lb, mw) == ((window["look_back_time"], window["max_waiting_time"]) if window else suggested_window(python))
+    assert f"late matches with look_back_time={lb}, max_waiting_time={mw}:" in printed
+    assert python.late_matches and any(m.pairs for m in python.late_matches)
+    for late in python.late_matches:
+        assert f"  {late.late_match_time}  {late.pairs}  " in printed
+
+
+def suggested_window(suggestion):
+    return suggestion.look_back_time, suggestion.max_waiting_time
 
 
 def printed_report(printed: str, lines: int) -> str:
