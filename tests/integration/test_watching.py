@@ -107,7 +107,7 @@ def test_suggest_windows_run_operation_agrees_with_python(
     lb, mw = python.late_window
     assert (lb, mw) == ((window["look_back_time"], window["max_waiting_time"]) if window else suggested_window(python))
     assert f"late matches with look_back_time={lb}, max_waiting_time={mw}:" in printed
-    assert python.late_matches and any(m.pairs for m in python.late_matches)
+    assert python.late_matches and (window is None or any(m.pairs for m in python.late_matches))
     for late in python.late_matches:
         assert f"  {late.late_match_time}  {late.pairs}  " in printed
 
