@@ -114,3 +114,43 @@ def test_default_end_resolves_the_watermark_from_a_pruned_read(spark, partitione
         output_window_end=date(2025, 3, 31),
     )
     assert sorted(with_default.collect()) == sorted(explicit.collect())
+
+
+@pytest.mark.parametrize(
+    "how, a_days, b_days",
+    [
+        ("left", MW + 4, MW + LB + 4),
+        ("inner", MW + 4, MW + LB + 4),
+        # full: B one look_back_time further (spec §10 as built, docs/spec.md)
+        ("full", MW + LB + 4, MW + 2 * LB + 4),
+    ],
+)
+def test_late_matches_read_late_match_time_more_of_each_input(spark, partitioned, how, a_days, b_days):
+    """spec §10 with late_match_time = 4: every scan of A and of B (the slices, the timed-out arrivals and their
+    late copies) carries the literal bounds of §10's ranges, and reads exactly those partitions."""
+    day = date(2025, 3, 20)
+
+    def daily_run():
+        return inc_join(
+            *partitioned,
+            join_cols="k",
+            how=how,
+            look_back_time=LB,
+            max_waiting_time=MW,
+            late_match_time=4,
+            output_window_start=day,
+            output_window_end=day,
+        )
+
+    plan = daily_run()._jdf.queryExecution().executedPlan().toString()
+    found = re.findall(
+        r"FileScan parquet .*?Location: \w+\(\d+ paths?\)\[[^\]]*/(a|b)\], PartitionFilters: \[(.*?)\]", plan
+    )
+    assert {side for side, _ in found} == {"a", "b"}, plan
+    for side, partition_filter in found:
+        lower = (day - timedelta(days=a_days if side == "a" else b_days)).isoformat()
+        assert re.search(rf"\(RecDate#\d+ >= {lower}\)", partition_filter), (side, partition_filter)
+        assert re.search(rf"\(RecDate#\d+ <= {day.isoformat()}\)", partition_filter), (side, partition_filter)
+    # the slices read exactly the range; a scan that dynamic pruning leaves without partitions reads none
+    counts = set(partitions_read(spark, daily_run))
+    assert {a_days + 1, b_days + 1} <= counts <= {0, a_days + 1, b_days + 1}
