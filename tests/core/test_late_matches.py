@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from datetime import date
 
-import pytest
-
 from dbt_inc_join import inc_join
 from dbt_inc_join.time_units import TimeUnit
 from dbt_inc_join.window import OutputWindow, read_ranges
@@ -15,17 +13,6 @@ from .test_spec_example import EXPECTED_LEFT, SETTINGS, as_set, daily_runs
 
 WINDOW = dict(output_window_start="2025-03-05", output_window_end="2025-03-20")
 TRX_6_LATE = (6, "2025-03-18", 7, 11, None)  # its payment came on 03-18, one day after the time-out
-
-
-@pytest.fixture(scope="module")
-def inputs(spark):
-    from .test_spec_example import A, B
-
-    df_a = spark.createDataFrame(A, "TrxId int, RecDate string").selectExpr("TrxId", "to_date(RecDate) AS RecDate")
-    df_b = spark.createDataFrame(B, "TrxId int, CountryCode string, RecDate string").selectExpr(
-        "TrxId", "CountryCode", "to_date(RecDate) AS RecDate"
-    )
-    return df_a, df_b
 
 
 def test_the_worked_example_keeps_the_time_out_and_adds_the_late_match(inputs):

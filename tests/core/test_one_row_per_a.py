@@ -12,17 +12,6 @@ from .test_spec_example import EXPECTED_LEFT, SETTINGS, as_set
 WINDOW = dict(output_window_start="2025-03-05", output_window_end="2025-03-20")
 
 
-@pytest.fixture(scope="module")
-def inputs(spark):
-    from .test_spec_example import A, B
-
-    df_a = spark.createDataFrame(A, "TrxId int, RecDate string").selectExpr("TrxId", "to_date(RecDate) AS RecDate")
-    df_b = spark.createDataFrame(B, "TrxId int, CountryCode string, RecDate string").selectExpr(
-        "TrxId", "CountryCode", "to_date(RecDate) AS RecDate"
-    )
-    return df_a, df_b
-
-
 # --- the worked example (lb = 2, mw = 10, how = left): one partner per A row at most ----------------------
 
 

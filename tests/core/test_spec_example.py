@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
-import pytest
 from pyspark.sql import functions as F
 
 from dbt_inc_join import inc_join
@@ -39,15 +38,6 @@ EXPECTED_LEFT = {
     (6, "2025-03-17", 4, None, 10),
 }
 SETTINGS = dict(join_cols=["TrxId"], look_back_time=2, max_waiting_time=10)
-
-
-@pytest.fixture(scope="module")
-def inputs(spark):
-    df_a = spark.createDataFrame(A, "TrxId int, RecDate string").selectExpr("TrxId", "to_date(RecDate) AS RecDate")
-    df_b = spark.createDataFrame(B, "TrxId int, CountryCode string, RecDate string").selectExpr(
-        "TrxId", "CountryCode", "to_date(RecDate) AS RecDate"
-    )
-    return df_a, df_b
 
 
 def as_set(df):
