@@ -99,7 +99,8 @@ def test_distribution_of_a_hand_made_history(frames):
 
 
 def test_the_report_of_pairs_is_unchanged(frames):
-    # partner='all' (the default) prints what it printed before one row per A came; every number is above.
+    # partner='all' (the default) prints what it printed before one row per A came, then the late matches (spec
+    # §10); every number is above.
     assert suggest_windows(*frames, join_cols="k", coverage=0.75, partner="all").report() == (
         "inc_join window sizing: 8 partner pairs, Δ = b − a in days\n"
         "  Δ from -4 to 10 days\n"
@@ -112,7 +113,13 @@ def test_the_report_of_pairs_is_unchanged(frames):
         "  90%                    4                10    0%           0\n"
         "  99%                    4                10    0%           0\n"
         "  99.9%                  4                10    0%           0\n"
-        "  100%                   4                10    0%           0"
+        "  100%                   4                10    0%           0\n"
+        # spec §10: HAND_HISTOGRAM has one pair (of 8) at Δ = 2, in (1, 1 + L] for L = 1 and 2
+        "late matches with look_back_time=4, max_waiting_time=1: pairs with 1 < Δ ≤ 1 + late_match_time (late "
+        "matches when their A row has no partner in the window)\n"
+        "  late_match_time  pairs  share\n"
+        "  1                    1  12.5%\n"
+        "  2                    1  12.5%"
     )
 
 
