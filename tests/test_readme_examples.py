@@ -96,6 +96,23 @@ def readme_table_after(lead: str) -> list[list[str]]:
     return table
 
 
+def readme_join(spark, b_rows, b_schema, **options):
+    """The worked example's A (ONE_ROW_A) joined as in the README (lb 2, mw 10, window 03-05..03-20) with
+    B rows of March 2025: (TrxId, day, ...) in ``b_schema``."""
+    df_a = spark.createDataFrame([(t, date(2025, 3, d)) for t, d in ONE_ROW_A], "TrxId int, RecDate date")
+    df_b = spark.createDataFrame([(t, date(2025, 3, d), *rest) for t, d, *rest in b_rows], b_schema)
+    return inc_join(
+        df_a,
+        df_b,
+        join_cols=["TrxId"],
+        look_back_time=2,
+        max_waiting_time=10,
+        output_window_start="2025-03-05",
+        output_window_end="2025-03-20",
+        **options,
+    )
+
+
 def _cell(value) -> str:
     if value is None:
         return "null"
@@ -125,21 +142,7 @@ def _cell(value) -> str:
     ],
 )
 def test_readme_one_row_per_a_tables_are_what_the_join_gives(spark, lead, options, columns):
-    df_a = spark.createDataFrame([(t, date(2025, 3, d)) for t, d in ONE_ROW_A], "TrxId int, RecDate date")
-    df_b = spark.createDataFrame(
-        [(t, date(2025, 3, d), x) for t, d, x in ONE_ROW_B], "TrxId int, RecDate date, Amount double"
-    )
-    result = inc_join(
-        df_a,
-        df_b,
-        join_cols=["TrxId"],
-        look_back_time=2,
-        max_waiting_time=10,
-        output_window_start="2025-03-05",
-        output_window_end="2025-03-20",
-        output_select=columns,
-        **options,
-    )
+    result = readme_join(spark, ONE_ROW_B, "TrxId int, RecDate date, Amount double", output_select=columns, **options)
     got = [[_cell(v) for v in row] for row in result.orderBy("RecDate", "TrxId").collect()]
     assert readme_table_after(lead) == got
 
@@ -151,17 +154,11 @@ WORKED_B = [(1, 5), (2, 4), (3, 6), (4, 7), (5, 12), (6, 18), (7, 6)]
 
 def test_readme_late_match_table_is_what_the_join_gives(spark):
     """TrxId 6 twice with late_match_time=3: timed out on 03-17, its late payment on 03-18."""
-    df_a = spark.createDataFrame([(t, date(2025, 3, d)) for t, d in ONE_ROW_A], "TrxId int, RecDate date")
-    df_b = spark.createDataFrame([(t, date(2025, 3, d)) for t, d in WORKED_B], "TrxId int, RecDate date")
-    result = inc_join(
-        df_a,
-        df_b,
-        join_cols=["TrxId"],
-        look_back_time=2,
-        max_waiting_time=10,
+    result = readme_join(
+        spark,
+        WORKED_B,
+        "TrxId int, RecDate date",
         late_match_time=3,
-        output_window_start="2025-03-05",
-        output_window_end="2025-03-20",
         output_select=", ".join(COLUMNS).replace("RecDate", "inc_col"),
     )
     rows = result.where("TrxId = 6").orderBy("RecDate").collect()

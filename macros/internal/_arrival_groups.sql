@@ -41,14 +41,18 @@
   {{ return(tests | join(' AND ')) }}
 {% endmacro %}
 
-{% macro _group_match_sql(key_count, lb, mw, time_uom) %}
-  {#- Equal keys, the same bucket, and b inside the arrival's window. -#}
+{% macro _group_window_sql(key_count, lb, mw, time_uom) %}
+  {#- A B row of the arrival's keys inside its window [a - lb, a + mw]. -#}
   {%- set tests = [] -%}
   {%- for index in range(key_count) -%}{%- do tests.append('_gk' ~ index ~ ' = _bk' ~ index) -%}{%- endfor -%}
-  {%- do tests.append('_bucket = _b_bucket') -%}
   {%- do tests.append('_b_arrival >= ' ~ dbt_inc_join._add_units_sql('_g_arrival', -lb, time_uom)) -%}
   {%- do tests.append('_b_arrival <= ' ~ dbt_inc_join._add_units_sql('_g_arrival', mw, time_uom)) -%}
   {{ return(tests | join(' AND ')) }}
+{% endmacro %}
+
+{% macro _group_match_sql(key_count, lb, mw, time_uom) %}
+  {#- Equal keys, the same bucket, and b inside the arrival's window. -#}
+  {{ return('_bucket = _b_bucket AND ' ~ dbt_inc_join._group_window_sql(key_count, lb, mw, time_uom)) }}
 {% endmacro %}
 
 {% macro _back_to_a_sql(key_count) %}

@@ -4,15 +4,6 @@
     those arrivals get a second copy, flagged _a_late, that pairs only after the window, in the same join.
     Read side by side with src/dbt_inc_join/late_matches.py (same names, same text). -#}
 
-{% macro _timed_out_sql(key_count, lb, mw, time_uom) %}
-  {#- A B row of the arrival's keys inside its window [a - lb, a + mw]: the arrival did not time out. -#}
-  {%- set tests = [] -%}
-  {%- for index in range(key_count) -%}{%- do tests.append('_gk' ~ index ~ ' = _bk' ~ index) -%}{%- endfor -%}
-  {%- do tests.append('_b_arrival >= ' ~ dbt_inc_join._add_units_sql('_g_arrival', -lb, time_uom)) -%}
-  {%- do tests.append('_b_arrival <= ' ~ dbt_inc_join._add_units_sql('_g_arrival', mw, time_uom)) -%}
-  {{ return(tests | join(' AND ')) }}
-{% endmacro %}
-
 {% macro _late_window_sql(window, mw, late_match_time, time_uom) %}
   {#- The pairing rule with late copies: an A row's own copy pairs inside `window`, a late copy only in
       (a + mw, a + mw + L]. -#}
@@ -32,8 +23,9 @@ _inc_join_timed_out as (
         from _inc_join_a_slice
         where {{ dbt_inc_join._arrival_filter_sql(key_count) }}
     )
+    {#- an arrival with a B row in its window did not time out #}
     LEFT ANTI JOIN _inc_join_b
-      on {{ dbt_inc_join._timed_out_sql(key_count, params.look_back_time, params.max_waiting_time, params.time_uom) }}
+      on {{ dbt_inc_join._group_window_sql(key_count, params.look_back_time, params.max_waiting_time, params.time_uom) }}
 ),
 _inc_join_a as (
     select *, false AS _a_late

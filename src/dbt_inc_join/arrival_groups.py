@@ -62,13 +62,17 @@ def arrival_filter_sql(key_count: int) -> str:
     return " AND ".join(f"_ak{i} IS NOT NULL" for i in range(key_count))
 
 
-def group_match_sql(key_count: int, look_back_time: int, max_waiting_time: int, unit: TimeUnit) -> str:
-    """Equal keys, the same bucket, and b inside the arrival's window."""
+def group_window_sql(key_count: int, look_back_time: int, max_waiting_time: int, unit: TimeUnit) -> str:
+    """A B row of the arrival's keys inside its window ``[a − lb, a + mw]``."""
     tests = [f"{group_key(i)} = _bk{i}" for i in range(key_count)]
-    tests.append(f"{BUCKET} = _b_bucket")
     tests.append(f"{ARRIVAL_B} >= {add_units_sql(GROUP_ARRIVAL, -look_back_time, unit)}")
     tests.append(f"{ARRIVAL_B} <= {add_units_sql(GROUP_ARRIVAL, max_waiting_time, unit)}")
     return " AND ".join(tests)
+
+
+def group_match_sql(key_count: int, look_back_time: int, max_waiting_time: int, unit: TimeUnit) -> str:
+    """Equal keys, the same bucket, and b inside the arrival's window."""
+    return f"{BUCKET} = _b_bucket AND {group_window_sql(key_count, look_back_time, max_waiting_time, unit)}"
 
 
 def back_to_a_sql(key_count: int) -> str:

@@ -10,17 +10,8 @@ b_timed_out: spec §10's rule falls out of the one join. SQL twin: macros/intern
 
 from __future__ import annotations
 
-from .arrival_groups import GROUP_ARRIVAL, group_key
 from .scenarios import ARRIVAL_A, ARRIVAL_B, LATE_COPY
 from .time_units import TimeUnit, add_units_sql
-
-
-def timed_out_sql(key_count: int, look_back_time: int, max_waiting_time: int, unit: TimeUnit) -> str:
-    """A B row of the arrival's keys inside its window ``[a − lb, a + mw]``: the arrival did not time out."""
-    tests = [f"{group_key(i)} = _bk{i}" for i in range(key_count)]
-    tests.append(f"{ARRIVAL_B} >= {add_units_sql(GROUP_ARRIVAL, -look_back_time, unit)}")
-    tests.append(f"{ARRIVAL_B} <= {add_units_sql(GROUP_ARRIVAL, max_waiting_time, unit)}")
-    return " AND ".join(tests)
 
 
 def late_window_sql(window: str, max_waiting_time: int, late_match_time: int, unit: TimeUnit) -> str:

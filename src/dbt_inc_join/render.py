@@ -27,6 +27,7 @@ from .arrival_groups import (
     back_to_a_sql,
     group_key,
     group_match_sql,
+    group_window_sql,
     order_projection,
     own_columns,
     pairs_by_bucket,
@@ -36,7 +37,7 @@ from .arrival_groups import (
 )
 from .columns import ColumnPlan, OutputColumn
 from .join_types import JoinType, emitted_join_types
-from .late_matches import late_window_sql, timed_out_sql
+from .late_matches import late_window_sql
 from .predicates import arrival_range_sql, quote
 from .scenarios import ARRIVAL_A, ARRIVAL_B, LATE_COPY, SCENARIOS, PlacementContext, Scenario
 from .time_units import TimeUnit, UnitValue, add_units_sql, shift_value, sql_literal, truncate_sql
@@ -250,7 +251,8 @@ def with_late_copies(prepared: PreparedJoin, a_side: DataFrame, b_side: DataFram
         .distinct()
         .join(
             b_side,
-            F.expr(timed_out_sql(key_count, params.look_back_time, params.max_waiting_time, params.time_uom)),
+            # an arrival with a B row in its window did not time out
+            F.expr(group_window_sql(key_count, params.look_back_time, params.max_waiting_time, params.time_uom)),
             "left_anti",
         )
     )

@@ -26,6 +26,19 @@ def partitioned(spark, tmp_path_factory):
     return spark.read.parquet(str(root / "a")), spark.read.parquet(str(root / "b"))
 
 
+def daily_run(partitioned, day, **options):
+    """One run over ``day`` with the module's windows."""
+    return inc_join(
+        *partitioned,
+        join_cols="k",
+        look_back_time=LB,
+        max_waiting_time=MW,
+        output_window_start=day,
+        output_window_end=day,
+        **options,
+    )
+
+
 def scans(plan_text: str):
     """The PartitionFilters of each parquet scan in a physical plan, in plan order."""
     return re.findall(r"FileScan parquet .*?PartitionFilters: \[(.*?)\], PushedFilters", plan_text)
@@ -61,18 +74,10 @@ def partitions_read(spark, make_result):
 def test_daily_run_reads_only_the_spec_slices(spark, partitioned, how, a_days, b_days):
     day = date(2025, 3, 20)
 
-    def daily_run():
-        return inc_join(
-            *partitioned,
-            join_cols="k",
-            how=how,
-            look_back_time=LB,
-            max_waiting_time=MW,
-            output_window_start=day,
-            output_window_end=day,
-        )
+    def run():
+        return daily_run(partitioned, day, how=how)
 
-    result = daily_run()
+    result = run()
     filters = scans(result._jdf.queryExecution().executedPlan().toString())
     assert len(filters) == 2, filters
     for partition_filter, days_back in zip(filters, (a_days, b_days), strict=True):
@@ -80,7 +85,7 @@ def test_daily_run_reads_only_the_spec_slices(spark, partitioned, how, a_days, b
         assert "RecDate#" in partition_filter
         assert re.search(rf"\(RecDate#\d+ >= {lower}\)", partition_filter), partition_filter
         assert re.search(rf"\(RecDate#\d+ <= {day.isoformat()}\)", partition_filter), partition_filter
-    assert partitions_read(spark, daily_run) == [a_days + 1, b_days + 1]
+    assert partitions_read(spark, run) == [a_days + 1, b_days + 1]
 
 
 def test_cost_does_not_depend_on_history_length(spark, partitioned):
@@ -130,19 +135,10 @@ def test_late_matches_read_late_match_time_more_of_each_input(spark, partitioned
     late copies) carries the literal bounds of §10's ranges, and reads exactly those partitions."""
     day = date(2025, 3, 20)
 
-    def daily_run():
-        return inc_join(
-            *partitioned,
-            join_cols="k",
-            how=how,
-            look_back_time=LB,
-            max_waiting_time=MW,
-            late_match_time=4,
-            output_window_start=day,
-            output_window_end=day,
-        )
+    def run():
+        return daily_run(partitioned, day, how=how, late_match_time=4)
 
-    plan = daily_run()._jdf.queryExecution().executedPlan().toString()
+    plan = run()._jdf.queryExecution().executedPlan().toString()
     found = re.findall(
         r"FileScan parquet .*?Location: \w+\(\d+ paths?\)\[[^\]]*/(a|b)\], PartitionFilters: \[(.*?)\]", plan
     )
@@ -152,5 +148,5 @@ def test_late_matches_read_late_match_time_more_of_each_input(spark, partitioned
         assert re.search(rf"\(RecDate#\d+ >= {lower}\)", partition_filter), (side, partition_filter)
         assert re.search(rf"\(RecDate#\d+ <= {day.isoformat()}\)", partition_filter), (side, partition_filter)
     # the slices read exactly the range; a scan that dynamic pruning leaves without partitions reads none
-    counts = set(partitions_read(spark, daily_run))
+    counts = set(partitions_read(spark, run))
     assert {a_days + 1, b_days + 1} <= counts <= {0, a_days + 1, b_days + 1}
