@@ -103,12 +103,22 @@ def summarize(plan) -> PlanSummary:
 
 
 def spec_bounds(
-    start: date, end: date, how: str, look_back_time: int, max_waiting_time: int, first_day: date
+    start: date,
+    end: date,
+    how: str,
+    look_back_time: int,
+    max_waiting_time: int,
+    first_day: date,
+    late_match_time: int = 0,
 ) -> tuple[int, int]:
     """Daily partitions spec §4 allows a run over ``[start, end]`` to read of A and of B, for a table whose
     partitions are the days ``first_day .. end`` (written from the spec text, independently of the code
-    under test): A where a ∈ [s − mw, e] ([s − mw − lb, e] for how = full), B where b ∈ [s − mw − lb, e]."""
-    a_from = start - timedelta(days=max_waiting_time + (look_back_time if how == "full" else 0))
-    b_from = start - timedelta(days=max_waiting_time + look_back_time)
+    under test): A where a ∈ [s − mw, e] ([s − mw − lb, e] for how = full), B where b ∈ [s − mw − lb, e].
+    Late matches (spec §10) reach ``late_match_time`` further back on both sides (with how = full, B one
+    more ``look_back_time``: docs/spec.md §10)."""
+    lb, mw, late = look_back_time, max_waiting_time, late_match_time
+    full = how == "full"
+    a_from = start - timedelta(days=mw + late + (lb if full else 0))
+    b_from = start - timedelta(days=mw + lb + late + (lb if full and late else 0))
     days = lambda lower: (end - max(lower, first_day)).days + 1  # noqa: E731 - days that exist in the table
     return days(a_from), days(b_from)

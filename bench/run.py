@@ -41,6 +41,7 @@ class Config:
     hows: Sequence[str] = ("left", "full")
     look_back_time: int = 2
     max_waiting_time: int = 10
+    late_match_time: int = 3  # the late-match cases (spec §10), how = left; 0 leaves them out
     repeats: int = 9
     whole_repeats: int = 5
     slow_repeats: int = 1
@@ -78,6 +79,13 @@ def parse_args(argv: Sequence[str]) -> Config:
     parser.add_argument("--how", default="left,full", help="join types, comma-separated (default left,full)")
     parser.add_argument("--look-back-time", type=int, default=2)
     parser.add_argument("--max-waiting-time", type=int, default=10)
+    parser.add_argument(
+        "--late-match-time",
+        type=int,
+        default=3,
+        help="late_match_time of the late-match cases (left join, sql and core, daily and whole-history, against "
+        "the same runs without late matches); 0 leaves them out (default 3)",
+    )
     parser.add_argument("--repeats", type=int, help="timed runs per daily-window cell (default 9)")
     parser.add_argument("--whole-repeats", type=int, help="timed runs per whole-history cell (default 5)")
     parser.add_argument(
@@ -109,6 +117,7 @@ def parse_args(argv: Sequence[str]) -> Config:
         hows=tuple(h.strip() for h in args.how.split(",")),
         look_back_time=args.look_back_time,
         max_waiting_time=args.max_waiting_time,
+        late_match_time=args.late_match_time,
         repeats=args.repeats or config.repeats,
         whole_repeats=args.whole_repeats or config.whole_repeats,
         slow_repeats=args.slow_repeats or config.slow_repeats,
@@ -170,6 +179,34 @@ def build_cells(config: Config, last_day):
             config.max_waiting_time,
         )
         cells += [Cell(whole, variant, config.whole_repeats) for variant in ("sql", "core", "peer", "naive")]
+    if config.late_match_time and LATE_HOW in config.hows:
+        cells += late_cells(config, last_day)
+    return cells
+
+
+LATE_HOW = "left"
+
+
+def late_cells(config: Config, last_day) -> list:
+    """The late-match cases (spec §10): the daily run over each history and the whole history, sql and core,
+    timed like the cases without late matches they are compared with. The naive recompute (with late matches)
+    runs once per case on the longest history, as the reference the rows are checked against; the peer has no
+    late matches."""
+    from .measure import Cell
+    from .variants import Case
+
+    late = dict(look_back_time=config.look_back_time, max_waiting_time=config.max_waiting_time)
+    late["late_match_time"] = config.late_match_time
+    longest = max(config.histories)
+    cells = []
+    for history in config.histories:
+        case = Case(LATE_HOW, history, "daily", last_day, last_day, **late)
+        cells += [Cell(case, variant, config.repeats) for variant in ("sql", "core")]
+        if history == longest:
+            cells.append(Cell(case, "naive", 1, skip_warmup=True))
+    whole = Case(LATE_HOW, longest, "whole", last_day - timedelta(days=longest - 1), last_day, **late)
+    cells += [Cell(whole, variant, config.whole_repeats) for variant in ("sql", "core")]
+    cells.append(Cell(whole, "naive", 1, skip_warmup=True))
     return cells
 
 

@@ -52,6 +52,7 @@ class Case:
     end: date
     look_back_time: int
     max_waiting_time: int
+    late_match_time: int = 0  # spec §10; the peer has no late matches, so such a case has no peer cell
 
     @property
     def table_a(self) -> str:
@@ -63,7 +64,8 @@ class Case:
 
     @property
     def label(self) -> str:
-        return f"{self.how} {self.window} {self.history}d"
+        late = f" late {self.late_match_time}" if self.late_match_time else ""
+        return f"{self.how} {self.window} {self.history}d{late}"
 
     @property
     def fingerprint(self) -> str:
@@ -76,6 +78,7 @@ class Case:
             f"{{{{ dbt_inc_join.inc_join(bench_input('a_{self.history}d'), bench_input('b_{self.history}d'), "
             f"join_cols={list(JOIN_COLS)}, inc_col='{INC_COL}', how='{self.how}', "
             f"look_back_time={self.look_back_time}, max_waiting_time={self.max_waiting_time}, "
+            f"late_match_time={self.late_match_time}, "
             f"output_window_start='{self.start}', output_window_end='{self.end}') }}}}"
         )
 
@@ -92,6 +95,7 @@ def core(spark, case: Case):
         how=case.how,
         look_back_time=case.look_back_time,
         max_waiting_time=case.max_waiting_time,
+        late_match_time=case.late_match_time,
         output_window_start=case.start,
         output_window_end=case.end,
     )
@@ -115,6 +119,7 @@ def load_peer(peer_dir: Path = PEER_DIR):
 
 def peer(spark, case: Case):
     """inc-join 0.1.3 with the same keys, windows and output window."""
+    assert not case.late_match_time, "the peer has no late matches"
     module = load_peer()
     return module.inc_join(
         spark.table(case.table_a),
@@ -130,11 +135,28 @@ def peer(spark, case: Case):
 
 def naive_sql(case: Case) -> str:
     """A full recompute: the outer join of everything, classified and placed as spec §3 says, then the
-    window's rows. Arrivals are never NULL in the benchmark data, so a present side is a non-NULL arrival."""
-    lb, mw = case.look_back_time, case.max_waiting_time
+    window's rows. Arrivals are never NULL in the benchmark data, so a present side is a non-NULL arrival.
+
+    With ``late_match_time`` (spec §10; how = left or inner): every A row without a B row in its window also
+    pairs with each B row of its key in ``(a + mw, a + mw + L]``, code 7 at b."""
+    lb, mw, late = case.look_back_time, case.max_waiting_time, case.late_match_time
     same_time, a_late, b_late = int(JoinType.SAME_TIME), int(JoinType.A_LATE), int(JoinType.B_LATE)
     a_timed_out, b_timed_out = int(JoinType.A_TIMED_OUT), int(JoinType.B_TIMED_OUT)
     kind = {"left": "LEFT OUTER", "full": "FULL OUTER", "inner": "INNER"}[case.how]
+    assert not (late and case.how == "full"), "the naive recompute has late matches for how = left and inner only"
+    late_rows = f"""
+UNION ALL
+SELECT a.TrxId, b.RecDate AS RecDate, a.AccountId, a.Amount, a.CreditDebit, a.RecDate AS RecDate_A,
+       b.PaymentId, b.CountryCode, b.Status, b.RecDate AS RecDate_B,
+       datediff(b.RecDate, a.RecDate) AS DiffArrivalTime, CAST(NULL AS INT) AS WaitingTime,
+       {int(JoinType.LATE_MATCH)} AS JoinType
+FROM {case.table_a} a
+LEFT ANTI JOIN {case.table_b} w
+  ON a.TrxId = w.TrxId AND w.RecDate BETWEEN date_sub(a.RecDate, {lb}) AND date_add(a.RecDate, {mw})
+JOIN {case.table_b} b
+  ON a.TrxId = b.TrxId AND b.RecDate > date_add(a.RecDate, {mw}) AND b.RecDate <= date_add(a.RecDate, {mw + late})
+WHERE b.RecDate BETWEEN DATE'{case.start}' AND DATE'{case.end}'
+"""
     return f"""
 WITH pairs AS (
   SELECT a.TrxId AS a_key, b.TrxId AS b_key, a.AccountId, a.Amount, a.CreditDebit, a.RecDate AS RecDate_A,
@@ -161,7 +183,7 @@ SELECT coalesce(a_key, b_key) AS TrxId, RecDate, AccountId, Amount, CreditDebit,
        JoinType
 FROM classified
 WHERE RecDate BETWEEN DATE'{case.start}' AND DATE'{case.end}'
-"""
+{late_rows if late else ""}"""
 
 
 def naive(spark, case: Case):

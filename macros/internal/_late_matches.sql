@@ -1,7 +1,7 @@
 {#- Late matches (spec §10): a timed-out A row still pairs with the B rows of its key that arrive up to
     late_match_time after its window closed, code 7 at b, one row per pair; its a_timed_out row stays.
-    The distinct (keys, arrival) of A's slice without any B row in their window are found first; the A rows of
-    those arrivals get a second copy, flagged _a_late, that pairs only after the window, in the same join.
+    The A rows of the slice without any B row in their window are found first (an anti-join with B's slice);
+    each gets a second copy, flagged _a_late, that pairs only after the window, in the same join.
     Read side by side with src/dbt_inc_join/late_matches.py (same names, same text). -#}
 
 {% macro _late_window_sql(window, mw, late_match_time, time_uom) %}
@@ -14,26 +14,17 @@
 {% endmacro %}
 
 {% macro _late_copies_ctes(params, key_count) %}
-  {#- A's slice (the CTE _inc_join_a_slice) and a copy flagged _a_late of each A row whose (keys, arrival) has
-      no B row in its window, as _inc_join_a (render.py: with_late_copies). Ends with a comma. -#}
-_inc_join_timed_out as (
-    select *
-    from (
-        select distinct {{ dbt_inc_join._arrival_projection(key_count) | join(', ') }}
-        from _inc_join_a_slice
-        where {{ dbt_inc_join._arrival_filter_sql(key_count) }}
-    )
-    {#- an arrival with a B row in its window did not time out #}
-    LEFT ANTI JOIN _inc_join_b
-      on {{ dbt_inc_join._group_window_sql(key_count, params.look_back_time, params.max_waiting_time, params.time_uom) }}
-),
+  {#- A's slice (the CTE _inc_join_a_slice) and a copy flagged _a_late of each A row without a B row in its
+      window, as _inc_join_a (render.py: with_late_copies). Ends with a comma. -#}
+  {%- set window = dbt_inc_join._sliding_window_sql(params.look_back_time, params.max_waiting_time, params.time_uom) %}
 _inc_join_a as (
     select *, false AS _a_late
     from _inc_join_a_slice
     union all
     select *, true AS _a_late
     from _inc_join_a_slice
-    LEFT SEMI JOIN _inc_join_timed_out
-      on {{ dbt_inc_join._back_to_a_sql(key_count) }}
+    {#- an A row with a B row in its window did not time out #}
+    LEFT ANTI JOIN _inc_join_b
+      on {{ dbt_inc_join._keys_equal_sql(key_count) }} AND {{ window }}
 ),
 {%- endmacro %}

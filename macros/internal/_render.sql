@@ -250,17 +250,29 @@ _inc_join_empty as (
   {{ return(time_uom == 'day' and raw_type == 'date') }}
 {% endmacro %}
 
-{% macro _partner_condition_sql(params, start, key_count) %}
-  {#- Equal keys (plain SQL equality: NULL never matches) and, by default, b inside A's sliding window (with
-      late matches, spec §10: a late copy of an A row pairs after the window instead). -#}
-  {%- set unit = params.time_uom -%}
+{% macro _keys_equal_sql(key_count) %}
+  {#- A's and B's keys are equal (plain SQL equality: NULL never matches). -#}
   {%- set tests = [] -%}
   {%- for index in range(key_count) -%}
     {%- do tests.append('_ak' ~ index ~ ' = _bk' ~ index) -%}
   {%- endfor -%}
+  {{ return(tests | join(' AND ')) }}
+{% endmacro %}
+
+{% macro _sliding_window_sql(lb, mw, time_uom) %}
+  {#- b inside A's sliding window [a - lb, a + mw]. -#}
+  {%- set lower = '_b_arrival >= ' ~ dbt_inc_join._add_units_sql('_a_arrival', -lb, time_uom) -%}
+  {%- set upper = '_b_arrival <= ' ~ dbt_inc_join._add_units_sql('_a_arrival', mw, time_uom) -%}
+  {{ return(lower ~ ' AND ' ~ upper) }}
+{% endmacro %}
+
+{% macro _partner_condition_sql(params, start, key_count) %}
+  {#- Equal keys (plain SQL equality: NULL never matches) and, by default, b inside A's sliding window (with
+      late matches, spec §10: a late copy of an A row pairs after the window instead). -#}
+  {%- set unit = params.time_uom -%}
+  {%- set tests = [dbt_inc_join._keys_equal_sql(key_count)] -%}
   {%- if params.enforce_sliding_join_window -%}
-    {%- set window = '_b_arrival >= ' ~ dbt_inc_join._add_units_sql('_a_arrival', -params.look_back_time, unit) ~ ' AND '
-                     ~ '_b_arrival <= ' ~ dbt_inc_join._add_units_sql('_a_arrival', params.max_waiting_time, unit) -%}
+    {%- set window = dbt_inc_join._sliding_window_sql(params.look_back_time, params.max_waiting_time, unit) -%}
     {%- if params.late_match_time -%}
       {%- set window = dbt_inc_join._late_window_sql(window, params.max_waiting_time, params.late_match_time, unit) -%}
     {%- endif -%}

@@ -1,11 +1,11 @@
 """Late matches (spec §10): a timed-out A row still pairs with the B rows of its key that arrive up to
 ``late_match_time`` after its window closed, code 7 at b, one row per pair; its a_timed_out row stays.
 
-Whether an A row timed out depends only on its keys and arrival, so the distinct (keys, arrival) of A's slice
-without any B row in their window are found first (a small anti-join). The A rows of those arrivals get a second
-copy, flagged ``_a_late``, in the same join: a copy pairs only with B rows in ``(a + mw, a + mw + L]``, and only
-the late_match scenario takes its rows. With how = full a B row so paired is no longer unmatched, so it is no
-b_timed_out: spec §10's rule falls out of the one join. SQL twin: macros/internal/_late_matches.sql.
+The A rows of the slice without any B row in their window are found first (an anti-join with B's slice, whose
+columns it needs are only keys and arrival); each gets a second copy, flagged ``_a_late``, in the same join: a
+copy pairs only with B rows in ``(a + mw, a + mw + L]``, and only the late_match scenario takes its rows. With
+how = full a B row so paired is no longer unmatched, so it is no b_timed_out: spec §10's rule falls out of the
+one join. SQL twin: macros/internal/_late_matches.sql.
 """
 
 from __future__ import annotations

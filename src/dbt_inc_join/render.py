@@ -27,7 +27,6 @@ from .arrival_groups import (
     back_to_a_sql,
     group_key,
     group_match_sql,
-    group_window_sql,
     order_projection,
     own_columns,
     pairs_by_bucket,
@@ -82,16 +81,26 @@ def side_projection(
     )
 
 
+def keys_equal_sql(key_count: int) -> str:
+    """A's and B's keys are equal (plain SQL equality: NULL never matches)."""
+    return " AND ".join(f"_ak{i} = _bk{i}" for i in range(key_count))
+
+
+def sliding_window_sql(look_back_time: int, max_waiting_time: int, unit: TimeUnit) -> str:
+    """b inside A's sliding window ``[a − lb, a + mw]``."""
+    return (
+        f"{ARRIVAL_B} >= {add_units_sql(ARRIVAL_A, -look_back_time, unit)} AND "
+        f"{ARRIVAL_B} <= {add_units_sql(ARRIVAL_A, max_waiting_time, unit)}"
+    )
+
+
 def partner_condition_sql(params: JoinParameters, start: UnitValue | None, key_count: int) -> str:
     """Equal keys (plain SQL equality: NULL never matches) and, by default, b inside A's sliding window (with
     late matches, spec §10: a late copy of an A row pairs after the window instead)."""
     unit = params.time_uom
-    tests = [f"_ak{i} = _bk{i}" for i in range(key_count)]
+    tests = [keys_equal_sql(key_count)]
     if params.enforce_sliding_join_window:
-        window = (
-            f"{ARRIVAL_B} >= {add_units_sql(ARRIVAL_A, -params.look_back_time, unit)} AND "
-            f"{ARRIVAL_B} <= {add_units_sql(ARRIVAL_A, params.max_waiting_time, unit)}"
-        )
+        window = sliding_window_sql(params.look_back_time, params.max_waiting_time, unit)
         if params.late_match_time:
             window = late_window_sql(window, params.max_waiting_time, params.late_match_time, unit)
         tests.append(window)
@@ -241,22 +250,12 @@ def render_join(prepared: PreparedJoin, window: OutputWindow) -> DataFrame:
 
 
 def with_late_copies(prepared: PreparedJoin, a_side: DataFrame, b_side: DataFrame) -> DataFrame:
-    """spec §10: A's slice, and a copy flagged ``_a_late`` of each A row whose (keys, arrival) has no B row in
-    its window (late_matches.py)."""
+    """spec §10: A's slice, and a copy flagged ``_a_late`` of each A row without a B row in its window
+    (late_matches.py)."""
     params = prepared.params
-    key_count = len(prepared.inputs.keys)
-    timed_out = (
-        a_side.where(arrival_filter_sql(key_count))
-        .selectExpr(*arrival_projection(key_count))
-        .distinct()
-        .join(
-            b_side,
-            # an arrival with a B row in its window did not time out
-            F.expr(group_window_sql(key_count, params.look_back_time, params.max_waiting_time, params.time_uom)),
-            "left_anti",
-        )
-    )
-    copies = a_side.join(timed_out, F.expr(back_to_a_sql(key_count)), "left_semi")
+    window = sliding_window_sql(params.look_back_time, params.max_waiting_time, params.time_uom)
+    # an A row with a B row in its window did not time out
+    copies = a_side.join(b_side, F.expr(f"{keys_equal_sql(len(prepared.inputs.keys))} AND {window}"), "left_anti")
     return a_side.selectExpr("*", f"false AS {LATE_COPY}").unionByName(copies.selectExpr("*", f"true AS {LATE_COPY}"))
 
 

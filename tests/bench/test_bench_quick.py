@@ -1,8 +1,8 @@
 """The benchmark's quick mode runs end to end (bench/run.py --quick, both suites): CI keeps it working.
 
 It checks what must hold on any machine: every run of this package's SQL macro and PySpark core reads
-exactly spec §4's partitions (one scan per input), and the SQL macro, the core and the naive full recompute
-give the same rows; in the many-rows-per-key suite, every variant of a case (core, SQL macro, the
+exactly spec §4's partitions (one scan per input, two with late matches), and the SQL macro, the core and the
+naive full recompute give the same rows; in the many-rows-per-key suite, every variant of a case (core, SQL macro, the
 hand-written baselines) gives the same rows, and every scan of the core and the macro reads exactly spec §4's
 partitions. Timing targets are reported by the benchmark, never asserted here (timings on a shared CI
 machine are noise).
@@ -59,7 +59,12 @@ def test_our_runs_read_exactly_the_spec_partitions(quick_results):
         per_table = {}
         for scan in cell["scans"]:
             per_table.setdefault(scan["table"], []).append(scan["partitions"])
-        expected = {f"a_{case['history']}d": [cell["bounds"][0]], f"b_{case['history']}d": [cell["bounds"][1]]}
+        # with late matches each input is read twice: again by the anti-join that finds the timed-out A rows
+        scans = 2 if case["late_match_time"] else 1
+        expected = {
+            f"a_{case['history']}d": [cell["bounds"][0]] * scans,
+            f"b_{case['history']}d": [cell["bounds"][1]] * scans,
+        }
         assert per_table == expected, (cell["variant"], case)
 
 
@@ -72,16 +77,41 @@ def test_sql_core_and_full_recompute_agree(quick_results):
 
 
 def test_every_case_has_all_four_variants(quick_results):
+    """The peer has no late matches: a late-match case is sql, core and the naive recompute (with late matches,
+    on the longest history), next to the same case without them."""
     variants = {}
     for cell in _cells(quick_results, "few-rows"):
         variants.setdefault(json.dumps(cell["case"], sort_keys=True), set()).add(cell["variant"])
-    assert variants and all(found == {"sql", "core", "peer", "naive"} for found in variants.values())
+    plain = {case: found for case, found in variants.items() if not json.loads(case)["late_match_time"]}
+    assert plain and all(found == {"sql", "core", "peer", "naive"} for found in plain.values())
+    late = {case: found for case, found in variants.items() if json.loads(case)["late_match_time"]}
+    longest = max(json.loads(case)["history"] for case in variants)
+    assert {(json.loads(case)["window"], json.loads(case)["history"]) for case in late} == {
+        ("daily", h) for h in quick_results["config"]["histories"]
+    } | {("whole", longest)}
+    for case, found in late.items():
+        expected = {"sql", "core", "naive"} if json.loads(case)["history"] == longest else {"sql", "core"}
+        assert found == expected, case
+
+
+def test_late_match_cases_find_late_partners(quick_results):
+    """The whole-history late-match case has code 7 rows, in sql, core and the naive recompute alike (the
+    agreement test checks they are the same rows)."""
+    [whole] = [
+        row
+        for row in quick_results["agreement"]
+        if row["suite"] == "few-rows" and row["case"]["late_match_time"] and row["case"]["window"] == "whole"
+    ]
+    assert whole["types"].get("late_match", 0) > 0, whole
+    assert whole["peer"] == "no late matches"
 
 
 def test_the_full_recompute_reads_everything(quick_results):
     """The comparison is fair: the naive recompute really reads every partition of both tables."""
     for cell in quick_results["cells"]:
-        if cell["variant"] == "naive":
+        # a late-match case's recompute is the reference of its rows, not a timed baseline (its late pairs'
+        # filter on b lets Spark prune B there)
+        if cell["variant"] == "naive" and not cell["case"].get("late_match_time"):
             assert all(scan["partitions"] == cell["case"]["history"] for scan in cell["scans"]), cell["case"]
 
 
