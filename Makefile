@@ -22,7 +22,8 @@ ENGINE_CORE := tests/core --ignore=tests/core/test_compat_mode.py --ignore=tests
 	--ignore=tests/core/test_join_type_table.py --ignore=tests/core/test_run_log_line.py
 
 .PHONY: help demo check test test-core test-spark4 test-spark4-ansi test-spark35 test-spark35-ansi pictures java \
-	clean-state bench bench-quick bench-peer thrift-server thrift-server-stop
+	test-lane-dbt test-lane-core test-spark4-dbt test-spark4-core test-spark4-ansi-dbt test-spark4-ansi-core \
+	test-spark35-dbt test-spark35-core test-spark35-ansi-dbt test-spark35-ansi-core clean-state bench bench-quick bench-peer thrift-server thrift-server-stop
 
 help: ## These targets, one line each
 	@grep -E '^[a-z0-9.-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 20
@@ -37,23 +38,61 @@ demo: $(STAMP) ## The worked example as a dbt pipeline on the embedded Spark (th
 #   Spark 3.5, ANSI on      the daily dbt pipeline (SQL and Python models)
 # The core's logic runs with ANSI on (Spark 4) and on Spark 3.5 with ANSI off: each axis once.
 # The engine runs use the smaller hypothesis profile: the properties are engine-independent logic.
-test: check test-spark4 test-spark4-ansi test-spark35 test-spark35-ansi ## check, then Spark 4 and 3.5, ANSI on and off (~19 min on 2 cores)
+SPARK4 := INC_JOIN_EXPECT_SPARK=4 $(BIN)/python $(PYTEST)
+SPARK4_ANSI := INC_JOIN_EXPECT_SPARK=4 INC_JOIN_ANSI=true $(BIN)/python $(PYTEST) --hypothesis-profile=fast
+SPARK35 := INC_JOIN_EXPECT_SPARK=3.5 INC_JOIN_ANSI=false $(VENV35)/bin/python $(PYTEST) --hypothesis-profile=fast
+SPARK35_ANSI := INC_JOIN_EXPECT_SPARK=3.5 INC_JOIN_ANSI=true $(VENV35)/bin/python $(PYTEST)
+# Each engine run is split in two legs: the dbt leg, everything that drives the integration dbt project (dbt
+# writes its target/ and logs/ there, so one dbt process at a time), and the core leg, the rest. Every leg has
+# its own pytest temporary directory, so two legs can run at once.
+BASETEMP = --basetemp=.pytest-tmp/$@
+
+# `make test` runs the two lanes at once: a test process keeps about one of the 2 cores busy (Python, dbt and
+# Spark's driver take turns with the executors). --output-sync prints each leg's output in one piece when it ends.
+test: check $(STAMP35) $(PEER_STAMP) ## check, then every engine run in two lanes at once (~25 min on 2 cores)
+	$(MAKE) --no-print-directory -j2 --output-sync=recurse test-lane-dbt test-lane-core
+
+test-lane-dbt: # the dbt legs, one after the other
+	$(MAKE) --no-print-directory test-spark4-dbt
+	$(MAKE) --no-print-directory test-spark4-ansi-dbt
+	$(MAKE) --no-print-directory test-spark35-dbt
+	$(MAKE) --no-print-directory test-spark35-ansi-dbt
+
+test-lane-core: # the core legs, one after the other
+	$(MAKE) --no-print-directory test-spark4-core
+	$(MAKE) --no-print-directory test-spark4-ansi-core
+	$(MAKE) --no-print-directory test-spark35-core
+	$(MAKE) --no-print-directory test-spark35-ansi-core
+
+test-spark4: test-spark4-dbt test-spark4-core ## The whole suite on Spark 4 (pyspark 4.3), as configured by default
+test-spark4-ansi: test-spark4-ansi-dbt test-spark4-ansi-core ## Spark 4, ANSI on for dbt too: the SQL macro = core matrix
+test-spark35: test-spark35-dbt test-spark35-core ## Spark 3.5, ANSI off: the core suite and the SQL macro = core matrix
+test-spark35-ansi: test-spark35-ansi-dbt test-spark35-ansi-core ## Spark 3.5, ANSI on: the engine checks and the daily dbt pipeline
+
+test-spark4-dbt: $(STAMP)
+	$(SPARK4) $(BASETEMP) tests/integration tests/thrift
 
 # The benchmark's quick mode is part of the suite (tests/bench), so the peer overlay must exist first.
-test-spark4: $(STAMP) $(PEER_STAMP) ## The whole suite on Spark 4 (pyspark 4.3), as configured by default
-	INC_JOIN_EXPECT_SPARK=4 $(BIN)/python $(PYTEST)
+test-spark4-core: $(STAMP) $(PEER_STAMP)
+	$(SPARK4) $(BASETEMP) tests --ignore=tests/integration --ignore=tests/thrift
 
-test-spark4-ansi: $(STAMP) ## Spark 4, ANSI on for dbt too: the SQL macro = core matrix
-	INC_JOIN_EXPECT_SPARK=4 INC_JOIN_ANSI=true $(BIN)/python $(PYTEST) --hypothesis-profile=fast \
-	  tests/core/test_engine.py $(DBT_ENGINE) $(DBT_MATRIX)
+test-spark4-ansi-dbt: $(STAMP)
+	$(SPARK4_ANSI) $(BASETEMP) $(DBT_ENGINE) $(DBT_MATRIX)
 
-test-spark35: $(STAMP35) $(PEER_STAMP) ## Spark 3.5, ANSI off: the core suite and the SQL macro = core matrix
-	INC_JOIN_EXPECT_SPARK=3.5 INC_JOIN_ANSI=false $(VENV35)/bin/python $(PYTEST) --hypothesis-profile=fast \
-	  $(ENGINE_CORE) $(DBT_ENGINE) $(DBT_MATRIX)
+test-spark4-ansi-core: $(STAMP)
+	$(SPARK4_ANSI) $(BASETEMP) tests/core/test_engine.py
 
-test-spark35-ansi: $(STAMP35) ## Spark 3.5, ANSI on: the engine checks and the daily dbt pipeline
-	INC_JOIN_EXPECT_SPARK=3.5 INC_JOIN_ANSI=true $(VENV35)/bin/python $(PYTEST) tests/core/test_engine.py \
-	  $(DBT_ENGINE) $(DBT_PIPELINE)
+test-spark35-dbt: $(STAMP35)
+	$(SPARK35) $(BASETEMP) $(DBT_ENGINE) $(DBT_MATRIX)
+
+test-spark35-core: $(STAMP35)
+	$(SPARK35) $(BASETEMP) $(ENGINE_CORE)
+
+test-spark35-ansi-dbt: $(STAMP35)
+	$(SPARK35_ANSI) $(BASETEMP) $(DBT_ENGINE) $(DBT_PIPELINE)
+
+test-spark35-ansi-core: $(STAMP35)
+	$(SPARK35_ANSI) $(BASETEMP) tests/core/test_engine.py
 
 test-core: $(STAMP) $(PEER_STAMP) ## The fast loop: the PySpark core without dbt, on Spark 4 (about 2 min)
 	$(BIN)/python $(PYTEST) --hypothesis-profile=fast tests/core
@@ -122,4 +161,4 @@ thrift-server-stop: ## Stop it
 
 # Local Spark/dbt state the demo and tests leave behind (all gitignored).
 clean-state: ## Remove the local Spark/dbt state the demo and tests leave behind
-	rm -rf .spark-state spark-warehouse metastore_db derby.log integration_tests/target integration_tests/logs
+	rm -rf .spark-state spark-warehouse metastore_db derby.log integration_tests/target integration_tests/logs .pytest-tmp

@@ -1,4 +1,8 @@
-"""The SQL macro and the PySpark core give identical rows on the same inputs, over a matrix of arguments."""
+"""The SQL macro and the PySpark core give identical rows on the same inputs, over a matrix of arguments.
+
+All cases are rendered by one ``dbt compile`` (each dbt invocation with other vars re-parses the project, 10-20
+s a case); each rendered query then runs on the test session's Spark and is compared with the core. One case also
+goes through ``dbt run`` of the model sql_matrix, so the rendered SQL is shown to materialise as a table."""
 
 from __future__ import annotations
 
@@ -9,6 +13,8 @@ import pytest
 from dbt_inc_join import inc_join
 
 from .pipeline import rows
+
+SEPARATOR = "-- inc_join_matrix: next case"
 
 pytestmark = pytest.mark.dbt
 
@@ -130,57 +136,73 @@ if os.environ.get("INC_JOIN_ANSI"):
     CASES = [case for case in CASES if case.get("engines", True)]
 
 
-@pytest.mark.parametrize("case", CASES, ids=[f"{c.get('a', 'gen_a')}-{c['how']}-{i}" for i, c in enumerate(CASES)])
-def test_sql_macro_equals_core(spark, project, case):
+# enforce_sliding_join_window=False over one day with look_back_time 0: A rows of 2025-01-07 join their partners
+# that arrived up to max_waiting_time days earlier (the original inc-join reads B from start - look_back_time -
+# max_waiting_time and joins on the keys alone), in SQL exactly as in the core.
+COMPAT_CORNER = dict(
+    how="left",
+    enforce_sliding_join_window=False,
+    look_back_time=0,
+    max_waiting_time=5,
+    start="2025-01-07",
+    end="2025-01-07",
+)
+MATERIALISED = next(i for i, case in enumerate(CASES) if case.get("a") == "odd_names_a")
+
+
+@pytest.fixture(scope="module")
+def rendered(project):
+    """Every case's SQL, by one dbt compile of all of them (macros/matrix_join.sql), after the inputs that are
+    models of their own are built."""
+    inputs = sorted(
+        {case[side] for case in CASES for side in ("a", "b") if case.get(side, "gen").startswith(("odd", "hot"))}
+    )
+    project.invoke("run", "--select", *inputs)
+    cases = [*CASES, COMPAT_CORNER]
+    inline = f"{{{{ matrix_cases(var('matrix_cases'), '{SEPARATOR}') }}}}"
+    result = project.invoke("compile", "--inline", inline, "--no-populate-cache", vars={"matrix_cases": cases})
+    parts = [part.strip() for part in result.result.results[0].node.compiled_code.split(SEPARATOR)]
+    assert len(parts) == len(cases)
+    return dict(zip(map(id, cases), parts, strict=True))
+
+
+def core_rows(spark, case):
+    """The core's answer for one case: its columns and rows."""
     arguments = {k: v for k, v in case.items() if k not in ("a", "b", "start", "end", "engines")}
     arguments.setdefault("join_cols", "TrxId")
     arguments.setdefault("look_back_time", 2)
     arguments.setdefault("max_waiting_time", 4)
-    a, b = case.get("a", "gen_a"), case.get("b", "gen_b")
-    if a.startswith(("odd", "hot")):
-        project.invoke("run", "--select", a, b)
-    project.invoke("run", "--select", "sql_matrix", vars={"matrix": case})
-    table = project.table("sql_matrix")
     expected = inc_join(
-        spark.table(f"inc_join_it.{a}"),
-        spark.table(f"inc_join_it.{b}"),
+        spark.table(f"inc_join_it.{case.get('a', 'gen_a')}"),
+        spark.table(f"inc_join_it.{case.get('b', 'gen_b')}"),
         output_window_start=case["start"],
         output_window_end=case["end"],
         **arguments,
     )
-    assert table.columns == expected.columns
-    assert rows(table, table.columns) == rows(expected, expected.columns)
+    return expected.columns, rows(expected, expected.columns)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[f"{c.get('a', 'gen_a')}-{c['how']}-{i}" for i, c in enumerate(CASES)])
+def test_sql_macro_equals_core(spark, rendered, case):
+    table = spark.sql(rendered[id(case)])
+    assert (table.columns, rows(table, table.columns)) == core_rows(spark, case)
     assert table.count() > 0
     if case.get("late_match_time"):
         assert table.where("JoinType = 7").count() > 0, "the case has late matches"
 
 
-def test_sql_compatibility_mode_matches_the_original_in_the_issue_11_corner(spark, project):
-    """enforce_sliding_join_window=False over one day with look_back_time 0: A rows of 2025-01-07 join their
-    partners that arrived up to max_waiting_time days earlier (the original inc-join reads B from
-    start - look_back_time - max_waiting_time and joins on the keys alone), in SQL exactly as in the core."""
-    case = dict(
-        how="left",
-        enforce_sliding_join_window=False,
-        look_back_time=0,
-        max_waiting_time=5,
-        start="2025-01-07",
-        end="2025-01-07",
-    )
+def test_the_model_materialises_a_case(spark, project, rendered):
+    """dbt run of sql_matrix (a table) writes the rows of the rendered query (the case with column names that
+    need quoting)."""
+    case = CASES[MATERIALISED]
     project.invoke("run", "--select", "sql_matrix", vars={"matrix": case})
     table = project.table("sql_matrix")
-    expected = inc_join(
-        spark.table("inc_join_it.gen_a"),
-        spark.table("inc_join_it.gen_b"),
-        join_cols="TrxId",
-        look_back_time=0,
-        max_waiting_time=5,
-        how="left",
-        enforce_sliding_join_window=False,
-        output_window_start=case["start"],
-        output_window_end=case["end"],
-    )
-    assert rows(table, table.columns) == rows(expected, expected.columns)
+    assert (table.columns, rows(table, table.columns)) == core_rows(spark, case)
+
+
+def test_sql_compatibility_mode_matches_the_original_in_the_issue_11_corner(spark, rendered):
+    table = spark.sql(rendered[id(COMPAT_CORNER)])
+    assert (table.columns, rows(table, table.columns)) == core_rows(spark, COMPAT_CORNER)
     late = table.where("JoinType = 2").selectExpr("min(DiffArrivalTime)", "count(*)").first()
     assert late[1] > 0 and late[0] < 0, "a_late rows with B older than look_back_time are the corner"
     assert table.where("JoinType = 2 AND (DiffArrivalTime < -5 OR RecDate_A <> DATE'2025-01-07')").count() == 0
