@@ -46,6 +46,7 @@ SPARK35_ANSI := INC_JOIN_EXPECT_SPARK=3.5 INC_JOIN_ANSI=true $(VENV35)/bin/pytho
 # writes its target/ and logs/ there, so one dbt process at a time), and the core leg, the rest. Every leg has
 # its own pytest temporary directory, so two legs can run at once.
 BASETEMP = --basetemp=.pytest-tmp/$@
+TMPDIR_READY := mkdir -p .pytest-tmp &&
 
 # `make test` runs the two lanes at once: a test process keeps about one of the 2 cores busy (Python, dbt and
 # Spark's driver take turns with the executors). --output-sync prints each leg's output in one piece when it ends.
@@ -70,29 +71,29 @@ test-spark35: test-spark35-dbt test-spark35-core ## Spark 3.5, ANSI off: the cor
 test-spark35-ansi: test-spark35-ansi-dbt test-spark35-ansi-core ## Spark 3.5, ANSI on: the engine checks and the daily dbt pipeline
 
 test-spark4-dbt: $(STAMP)
-	$(SPARK4) $(BASETEMP) tests/integration tests/thrift
+	$(TMPDIR_READY) $(SPARK4) $(BASETEMP) tests/integration tests/thrift
 
 # The benchmark's quick mode is part of the suite (tests/bench), so the peer overlay must exist first.
 test-spark4-core: $(STAMP) $(PEER_STAMP)
-	$(SPARK4) $(BASETEMP) tests --ignore=tests/integration --ignore=tests/thrift
+	$(TMPDIR_READY) $(SPARK4) $(BASETEMP) tests --ignore=tests/integration --ignore=tests/thrift
 
 test-spark4-ansi-dbt: $(STAMP)
-	$(SPARK4_ANSI) $(BASETEMP) $(DBT_ENGINE) $(DBT_MATRIX)
+	$(TMPDIR_READY) $(SPARK4_ANSI) $(BASETEMP) $(DBT_ENGINE) $(DBT_MATRIX)
 
 test-spark4-ansi-core: $(STAMP)
-	$(SPARK4_ANSI) $(BASETEMP) tests/core/test_engine.py
+	$(TMPDIR_READY) $(SPARK4_ANSI) $(BASETEMP) tests/core/test_engine.py
 
 test-spark35-dbt: $(STAMP35)
-	$(SPARK35) $(BASETEMP) $(DBT_ENGINE) $(DBT_MATRIX)
+	$(TMPDIR_READY) $(SPARK35) $(BASETEMP) $(DBT_ENGINE) $(DBT_MATRIX)
 
 test-spark35-core: $(STAMP35)
-	$(SPARK35) $(BASETEMP) $(ENGINE_CORE)
+	$(TMPDIR_READY) $(SPARK35) $(BASETEMP) $(ENGINE_CORE)
 
 test-spark35-ansi-dbt: $(STAMP35)
-	$(SPARK35_ANSI) $(BASETEMP) $(DBT_ENGINE) $(DBT_PIPELINE)
+	$(TMPDIR_READY) $(SPARK35_ANSI) $(BASETEMP) $(DBT_ENGINE) $(DBT_PIPELINE)
 
 test-spark35-ansi-core: $(STAMP35)
-	$(SPARK35_ANSI) $(BASETEMP) tests/core/test_engine.py
+	$(TMPDIR_READY) $(SPARK35_ANSI) $(BASETEMP) tests/core/test_engine.py
 
 test-core: $(STAMP) $(PEER_STAMP) ## The fast loop: the PySpark core without dbt, on Spark 4 (about 2 min)
 	$(BIN)/python $(PYTEST) --hypothesis-profile=fast tests/core
