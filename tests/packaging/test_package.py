@@ -22,8 +22,12 @@ PACKAGE = REPO / "src" / "dbt_inc_join"
 # Local state and build output that a checkout may hold and a fresh clone does not (see .gitignore).
 NOT_SOURCES = shutil.ignore_patterns(
     ".git",
-    ".venv",
+    ".venv*",  # .venv and .venv-spark35
     ".bench-peer",
+    ".pytest-tmp",  # the test legs' temporary directories, this copy among them
+    ".mypy_cache",
+    ".ruff_cache",
+    ".thrift-server",
     "build",
     "dist",
     "*.egg-info",
