@@ -22,8 +22,9 @@ ENGINE_CORE := tests/core --ignore=tests/core/test_compat_mode.py --ignore=tests
 	--ignore=tests/core/test_join_type_table.py --ignore=tests/core/test_run_log_line.py
 
 .PHONY: help demo check test test-core test-spark4 test-spark4-ansi test-spark35 test-spark35-ansi pictures java \
-	test-lane-dbt test-lane-core test-spark4-dbt test-spark4-core test-spark4-ansi-dbt test-spark4-ansi-core \
-	test-spark35-dbt test-spark35-core test-spark35-ansi-dbt test-spark35-ansi-core clean-state bench bench-quick bench-peer thrift-server thrift-server-stop
+	integration-deps test-lane-1 test-lane-2 test-spark4-dbt test-spark4-thrift test-spark4-core \
+	test-spark4-ansi-dbt test-spark4-ansi-core test-spark35-dbt test-spark35-core test-spark35-ansi-dbt \
+	test-spark35-ansi-core clean-state bench bench-quick bench-peer thrift-server thrift-server-stop
 
 help: ## These targets, one line each
 	@grep -E '^[a-z0-9.-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 20
@@ -38,44 +39,57 @@ demo: $(STAMP) ## The worked example as a dbt pipeline on the embedded Spark (th
 #   Spark 3.5, ANSI on      the daily dbt pipeline (SQL and Python models)
 # The core's logic runs with ANSI on (Spark 4) and on Spark 3.5 with ANSI off: each axis once.
 # The engine runs use the smaller hypothesis profile: the properties are engine-independent logic.
+
 SPARK4 := INC_JOIN_EXPECT_SPARK=4 $(BIN)/python $(PYTEST)
 SPARK4_ANSI := INC_JOIN_EXPECT_SPARK=4 INC_JOIN_ANSI=true $(BIN)/python $(PYTEST) --hypothesis-profile=fast
 SPARK35 := INC_JOIN_EXPECT_SPARK=3.5 INC_JOIN_ANSI=false $(VENV35)/bin/python $(PYTEST) --hypothesis-profile=fast
 SPARK35_ANSI := INC_JOIN_EXPECT_SPARK=3.5 INC_JOIN_ANSI=true $(VENV35)/bin/python $(PYTEST)
-# Each engine run is split in two legs: the dbt leg, everything that drives the integration dbt project (dbt
-# writes its target/ and logs/ there, so one dbt process at a time), and the core leg, the rest. Every leg has
-# its own pytest temporary directory, so two legs can run at once.
+# Each engine run is split into legs, one pytest process each: `-dbt` (tests/integration/, the integration dbt
+# project driven in the test process), `-core` (the rest), and on Spark 4 `-thrift` (tests/thrift/). Every leg
+# has its own pytest temporary directory, Spark state and dbt target/log paths (harness/local_dbt.py), so legs
+# can run at the same time; they share only the project's package link, made once by integration-deps.
 BASETEMP = --basetemp=.pytest-tmp/$@
 TMPDIR_READY := mkdir -p .pytest-tmp &&
 
-# `make test` runs the two lanes at once: a test process keeps about one of the 2 cores busy (Python, dbt and
-# Spark's driver take turns with the executors). --output-sync prints each leg's output in one piece when it ends.
-test: check $(STAMP35) $(PEER_STAMP) ## check, then every engine run in two lanes at once (~25 min on 2 cores)
-	$(MAKE) --no-print-directory -j2 --output-sync=recurse test-lane-dbt test-lane-core
+# `make test` runs two lanes at once, each its legs one after the other: a test process keeps about one of the
+# 2 cores busy (Python, dbt and Spark's driver take turns with the executors), and the lanes take about as long
+# as each other. --output-sync prints each leg's output in one piece when it ends.
+test: $(STAMP) $(PEER_STAMP) integration-deps ## check, then every engine run, in two lanes at once (~25 min on 2 cores)
+	$(MAKE) --no-print-directory -j2 --output-sync=recurse test-lane-1 test-lane-2
 
-test-lane-dbt: # the dbt legs, one after the other
+# The integration project's package link (dbt_packages/dbt_inc_join -> ..), made once before the lanes start.
+integration-deps: $(STAMP)
+	cd integration_tests && ../$(BIN)/dbt deps --project-dir .
+
+test-lane-1: # lint and types, then the Spark 4 dbt legs, and the Spark 3.5 matrix
+	$(MAKE) --no-print-directory check
 	$(MAKE) --no-print-directory test-spark4-dbt
+	$(MAKE) --no-print-directory test-spark4-thrift
 	$(MAKE) --no-print-directory test-spark4-ansi-dbt
-	$(MAKE) --no-print-directory test-spark35-dbt
-	$(MAKE) --no-print-directory test-spark35-ansi-dbt
-
-test-lane-core: # the core legs, one after the other
-	$(MAKE) --no-print-directory test-spark4-core
 	$(MAKE) --no-print-directory test-spark4-ansi-core
-	$(MAKE) --no-print-directory test-spark35-core
-	$(MAKE) --no-print-directory test-spark35-ansi-core
+	$(MAKE) --no-print-directory test-spark35-dbt
 
-test-spark4: test-spark4-dbt test-spark4-core ## The whole suite on Spark 4 (pyspark 4.3), as configured by default
+test-lane-2: # the Spark 3.5 environment first (lane 1 needs it last), its legs, then the Spark 4 core leg
+	$(MAKE) --no-print-directory $(STAMP35)
+	$(MAKE) --no-print-directory test-spark35-core
+	$(MAKE) --no-print-directory test-spark35-ansi-dbt
+	$(MAKE) --no-print-directory test-spark35-ansi-core
+	$(MAKE) --no-print-directory test-spark4-core
+
+test-spark4: test-spark4-dbt test-spark4-thrift test-spark4-core ## The whole suite on Spark 4 (pyspark 4.3), as configured by default
 test-spark4-ansi: test-spark4-ansi-dbt test-spark4-ansi-core ## Spark 4, ANSI on for dbt too: the SQL macro = core matrix
 test-spark35: test-spark35-dbt test-spark35-core ## Spark 3.5, ANSI off: the core suite and the SQL macro = core matrix
 test-spark35-ansi: test-spark35-ansi-dbt test-spark35-ansi-core ## Spark 3.5, ANSI on: the engine checks and the daily dbt pipeline
 
 test-spark4-dbt: $(STAMP)
-	$(TMPDIR_READY) $(SPARK4) $(BASETEMP) tests/integration tests/thrift
+	$(TMPDIR_READY) $(SPARK4) $(BASETEMP) tests/integration
 
 # The benchmark's quick mode is part of the suite (tests/bench), so the peer overlay must exist first.
 test-spark4-core: $(STAMP) $(PEER_STAMP)
 	$(TMPDIR_READY) $(SPARK4) $(BASETEMP) tests --ignore=tests/integration --ignore=tests/thrift
+
+test-spark4-thrift: $(STAMP)
+	$(TMPDIR_READY) $(SPARK4) $(BASETEMP) tests/thrift
 
 test-spark4-ansi-dbt: $(STAMP)
 	$(TMPDIR_READY) $(SPARK4_ANSI) $(BASETEMP) $(DBT_ENGINE) $(DBT_MATRIX)

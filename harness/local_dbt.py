@@ -22,6 +22,10 @@ class LocalDbtProject:
         self.state_dir = Path(state_dir).resolve()
         self.state_dir.mkdir(parents=True, exist_ok=True)
         os.environ["INC_JOIN_STATE_DIR"] = str(self.state_dir)
+        # dbt's artefacts and logs beside the Spark state, not in the project: processes with their own state
+        # can use one project at the same time (make test runs two test processes at once)
+        self.target_path = self.state_dir / "dbt-target"
+        self.log_path = self.state_dir / "dbt-logs"
         os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
         os.environ.setdefault("DBT_SEND_ANONYMOUS_USAGE_STATS", "false")
 
@@ -44,6 +48,8 @@ class LocalDbtProject:
         from dbt.cli.main import dbtRunner
 
         os.environ["INC_JOIN_TODAY"] = str(today) if today is not None else "9999-12-31"
+        os.environ["DBT_TARGET_PATH"] = str(self.target_path)
+        os.environ["DBT_LOG_PATH"] = str(self.log_path)
         command = [*args, "--project-dir", str(self.project_dir), "--profiles-dir", str(self.project_dir)]
         if self.target and args and args[0] not in ("deps", "clean"):
             command += ["--target", self.target]

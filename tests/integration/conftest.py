@@ -18,7 +18,10 @@ PROJECT = Path(__file__).resolve().parents[2] / "integration_tests"
 def project(spark):
     # the spark fixture started the session dbt reuses; INC_JOIN_STATE_DIR points at its catalog
     dbt = LocalDbtProject(PROJECT, Path(os.environ["INC_JOIN_STATE_DIR"]))
-    dbt.invoke("deps")
+    # deps links the package (local: ../); `make test` runs it once before its lanes, so a leg running beside
+    # another never replaces the link the other is reading
+    if not (PROJECT / "dbt_packages" / "dbt_inc_join").exists():
+        dbt.invoke("deps")
     with dbt_spark_default_ansi():  # dbt-spark's seed SQL writes empty cells as `None`, which ANSI rejects
         dbt.invoke("seed")
     return dbt

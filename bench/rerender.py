@@ -1,0 +1,61 @@
+"""Targets and Markdown of a few-rows run again, from its JSON: after a fix to a check or to the report, without
+measuring again (the times, rows and scans are the run's own).
+
+    python -m bench.rerender bench/results/d365-r20000.json   # rewrites d365-r20000.md and the JSON's targets
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import asdict
+from datetime import date
+from pathlib import Path
+
+from .measure import Cell, Check, Run
+from .metrics import PlanSummary, Scan
+from .report import Results, agreement, markdown, targets
+from .variants import Case
+
+
+def cell_from_json(row: dict) -> Cell:
+    """One measured cell as the run held it."""
+    fields = dict(
+        row["case"], start=date.fromisoformat(row["case"]["start"]), end=date.fromisoformat(row["case"]["end"])
+    )
+    cell = Cell(Case(**fields), row["variant"], len(row["seconds"]))
+    cell.runs = [Run(seconds, row["rows"]) for seconds in row["seconds"]]
+    cell.check = Check(row["rows"], row["types"], row["fingerprint"])
+    cell.plan = PlanSummary([Scan(**scan) for scan in row["scans"]], Counter(row["nodes"]))
+    return cell
+
+
+def rerender(path: Path) -> str:
+    report = json.loads(path.read_text())
+    if any(row.get("suite", "few-rows") != "few-rows" for row in report["cells"]):
+        raise SystemExit("bench.rerender: only a few-rows run can be rendered again (--suite few-rows)")
+    config = report["config"]
+    report["context"]["rendered"] = (
+        "again from the run's JSON by python -m bench.rerender (the times are the run's own)"
+    )
+    cells = [cell_from_json(row) for row in report["cells"]]
+    results = Results(cells, config["hows"], config["histories"])
+    found, agreed = targets(results), agreement(results)
+    text = markdown(results, report["context"], found, agreed)
+    path.with_suffix(".md").write_text(text)
+    report["targets"] = [asdict(t) for t in found]
+    path.write_text(json.dumps(report, indent=1, default=str) + "\n")
+    return text
+
+
+def main(argv: Sequence[str]) -> int:
+    if len(argv) != 1:
+        raise SystemExit(__doc__)
+    print(rerender(Path(argv[0])))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
