@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 
-
 pytestmark = pytest.mark.dbt
 
 RUN = Path("run", "inc_join_integration_tests", "models", "writer")  # under the project's target path
