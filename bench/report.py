@@ -196,15 +196,15 @@ def agreement(results: Results) -> list[dict[str, object]]:
                 "ours_agree": ours_agree,
                 "rows": reference.rows,
                 "types": reference.types,
-                "peer": _peer_difference(reference, peer.check)
-                if peer
-                else "no late matches"
-                if case.late_match_time
-                else "not run",
+                "peer": _peer_difference(reference, peer.check) if peer else _peer_not_run(case),
                 "stable": all(c.stable for c in by_variant.values()),
             }
         )
     return rows
+
+
+def _peer_not_run(case: Case) -> str:
+    return "no late matches" if case.late_match_time else "not run"
 
 
 def _late_lines(results: Results) -> list[str]:

@@ -195,8 +195,11 @@ def late_cells(config: Config, last_day) -> list:
     from .measure import Cell
     from .variants import Case
 
-    late = dict(look_back_time=config.look_back_time, max_waiting_time=config.max_waiting_time)
-    late["late_match_time"] = config.late_match_time
+    late = dict(
+        look_back_time=config.look_back_time,
+        max_waiting_time=config.max_waiting_time,
+        late_match_time=config.late_match_time,
+    )
     longest = max(config.histories)
     cells = []
     for history in config.histories:

@@ -43,11 +43,8 @@
 
 {% macro _group_window_sql(key_count, lb, mw, time_uom) %}
   {#- A B row of the arrival's keys inside its window [a - lb, a + mw]. -#}
-  {%- set tests = [] -%}
-  {%- for index in range(key_count) -%}{%- do tests.append('_gk' ~ index ~ ' = _bk' ~ index) -%}{%- endfor -%}
-  {%- do tests.append('_b_arrival >= ' ~ dbt_inc_join._add_units_sql('_g_arrival', -lb, time_uom)) -%}
-  {%- do tests.append('_b_arrival <= ' ~ dbt_inc_join._add_units_sql('_g_arrival', mw, time_uom)) -%}
-  {{ return(tests | join(' AND ')) }}
+  {%- set window = dbt_inc_join._sliding_window_sql(lb, mw, time_uom, '_g_arrival') -%}
+  {{ return(dbt_inc_join._keys_equal_sql(key_count, '_gk') ~ ' AND ' ~ window) }}
 {% endmacro %}
 
 {% macro _group_match_sql(key_count, lb, mw, time_uom) %}

@@ -250,22 +250,6 @@ _inc_join_empty as (
   {{ return(time_uom == 'day' and raw_type == 'date') }}
 {% endmacro %}
 
-{% macro _keys_equal_sql(key_count) %}
-  {#- A's and B's keys are equal (plain SQL equality: NULL never matches). -#}
-  {%- set tests = [] -%}
-  {%- for index in range(key_count) -%}
-    {%- do tests.append('_ak' ~ index ~ ' = _bk' ~ index) -%}
-  {%- endfor -%}
-  {{ return(tests | join(' AND ')) }}
-{% endmacro %}
-
-{% macro _sliding_window_sql(lb, mw, time_uom) %}
-  {#- b inside A's sliding window [a - lb, a + mw]. -#}
-  {%- set lower = '_b_arrival >= ' ~ dbt_inc_join._add_units_sql('_a_arrival', -lb, time_uom) -%}
-  {%- set upper = '_b_arrival <= ' ~ dbt_inc_join._add_units_sql('_a_arrival', mw, time_uom) -%}
-  {{ return(lower ~ ' AND ' ~ upper) }}
-{% endmacro %}
-
 {% macro _partner_condition_sql(params, start, key_count) %}
   {#- Equal keys (plain SQL equality: NULL never matches) and, by default, b inside A's sliding window (with
       late matches, spec §10: a late copy of an A row pairs after the window instead). -#}

@@ -1,4 +1,21 @@
-{#- Placement helpers the scenarios share (scenarios.py: _a_row, _window_closes, _matched_arrival). -#}
+{#- Placement helpers the scenarios share (scenarios.py: _a_row, _window_closes, _matched_arrival), and the
+    pairing rule's two tests (scenarios.py: keys_equal_sql, sliding_window_sql). -#}
+
+{% macro _keys_equal_sql(key_count, a_key='_ak') %}
+  {#- A's keys (named <a_key><i>) equal B's (plain SQL equality: NULL never matches). -#}
+  {%- set tests = [] -%}
+  {%- for index in range(key_count) -%}
+    {%- do tests.append(a_key ~ index ~ ' = _bk' ~ index) -%}
+  {%- endfor -%}
+  {{ return(tests | join(' AND ')) }}
+{% endmacro %}
+
+{% macro _sliding_window_sql(lb, mw, time_uom, a_arrival='_a_arrival') %}
+  {#- b inside the sliding window [a - lb, a + mw] of the A arrival `a_arrival`. -#}
+  {%- set lower = '_b_arrival >= ' ~ dbt_inc_join._add_units_sql(a_arrival, -lb, time_uom) -%}
+  {%- set upper = '_b_arrival <= ' ~ dbt_inc_join._add_units_sql(a_arrival, mw, time_uom) -%}
+  {{ return(lower ~ ' AND ' ~ upper) }}
+{% endmacro %}
 
 {% macro _a_row(ctx, where) %}
   {#- `where` for rows of an A row itself, never of its late copy (spec §10). -#}

@@ -15,10 +15,11 @@ import re
 from collections.abc import Sequence
 
 from .predicates import quote
-from .scenarios import ARRIVAL_B
-from .time_units import TimeUnit, add_units_sql, unit_number_sql
+from .scenarios import ARRIVAL_B, keys_equal_sql, sliding_window_sql
+from .time_units import TimeUnit, unit_number_sql
 
 GROUP_ARRIVAL = "_g_arrival"
+GROUP_KEY = "_gk"  #: A's keys in the distinct (keys, arrival) of A: _gk0, _gk1, ...
 BUCKET = "_bucket"
 
 
@@ -30,7 +31,7 @@ def pairs_by_bucket(mode: str, how: str) -> bool:
 
 def group_key(index: int) -> str:
     """The name of A's key ``index`` in the distinct (keys, arrival) of A."""
-    return f"_gk{index}"
+    return f"{GROUP_KEY}{index}"
 
 
 def bucket_width(look_back_time: int, max_waiting_time: int) -> int:
@@ -64,10 +65,8 @@ def arrival_filter_sql(key_count: int) -> str:
 
 def group_window_sql(key_count: int, look_back_time: int, max_waiting_time: int, unit: TimeUnit) -> str:
     """A B row of the arrival's keys inside its window ``[a − lb, a + mw]``."""
-    tests = [f"{group_key(i)} = _bk{i}" for i in range(key_count)]
-    tests.append(f"{ARRIVAL_B} >= {add_units_sql(GROUP_ARRIVAL, -look_back_time, unit)}")
-    tests.append(f"{ARRIVAL_B} <= {add_units_sql(GROUP_ARRIVAL, max_waiting_time, unit)}")
-    return " AND ".join(tests)
+    window = sliding_window_sql(look_back_time, max_waiting_time, unit, GROUP_ARRIVAL)
+    return f"{keys_equal_sql(key_count, GROUP_KEY)} AND {window}"
 
 
 def group_match_sql(key_count: int, look_back_time: int, max_waiting_time: int, unit: TimeUnit) -> str:

@@ -38,8 +38,17 @@ from .columns import ColumnPlan, OutputColumn
 from .join_types import JoinType, emitted_join_types
 from .late_matches import late_window_sql
 from .predicates import arrival_range_sql, quote
-from .scenarios import ARRIVAL_A, ARRIVAL_B, LATE_COPY, SCENARIOS, PlacementContext, Scenario
-from .time_units import TimeUnit, UnitValue, add_units_sql, shift_value, sql_literal, truncate_sql
+from .scenarios import (
+    ARRIVAL_A,
+    ARRIVAL_B,
+    LATE_COPY,
+    SCENARIOS,
+    PlacementContext,
+    Scenario,
+    keys_equal_sql,
+    sliding_window_sql,
+)
+from .time_units import TimeUnit, UnitValue, shift_value, sql_literal, truncate_sql
 from .validation import JoinParameters
 from .window import OutputWindow, read_ranges
 
@@ -78,19 +87,6 @@ def side_projection(
             if not (same and c.input_name == inc_col)
         ]
         + [f"{truncate_sql(quote(inc_col), unit)} AS _{side}_arrival"]
-    )
-
-
-def keys_equal_sql(key_count: int) -> str:
-    """A's and B's keys are equal (plain SQL equality: NULL never matches)."""
-    return " AND ".join(f"_ak{i} = _bk{i}" for i in range(key_count))
-
-
-def sliding_window_sql(look_back_time: int, max_waiting_time: int, unit: TimeUnit) -> str:
-    """b inside A's sliding window ``[a − lb, a + mw]``."""
-    return (
-        f"{ARRIVAL_B} >= {add_units_sql(ARRIVAL_A, -look_back_time, unit)} AND "
-        f"{ARRIVAL_B} <= {add_units_sql(ARRIVAL_A, max_waiting_time, unit)}"
     )
 
 

@@ -25,6 +25,19 @@ A_ONLY = f"{ARRIVAL_A} IS NOT NULL AND {ARRIVAL_B} IS NULL"
 B_ONLY = f"{ARRIVAL_A} IS NULL"
 
 
+def keys_equal_sql(key_count: int, a_key: str = "_ak") -> str:
+    """A's keys (named ``<a_key><i>``) equal B's (plain SQL equality: NULL never matches)."""
+    return " AND ".join(f"{a_key}{i} = _bk{i}" for i in range(key_count))
+
+
+def sliding_window_sql(look_back_time: int, max_waiting_time: int, unit: TimeUnit, a_arrival: str = ARRIVAL_A) -> str:
+    """b inside the sliding window ``[a − lb, a + mw]`` of the A arrival ``a_arrival``."""
+    return (
+        f"{ARRIVAL_B} >= {add_units_sql(a_arrival, -look_back_time, unit)} AND "
+        f"{ARRIVAL_B} <= {add_units_sql(a_arrival, max_waiting_time, unit)}"
+    )
+
+
 @dataclass(frozen=True)
 class PlacementContext:
     """What placing a row may depend on besides the row: the unit, the two windows, the output window end."""
