@@ -15,6 +15,10 @@ PYTEST := -m pytest --durations=15
 DBT_ENGINE := tests/integration/test_engine.py
 DBT_PIPELINE := tests/integration/test_dbt_pipeline.py
 DBT_MATRIX := tests/integration/test_sql_matches_core.py
+# The run ledger (spec §13): its 30-day run with threads = 4 and its fault chain are a leg of their own on Spark 4;
+# the chunked first run runs on Spark 3.5 too.
+DBT_LEDGER := tests/integration/test_ledger.py
+DBT_CHUNKED := "tests/integration/test_ledger.py::test_a_chunked_first_run_equals_the_one_shot_table"
 # The core suite on the other engines, less what does not depend on the engine: the side-by-side comparison with
 # the original library (compatibility mode; its SQL runs on every engine through the SQL = core matrix), the
 # pictures, and the checks of tables and log text.
@@ -22,7 +26,7 @@ ENGINE_CORE := tests/core --ignore=tests/core/test_compat_mode.py --ignore=tests
 	--ignore=tests/core/test_join_type_table.py --ignore=tests/core/test_run_log_line.py
 
 .PHONY: help demo check test test-core test-spark4 test-spark4-ansi test-spark35 test-spark35-ansi pictures java \
-	integration-deps test-lane-1 test-lane-2 test-spark4-dbt test-spark4-thrift test-spark4-core \
+	integration-deps test-lane-1 test-lane-2 test-spark4-dbt test-spark4-thrift test-spark4-ledger test-spark4-core \
 	test-spark4-ansi-dbt test-spark4-ansi-core test-spark35-dbt test-spark35-core test-spark35-ansi-dbt \
 	test-spark35-ansi-core clean-state bench bench-quick bench-peer thrift-server thrift-server-stop
 
@@ -61,28 +65,32 @@ test: $(STAMP) $(PEER_STAMP) integration-deps ## check, then every engine run, i
 integration-deps: $(STAMP)
 	cd integration_tests && ../$(BIN)/dbt deps --project-dir .
 
-test-lane-1: # lint and types, then the Spark 4 dbt legs, and the Spark 3.5 matrix
+test-lane-1: # lint and types, then the Spark 4 dbt legs and the run ledger's leg
 	$(MAKE) --no-print-directory check
 	$(MAKE) --no-print-directory test-spark4-dbt
 	$(MAKE) --no-print-directory test-spark4-thrift
 	$(MAKE) --no-print-directory test-spark4-ansi-dbt
 	$(MAKE) --no-print-directory test-spark4-ansi-core
-	$(MAKE) --no-print-directory test-spark35-dbt
+	$(MAKE) --no-print-directory test-spark4-ledger
 
-test-lane-2: # the Spark 3.5 environment first (lane 1 needs it last), its legs, then the Spark 4 core leg
+test-lane-2: # the Spark 3.5 environment first, its legs, the Spark 4 core leg, then the Spark 3.5 matrix
 	$(MAKE) --no-print-directory $(STAMP35)
 	$(MAKE) --no-print-directory test-spark35-core
 	$(MAKE) --no-print-directory test-spark35-ansi-dbt
 	$(MAKE) --no-print-directory test-spark35-ansi-core
 	$(MAKE) --no-print-directory test-spark4-core
+	$(MAKE) --no-print-directory test-spark35-dbt
 
-test-spark4: test-spark4-dbt test-spark4-thrift test-spark4-core ## The whole suite on Spark 4 (pyspark 4.3), as configured by default
+test-spark4: test-spark4-dbt test-spark4-thrift test-spark4-ledger test-spark4-core ## The whole suite on Spark 4 (pyspark 4.3), as configured by default
 test-spark4-ansi: test-spark4-ansi-dbt test-spark4-ansi-core ## Spark 4, ANSI on for dbt too: the SQL macro = core matrix
 test-spark35: test-spark35-dbt test-spark35-core ## Spark 3.5, ANSI off: the core suite and the SQL macro = core matrix
 test-spark35-ansi: test-spark35-ansi-dbt test-spark35-ansi-core ## Spark 3.5, ANSI on: the engine checks and the daily dbt pipeline
 
 test-spark4-dbt: $(STAMP)
-	$(TMPDIR_READY) $(SPARK4) $(BASETEMP) tests/integration
+	$(TMPDIR_READY) $(SPARK4) $(BASETEMP) tests/integration --ignore=$(DBT_LEDGER)
+
+test-spark4-ledger: $(STAMP)
+	$(TMPDIR_READY) $(SPARK4) $(BASETEMP) $(DBT_LEDGER) -k "not chunked"
 
 # The benchmark's quick mode is part of the suite (tests/bench), so the peer overlay must exist first.
 test-spark4-core: $(STAMP) $(PEER_STAMP)
@@ -98,7 +106,7 @@ test-spark4-ansi-core: $(STAMP)
 	$(TMPDIR_READY) $(SPARK4_ANSI) $(BASETEMP) tests/core/test_engine.py
 
 test-spark35-dbt: $(STAMP35)
-	$(TMPDIR_READY) $(SPARK35) $(BASETEMP) $(DBT_ENGINE) $(DBT_MATRIX)
+	$(TMPDIR_READY) $(SPARK35) $(BASETEMP) $(DBT_ENGINE) $(DBT_MATRIX) $(DBT_CHUNKED)
 
 test-spark35-core: $(STAMP35)
 	$(TMPDIR_READY) $(SPARK35) $(BASETEMP) $(ENGINE_CORE)

@@ -4,28 +4,28 @@
                   output_window_start=none, output_window_end=none, time_uom='day',
                   enforce_sliding_join_window=true, include_waiting=false, output_select=none,
                   suffixes=['_A', '_B'], partner='all', partner_order_by=none, aggregate=none, null_fill=none,
-                  many_rows_per_key=false, late_match_time=0) %}
+                  many_rows_per_key=false, late_match_time=0, max_window_units=none) %}
   {{ return(adapter.dispatch('inc_join', 'dbt_inc_join')(
       a, b, join_cols, inc_col, how, look_back_time, max_waiting_time, output_window_start, output_window_end,
       time_uom, enforce_sliding_join_window, include_waiting, output_select, suffixes, partner, partner_order_by,
-      aggregate, null_fill, many_rows_per_key, late_match_time)) }}
+      aggregate, null_fill, many_rows_per_key, late_match_time, max_window_units)) }}
 {% endmacro %}
 
 {% macro default__inc_join(a, b, join_cols, inc_col, how, look_back_time, max_waiting_time, output_window_start,
                            output_window_end, time_uom, enforce_sliding_join_window, include_waiting,
                            output_select, suffixes, partner, partner_order_by, aggregate, null_fill,
-                           many_rows_per_key, late_match_time) %}
+                           many_rows_per_key, late_match_time, max_window_units) %}
   {{ return(dbt_inc_join.spark__inc_join(a, b, join_cols, inc_col, how, look_back_time, max_waiting_time,
                                      output_window_start, output_window_end, time_uom,
                                      enforce_sliding_join_window, include_waiting, output_select, suffixes,
                                      partner, partner_order_by, aggregate, null_fill, many_rows_per_key,
-                                     late_match_time)) }}
+                                     late_match_time, max_window_units)) }}
 {% endmacro %}
 
 {% macro spark__inc_join(a, b, join_cols, inc_col, how, look_back_time, max_waiting_time, output_window_start,
                          output_window_end, time_uom, enforce_sliding_join_window, include_waiting, output_select,
                          suffixes, partner, partner_order_by, aggregate, null_fill, many_rows_per_key,
-                         late_match_time) %}
+                         late_match_time, max_window_units) %}
   {#- dbt renders every model while parsing the project (disabled ones too); check and plan only when running. -#}
   {%- if not execute -%}
     {{ return('select 1 as inc_join_placeholder') }}
@@ -35,6 +35,7 @@
                                                partner, partner_order_by, aggregate, null_fill, many_rows_per_key,
                                                late_match_time) -%}
   {%- do dbt_inc_join._check_model_config(params) -%}
+  {%- set max_window_units = dbt_inc_join._max_window_units(max_window_units) -%}
   {%- set a, b = dbt_inc_join._unfiltered(a), dbt_inc_join._unfiltered(b) -%}
   {%- set a_columns = adapter.get_columns_in_relation(dbt_inc_join._table_of(a)) -%}
   {%- set b_columns = adapter.get_columns_in_relation(dbt_inc_join._table_of(b)) -%}
@@ -45,9 +46,11 @@
   {%- endif -%}
   {%- do plan.update({'aggregate_fills': dbt_inc_join._aggregate_fills(params)}) -%}
   {%- set window = dbt_inc_join._resolve_window(a, b, a_columns, b_columns, params.inc_col, params.time_uom, params.how,
-                                            output_window_start, output_window_end) -%}
+                                            output_window_start, output_window_end, max_window_units) -%}
   {%- do dbt_inc_join._log_run(params, window) -%}
-  {{ return(dbt_inc_join._render_join(a, b, params, inputs, plan, window)) }}
+  {#- the run's record, for the post-hook record_run (spec §13), rides in the compiled code -#}
+  {%- set marker = dbt_inc_join._run_marker(dbt_inc_join._run_record(window, params.inc_col, 'sql')) -%}
+  {{ return(marker ~ '\n' ~ dbt_inc_join._render_join(a, b, params, inputs, plan, window)) }}
 {% endmacro %}
 
 {% macro _log_run(params, window) %}

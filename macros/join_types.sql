@@ -43,3 +43,12 @@
   {#- The codes of rows that pair an A row with its partner. -#}
   {{ return(dbt_inc_join._join_types() | selectattr('matched') | map(attribute='code') | list) }}
 {% endmacro %}
+
+{% macro _join_type_name_sql(code_sql) %}
+  {#- The name of a JoinType code, in SQL (the monitoring models). -#}
+  {%- set cases = [] -%}
+  {%- for join_type in dbt_inc_join._join_types() -%}
+    {%- do cases.append('WHEN ' ~ join_type.code ~ " THEN '" ~ join_type.name ~ "'") -%}
+  {%- endfor -%}
+  {{ return('CASE ' ~ code_sql ~ ' ' ~ cases | join(' ') ~ ' END') }}
+{% endmacro %}

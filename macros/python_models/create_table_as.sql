@@ -11,9 +11,63 @@
 {% macro spark__create_table_as(temporary, relation, compiled_code, language='sql') -%}
   {%- if language == 'python' and dbt_inc_join._is_inc_join_python_model(compiled_code) -%}
     {{ dbt_inc_join._py_write_table(temporary, relation, compiled_code) }}
+  {%- elif language == 'sql' and not temporary and dbt_inc_join._creates_before_writing(compiled_code) -%}
+    {{ dbt_inc_join._create_then_insert(relation, compiled_code) }}
   {%- else -%}
     {{ dbt.spark__create_table_as(temporary, relation, compiled_code, language) }}
   {%- endif -%}
+{%- endmacro %}
+
+{% macro _creates_before_writing(compiled_code) %}
+  {#- An inc_join SQL model that records its runs, in a file format without atomic CREATE TABLE AS: its table is
+      created before its rows are written (spec §13), so a killed first run or full refresh leaves a table the
+      ledger knows was never committed, instead of a directory without a table (LOCATION_ALREADY_EXISTS). -#}
+  {%- if (config.get('file_format') or 'parquet') in ['delta', 'iceberg', 'hudi'] -%}
+    {{ return(false) }}
+  {%- endif -%}
+  {{ return('/* inc_join_run ' in compiled_code and dbt_inc_join._ledger_for_this_model() is not none) }}
+{% endmacro %}
+
+{% macro _table_clauses(table_id) %}
+  {#- dbt-spark's clauses of CREATE TABLE, and the table's identity in the ledger. -#}
+  {%- set properties = config.get('tblproperties') or {} -%}
+  {%- set assigned = [dbt_inc_join._text_literal('inc_join.table_id') ~ ' = ' ~ dbt_inc_join._text_literal(table_id)] -%}
+  {%- for key, value in properties.items() -%}
+    {%- do assigned.append(dbt_inc_join._text_literal(key) ~ ' = ' ~ dbt_inc_join._text_literal(value)) -%}
+  {%- endfor -%}
+  {{ file_format_clause() }}
+  {{ options_clause() }}
+  {{ partition_cols(label="partitioned by") }}
+  {{ clustered_cols(label="clustered by") }}
+  {{ location_clause() }}
+  {{ comment_clause() }}
+  tblproperties ({{ assigned | join(', ') }})
+{% endmacro %}
+
+{% macro _create_then_insert(relation, compiled_code) %}
+  {#- The rows go through a temporary view, whose description gives the table's columns; the table is created
+      empty (a catalog operation, no job), and the main statement writes it. -#}
+  {%- set view = api.Relation.create(identifier=relation.identifier ~ '__inc_join_rows', type='view') -%}
+  {%- do run_query(create_temporary_view(view, compiled_code)) -%}
+  {%- set described = run_query('DESCRIBE ' ~ view) -%}
+  {#- DESCRIBE lists the columns, then (after an empty row or a '#' heading) the partitioning -#}
+  {%- set reading = namespace(columns=true) -%}
+  {%- set definitions = [] -%}
+  {%- for row in described.rows -%}
+    {%- if row[0] is none or row[0] == '' or row[0].startswith('#') -%}
+      {%- set reading.columns = false -%}
+    {%- endif -%}
+    {%- if reading.columns -%}
+      {%- do definitions.append(dbt_inc_join._quote(row[0]) ~ ' ' ~ row[1]) -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {%- do run_query('CREATE TABLE ' ~ relation ~ ' (' ~ definitions | join(', ') ~ ') '
+                   ~ dbt_inc_join._table_clauses(dbt_inc_join._new_table_id())) -%}
+  {%- set table_columns = adapter.get_columns_in_relation(relation) | map(attribute='name') | list -%}
+  {%- set selected = [] -%}
+  {%- for name in table_columns -%}{%- do selected.append(dbt_inc_join._quote(name)) -%}{%- endfor -%}
+insert overwrite table {{ relation }}
+select {{ selected | join(', ') }} from {{ view }}
 {%- endmacro %}
 
 {% macro _is_inc_join_python_model(compiled_code) %}
@@ -46,6 +100,13 @@
       cannot be schema-qualified); it is dropped after the insert, so it needs no partitions. -#}
   {%- if temporary -%}{%- set partition_by = [] -%}{%- endif -%}
   {%- set batch = model.batch if model.batch is defined else none -%}
+  {#- a model that records its runs (spec §13): its incremental runs start from the ledger, its first run creates
+      the table before writing it, and its run's record goes to the post-hook as a table property -#}
+  {%- set ledger = dbt_inc_join._ledger_for_this_model() -%}
+  {%- set ledger_state = dbt_inc_join._ledger_state(ledger, this) if (ledger is not none and temporary) else none -%}
+  {%- set create_first = ledger is not none and not temporary and file_format not in ['delta', 'iceberg', 'hudi'] -%}
+  {%- set quoted_partitions = [] -%}
+  {%- for column in partition_by -%}{%- do quoted_partitions.append(dbt_inc_join._quote(column)) -%}{%- endfor -%}
 {{ compiled_code }}
 # --- inc_join's writer for dbt-spark Python models ---
 dbt = dbtObj(spark.table)
@@ -59,6 +120,9 @@ dbt.inc_join_context = {
     "output_window_start": {{ dbt_inc_join._py_text(var('inc_join_output_window_start', none)) }},
     "output_window_end": {{ dbt_inc_join._py_text(var('inc_join_output_window_end', none)) }},
     "available_until": {{ dbt_inc_join._py_text(var('inc_join_available_until', none)) }},
+    "max_window_units": {{ dbt_inc_join._py_json(var('inc_join_max_window_units', none)) }},
+    "invocation_id": {{ dbt_inc_join._py_text(invocation_id) }},
+    "ledger": {{ dbt_inc_join._py_json(ledger_state) }},
 }
 df = model(dbt, spark)
 
@@ -68,9 +132,34 @@ if not any(c.__name__ == "DataFrame" and c.__module__.startswith("pyspark.sql.")
         df = df.to_spark()
     else:
         df = spark.createDataFrame(df)  # pandas
+{%- if create_first %}
+_inc_join_fields = ", ".join("`" + f.name.replace("`", "``") + "` " + f.dataType.simpleString() for f in df.schema.fields)
+spark.sql(
+    "CREATE TABLE " + {{ relation | string | tojson }} + " (" + _inc_join_fields + ") USING " + {{ file_format | tojson }}
+    {%- if partition_by %}
+    + " PARTITIONED BY (" + {{ quoted_partitions | join(', ') | tojson }} + ")"
+    {%- endif %}
+    + " TBLPROPERTIES ('inc_join.table_id' = " + {{ dbt_inc_join._text_literal(dbt_inc_join._new_table_id()) | tojson }} + ")"
+)
+_inc_join_columns = ["`" + c.replace("`", "``") + "`" for c in spark.table({{ relation | string | tojson }}).columns]
+df.select(*_inc_join_columns).write.insertInto({{ relation | string | tojson }}, overwrite=True)
+{%- else %}
 writer = df.write.mode("overwrite").format({{ file_format | tojson }})
 {%- if partition_by %}
 writer = writer.partitionBy(*{{ partition_by | tojson }})
 {%- endif %}
 writer.saveAsTable({{ relation | string | tojson }})
+{%- endif %}
+{%- if ledger is not none %}
+_inc_join_run = getattr(dbt, "inc_join_run", None)
+if _inc_join_run is not None:
+    import json as _inc_join_json
+    _inc_join_text = _inc_join_json.dumps(_inc_join_run).replace("\\", "\\\\").replace("'", "\\'")
+    spark.sql("ALTER TABLE " + {{ this | string | tojson }} + " SET TBLPROPERTIES ('inc_join.run' = '" + _inc_join_text + "')")
+{%- endif %}
+{%- endmacro %}
+
+{% macro _py_json(value) -%}
+  {#- A Python literal of a JSON value (a dict, a number, or None). -#}
+  {{- 'None' if value is none else '__import__("json").loads(' ~ (value | tojson | tojson) ~ ')' -}}
 {%- endmacro %}

@@ -1,24 +1,26 @@
 {#- The output window of a dbt run (spec §6): which units this run finalises, and why. -#}
 
 {% macro output_window(a, b, inc_col='RecDate', time_uom='day', how='left', output_window_start=none,
-                       output_window_end=none) %}
+                       output_window_end=none, max_window_units=none) %}
   {{ return(adapter.dispatch('output_window', 'dbt_inc_join')(a, b, inc_col, time_uom, how, output_window_start,
-                                                           output_window_end)) }}
+                                                           output_window_end, max_window_units)) }}
 {% endmacro %}
 
-{% macro default__output_window(a, b, inc_col, time_uom, how, output_window_start, output_window_end) %}
-  {{ return(dbt_inc_join.spark__output_window(a, b, inc_col, time_uom, how, output_window_start, output_window_end)) }}
+{% macro default__output_window(a, b, inc_col, time_uom, how, output_window_start, output_window_end, max_window_units) %}
+  {{ return(dbt_inc_join.spark__output_window(a, b, inc_col, time_uom, how, output_window_start, output_window_end,
+                                          max_window_units)) }}
 {% endmacro %}
 
-{% macro spark__output_window(a, b, inc_col, time_uom, how, output_window_start, output_window_end) %}
+{% macro spark__output_window(a, b, inc_col, time_uom, how, output_window_start, output_window_end, max_window_units) %}
   {#- start: argument > var inc_join_output_window_start > microbatch batch start > largest output arrival in
       this + 1 unit > earliest arrival of a (of a or b for how = full).
       end: argument > var inc_join_output_window_end > microbatch batch end − 1 unit > watermark; always capped
-      at the availability watermark min(max a, max b), or at var inc_join_available_until when set.
+      at the availability watermark min(max a, max b), or at var inc_join_available_until when set; then at most
+      max_window_units units from the start (argument > var inc_join_max_window_units).
       Returns a dict; the caller logs it. -#}
   {%- if not execute -%}
     {{ return({'start': none, 'end': none, 'empty': true, 'start_reason': 'parse', 'end_reason': 'parse',
-               'watermark': none, 'a_max': none, 'b_max': none, 'time_uom': time_uom}) }}
+               'watermark': none, 'a_max': none, 'b_max': none, 'time_uom': time_uom, 'units_behind': 0}) }}
   {%- endif -%}
   {%- set time_uom = dbt_inc_join._choice('time_uom', time_uom, ['day', 'hour', 'minute']) -%}
   {%- set how = dbt_inc_join._choice('how', how, ['inner', 'left', 'full', 'left_anti']) -%}
@@ -26,10 +28,11 @@
   {%- set a_columns = adapter.get_columns_in_relation(dbt_inc_join._table_of(a)) -%}
   {%- set b_columns = adapter.get_columns_in_relation(dbt_inc_join._table_of(b)) -%}
   {{ return(dbt_inc_join._resolve_window(a, b, a_columns, b_columns, inc_col, time_uom, how, output_window_start,
-                                     output_window_end)) }}
+                                     output_window_end, max_window_units)) }}
 {% endmacro %}
 
-{% macro _resolve_window(a, b, a_columns, b_columns, inc_col, time_uom, how, output_window_start, output_window_end) %}
+{% macro _resolve_window(a, b, a_columns, b_columns, inc_col, time_uom, how, output_window_start, output_window_end,
+                         max_window_units=none) %}
   {#- output_window for inputs already read from the batch filter and described: inc_join calls this with the
       columns it described, so a run describes each input once. -#}
   {%- set a_column = dbt_inc_join._require_column(a_columns, inc_col, 'inc_col', 'a') -%}
@@ -55,10 +58,18 @@
     {%- set start = dbt_inc_join._parse_bound(batch.event_time_start, 'model.batch.event_time_start', time_uom) -%}
     {%- set start_reason = 'microbatch batch start' -%}
   {%- endif -%}
+  {%- set ledger_reason = none -%}
   {%- if start is none and is_incremental() -%}
     {%- set latest = run_query("SELECT date_format(max(" ~ dbt_inc_join._quote(inc_col) ~ "), 'yyyy-MM-dd HH:mm:ss') FROM " ~ this) -%}
     {%- set latest = dbt_inc_join._parse_text_value(latest.rows[0][0], time_uom) -%}
-    {%- if latest is not none -%}
+    {#- a model that records its runs starts after its last committed window (spec §13) -#}
+    {%- set ledger = dbt_inc_join._ledger_for_this_model() -%}
+    {%- set from_ledger = none if ledger is none else dbt_inc_join._ledger_start(dbt_inc_join._ledger_state(ledger, this), latest, inc_col, time_uom) -%}
+    {%- if from_ledger is not none -%}
+      {%- set start = from_ledger.start -%}
+      {%- set start_reason = from_ledger.reason -%}
+      {%- set ledger_reason = from_ledger.reason -%}
+    {%- elif latest is not none -%}
       {%- set start = dbt_inc_join._shift(latest, 1, time_uom) -%}
       {%- set start_reason = 'max(' ~ inc_col ~ ') in ' ~ this ~ ' + 1 ' ~ time_uom -%}
     {%- endif -%}
@@ -98,7 +109,7 @@
     {%- set candidates = [a_min] + ([b_min] if how == 'full' else []) -%}
     {%- set candidates = candidates | reject('none') | list -%}
     {%- set start = candidates | min if candidates else none -%}
-    {%- set start_reason = 'earliest arrival of ' ~ ('a or b' if how == 'full' else 'a') ~ ' (first run or full refresh)' -%}
+    {%- set start_reason = (ledger_reason ~ '; so from the ' if ledger_reason else '') ~ 'earliest arrival of ' ~ ('a or b' if how == 'full' else 'a') ~ ('' if ledger_reason else ' (first run or full refresh)') -%}
   {%- endif -%}
 
   {#- end -#}
@@ -124,8 +135,14 @@
     {%- set end = watermark -%}
   {%- endif -%}
   {%- set empty = end is none or (start is not none and start > end) -%}
+  {%- set capped = dbt_inc_join._cap_window(start, end, empty, max_window_units, time_uom) -%}
+  {%- if capped.units_behind -%}
+    {%- set end = capped.end -%}
+    {%- set end_reason = end_reason ~ '; ' ~ capped.reason -%}
+  {%- endif -%}
   {{ return({'start': start, 'end': end, 'empty': empty, 'start_reason': start_reason, 'end_reason': end_reason,
-             'watermark': watermark, 'a_max': a_max, 'b_max': b_max, 'time_uom': time_uom}) }}
+             'watermark': watermark, 'a_max': a_max, 'b_max': b_max, 'time_uom': time_uom,
+             'units_behind': capped.units_behind}) }}
 {% endmacro %}
 
 {% macro _unfiltered(relation) %}

@@ -83,6 +83,9 @@ MESSAGES = {
     "bad_late_match_with_partner": "late_match_time needs partner='all' without aggregate (got partner='last'): a "
     "late partner is a row of its own, and one row per A row would have to change after it was final.",
     "bad_late_match_negative": f"late_match_time {WINDOW_LENGTH} (got -1).",
+    "bad_max_window_units_zero": "max_window_units must be a positive whole number of time_uom units, e.g. 31 (got 0).",
+    "bad_max_window_units_text_py": "max_window_units must be a positive whole number of time_uom units, e.g. 31 "
+    "(got '31').",
     "bad_aggregate_not_aggregate": "aggregate 'late' = 'text_day + 1' is not an aggregate: every B column it uses "
     "must be inside an aggregate function, e.g. sum(Amount), count(*), max_by(Price, Seq).",
     "bad_aggregate_unknown_column": "aggregate 'paid' = 'sum(amount)' names a column b does not have: 'amount'; "

@@ -7,6 +7,7 @@ the ``inc_join_output_window_start/end`` vars. The rules are those of ``dbt_inc_
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -14,6 +15,7 @@ from typing import Any
 from pyspark.sql import DataFrame
 
 from ..join import PreparedJoin, prepare_join
+from ..ledger import cap_window, check_max_window_units, ledger_start
 from ..predicates import quote
 from ..render import render_join
 from ..time_units import UnitValue, shift_value
@@ -25,11 +27,15 @@ UNIT_ORDER = ["minute", "hour", "day", "month", "year"]
 
 @dataclass(frozen=True)
 class DbtWindow:
-    """The window of one dbt run and what decided each bound (for the run's log line)."""
+    """The window of one dbt run and what decided each bound (for the run's log line and the run ledger)."""
 
     window: OutputWindow
     start_reason: str
     end_reason: str
+    watermark: UnitValue | None = None
+    a_max: UnitValue | None = None
+    b_max: UnitValue | None = None
+    units_behind: int = 0
 
 
 def dbt_context(dbt: Any) -> dict[str, Any]:
@@ -71,10 +77,13 @@ def _latest_output_arrival(dbt: Any, prepared: PreparedJoin) -> UnitValue | None
     return None if text is None else parse_bound(text, "this", prepared.params.time_uom)
 
 
-def resolve_dbt_window(dbt: Any, prepared: PreparedJoin, output_window_start=None, output_window_end=None) -> DbtWindow:
-    """start: argument > var > microbatch batch start > max(inc_col) in this + 1 unit > earliest arrival of A
-    (of A or B for how = full). end: argument > var > batch end − 1 unit > watermark; always capped at the
-    availability watermark."""
+def resolve_dbt_window(
+    dbt: Any, prepared: PreparedJoin, output_window_start=None, output_window_end=None, max_window_units=None
+) -> DbtWindow:
+    """start: argument > var > microbatch batch start > the last committed window in the run ledger + 1 unit (a
+    model that records its runs) or max(inc_col) in this + 1 unit > earliest arrival of A (of A or B for how =
+    full). end: argument > var > batch end − 1 unit > watermark; always capped at the availability watermark,
+    then at max_window_units units from the start."""
     context = dbt_context(dbt)
     unit, zone, how = prepared.params.time_uom, prepared.session_time_zone, prepared.params.how
     inc_cols, types = prepared.inputs.inc_col, prepared.inputs.arrival_types
@@ -90,9 +99,15 @@ def resolve_dbt_window(dbt: Any, prepared: PreparedJoin, output_window_start=Non
         )
     if start is None and context.get("batch_start"):
         start, start_reason = bound(context["batch_start"], "model.batch.event_time_start"), "microbatch batch start"
+    ledger_reason = None
     if start is None and dbt.is_incremental:
         latest = _latest_output_arrival(dbt, prepared)
-        if latest is not None:
+        ledger_state = context.get("ledger")
+        from_ledger = None if not ledger_state else ledger_start(ledger_state, latest, inc_cols[0], unit)
+        if from_ledger is not None:
+            start, start_reason = from_ledger.start, from_ledger.reason
+            ledger_reason = from_ledger.reason
+        elif latest is not None:
             start = shift_value(latest, 1, unit)
             start_reason = f"max({inc_cols[0]}) in {dbt.this} + 1 {unit.value}"
     if start is None:
@@ -101,15 +116,20 @@ def resolve_dbt_window(dbt: Any, prepared: PreparedJoin, output_window_start=Non
             earliest.append(earliest_arrival(prepared.df_b, inc_cols[1], unit))
         candidates = [c for c in earliest if c is not None]
         start = min(candidates) if candidates else None
-        start_reason = f"earliest arrival of {'a or b' if how == 'full' else 'a'} (first run or full refresh)"
+        earliest_of = f"earliest arrival of {'a or b' if how == 'full' else 'a'}"
+        if ledger_reason:
+            start_reason = f"{ledger_reason}; so from the {earliest_of}"
+        else:
+            start_reason = f"{earliest_of} (first run or full refresh)"
 
+    a_max = b_max = None
     if context.get("available_until"):
         # declared by the orchestrator: quiet days leave no rows that would move the data's own watermark
         watermark = bound(context["available_until"], "inc_join_available_until")
         how_known = f"{watermark} declared by var inc_join_available_until"
     else:
-        maxima = input_maxima(prepared.df_a, prepared.df_b, inc_cols, types, unit, start)
-        watermark, how_known = watermark_of(*maxima), watermark_text(*maxima)
+        a_max, b_max = input_maxima(prepared.df_a, prepared.df_b, inc_cols, types, unit, start)
+        watermark, how_known = watermark_of(a_max, b_max), watermark_text(a_max, b_max)
     end, end_reason = bound(output_window_end, "output_window_end"), "argument output_window_end"
     if end is None and context.get("output_window_end"):
         end, end_reason = (
@@ -126,7 +146,38 @@ def resolve_dbt_window(dbt: Any, prepared: PreparedJoin, output_window_start=Non
         end, end_reason = watermark, f"availability watermark {how_known}"
     elif end > watermark:
         end, end_reason = watermark, f"{end_reason} {end}, capped at the availability watermark {how_known}"
-    return DbtWindow(OutputWindow(start, end), start_reason, end_reason)
+    capped = cap_window(start, end, max_window_units, unit)
+    if capped.reason:
+        end, end_reason = capped.end, f"{end_reason}; {capped.reason}"
+    return DbtWindow(OutputWindow(start, end), start_reason, end_reason, watermark, a_max, b_max, capped.units_behind)
+
+
+def _moment_text(value: UnitValue | None) -> str | None:
+    if value is None:
+        return None
+    moment = value if isinstance(value, datetime) else datetime(value.year, value.month, value.day)
+    return moment.strftime("%Y-%m-%d %H:%M:%S")
+
+
+def run_record(resolved: DbtWindow, arrival_column: str, unit: str, invocation_id: str | None) -> dict[str, Any]:
+    """What the run decided, for the post-hook record_run (the macro _run_record builds the same dict)."""
+    window = resolved.window
+    return {
+        "invocation_id": invocation_id,
+        "language": "python",
+        "arrival_column": arrival_column,
+        "time_uom": unit,
+        "window_start": _moment_text(window.start),
+        "window_end": _moment_text(window.end),
+        "empty": window.is_empty,
+        "start_reason": resolved.start_reason,
+        "end_reason": resolved.end_reason,
+        "watermark": _moment_text(resolved.watermark),
+        "a_max": _moment_text(resolved.a_max),
+        "b_max": _moment_text(resolved.b_max),
+        "units_behind": resolved.units_behind,
+        "started_at": round(time.time(), 6),  # timestamp_seconds takes microseconds at most
+    }
 
 
 def _log(message: str) -> None:
@@ -163,6 +214,7 @@ def inc_join_model(
     null_fill=None,
     many_rows_per_key: bool = False,
     late_match_time: int = 0,
+    max_window_units: int | None = None,
 ) -> DataFrame:
     """The body of a dbt Python model: ``return inc_join_model(dbt, dbt.ref("a"), dbt.ref("b"), join_cols=...)``.
 
@@ -187,8 +239,13 @@ def inc_join_model(
         many_rows_per_key=many_rows_per_key,
         late_match_time=late_match_time,
     )
-    check_model_config(dbt_context(dbt), prepared.params.include_waiting, prepared.params.time_uom.value)
-    resolved = resolve_dbt_window(dbt, prepared, output_window_start, output_window_end)
+    context = dbt_context(dbt)
+    check_model_config(context, prepared.params.include_waiting, prepared.params.time_uom.value)
+    if max_window_units is None:
+        cap = check_max_window_units(context.get("max_window_units"), "inc_join_max_window_units")
+    else:
+        cap = check_max_window_units(max_window_units)
+    resolved = resolve_dbt_window(dbt, prepared, output_window_start, output_window_end, cap)
     window, params = resolved.window, prepared.params
     ranges = (
         None
@@ -203,4 +260,7 @@ def inc_join_model(
         )
     )
     _log(run_log_line(str(dbt.this), window, resolved.start_reason, resolved.end_reason, ranges))
+    # the writer hands it to the post-hook record_run (spec §13)
+    invocation_id = context.get("invocation_id")
+    dbt.inc_join_run = run_record(resolved, prepared.inputs.inc_col[0], params.time_uom.value, invocation_id)
     return render_join(prepared, window)

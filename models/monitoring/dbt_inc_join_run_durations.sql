@@ -1,0 +1,16 @@
+{#- One row per committed run: how long it took (compile of the window to the recorded commit), how much it
+    finalised, and how many rows it wrote. -#}
+{{ config(materialized='view') }}
+select
+  model,
+  relation,
+  invocation_id,
+  window_start,
+  window_end,
+  empty,
+  started_at,
+  finished_at,
+  cast(unix_millis(finished_at) - unix_millis(started_at) as double) / 1000 as duration_seconds,
+  rows_total,
+  units_behind
+from {{ ref('dbt_inc_join_runs') }}

@@ -1,0 +1,13 @@
+{#- One row per committed run and JoinType: the rows each run wrote of each code (spec §3). -#}
+{{ config(materialized='view') }}
+select
+  runs.model,
+  runs.relation,
+  runs.window_start,
+  runs.window_end,
+  runs.finished_at,
+  counted.join_type,
+  {{ dbt_inc_join._join_type_name_sql('counted.join_type') }} as join_type_name,
+  counted.join_type_rows
+from {{ ref('dbt_inc_join_runs') }} as runs
+lateral view explode(runs.join_type_rows) counted as join_type, join_type_rows

@@ -1,0 +1,95 @@
+"""The run ledger's rules (spec §13), as the SQL macros apply them (macros/ledger/ledger.sql).
+
+The ledger itself is written by the post-hook ``dbt_inc_join.record_run()`` for SQL and Python models alike;
+what a Python model needs is where its run starts and how far it may go.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .time_units import TimeUnit, UnitValue, shift_value
+from .window import parse_bound
+
+
+@dataclass(frozen=True)
+class LedgerStart:
+    """Where an incremental run starts by the ledger (None: from the earliest arrival), and why."""
+
+    start: UnitValue | None
+    reason: str
+
+
+def ledger_start(state: dict[str, Any], latest: UnitValue | None, inc_col: str, unit: TimeUnit) -> LedgerStart | None:
+    """The start of an incremental run from the ledger's state of the table (``_ledger_state``: table_id,
+    committed_end, last_start, last_rows) and the table's latest output arrival; None when the table was never
+    recorded (then the table decides, as without the ledger). The same rule as the macro ``_ledger_start``."""
+    if state.get("table_id") is None:
+        return None
+    where = f"in {state['ledger']} (table_id {state['table_id']})"
+    if state.get("committed_end") is None:
+        return LedgerStart(None, f"no committed run of this table {where}: the run that created it did not finish")
+    committed_end = parse_bound(state["committed_end"], "ledger window_end", unit)
+    last_start = parse_bound(state["last_start"], "ledger window_start", unit)
+    assert committed_end is not None and last_start is not None
+    after_ledger = shift_value(committed_end, 1, unit)
+    column = f"max({inc_col}) in this"
+    if latest is not None and latest > committed_end:
+        return LedgerStart(
+            after_ledger,
+            f"last committed window {where} ends {committed_end} + 1 {unit.value}; {column} is {latest}, written by a "
+            "run that did not record its commit: doing it again",
+        )
+    if state.get("last_rows") and (latest is None or latest < last_start):
+        return LedgerStart(
+            None if latest is None else shift_value(latest, 1, unit),
+            f"{column} is {latest or 'none'}, before the last committed window {last_start}..{committed_end} {where}, "
+            f"which wrote {state['last_rows']} rows: starting from the table",
+        )
+    return LedgerStart(after_ledger, f"last committed window {where} ends {committed_end} + 1 {unit.value}")
+
+
+def check_max_window_units(value: object, parameter: str = "max_window_units") -> int | None:
+    """A positive whole number of units, or None (no cap)."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        shown = f"'{value}'" if isinstance(value, str) else str(value)
+        raise ValueError(
+            f"inc_join: {parameter} must be a positive whole number of time_uom units, e.g. 31 (got {shown})."
+        )
+    return value
+
+
+def units_between(later: UnitValue, earlier: UnitValue, unit: TimeUnit) -> int:
+    gap = later - earlier  # type: ignore[operator]
+    if unit is TimeUnit.DAY:
+        return gap.days
+    return int(gap.total_seconds() // (3600 if unit is TimeUnit.HOUR else 60))
+
+
+@dataclass(frozen=True)
+class CappedEnd:
+    end: UnitValue | None
+    units_behind: int
+    reason: str | None
+
+
+def cap_window(
+    start: UnitValue | None, end: UnitValue | None, max_window_units: int | None, unit: TimeUnit
+) -> CappedEnd:
+    """At most ``max_window_units`` units from the start: a first run over years, or a catch-up after downtime,
+    goes in committed chunks, one per dbt run. The same rule as the macro ``_cap_window``."""
+    if max_window_units is None or start is None or end is None or start > end:
+        return CappedEnd(end, 0, None)
+    last = shift_value(start, max_window_units - 1, unit)
+    if end <= last:
+        return CappedEnd(end, 0, None)
+    behind = units_between(end, last, unit)
+    plural = "s" if behind != 1 else ""
+    return CappedEnd(
+        last,
+        behind,
+        f"max_window_units={max_window_units}: caught up to {last}, {behind} {unit.value}{plural} behind {end}",
+    )

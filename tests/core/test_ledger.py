@@ -1,0 +1,100 @@
+"""The run ledger's rules in Python (src/dbt_inc_join/ledger.py): where an incremental run starts, and the
+max_window_units cap. The SQL macros apply the same rules; tests/integration/test_ledger.py runs both languages
+through dbt, with the faults."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+import pytest
+
+from dbt_inc_join.ledger import cap_window, check_max_window_units, ledger_start
+from dbt_inc_join.time_units import TimeUnit
+
+DAY, HOUR = TimeUnit.DAY, TimeUnit.HOUR
+STATE = {
+    "ledger": "s.dbt_inc_join_runs",
+    "table_id": "t1",
+    "committed_end": "2025-01-06 00:00:00",
+    "last_start": "2025-01-04 00:00:00",
+    "last_rows": 30,
+}
+
+
+def test_a_table_the_ledger_never_saw_is_left_to_the_table():
+    assert ledger_start({**STATE, "table_id": None}, date(2025, 1, 6), "RecDate", DAY) is None
+
+
+def test_a_table_without_committed_runs_starts_from_the_beginning():
+    found = ledger_start({**STATE, "committed_end": None}, date(2025, 1, 2), "RecDate", DAY)
+    assert found is not None and found.start is None
+    assert found.reason == (
+        "no committed run of this table in s.dbt_inc_join_runs (table_id t1): the run that created it did not finish"
+    )
+
+
+def test_the_next_run_starts_after_the_last_committed_window():
+    found = ledger_start(STATE, date(2025, 1, 6), "RecDate", DAY)
+    assert found is not None and found.start == date(2025, 1, 7)
+    assert found.reason == "last committed window in s.dbt_inc_join_runs (table_id t1) ends 2025-01-06 + 1 day"
+
+
+def test_quiet_last_units_are_no_disagreement():
+    """The last committed window wrote rows up to day 5 only: the table is consistent with the ledger."""
+    found = ledger_start(STATE, date(2025, 1, 5), "RecDate", DAY)
+    assert found is not None and found.start == date(2025, 1, 7)
+
+
+def test_rows_after_the_committed_window_are_written_again():
+    """A run wrote day 7 (or some of its partitions) and was killed before its record: do it again."""
+    found = ledger_start(STATE, date(2025, 1, 8), "RecDate", DAY)
+    assert found is not None and found.start == date(2025, 1, 7)
+    assert "max(RecDate) in this is 2025-01-08, written by a run that did not record its commit" in found.reason
+
+
+def test_rows_missing_from_the_last_committed_window_start_from_the_table():
+    found = ledger_start(STATE, date(2025, 1, 2), "RecDate", DAY)
+    assert found is not None and found.start == date(2025, 1, 3)
+    assert "before the last committed window 2025-01-04..2025-01-06" in found.reason
+    empty_table = ledger_start(STATE, None, "RecDate", DAY)
+    assert empty_table is not None and empty_table.start is None
+
+
+def test_a_last_window_without_rows_says_nothing_of_the_table():
+    found = ledger_start({**STATE, "last_rows": 0}, date(2025, 1, 1), "RecDate", DAY)
+    assert found is not None and found.start == date(2025, 1, 7)
+
+
+def test_hours_parse_and_shift_in_hours():
+    state = {**STATE, "committed_end": "2025-01-06 10:00:00", "last_start": "2025-01-06 08:00:00"}
+    found = ledger_start(state, datetime(2025, 1, 6, 9), "RecDate", HOUR)
+    assert found is not None and found.start == datetime(2025, 1, 6, 11)
+
+
+@pytest.mark.parametrize(
+    "start, end, cap, expected",
+    [
+        (date(2025, 1, 1), date(2025, 4, 30), 31, (date(2025, 1, 31), 89)),
+        (date(2025, 1, 1), date(2025, 1, 31), 31, (date(2025, 1, 31), 0)),
+        (date(2025, 1, 1), date(2025, 2, 1), 31, (date(2025, 1, 31), 1)),
+        (date(2025, 1, 1), date(2025, 4, 30), None, (date(2025, 4, 30), 0)),
+        (None, date(2025, 4, 30), 31, (date(2025, 4, 30), 0)),  # no lower bound: nothing to count from
+        (date(2025, 5, 1), date(2025, 4, 30), 1, (date(2025, 4, 30), 0)),  # an empty window stays empty
+        (datetime(2025, 1, 1, 0), datetime(2025, 1, 2, 0), 6, (datetime(2025, 1, 1, 5), 19)),
+    ],
+)
+def test_max_window_units_caps_the_end(start, end, cap, expected):
+    unit = HOUR if isinstance(start, datetime) else DAY
+    capped = cap_window(start, end, cap, unit)
+    assert (capped.end, capped.units_behind) == expected
+    if expected[1]:
+        plural = "s" if expected[1] != 1 else ""
+        behind = f"{expected[1]} {unit.value}{plural} behind {end}"
+        assert capped.reason == f"max_window_units={cap}: caught up to {expected[0]}, {behind}"
+
+
+@pytest.mark.parametrize("value", [0, -3, True, 2.0, "31"])
+def test_max_window_units_must_be_a_positive_whole_number(value):
+    message = r"^inc_join: max_window_units must be a positive whole number of time_uom units"
+    with pytest.raises(ValueError, match=message):
+        check_max_window_units(value)

@@ -1,0 +1,63 @@
+"""A dbt process for the run-ledger fault tests, on its own Spark state (``python -m tests.integration.ledger_driver``).
+
+    ledger_driver STATE_DIR STEP...
+
+    run:DAY            dbt run --select MODEL on the simulated DAY
+    full:DAY           the same with --full-refresh
+    halt:TABLE:K       arm the fault injector: the JVM halts when about to move the (K+1)-th staged partition
+                       into TABLE (tests/integration/faults/HaltingFileSystem.java; test_ledger.py starts this
+                       process with it as Spark's local file system)
+
+A separate process because a halted JVM cannot be used again, and because Derby allows one JVM per metastore.
+Exit codes: 0 every step done; 1 a run failed without a halt; 137 the JVM halted in the step after halt (the
+marker line says which step).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from harness.local_dbt import LocalDbtProject
+
+from .conftest import PROJECT
+
+MODEL = "ledger_left"
+HALTED_MARKER = "ledger_driver: the JVM halted during "
+
+
+def main(state_dir: str, *steps: str) -> int:
+    project = LocalDbtProject(PROJECT, Path(state_dir))
+    schema_dir = Path(state_dir) / "warehouse" / "inc_join_it.db"
+    if not (schema_dir / "gen_a").exists():  # the first process builds the inputs (the tests ran `dbt deps`)
+        project.invoke("seed", "--select", "gen_a", "gen_b", "--quiet")
+    armed = False
+    for step in steps:
+        kind, _, argument = step.partition(":")
+        if kind == "halt":
+            Path(os.environ["INC_JOIN_HALT_RULE"]).write_text(argument)
+            armed = True
+            continue
+        extra = ["--full-refresh"] if kind == "full" else []
+        result = project.invoke(
+            "run",
+            "--select",
+            f"+{MODEL}",
+            "dbt_inc_join_runs",
+            *extra,
+            "--quiet",
+            today=argument,
+            expect_success=False,
+        )
+        if not result.success:
+            if armed:
+                print(HALTED_MARKER + step, flush=True)
+                os._exit(137)  # what is left of this process is a dbt without its JVM
+            print(f"ledger_driver: {step} failed: {result.exception}", flush=True)
+            return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(*sys.argv[1:]))

@@ -1,0 +1,228 @@
+"""The run ledger (spec §13, issue 14): models with the post-hook record_run write one row per committed run;
+their next run starts after the last committed window, so a run killed anywhere (inside the renames of its
+commit, before its record, a first run, a full refresh) is completed by the next plain `dbt run`; and
+max_window_units moves a long first run forward in committed chunks.
+
+The faults run in processes of their own (tests/integration/ledger_driver.py) whose Spark uses
+tests/integration/faults/HaltingFileSystem.java as its local file system: it halts the JVM between two
+partition moves of a commit, the one moment a polling SIGKILL cannot hit reliably."""
+
+from __future__ import annotations
+
+import glob
+import os
+import subprocess
+import sys
+from datetime import date, timedelta
+from pathlib import Path
+
+import pytest
+
+from dbt_inc_join import inc_join
+
+from .ledger_driver import HALTED_MARKER
+from .pipeline import DAYS, LAST_DAY, SETTINGS, rows
+
+pytestmark = pytest.mark.dbt
+
+REPO = Path(__file__).resolve().parents[2]
+LEDGER = "inc_join_it.dbt_inc_join_runs"
+LONG_FIRST_DAY = date(2025, 1, 1)
+
+
+def ledger_rows(ledger_df, relation: str):
+    """The committed runs of one table of `relation` (the newest table_id), oldest first."""
+    runs = ledger_df.where(f"relation = '{relation}'").orderBy("finished_at").collect()
+    assert runs, f"no run of {relation} in the ledger"
+    table_id = runs[-1].table_id
+    return [r for r in runs if r.table_id == table_id]
+
+
+def assert_ledger_agrees(table_df, runs, first_day, last_day, arrival="RecDate"):
+    """The committed windows of the table tile [first_day, last_day] with no gap and no overlap, and each run's
+    recorded rows (per JoinType too) are the table's rows in its window."""
+    windows = [(r.window_start.date(), r.window_end.date(), r) for r in runs if not r.empty]
+    assert windows[0][0] == first_day and windows[-1][1] == last_day, [w[:2] for w in windows]
+    for (_, end, _), (start, _, _) in zip(windows, windows[1:], strict=False):
+        assert start == end + timedelta(days=1), [w[:2] for w in windows]
+    for start, end, run in windows:
+        in_window = table_df.where(f"{arrival} BETWEEN DATE'{start}' AND DATE'{end}'")
+        counted = {r.JoinType: r["count"] for r in in_window.groupBy("JoinType").count().collect()}
+        assert run.rows_total == sum(counted.values()) and dict(run.join_type_rows) == counted, (start, end)
+    assert sum(run.rows_total for _, _, run in windows) == table_df.count()
+
+
+def long_reference(spark, how, **options):
+    """The core over the whole period of the long inputs as the last run saw them (from their first arrival:
+    for how = full B's rows from before A's first day too)."""
+    a, b = spark.table("inc_join_it.long_a"), spark.table("inc_join_it.long_b")
+    return inc_join(a, b, how=how, output_window_start=None, **SETTINGS, **options)
+
+
+def first_arrival(spark, how) -> date:
+    """Where a first run over the long inputs starts: A's earliest arrival, or A's and B's for how = full."""
+    sides = ["long_a", "long_b"] if how == "full" else ["long_a"]
+    return min(spark.table(f"inc_join_it.{side}").agg({"RecDate": "min"}).first()[0] for side in sides)
+
+
+LONG_MODELS = {
+    "long_left": ("left", {}),
+    "long_full": ("full", {}),
+    "long_inner": ("inner", {"late_match_time": 3}),
+    "long_left_py": ("left", {}),
+}
+
+
+def test_thirty_days_with_four_threads_ledger_and_tables_agree(spark, project):
+    """Four models (SQL and Python, left/full/inner with late matches) run every day for 30 days with threads = 4,
+    so their post-hooks write the ledger at the same time: every run is recorded once, the windows of each
+    table tile the period, and each table equals the core over the period."""
+    days = [LONG_FIRST_DAY + timedelta(days=i) for i in range(30)]
+    for day in days:
+        project.invoke("run", "--select", "+tag:long", "dbt_inc_join_runs", "--threads", "4", "--quiet", today=day)
+    ledger = spark.table(LEDGER)
+    for model, (how, options) in LONG_MODELS.items():
+        table = project.table(model)
+        expected = long_reference(spark, how, **options)
+        assert rows(table, sorted(table.columns)) == rows(expected, sorted(table.columns)), model
+        runs = ledger_rows(ledger, f"inc_join_it.{model}")
+        assert len(runs) == 30 and len({r.run_key for r in runs}) == 30, model
+        assert_ledger_agrees(table, runs, first_arrival(spark, how), days[-1])
+    codes = {r.JoinType for r in project.table("long_full").select("JoinType").distinct().collect()}
+    assert codes == {1, 2, 3, 4, 6}
+
+
+@pytest.mark.parametrize("model", ["long_chunked", "long_chunked_py"])
+def test_a_chunked_first_run_equals_the_one_shot_table(spark, project, model):
+    """123 days of history (how = full: B's rows from 3 days before A's first) with max_window_units = 31: four
+    plain runs of 31, 31, 31 and 30 days, each logging how far it is behind, then nothing left; the table
+    equals the core over the whole history in one go."""
+    today = LONG_FIRST_DAY + timedelta(days=119)
+    for _ in range(5):
+        project.invoke("run", "--select", f"+{model}", "--quiet", today=today, vars={"inc_join_max_window_units": 31})
+    runs = ledger_rows(spark.table(LEDGER), f"inc_join_it.{model}")
+    chunks = [(r.window_start.date(), r.window_end.date(), r.units_behind) for r in runs if not r.empty]
+    first = first_arrival(spark, "full")  # B's partners arrive up to 3 days before their A rows
+    starts = [first + timedelta(days=d) for d in (0, 31, 62, 93)]
+    left = [(today - (s + timedelta(days=30))).days for s in starts[:3]]
+    assert chunks == [(s, s + timedelta(days=30), behind) for s, behind in zip(starts[:3], left, strict=True)] + [
+        (starts[3], today, 0)
+    ]
+    assert f"max_window_units=31: caught up to {starts[1] - timedelta(days=1)}, {left[0]} days behind {today}" in (
+        runs[0].end_reason
+    )
+    assert len(runs) == 5 and runs[-1].empty  # the fifth run finds nothing to do
+    table = project.table(model)
+    expected = long_reference(spark, "full")
+    assert rows(table, sorted(table.columns)) == rows(expected, sorted(table.columns))
+
+
+@pytest.fixture(scope="module")
+def halting_file_system(tmp_path_factory):
+    """HaltingFileSystem compiled against the running pyspark's Hadoop jars."""
+    import pyspark
+
+    jars = glob.glob(os.path.join(os.path.dirname(pyspark.__file__), "jars", "hadoop-client-api-*.jar"))
+    classes = tmp_path_factory.mktemp("halting-fs")
+    source = Path(__file__).parent / "faults" / "HaltingFileSystem.java"
+    subprocess.run(["javac", "-d", str(classes), "-cp", jars[0], str(source)], check=True)
+    return classes
+
+
+def ledger_driver(classes: Path, state: Path, *steps: str) -> subprocess.CompletedProcess:
+    env = {
+        **os.environ,
+        "INC_JOIN_STATE_DIR": str(state),
+        "INC_JOIN_HALT_RULE": str(state / "halt-rule"),
+        "PYSPARK_SUBMIT_ARGS": f"--driver-class-path {classes} "
+        "--conf spark.hadoop.fs.file.impl=incjoin.faults.HaltingFileSystem "
+        "--conf spark.hadoop.fs.file.impl.disable.cache=true pyspark-shell",
+    }
+    (state / "halt-rule").unlink(missing_ok=True)
+    return subprocess.run(
+        [sys.executable, "-m", "tests.integration.ledger_driver", str(state), *steps],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        start_new_session=True,
+    )
+
+
+def test_a_run_killed_anywhere_is_completed_by_the_next_plain_run(spark, project, halting_file_system, tmp_path):
+    """ledger_left (gen_left's join, with the post-hook) on a state of its own. Each process ends with its JVM halted
+    at one point of a run's write; the next process starts with a plain `dbt run` of the same day:
+
+    1. a first run over 3 days, halted after it moved 1 of its 3 partitions;
+    2. a catch-up run over 3 days, halted after 1 of its 3 partitions;
+    3. a daily run, halted while its ledger record is being moved into place (the table is written);
+    4. a full refresh, halted after 1 of its partitions (the old table is gone, the ledger still has its runs).
+    After the last plain run the table equals the core over the period and the ledger agrees with it."""
+    a = spark.table("inc_join_it.gen_a")  # seeded by the project fixture, as the driver seeds its own
+    b = spark.table("inc_join_it.gen_b").where(f"RecDate <= DATE'{LAST_DAY}'")
+    expected = inc_join(a, b, how="left", output_window_start=DAYS[0], **SETTINGS)
+    reference = rows(expected, sorted(expected.columns))
+    warehouse = tmp_path / "warehouse" / "inc_join_it.db"
+
+    def table():
+        df = spark.read.parquet(str(warehouse / "ledger_left"))  # what the files say; staging dirs are hidden
+        return df, rows(df, sorted(df.columns))
+
+    def ledger():
+        return spark.read.parquet(str(warehouse / "dbt_inc_join_runs"))
+
+    def partitions():
+        return sorted(p.name for p in (warehouse / "ledger_left").iterdir() if p.name.startswith("RecDate="))
+
+    def halted(result, step):
+        assert result.returncode == 137, result.stdout[-3000:] + result.stderr[-3000:]
+        assert HALTED_MARKER + step in result.stdout and "HaltingFileSystem: halt before moving" in result.stdout
+
+    arrival = sorted(expected.columns).index("RecDate")
+
+    def reference_until(day):
+        return [r for r in reference if r[arrival] <= day]
+
+    d = [str(day) for day in DAYS]
+    # 1. the first run, killed inside its commit: a table exists (created before it was written) with one partition
+    result = ledger_driver(halting_file_system, tmp_path, "halt:ledger_left:1", f"run:{d[2]}")
+    halted(result, f"run:{d[2]}")
+    assert len(partitions()) == 1
+    assert not any((warehouse / "dbt_inc_join_runs").glob("run_key=*"))  # no run recorded
+
+    # 2. the plain run completes it; a catch-up over days 4-6 is killed after its first partition
+    result = ledger_driver(halting_file_system, tmp_path, f"run:{d[2]}", "halt:ledger_left:1", f"run:{d[5]}")
+    halted(result, f"run:{d[5]}")
+    [first] = ledger_rows(ledger(), "inc_join_it.ledger_left")
+    assert "no committed run of this table" in first.start_reason
+    assert (first.window_start.date(), first.window_end.date()) == (DAYS[0], DAYS[2])
+    moved = [p for p in partitions() if p > f"RecDate={d[2]}"]
+    assert len(moved) == 1, partitions()  # one of days 4-6 moved, two not
+
+    # 3. the plain run completes days 4-6; day 7's write commits, its ledger record is killed
+    result = ledger_driver(halting_file_system, tmp_path, f"run:{d[5]}", "halt:dbt_inc_join_runs:0", f"run:{d[6]}")
+    halted(result, f"run:{d[6]}")
+    df, _ = table()
+    assert rows(df.where(f"RecDate <= DATE'{d[6]}'"), sorted(df.columns)) == reference_until(DAYS[6])
+    runs = ledger_rows(ledger(), "inc_join_it.ledger_left")
+    # the partition moved in 2. is on disk but not in the catalog (Spark adds partitions after the moves), so
+    # the table's latest arrival agreed with the ledger; the window was done again all the same
+    assert [(r.window_start.date(), r.window_end.date()) for r in runs] == [(DAYS[0], DAYS[2]), (DAYS[3], DAYS[5])]
+
+    # 4. the plain run does day 7 again and records it; a full refresh on day 8 is killed after one partition
+    result = ledger_driver(halting_file_system, tmp_path, f"run:{d[6]}", "halt:ledger_left:1", f"full:{d[7]}")
+    halted(result, f"full:{d[7]}")
+    runs = ledger_rows(ledger(), "inc_join_it.ledger_left")
+    assert [r.window_end.date() for r in runs] == [DAYS[2], DAYS[5], DAYS[6]]
+    assert "written by a run that did not record its commit" in runs[2].start_reason
+    assert len(partitions()) == 1  # the new table, created before its rows
+
+    # the next plain run rebuilds the new table from the beginning
+    result = ledger_driver(halting_file_system, tmp_path, f"run:{d[7]}")
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    df, final = table()
+    assert final == reference
+    runs = ledger_rows(ledger(), "inc_join_it.ledger_left")
+    assert len(runs) == 1 and "no committed run of this table" in runs[0].start_reason
+    assert_ledger_agrees(df, runs, DAYS[0], LAST_DAY)
