@@ -11,6 +11,8 @@ committed as (
   select
     relation,
     max(window_end) as committed_end,
+    -- the newest watermark a run saw (a run with nothing to do may see none)
+    max(watermark) as watermark,
     count(*) as runs,
     sum(rows_total) as rows_total
   from {{ ref('dbt_inc_join_runs') }}
@@ -22,11 +24,11 @@ select
   last_run.relation,
   last_run.time_uom,
   committed.committed_end,
-  last_run.watermark,
+  committed.watermark,
   case last_run.time_uom
-    when 'day' then datediff(last_run.watermark, committed.committed_end)
-    when 'hour' then cast((unix_seconds(last_run.watermark) - unix_seconds(committed.committed_end)) div 3600 as int)
-    else cast((unix_seconds(last_run.watermark) - unix_seconds(committed.committed_end)) div 60 as int)
+    when 'day' then datediff(committed.watermark, committed.committed_end)
+    when 'hour' then cast((unix_seconds(committed.watermark) - unix_seconds(committed.committed_end)) div 3600 as int)
+    else cast((unix_seconds(committed.watermark) - unix_seconds(committed.committed_end)) div 60 as int)
   end as units_behind_watermark,
   last_run.units_behind as units_left_by_max_window_units,
   last_run.finished_at as last_run_finished_at,

@@ -52,6 +52,23 @@ def assert_ledger_agrees(table_df, runs, first_day, last_day, arrival="RecDate")
     assert sum(run.rows_total for _, _, run in windows) == table_df.count()
 
 
+def assert_monitoring_agrees(spark, project, models, last_day, runs_each):
+    """The package's monitoring views, built on the ledger: each model caught up with its watermark, its runs
+    counted, and its rows per JoinType adding up to its table."""
+    project.invoke("run", "--select", "package:dbt_inc_join", "--quiet")
+    status = {r.relation: r for r in spark.table("inc_join_it.dbt_inc_join_model_status").collect()}
+    per_join_type = spark.table("inc_join_it.dbt_inc_join_run_join_types").groupBy("relation").sum("join_type_rows")
+    counted = {r[0]: r[1] for r in per_join_type.collect()}
+    durations = spark.table("inc_join_it.dbt_inc_join_run_durations")
+    for model in models:
+        relation, rows_in_table = f"inc_join_it.{model}", project.table(model).count()
+        row = status[relation]
+        assert (row.committed_end.date(), row.units_behind_watermark) == (last_day, 0), model
+        assert (row.committed_runs, row.rows_total, counted[relation]) == (runs_each, rows_in_table, rows_in_table)
+        timed = durations.where(f"relation = '{relation}'")
+        assert timed.count() >= runs_each and timed.where("duration_seconds > 0").count() == timed.count()
+
+
 def long_reference(spark, how, **options):
     """The core over the whole period of the long inputs as the last run saw them (from their first arrival:
     for how = full B's rows from before A's first day too)."""
@@ -90,6 +107,7 @@ def test_thirty_days_with_four_threads_ledger_and_tables_agree(spark, project):
         assert_ledger_agrees(table, runs, first_arrival(spark, how), days[-1])
     codes = {r.JoinType for r in project.table("long_full").select("JoinType").distinct().collect()}
     assert codes == {1, 2, 3, 4, 6}
+    assert_monitoring_agrees(spark, project, LONG_MODELS, days[-1], runs_each=30)
 
 
 @pytest.mark.parametrize("model", ["long_chunked", "long_chunked_py"])
