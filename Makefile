@@ -26,7 +26,7 @@ ENGINE_CORE := tests/core --ignore=tests/core/test_compat_mode.py --ignore=tests
 	--ignore=tests/core/test_join_type_table.py --ignore=tests/core/test_run_log_line.py
 
 .PHONY: help demo check test test-core test-spark4 test-spark4-ansi test-spark35 test-spark35-ansi pictures java \
-	integration-deps test-lane-1 test-lane-2 test-spark4-dbt test-spark4-thrift test-spark4-ledger test-spark4-core \
+	integration-deps test-lane-1 test-lane-2 test-spark4-dbt test-spark4-thrift test-spark4-ledger test-spark4-core test-cluster test-spark4-cluster \
 	test-spark4-ansi-dbt test-spark4-ansi-core test-spark35-dbt test-spark35-core test-spark35-ansi-dbt \
 	test-spark35-ansi-core clean-state bench bench-quick bench-peer thrift-server thrift-server-stop
 
@@ -73,13 +73,14 @@ test-lane-1: # lint and types, then the Spark 4 dbt legs and the run ledger's le
 	$(MAKE) --no-print-directory test-spark4-ansi-core
 	$(MAKE) --no-print-directory test-spark4-ledger
 
-test-lane-2: # the Spark 3.5 environment first, its legs, the Spark 4 core leg, then the Spark 3.5 matrix
+test-lane-2: # the Spark 3.5 environment first, its legs, the Spark 4 core leg, the Spark 3.5 matrix, the cluster
 	$(MAKE) --no-print-directory $(STAMP35)
 	$(MAKE) --no-print-directory test-spark35-core
 	$(MAKE) --no-print-directory test-spark35-ansi-dbt
 	$(MAKE) --no-print-directory test-spark35-ansi-core
 	$(MAKE) --no-print-directory test-spark4-core
 	$(MAKE) --no-print-directory test-spark35-dbt
+	$(MAKE) --no-print-directory test-spark4-cluster
 
 test-spark4: test-spark4-dbt test-spark4-thrift test-spark4-ledger test-spark4-core ## The whole suite on Spark 4 (pyspark 4.3), as configured by default
 test-spark4-ansi: test-spark4-ansi-dbt test-spark4-ansi-core ## Spark 4, ANSI on for dbt too: the SQL macro = core matrix
@@ -94,7 +95,7 @@ test-spark4-ledger: $(STAMP)
 
 # The benchmark's quick mode is part of the suite (tests/bench), so the peer overlay must exist first.
 test-spark4-core: $(STAMP) $(PEER_STAMP)
-	$(TMPDIR_READY) $(SPARK4) $(BASETEMP) tests --ignore=tests/integration --ignore=tests/thrift
+	$(TMPDIR_READY) $(SPARK4) $(BASETEMP) tests --ignore=tests/integration --ignore=tests/thrift --ignore=tests/cluster
 
 test-spark4-thrift: $(STAMP)
 	$(TMPDIR_READY) $(SPARK4) $(BASETEMP) tests/thrift
@@ -116,6 +117,14 @@ test-spark35-ansi-dbt: $(STAMP35)
 
 test-spark35-ansi-core: $(STAMP35)
 	$(TMPDIR_READY) $(SPARK35_ANSI) $(BASETEMP) tests/core/test_engine.py
+
+# A standalone master, two workers and a Thrift Server on them (docs/cluster.md), with faults while runs write:
+# `make test-cluster` all of them, `make test` (test-spark4-cluster) the executor killed mid-run.
+test-cluster: $(STAMP) ## The run ledger's faults on a multi-process Spark cluster (tests/cluster, about 3 min)
+	$(TMPDIR_READY) $(SPARK4) $(BASETEMP) tests/cluster
+
+test-spark4-cluster: $(STAMP)
+	$(TMPDIR_READY) $(SPARK4) $(BASETEMP) tests/cluster -k executor
 
 test-core: $(STAMP) $(PEER_STAMP) ## The fast loop: the PySpark core without dbt, on Spark 4 (about 2 min)
 	$(BIN)/python $(PYTEST) --hypothesis-profile=fast tests/core

@@ -147,10 +147,13 @@ class ThriftServer:
         connect_port: int = DEFAULT_CONNECT_PORT,
         driver_memory: str = "1g",
         cores: int = 2,
+        master: str | None = None,
     ) -> None:
         self.state = Path(state_dir).resolve()
         self.thrift_port, self.connect_port = thrift_port, connect_port
         self.driver_memory, self.cores = driver_memory, cores
+        # None: local[cores] in the server's JVM; spark://...: executors on a standalone cluster's workers
+        self.master = master
         self.pid: int | None = None
         self.process: subprocess.Popen | None = None
         self.log_path = self.state / "server.log"
@@ -186,6 +189,9 @@ class ThriftServer:
             "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:ReservedCodeCacheSize=256m",
             "spark.local.dir": str(state / "tmp"),
         }
+        if self.master:
+            conf["spark.executor.memory"] = "512m"
+            conf["spark.executor.extraJavaOptions"] = "-Duser.timezone=UTC -XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
         hiveconf = {
             "hive.server2.thrift.bind.host": HOST,
             "hive.server2.thrift.port": str(self.thrift_port),
@@ -199,7 +205,7 @@ class ThriftServer:
             "--class",
             THRIFT_SERVER_CLASS,
             "--master",
-            f"local[{self.cores}]",
+            self.master or f"local[{self.cores}]",
             "--name",
             "inc_join_thrift",
             "--driver-memory",
@@ -430,6 +436,12 @@ def _parser() -> argparse.ArgumentParser:
             )
             sub.add_argument("--driver-memory", default="1g", help="the server JVM's memory (default 1g)")
             sub.add_argument("--cores", type=int, default=2, help="local cores (default 2)")
+            sub.add_argument(
+                "--master",
+                default=None,
+                help="a standalone master's URL (spark://127.0.0.1:<port>, python -m scripts.spark_cluster "
+                "start) for executors on its workers; default local[--cores] in the server's JVM",
+            )
             sub.add_argument("--timeout", type=float, default=180.0, help="seconds to wait for the ports (180)")
     return parser
 
@@ -452,6 +464,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 connect_port=args.connect_port,
                 driver_memory=args.driver_memory,
                 cores=args.cores,
+                master=args.master,
             )
             server.start(args.timeout)
             print(_describe(server) + f"; started in {server.started_in:.1f} s", flush=True)

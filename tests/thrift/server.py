@@ -35,8 +35,9 @@ class ThriftServer:
     """``launch()`` runs ``start`` in the background (it returns once the server serves), ``wait()`` waits for it,
     ``stop()`` runs ``stop``."""
 
-    def __init__(self, state_dir: Path) -> None:
+    def __init__(self, state_dir: Path, master: str | None = None) -> None:
         self.state = Path(state_dir).resolve()
+        self.master = master
         self.thrift_port = free_port()
         self.connect_port = free_port()
         while self.connect_port == self.thrift_port:
@@ -60,7 +61,7 @@ class ThriftServer:
             str(self.thrift_port),
             "--connect-port",
             str(self.connect_port),
-        ]
+        ] + (["--master", self.master] if self.master else [])
 
     def launch(self) -> ThriftServer:
         self._began = time.monotonic()
