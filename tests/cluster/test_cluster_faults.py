@@ -22,6 +22,7 @@ from dbt_inc_join import inc_join
 from scripts import spark_cluster
 from scripts.thrift_server import pid_alive
 
+from ..integration.fault_driver import staged_data_files
 from ..integration.pipeline import DAYS, LAST_DAY, SETTINGS, rows
 from ..integration.test_ledger import assert_ledger_agrees, ledger_rows
 from ..thrift.conftest import ThriftDbt
@@ -79,14 +80,7 @@ class Cluster:
 
     def staged_files(self) -> set[Path]:
         """The data files Spark is writing into ledger_left for uncommitted jobs (and those killed jobs left)."""
-        table = self.warehouse / "ledger_left"
-        return {
-            Path(root) / name
-            for root, _, files in os.walk(table)
-            if ".spark-staging" in root or "_temporary" in root
-            for name in files
-            if name.startswith("part-")
-        }
+        return staged_data_files(self.warehouse / "ledger_left")
 
     def wait_until_writing(self, before: set[Path], timeout: float = 300.0) -> None:
         """Until the run just submitted writes a staged file of its own (not one a killed run left behind)."""

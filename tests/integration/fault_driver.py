@@ -25,15 +25,16 @@ MODEL = "gen_left"
 KILLED_MARKER = "fault_driver: SIGKILL during the write of "
 
 
-def staged_data_file(table_dir: Path) -> Path | None:
-    """A parquet file Spark is writing for an uncommitted job (dynamic partition overwrite stages its output
-    under ``.spark-staging-*``, other writes under ``_temporary``), if any."""
-    for root, _, files in os.walk(table_dir):
-        if ".spark-staging" in root or "_temporary" in root:
-            for name in files:
-                if name.startswith("part-"):
-                    return Path(root) / name
-    return None
+def staged_data_files(table_dir: Path) -> set[Path]:
+    """The parquet files Spark is writing for uncommitted jobs (dynamic partition overwrite stages its output
+    under ``.spark-staging-*``, other writes under ``_temporary``), and those a killed job left there."""
+    return {
+        Path(root) / name
+        for root, _, files in os.walk(table_dir)
+        if ".spark-staging" in root or "_temporary" in root
+        for name in files
+        if name.startswith("part-")
+    }
 
 
 def kill_when_writing(table_dir: Path) -> None:
@@ -43,7 +44,7 @@ def kill_when_writing(table_dir: Path) -> None:
 
     def watch() -> None:
         while True:
-            found = staged_data_file(table_dir)
+            found = next(iter(staged_data_files(table_dir)), None)
             if found is not None:
                 print(KILLED_MARKER + str(found.relative_to(table_dir)), flush=True)
                 os.killpg(os.getpgid(0), signal.SIGKILL)
