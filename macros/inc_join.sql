@@ -37,19 +37,19 @@
   {%- do dbt_inc_join._check_model_config(params) -%}
   {%- set max_window_units = dbt_inc_join._max_window_units(max_window_units) -%}
   {%- set a, b = dbt_inc_join._unfiltered(a), dbt_inc_join._unfiltered(b) -%}
-  {%- set a_columns = adapter.get_columns_in_relation(dbt_inc_join._table_of(a)) -%}
-  {%- set b_columns = adapter.get_columns_in_relation(dbt_inc_join._table_of(b)) -%}
+  {%- set a_columns = adapter.get_columns_in_relation(dbt_inc_join._table_of(a, 'a')) -%}
+  {%- set b_columns = adapter.get_columns_in_relation(dbt_inc_join._table_of(b, 'b')) -%}
   {%- set inputs = dbt_inc_join._resolve_inputs(params, a_columns, b_columns) -%}
   {%- set plan = dbt_inc_join._plan_columns(params, inputs) -%}
   {%- if params.aggregate -%}
-    {%- do dbt_inc_join._check_aggregates(b, params.aggregate, inputs.b_names) -%}
+    {%- do dbt_inc_join._check_aggregates(dbt_inc_join._table_of(b, 'b'), params.aggregate, inputs.b_names) -%}
   {%- endif -%}
   {%- do plan.update({'aggregate_fills': dbt_inc_join._aggregate_fills(params)}) -%}
   {%- set window = dbt_inc_join._resolve_window(a, b, a_columns, b_columns, params.inc_col, params.time_uom, params.how,
                                             output_window_start, output_window_end, max_window_units) -%}
   {%- do dbt_inc_join._log_run(params, window) -%}
   {#- the run's record, for the post-hook record_run (spec §13), rides in the compiled code -#}
-  {%- set marker = dbt_inc_join._run_marker(dbt_inc_join._run_record(window, params.inc_col, 'sql')) -%}
+  {%- set marker = '' if window.get('in_sql') else dbt_inc_join._run_marker(dbt_inc_join._run_record(window, params.inc_col, 'sql')) -%}
   {{ return(marker ~ '\n' ~ dbt_inc_join._render_join(a, b, params, inputs, plan, window)) }}
 {% endmacro %}
 

@@ -52,7 +52,7 @@
     {%- do scenarios.append(dbt_inc_join['_scenario_' ~ join_type.name](ctx)) -%}
   {%- endfor -%}
 {#- with late matches A's slice gets its late copies first (_late_matches.sql), under the same name -#}
-with {{ '_inc_join_a_slice' if params.late_match_time else '_inc_join_a' }} as (
+with {{ window.get('ctes', '') }}{{ '_inc_join_a_slice' if params.late_match_time else '_inc_join_a' }} as (
     select {{ slices[0].sql }}
     from {{ slices[0].source }}
     where {{ slices[0].predicate }}

@@ -29,11 +29,18 @@
 {% endmacro %}
 
 {% macro _shift(value, units, time_uom) %}
+  {#- A unit value, or a SQL bound ({'sql': expression, 'units': n, 'time_uom': unit}: a window decided in SQL, _fixtures.sql). -#}
+  {%- if value is mapping -%}
+    {{- return({'sql': value.sql, 'units': value.units + units, 'time_uom': value.time_uom}) -}}
+  {%- endif -%}
   {{- return(value + dbt_inc_join._unit_step(time_uom, units)) -}}
 {% endmacro %}
 
 {% macro _sql_literal(value, sql_type) %}
-  {#- A typed literal read in the Spark session time zone. -#}
+  {#- A typed literal read in the Spark session time zone; a SQL bound as its expression of that type. -#}
+  {%- if value is mapping -%}
+    {{ return('CAST(' ~ dbt_inc_join._add_units_sql(value.sql, value.units, value.time_uom) ~ ' AS ' ~ sql_type | upper ~ ')') }}
+  {%- endif -%}
   {%- if sql_type == 'date' -%}
     {%- set day = value.date() if value.hour is defined else value -%}
     {{ return("DATE'" ~ day.isoformat() ~ "'") }}

@@ -57,7 +57,10 @@
 {% macro _run_log_line(target, window, ranges) %}
   {#- The one line a run logs: the window, what decided each bound, and what it reads of each input.
       (window.py: run_log_line writes the same text for Python models) -#}
-  {%- if window.empty and window.end is none -%}
+  {%- if window.get('in_sql') -%}
+    {{ return('inc_join ' ~ target ~ ': window decided in SQL over the given rows of a unit test; start: '
+              ~ window.start_reason ~ '; end: ' ~ window.end_reason) }}
+  {%- elif window.empty and window.end is none -%}
     {%- set shown = 'empty (no end: no availability watermark)' -%}
   {%- elif window.empty -%}
     {%- set shown = 'empty (' ~ window.start ~ ' is after ' ~ window.end ~ ')' -%}

@@ -25,8 +25,8 @@
   {%- set time_uom = dbt_inc_join._choice('time_uom', time_uom, ['day', 'hour', 'minute']) -%}
   {%- set how = dbt_inc_join._choice('how', how, ['inner', 'left', 'full', 'left_anti']) -%}
   {%- set a, b = dbt_inc_join._unfiltered(a), dbt_inc_join._unfiltered(b) -%}
-  {%- set a_columns = adapter.get_columns_in_relation(dbt_inc_join._table_of(a)) -%}
-  {%- set b_columns = adapter.get_columns_in_relation(dbt_inc_join._table_of(b)) -%}
+  {%- set a_columns = adapter.get_columns_in_relation(dbt_inc_join._table_of(a, 'a')) -%}
+  {%- set b_columns = adapter.get_columns_in_relation(dbt_inc_join._table_of(b, 'b')) -%}
   {{ return(dbt_inc_join._resolve_window(a, b, a_columns, b_columns, inc_col, time_uom, how, output_window_start,
                                      output_window_end, max_window_units)) }}
 {% endmacro %}
@@ -45,19 +45,14 @@
   {%- endfor -%}
   {%- set batch = model.batch if (model is defined and model is not none and model.batch is defined) else none -%}
 
+  {%- set explicit = dbt_inc_join._explicit_bounds(output_window_start, output_window_end, batch, time_uom) -%}
+  {%- if dbt_inc_join._is_cte(a) or dbt_inc_join._is_cte(b) -%}
+    {#- a unit test's given rows: the same rules, decided by SQL over them (_fixtures.sql) -#}
+    {{ return(dbt_inc_join._window_in_sql(a, b, a_column, b_column, inc_col, time_uom, how, explicit, max_window_units)) }}
+  {%- endif -%}
+
   {#- start -#}
-  {%- set start_var = var('inc_join_output_window_start', none) -%}
-  {%- set end_var = var('inc_join_output_window_end', none) -%}
-  {%- set start = dbt_inc_join._parse_bound(output_window_start, 'output_window_start', time_uom) -%}
-  {%- set start_reason = 'argument output_window_start' -%}
-  {%- if start is none and start_var not in [none, ''] -%}
-    {%- set start = dbt_inc_join._parse_bound(start_var, 'inc_join_output_window_start', time_uom) -%}
-    {%- set start_reason = 'var inc_join_output_window_start' -%}
-  {%- endif -%}
-  {%- if start is none and batch -%}
-    {%- set start = dbt_inc_join._parse_bound(batch.event_time_start, 'model.batch.event_time_start', time_uom) -%}
-    {%- set start_reason = 'microbatch batch start' -%}
-  {%- endif -%}
+  {%- set start, start_reason = explicit.start, explicit.start_reason -%}
   {%- set ledger_reason = none -%}
   {%- if start is none and is_incremental() -%}
     {%- set latest = run_query("SELECT date_format(max(" ~ dbt_inc_join._quote(inc_col) ~ "), 'yyyy-MM-dd HH:mm:ss') FROM " ~ this) -%}
@@ -113,17 +108,7 @@
   {%- endif -%}
 
   {#- end -#}
-  {%- set end = dbt_inc_join._parse_bound(output_window_end, 'output_window_end', time_uom) -%}
-  {%- set end_reason = 'argument output_window_end' -%}
-  {%- if end is none and end_var not in [none, ''] -%}
-    {%- set end = dbt_inc_join._parse_bound(end_var, 'inc_join_output_window_end', time_uom) -%}
-    {%- set end_reason = 'var inc_join_output_window_end' -%}
-  {%- endif -%}
-  {%- if end is none and batch -%}
-    {%- set last_moment = batch.event_time_end - modules.datetime.timedelta(microseconds=1) -%}
-    {%- set end = dbt_inc_join._parse_bound(last_moment, 'model.batch.event_time_end', time_uom) -%}
-    {%- set end_reason = 'microbatch batch end - 1 ' ~ time_uom -%}
-  {%- endif -%}
+  {%- set end, end_reason = explicit.end, explicit.end_reason -%}
   {%- if watermark is none -%}
     {%- set end = none -%}
     {%- set end_reason = ('no arrivals yet in a or b' if start is none else 'a or b has no arrival from ' ~ start ~ ' on yet') ~ ': watermark ' ~ watermark_text -%}
@@ -145,6 +130,30 @@
              'units_behind': capped.units_behind}) }}
 {% endmacro %}
 
+{% macro _explicit_bounds(output_window_start, output_window_end, batch, time_uom) %}
+  {#- The bounds a run is given rather than finds in the data: argument > var > microbatch batch (none where
+      none is given), each with what decided it. -#}
+  {%- set bounds = {'start': none, 'start_reason': none, 'end': none, 'end_reason': none} -%}
+  {%- set start_var = var('inc_join_output_window_start', none) -%}
+  {%- set end_var = var('inc_join_output_window_end', none) -%}
+  {%- if output_window_start not in [none, ''] -%}
+    {%- do bounds.update({'start': dbt_inc_join._parse_bound(output_window_start, 'output_window_start', time_uom), 'start_reason': 'argument output_window_start'}) -%}
+  {%- elif start_var not in [none, ''] -%}
+    {%- do bounds.update({'start': dbt_inc_join._parse_bound(start_var, 'inc_join_output_window_start', time_uom), 'start_reason': 'var inc_join_output_window_start'}) -%}
+  {%- elif batch -%}
+    {%- do bounds.update({'start': dbt_inc_join._parse_bound(batch.event_time_start, 'model.batch.event_time_start', time_uom), 'start_reason': 'microbatch batch start'}) -%}
+  {%- endif -%}
+  {%- if output_window_end not in [none, ''] -%}
+    {%- do bounds.update({'end': dbt_inc_join._parse_bound(output_window_end, 'output_window_end', time_uom), 'end_reason': 'argument output_window_end'}) -%}
+  {%- elif end_var not in [none, ''] -%}
+    {%- do bounds.update({'end': dbt_inc_join._parse_bound(end_var, 'inc_join_output_window_end', time_uom), 'end_reason': 'var inc_join_output_window_end'}) -%}
+  {%- elif batch -%}
+    {%- set last_moment = batch.event_time_end - modules.datetime.timedelta(microseconds=1) -%}
+    {%- do bounds.update({'end': dbt_inc_join._parse_bound(last_moment, 'model.batch.event_time_end', time_uom), 'end_reason': 'microbatch batch end - 1 ' ~ time_uom}) -%}
+  {%- endif -%}
+  {{ return(bounds) }}
+{% endmacro %}
+
 {% macro _unfiltered(relation) %}
   {#- The relation to read: without dbt's microbatch event-time filter, because the join reads its inputs with
       its own, wider bounds (look-back and waiting time) and a filter cut to the batch would lose partners.
@@ -156,8 +165,15 @@
   {{ return(relation) }}
 {% endmacro %}
 
-{% macro _table_of(relation) %}
-  {#- The plain table behind a relation, for metadata (describe): no batch filter, no sample limit. -#}
+{% macro _table_of(relation, side='a') %}
+  {#- The plain table behind a relation, for metadata (describe): no batch filter, no sample limit; for a unit
+      test's given rows, the table they stand for (_fixtures.sql). -#}
+  {%- if dbt_inc_join._is_cte(relation) -%}
+    {%- if not dbt_inc_join._in_unit_test() -%}
+      {{ dbt_inc_join._fail(side ~ ' is the ephemeral model ' ~ relation ~ ': inc_join reads the columns and arrivals of its inputs from the warehouse before it writes the join. Materialize it as a view or table.') }}
+    {%- endif -%}
+    {{ return(dbt_inc_join._fixture_table(relation, side)) }}
+  {%- endif -%}
   {%- if relation.identifier is defined and relation.identifier and (relation.limit is not none or relation.event_time_filter) -%}
     {{ return(api.Relation.create(database=relation.database, schema=relation.schema,
                                   identifier=relation.identifier, type=relation.type)) }}

@@ -97,6 +97,8 @@ MESSAGES = {
     "bad_aggregate_unbalanced": "aggregate['paid'] = 'sum(text_day' has unbalanced parentheses or quotes.",
     "bad_null_fill_unknown_key": "null_fill key 'total' is not an aggregate name; the aggregates are 'n'.",
     "bad_null_fill_without_aggregate": "null_fill gives values to aggregate columns; it needs aggregate.",
+    "bad_ephemeral_input": "b is the ephemeral model __dbt__cte__ephemeral_b: inc_join reads the columns and "
+    "arrivals of its inputs from the warehouse before it writes the join. Materialize it as a view or table.",
     "bad_output_select_b_with_aggregate": "output_select token 'df_b_cols' is not available with aggregate: B's "
     "columns reach the output only through the aggregates ('n').",
 }
