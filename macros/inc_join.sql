@@ -60,6 +60,9 @@
     {%- set ranges = dbt_inc_join._read_ranges(window.start, window.end, params.how, params.look_back_time,
                                                 params.max_waiting_time, params.time_uom, params.late_match_time) -%}
   {%- endif -%}
-  {%- set target = this if this is defined else 'run-operation' -%}
+  {%- set target = this if (this is defined and this is not none) else 'run-operation' -%}
+  {%- if dbt_inc_join._in_unit_test() -%}
+    {%- set target = 'unit test ' ~ model.name -%}
+  {%- endif -%}
   {{ log(dbt_inc_join._run_log_line(target, window, ranges), info=True) }}
 {% endmacro %}
