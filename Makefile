@@ -19,6 +19,8 @@ DBT_MATRIX := tests/integration/test_sql_matches_core.py
 # the chunked first run runs on Spark 3.5 too.
 DBT_LEDGER := tests/integration/test_ledger.py
 DBT_CHUNKED := "tests/integration/test_ledger.py::test_a_chunked_first_run_equals_the_one_shot_table"
+# dbt's unit tests of the package's models (the window decided in SQL over the given rows), on both engines.
+DBT_UNIT := tests/integration/test_unit_tests.py
 # The core suite on the other engines, less what does not depend on the engine: the side-by-side comparison with
 # the original library (compatibility mode; its SQL runs on every engine through the SQL = core matrix), the
 # pictures, and the checks of tables and log text.
@@ -107,7 +109,7 @@ test-spark4-ansi-core: $(STAMP)
 	$(TMPDIR_READY) $(SPARK4_ANSI) $(BASETEMP) tests/core/test_engine.py
 
 test-spark35-dbt: $(STAMP35)
-	$(TMPDIR_READY) $(SPARK35) $(BASETEMP) $(DBT_ENGINE) $(DBT_MATRIX) $(DBT_CHUNKED)
+	$(TMPDIR_READY) $(SPARK35) $(BASETEMP) $(DBT_ENGINE) $(DBT_MATRIX) $(DBT_CHUNKED) $(DBT_UNIT)
 
 test-spark35-core: $(STAMP35)
 	$(TMPDIR_READY) $(SPARK35) $(BASETEMP) $(ENGINE_CORE)
