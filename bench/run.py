@@ -1,10 +1,13 @@
 """`make bench` / `make bench-quick`: does a daily inc_join run cost the same on one month and on a year of
 history, and how do the SQL macro, the PySpark core, the peer inc-join 0.1.3 and a full recompute compare?
 And on keys with many rows a day, how do the modes of spec §11 compare with what a user would write by hand?
+And what does the run ledger's post-hook (spec §13) add to a daily dbt run?
 
-    python -m bench.run                 # both suites: 365 days x 20,000 rows per day per side (the README's
-                                        # table), then the many-rows-per-key suite (bench/many.py)
+    python -m bench.run                 # all suites: 365 days x 20,000 rows per day per side (the README's
+                                        # table), the many-rows-per-key suite (bench/many.py), the run ledger
+                                        # (bench/ledger.py)
     python -m bench.run --suite many-rows   # only the many-rows-per-key suite
+    python -m bench.run --suite ledger  # only the run ledger's daily dbt runs, with and without record_run
     python -m bench.run --quick         # tiny data, one run each: keeps the benchmark working (CI)
     python -m bench.run --days 730 --rows-per-day 50000 --repeats 7
 
@@ -30,7 +33,7 @@ from pathlib import Path
 
 BENCH = Path(__file__).resolve().parent
 QUICK = dict(days=40, rows_per_day=200, histories=(20, 40), repeats=1, whole_repeats=1, slow_repeats=1, warmup=0)
-SUITES = ("few-rows", "many-rows")
+SUITES = ("few-rows", "many-rows", "ledger")
 
 
 @dataclass(frozen=True)
@@ -42,6 +45,7 @@ class Config:
     look_back_time: int = 2
     max_waiting_time: int = 10
     late_match_time: int = 3  # the late-match cases (spec §10), how = left; 0 leaves them out
+    ledger_records: Sequence[int] = (365, 3650)  # the ledger suite's pre-filled ledgers (bench/ledger.py)
     repeats: int = 9
     whole_repeats: int = 5
     slow_repeats: int = 1
@@ -67,7 +71,9 @@ def parse_args(argv: Sequence[str]) -> Config:
         default="all",
         help="few-rows: the daily run against history length and the variant comparison (--days, "
         "--rows-per-day, --histories and --how shape it); many-rows: the modes of spec §11 on keys with many "
-        "rows a day (bench/many.py, fixed shapes); all (default): both, in one report",
+        "rows a day (bench/many.py, fixed shapes); ledger: a daily dbt run with and without the run ledger's "
+        "post-hook (bench/ledger.py, on the few-rows data, its shortest and longest history); all (default): "
+        "all three, in one report",
     )
     parser.add_argument("--days", type=int, help="days of generated history (default 365)")
     parser.add_argument("--rows-per-day", type=int, help="A rows per daily load; B gets about as many (default 20000)")
@@ -85,6 +91,12 @@ def parse_args(argv: Sequence[str]) -> Config:
         default=3,
         help="late_match_time of the late-match cases (left join, sql and core, daily and whole-history, against "
         "the same runs without late matches); 0 leaves them out (default 3)",
+    )
+    parser.add_argument(
+        "--ledger-records",
+        default="365,3650",
+        help="the ledger suite's pre-filled ledgers, comma-separated record counts (one dbt project each; the "
+        "SQL model's own daily records, then other models' synthetic ones); 0 leaves them out (default 365,3650)",
     )
     parser.add_argument("--repeats", type=int, help="timed runs per daily-window cell (default 9)")
     parser.add_argument("--whole-repeats", type=int, help="timed runs per whole-history cell (default 5)")
@@ -118,6 +130,7 @@ def parse_args(argv: Sequence[str]) -> Config:
         look_back_time=args.look_back_time,
         max_waiting_time=args.max_waiting_time,
         late_match_time=args.late_match_time,
+        ledger_records=tuple(n for n in (int(r) for r in args.ledger_records.split(",")) if n > 0),
         repeats=args.repeats or config.repeats,
         whole_repeats=args.whole_repeats or config.whole_repeats,
         slow_repeats=args.slow_repeats or config.slow_repeats,
@@ -239,12 +252,14 @@ def context(
         memory = f"{kib / 1024**2:.0f} GB"
     conf = spark.conf.get
     few = "few-rows" in config.suites
+    data = few or "ledger" in config.suites  # the ledger suite's dbt models read the few-rows data
     info = {
         "mode": "quick: tiny data, one run each; timings are not meaningful" if config.quick else "full",
         "suites": ", ".join(config.suites),
         "machine": f"{os.cpu_count()} cores ({cpu}), {memory} RAM, {platform.system()} {platform.release()}, "
         f"Java {jvm.java.lang.System.getProperty('java.version')}, Python {platform.python_version()}",
-        "software": f"pyspark {pyspark.__version__}, dbt-core {dbt.version.__version__}, inc-join 0.1.3 (peer)",
+        "software": f"pyspark {pyspark.__version__}, dbt-core {dbt.version.__version__}"
+        + (", inc-join 0.1.3 (peer)" if few else ""),
         "spark": f"{spark.sparkContext.master}, driver memory {config.driver_memory}, shuffle partitions "
         f"{conf('spark.sql.shuffle.partitions')}, AQE {conf('spark.sql.adaptive.enabled')}, broadcast "
         f"threshold {conf('spark.sql.autoBroadcastJoinThreshold')}, catalog tables in a Hive metastore "
@@ -252,25 +267,37 @@ def context(
         "data": f"{spec.days} days x {spec.rows_per_day} A rows per day ({spec.first_day} .. {spec.last_day}); "
         f"{rows['a']} A rows, {rows['b']} B rows in the longest history; one parquet file per daily "
         f"partition; {'generated by this run' if generated else 'generated earlier (cached)'}"
-        if few
+        if data
         else "",
         "join": f"join_cols TrxId, look_back_time {config.look_back_time}, max_waiting_time "
         f"{config.max_waiting_time}, how {', '.join(config.hows)}"
         if few
         else "",
-        "runs": f"daily windows first, then whole-history windows; in each phase {config.warmup} warm-up round(s) "
-        f"discarded, then {config.repeats} timed runs per daily cell and {config.whole_repeats} per "
-        "whole-history cell, interleaved round-robin, garbage collected before each; medians"
-        + (
-            f"; many-rows suite the same ({config.repeats} daily, {config.whole_repeats} whole-history), its slow "
-            f"hand-written baselines {config.slow_repeats} timed runs without warm-up (their first run is the "
-            "check run)"
-            if "many-rows" in config.suites
-            else ""
+        "runs": "; ".join(
+            part
+            for part in (
+                f"daily windows first, then whole-history windows; in each phase {config.warmup} warm-up round(s) "
+                f"discarded, then {config.repeats} timed runs per daily cell and {config.whole_repeats} per "
+                "whole-history cell, interleaved round-robin, garbage collected before each; medians"
+                if few or "many-rows" in config.suites
+                else "",
+                f"many-rows suite the same ({config.repeats} daily, {config.whole_repeats} whole-history), its slow "
+                f"hand-written baselines {config.slow_repeats} timed runs without warm-up (their first run is the "
+                "check run)"
+                if "many-rows" in config.suites
+                else "",
+                f"ledger suite: {config.warmup} warm-up round(s) discarded, then {config.repeats} timed daily dbt runs "
+                "per cell, interleaved round-robin, garbage collected before each; medians"
+                if "ledger" in config.suites
+                else "",
+            )
+            if part
         ),
         "sql rendering": f"one dbt compile --inline of all {len(sql_variant.compiled)} cases, "
         f"{sql_variant.compile_seconds:.1f} s (not timed: each case runs dbt's describe and "
-        "watermark queries, which a real run also pays once)",
+        "watermark queries, which a real run also pays once)"
+        if sql_variant is not None
+        else "",
         "load average": f"{load[0]:.1f} at start, {load[1]:.1f} at end (1-minute averages; the end value includes "
         "the benchmark's own Spark, which keeps the cores busy; a start value near or above "
         f"{os.cpu_count()} means other processes competed for the CPU)",
@@ -304,20 +331,21 @@ def main(argv: Sequence[str] = ()) -> int:
     state_dir = Path(tempfile.mkdtemp(prefix="inc_join_bench_"))
     spark = start_spark(config, state_dir)
     try:
-        from . import many
+        from . import ledger, many
         from .data import MANY_COLUMNS, DataSpec, ensure_dataset, ensure_many_dataset, register_tables
         from .measure import measure
         from .report import Results, agreement, markdown, targets
         from .variants import DATABASE, load_peer, variants
 
         few, many_rows = "few-rows" in config.suites, "many-rows" in config.suites
+        with_ledger = "ledger" in config.suites
         if few:
             load_peer()  # fail early, before any data is generated, when the overlay is missing
         phases.done("spark start")
         spec = DataSpec(config.days, config.rows_per_day)
         rows: dict[str, int] = {}
         generated = False
-        if few:
+        if few or with_ledger:
             generated = not (Path(config.cache_dir).resolve() / spec.key / "_COMPLETE.json").exists()
             dataset = ensure_dataset(spark, spec, config.cache_dir)
             phases.done("data", f" ({'generated' if generated else 'cached'} in {dataset})")
@@ -340,10 +368,11 @@ def main(argv: Sequence[str] = ()) -> int:
             if many_rows
             else []
         )
-        builders = variants(state_dir)
-        sql = builders["sql"]
-        sql.compile([cell.case for cell in (*cells, *many_cells) if cell.variant == "sql"])
-        phases.done("dbt compile", f" ({len(sql.compiled)} cases)")
+        builders = variants(state_dir) if few or many_rows else {}
+        sql = builders.get("sql")
+        if sql is not None:
+            sql.compile([cell.case for cell in (*cells, *many_cells) if cell.variant == "sql"])
+            phases.done("dbt compile", f" ({len(sql.compiled)} cases)")
         # Daily windows first, then whole-history windows: each phase is interleaved on its own, so a daily run
         # is compared with daily runs measured under the same conditions.
         phase_cells = [(f"{w} runs", [c for c in cells if c.case.window == w], builders) for w in ("daily", "whole")]
@@ -363,28 +392,49 @@ def main(argv: Sequence[str] = ()) -> int:
                 progress=lambda line: print(line, flush=True),
             )
             phases.done(name)
+        ledger_cells = (
+            ledger.build_cells(config.histories, config.ledger_records, config.repeats, config.quick)
+            if with_ledger
+            else []
+        )
+        if ledger_cells:
+            join = {"look_back_time": config.look_back_time, "max_waiting_time": config.max_waiting_time}
+            say = lambda line: print(line, flush=True)  # noqa: E731
+            ledger_setup = ledger.set_up(spark, state_dir, ledger_cells, config.histories, spec.last_day, join, say)
+            phases.done("ledger set-up", f" (ledger rows: {ledger_setup.records})")
+            ledger.measure(spark, ledger_setup, ledger_cells, config.warmup, say)
+            phases.done("ledger runs")
 
         results = Results(cells, config.hows, config.histories) if few else None
         found = targets(results) if results else []
         agreed = agreement(results) if results else []
         found += many.targets(many_cells)
         many_agreed = many.agreement(many_cells)
+        found += ledger.targets(ledger_cells)
+        ledger_agreed = ledger.agreement(ledger_cells)
         load.append(os.getloadavg()[0])
         info = context(config, spark, spec, rows, generated, phases, sql, load)
         sections = many.markdown(many_cells, many_agreed, config.quick) if many_rows else []
+        if ledger_cells:
+            sections += ledger.markdown(ledger_cells, ledger_agreed, ledger_setup, config.quick)
         text = markdown(results, info, found, agreed, sections)
         out = Path(config.out)
         out.mkdir(parents=True, exist_ok=True)
-        stem = out / (f"d{spec.days}-r{spec.rows_per_day}" if few else "many-rows")
+        stem = out / (f"d{spec.days}-r{spec.rows_per_day}" if few else "many-rows" if many_rows else "ledger")
         stem.with_suffix(".md").write_text(text)
         report = _as_json(config, info, cells, found, agreed, results)
         report["cells"] += [_many_cell_json(c) for c in many_cells]
         report["agreement"] += [{**row, "case": asdict(row["case"])} for row in many_agreed]
+        if ledger_cells:
+            report["ledger"] = ledger.as_json(ledger_cells, ledger_agreed, ledger_setup)
         stem.with_suffix(".json").write_text(json.dumps(report, indent=1, default=str) + "\n")
         print()
         print(text)
         print(f"bench: wrote {stem.with_suffix('.md')} and .json")
-        return 0 if all(a["ours_agree"] and a["stable"] for a in (*agreed, *many_agreed)) else 1
+        agree = all(a["ours_agree"] and a["stable"] for a in (*agreed, *many_agreed)) and all(
+            a["same_rows"] and a["stable"] and a["records_consistent"] for a in ledger_agreed
+        )
+        return 0 if agree else 1
     finally:
         spark.stop()
         shutil.rmtree(state_dir, ignore_errors=True)

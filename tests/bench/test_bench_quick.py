@@ -1,11 +1,12 @@
-"""The benchmark's quick mode runs end to end (bench/run.py --quick, both suites): CI keeps it working.
+"""The benchmark's quick mode runs end to end (bench/run.py --quick, all three suites): CI keeps it working.
 
 It checks what must hold on any machine: every run of this package's SQL macro and PySpark core reads
 exactly spec §4's partitions (one scan per input, two with late matches), and the SQL macro, the core and the
 naive full recompute give the same rows; in the many-rows-per-key suite, every variant of a case (core, SQL macro, the
 hand-written baselines) gives the same rows, and every scan of the core and the macro reads exactly spec §4's
-partitions. Timing targets are reported by the benchmark, never asserted here (timings on a shared CI
-machine are noise).
+partitions; in the run ledger's suite, a daily dbt run with the post-hook record_run writes the rows it writes
+without it, and records exactly those rows. Timing targets are reported by the benchmark, never asserted here
+(timings on a shared CI machine are noise).
 """
 
 from __future__ import annotations
@@ -146,3 +147,23 @@ def test_many_rows_suite_reads_exactly_the_spec_partitions(quick_results):
         for table, bound in zip(cell["tables"], cell["bounds"], strict=True):
             reads = [scan["partitions"] for scan in cell["scans"] if scan["table"] == table]
             assert reads and set(reads) == {bound}, (cell["variant"], cell["case"], table, reads, bound)
+
+
+def test_ledger_suite_records_the_rows_each_run_wrote(quick_results):
+    """The run ledger's suite (bench/ledger.py): the daily dbt run of the SQL model with and without the post-hook
+    record_run wrote the same rows, and each run with it left exactly one record in the ledger, for its day, whose
+    rows_total and rows per JoinType are the rows the run wrote."""
+    ledger = quick_results["ledger"]
+    cells = ledger["cells"]
+    assert {cell["case"]["ledger"] for cell in cells} == {"off", "few"}
+    for cell in cells:
+        assert cell["runs"] and cell["stable"], cell["label"]
+        assert cell["check"]["rows"] > 0, cell["label"]
+    for cell in (cell for cell in cells if cell["case"]["ledger"] != "off"):
+        record, written = cell["check"]["record"], cell["check"]
+        assert record["records"] == 1 and not record["empty"], record
+        assert (record["rows_total"], record["join_type_rows"]) == (written["rows"], written["types"]), record
+        assert record["consistent"], record
+        # the post-hook's INSERT and the start-from-ledger read were seen and classified
+        assert {kind for kind, _, _ in cell["statements"]} == {"model", "read", "record"}, cell["statements"]
+    assert ledger["agreement"] and all(row["same_rows"] and row["records_consistent"] for row in ledger["agreement"])

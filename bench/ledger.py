@@ -1,0 +1,933 @@
+"""The run ledger's suite (`--suite ledger`, spec §13): what the post-hook ``record_run`` costs a daily dbt run.
+
+A daily incremental ``dbt run`` of an inc_join model (how = left over the few-rows suite's data, bench/data.py)
+WITH the post-hook ``{{ dbt_inc_join.record_run() }}`` against the same model WITHOUT it, SQL and Python models,
+at the shortest and the longest history, all in this process through dbtRunner on the benchmark's SparkSession
+(dbt-spark ``method: session``), interleaved round-robin. Further cells run the model with the hook, on the
+longest history, against a ledger that already holds many records (``--ledger-records``, default 365 and 3,650):
+the SQL model's own committed daily records over its history (a year of daily runs), then synthetic committed
+records of other models (ten models after a year), so a run after many recorded runs can be compared with one on
+a ledger holding only this benchmark's runs.
+
+The dbt projects are generated into the run's state directory (``write_project``): one whose ledger holds only
+this benchmark's runs (schema ``inc_join_bench_ledger``) and one per pre-filled size
+(``inc_join_bench_ledger_r<records>``); each has its own ledger, ``dbt_inc_join_runs`` in its schema.
+
+One daily run: the model's table holds every day of the history but the last, the inputs hold the last day too,
+and ``dbt run --select <model>`` writes the last day. Between two runs of a cell, untimed, the last day's
+partition is dropped from the table and, with the ledger, the previous run's record from the ledger (its own
+``run_key`` partition), so every run starts from the same state. Timed: the model's ``execution_time`` in dbt's
+run results (compile and execute of the node, the post-hook included; not dbt's start-up, project load or cache
+population). The ledger's own statements are timed inside dbt-spark's session cursor (``StatementTimes``, fetch
+included): the start-from-ledger read (the table property and the ledger query) and the record (the post-hook's
+catalog reads and its INSERT).
+
+The first run of each cell is its check run: the rows the run wrote (count, per JoinType, fingerprint) must be
+the same with and without the ledger, in SQL and Python, and with the ledger there must be exactly one record
+of the run whose ``rows_total`` and ``join_type_rows`` are the rows written.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import shutil
+import statistics
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field, replace
+from datetime import date, timedelta
+from pathlib import Path
+
+from .variants import DATABASE, FINGERPRINT, INC_COL, JOIN_COLS, LABELS, REPO
+
+PROJECT = "inc_join_bench_ledger"
+SCHEMA = "inc_join_bench_ledger"
+LEDGER_MODEL = "dbt_inc_join_runs"
+HOW = "left"
+LANGUAGES = ("sql", "python")
+OVERHEAD_GOAL = 1.0  # seconds a daily run may take longer with the ledger
+FLAT_GOAL = 1.3  # the longest history / the shortest, and many records / few
+
+
+@dataclass(frozen=True)
+class LedgerCase:
+    """One measured situation: a model's language, its history, and its ledger: ``off`` (no post-hook), ``few``
+    (the ledger holds only this benchmark's runs) or ``many`` (pre-filled with ``records`` records)."""
+
+    language: str
+    history: int
+    ledger: str
+    records: int = 0
+
+    @property
+    def model(self) -> str:
+        return f"{self.language}_{'plain' if self.ledger == 'off' else 'ledger'}_{self.history}d"
+
+    @property
+    def project(self) -> str:
+        return f"r{self.records}" if self.ledger == "many" else "few"
+
+    @property
+    def schema(self) -> str:
+        return f"{SCHEMA}_r{self.records}" if self.ledger == "many" else SCHEMA
+
+    @property
+    def relation(self) -> str:
+        return f"{self.schema}.{self.model}"
+
+    @property
+    def unique_id(self) -> str:
+        return f"model.{PROJECT}.{self.model}"
+
+    @property
+    def ledger_text(self) -> str:
+        return {"off": "no ledger", "few": "ledger", "many": f"ledger of {self.records} records"}[self.ledger]
+
+    @property
+    def label(self) -> str:
+        return f"{self.language} daily {self.history}d, {self.ledger_text}"
+
+
+@dataclass(frozen=True)
+class LedgerRun:
+    """One daily run: ``seconds`` the node's execution_time in dbt's run results (compile + execute), the dbt
+    invocation's wall time, the seconds of the ledger's own statements, and the rows written."""
+
+    seconds: float
+    compile: float
+    execute: float
+    invocation: float
+    ledger_read: float
+    ledger_record: float
+    rows: int
+    # the SQL model's query of the latest output arrival in its own table (max(inc_col) in this, spec §6 and §13),
+    # which reads every partition of the table; a Python model runs it in its code, through Spark (not seen: 0)
+    table_latest: float = 0.0
+
+    @property
+    def ledger_seconds(self) -> float:
+        return self.ledger_read + self.ledger_record
+
+
+@dataclass
+class LedgerCell:
+    case: LedgerCase
+    wanted: int
+    runs: list[LedgerRun] = field(default_factory=list)
+    warmups: int = 0
+    check: dict | None = None  # the check run: rows written and, with the ledger, its record
+    statements: list[tuple[str, float, str]] = field(default_factory=list)  # the check run's (kind, seconds, text)
+
+    @property
+    def median(self) -> float:
+        return statistics.median(r.seconds for r in self.runs)
+
+    def median_of(self, attribute: str) -> float:
+        return statistics.median(getattr(r, attribute) for r in self.runs)
+
+    @property
+    def stable(self) -> bool:
+        """Every run wrote as many rows as the check run."""
+        return self.check is not None and all(r.rows == self.check["rows"] for r in self.runs)
+
+
+def build_cells(histories: Sequence[int], records: Sequence[int], repeats: int, quick: bool) -> list[LedgerCell]:
+    """The cells, in the order a round runs them: per language, each history without and with the ledger, then the
+    longest history on each pre-filled ledger. Quick mode: the SQL model on the longest history, without and with
+    the ledger (the quick test checks the records, never timings)."""
+    longest = max(histories)
+    if quick:
+        cases = [LedgerCase("sql", longest, "off"), LedgerCase("sql", longest, "few")]
+    else:
+        cases = []
+        for language in LANGUAGES:
+            for history in sorted({min(histories), longest}):
+                cases += [LedgerCase(language, history, "off"), LedgerCase(language, history, "few")]
+            cases += [LedgerCase(language, longest, "many", n) for n in records]
+    return [LedgerCell(case, repeats) for case in cases]
+
+
+# --- the generated dbt projects ---------------------------------------------------------------------------------
+
+
+def _sql_model(case: LedgerCase, look_back_time: int, max_waiting_time: int) -> str:
+    return (
+        f"{{{{ dbt_inc_join.inc_join(source('bench', 'a_{case.history}d'), source('bench', 'b_{case.history}d'), "
+        f"join_cols={list(JOIN_COLS)}, inc_col='{INC_COL}', how='{HOW}', look_back_time={look_back_time}, "
+        f"max_waiting_time={max_waiting_time}) }}}}\n"
+    )
+
+
+def _python_model(case: LedgerCase, look_back_time: int, max_waiting_time: int) -> str:
+    return f'''from dbt_inc_join import inc_join_model
+
+
+def model(dbt, session):
+    # a Python model's materialization comes from its own config (dbt gives Python models `table` otherwise)
+    dbt.config(
+        materialized="incremental",
+        incremental_strategy="insert_overwrite",
+        partition_by=["{INC_COL}"],
+        file_format="parquet",
+    )
+    return inc_join_model(
+        dbt,
+        dbt.source("bench", "a_{case.history}d"),
+        dbt.source("bench", "b_{case.history}d"),
+        join_cols={list(JOIN_COLS)!r},
+        inc_col="{INC_COL}",
+        how="{HOW}",
+        look_back_time={look_back_time},
+        max_waiting_time={max_waiting_time},
+    )
+'''
+
+
+PROFILE = """# generated by bench/ledger.py: dbt-spark `method: session` on the benchmark's SparkSession
+{project}:
+  target: session
+  outputs:
+    session:
+      type: spark
+      method: session
+      host: localhost
+      schema: {schema}
+      threads: 1
+      server_side_parameters:
+        spark.master: "local[2]"
+        spark.sql.shuffle.partitions: "2"
+        spark.default.parallelism: "2"
+        spark.ui.enabled: "false"
+        spark.driver.host: "127.0.0.1"
+        spark.driver.bindAddress: "127.0.0.1"
+        spark.sql.session.timeZone: "UTC"
+"""
+
+PROJECT_YML = """# generated by bench/ledger.py
+name: {project}
+version: "0.1.0"
+config-version: 2
+profile: {project}
+model-paths: ["models"]
+# Python models: inc_join's writer (parquet with partitionBy); SQL models: created before written with the ledger
+dispatch:
+  - macro_namespace: dbt
+    search_order: ["{project}", "dbt_inc_join", "dbt"]
+models:
+  {project}:
+    +materialized: incremental
+    +incremental_strategy: insert_overwrite
+    +partition_by: ["{inc_col}"]
+    +file_format: parquet
+    # the one line a user adds to record the runs (spec §13)
+    ledger:
+      +post-hook: "{{{{ dbt_inc_join.record_run() }}}}"
+"""
+
+
+def write_project(root: Path, schema: str, cases: Sequence[LedgerCase], histories: Sequence[int], join: dict) -> Path:
+    """A dbt project with one model per case (``models/plain/`` without the post-hook, ``models/ledger/`` with
+    it) over the benchmark's catalog tables (source ``bench``, schema inc_join_bench)."""
+    if root.exists():
+        shutil.rmtree(root)
+    (root / "models" / "plain").mkdir(parents=True)
+    (root / "models" / "ledger").mkdir(parents=True)
+    (root / "dbt_project.yml").write_text(PROJECT_YML.format(project=PROJECT, inc_col=INC_COL))
+    (root / "profiles.yml").write_text(PROFILE.format(project=PROJECT, schema=schema))
+    (root / "packages.yml").write_text(f"packages:\n  - local: {REPO}\n")
+    tables = "".join(f"      - name: {side}_{h}d\n" for h in sorted(set(histories)) for side in ("a", "b"))
+    (root / "models" / "sources.yml").write_text(
+        f"version: 2\nsources:\n  - name: bench\n    schema: {DATABASE}\n    tables:\n{tables}"
+    )
+    for case in cases:
+        folder = root / "models" / ("plain" if case.ledger == "off" else "ledger")
+        if case.language == "sql":
+            (folder / f"{case.model}.sql").write_text(_sql_model(case, **join))
+        else:
+            (folder / f"{case.model}.py").write_text(_python_model(case, **join))
+    return root
+
+
+# The embedded Derby metastore now and then fails a partition filter Spark pushes down to it (also seen by
+# tests/integration/test_ledger.py, macros/ledger/ledger.sql): an invocation failing with it is run again.
+TRANSIENT = "INTERNAL_ERROR_HIVE_METASTORE_PARTITION_FILTER"
+ATTEMPTS = 3
+
+
+class Project:
+    """One generated project, driven through harness.local_dbt with its own target and log paths."""
+
+    def __init__(self, root: Path, state_dir: Path, schema: str) -> None:
+        from harness.local_dbt import LocalDbtProject
+
+        self.schema = schema
+        self.dbt = LocalDbtProject(root, state_dir)
+        self.dbt.target_path = Path(state_dir) / f"dbt-target-{root.name}"
+        self.dbt.log_path = Path(state_dir) / f"dbt-logs-{root.name}"
+        self.flags = ("--log-level", "none")
+        self.retries: list[str] = []  # the invocations run again after TRANSIENT
+
+    @property
+    def ledger(self) -> str:
+        return f"{self.schema}.{LEDGER_MODEL}"
+
+    def invoke(self, *args: str, retry: bool = True, **kwargs):
+        """One dbt invocation; raises on failure, but on TRANSIENT runs it again (up to ATTEMPTS), or with
+        ``retry=False`` returns the failed result (the caller undoes the run and runs it again)."""
+        from harness.local_dbt import failure_text
+
+        for attempt in range(1, ATTEMPTS + 1):
+            result = self.dbt.invoke(*args, *self.flags, expect_success=False, **kwargs)
+            if result.success:
+                return result
+            text = failure_text(result)
+            if TRANSIENT not in text or attempt == ATTEMPTS:
+                raise RuntimeError(f"dbt {' '.join(args)} failed: {text}")
+            self.retries.append(" ".join(args))
+            if not retry:
+                return result
+        raise AssertionError("unreachable")
+
+
+# --- timing the ledger's statements -------------------------------------------------------------------------------
+
+
+class StatementTimes:
+    """Seconds of every statement dbt-spark's session cursor runs, fetch included (a query's work happens in
+    ``fetchall``, after dbt's own query timer stopped), in order: (sql, seconds)."""
+
+    def __init__(self) -> None:
+        self.statements: list[list] = []
+
+    @contextmanager
+    def recording(self) -> Iterator[StatementTimes]:
+        from dbt.adapters.spark import session
+
+        cursor = session.Cursor
+        originals = {name: getattr(cursor, name) for name in ("execute", "fetchall", "fetchone")}
+        statements = self.statements
+
+        def execute(this, sql, *parameters):
+            began = time.perf_counter()
+            try:
+                return originals["execute"](this, sql, *parameters)
+            finally:
+                statements.append([sql, time.perf_counter() - began])
+
+        def fetching(name):
+            def fetch(this):
+                began = time.perf_counter()
+                try:
+                    return originals[name](this)
+                finally:
+                    if statements:
+                        statements[-1][1] += time.perf_counter() - began
+
+            return fetch
+
+        from dbt_inc_join.python_models.submission import BaseInProcessHelper
+
+        submit = BaseInProcessHelper.submit
+
+        def submitting(this, compiled_code):
+            began = time.perf_counter()
+            try:
+                return submit(this, compiled_code)
+            finally:
+                statements.append([PYTHON_CODE, time.perf_counter() - began])
+
+        cursor.execute = execute  # type: ignore[method-assign]
+        cursor.fetchall = fetching("fetchall")  # type: ignore[method-assign]
+        cursor.fetchone = fetching("fetchone")  # type: ignore[method-assign]
+        BaseInProcessHelper.submit = submitting  # type: ignore[method-assign]
+        try:
+            yield self
+        finally:
+            for name, original in originals.items():
+                setattr(cursor, name, original)
+            BaseInProcessHelper.submit = submit  # type: ignore[method-assign]
+
+
+PYTHON_CODE = "<the Python model's code>"  # the marker StatementTimes records for a Python model's run
+
+
+def _statement_text(sql: str) -> str:
+    """The statement on one line, without dbt's leading query comment (/* {"app": "dbt", ...} */)."""
+    text = " ".join(str(sql).split())
+    while text.startswith("/*") and "*/" in text:
+        text = text[text.index("*/") + 2 :].lstrip()
+    return text
+
+
+def classify(statements: Sequence[Sequence], relation: str, ledger: str) -> list[tuple[str, float, str]]:
+    """Each statement of a model's run as (kind, seconds, text): ``read`` the start-from-ledger read (the table
+    property inc_join.table_id and the ledger query, before the model's write), ``record`` the post-hook's
+    statements (after the write: the table properties, the table's columns, the INSERT into the ledger), else
+    ``model``. The write is the statement that inserts into the model's table (a Python model's code writes the
+    temporary table, dbt inserts it)."""
+    kinds = []
+    written = False
+    for sql, seconds in statements:
+        text = _statement_text(sql)
+        lower = text.lower()
+        if lower.startswith((f"insert overwrite table {relation} ", f"create table {relation} ")):
+            written = True
+            kind = "model"
+        elif lower.startswith(f"insert overwrite table {ledger} "):
+            kind = "record"
+        elif lower.startswith("show tblproperties") or (lower.startswith("select") and f" from {ledger} " in lower):
+            kind = "record" if written else "read"
+        elif written and lower.startswith("describe") and lower.endswith(f" {relation}"):
+            kind = "record"
+        else:
+            kind = "model"
+        kinds.append((kind, seconds, text))
+    return kinds
+
+
+# --- one run --------------------------------------------------------------------------------------------------
+
+
+def settle(spark) -> None:
+    """The same start for every run (bench/measure.py: settle)."""
+    gc.collect()
+    spark.sparkContext._jvm.java.lang.System.gc()
+    time.sleep(0.1)
+
+
+def run_key(invocation_id: str, case: LedgerCase, day: date) -> str:
+    """A record's partition (macros/ledger/ledger.sql, _ledger_insert_sql: invocation, model, window start)."""
+    return f"{invocation_id}/{case.unique_id}/{day} 00:00:00"
+
+
+def reset(spark, case: LedgerCase, ledger: str, last_day: date, previous_invocation: str | None) -> None:
+    """Back to the state before the daily run: the last day's partition out of the model's table and, with the
+    ledger, the previous run's record out of the ledger (its own run_key partition)."""
+    spark.sql(f"ALTER TABLE {case.relation} DROP IF EXISTS PARTITION ({INC_COL} = DATE'{last_day}')")
+    if case.ledger != "off" and previous_invocation:
+        key = run_key(previous_invocation, case, last_day)
+        spark.sql(f"ALTER TABLE {ledger} DROP IF EXISTS PARTITION (run_key = '{key}')")
+
+
+def _is_latest_query(text: str, relation: str) -> bool:
+    lower = text.lower()
+    return lower.startswith("select date_format(max(") and lower.endswith(f" from {relation}")
+
+
+def _invocation_id() -> str:
+    """The id of the dbt invocation that just ended (dbt keeps it until the next one starts)."""
+    from dbt_common.invocation import get_invocation_id
+
+    return get_invocation_id()
+
+
+def daily_run(
+    spark, project: Project, case: LedgerCase, last_day: date
+) -> tuple[LedgerRun, str, list[tuple[str, float, str]]]:
+    """One ``dbt run --select <model>``: its timings, its invocation id, and its classified statements. A run
+    failing with TRANSIENT is undone (reset) and run again; only the run that succeeded is timed."""
+    for _ in range(ATTEMPTS):
+        times = StatementTimes()
+        began = time.perf_counter()
+        with times.recording():
+            result = project.invoke("run", "--select", case.model, retry=False)
+        invocation = time.perf_counter() - began
+        if result.success:
+            break
+        reset(spark, case, project.ledger, last_day, _invocation_id())
+    else:
+        raise RuntimeError(f"dbt run --select {case.model} failed {ATTEMPTS} times with {TRANSIENT}")
+    [node] = result.result.results
+    phases = {t.name: (t.completed_at - t.started_at).total_seconds() for t in node.timing}
+    kinds = classify(times.statements, case.relation, project.ledger)
+    run = LedgerRun(
+        seconds=node.execution_time,
+        compile=phases.get("compile", 0.0),
+        execute=phases.get("execute", 0.0),
+        invocation=invocation,
+        ledger_read=sum(s for kind, s, _ in kinds if kind == "read"),
+        ledger_record=sum(s for kind, s, _ in kinds if kind == "record"),
+        rows=0,
+        table_latest=sum(s for kind, s, text in kinds if kind == "model" and _is_latest_query(text, case.relation)),
+    )
+    return run, _invocation_id(), kinds
+
+
+def _last_day_rows(spark, case: LedgerCase, last_day: date):
+    return spark.table(case.relation).where(f"{INC_COL} = DATE'{last_day}'")
+
+
+def written_rows(spark, case: LedgerCase, last_day: date) -> dict:
+    """The rows in the table's last-day partition: count, per JoinType name, fingerprint."""
+    rows = _last_day_rows(spark, case, last_day)
+    types = {LABELS[int(r[0])]: int(r[1]) for r in rows.groupBy("JoinType").count().collect()}
+    fingerprint = rows.selectExpr(f"{FINGERPRINT} AS f").first()[0]
+    return {"rows": sum(types.values()), "types": types, "fingerprint": int(fingerprint or 0)}
+
+
+def check_record(spark, case: LedgerCase, ledger: str, invocation_id: str, last_day: date, written: dict) -> dict:
+    """The run's records in the ledger: exactly one, under the run_key reset() drops, for the last day, with the
+    rows the run wrote."""
+    records = spark.sql(
+        f"SELECT run_key, relation, window_start, window_end, empty, rows_total, join_type_rows FROM {ledger} "
+        f"WHERE invocation_id = '{invocation_id}'"
+    ).collect()
+    found: dict = {"records": len(records)}
+    if len(records) == 1:
+        record = records[0]
+        found.update(
+            run_key_as_expected=record.run_key == run_key(invocation_id, case, last_day),
+            relation=record.relation,
+            window=[str(record.window_start.date()), str(record.window_end.date())],
+            empty=bool(record.empty),
+            rows_total=int(record.rows_total),
+            join_type_rows={LABELS[int(k)]: int(v) for k, v in (record.join_type_rows or {}).items()},
+        )
+    found["consistent"] = (
+        found["records"] == 1
+        and found["run_key_as_expected"]
+        and found["relation"] == case.relation
+        and found["window"] == [str(last_day), str(last_day)]
+        and not found["empty"]
+        and found["rows_total"] == written["rows"]
+        and found["join_type_rows"] == written["types"]
+    )
+    return found
+
+
+# --- set-up -------------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Setup:
+    projects: dict[str, Project]
+    last_day: date
+    invocations: dict[LedgerCase, str]  # the latest run's invocation id per case (reset drops its record)
+    records: dict[str, int]  # rows in each project's ledger after the set-up
+    seconds: dict[str, float]
+    load: list[float] = field(default_factory=list)  # the 1-minute load average at the start of each round
+
+
+def set_up(
+    spark,
+    state_dir: Path,
+    cells: Sequence[LedgerCell],
+    histories: Sequence[int],
+    last_day: date,
+    join: dict,
+    progress: Callable[[str], None] = print,
+) -> Setup:
+    """Per project: its files, ``dbt deps``, its ledger table, and each model's table up to the day before the
+    last (one first run of all its models with var inc_join_output_window_end); then the pre-filled ledgers."""
+    cases = [cell.case for cell in cells]
+    projects: dict[str, Project] = {}
+    seconds: dict[str, float] = {}
+    invocations: dict[LedgerCase, str] = {}
+    for name in dict.fromkeys(c.project for c in cases):
+        began = time.perf_counter()
+        chosen = [c for c in cases if c.project == name]
+        root = write_project(Path(state_dir) / f"ledger-project-{name}", chosen[0].schema, chosen, histories, join)
+        project = Project(root, state_dir, chosen[0].schema)
+        project.invoke("deps")
+        project.invoke("run", "--select", LEDGER_MODEL)  # record_run would create it on the first record too
+        project.invoke(
+            "run",
+            "--select",
+            *(c.model for c in chosen),
+            vars={"inc_join_output_window_end": str(last_day - timedelta(days=1))},
+        )
+        invocations.update((case, _invocation_id()) for case in chosen)
+        projects[name] = project
+        records = chosen[0].records
+        if records:
+            prefill(spark, project, chosen, records)
+        seconds[name] = time.perf_counter() - began
+        progress(
+            f"  ledger set-up: project {name}, first runs of {len(chosen)} models"
+            + (f", ledger pre-filled to {records} records" if records else "")
+            + f": {seconds[name]:.1f} s"
+        )
+    counted = {name: spark.table(p.ledger).count() for name, p in projects.items()}
+    return Setup(projects, last_day, invocations, counted, seconds)
+
+
+def prefill(spark, project: Project, cases: Sequence[LedgerCase], records: int) -> None:
+    """A ledger after many recorded runs: the first model's first-run record replaced by one committed record per
+    day of its table (that day's rows per JoinType, as daily runs would have recorded them), then synthetic
+    records of other models (relation <schema>.other_<i>, a year of daily records each) up to about ``records``
+    rows in all. Each record is a partition of its own, like a real record."""
+    ledger = project.ledger
+    columns = spark.table(ledger).columns
+    first = cases[0]
+    for row in spark.sql(f"SELECT DISTINCT run_key FROM {ledger} WHERE relation = '{first.relation}'").collect():
+        spark.sql(f"ALTER TABLE {ledger} DROP IF EXISTS PARTITION (run_key = '{row.run_key}')")
+    table_id = _table_property(spark, first.relation, "inc_join.table_id")
+    own = _daily_records_sql(first.relation, f"'{first.relation}'", f"'{first.unique_id}'", table_id, columns)
+    spark.sql(f"INSERT INTO {ledger} PARTITION (run_key) {own}")
+    days = spark.table(first.relation).select(INC_COL).distinct().count()
+    copies = round(max(0, records - spark.table(ledger).count()) / days)
+    if copies:
+        other = "concat('{}', CAST(copy.id AS STRING))"
+        others = _daily_records_sql(
+            first.relation,
+            other.format(f"{project.schema}.other_"),
+            other.format("model.other.other_"),
+            "synthetic",
+            columns,
+            copies,
+        )
+        spark.sql(f"INSERT INTO {ledger} PARTITION (run_key) {others}")
+
+
+def _daily_records_sql(
+    source: str, relation: str, model: str, table_id: str, columns: Sequence[str], copies: int = 0
+) -> str:
+    """One committed record per day of ``source``'s table, per copy when ``copies`` (``relation`` and ``model``
+    are SQL expressions, of ``copy.id`` then), its values in the ledger's column order."""
+    moment = f"CAST({INC_COL} AS TIMESTAMP)"
+    synthetic = "'synthetic record (bench/ledger.py)'"
+    values = {
+        "model": model,
+        "relation": relation,
+        "table_id": f"'{table_id}'",
+        "language": "'sql'",
+        "time_uom": "'day'",
+        "window_start": moment,
+        "window_end": moment,
+        "empty": "false",
+        "start_reason": synthetic,
+        "end_reason": synthetic,
+        "watermark": moment,
+        "a_max": moment,
+        "b_max": moment,
+        "units_behind": "CAST(0 AS BIGINT)",
+        "rows_total": "rows_total",
+        "join_type_rows": "join_type_rows",
+        "started_at": f"{moment} + INTERVAL 1 HOUR",
+        "finished_at": f"{moment} + INTERVAL 1 HOUR + INTERVAL 5 SECONDS",
+        "invocation_id": "'synthetic'",
+        "package_version": "'0.1.0'",
+        "run_key": f"concat('synthetic/', {relation}, '/', CAST({INC_COL} AS STRING))",
+    }
+    per_day = (
+        f"(SELECT {INC_COL}, sum(n) AS rows_total, map_from_entries(collect_list(struct(JoinType, n))) AS "
+        f"join_type_rows FROM (SELECT {INC_COL}, CAST(JoinType AS INT) AS JoinType, count(*) AS n FROM {source} "
+        f"GROUP BY 1, 2) GROUP BY {INC_COL}) AS per_day"
+    )
+    cross = f" CROSS JOIN range(1, {copies + 1}) AS copy" if copies else ""
+    return f"SELECT {', '.join(f'{values[c]} AS {c}' for c in columns)} FROM {per_day}{cross}"
+
+
+def _table_property(spark, relation: str, key: str) -> str:
+    for row in spark.sql(f"SHOW TBLPROPERTIES {relation}").collect():
+        if row[0] == key:
+            return row[1]
+    raise AssertionError(f"{relation} has no table property {key}")
+
+
+# --- the rounds -----------------------------------------------------------------------------------------------
+
+
+def measure(spark, setup: Setup, cells: Sequence[LedgerCell], warmup: int, progress: Callable[[str], None]) -> None:
+    """Round-robin over the cells until each has its runs, after ``warmup`` discarded rounds; each round starts
+    one cell later than the previous (bench/measure.py: measure). The first run of a cell is its check run."""
+    round_number = 0
+    while any(len(c.runs) < c.wanted for c in cells) or round_number < warmup:
+        warming = round_number < warmup
+        setup.load.append(os.getloadavg()[0])
+        due = list(cells) if warming else [c for c in cells if len(c.runs) < c.wanted]
+        shift = round_number % len(due)
+        for cell in due[shift:] + due[:shift]:
+            case = cell.case
+            project = setup.projects[case.project]
+            reset(spark, case, project.ledger, setup.last_day, setup.invocations.get(case))
+            settle(spark)
+            run, invocation, kinds = daily_run(spark, project, case, setup.last_day)
+            setup.invocations[case] = invocation
+            checking = cell.check is None
+            if checking:
+                written = written_rows(spark, case, setup.last_day)
+                record = (
+                    check_record(spark, case, project.ledger, invocation, setup.last_day, written)
+                    if case.ledger != "off"
+                    else None
+                )
+                cell.check = {**written, "record": record}
+                cell.statements = kinds
+                rows = written["rows"]
+            else:
+                rows = _last_day_rows(spark, case, setup.last_day).count()
+            run = replace(run, rows=rows)
+            if warming:
+                cell.warmups += 1
+            else:
+                cell.runs.append(run)
+            progress(
+                f"  round {round_number + 1}{' (warm-up)' if warming else ''}: {case.label:<40} {run.seconds:6.2f} s "
+                f"(ledger read {run.ledger_read:.2f} s, record {run.ledger_record:.2f} s)  {rows} rows"
+                + (" (check run)" if checking else "")
+            )
+        round_number += 1
+
+
+# --- results ------------------------------------------------------------------------------------------------------
+
+
+def _cell(cells: Sequence[LedgerCell], language: str, history: int, ledger: str, records: int = 0):
+    return next((c for c in cells if c.case == LedgerCase(language, history, ledger, records)), None)
+
+
+def paired(x: LedgerCell, y: LedgerCell, value: Callable[[LedgerRun], float] = lambda r: r.seconds, ratio=True):
+    """``value`` of cell x against cell y, from runs paired by round (runs of one round were taken seconds apart):
+    the median of the per-round ratios (or differences), with the smallest and largest (report.Ratio)."""
+    from .report import Ratio
+
+    pairs = [value(a) / value(b) if ratio else value(a) - value(b) for a, b in zip(x.runs, y.runs, strict=False)]
+    return Ratio(statistics.median(pairs), min(pairs), max(pairs))
+
+
+def _difference(value) -> str:
+    if value.low == value.high:
+        return f"{value.median:+.2f} s"
+    return f"{value.median:+.2f} s ({value.low:+.2f} to {value.high:+.2f})"
+
+
+def _histories(cells: Sequence[LedgerCell]) -> list[int]:
+    return sorted({c.case.history for c in cells})
+
+
+def _records(cells: Sequence[LedgerCell]) -> list[int]:
+    return sorted({c.case.records for c in cells if c.case.ledger == "many"})
+
+
+def targets(cells: Sequence[LedgerCell]) -> list:
+    """The ledger's targets, each from runs of the same rounds (median of the per-round values):
+
+    - the overhead, a daily run with the ledger minus the same run without it, at most OVERHEAD_GOAL seconds. The
+      target is absolute: the ledger adds a fixed number of statements to a run whatever the model's size, so a
+      ratio would pass for a large model and fail for a small one; the ratio is reported beside it;
+    - with the ledger, the daily run on the longest history / on the shortest, at most FLAT_GOAL; beside it the
+      same ratio without the ledger (reported: the model's own run), and the ledger's own statements (the
+      start-from-ledger read and the record) on the longest history / on the shortest, at most FLAT_GOAL;
+    - with the ledger, the daily run on a ledger of many records / on one holding only this benchmark's runs
+      (the same model, the same history), at most FLAT_GOAL: a run after many recorded runs is no slower."""
+    from .report import Target
+
+    found = []
+    histories = _histories(cells)
+    for language in dict.fromkeys(c.case.language for c in cells):
+        for history in histories:
+            with_ledger, without = _cell(cells, language, history, "few"), _cell(cells, language, history, "off")
+            if with_ledger is None or without is None:
+                continue
+            overhead = paired(with_ledger, without, ratio=False)
+            found.append(
+                Target(
+                    f"{language} daily run, {history} d: with the ledger − without (× without: "
+                    f"{paired(with_ledger, without).median:.2f})",
+                    f"≤ {OVERHEAD_GOAL:.0f} s",
+                    _difference(overhead),
+                    overhead.median <= OVERHEAD_GOAL,
+                )
+            )
+        if len(histories) > 1:
+            shortest, longest = histories[0], histories[-1]
+            for ledger, goal in (("few", True), ("off", False)):
+                ratio = paired(_cell(cells, language, longest, ledger), _cell(cells, language, shortest, ledger))
+                found.append(
+                    Target(
+                        f"{language} daily run {'with' if ledger == 'few' else 'without'} the ledger: {longest} d / "
+                        f"{shortest} d of history",
+                        f"≤ {FLAT_GOAL}" if goal else "none (reported)",
+                        str(ratio),
+                        ratio.median <= FLAT_GOAL if goal else None,
+                    )
+                )
+            ratio = paired(
+                _cell(cells, language, longest, "few"),
+                _cell(cells, language, shortest, "few"),
+                lambda r: r.ledger_seconds,
+            )
+            found.append(
+                Target(
+                    f"{language} ledger's own statements (start-from-ledger read + record): {longest} d / "
+                    f"{shortest} d of history",
+                    f"≤ {FLAT_GOAL}",
+                    str(ratio),
+                    ratio.median <= FLAT_GOAL,
+                )
+            )
+        for records in _records(cells):
+            many = _cell(cells, language, histories[-1], "many", records)
+            few = _cell(cells, language, histories[-1], "few")
+            if many is None or few is None:
+                continue
+            ratio = paired(many, few)
+            found.append(
+                Target(
+                    f"{language} daily run with the ledger, {histories[-1]} d: ledger of {records} records / of "
+                    f"this benchmark's few (start-from-ledger read {many.median_of('ledger_read'):.2f} s / "
+                    f"{few.median_of('ledger_read'):.2f} s)",
+                    f"≤ {FLAT_GOAL}",
+                    str(ratio),
+                    ratio.median <= FLAT_GOAL,
+                )
+            )
+    return found
+
+
+def agreement(cells: Sequence[LedgerCell]) -> list[dict[str, object]]:
+    """Per history: every cell (SQL and Python, with and without the ledger) wrote the same rows; every run as many
+    as its check run; every record of a check run is the rows its run wrote."""
+    rows = []
+    for history in _histories(cells):
+        chosen = [c for c in cells if c.case.history == history]
+        reference = chosen[0].check
+        same = all(
+            (c.check["rows"], c.check["types"], c.check["fingerprint"])
+            == (reference["rows"], reference["types"], reference["fingerprint"])
+            for c in chosen
+        )
+        recorded = [c for c in chosen if c.case.ledger != "off"]
+        rows.append(
+            {
+                "history": history,
+                "cells": [c.case.label for c in chosen],
+                "rows": reference["rows"],
+                "types": reference["types"],
+                "same_rows": same,
+                "stable": all(c.stable for c in chosen),
+                "records_consistent": all(c.check["record"]["consistent"] for c in recorded),
+            }
+        )
+    return rows
+
+
+def _seconds(value: float) -> str:
+    return f"{value:.2f}" if value < 10 else f"{value:.1f}"
+
+
+def markdown(cells: Sequence[LedgerCell], agreed: Sequence[dict], setup: Setup, quick: bool) -> list[str]:
+    """The suite's sections of the report."""
+    records = ", ".join(f"{name} {n}" for name, n in setup.records.items())
+    lines = [
+        "",
+        "## Run ledger (spec §13)",
+        "",
+        f"A daily incremental `dbt run --select <model>` (how = {HOW}, the last day of each history; materialized "
+        "incremental, insert_overwrite, partition_by RecDate, parquet) with the post-hook "
+        "`{{ dbt_inc_join.record_run() }}` and without it, SQL and Python models, driven through dbtRunner on this "
+        "process's SparkSession (dbt-spark `method: session`), interleaved round-robin. Before each run, untimed, "
+        "the last day's partition leaves the table and the previous run's record leaves the ledger. Seconds: the "
+        "model's `execution_time` in dbt's run results (compile + execute, the post-hook included; dbt's start-up "
+        "and project load not); `invocation`: the whole `dbt run` in this process. `read`: the start-from-ledger "
+        "read (table property, ledger query); `record`: the post-hook's statements (table properties, columns, the "
+        "INSERT); both timed in dbt-spark's cursor, fetch included; `max in this`: the SQL model's query of the "
+        "latest output arrival in its own table (a Python model runs it inside its code). Ledger rows after the "
+        "set-up, per project: "
+        f"{records}; `many` ledgers hold the SQL model's own daily records over its history plus synthetic "
+        "committed records of other models, one partition (`run_key`) each, like real records. Load average "
+        f"(1 minute) at the start of each round: {_load(setup.load)}. dbt invocations run again after the "
+        f"embedded metastore failed a pushed-down partition filter ({TRANSIENT}): {_retries(setup)}.",
+        "",
+        "| model | history | ledger | median s (runs) | compile / execute | × no ledger | with − without | "
+        "read s | record s | max in this s | invocation s | rows written |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for cell in cells:
+        case = cell.case
+        plain = _cell(cells, case.language, case.history, "off")
+        versus = "—" if plain is None or plain is cell else f"{paired(cell, plain).median:.2f}"
+        difference = "—" if plain is None or plain is cell else _difference(paired(cell, plain, ratio=False))
+        latest = "—" if case.language == "python" else f"{cell.median_of('table_latest'):.2f}"
+        lines.append(
+            f"| {case.language} | {case.history} d | {case.ledger_text} | {_seconds(cell.median)} ({len(cell.runs)}) "
+            f"| {_seconds(cell.median_of('compile'))} / {_seconds(cell.median_of('execute'))} | {versus} "
+            f"| {difference} | "
+            f"{cell.median_of('ledger_read'):.2f} | {cell.median_of('ledger_record'):.2f} | {latest} | "
+            f"{_seconds(cell.median_of('invocation'))} | {cell.check['rows']} |"
+        )
+    lines += [
+        "",
+        "The ledger's statements in one run (the check run of each cell with the ledger on the longest history), "
+        "seconds:",
+        "",
+        "| model | ledger | statements (kind: seconds) |",
+        "|---|---|---|",
+    ]
+    longest = max(_histories(cells))
+    for cell in cells:
+        if cell.case.ledger == "off" or cell.case.history != longest:
+            continue
+        parts = [
+            f"{kind}: {_statement_label(t)} {seconds:.2f}" for kind, seconds, t in cell.statements if kind != "model"
+        ]
+        lines.append(f"| {cell.case.language} | {cell.case.ledger_text} | {'; '.join(parts)} |")
+    lines += [
+        "",
+        "Do the runs agree? Each cell's check run: the rows written on the last day (count, per JoinType, fingerprint) "
+        "are the same in every cell of a history; with the ledger, exactly one record of the run, for the last day, "
+        "whose rows_total and join_type_rows are the rows written; every timed run wrote as many rows.",
+        "",
+        "| history | rows written | rows per JoinType | same rows in all cells | records = rows written |",
+        "|---|---|---|---|---|",
+    ]
+    for row in agreed:
+        types = ", ".join(f"{name} {n}" for name, n in sorted(row["types"].items()))  # type: ignore[attr-defined]
+        lines.append(
+            f"| {row['history']} d | {row['rows']} | {types} | {'yes' if row['same_rows'] else '**NO**'}"
+            f"{'' if row['stable'] else ' (runs differ!)'} | {'yes' if row['records_consistent'] else '**NO**'} |"
+        )
+    if quick:
+        lines += ["", "Quick mode: one SQL model, one history, no pre-filled ledger; timings mean nothing."]
+    return lines
+
+
+def _retries(setup: Setup) -> str:
+    retried = [f"{name}: {what}" for name, project in setup.projects.items() for what in project.retries]
+    return "; ".join(retried) if retried else "none"
+
+
+def _load(load: Sequence[float]) -> str:
+    if not load:
+        return "not measured"
+    return f"median {statistics.median(load):.1f} ({min(load):.1f}–{max(load):.1f}, {len(load)} rounds)"
+
+
+def _statement_label(text: str) -> str:
+    """A short name for one of the ledger's statements."""
+    lower = text.lower()
+    if lower.startswith("show tblproperties"):
+        return "SHOW TBLPROPERTIES"
+    if lower.startswith("describe"):
+        return "DESCRIBE"
+    if lower.startswith("insert"):
+        return "INSERT"
+    if lower.startswith("select"):
+        return "SELECT ledger"
+    return text.split(" ")[0]
+
+
+def as_json(cells: Sequence[LedgerCell], agreed: Sequence[dict], setup: Setup) -> dict[str, object]:
+    """Everything in the suite's sections, machine-readable (the quick-mode test reads it)."""
+    return {
+        "records": setup.records,
+        "setup_seconds": setup.seconds,
+        "load": setup.load,
+        "retries": {name: project.retries for name, project in setup.projects.items()},
+        "cells": [
+            {
+                "case": asdict(c.case),
+                "label": c.case.label,
+                "median": c.median,
+                "runs": [asdict(r) for r in c.runs],
+                "check": c.check,
+                "stable": c.stable,
+                "statements": [[kind, seconds, text[:200]] for kind, seconds, text in c.statements],
+            }
+            for c in cells
+        ],
+        "agreement": list(agreed),
+    }
