@@ -37,12 +37,14 @@
   {%- do dbt_inc_join._check_model_config(params) -%}
   {%- set max_window_units = dbt_inc_join._max_window_units(max_window_units) -%}
   {%- set a, b = dbt_inc_join._unfiltered(a), dbt_inc_join._unfiltered(b) -%}
+  {#- the tables to describe, found once (for a unit test's given rows, a catalog search: _fixtures.sql) -#}
+  {%- set b_table = dbt_inc_join._table_of(b, 'b') -%}
   {%- set a_columns = adapter.get_columns_in_relation(dbt_inc_join._table_of(a, 'a')) -%}
-  {%- set b_columns = adapter.get_columns_in_relation(dbt_inc_join._table_of(b, 'b')) -%}
+  {%- set b_columns = adapter.get_columns_in_relation(b_table) -%}
   {%- set inputs = dbt_inc_join._resolve_inputs(params, a_columns, b_columns) -%}
   {%- set plan = dbt_inc_join._plan_columns(params, inputs) -%}
   {%- if params.aggregate -%}
-    {%- do dbt_inc_join._check_aggregates(dbt_inc_join._table_of(b, 'b'), params.aggregate, inputs.b_names) -%}
+    {%- do dbt_inc_join._check_aggregates(b_table, params.aggregate, inputs.b_names) -%}
   {%- endif -%}
   {%- do plan.update({'aggregate_fills': dbt_inc_join._aggregate_fills(params)}) -%}
   {%- set window = dbt_inc_join._resolve_window(a, b, a_columns, b_columns, params.inc_col, params.time_uom, params.how,
