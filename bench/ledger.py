@@ -13,14 +13,16 @@ The dbt projects are generated into the run's state directory (``write_project``
 this benchmark's runs (schema ``inc_join_bench_ledger``) and one per pre-filled size
 (``inc_join_bench_ledger_r<records>``); each has its own ledger, ``dbt_inc_join_runs`` in its schema.
 
-One daily run: the model's table holds every day of the history but the last, the inputs hold the last day too,
-and ``dbt run --select <model>`` writes the last day. Between two runs of a cell, untimed, the last day's
-partition is dropped from the table and, with the ledger, the previous run's record from the ledger (its own
-``run_key`` partition), so every run starts from the same state. Timed: the model's ``execution_time`` in dbt's
+One daily run: the model's table holds every day of the history but the last, the inputs hold the last day too, and
+``dbt run --select <model>`` writes the last day. Between two runs of a cell, untimed, the last day's partition is
+dropped from the table and, with the ledger, the previous run's record from the ledger (its own ``run_key``
+partition) and the table property ``inc_join.committed`` is set back to the record of a daily run of the day before,
+so every run starts from the same state, the one of a daily schedule. Timed: the model's ``execution_time`` in dbt's
 run results (compile and execute of the node, the post-hook included; not dbt's start-up, project load or cache
 population). The ledger's own statements are timed inside dbt-spark's session cursor (``StatementTimes``, fetch
-included): the start-from-ledger read (the table property and the ledger query) and the record (the post-hook's
-catalog reads and its INSERT).
+included): the start-from-ledger read (the table properties, and the ledger query when the table property
+``inc_join.committed`` is missing or behind) and the record (the post-hook's catalog reads, its count of the rows
+written, its INSERT and the table property).
 
 The first run of each cell is its check run: the rows the run wrote (count, per JoinType, fingerprint) must be
 the same with and without the ledger, in SQL and Python, and with the ledger there must be exactly one record
@@ -30,6 +32,7 @@ of the run whose ``rows_total`` and ``join_type_rows`` are the rows written.
 from __future__ import annotations
 
 import gc
+import json
 import os
 import shutil
 import statistics
@@ -362,9 +365,10 @@ def _statement_text(sql: str) -> str:
 
 
 def classify(statements: Sequence[Sequence], relation: str, ledger: str) -> list[tuple[str, float, str]]:
-    """Each statement of a model's run as (kind, seconds, text): ``read`` the start-from-ledger read (the table
-    property inc_join.table_id and the ledger query, before the model's write), ``record`` the post-hook's
-    statements (after the write: the table properties, the table's columns, the INSERT into the ledger), else
+    """Each statement of a model's run as (kind, seconds, text): ``read`` the start-from-ledger read (the table's
+    properties and, when needed, the ledger query, before the model's write), ``record`` the post-hook's statements
+    (after the write: the table properties, the table's columns, the rows per JoinType, the INSERT into the ledger,
+    the table property inc_join.committed), else
     ``model``. The write is the statement that inserts into the model's table (a Python model's code writes the
     temporary table, dbt inserts it)."""
     kinds = []
@@ -381,6 +385,8 @@ def classify(statements: Sequence[Sequence], relation: str, ledger: str) -> list
             kind = "record" if written else "read"
         elif written and lower.startswith("describe") and lower.endswith(f" {relation}"):
             kind = "record"
+        elif written and lower.startswith(("select", f"alter table {relation} set tblproperties")):
+            kind = "record"  # the rows per JoinType the run wrote; the table property inc_join.committed
         else:
             kind = "model"
         kinds.append((kind, seconds, text))
@@ -404,16 +410,33 @@ def run_key(invocation_id: str, case: LedgerCase, day: date) -> str:
 
 def reset(spark, case: LedgerCase, ledger: str, last_day: date, previous_invocation: str | None) -> None:
     """Back to the state before the daily run: the last day's partition out of the model's table and, with the
-    ledger, the previous run's record out of the ledger (its own run_key partition)."""
+    ledger, the previous run's record out of the ledger (its own run_key partition) and the table property
+    inc_join.committed as yesterday's daily run left it (the set-up's first run covered the whole history; a daily
+    run's window is its day)."""
     spark.sql(f"ALTER TABLE {case.relation} DROP IF EXISTS PARTITION ({INC_COL} = DATE'{last_day}')")
-    if case.ledger != "off" and previous_invocation:
-        key = run_key(previous_invocation, case, last_day)
-        spark.sql(f"ALTER TABLE {ledger} DROP IF EXISTS PARTITION (run_key = '{key}')")
+    if case.ledger != "off":
+        if previous_invocation:
+            key = run_key(previous_invocation, case, last_day)
+            spark.sql(f"ALTER TABLE {ledger} DROP IF EXISTS PARTITION (run_key = '{key}')")
+        yesterday = last_day - timedelta(days=1)
+        rows = spark.table(case.relation).where(f"{INC_COL} = DATE'{yesterday}'").count()
+        committed = json.dumps(
+            {
+                "window_start": f"{yesterday} 00:00:00",
+                "window_end": f"{yesterday} 00:00:00",
+                "rows_total": rows,
+                "run_key": f"bench/{case.unique_id}/{yesterday} 00:00:00",
+            }
+        )
+        spark.sql(f"ALTER TABLE {case.relation} SET TBLPROPERTIES ('inc_join.committed' = '{committed}')")
 
 
 def _is_latest_query(text: str, relation: str) -> bool:
     lower = text.lower()
-    return lower.startswith("select date_format(max(") and lower.endswith(f" from {relation}")
+    # from the last committed window's start on when the model records its runs (the macro _committed_state)
+    return lower.startswith("select date_format(max(") and (
+        lower.endswith(f" from {relation}") or f" from {relation} where " in lower
+    )
 
 
 def _invocation_id() -> str:
@@ -820,11 +843,13 @@ def markdown(cells: Sequence[LedgerCell], agreed: Sequence[dict], setup: Setup, 
         "incremental, insert_overwrite, partition_by RecDate, parquet) with the post-hook "
         "`{{ dbt_inc_join.record_run() }}` and without it, SQL and Python models, driven through dbtRunner on this "
         "process's SparkSession (dbt-spark `method: session`), interleaved round-robin. Before each run, untimed, "
-        "the last day's partition leaves the table and the previous run's record leaves the ledger. Seconds: the "
+        "the last day's partition leaves the table, the previous run's record leaves the ledger and the table property "
+        "`inc_join.committed` names the day before's daily run again. Seconds: the "
         "model's `execution_time` in dbt's run results (compile + execute, the post-hook included; dbt's start-up "
         "and project load not); `invocation`: the whole `dbt run` in this process. `read`: the start-from-ledger "
-        "read (table property, ledger query); `record`: the post-hook's statements (table properties, columns, the "
-        "INSERT); both timed in dbt-spark's cursor, fetch included; `max in this`: the SQL model's query of the "
+        "read (table properties; the ledger query only when the table property is missing or behind); `record`: the "
+        "post-hook's statements (table properties, columns, rows per JoinType, the INSERT, the table property); both "
+        "timed in dbt-spark's cursor, fetch included; `max in this`: the SQL model's query of the "
         "latest output arrival in its own table (a Python model runs it inside its code). Ledger rows after the "
         "set-up, per project: "
         f"{records}; `many` ledgers hold the SQL model's own daily records over its history plus synthetic "
@@ -905,6 +930,10 @@ def _statement_label(text: str) -> str:
         return "DESCRIBE"
     if lower.startswith("insert"):
         return "INSERT"
+    if lower.startswith("alter"):
+        return "ALTER TABLE"
+    if lower.startswith("select") and " from " in lower and " group by " in lower:
+        return "SELECT rows per JoinType"
     if lower.startswith("select"):
         return "SELECT ledger"
     return text.split(" ")[0]

@@ -105,15 +105,14 @@ partitioned by (run_key)
   {%- endif -%}
 {% endmacro %}
 
-{% macro _table_property(relation, key) %}
-  {#- A table property's value, or none. -#}
+{% macro _table_properties(relation) %}
+  {#- A table's properties, as a dict. -#}
   {%- set found = run_query('SHOW TBLPROPERTIES ' ~ relation) -%}
+  {%- set properties = {} -%}
   {%- for row in found.rows -%}
-    {%- if row[0] == key -%}
-      {{ return(row[1]) }}
-    {%- endif -%}
+    {%- do properties.update({row[0]: row[1]}) -%}
   {%- endfor -%}
-  {{ return(none) }}
+  {{ return(properties) }}
 {% endmacro %}
 
 {% macro _new_table_id() %}
@@ -137,29 +136,82 @@ partitioned by (run_key)
 {% macro _ledger_state(ledger, relation) %}
   {#- What the ledger knows of the table behind `relation`: its table_id (none: the table was never recorded,
       e.g. made before the model had the hook), and of the runs committed on that table the last window
-      (end, start) and the rows that run wrote. -#}
-  {%- set table_id = dbt_inc_join._table_property(relation, 'inc_join.table_id') -%}
+      (end, start) and the rows that run wrote. The post-hook mirrors the table's last committed record in the
+      table property inc_join.committed after it wrote the record, so a run reads one property, whatever the
+      ledger's size; without the property (a table whose first run was killed) the ledger is read.
+      ledger_query reads the same from the ledger: a run whose table holds rows after the property's window
+      (the property is written after the record, so it may be one record behind) reads it (_committed_state). -#}
+  {%- set properties = dbt_inc_join._table_properties(relation) -%}
+  {%- set table_id = properties.get('inc_join.table_id') -%}
   {%- set state = {'ledger': ledger | string, 'table_id': table_id, 'committed_end': none, 'last_start': none,
-                   'last_rows': none} -%}
+                   'last_rows': none, 'source': none, 'ledger_query': none} -%}
   {%- if table_id is none -%}
     {{ return(state) }}
   {%- endif -%}
+  {%- do state.update({'ledger_query': dbt_inc_join._ledger_state_sql(ledger, relation, table_id)}) -%}
+  {%- set committed = properties.get('inc_join.committed') -%}
+  {%- if committed -%}
+    {%- set committed = fromjson(committed) -%}
+    {%- do state.update({'committed_end': committed.window_end, 'last_start': committed.window_start,
+                         'last_rows': committed.rows_total, 'source': 'table property inc_join.committed'}) -%}
+    {{ return(state) }}
+  {%- endif -%}
+  {{ return(dbt_inc_join._ledger_state_from_ledger(ledger, state)) }}
+{% endmacro %}
+
+{% macro _ledger_state_sql(ledger, relation, table_id) %}
+  {{ return("SELECT date_format(window_end, 'yyyy-MM-dd HH:mm:ss') AS window_end,"
+            ~ " date_format(window_start, 'yyyy-MM-dd HH:mm:ss') AS window_start, rows_total"
+            ~ " FROM " ~ ledger
+            ~ " WHERE relation = " ~ dbt_inc_join._text_literal(relation | string)
+            ~ " AND table_id = " ~ dbt_inc_join._text_literal(table_id)
+            ~ " AND NOT empty"
+            ~ " ORDER BY window_end DESC, finished_at DESC LIMIT 1") }}
+{% endmacro %}
+
+{% macro _ledger_state_from_ledger(ledger, state) %}
+  {#- The state read from the ledger itself (its whole history: the slow path, see _ledger_state). -#}
+  {%- set state = state.copy() -%}
+  {%- do state.update({'committed_end': none, 'last_start': none, 'last_rows': none, 'source': 'ledger'}) -%}
   {%- if adapter.get_relation(database=ledger.database, schema=ledger.schema, identifier=ledger.identifier) is none -%}
     {{ return(state) }}
   {%- endif -%}
-  {%- set found = run_query(
-      "SELECT date_format(window_end, 'yyyy-MM-dd HH:mm:ss') AS window_end,"
-      ~ " date_format(window_start, 'yyyy-MM-dd HH:mm:ss') AS window_start, rows_total"
-      ~ " FROM " ~ ledger
-      ~ " WHERE relation = " ~ dbt_inc_join._text_literal(relation | string)
-      ~ " AND table_id = " ~ dbt_inc_join._text_literal(table_id)
-      ~ " AND NOT empty"
-      ~ " ORDER BY window_end DESC, finished_at DESC LIMIT 1") -%}
+  {%- set found = run_query(state.ledger_query) -%}
   {%- if found.rows | length > 0 -%}
     {%- do state.update({'committed_end': found.rows[0][0], 'last_start': found.rows[0][1],
                          'last_rows': found.rows[0][2]}) -%}
   {%- endif -%}
   {{ return(state) }}
+{% endmacro %}
+
+{% macro _latest_output_arrival(relation, inc_col, time_uom, since) %}
+  {#- max(inc_col) in the model's table (a unit value or none), from `since` on when given: the filter keeps to
+      the partitions of the last committed window when the table is partitioned by its arrival column
+      (unix_seconds keeps it out of the metastore's partition filter, see _ledger_insert_sql). -#}
+  {%- set column = dbt_inc_join._quote(inc_col) -%}
+  {%- set where = '' if since is none else ' WHERE unix_seconds(CAST(' ~ column ~ ' AS TIMESTAMP)) >= unix_seconds('
+                                           ~ dbt_inc_join._moment_literal(since) ~ ')' -%}
+  {%- set found = run_query("SELECT date_format(max(" ~ column ~ "), 'yyyy-MM-dd HH:mm:ss') FROM " ~ relation ~ where) -%}
+  {{ return(dbt_inc_join._parse_text_value(found.rows[0][0], time_uom)) }}
+{% endmacro %}
+
+{% macro _committed_state(ledger, relation, inc_col, time_uom) %}
+  {#- The ledger's state of the table and the table's latest output arrival, reading no more than needed
+      (ledger.py: committed_state is the same steps):
+      - the table's rows from the last committed window's start on give its latest arrival when it has any;
+      - the whole table only when it has none there although that window wrote rows (rows gone);
+      - the ledger only when the table holds rows after the window the table property names. -#}
+  {%- set state = dbt_inc_join._ledger_state(ledger, relation) -%}
+  {%- set since = none if state.committed_end is none else dbt_inc_join._parse_text_value(state.last_start, time_uom) -%}
+  {%- set latest = dbt_inc_join._latest_output_arrival(relation, inc_col, time_uom, since) -%}
+  {%- if state.source != 'ledger' and state.committed_end is not none
+         and latest is not none and latest > dbt_inc_join._parse_text_value(state.committed_end, time_uom) -%}
+    {%- set state = dbt_inc_join._ledger_state_from_ledger(ledger, state) -%}
+  {%- endif -%}
+  {%- if since is not none and latest is none and state.last_rows -%}
+    {%- set latest = dbt_inc_join._latest_output_arrival(relation, inc_col, time_uom, none) -%}
+  {%- endif -%}
+  {{ return({'state': state, 'latest': latest}) }}
 {% endmacro %}
 
 {% macro _ledger_start(state, latest, inc_col, time_uom) %}
@@ -229,7 +281,7 @@ partitioned by (run_key)
   {{ return('/* inc_join_run ' ~ (record | tojson).replace('*/', '*\\/') ~ ' */') }}
 {% endmacro %}
 
-{% macro _this_run() %}
+{% macro _this_run(properties) %}
   {#- The record of this model's run, or none when the model is no inc_join model (the hook may be set for a
       whole project). SQL models carry it in their compiled code; the Python writer sets it as a table
       property of the model's table, for this invocation. -#}
@@ -238,7 +290,7 @@ partitioned by (run_key)
     {%- if not dbt_inc_join._is_inc_join_python_model(code or '') -%}
       {{ return(none) }}
     {%- endif -%}
-    {%- set text = dbt_inc_join._table_property(this, 'inc_join.run') -%}
+    {%- set text = properties.get('inc_join.run') -%}
     {%- set record = fromjson(text) if text else none -%}
     {{ return(record if record and record.invocation_id == invocation_id else none) }}
   {%- endif -%}
@@ -252,30 +304,44 @@ partitioned by (run_key)
 
 {% macro default__record_run() %}
   {#- The post-hook of a model that records its runs; no-op for models that are not inc_join models. Runs after
-      the materialization wrote the table, so a run that was killed before never has a record. Returns the
-      INSERT that records the run (dbt runs it as the hook's statement). -#}
+      the materialization wrote the table, so a run that was killed before never has a record. Its statements:
+      count the rows the run wrote per JoinType, write the record, then mirror it in the table property
+      inc_join.committed (what the next run reads, _ledger_state). Returns no statement of its own. -#}
   {%- if not execute or model is not defined or model.config.materialized not in ['incremental', 'table'] -%}
     {{ return('') }}
   {%- endif -%}
-  {%- set record = dbt_inc_join._this_run() -%}
+  {%- set properties = dbt_inc_join._table_properties(this) -%}
+  {%- set record = dbt_inc_join._this_run(properties) -%}
   {%- if record is none -%}
     {{ return('') }}
   {%- endif -%}
   {%- set ledger = dbt_inc_join._ledger_for_this_model() -%}
   {%- do dbt_inc_join._ensure_ledger(ledger) -%}
-  {%- set table_id = dbt_inc_join._table_property(this, 'inc_join.table_id') -%}
+  {%- set table_id = properties.get('inc_join.table_id') -%}
   {%- if table_id is none -%}
     {#- a table made before the model recorded its runs (or by dbt's own CREATE TABLE AS): from now on it has one -#}
     {%- set table_id = dbt_inc_join._new_table_id() -%}
-    {%- do run_query('ALTER TABLE ' ~ this ~ ' SET TBLPROPERTIES (' ~ dbt_inc_join._text_literal('inc_join.table_id')
-                     ~ ' = ' ~ dbt_inc_join._text_literal(table_id) ~ ')') -%}
+    {%- do dbt_inc_join._set_table_property(this, 'inc_join.table_id', table_id) -%}
   {%- endif -%}
-  {{ return(dbt_inc_join._ledger_insert_sql(ledger, record, table_id)) }}
+  {%- set counted = dbt_inc_join._rows_per_join_type(record) -%}
+  {%- set run_key = invocation_id ~ '/' ~ model.unique_id ~ '/' ~ (record.window_start or '') -%}
+  {%- do run_query(dbt_inc_join._ledger_insert_sql(ledger, record, table_id, run_key, counted)) -%}
+  {%- if not record.empty -%}
+    {%- do dbt_inc_join._set_table_property(this, 'inc_join.committed', tojson({
+        'window_start': record.window_start, 'window_end': record.window_end, 'rows_total': counted.rows_total,
+        'run_key': run_key})) -%}
+  {%- endif -%}
+  {{ return('') }}
 {% endmacro %}
 
-{% macro _ledger_insert_sql(ledger, record, table_id) %}
-  {#- One INSERT OVERWRITE of the run's own partition: a re-try writes the same record again, never twice. The
-      JoinType counts are read back from the window just written. -#}
+{% macro _set_table_property(relation, key, value) %}
+  {%- do run_query('ALTER TABLE ' ~ relation ~ ' SET TBLPROPERTIES (' ~ dbt_inc_join._text_literal(key)
+                   ~ ' = ' ~ dbt_inc_join._text_literal(value) ~ ')') -%}
+{% endmacro %}
+
+{% macro _rows_per_join_type(record) %}
+  {#- The rows the run wrote in its window: {'rows_total': n, 'join_type_rows': SQL map literal}. The map is
+      NULL for a model without the JoinType column. -#}
   {%- set columns = adapter.get_columns_in_relation(this) | map(attribute='name') | list -%}
   {%- set has_join_type = 'JoinType' in columns -%}
   {#- unix_seconds keeps the window test out of the metastore's partition filter: Spark prunes the partitions
@@ -292,7 +358,25 @@ partitioned by (run_key)
       {%- set in_window = arrival ~ " >= unix_seconds(TIMESTAMP'" ~ record.window_start ~ "') AND " ~ in_window -%}
     {%- endif -%}
   {%- endif -%}
-  {%- set run_key = invocation_id ~ '/' ~ model.unique_id ~ '/' ~ (record.window_start or '') -%}
+  {%- set found = run_query(
+      'SELECT ' ~ ('CAST(JoinType AS INT)' if has_join_type else 'CAST(NULL AS INT)') ~ ' AS join_type, count(*) AS n'
+      ~ ' FROM ' ~ this ~ ' WHERE ' ~ in_window ~ ' GROUP BY 1') -%}
+  {%- set total = namespace(rows=0) -%}
+  {%- set entries = [] -%}
+  {%- for row in found.rows | sort(attribute=0) -%}
+    {%- set total.rows = total.rows + row[1] | int -%}
+    {%- do entries.append('CAST(' ~ row[0] ~ ' AS INT), CAST(' ~ row[1] ~ ' AS BIGINT)') -%}
+  {%- endfor -%}
+  {%- if not has_join_type -%}
+    {%- set join_type_rows = 'CAST(NULL AS MAP<INT, BIGINT>)' -%}
+  {%- else -%}
+    {%- set join_type_rows = 'CAST(map(' ~ entries | join(', ') ~ ') AS MAP<INT, BIGINT>)' -%}
+  {%- endif -%}
+  {{ return({'rows_total': total.rows, 'join_type_rows': join_type_rows}) }}
+{% endmacro %}
+
+{% macro _ledger_insert_sql(ledger, record, table_id, run_key, counted) %}
+  {#- One INSERT OVERWRITE of the run's own partition: a re-try writes the same record again, never twice. -#}
   {%- set text = dbt_inc_join._text_literal -%}
   {%- set moment = dbt_inc_join._moment_literal_text -%}
 insert overwrite table {{ ledger }} partition (run_key)
@@ -311,30 +395,13 @@ select
   {{ moment(record.a_max) }} as a_max,
   {{ moment(record.b_max) }} as b_max,
   cast({{ record.units_behind | int }} as bigint) as units_behind,
-  coalesce(counted.rows_total, 0) as rows_total,
-  counted.join_type_rows,
+  cast({{ counted.rows_total }} as bigint) as rows_total,
+  {{ counted.join_type_rows }} as join_type_rows,
   timestamp_seconds({{ '%.6f' | format(record.started_at) }}) as started_at,
   current_timestamp() as finished_at,
   {{ text(invocation_id) }} as invocation_id,
   {{ text(dbt_inc_join._package_version()) }} as package_version,
   {{ text(run_key) }} as run_key
-from (
-  select
-    sum(n) as rows_total,
-    {%- if has_join_type %}
-    map_from_entries(collect_list(struct(join_type, n))) as join_type_rows
-    {%- else %}
-    cast(null as map<int,bigint>) as join_type_rows
-    {%- endif %}
-  from (
-    select
-      {{ 'cast(JoinType as int)' if has_join_type else 'cast(null as int)' }} as join_type,
-      count(*) as n
-    from {{ this }}
-    where {{ in_window }}
-    group by 1
-  ) as per_join_type
-) as counted
 {%- endmacro %}
 
 {% macro _moment_literal_text(text) %}

@@ -55,11 +55,16 @@
   {%- set start, start_reason = explicit.start, explicit.start_reason -%}
   {%- set ledger_reason = none -%}
   {%- if start is none and is_incremental() -%}
-    {%- set latest = run_query("SELECT date_format(max(" ~ dbt_inc_join._quote(inc_col) ~ "), 'yyyy-MM-dd HH:mm:ss') FROM " ~ this) -%}
-    {%- set latest = dbt_inc_join._parse_text_value(latest.rows[0][0], time_uom) -%}
     {#- a model that records its runs starts after its last committed window (spec §13) -#}
     {%- set ledger = dbt_inc_join._ledger_for_this_model() -%}
-    {%- set from_ledger = none if ledger is none else dbt_inc_join._ledger_start(dbt_inc_join._ledger_state(ledger, this), latest, inc_col, time_uom) -%}
+    {%- if ledger is none -%}
+      {%- set latest = dbt_inc_join._latest_output_arrival(this, inc_col, time_uom, none) -%}
+      {%- set from_ledger = none -%}
+    {%- else -%}
+      {%- set committed = dbt_inc_join._committed_state(ledger, this, inc_col, time_uom) -%}
+      {%- set latest = committed.latest -%}
+      {%- set from_ledger = dbt_inc_join._ledger_start(committed.state, latest, inc_col, time_uom) -%}
+    {%- endif -%}
     {%- if from_ledger is not none -%}
       {%- set start = from_ledger.start -%}
       {%- set start_reason = from_ledger.reason -%}

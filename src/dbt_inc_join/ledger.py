@@ -6,6 +6,7 @@ what a Python model needs is where its run starts and how far it may go.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,6 +49,37 @@ def ledger_start(state: dict[str, Any], latest: UnitValue | None, inc_col: str, 
             f"which wrote {state['last_rows']} rows: starting from the table",
         )
     return LedgerStart(after_ledger, f"last committed window {where} ends {committed_end} + 1 {unit.value}")
+
+
+LatestFrom = Callable[[UnitValue | None], UnitValue | None]
+"""max(inc_col) in the model's table from a unit on (None: the whole table)."""
+
+
+@dataclass(frozen=True)
+class CommittedState:
+    state: dict[str, Any]
+    latest: UnitValue | None
+
+
+def committed_state(
+    state: dict[str, Any], latest_from: LatestFrom, read_ledger: Callable[[], dict[str, Any]], unit: TimeUnit
+) -> CommittedState:
+    """The ledger's state of the table (``_ledger_state``: from the table property inc_join.committed, or from the
+    ledger) and the table's latest output arrival, reading no more than needed. The same steps as the macro
+    ``_committed_state``:
+
+    - the table's rows from the last committed window's start on give its latest arrival when it has any;
+    - the whole table only when it has none there although that window wrote rows (rows gone);
+    - the ledger (``read_ledger``) only when the table holds rows after the window the property names: the
+      property is written after the record, so a run killed between the two left it one record behind."""
+    committed_end = parse_bound(state.get("committed_end"), "ledger window_end", unit)
+    since = None if committed_end is None else parse_bound(state["last_start"], "ledger window_start", unit)
+    latest = latest_from(since)
+    if state.get("source") != "ledger" and committed_end is not None and latest is not None and latest > committed_end:
+        state = read_ledger()
+    if since is not None and latest is None and state.get("last_rows"):
+        latest = latest_from(None)
+    return CommittedState(state, latest)
 
 
 def check_max_window_units(value: object, parameter: str = "max_window_units") -> int | None:

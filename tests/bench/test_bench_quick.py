@@ -166,4 +166,11 @@ def test_ledger_suite_records_the_rows_each_run_wrote(quick_results):
         assert record["consistent"], record
         # the post-hook's INSERT and the start-from-ledger read were seen and classified
         assert {kind for kind, _, _ in cell["statements"]} == {"model", "read", "record"}, cell["statements"]
+        # a daily run reads the table property inc_join.committed, not the ledger, and its own table from the last
+        # committed window on
+        texts = [text.lower() for _, _, text in cell["statements"]]
+        assert not any(t.startswith("select") and ".dbt_inc_join_runs " in t for t in texts), texts
+        if cell["case"]["language"] == "sql":  # a Python model reads its table in its own code
+            latest = [t for t in texts if t.startswith("select date_format(max(")]
+            assert latest and all(" where unix_seconds(" in t for t in latest), latest
     assert ledger["agreement"] and all(row["same_rows"] and row["records_consistent"] for row in ledger["agreement"])

@@ -8,7 +8,7 @@ from datetime import date, datetime
 
 import pytest
 
-from dbt_inc_join.ledger import cap_window, check_max_window_units, ledger_start
+from dbt_inc_join.ledger import cap_window, check_max_window_units, committed_state, ledger_start
 from dbt_inc_join.time_units import TimeUnit
 
 DAY, HOUR = TimeUnit.DAY, TimeUnit.HOUR
@@ -69,6 +69,69 @@ def test_hours_parse_and_shift_in_hours():
     state = {**STATE, "committed_end": "2025-01-06 10:00:00", "last_start": "2025-01-06 08:00:00"}
     found = ledger_start(state, datetime(2025, 1, 6, 9), "RecDate", HOUR)
     assert found is not None and found.start == datetime(2025, 1, 6, 11)
+
+
+class Table:
+    """A model's table by its arrivals; records which reads a run made (None: the whole table)."""
+
+    def __init__(self, *arrivals: date) -> None:
+        self.arrivals, self.reads = list(arrivals), []
+
+    def latest_from(self, since: date | None) -> date | None:
+        self.reads.append(since)
+        return max((a for a in self.arrivals if since is None or a >= since), default=None)
+
+
+POINTER = {**STATE, "source": "table property inc_join.committed"}
+NEWER_RECORD = {
+    **STATE,
+    "committed_end": "2025-01-07 00:00:00",
+    "last_start": "2025-01-07 00:00:00",
+    "source": "ledger",
+}
+
+
+def no_ledger_read() -> dict:
+    raise AssertionError("the ledger was read")
+
+
+def test_a_daily_run_reads_the_last_window_of_its_table_and_not_the_ledger():
+    table = Table(date(2025, 1, 2), date(2025, 1, 5), date(2025, 1, 6))
+    found = committed_state(POINTER, table.latest_from, no_ledger_read, DAY)
+    assert (found.state, found.latest, table.reads) == (POINTER, date(2025, 1, 6), [date(2025, 1, 4)])
+
+
+def test_a_table_property_one_record_behind_reads_the_ledger():
+    """Killed after the record, before the property: the table has day 7, the ledger has its record."""
+    table = Table(date(2025, 1, 5), date(2025, 1, 7))
+    found = committed_state(POINTER, table.latest_from, lambda: NEWER_RECORD, DAY)
+    assert (found.state, found.latest) == (NEWER_RECORD, date(2025, 1, 7))
+    start = ledger_start(found.state, found.latest, "RecDate", DAY)
+    assert start is not None and start.start == date(2025, 1, 8) and "doing it again" not in start.reason
+
+
+def test_rows_written_without_a_record_are_done_again_after_the_ledger_is_read():
+    table = Table(date(2025, 1, 5), date(2025, 1, 7))
+    found = committed_state(POINTER, table.latest_from, lambda: {**STATE, "source": "ledger"}, DAY)
+    start = ledger_start(found.state, found.latest, "RecDate", DAY)
+    assert start is not None and start.start == date(2025, 1, 7) and "doing it again" in start.reason
+
+
+def test_rows_gone_from_the_last_window_read_the_whole_table():
+    table = Table(date(2025, 1, 1), date(2025, 1, 2))
+    found = committed_state(POINTER, table.latest_from, no_ledger_read, DAY)
+    assert (found.latest, table.reads) == (date(2025, 1, 2), [date(2025, 1, 4), None])
+    quiet = Table(date(2025, 1, 2))
+    found = committed_state({**POINTER, "last_rows": 0}, quiet.latest_from, no_ledger_read, DAY)
+    assert (found.latest, quiet.reads) == (None, [date(2025, 1, 4)])
+
+
+def test_without_a_committed_window_the_whole_table_is_read():
+    table = Table(date(2025, 1, 2))
+    found = committed_state(
+        {**STATE, "committed_end": None, "source": "ledger"}, table.latest_from, no_ledger_read, DAY
+    )
+    assert (found.latest, table.reads) == (date(2025, 1, 2), [None])
 
 
 @pytest.mark.parametrize(

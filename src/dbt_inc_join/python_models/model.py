@@ -15,7 +15,7 @@ from typing import Any
 from pyspark.sql import DataFrame
 
 from ..join import PreparedJoin, prepare_join
-from ..ledger import cap_window, check_max_window_units, ledger_start
+from ..ledger import cap_window, check_max_window_units, committed_state, ledger_start
 from ..predicates import quote
 from ..render import render_join
 from ..time_units import UnitValue, shift_value
@@ -68,13 +68,29 @@ def check_model_config(context: dict[str, Any], include_waiting: bool, time_uom:
         )
 
 
-def _latest_output_arrival(dbt: Any, prepared: PreparedJoin) -> UnitValue | None:
+def _latest_output_arrival(dbt: Any, prepared: PreparedJoin, since: UnitValue | None = None) -> UnitValue | None:
+    """max(inc_col) in the model's table, from `since` on when given (the macro _latest_output_arrival)."""
     spark = prepared.df_a.sparkSession
     column = quote(prepared.inputs.inc_col[0])
-    row = spark.table(str(dbt.this)).selectExpr(f"date_format(max({column}), 'yyyy-MM-dd HH:mm:ss')").first()
+    table = spark.table(str(dbt.this))
+    if since is not None:
+        since_text = since.strftime("%Y-%m-%d %H:%M:%S")
+        # unix_seconds keeps the filter out of the metastore's partition filter; Spark prunes partitions itself
+        table = table.where(f"unix_seconds(CAST({column} AS TIMESTAMP)) >= unix_seconds(TIMESTAMP'{since_text}')")
+    row = table.selectExpr(f"date_format(max({column}), 'yyyy-MM-dd HH:mm:ss')").first()
     assert row is not None, "a global aggregate has one row"
     text = row[0]
     return None if text is None else parse_bound(text, "this", prepared.params.time_uom)
+
+
+def _read_ledger_state(spark: Any, state: dict[str, Any]) -> dict[str, Any]:
+    """The state read from the ledger itself (the macro _ledger_state_from_ledger; its query comes with the state)."""
+    found = {"committed_end": None, "last_start": None, "last_rows": None, "source": "ledger"}
+    if spark.catalog.tableExists(state["ledger"]):
+        row = spark.sql(state["ledger_query"]).first()
+        if row is not None:
+            found.update(committed_end=row[0], last_start=row[1], last_rows=row[2])
+    return {**state, **found}
 
 
 def resolve_dbt_window(
@@ -101,9 +117,18 @@ def resolve_dbt_window(
         start, start_reason = bound(context["batch_start"], "model.batch.event_time_start"), "microbatch batch start"
     ledger_reason = None
     if start is None and dbt.is_incremental:
-        latest = _latest_output_arrival(dbt, prepared)
         ledger_state = context.get("ledger")
-        from_ledger = None if not ledger_state else ledger_start(ledger_state, latest, inc_cols[0], unit)
+        if not ledger_state:
+            latest, from_ledger = _latest_output_arrival(dbt, prepared), None
+        else:
+            committed = committed_state(
+                ledger_state,
+                lambda since: _latest_output_arrival(dbt, prepared, since),
+                lambda: _read_ledger_state(prepared.df_a.sparkSession, ledger_state),
+                unit,
+            )
+            latest = committed.latest
+            from_ledger = ledger_start(committed.state, latest, inc_cols[0], unit)
         if from_ledger is not None:
             start, start_reason = from_ledger.start, from_ledger.reason
             ledger_reason = from_ledger.reason
