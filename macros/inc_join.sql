@@ -4,28 +4,28 @@
                   output_window_start=none, output_window_end=none, time_uom='day',
                   enforce_sliding_join_window=true, include_waiting=false, output_select=none,
                   suffixes=['_A', '_B'], partner='all', partner_order_by=none, aggregate=none, null_fill=none,
-                  many_rows_per_key=false, late_match_time=0, max_window_units=none) %}
+                  many_rows_per_key=false, late_match_time=0, max_window_units=none, join_cond=none) %}
   {{ return(adapter.dispatch('inc_join', 'dbt_inc_join')(
       a, b, join_cols, inc_col, how, look_back_time, max_waiting_time, output_window_start, output_window_end,
       time_uom, enforce_sliding_join_window, include_waiting, output_select, suffixes, partner, partner_order_by,
-      aggregate, null_fill, many_rows_per_key, late_match_time, max_window_units)) }}
+      aggregate, null_fill, many_rows_per_key, late_match_time, max_window_units, join_cond)) }}
 {% endmacro %}
 
 {% macro default__inc_join(a, b, join_cols, inc_col, how, look_back_time, max_waiting_time, output_window_start,
                            output_window_end, time_uom, enforce_sliding_join_window, include_waiting,
                            output_select, suffixes, partner, partner_order_by, aggregate, null_fill,
-                           many_rows_per_key, late_match_time, max_window_units) %}
+                           many_rows_per_key, late_match_time, max_window_units, join_cond=none) %}
   {{ return(dbt_inc_join.spark__inc_join(a, b, join_cols, inc_col, how, look_back_time, max_waiting_time,
                                      output_window_start, output_window_end, time_uom,
                                      enforce_sliding_join_window, include_waiting, output_select, suffixes,
                                      partner, partner_order_by, aggregate, null_fill, many_rows_per_key,
-                                     late_match_time, max_window_units)) }}
+                                     late_match_time, max_window_units, join_cond)) }}
 {% endmacro %}
 
 {% macro spark__inc_join(a, b, join_cols, inc_col, how, look_back_time, max_waiting_time, output_window_start,
                          output_window_end, time_uom, enforce_sliding_join_window, include_waiting, output_select,
                          suffixes, partner, partner_order_by, aggregate, null_fill, many_rows_per_key,
-                         late_match_time, max_window_units) %}
+                         late_match_time, max_window_units, join_cond=none) %}
   {#- dbt renders every model while parsing the project (disabled ones too); check and plan only when running. -#}
   {%- if not execute -%}
     {{ return('select 1 as inc_join_placeholder') }}
@@ -33,13 +33,14 @@
   {%- set params = dbt_inc_join._check_parameters(join_cols, inc_col, how, look_back_time, max_waiting_time, time_uom,
                                                enforce_sliding_join_window, include_waiting, output_select, suffixes,
                                                partner, partner_order_by, aggregate, null_fill, many_rows_per_key,
-                                               late_match_time) -%}
+                                               late_match_time, join_cond) -%}
   {%- do dbt_inc_join._check_model_config(params) -%}
   {%- set max_window_units = dbt_inc_join._max_window_units(max_window_units) -%}
   {%- set a, b = dbt_inc_join._unfiltered(a), dbt_inc_join._unfiltered(b) -%}
   {#- the tables to describe, found once (for a unit test's given rows, a catalog search: _fixtures.sql) -#}
   {%- set b_table = dbt_inc_join._table_of(b, 'b') -%}
-  {%- set a_columns = adapter.get_columns_in_relation(dbt_inc_join._table_of(a, 'a')) -%}
+  {%- set a_table = dbt_inc_join._table_of(a, 'a') -%}
+  {%- set a_columns = adapter.get_columns_in_relation(a_table) -%}
   {%- set b_columns = adapter.get_columns_in_relation(b_table) -%}
   {%- set inputs = dbt_inc_join._resolve_inputs(params, a_columns, b_columns) -%}
   {%- set plan = dbt_inc_join._plan_columns(params, inputs) -%}
@@ -47,7 +48,12 @@
     {%- do dbt_inc_join._check_aggregates(b_table, params.aggregate, inputs.b_names) -%}
   {%- endif -%}
   {%- do plan.update({'aggregate_fills': dbt_inc_join._aggregate_fills(params)}) -%}
-  {%- set window = dbt_inc_join._resolve_window(a, b, a_columns, b_columns, params.inc_col, params.time_uom, params.how,
+  {%- if params.join_cond -%}
+    {%- set condition = dbt_inc_join._rewrite_join_cond(params.join_cond, inputs.a_names, inputs.b_names) -%}
+    {%- do dbt_inc_join._check_join_cond(condition, a_table, b_table) -%}
+    {%- do inputs.update({'condition': condition}) -%}
+  {%- endif -%}
+  {%- set window = dbt_inc_join._resolve_window(a, b, a_columns, b_columns, params.inc_cols, params.time_uom, params.how,
                                             output_window_start, output_window_end, max_window_units) -%}
   {%- do dbt_inc_join._log_run(params, window) -%}
   {#- the run's record, for the post-hook record_run (spec §13), rides in the compiled code -#}

@@ -22,7 +22,8 @@
     aggregate=m.get('aggregate'),
     null_fill=m.get('null_fill'),
     many_rows_per_key=m.get('many_rows_per_key', false),
-    late_match_time=m.get('late_match_time', 0)
+    late_match_time=m.get('late_match_time', 0),
+    join_cond=m.get('join_cond')
 ) }}
 {% endmacro %}
 

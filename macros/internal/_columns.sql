@@ -8,7 +8,7 @@
   {%- set b_rest = [] -%}{%- for n in inputs.b_names -%}{%- if (n | lower) not in key_b -%}{%- do b_rest.append(n) -%}{%- endif -%}{%- endfor -%}
   {%- set aggregated = params.aggregate | length > 0 -%}
   {%- if aggregated -%}
-    {#- With aggregate B's columns are not output (spec §11): only A's arrival, which meets B's, gets a suffix. -#}
+    {#- With aggregate B's columns are not output (spec §11). -#}
     {%- set b_rest = [inputs.inc_col[1]] -%}
   {%- endif -%}
   {%- for side, names in [('a', a_rest), ('b', b_rest)] -%}
@@ -27,9 +27,13 @@
   {%- endfor -%}
   {%- set arrival = {'name': inputs.inc_col[0], 'source': 'arrival', 'index': 0, 'input_name': inputs.inc_col[0]} -%}
   {%- set side_columns = {'a': [], 'b': []} -%}
-  {%- for side, names, suffix in [('a', a_rest, params.suffixes[0]), ('b', b_rest, params.suffixes[1])] -%}
+  {%- for side, names, suffix, own_arrival in [('a', a_rest, params.suffixes[0], inputs.inc_col[0]),
+                                               ('b', b_rest, params.suffixes[1], inputs.inc_col[1])] -%}
     {%- for n in names -%}
-      {%- do side_columns[side].append({'name': n ~ suffix if (n | lower) in shared else n, 'source': side,
+      {#- each side's own arrival keeps its suffix even when the sides name it differently: the output arrival
+          takes A's name -#}
+      {%- set suffixed = (n | lower) in shared or (n | lower) == (own_arrival | lower) -%}
+      {%- do side_columns[side].append({'name': n ~ suffix if suffixed else n, 'source': side,
                                          'index': loop.index0, 'input_name': n}) -%}
     {%- endfor -%}
   {%- endfor -%}

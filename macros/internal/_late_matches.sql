@@ -13,7 +13,7 @@
   {{ return('((NOT _a_late AND ' ~ window ~ ') OR (' ~ late ~ '))') }}
 {% endmacro %}
 
-{% macro _late_copies_ctes(params, key_count) %}
+{% macro _late_copies_ctes(params, key_count, condition=none) %}
   {#- A's slice (the CTE _inc_join_a_slice) and a copy flagged _a_late of each A row without a B row in its
       window, as _inc_join_a (render.py: with_late_copies). Ends with a comma. -#}
   {%- set window = dbt_inc_join._sliding_window_sql(params.look_back_time, params.max_waiting_time, params.time_uom) %}
@@ -25,6 +25,6 @@ _inc_join_a as (
     from _inc_join_a_slice
     {#- an A row with a B row in its window did not time out #}
     LEFT ANTI JOIN _inc_join_b
-      on {{ dbt_inc_join._keys_equal_sql(key_count) }} AND {{ window }}
+      on {{ dbt_inc_join._keys_equal_sql(key_count) }}{{ ' AND (' ~ condition ~ ')' if condition else '' }} AND {{ window }}
 ),
 {%- endmacro %}

@@ -28,6 +28,8 @@
 
   {#- what this run may read of each input (docs/spec.md §4) -#}
   {%- set ranges = dbt_inc_join._read_ranges(start, end, params.how, params.look_back_time, params.max_waiting_time, unit, params.late_match_time) -%}
+  {%- set condition = inputs.get('condition') -%}
+  {%- set condition_sql = none if condition is none else condition.sql -%}
   {%- set slices = [] -%}
   {%- for side, relation, columns in [('a', a, plan.a_columns), ('b', b, plan.b_columns)] -%}
     {%- set index = loop.index0 -%}
@@ -42,10 +44,13 @@
     {%- if side == 'b' and params.groups_by_arrival -%}
       {%- set projection = dbt_inc_join._b_group_projection(params, inputs, plan) -%}
     {%- endif -%}
+    {%- if condition is not none -%}
+      {%- set projection = projection + dbt_inc_join._condition_projection(side, condition[side ~ '_columns']) -%}
+    {%- endif -%}
     {%- do slices.append({'sql': projection | join(', '), 'source': relation | string, 'predicate': predicate}) -%}
   {%- endfor -%}
 
-  {%- set partner = dbt_inc_join._partner_condition_sql(params, start, inputs['keys'] | length) -%}
+  {%- set partner = dbt_inc_join._partner_condition_sql(params, start, inputs['keys'] | length, condition_sql) -%}
   {%- set join_kind = {'inner': 'INNER', 'left': 'LEFT OUTER', 'left_anti': 'LEFT OUTER', 'full': 'FULL OUTER'}[params.how] -%}
   {%- set scenarios = [] -%}
   {%- for join_type in dbt_inc_join._emitted_join_types(params.how, params.include_waiting, params.mode, ctx.late_match) -%}
@@ -63,7 +68,7 @@ _inc_join_b as (
     where {{ slices[1].predicate }}
 ),
 {%- if params.late_match_time %}
-{{ dbt_inc_join._late_copies_ctes(params, inputs['keys'] | length) }}
+{{ dbt_inc_join._late_copies_ctes(params, inputs['keys'] | length, condition_sql) }}
 {%- endif %}
 {%- if params.groups_by_arrival and dbt_inc_join._pairs_by_bucket(params.mode, params.how) %}
 {{ dbt_inc_join._bucketed_pairs_cte(params, inputs) }}
@@ -250,11 +255,12 @@ _inc_join_empty as (
   {{ return(time_uom == 'day' and raw_type == 'date') }}
 {% endmacro %}
 
-{% macro _partner_condition_sql(params, start, key_count) %}
-  {#- Equal keys (plain SQL equality: NULL never matches) and, by default, b inside A's sliding window (with
-      late matches, spec §10: a late copy of an A row pairs after the window instead). -#}
+{% macro _partner_condition_sql(params, start, key_count, condition=none) %}
+  {#- Equal keys (plain SQL equality: NULL never matches), join_cond (over the internal names) and, by default,
+      b inside A's sliding window (with late matches, spec §10: a late copy of an A row pairs after the window
+      instead). -#}
   {%- set unit = params.time_uom -%}
-  {%- set tests = [dbt_inc_join._keys_equal_sql(key_count)] -%}
+  {%- set tests = [dbt_inc_join._keys_equal_sql(key_count)] + (['(' ~ condition ~ ')'] if condition else []) -%}
   {%- if params.enforce_sliding_join_window -%}
     {%- set window = dbt_inc_join._sliding_window_sql(params.look_back_time, params.max_waiting_time, unit) -%}
     {%- if params.late_match_time -%}

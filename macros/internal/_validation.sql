@@ -169,17 +169,57 @@
   {{ return(fills) }}
 {% endmacro %}
 
+{% macro _key_pairs(value) %}
+  {#- join_cols: a column name, a list of them (the same on both sides), or a mapping {A column: B column};
+      returns [A's names, B's names]. -#}
+  {%- if value is not mapping -%}
+    {%- set names = dbt_inc_join._name_list('join_cols', value) -%}
+    {{ return([names, names]) }}
+  {%- endif -%}
+  {%- set strings = namespace(ok=value | length > 0) -%}
+  {%- for key, column in value.items() -%}
+    {%- if key is not string or column is not string -%}{%- set strings.ok = false -%}{%- endif -%}
+  {%- endfor -%}
+  {%- if not strings.ok -%}
+    {{ dbt_inc_join._fail('join_cols must be a column name, a list of them, or a mapping {A column: B column} of names (got ' ~ dbt_inc_join._repr(value) ~ ').') }}
+  {%- endif -%}
+  {{ return([dbt_inc_join._name_list('join_cols', value.keys() | list),
+             dbt_inc_join._name_list('join_cols (B side of the mapping)', value.values() | list)]) }}
+{% endmacro %}
+
+{% macro _arrival_pair(value) %}
+  {#- inc_col: one column name (the same on both sides) or an [A column, B column] pair. -#}
+  {%- if value is string and value | trim != '' -%}
+    {{ return([value | trim, value | trim]) }}
+  {%- endif -%}
+  {%- if value is not string and value is iterable and value is not mapping and value | length == 2
+         and value[0] is string and value[1] is string and value[0] | trim != '' and value[1] | trim != '' -%}
+    {{ return([value[0] | trim, value[1] | trim]) }}
+  {%- endif -%}
+  {{ dbt_inc_join._fail("inc_col must be the name of the arrival column present in both inputs, e.g. 'RecDate', or an (A column, B column) pair (got " ~ dbt_inc_join._repr(value) ~ ').') }}
+{% endmacro %}
+
+{% macro _join_cond_text(value) %}
+  {%- if value is none -%}{{ return(none) }}{%- endif -%}
+  {%- if value is not string or value | trim == '' -%}
+    {{ dbt_inc_join._fail('join_cond must be a Spark SQL condition over a.<A column> and b.<B column>, or None (got ' ~ dbt_inc_join._repr(value) ~ ').') }}
+  {%- endif -%}
+  {{ return(value | trim) }}
+{% endmacro %}
+
 {% macro _check_parameters(join_cols, inc_col, how, look_back_time, max_waiting_time, time_uom,
                            enforce_sliding_join_window, include_waiting, output_select, suffixes,
                            partner='all', partner_order_by=none, aggregate=none, null_fill=none,
-                           many_rows_per_key=false, late_match_time=0) %}
-  {%- if inc_col is not string or inc_col | trim == '' -%}
-    {{ dbt_inc_join._fail("inc_col must be the name of the arrival column present in both inputs, e.g. 'RecDate' (got " ~ dbt_inc_join._repr(inc_col) ~ ').') }}
-  {%- endif -%}
-  {%- set keys = dbt_inc_join._name_list('join_cols', join_cols) -%}
-  {%- if (inc_col | trim | lower) in (keys | map('lower') | list) -%}
-    {{ dbt_inc_join._fail("join_cols must not contain the arrival column inc_col='" ~ inc_col ~ "'.") }}
-  {%- endif -%}
+                           many_rows_per_key=false, late_match_time=0, join_cond=none) %}
+  {%- set inc_cols = dbt_inc_join._arrival_pair(inc_col) -%}
+  {%- set key_lists = dbt_inc_join._key_pairs(join_cols) -%}
+  {%- set keys, keys_b = key_lists[0], key_lists[1] -%}
+  {%- for arrival, names in [(inc_cols[0], keys), (inc_cols[1], keys_b)] -%}
+    {%- if (arrival | lower) in (names | map('lower') | list) -%}
+      {{ dbt_inc_join._fail("join_cols must not contain the arrival column inc_col='" ~ arrival ~ "'.") }}
+    {%- endif -%}
+  {%- endfor -%}
+  {%- set condition = dbt_inc_join._join_cond_text(join_cond) -%}
   {%- set how = dbt_inc_join._choice('how', how, ['inner', 'left', 'full', 'left_anti']) -%}
   {%- set enforce = dbt_inc_join._flag('enforce_sliding_join_window', enforce_sliding_join_window) -%}
   {%- set partner = dbt_inc_join._choice('partner', partner, ['all', 'first', 'last']) -%}
@@ -200,6 +240,10 @@
     {%- set used = 'aggregate' if aggregates else ('many_rows_per_key' if partner == 'all' else 'partner') -%}
     {{ dbt_inc_join._fail(used ~ " needs the sliding join window; enforce_sliding_join_window=False (the compatibility mode) only supports partner='all' without aggregate.") }}
   {%- endif -%}
+  {%- if condition and (partner != 'all' or aggregates or many) -%}
+    {%- set used = 'aggregate' if aggregates else ('many_rows_per_key' if partner == 'all' else "partner='" ~ partner ~ "'") -%}
+    {{ dbt_inc_join._fail("join_cond is supported with partner='all' without aggregate or many_rows_per_key (got " ~ used ~ "): those plans pair B with A's distinct (keys, arrival), not with A's rows. Filter or derive a key column instead.") }}
+  {%- endif -%}
   {%- set late = dbt_inc_join._window_length('late_match_time', late_match_time) -%}
   {%- if late -%}
     {%- do dbt_inc_join._check_late_matches(how, partner, aggregates | length > 0, enforce) -%}
@@ -208,7 +252,10 @@
   {#- groups_by_arrival: late matches use the plain plan; many_rows_per_key is a hint, the rows are the same -#}
   {{ return({
       'join_cols': keys,
-      'inc_col': inc_col | trim,
+      'join_cols_b': keys_b,
+      'inc_col': inc_cols[0],
+      'inc_cols': inc_cols,
+      'join_cond': condition,
       'how': how,
       'look_back_time': dbt_inc_join._window_length('look_back_time', look_back_time),
       'max_waiting_time': dbt_inc_join._window_length('max_waiting_time', max_waiting_time),
@@ -301,9 +348,11 @@
 {% macro _resolve_inputs(params, a_columns, b_columns) %}
   {#- Each side's spelling of the keys and the arrival column, with type checks (schemas only). -#}
   {%- set keys = [] -%}
-  {%- for key in params.join_cols -%}
-    {%- set key_a = dbt_inc_join._require_column(a_columns, key, 'join_cols', 'a') -%}
-    {%- set key_b = dbt_inc_join._require_column(b_columns, key, 'join_cols', 'b') -%}
+  {%- for name_a in params.join_cols -%}
+    {%- set name_b = params.join_cols_b[loop.index0] -%}
+    {%- set key = name_a if name_a == name_b else name_a ~ ' (b: ' ~ name_b ~ ')' -%}
+    {%- set key_a = dbt_inc_join._require_column(a_columns, name_a, 'join_cols', 'a') -%}
+    {%- set key_b = dbt_inc_join._require_column(b_columns, name_b, 'join_cols', 'b') -%}
     {%- set type_a, type_b = dbt_inc_join._type_name(key_a), dbt_inc_join._type_name(key_b) -%}
     {%- for type_name in [type_a, type_b] -%}
       {%- if not dbt_inc_join._is_comparable_type(type_name) -%}
@@ -315,11 +364,11 @@
     {%- endif -%}
     {%- do keys.append([key_a.name, key_b.name]) -%}
   {%- endfor -%}
-  {%- set inc_a = dbt_inc_join._require_column(a_columns, params.inc_col, 'inc_col', 'a') -%}
-  {%- set inc_b = dbt_inc_join._require_column(b_columns, params.inc_col, 'inc_col', 'b') -%}
+  {%- set inc_a = dbt_inc_join._require_column(a_columns, params.inc_cols[0], 'inc_col', 'a') -%}
+  {%- set inc_b = dbt_inc_join._require_column(b_columns, params.inc_cols[1], 'inc_col', 'b') -%}
   {%- set type_a, type_b = dbt_inc_join._type_name(inc_a), dbt_inc_join._type_name(inc_b) -%}
-  {%- do dbt_inc_join._check_arrival_type(type_a, params.inc_col, 'a', params.time_uom) -%}
-  {%- do dbt_inc_join._check_arrival_type(type_b, params.inc_col, 'b', params.time_uom) -%}
+  {%- do dbt_inc_join._check_arrival_type(type_a, params.inc_cols[0], 'a', params.time_uom) -%}
+  {%- do dbt_inc_join._check_arrival_type(type_b, params.inc_cols[1], 'b', params.time_uom) -%}
   {%- set raw_types = [] -%}
   {%- for type_name in [type_a, type_b] -%}
     {%- do raw_types.append('date' if type_name == 'date' else ('timestamp_ntz' if type_name == 'timestamp_ntz' else 'timestamp')) -%}

@@ -35,8 +35,11 @@
                          max_window_units=none) %}
   {#- output_window for inputs already read from the batch filter and described: inc_join calls this with the
       columns it described, so a run describes each input once. -#}
-  {%- set a_column = dbt_inc_join._require_column(a_columns, inc_col, 'inc_col', 'a') -%}
-  {%- set b_column = dbt_inc_join._require_column(b_columns, inc_col, 'inc_col', 'b') -%}
+  {%- set inc_cols = dbt_inc_join._arrival_pair(inc_col) -%}
+  {%- set a_column = dbt_inc_join._require_column(a_columns, inc_cols[0], 'inc_col', 'a') -%}
+  {%- set b_column = dbt_inc_join._require_column(b_columns, inc_cols[1], 'inc_col', 'b') -%}
+  {#- the output's arrival column, and the one of this, takes A's name -#}
+  {%- set inc_col = inc_cols[0] -%}
   {%- set raw_types = [] -%}
   {%- for column, side in [(a_column, 'a'), (b_column, 'b')] -%}
     {%- set type_name = dbt_inc_join._type_name(column) -%}

@@ -57,8 +57,8 @@ def plan_columns(
     """Name every output column and resolve ``output_select``.
 
     ``keys`` and ``inc_col`` hold each column's spelling in (A, B). The keys appear once, under A's spelling;
-    each side's other columns keep their order; a name present on both sides gets that side's suffix. With
-    ``aggregates`` (spec §11) B's columns are not output: only A's arrival, which meets B's, gets a suffix."""
+    each side's other columns keep their order; a name present on both sides, and each side's arrival column,
+    gets that side's suffix. With ``aggregates`` (spec §11) B's columns are not output."""
     fold = lambda name: _fold(name, case_sensitive)  # noqa: E731
     key_a = {fold(a) for a, _ in keys}
     key_b = {fold(b) for _, b in keys}
@@ -76,8 +76,11 @@ def plan_columns(
     shared = {fold(n) for n in a_rest} & {fold(n) for n in b_rest}
 
     def side_column(name: str, side: str) -> OutputColumn:
-        suffix = suffixes[0] if side == "a" else suffixes[1]
-        return OutputColumn(name + suffix if fold(name) in shared else name, side, name)
+        suffix, arrival = (suffixes[0], inc_col[0]) if side == "a" else (suffixes[1], inc_col[1])
+        # each side's own arrival keeps its suffix even when the sides name it differently: the output arrival
+        # takes A's name
+        suffixed = fold(name) in shared or fold(name) == fold(arrival)
+        return OutputColumn(name + suffix if suffixed else name, side, name)
 
     plan_keys = tuple(OutputColumn(a, "key", a) for a, _ in keys)
     arrival = OutputColumn(inc_col[0], "arrival", inc_col[0])

@@ -15,6 +15,7 @@ from pyspark.sql.types import DataType
 
 from .aggregates import check_aggregates, fill_literal_sql
 from .columns import ColumnPlan, plan_columns
+from .join_cond import JoinCondition, check_join_cond, rewrite_join_cond
 from .render import render_join
 from .validation import (
     JoinParameters,
@@ -43,16 +44,17 @@ def resolve_inputs(params: JoinParameters, df_a: DataFrame, df_b: DataFrame, cas
     """Find the key and arrival columns on both sides and check their types (schemas only, no data)."""
     schema_a, schema_b = df_a.schema, df_b.schema
     keys = []
-    for key in params.join_cols:
-        key_a = require_column(schema_a, key, "join_cols", "df_a", case_sensitive)
-        key_b = require_column(schema_b, key, "join_cols", "df_b", case_sensitive)
-        check_key_types(key, field_type(schema_a, key_a), field_type(schema_b, key_b))
+    for name_a, name_b in params.key_pairs:
+        key_a = require_column(schema_a, name_a, "join_cols", "df_a", case_sensitive)
+        key_b = require_column(schema_b, name_b, "join_cols", "df_b", case_sensitive)
+        label = name_a if name_a == name_b else f"{name_a} (df_b: {name_b})"
+        check_key_types(label, field_type(schema_a, key_a), field_type(schema_b, key_b))
         keys.append((key_a, key_b))
-    inc_a = require_column(schema_a, params.inc_col, "inc_col", "df_a", case_sensitive)
-    inc_b = require_column(schema_b, params.inc_col, "inc_col", "df_b", case_sensitive)
+    inc_a = require_column(schema_a, params.inc_cols[0], "inc_col", "df_a", case_sensitive)
+    inc_b = require_column(schema_b, params.inc_cols[1], "inc_col", "df_b", case_sensitive)
     type_a, type_b = field_type(schema_a, inc_a), field_type(schema_b, inc_b)
-    check_arrival_type(type_a, params.inc_col, "df_a", params.time_uom)
-    check_arrival_type(type_b, params.inc_col, "df_b", params.time_uom)
+    check_arrival_type(type_a, params.inc_cols[0], "df_a", params.time_uom)
+    check_arrival_type(type_b, params.inc_cols[1], "df_b", params.time_uom)
     order_by = []
     for name in params.partner_order_by:
         column = require_column(schema_b, name, "partner_order_by", "df_b", case_sensitive)
@@ -71,7 +73,7 @@ def inc_join(
     df_b: DataFrame,
     *,
     join_cols,
-    inc_col: str = "RecDate",
+    inc_col="RecDate",
     how: str = "left",
     look_back_time: int = 0,
     max_waiting_time: int = 0,
@@ -88,6 +90,7 @@ def inc_join(
     null_fill=None,
     many_rows_per_key: bool = False,
     late_match_time: int = 0,
+    join_cond: str | None = None,
 ) -> DataFrame:
     """Join A with B incrementally: the rows of the join placed in ``[output_window_start, output_window_end]``.
 
@@ -114,6 +117,7 @@ def inc_join(
         null_fill=null_fill,
         many_rows_per_key=many_rows_per_key,
         late_match_time=late_match_time,
+        join_cond=join_cond,
     )
     unit, zone = prepared.params.time_uom, prepared.session_time_zone
     start = parse_bound(output_window_start, "output_window_start", unit, zone)
@@ -134,6 +138,7 @@ class PreparedJoin:
     plan: ColumnPlan
     session_time_zone: str
     orderable_b_columns: tuple[str, ...] = ()  #: B's columns Spark can order (partner ties are broken by them)
+    condition: JoinCondition | None = None  #: join_cond over the internal names (join_cond.py)
 
 
 def is_spark_dataframe(value: Any) -> bool:
@@ -179,6 +184,10 @@ def prepare_join(df_a: DataFrame, df_b: DataFrame, **arguments) -> PreparedJoin:
                 for j, (name, _) in enumerate(params.aggregate)
             ),
         )
+    condition = None
+    if params.join_cond:
+        condition = rewrite_join_cond(params.join_cond, df_a.columns, df_b.columns, case_sensitive)
+        check_join_cond(condition, df_a, df_b)
     orderable = tuple(f.name for f in df_b.schema.fields if orderable_type_name(f.dataType.simpleString()))
     zone = spark.conf.get("spark.sql.session.timeZone") or "UTC"
-    return PreparedJoin(df_a, df_b, params, inputs, plan, zone, orderable)
+    return PreparedJoin(df_a, df_b, params, inputs, plan, zone, orderable, condition)

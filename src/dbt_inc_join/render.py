@@ -35,6 +35,7 @@ from .arrival_groups import (
     projected_names,
 )
 from .columns import ColumnPlan, OutputColumn
+from .join_cond import condition_projection
 from .join_types import JoinType, emitted_join_types
 from .late_matches import late_window_sql
 from .predicates import arrival_range_sql, quote
@@ -90,11 +91,14 @@ def side_projection(
     )
 
 
-def partner_condition_sql(params: JoinParameters, start: UnitValue | None, key_count: int) -> str:
-    """Equal keys (plain SQL equality: NULL never matches) and, by default, b inside A's sliding window (with
-    late matches, spec §10: a late copy of an A row pairs after the window instead)."""
+def partner_condition_sql(
+    params: JoinParameters, start: UnitValue | None, key_count: int, condition: str | None = None
+) -> str:
+    """Equal keys (plain SQL equality: NULL never matches), join_cond (over the internal names) and, by default,
+    b inside A's sliding window (with late matches, spec §10: a late copy of an A row pairs after the window
+    instead)."""
     unit = params.time_uom
-    tests = [keys_equal_sql(key_count)]
+    tests = [keys_equal_sql(key_count)] + ([f"({condition})"] if condition else [])
     if params.enforce_sliding_join_window:
         window = sliding_window_sql(params.look_back_time, params.max_waiting_time, unit)
         if params.late_match_time:
@@ -226,6 +230,8 @@ def render_join(prepared: PreparedJoin, window: OutputWindow) -> DataFrame:
             inputs.arrival_types[index],
             unit,
         )
+        if prepared.condition is not None:
+            projection += condition_projection(side, getattr(prepared.condition, f"{side}_columns"))
         slices.append(sliced)
         sides.append(sliced.selectExpr(*projection))
 
@@ -236,9 +242,8 @@ def render_join(prepared: PreparedJoin, window: OutputWindow) -> DataFrame:
     elif params.groups_by_arrival:
         pairs = arrival_group_pairs(prepared, sides[0], slices[1], df_b)
     else:
-        pairs = sides[0].join(
-            sides[1], F.expr(partner_condition_sql(params, start, len(inputs.keys))), JOIN_KINDS[params.how]
-        )
+        condition = partner_condition_sql(params, start, len(inputs.keys), condition_sql(prepared))
+        pairs = sides[0].join(sides[1], F.expr(condition), JOIN_KINDS[params.how])
     emitted = emitted_join_types(params.how, params.include_waiting, params.mode, ctx.late_match)
     scenarios = [SCENARIOS[join_type](ctx) for join_type in emitted]
     placed = pairs.selectExpr("*", f"{classification_sql(scenarios, start, end, unit)} AS {CODE}")
@@ -251,8 +256,15 @@ def with_late_copies(prepared: PreparedJoin, a_side: DataFrame, b_side: DataFram
     params = prepared.params
     window = sliding_window_sql(params.look_back_time, params.max_waiting_time, params.time_uom)
     # an A row with a B row in its window did not time out
-    copies = a_side.join(b_side, F.expr(f"{keys_equal_sql(len(prepared.inputs.keys))} AND {window}"), "left_anti")
+    condition = condition_sql(prepared)
+    partner = f"{keys_equal_sql(len(prepared.inputs.keys))}{f' AND ({condition})' if condition else ''} AND {window}"
+    copies = a_side.join(b_side, F.expr(partner), "left_anti")
     return a_side.selectExpr("*", f"false AS {LATE_COPY}").unionByName(copies.selectExpr("*", f"true AS {LATE_COPY}"))
+
+
+def condition_sql(prepared: PreparedJoin) -> str | None:
+    """join_cond over the internal names, or None."""
+    return None if prepared.condition is None else prepared.condition.sql
 
 
 def b_projection(prepared: PreparedJoin) -> list[str]:

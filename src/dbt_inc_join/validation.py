@@ -59,6 +59,19 @@ class JoinParameters:
     null_fill: tuple[tuple[str, object], ...] = ()  #: (aggregate name, literal)
     many_rows_per_key: bool = False
     late_match_time: int = 0  #: spec §10: how long after A's window closes a partner still counts (0: off)
+    join_cols_b: tuple[str, ...] = ()  #: B's spelling of each key, when join_cols was a mapping (else A's)
+    inc_col_b: str = ""  #: B's arrival column, when inc_col was an (A, B) pair (else A's)
+    join_cond: str | None = None  #: spec §12: an extra SQL condition partners must meet, over a. and b.
+
+    @property
+    def key_pairs(self) -> tuple[tuple[str, str], ...]:
+        """Each key as (A's name, B's name)."""
+        return tuple(zip(self.join_cols, self.join_cols_b or self.join_cols, strict=True))
+
+    @property
+    def inc_cols(self) -> tuple[str, str]:
+        """The arrival column as (A's name, B's name)."""
+        return self.inc_col, self.inc_col_b or self.inc_col
 
     @property
     def mode(self) -> str:
@@ -116,6 +129,41 @@ def _name_list(parameter: str, value: object) -> tuple[str, ...]:
     return tuple(names)
 
 
+def _key_pairs(value: object) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """join_cols: a column name, a list of them (the same on both sides), or a mapping {A column: B column}."""
+    if not isinstance(value, dict):
+        names = _name_list("join_cols", value)
+        return names, names
+    if not value or not all(isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
+        raise _fail_type(
+            "join_cols", "a column name, a list of them, or a mapping {A column: B column} of names", value
+        )
+    names_a = _name_list("join_cols", list(value.keys()))
+    names_b = _name_list("join_cols (B side of the mapping)", list(value.values()))
+    return names_a, names_b
+
+
+def _arrival_pair(value: object) -> tuple[str, str]:
+    """inc_col: one column name (the same on both sides) or an (A column, B column) pair."""
+    if isinstance(value, str) and value.strip():
+        return value.strip(), value.strip()
+    if isinstance(value, (list, tuple)) and len(value) == 2 and all(isinstance(v, str) and v.strip() for v in value):
+        return value[0].strip(), value[1].strip()
+    raise _fail_type(
+        "inc_col",
+        "the name of the arrival column present in both inputs, e.g. 'RecDate', or an (A column, B column) pair",
+        value,
+    )
+
+
+def _join_cond(value: object) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value.strip():
+        raise _fail_type("join_cond", "a Spark SQL condition over a.<A column> and b.<B column>, or None", value)
+    return value.strip()
+
+
 def _suffixes(value: object) -> tuple[str, str]:
     if not isinstance(value, (list, tuple)) or len(value) != 2 or not all(isinstance(v, str) for v in value):
         raise _fail_type("suffixes", "a pair of strings such as ('_A', '_B')", value)
@@ -162,13 +210,15 @@ def check_parameters(
     null_fill: object = None,
     many_rows_per_key: object = False,
     late_match_time: object = 0,
+    join_cond: object = None,
 ) -> JoinParameters:
     """Every argument that does not need the data's schema, checked and normalised."""
-    if not isinstance(inc_col, str) or not inc_col.strip():
-        raise _fail_type("inc_col", "the name of the arrival column present in both inputs, e.g. 'RecDate'", inc_col)
-    keys = _name_list("join_cols", join_cols)
-    if inc_col.strip().lower() in [k.lower() for k in keys]:
-        raise ValueError(f"inc_join: join_cols must not contain the arrival column inc_col={inc_col!r}.")
+    inc_a, inc_b = _arrival_pair(inc_col)
+    keys, keys_b = _key_pairs(join_cols)
+    for arrival, names in ((inc_a, keys), (inc_b, keys_b)):
+        if arrival.lower() in [k.lower() for k in names]:
+            raise ValueError(f"inc_join: join_cols must not contain the arrival column inc_col={arrival!r}.")
+    condition = _join_cond(join_cond)
     how_value = _choice("how", how, HOW_VALUES)
     enforce = _flag("enforce_sliding_join_window", enforce_sliding_join_window)
     partner_value = _choice("partner", partner, PARTNER_VALUES)
@@ -196,13 +246,24 @@ def check_parameters(
             f"inc_join: {used} needs the sliding join window; enforce_sliding_join_window=False (the "
             "compatibility mode) only supports partner='all' without aggregate."
         )
+    if condition and (partner_value != "all" or aggregates or many):
+        used = (
+            "aggregate"
+            if aggregates
+            else ("many_rows_per_key" if partner_value == "all" else f"partner={partner_value!r}")
+        )
+        raise ValueError(
+            f"inc_join: join_cond is supported with partner='all' without aggregate or many_rows_per_key (got "
+            f"{used}): those plans pair B with A's distinct (keys, arrival), not with A's rows. Filter or derive "
+            "a key column instead."
+        )
     late = _window_length("late_match_time", late_match_time)
     if late:
         _check_late_matches(how_value, partner_value, bool(aggregates), enforce)
     default_select = OUTPUT_SELECT_AGGREGATE_DEFAULT if aggregates else OUTPUT_SELECT_DEFAULT
     return JoinParameters(
         join_cols=keys,
-        inc_col=inc_col.strip(),
+        inc_col=inc_a,
         how=how_value,
         look_back_time=_window_length("look_back_time", look_back_time),
         max_waiting_time=_window_length("max_waiting_time", max_waiting_time),
@@ -217,6 +278,9 @@ def check_parameters(
         null_fill=fills,
         many_rows_per_key=many,
         late_match_time=late,
+        join_cols_b=keys_b,
+        inc_col_b=inc_b,
+        join_cond=condition,
     )
 
 

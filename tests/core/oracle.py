@@ -45,8 +45,10 @@ def expected_rows(
     aggregate: Mapping[str, Callable[[list[dict]], Any]] | None = None,
     null_fill: Mapping[str, Any] | None = None,
     late_match_time: int = 0,
+    join_cond: Callable[[dict, dict], bool] | None = None,
 ) -> list:
     """Rows of one run over ``[start, end]`` (start None: unbounded). Rows with time None are excluded.
+    ``join_cond`` (spec §12, partner='all'): a further test a pair (A row, B row) must pass to be partners.
 
     ``partner='all'`` without ``aggregate`` is spec §3 (the default); the other modes are spec §11. A B row is
     named in the output rows by its ``b_fields`` (one field: its value; more: the tuple of their values)."""
@@ -60,16 +62,18 @@ def expected_rows(
     assert late_match_time == 0 or partner == "all", "spec §10: late matches need partner = 'all'"
     assert late_match_time == 0 or how != "left_anti", "spec §10: no late matches with left_anti"
 
+    assert join_cond is None or (partner == "all" and aggregate is None), "join_cond: partner = 'all' only"
+    meets = join_cond or (lambda a, b: True)
+
+    def keys_meet(a, b):
+        return a["k"] is not None and a["k"] == b["k"] and meets(a, b)
+
     def partners(a):
-        return [b for b in b_rows if a["k"] is not None and a["k"] == b["k"] and a["t"] - lb <= b["t"] <= a["t"] + mw]
+        return [b for b in b_rows if keys_meet(a, b) and a["t"] - lb <= b["t"] <= a["t"] + mw]
 
     def late_partners(a):
         """spec §10: B rows of a's key after its window closed, up to late_match_time later."""
-        return [
-            b
-            for b in b_rows
-            if a["k"] is not None and a["k"] == b["k"] and a["t"] + mw < b["t"] <= a["t"] + mw + late_match_time
-        ]
+        return [b for b in b_rows if keys_meet(a, b) and a["t"] + mw < b["t"] <= a["t"] + mw + late_match_time]
 
     def name(b):
         return b[b_fields[0]] if len(b_fields) == 1 else tuple(b[f] for f in b_fields)
@@ -110,14 +114,8 @@ def expected_rows(
                 rows.append((a["k"], b["t"], a["id"], name(b), 7, b["t"] - a["t"], None))
     timed_out = [a for a in a_rows if not partners(a)]
     for b in b_rows:
-        claimed = [
-            a for a in a_rows if a["k"] is not None and a["k"] == b["k"] and b["t"] - mw <= a["t"] <= b["t"] + lb
-        ]
-        late_of = [
-            a
-            for a in timed_out
-            if a["k"] is not None and a["k"] == b["k"] and a["t"] + mw < b["t"] <= a["t"] + mw + late_match_time
-        ]
+        claimed = [a for a in a_rows if keys_meet(a, b) and b["t"] - mw <= a["t"] <= b["t"] + lb]
+        late_of = [a for a in timed_out if keys_meet(a, b) and a["t"] + mw < b["t"] <= a["t"] + mw + late_match_time]
         if not claimed and not late_of:
             rows.append((b["k"], b["t"] + lb, None, name(b), 6, None, lb))
 

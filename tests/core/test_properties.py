@@ -55,7 +55,22 @@ def scenarios(draw):
         start=start,
         end=end,
         cuts=sorted(cuts),
+        # spec §12: join_cond over both sides, A only or B only (None: none); B's key and arrival renamed
+        cond=draw(st.sampled_from(["pair", None, "a_only", "b_only", None])),
+        renamed=draw(st.booleans()),
     )
+
+
+#: join_cond as the SQL the user writes and as the oracle's test of a pair
+CONDITIONS = {
+    "pair": ("(a.id + b.id) % 3 <> 0", lambda a, b: (a["id"] + b["id"]) % 3 != 0),
+    "a_only": ("a.id % 2 = 0", lambda a, b: a["id"] % 2 == 0),
+    "b_only": ("b.id % 3 <> 1 AND b.b_val IS NOT NULL", lambda a, b: b["id"] % 3 != 1),
+}
+
+
+def oracle_cond(scenario):
+    return None if scenario["cond"] is None else CONDITIONS[scenario["cond"]][1]
 
 
 def tiles(start, end, cuts):
@@ -64,17 +79,20 @@ def tiles(start, end, cuts):
 
 
 def frames_for(spark, scenario):
-    return (
-        side_frame(spark, scenario["a"], "a", scenario["unit"], scenario["arrival_type"]),
-        side_frame(spark, scenario["b"], "b", scenario["unit"], scenario["arrival_type"]),
-    )
+    b = side_frame(spark, scenario["b"], "b", scenario["unit"], scenario["arrival_type"])
+    if scenario.get("renamed"):  # spec §12: keys and arrival named differently on the two sides
+        b = b.withColumnsRenamed({"k": "bk", "RecDate": "PaidAt"})
+    return side_frame(spark, scenario["a"], "a", scenario["unit"], scenario["arrival_type"]), b
 
 
 def run(frames, scenario, start, end, **extra):
     unit = scenario["unit"]
+    renamed = scenario.get("renamed")
     result = inc_join(
         *frames,
-        join_cols="k",
+        join_cols={"k": "bk"} if renamed else "k",
+        inc_col=("RecDate", "PaidAt") if renamed else "RecDate",
+        join_cond=None if scenario.get("cond") is None else CONDITIONS[scenario["cond"]][0],
         how=scenario["how"],
         look_back_time=scenario["lb"],
         max_waiting_time=scenario["mw"],
@@ -108,6 +126,7 @@ def test_any_tiling_of_runs_adds_up_to_one_run_and_to_the_spec(spark, scenario):
             start=scenario["start"],
             end=scenario["end"],
             late_match_time=scenario["late"],
+            join_cond=oracle_cond(scenario),
         )
     )
     assert whole == expected

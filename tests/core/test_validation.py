@@ -176,8 +176,8 @@ CASES = [
         "inc_col-none",
         dict(inc_col=None),
         TypeError,
-        "inc_join: inc_col must be the name of the arrival column present in both inputs, e.g. 'RecDate' "
-        "(got NoneType None).",
+        "inc_join: inc_col must be the name of the arrival column present in both inputs, e.g. 'RecDate', or an "
+        "(A column, B column) pair (got NoneType None).",
     ),
     (
         "output_window_start-text",
@@ -413,6 +413,80 @@ CASES = [
         ValueError,
         "inc_join: late_match_time needs the sliding join window; enforce_sliding_join_window=False (the "
         "compatibility mode) has no window to be late for.",
+    ),
+]
+
+
+# spec §12: keys and arrival named per side, and join_cond
+CASES += [
+    (
+        "join_cols-mapping-missing-b",
+        dict(join_cols={"k": "kk"}),
+        ValueError,
+        f"inc_join: join_cols column 'kk' is missing from df_b; its columns are {B_COLUMNS}.",
+    ),
+    (
+        "join_cols-mapping-not-names",
+        dict(join_cols={"k": 1}),
+        TypeError,
+        "inc_join: join_cols must be a column name, a list of them, or a mapping {A column: B column} of names "
+        "(got dict {'k': 1}).",
+    ),
+    (
+        "join_cols-mapping-types-differ",
+        dict(join_cols={"key_text": "k"}),
+        TypeError,
+        "inc_join: join_cols column 'key_text (df_b: k)' is STRING in df_a but INT in df_b; cast one side so both "
+        "have the same type.",
+    ),
+    (
+        "inc_col-pair-missing-b",
+        dict(inc_col=("RecDate", "paid_on")),
+        ValueError,
+        f"inc_join: inc_col column 'paid_on' is missing from df_b; its columns are {B_COLUMNS}.",
+    ),
+    (
+        "inc_col-three-names",
+        dict(inc_col=["RecDate", "RecDate", "ts"]),
+        TypeError,
+        "inc_join: inc_col must be the name of the arrival column present in both inputs, e.g. 'RecDate', or an "
+        "(A column, B column) pair (got list ['RecDate', 'RecDate', 'ts']).",
+    ),
+    (
+        "join_cond-unknown-alias",
+        dict(join_cond="c.amount > 0"),
+        ValueError,
+        "inc_join: join_cond 'c.amount > 0' names 'c.amount': the side alias 'c' is unknown; write a.<column> for "
+        "A's columns and b.<column> for B's.",
+    ),
+    (
+        "join_cond-unknown-column",
+        dict(join_cond="a.amount > 0 AND b.amount > 0"),
+        ValueError,
+        "inc_join: join_cond 'a.amount > 0 AND b.amount > 0' names b.amount, a column df_b does not have; df_b's "
+        f"columns are {B_COLUMNS}.",
+    ),
+    (
+        "join_cond-no-side",
+        dict(join_cond="1 = 1"),
+        ValueError,
+        "inc_join: join_cond '1 = 1' names no column of either side; write A's columns as a.<column> and B's as "
+        "b.<column>, e.g. 'abs(a.Amount - b.Amount) < 0.01'.",
+    ),
+    (
+        "join_cond-not-boolean",
+        dict(join_cond="a.amount + b.text_day"),
+        TypeError,
+        "inc_join: join_cond 'a.amount + b.text_day' is INT, not a condition; it must be true or false for a "
+        "pair, e.g. 'abs(a.Amount - b.Amount) < 0.01'.",
+    ),
+    (
+        "join_cond-with-partner",
+        dict(join_cond="a.amount > 1", partner="first"),
+        ValueError,
+        "inc_join: join_cond is supported with partner='all' without aggregate or many_rows_per_key (got "
+        "partner='first'): those plans pair B with A's distinct (keys, arrival), not with A's rows. Filter or "
+        "derive a key column instead.",
     ),
 ]
 

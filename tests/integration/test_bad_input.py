@@ -47,8 +47,20 @@ MESSAGES = {
     "to_date(ts) or to_timestamp(ts)).",
     "bad_inc_col_date_for_hours": "time_uom='hour' needs a TIMESTAMP arrival column, but inc_col 'RecDate' of a "
     "is DATE; use time_uom='day' or a TIMESTAMP column.",
-    "bad_inc_col_none": "inc_col must be the name of the arrival column present in both inputs, e.g. 'RecDate' "
-    "(got None).",
+    "bad_inc_col_none": "inc_col must be the name of the arrival column present in both inputs, e.g. 'RecDate', "
+    "or an (A column, B column) pair (got None).",
+    # spec §12: keys and arrival named per side, and join_cond
+    "bad_join_cols_mapping_missing_b": f"join_cols column 'kk' is missing from b; its columns are {TYPED_B}.",
+    "bad_inc_col_pair_missing_b": f"inc_col column 'paid_on' is missing from b; its columns are {TYPED_B}.",
+    "bad_join_cond_unknown_alias": "join_cond 'c.amount > 0' names 'c.amount': the side alias 'c' is unknown; "
+    "write a.<column> for A's columns and b.<column> for B's.",
+    "bad_join_cond_unknown_column": "join_cond 'a.amount > 0 AND b.amount > 0' names b.amount, a column b does "
+    f"not have; b's columns are {TYPED_B}.",
+    "bad_join_cond_not_boolean": "join_cond 'a.amount + b.text_day' is INT, not a condition; it must be true or "
+    "false for a pair, e.g. 'abs(a.Amount - b.Amount) < 0.01'.",
+    "bad_join_cond_with_aggregate": "join_cond is supported with partner='all' without aggregate or "
+    "many_rows_per_key (got aggregate): those plans pair B with A's distinct (keys, arrival), not with A's rows. "
+    "Filter or derive a key column instead.",
     "bad_start_text": "output_window_start='yesterday' is not an ISO-8601 date or timestamp; use e.g. "
     "'2025-03-06' or '2025-03-06 10:00:00'.",
     "bad_end_number": "output_window_end must be a date, a datetime or an ISO-8601 string such as '2025-03-06' or "
@@ -102,6 +114,11 @@ MESSAGES = {
     "bad_output_select_b_with_aggregate": "output_select token 'df_b_cols' is not available with aggregate: B's "
     "columns reach the output only through the aggregates ('n').",
 }
+# Spark's own words (which differ between Spark versions) follow the package's start of the message.
+MESSAGE_STARTS = {
+    "bad_join_cond_spark_error": "join_cond 'no_such_function(a.amount) > b.k' is not a valid Spark SQL "
+    "condition over a. and b.: [UNRESOLVED_ROUTINE]",
+}
 # A microbatch model fails batch by batch at run time; compiling it shows the model-level message.
 COMPILED = {
     "bad_batch_finer_than_unit": "batch_size='hour' is finer than time_uom='day'; a batch must cover whole "
@@ -144,8 +161,21 @@ def test_bad_model_fails_with_one_exact_message(failures, model, message):
     assert "Traceback" not in text and "Exception" not in text
 
 
+@pytest.mark.parametrize("model, start", sorted(MESSAGE_STARTS.items()))
+def test_bad_model_fails_with_one_message_ending_in_sparks_words(failures, model, start):
+    status, text = failures[model]
+    assert status == "error"
+    assert inc_join_message(text).startswith(start) and "no_such_function" in inc_join_message(text)[len(start) :]
+    assert "Traceback" not in text
+
+
 def test_every_error_case_model_is_checked(failures):
     """A new model in error_cases/ needs its expected message here; the typed inputs still build."""
-    checked = set(MESSAGES) | set(COMPILED) | {"typed_a", "typed_b", "derived_clash_a", "stg_gen_a", "stg_gen_b"}
+    checked = (
+        set(MESSAGES)
+        | set(MESSAGE_STARTS)
+        | set(COMPILED)
+        | {"typed_a", "typed_b", "derived_clash_a", "stg_gen_a", "stg_gen_b"}
+    )
     assert set(failures) == checked
     assert all(failures[name][0] == "success" for name in ("typed_a", "typed_b", "derived_clash_a"))

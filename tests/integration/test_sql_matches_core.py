@@ -78,6 +78,37 @@ CASES = [
         end="2025-01-10",
         engines=False,
     ),
+    # spec §12: keys and arrival named otherwise in B; join_cond over both sides, over one side, with late matches
+    # (the late copies' anti-join) and in the compatibility mode
+    dict(
+        b="renamed_b",
+        join_cols={"TrxId": "PayTrx"},
+        inc_col=["RecDate", "PaidOn"],
+        how="full",
+        look_back_time=1,
+        start="2025-01-02",
+        end="2025-01-09",
+    ),
+    dict(
+        b="renamed_b",
+        join_cols={"TrxId": "PayTrx"},
+        inc_col=["RecDate", "PaidOn"],
+        how="left",
+        max_waiting_time=1,
+        late_match_time=3,
+        join_cond="b.PaymentId % 3 <> a.TrxId % 3 AND b.Status <> 'x.y'",
+        start="2025-01-03",
+        end="2025-01-09",
+    ),
+    dict(how="full", join_cond="a.Amount > 300", start="2025-01-02", end="2025-01-08"),
+    dict(
+        how="left",
+        enforce_sliding_join_window=False,
+        join_cond="b.Status = 'ok'",
+        start="2025-01-04",
+        end="2025-01-06",
+        engines=False,
+    ),
     # spec §11, one row per A, on keys with many rows a day and B rows delivered twice
     dict(
         a="hot_keys_a", b="hot_keys_b", how="left", partner="first", start="2025-01-03", end="2025-01-09", engines=False
@@ -155,7 +186,12 @@ def rendered(project):
     """Every case's SQL, by one dbt compile of all of them (macros/matrix_join.sql), after the inputs that are
     models of their own are built."""
     inputs = sorted(
-        {case[side] for case in CASES for side in ("a", "b") if case.get(side, "gen").startswith(("odd", "hot"))}
+        {
+            case[side]
+            for case in CASES
+            for side in ("a", "b")
+            if case.get(side, "gen").startswith(("odd", "hot", "renamed"))
+        }
     )
     project.invoke("run", "--select", *inputs)
     cases = [*CASES, COMPAT_CORNER]

@@ -222,7 +222,7 @@ def inc_join_model(
     b: DataFrame,
     *,
     join_cols,
-    inc_col: str = "RecDate",
+    inc_col="RecDate",
     how: str = "left",
     look_back_time: int = 0,
     max_waiting_time: int = 0,
@@ -240,6 +240,7 @@ def inc_join_model(
     many_rows_per_key: bool = False,
     late_match_time: int = 0,
     max_window_units: int | None = None,
+    join_cond: str | None = None,
 ) -> DataFrame:
     """The body of a dbt Python model: ``return inc_join_model(dbt, dbt.ref("a"), dbt.ref("b"), join_cols=...)``.
 
@@ -263,6 +264,7 @@ def inc_join_model(
         null_fill=null_fill,
         many_rows_per_key=many_rows_per_key,
         late_match_time=late_match_time,
+        join_cond=join_cond,
     )
     context = dbt_context(dbt)
     check_model_config(context, prepared.params.include_waiting, prepared.params.time_uom.value)

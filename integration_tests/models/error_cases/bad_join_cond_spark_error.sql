@@ -1,0 +1,2 @@
+{{ dbt_inc_join.inc_join(ref('typed_a'), ref('typed_b'), join_cols='k', join_cond='no_such_function(a.amount) > b.k',
+                     output_window_start='2025-03-01', output_window_end='2025-03-31') }}
