@@ -40,7 +40,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field, replace
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 
 from .variants import DATABASE, FINGERPRINT, INC_COL, JOIN_COLS, LABELS, REPO
@@ -417,7 +417,7 @@ def reset(spark, case: LedgerCase, ledger: str, last_day: date, previous_invocat
     if case.ledger != "off":
         if previous_invocation:
             key = run_key(previous_invocation, case, last_day)
-            spark.sql(f"ALTER TABLE {ledger} DROP IF EXISTS PARTITION (run_key = '{key}')")
+            _drop_record(spark, ledger, key, datetime.now(timezone.utc).strftime("%Y-%m"))
         yesterday = last_day - timedelta(days=1)
         rows = spark.table(case.relation).where(f"{INC_COL} = DATE'{yesterday}'").count()
         committed = json.dumps(
@@ -429,6 +429,20 @@ def reset(spark, case: LedgerCase, ledger: str, last_day: date, previous_invocat
             }
         )
         spark.sql(f"ALTER TABLE {case.relation} SET TBLPROPERTIES ('inc_join.committed' = '{committed}')")
+
+
+def _drop_record(spark, ledger: str, key: str, month: str | None = None) -> None:
+    """A record's partition out of the ledger; a partition is named by both levels, so without ``month`` (a
+    record of this benchmark's runs: this month) it is looked up first."""
+    months = (
+        [month]
+        if month
+        else [
+            r[0] for r in spark.sql(f"SELECT DISTINCT recorded_month FROM {ledger} WHERE run_key = '{key}'").collect()
+        ]
+    )
+    for found in months:
+        spark.sql(f"ALTER TABLE {ledger} DROP IF EXISTS PARTITION (recorded_month = '{found}', run_key = '{key}')")
 
 
 def _is_latest_query(text: str, relation: str) -> bool:
@@ -585,10 +599,10 @@ def prefill(spark, project: Project, cases: Sequence[LedgerCase], records: int) 
     columns = spark.table(ledger).columns
     first = cases[0]
     for row in spark.sql(f"SELECT DISTINCT run_key FROM {ledger} WHERE relation = '{first.relation}'").collect():
-        spark.sql(f"ALTER TABLE {ledger} DROP IF EXISTS PARTITION (run_key = '{row.run_key}')")
+        _drop_record(spark, ledger, row.run_key)
     table_id = _table_property(spark, first.relation, "inc_join.table_id")
     own = _daily_records_sql(first.relation, f"'{first.relation}'", f"'{first.unique_id}'", table_id, columns)
-    spark.sql(f"INSERT INTO {ledger} PARTITION (run_key) {own}")
+    spark.sql(f"INSERT INTO {ledger} PARTITION (recorded_month, run_key) {own}")
     days = spark.table(first.relation).select(INC_COL).distinct().count()
     copies = round(max(0, records - spark.table(ledger).count()) / days)
     if copies:
@@ -601,7 +615,7 @@ def prefill(spark, project: Project, cases: Sequence[LedgerCase], records: int) 
             columns,
             copies,
         )
-        spark.sql(f"INSERT INTO {ledger} PARTITION (run_key) {others}")
+        spark.sql(f"INSERT INTO {ledger} PARTITION (recorded_month, run_key) {others}")
 
 
 def _daily_records_sql(
@@ -632,6 +646,7 @@ def _daily_records_sql(
         "finished_at": f"{moment} + INTERVAL 1 HOUR + INTERVAL 5 SECONDS",
         "invocation_id": "'synthetic'",
         "package_version": "'0.1.0'",
+        "recorded_month": f"date_format({INC_COL}, 'yyyy-MM')",
         "run_key": f"concat('synthetic/', {relation}, '/', CAST({INC_COL} AS STRING))",
     }
     per_day = (

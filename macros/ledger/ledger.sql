@@ -8,8 +8,10 @@
 {% endmacro %}
 
 {% macro _ledger_columns() %}
-  {#- (name, Spark type) of the ledger, partition column last. run_key is unique per run, so every run writes
-      a partition of its own: concurrent runs never share a staging directory (see _ledger_insert_sql). -#}
+  {#- (name, Spark type) of the ledger, partition columns last. run_key is unique per run, so every run writes
+      a partition of its own: concurrent runs never share a staging directory (see _ledger_insert_sql). Above it
+      recorded_month (the run's start, UTC, yyyy-MM): a record names its month, so Spark lists only that month's
+      partitions when it writes one, however long the ledger grows. -#}
   {{ return([
       ('model', 'string'),
       ('relation', 'string'),
@@ -31,6 +33,7 @@
       ('finished_at', 'timestamp'),
       ('invocation_id', 'string'),
       ('package_version', 'string'),
+      ('recorded_month', 'string'),
       ('run_key', 'string'),
   ]) }}
 {% endmacro %}
@@ -94,7 +97,7 @@ create table if not exists {{ ledger }} (
 )
 using parquet
 options ('partitionOverwriteMode' = 'dynamic')
-partitioned by (run_key)
+partitioned by (recorded_month, run_key)
 {%- endmacro %}
 
 {% macro _ensure_ledger(ledger) %}
@@ -379,7 +382,8 @@ partitioned by (run_key)
   {#- One INSERT OVERWRITE of the run's own partition: a re-try writes the same record again, never twice. -#}
   {%- set text = dbt_inc_join._text_literal -%}
   {%- set moment = dbt_inc_join._moment_literal_text -%}
-insert overwrite table {{ ledger }} partition (run_key)
+  {%- set month = modules.datetime.datetime.utcfromtimestamp(record.started_at).strftime('%Y-%m') -%}
+insert overwrite table {{ ledger }} partition (recorded_month = {{ text(month) }}, run_key)
 select
   {{ text(model.unique_id) }} as model,
   {{ text(this | string) }} as relation,
