@@ -320,6 +320,27 @@ def bucketed_pairs(prepared: PreparedJoin, a_side: DataFrame, b_slice: DataFrame
 def arrival_group_pairs(prepared: PreparedJoin, a_side: DataFrame, b_slice: DataFrame, df_b: DataFrame) -> DataFrame:
     """spec §11, Cost: B joined to the distinct (keys, arrival) of A's slice, reduced per mode, joined back to A.
     The result has the columns of the plain plan's pairs (and ``_g<j>`` per aggregate)."""
+    params = prepared.params
+    reduced = reduced_by_arrival(prepared, a_side, b_slice)
+    joined = a_side.join(reduced, F.expr(back_to_a_sql(len(prepared.inputs.keys))), JOIN_KINDS[params.how])
+    return with_empty_aggregates(prepared, joined, df_b)
+
+
+def with_empty_aggregates(prepared: PreparedJoin, joined: DataFrame, df_b: DataFrame) -> DataFrame:
+    """An aggregate's value over no rows (count 0, sum NULL, ...) as ``_e<j>``, for the A rows without partner
+    (the aggregates without a null_fill)."""
+    params = prepared.params
+    fills_from_empty = [j for j, fill in enumerate(prepared.plan.aggregate_fills) if fill == f"_e{j}"]
+    if not fills_from_empty:
+        return joined
+    empty = df_b.where("false").selectExpr(*[f"{params.aggregate[j][1]} AS _e{j}" for j in fills_from_empty])
+    return joined.crossJoin(empty)
+
+
+def reduced_by_arrival(prepared: PreparedJoin, a_side: DataFrame, b_slice: DataFrame) -> DataFrame:
+    """B joined to the distinct (keys, arrival) of A's slice and reduced per mode: at most one row per (keys,
+    arrival) for first, last and aggregate (``_gk<i>``, ``_g_arrival`` and B's internal columns); with how = full
+    also the B rows of no arrival's window."""
     params, inputs = prepared.params, prepared.inputs
     unit, lb, mw = params.time_uom, params.look_back_time, params.max_waiting_time
     key_count = len(inputs.keys)
@@ -355,11 +376,4 @@ def arrival_group_pairs(prepared: PreparedJoin, a_side: DataFrame, b_slice: Data
         reduced = chosen
     else:
         reduced = matches.selectExpr(*group, *b_names)
-    kind = JOIN_KINDS[params.how]
-    joined = a_side.join(reduced, F.expr(back_to_a_sql(key_count)), kind)
-    fills_from_empty = [j for j, fill in enumerate(prepared.plan.aggregate_fills) if fill == f"_e{j}"]
-    if fills_from_empty:
-        # An aggregate's value over no rows (count 0, sum NULL, ...), for the A rows without partner.
-        empty = df_b.where("false").selectExpr(*[f"{params.aggregate[j][1]} AS _e{j}" for j in fills_from_empty])
-        joined = joined.crossJoin(empty)
-    return joined
+    return reduced

@@ -168,3 +168,44 @@ def _aggregated(a_rows, b_rows, how, lb, mw, start, end, include_waiting, aggreg
 
     codes = set(AGGREGATE_CODES[how]) | ({5} if include_waiting and how != "inner" else set())
     return [r for r in rows if r[4] in codes and r[1] <= end and (start is None or r[1] >= start)]
+
+
+def expected_many_rows(
+    a_rows: Iterable[dict], inputs: Sequence[Mapping[str, Any]], *, start: int | None, end: int
+) -> list:
+    """spec §12, inc_join_many over ``[start, end]``: one row per A row, ``(a_id, out_time, per input)``, where
+    per input is ``(b_id, code)`` for partner first / last (b_id None: no partner) and ``(aggregates, code)`` for
+    aggregate. Each input: ``rows``, ``lb``, ``mw`` and ``partner`` or ``aggregate`` (name -> function of the
+    partner list) with ``null_fill``; keys are ``k``, B rows are ordered by (t, id) among equal arrivals."""
+    rows = []
+    for a in (r for r in a_rows if r["t"] is not None):
+        settled, values = [], []
+        for spec in inputs:
+            lb, mw = spec["lb"], spec["mw"]
+            found = [
+                b
+                for b in spec["rows"]
+                if b["t"] is not None
+                and a["k"] is not None
+                and a["k"] == b["k"]
+                and a["t"] - lb <= b["t"] <= a["t"] + mw
+            ]
+            if spec.get("aggregate") is not None:
+                fill = spec.get("null_fill") or {}
+                aggregated = tuple(
+                    fill[name] if not found and name in fill else fn(found) for name, fn in spec["aggregate"].items()
+                )
+                settled.append(a["t"] + mw)
+                values.append((aggregated, 8 if found else 4))
+            elif found:
+                b = _chosen(found, spec["partner"], (), ("id",), lambda row: row["id"])
+                delta = b["t"] - a["t"]
+                settled.append(max(a["t"], b["t"]) if spec["partner"] == "first" else a["t"] + mw)
+                values.append((b["id"], 1 if delta == 0 else (2 if delta < 0 else 3)))
+            else:
+                settled.append(a["t"] + mw)
+                values.append((None, 4))
+        out = max(settled)
+        if out <= end and (start is None or out >= start):
+            rows.append((a["id"], out, tuple(values)))
+    return rows

@@ -1,0 +1,327 @@
+"""inc_join_many (spec §12): A enriched from several inputs in one run, one row per A row.
+
+Input i is resolved at ``r_i``: with ``partner='first'`` at ``max(a, b_i)`` when a partner was found, else (and
+always for ``last`` and ``aggregate``) when its window closes, ``a + mw_i``. The row's output arrival is
+``max_i r_i``: it is written once every input has settled, so any tiling of runs adds up to one run (§3).
+
+Each input reuses the one-row-per-A plan of inc_join (render.py: ``reduced_by_arrival``): B_i is joined to the
+distinct (keys_i, arrival) of A's slice and reduced to at most one row per group, which A joins by equality, so
+duplicated A rows stay as many as they are and no input multiplies another's rows. Reads: A ``[s − max mw_i, e]``,
+input i ``[s − max mw − lb_i, e]``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pyspark.sql import DataFrame
+from pyspark.sql import functions as F
+
+from .arrival_groups import GROUP_ARRIVAL, group_key
+from .join import PreparedJoin, is_spark_dataframe, prepare_join
+from .predicates import arrival_range_sql, quote
+from .render import arrival_is_truncated, in_window_sql, reduced_by_arrival
+from .time_units import TimeUnit, UnitValue, add_units_sql, shift_value, truncate_sql
+from .validation import TIME_UOM_VALUES, _choice, _flag
+from .watermark import input_maxima, watermark_of
+from .window import parse_bound
+
+INPUT_KEYS = (
+    "df",
+    "name",
+    "join_cols",
+    "inc_col",
+    "look_back_time",
+    "max_waiting_time",
+    "partner",
+    "partner_order_by",
+    "aggregate",
+    "null_fill",
+    "suffix",
+)
+
+
+@dataclass(frozen=True)
+class ManyInput:
+    """One input of inc_join_many: B_i and how A finds its partner (or aggregate) in it."""
+
+    df: Any
+    name: str
+    join_cols: Any
+    look_back_time: int
+    max_waiting_time: int
+    inc_col: Any = "RecDate"
+    partner: str | None = None  #: 'first' (default without aggregate) or 'last'
+    partner_order_by: Any = None
+    aggregate: Mapping[str, str] | None = None
+    null_fill: Mapping[str, Any] | None = None
+    suffix: str | None = None  #: default ``_<name>``
+
+
+@dataclass(frozen=True)
+class PreparedInput:
+    spec: ManyInput
+    prepared: PreparedJoin
+    suffix: str
+
+
+@dataclass(frozen=True)
+class PreparedMany:
+    df_a: DataFrame
+    inputs: tuple[PreparedInput, ...]
+    time_uom: TimeUnit
+    inc_col_a: str
+    output_select: tuple[str, ...] | None = field(default=None)
+
+
+def _fail(message: str, error: type[Exception] = ValueError) -> Exception:
+    return error(f"inc_join_many: {message}")
+
+
+def _as_input(value: object, position: int) -> ManyInput:
+    if isinstance(value, ManyInput):
+        return value
+    if not isinstance(value, Mapping):
+        raise _fail(
+            f"inputs[{position}] must be a dict (or ManyInput) with df, name, join_cols, look_back_time and "
+            f"max_waiting_time (got {type(value).__name__}).",
+            TypeError,
+        )
+    unknown = sorted(set(value) - set(INPUT_KEYS))
+    if unknown:
+        raise _fail(f"inputs[{position}] has unknown keys {unknown}; accepted keys: {', '.join(INPUT_KEYS)}.")
+    name = value.get("name")
+    if not isinstance(name, str) or not name.strip() or not name.replace("_", "").isalnum():
+        raise _fail(
+            f"inputs[{position}] needs a name: letters, digits and underscores, e.g. 'sepa' (got {name!r}); it "
+            "names the input's columns (JoinType_<name>, <column>_<name>).",
+        )
+    for required in ("df", "join_cols"):
+        if required not in value:
+            raise _fail(f"input {name!r} has no {required}.")
+    if "look_back_time" not in value or "max_waiting_time" not in value:
+        raise _fail(
+            f"input {name!r} has no window: give its look_back_time and max_waiting_time (0 is allowed), the units "
+            "a partner may arrive before and after its A row."
+        )
+    return ManyInput(**{k: v for k, v in value.items()})
+
+
+def check_inputs(df_a: object, inputs: object) -> list[ManyInput]:
+    """The inputs as ManyInput, names unique, each with a DataFrame and a window (no data is read)."""
+    if not is_spark_dataframe(df_a):
+        raise _fail(f"a must be a pyspark DataFrame (got {type(df_a).__name__}).", TypeError)
+    if not isinstance(inputs, (list, tuple)) or not inputs:
+        raise _fail("inputs must be a non-empty list of inputs (dicts with df, name, join_cols, ...).", TypeError)
+    specs = [_as_input(value, i) for i, value in enumerate(inputs)]
+    seen: dict[str, str] = {}
+    for spec in specs:
+        if spec.name.lower() in seen:
+            raise _fail(f"two inputs are named {spec.name!r}; each input needs a name of its own.")
+        seen[spec.name.lower()] = spec.name
+        if not is_spark_dataframe(spec.df):
+            raise _fail(
+                f"input {spec.name!r}: df must be a pyspark DataFrame (got {type(spec.df).__name__}).", TypeError
+            )
+        if spec.partner == "all" or (spec.partner is not None and spec.aggregate is not None):
+            raise _fail(
+                f"input {spec.name!r}: partner={spec.partner!r}"
+                + (" with aggregate" if spec.aggregate is not None else "")
+                + " is not one row per A row; inc_join_many gives one row per A row: use partner='first' or 'last',"
+                " or aggregate."
+            )
+    return specs
+
+
+def _prepare_input(df_a: DataFrame, spec: ManyInput, unit: TimeUnit) -> PreparedInput:
+    partner = "all" if spec.aggregate is not None else (spec.partner or "first")
+    try:
+        prepared = prepare_join(
+            df_a,
+            spec.df,
+            join_cols=spec.join_cols,
+            inc_col=spec.inc_col,
+            how="left",
+            look_back_time=spec.look_back_time,
+            max_waiting_time=spec.max_waiting_time,
+            time_uom=unit.value,
+            enforce_sliding_join_window=True,
+            include_waiting=False,
+            output_select=None,
+            suffixes=("_A", spec.suffix or f"_{spec.name}"),
+            partner=partner,
+            partner_order_by=spec.partner_order_by,
+            aggregate=spec.aggregate,
+            null_fill=spec.null_fill,
+        )
+    except (TypeError, ValueError) as error:
+        text = str(error).removeprefix("inc_join: ").replace("df_b", f"input {spec.name!r}")
+        raise type(error)(f"inc_join_many: input {spec.name!r}: {text}") from None
+    return PreparedInput(spec, prepared, spec.suffix or f"_{spec.name}")
+
+
+def prepare_many(df_a: DataFrame, inputs: object, time_uom: object = "day", output_select=None) -> PreparedMany:
+    """Check every argument and every schema (no data is read)."""
+    specs = check_inputs(df_a, inputs)
+    unit = TimeUnit(_choice("time_uom", time_uom, TIME_UOM_VALUES).lower())
+    prepared = tuple(_prepare_input(df_a, spec, unit) for spec in specs)
+    arrivals = {p.prepared.inputs.inc_col[0] for p in prepared}
+    if len(arrivals) > 1:
+        raise _fail(
+            f"the inputs name different arrival columns of a ({', '.join(sorted(arrivals))}); A has one arrival: "
+            "give each input's inc_col as (A column, B column) with the same A column."
+        )
+    select = None
+    if output_select is not None:
+        names = [n.strip() for n in output_select.split(",")] if isinstance(output_select, str) else output_select
+        if not isinstance(names, (list, tuple)) or not names or not all(isinstance(n, str) and n for n in names):
+            raise _fail(f"output_select must list output column names (got {output_select!r}).", TypeError)
+        select = tuple(names)
+    return PreparedMany(df_a, prepared, unit, arrivals.pop(), select)
+
+
+def _internal(i: int, name: str) -> str:
+    return f"_i{i}{name}"
+
+
+def _resolution_sql(i: int, item: PreparedInput, unit: TimeUnit) -> tuple[str, str]:
+    """(r_i, JoinType_i) over the joined row: where input i settles, and how."""
+    b_arrival, mw = _internal(i, "_b_arrival"), item.prepared.params.max_waiting_time
+    closes = add_units_sql("_a_arrival", mw, unit)
+    if item.prepared.params.mode == "aggregate":
+        return closes, f"CASE WHEN {b_arrival} IS NULL THEN 4 ELSE 8 END"
+    code = (
+        f"CASE WHEN {b_arrival} IS NULL THEN 4 WHEN {b_arrival} = _a_arrival THEN 1 "
+        f"WHEN {b_arrival} < _a_arrival THEN 2 ELSE 3 END"
+    )
+    if item.prepared.params.mode == "first":
+        return f"CASE WHEN {b_arrival} IS NULL THEN {closes} ELSE greatest(_a_arrival, {b_arrival}) END", code
+    return closes, code
+
+
+def render_many(many: PreparedMany, start: UnitValue | None, end: UnitValue) -> DataFrame:
+    """The rows of one run over ``[start, end]``."""
+    unit, df_a = many.time_uom, many.df_a
+    first = many.inputs[0].prepared
+    inc_a, type_a = first.inputs.inc_col[0], first.inputs.arrival_types[0]
+    reach = max(item.prepared.params.max_waiting_time for item in many.inputs)
+    a_lower = None if start is None else shift_value(start, -reach, unit)
+
+    # A's slice, under internal names: its columns, its truncated arrival, each input's keys
+    projection = [f"{quote(c)} AS _a{j}" for j, c in enumerate(df_a.columns)]
+    projection.append(f"{truncate_sql(quote(inc_a), unit)} AS _a_arrival")
+    for i, item in enumerate(many.inputs):
+        projection += [f"{quote(a)} AS _k{i}_{j}" for j, (a, _) in enumerate(item.prepared.inputs.keys)]
+    joined = df_a.where(arrival_range_sql(inc_a, type_a, a_lower, end, unit)).selectExpr(*projection)
+
+    for i, item in enumerate(many.inputs):
+        prepared, params = item.prepared, item.prepared.params
+        keys = prepared.inputs.keys
+        a_side = joined.selectExpr(*[f"_k{i}_{j} AS _ak{j}" for j in range(len(keys))], "_a_arrival")
+        b_lower = None if a_lower is None else shift_value(a_lower, -params.look_back_time, unit)
+        b_slice = prepared.df_b.where(
+            arrival_range_sql(prepared.inputs.inc_col[1], prepared.inputs.arrival_types[1], b_lower, end, unit)
+        )
+        reduced = reduced_by_arrival(prepared, a_side, b_slice)
+        reduced = reduced.selectExpr(*[f"{quote(c)} AS {_internal(i, c)}" for c in reduced.columns])
+        back = [f"_k{i}_{j} = {_internal(i, group_key(j))}" for j in range(len(keys))]
+        back.append(f"_a_arrival = {_internal(i, GROUP_ARRIVAL)}")
+        joined = joined.join(reduced, F.expr(" AND ".join(back)), "left")
+        empty = [j for j, fill in enumerate(prepared.plan.aggregate_fills) if fill == f"_e{j}"]
+        if empty:
+            values = [f"{params.aggregate[j][1]} AS {_internal(i, f'_e{j}')}" for j in empty]
+            joined = joined.crossJoin(prepared.df_b.where("false").selectExpr(*values))
+
+    resolved = [_resolution_sql(i, item, unit) for i, item in enumerate(many.inputs)]
+    arrivals = [r for r, _ in resolved]
+    arrival = arrivals[0] if len(arrivals) == 1 else f"greatest({', '.join(arrivals)})"
+    placed = joined.selectExpr("*", f"{arrival} AS _arrival").where(in_window_sql("_arrival", start, end, unit))
+    return placed.selectExpr(*_output_columns(many, resolved))
+
+
+def _output_columns(many: PreparedMany, resolved: list[tuple[str, str]]) -> list[str]:
+    """The output arrival (A's inc_col), A's columns (its raw arrival as ``<inc_col>_A``), then per input its
+    B columns under its suffix, its aggregates and ``JoinType_<name>``."""
+    unit, df_a = many.time_uom, many.df_a
+    inc_a = many.inc_col_a
+    columns = [(inc_a, "_arrival")]
+    for j, c in enumerate(df_a.columns):
+        columns.append((f"{c}_A" if c == inc_a else c, f"_a{j}"))
+    for i, item in enumerate(many.inputs):
+        prepared = item.prepared
+        plan, inputs = prepared.plan, prepared.inputs
+        for j, column in enumerate(plan.b_columns):
+            truncated = column.input_name == inputs.inc_col[1] and arrival_is_truncated(inputs.arrival_types[1], unit)
+            source = "_b_arrival" if truncated else f"_b{j}"
+            name = column.input_name + item.suffix
+            columns.append((name, _internal(i, source)))
+        for j, (name, _) in enumerate(prepared.params.aggregate):
+            fill = plan.aggregate_fills[j]
+            fill = _internal(i, fill) if fill == f"_e{j}" else fill
+            value = f"CASE WHEN {_internal(i, '_b_arrival')} IS NULL THEN {fill} ELSE {_internal(i, f'_g{j}')} END"
+            columns.append((name, value))
+        columns.append((f"JoinType_{item.spec.name}", resolved[i][1]))
+    seen: dict[str, str] = {}
+    for name, _ in columns:
+        if name.lower() in seen:
+            raise _fail(f"output column {name!r} would exist twice; rename a column or give the input a suffix.")
+        seen[name.lower()] = name
+    if many.output_select is not None:
+        by_name = {name.lower(): (name, value) for name, value in columns}
+        missing = [n for n in many.output_select if n.lower() not in by_name]
+        if missing:
+            raise _fail(f"output_select names {missing}, not output columns ({', '.join(n for n, _ in columns)}).")
+        columns = [by_name[n.lower()] for n in many.output_select]
+    return [f"{value} AS {quote(name)}" for name, value in columns]
+
+
+def many_watermark(many: PreparedMany, start: UnitValue | None) -> UnitValue | None:
+    """min over A and every input of its latest arrival (None when any has none from ``start`` on)."""
+    watermark: UnitValue | None = None
+    for index, item in enumerate(many.inputs):
+        inputs = item.prepared.inputs
+        a_max, b_max = input_maxima(
+            many.df_a, item.prepared.df_b, inputs.inc_col, inputs.arrival_types, many.time_uom, start
+        )
+        latest = watermark_of(a_max, b_max)
+        if latest is None:
+            return None
+        watermark = latest if index == 0 or watermark is None else min(watermark, latest)
+    return watermark
+
+
+def inc_join_many(
+    a: DataFrame,
+    inputs: Sequence[Mapping[str, Any] | ManyInput],
+    *,
+    output_window_start=None,
+    output_window_end=None,
+    time_uom: str = "day",
+    include_waiting: bool = False,
+    output_select=None,
+) -> DataFrame:
+    """A enriched from several inputs: one row per A row, placed when every input has settled (spec §12).
+
+    Each input is a dict (or ManyInput) with ``df``, ``name``, ``join_cols``, ``inc_col``, ``look_back_time``,
+    ``max_waiting_time`` and ``partner`` (``first``, the default, or ``last``, with ``partner_order_by``) or
+    ``aggregate`` (with ``null_fill``). All arguments are checked before any data is read."""
+    if _flag("include_waiting", include_waiting):
+        raise _fail(
+            "include_waiting=True is not available yet: a row of several inputs waits until the last of them "
+            "settles; use inc_join per input to see what is waiting."
+        )
+    many = prepare_many(a, inputs, time_uom, output_select)
+    unit = many.time_uom
+    zone = a.sparkSession.conf.get("spark.sql.session.timeZone") or "UTC"
+    start = parse_bound(output_window_start, "output_window_start", unit, zone)
+    end = parse_bound(output_window_end, "output_window_end", unit, zone)
+    if end is None:
+        end = many_watermark(many, start)
+    if end is None or (start is not None and start > end):
+        empty_end = start or end
+        if empty_end is None:
+            return render_many(many, None, parse_bound("1970-01-01", "end", unit, zone)).where("false")
+        return render_many(many, start, empty_end).where("false")
+    return render_many(many, start, end)

@@ -1,0 +1,189 @@
+"""spec §12 in the core: inc_join_many (src/dbt_inc_join/many.py) against the brute-force oracle, tiled runs
+adding up to one run with 2 and 3 inputs of different windows and partner / aggregate mixes, a stalled input
+holding the watermark back, and each bad argument with its message."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from dbt_inc_join.many import inc_join_many
+
+from .frames import bound, side_frame, units_since_origin
+from .oracle import expected_many_rows
+from .test_properties import PROPERTY_SETTINGS, tables, tiles
+
+AGGREGATES = {"sorted_ids": ("sort_array(collect_list(id))", lambda found: sorted(b["id"] for b in found))}
+
+
+@st.composite
+def many_scenarios(draw):
+    count = draw(st.integers(2, 3))
+    inputs = []
+    for i in range(count):
+        inputs.append(
+            dict(
+                name=f"in{i}",
+                rows=draw(tables(200 + 100 * i)),
+                lb=draw(st.integers(0, 2)),
+                mw=draw(st.integers(0, 4)),
+                mode=draw(st.sampled_from(["first", "last", "aggregate"])),
+            )
+        )
+    start = draw(st.integers(0, 4))
+    end = draw(st.integers(start, 20))
+    cuts = draw(st.lists(st.integers(start + 1, end), max_size=3, unique=True)) if end > start else []
+    return dict(a=draw(tables(100)), inputs=inputs, start=start, end=end, cuts=sorted(cuts))
+
+
+def many_frames(spark, scenario):
+    a = side_frame(spark, scenario["a"], "a", "day", "date")
+    return a, [side_frame(spark, spec["rows"], "b", "day", "date") for spec in scenario["inputs"]]
+
+
+def many_inputs(frames, scenario):
+    inputs = []
+    for df, spec in zip(frames[1], scenario["inputs"], strict=True):
+        entry = dict(df=df, name=spec["name"], join_cols="k", look_back_time=spec["lb"], max_waiting_time=spec["mw"])
+        if spec["mode"] == "aggregate":
+            entry["aggregate"] = {f"{name}_{spec['name']}": sql for name, (sql, _) in AGGREGATES.items()}
+        else:
+            entry["partner"] = spec["mode"]
+        inputs.append(entry)
+    return inputs
+
+
+def many_run(frames, scenario, start, end) -> Counter:
+    result = inc_join_many(
+        frames[0],
+        many_inputs(frames, scenario),
+        output_window_start=bound(start, "day"),
+        output_window_end=bound(end, "day"),
+    )
+    rows = []
+    for r in result.collect():
+        values = []
+        for spec in scenario["inputs"]:
+            name = spec["name"]
+            if spec["mode"] == "aggregate":
+                value = (tuple(tuple(r[f"{agg}_{name}"]) for agg in AGGREGATES), r[f"JoinType_{name}"])
+                values.append(value)
+            else:
+                values.append((r[f"id_{name}"], r[f"JoinType_{name}"]))
+        rows.append((r["id"], units_since_origin(f"{r['RecDate']} 00:00:00", "day"), tuple(values)))
+    return Counter(rows)
+
+
+def oracle_inputs(scenario):
+    specs = []
+    for spec in scenario["inputs"]:
+        entry = dict(rows=spec["rows"], lb=spec["lb"], mw=spec["mw"])
+        if spec["mode"] == "aggregate":
+            entry["aggregate"] = {name: lambda found, fn=fn: tuple(fn(found)) for name, (_, fn) in AGGREGATES.items()}
+        else:
+            entry["partner"] = spec["mode"]
+        specs.append(entry)
+    return specs
+
+
+@PROPERTY_SETTINGS
+@given(scenario=many_scenarios())
+def test_many_inputs_tile_and_match_the_oracle(spark, scenario):
+    frames = many_frames(spark, scenario)
+    whole = many_run(frames, scenario, scenario["start"], scenario["end"])
+    expected = expected_many_rows(scenario["a"], oracle_inputs(scenario), start=scenario["start"], end=scenario["end"])
+    assert whole == Counter(expected)
+    pieces = Counter()
+    for lo, hi in tiles(scenario["start"], scenario["end"], scenario["cuts"]):
+        pieces += many_run(frames, scenario, lo, hi)
+    assert pieces == whole
+
+
+# fixed rows: key 1, A on day 2; the first input's partner on day 3, the second's on day 6 (mw 5)
+FIXED_A = [dict(id=100, k=1, t=2, jitter=0), dict(id=101, k=1, t=2, jitter=0), dict(id=102, k=2, t=4, jitter=0)]
+FIXED_B = [[dict(id=200, k=1, t=3, jitter=0)], [dict(id=300, k=1, t=6, jitter=0), dict(id=301, k=2, t=5, jitter=0)]]
+
+
+def fixed_inputs(spark, second_until: int | None = None):
+    a = side_frame(spark, FIXED_A, "a", "day", "date")
+    second = [r for r in FIXED_B[1] if second_until is None or r["t"] <= second_until]
+    b1, b2 = (side_frame(spark, rows, "b", "day", "date") for rows in (FIXED_B[0], second))
+    return a, [
+        dict(df=b1, name="fin", join_cols="k", look_back_time=1, max_waiting_time=2),
+        dict(df=b2, name="sepa", join_cols={"k": "k"}, inc_col=("RecDate", "RecDate"), look_back_time=0,
+             max_waiting_time=5, aggregate={"n": "count(*)"}),
+    ]  # fmt: skip
+
+
+def test_one_row_per_a_row_with_duplicates_kept_and_columns_named_per_input(spark):
+    a, inputs = fixed_inputs(spark)
+    result = inc_join_many(a, inputs, output_window_start=bound(0, "day"), output_window_end=bound(20, "day"))
+    assert result.columns == [
+        "RecDate", "id", "k", "RecDate_A", "a_val", "id_fin", "RecDate_fin", "b_val_fin", "JoinType_fin", "n",
+        "JoinType_sepa",
+    ]  # fmt: skip
+    got = sorted((r.id, str(r.RecDate), r.id_fin, r.JoinType_fin, r.n, r.JoinType_sepa) for r in result.collect())
+    # A 100 and 101 (the same key and day): fin's partner on day 3 (b_late), sepa settles at 2 + 5 = day 7
+    # with its one partner; A 102: fin times out on day 6, sepa aggregates its day-5 partner at 4 + 5 = day 9
+    assert got == [
+        (100, "2025-03-08", 200, 3, 1, 8),
+        (101, "2025-03-08", 200, 3, 1, 8),
+        (102, "2025-03-10", None, 4, 1, 8),
+    ]
+
+
+def test_a_stalled_input_holds_every_row_back(spark):
+    """sepa has loaded up to day 5 only: the watermark is day 5, so no row is placed before its inputs settle,
+    and nothing times out early; once sepa loads day 6 the rows come with its partner."""
+    a, inputs = fixed_inputs(spark, second_until=5)
+    early = inc_join_many(a, inputs, output_window_start=bound(0, "day"))
+    assert early.count() == 0
+    a, inputs = fixed_inputs(spark)
+    later = inc_join_many(a, inputs, output_window_start=bound(0, "day"), output_window_end=bound(7, "day"))
+    assert sorted((r.id, r.n) for r in later.collect()) == [(100, 1), (101, 1)]
+
+
+@pytest.mark.parametrize(
+    "change, error, message",
+    [
+        (
+            lambda i: i[1].update(name="FIN"),
+            ValueError,
+            "inc_join_many: two inputs are named 'FIN'; each input needs a name of its own.",
+        ),
+        (
+            lambda i: i[0].pop("max_waiting_time"),
+            ValueError,
+            "inc_join_many: input 'fin' has no window: give its look_back_time and max_waiting_time (0 is allowed), "
+            "the units a partner may arrive before and after its A row.",
+        ),
+        (
+            lambda i: i[0].update(partner="all"),
+            ValueError,
+            "inc_join_many: input 'fin': partner='all' is not one row per A row; inc_join_many gives one row per A "
+            "row: use partner='first' or 'last', or aggregate.",
+        ),
+        (
+            lambda i: i[1].update(join_cols={"k": "key"}),
+            ValueError,
+            "inc_join_many: input 'sepa': join_cols column 'key' is missing from input 'sepa'; its columns are 'id', "
+            "'k', 'RecDate', 'b_val'.",
+        ),
+        (
+            lambda i: i[1].update(inc_col=("a_val", "RecDate")),
+            TypeError,
+            "inc_join_many: input 'sepa': inc_col 'a_val' of df_a is STRING; it must be DATE or TIMESTAMP (cast it, "
+            "e.g. to_date(a_val) or to_timestamp(a_val)).",
+        ),
+    ],
+    ids=["same-name", "no-window", "partner-all", "mapping-missing-column", "arrival-not-a-time"],
+)
+def test_bad_argument_gets_one_exact_message(spark, change, error, message):
+    a, inputs = fixed_inputs(spark)
+    change(inputs)
+    with pytest.raises(error) as caught:
+        inc_join_many(a, inputs, output_window_start="2025-03-01", output_window_end="2025-03-10")
+    assert str(caught.value) == message
