@@ -158,9 +158,10 @@ _inc_join_pairs as (
 ),
 {%- endmacro %}
 
-{% macro _arrival_group_ctes(b, params, inputs, plan) %}
+{% macro _arrival_group_ctes(b, params, inputs, plan, prefix='_inc_join', a_cte='_inc_join_a', b_cte='_inc_join_b') %}
   {#- spec §11, Cost: B joined to the distinct (keys, arrival) of A's slice, reduced per mode (render.py:
-      arrival_group_pairs). Ends with _inc_join_reduced (and _inc_join_empty), each followed by a comma. -#}
+      arrival_group_pairs, reduced_by_arrival). Ends with <prefix>_reduced (and <prefix>_empty), each followed
+      by a comma; inc_join_many renders one set per input, each under a prefix of its own. -#}
   {%- set unit = params.time_uom -%}
   {%- set lb = params.look_back_time -%}
   {%- set mw = params.max_waiting_time -%}
@@ -172,28 +173,28 @@ _inc_join_pairs as (
   {%- set b_names = dbt_inc_join._projected_names(dbt_inc_join._side_projection('b', keys, plan.b_columns, inputs.inc_col[1], inputs.raw_types[1], unit)) -%}
   {#- how = full: a B row of no arrival's window is kept (with NULL group columns): it is code 6. -#}
   {%- set match_kind = 'RIGHT OUTER' if params.how == 'full' else 'INNER' -%}
-_inc_join_arrivals as (
+{{ prefix }}_arrivals as (
     select *, explode({{ dbt_inc_join._arrival_buckets_sql(lb, mw, unit) }}) AS _bucket
     from (
         select distinct {{ dbt_inc_join._arrival_projection(key_count) | join(', ') }}
-        from _inc_join_a
+        from {{ a_cte }}
         where {{ dbt_inc_join._arrival_filter_sql(key_count) }}
     )
 ),
-_inc_join_matches as (
+{{ prefix }}_matches as (
     select *
-    from _inc_join_arrivals
-    {{ match_kind }} JOIN _inc_join_b
+    from {{ prefix }}_arrivals
+    {{ match_kind }} JOIN {{ b_cte }}
       on {{ dbt_inc_join._group_match_sql(key_count, lb, mw, unit) }}
 ),
-_inc_join_reduced as (
+{{ prefix }}_reduced as (
   {%- if params.mode == 'aggregate' %}
     {%- set outputs = [] -%}
     {%- for pair in params.aggregate -%}{%- do outputs.append(pair[1] ~ ' AS _g' ~ loop.index0) -%}{%- endfor -%}
     {%- do outputs.append('max(_b_arrival) AS _b_arrival') -%}
     {%- for index in range(key_count) -%}{%- do outputs.append('_gk' ~ index ~ ' AS _bk' ~ index) -%}{%- endfor %}
     select {{ (group + outputs) | join(', ') }}
-    from _inc_join_matches
+    from {{ prefix }}_matches
     group by {{ group | join(', ') }}
   {%- elif params.mode in ['first', 'last'] %}
     {%- set order = dbt_inc_join._partner_order(inputs.partner_order_by | length, dbt_inc_join._tie_breakers(params, inputs, plan)) -%}
@@ -204,24 +205,24 @@ _inc_join_reduced as (
     select {{ (group + picked) | join(', ') }}
     from (
         select {{ group | join(', ') }}, {{ dbt_inc_join._pick_sql(params.mode, b_names, order) }}
-        from _inc_join_matches
+        from {{ prefix }}_matches
         where {{ not_null | join(' AND ') }}
         group by {{ group | join(', ') }}
     )
     {%- if params.how == 'full' %}
     union all
     select {{ (group + b_names) | join(', ') }}
-    from _inc_join_matches
+    from {{ prefix }}_matches
     where _g_arrival IS NULL
     {%- endif %}
   {%- else %}
     select {{ (group + b_names) | join(', ') }}
-    from _inc_join_matches
+    from {{ prefix }}_matches
   {%- endif %}
 ),
 {%- set empty = dbt_inc_join._fills_from_empty(plan) -%}
 {%- if empty %}
-_inc_join_empty as (
+{{ prefix }}_empty as (
     {#- An aggregate's value over no rows (count 0, sum NULL, ...), for the A rows without partner. -#}
     {%- set values = [] -%}
     {%- for index in empty -%}{%- do values.append(params.aggregate[index][1] ~ ' AS _e' ~ index) -%}{%- endfor %}

@@ -32,9 +32,10 @@
 {% endmacro %}
 
 {% macro _resolve_window(a, b, a_columns, b_columns, inc_col, time_uom, how, output_window_start, output_window_end,
-                         max_window_units=none) %}
+                         max_window_units=none, more_inputs=[]) %}
   {#- output_window for inputs already read from the batch filter and described: inc_join calls this with the
-      columns it described, so a run describes each input once. -#}
+      columns it described, so a run describes each input once. inc_join_many passes its first input as b and
+      the others as more_inputs ({'relation', 'columns', 'inc_col'}): the watermark is the earliest of all. -#}
   {%- set inc_cols = dbt_inc_join._arrival_pair(inc_col) -%}
   {%- set a_column = dbt_inc_join._require_column(a_columns, inc_cols[0], 'inc_col', 'a') -%}
   {%- set b_column = dbt_inc_join._require_column(b_columns, inc_cols[1], 'inc_col', 'b') -%}
@@ -45,6 +46,12 @@
     {%- set type_name = dbt_inc_join._type_name(column) -%}
     {%- do dbt_inc_join._check_arrival_type(type_name, inc_col, side, time_uom) -%}
     {%- do raw_types.append('date' if type_name == 'date' else ('timestamp_ntz' if type_name == 'timestamp_ntz' else 'timestamp')) -%}
+  {%- endfor -%}
+  {%- set extra_sides = [] -%}
+  {%- for extra in more_inputs -%}
+    {%- set column = dbt_inc_join._require_column(extra.columns, dbt_inc_join._arrival_pair(extra.inc_col)[1], 'inc_col', 'b') -%}
+    {%- set type_name = dbt_inc_join._type_name(column) -%}
+    {%- do extra_sides.append(('b' ~ loop.index, extra.relation, column, 'date' if type_name == 'date' else ('timestamp_ntz' if type_name == 'timestamp_ntz' else 'timestamp'))) -%}
   {%- endfor -%}
   {%- set batch = model.batch if (model is defined and model is not none and model.batch is defined) else none -%}
 
@@ -83,7 +90,7 @@
       inputs are loaded up to a unit (quiet days leave no rows to show it) declares it with a var instead. -#}
   {%- set declared = var('inc_join_available_until', none) -%}
   {%- set declared = none if declared in [none, ''] else dbt_inc_join._parse_bound(declared, 'inc_join_available_until', time_uom) -%}
-  {%- set sides = [('a', a, a_column, raw_types[0]), ('b', b, b_column, raw_types[1])] -%}
+  {%- set sides = [('a', a, a_column, raw_types[0]), ('b', b, b_column, raw_types[1])] + extra_sides -%}
   {%- set selects = ['1 AS one'] -%}
   {%- for side, relation, column, raw_type in sides -%}
     {%- set arrival = dbt_inc_join._truncate_sql(dbt_inc_join._quote(column.name), time_uom) -%}
@@ -100,6 +107,13 @@
   {%- if declared is none -%}
     {%- set a_max = dbt_inc_join._parse_text_value(row['a_max'], time_uom) -%}
     {%- set b_max = dbt_inc_join._parse_text_value(row['b_max'], time_uom) -%}
+    {#- several inputs: b_max is the earliest of their latest arrivals (none when one has none) -#}
+    {%- set earliest = namespace(b_max=b_max) -%}
+    {%- for side in extra_sides -%}
+      {%- set latest = dbt_inc_join._parse_text_value(row[side[0] ~ '_max'], time_uom) -%}
+      {%- set earliest.b_max = none if (earliest.b_max is none or latest is none) else [earliest.b_max, latest] | min -%}
+    {%- endfor -%}
+    {%- set b_max = earliest.b_max -%}
     {%- set watermark = none if (a_max is none or b_max is none) else [a_max, b_max] | min -%}
     {%- set watermark_text = dbt_inc_join._watermark_text(a_max, b_max) -%}
   {%- else -%}

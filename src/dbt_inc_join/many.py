@@ -320,8 +320,8 @@ def inc_join_many(
     if end is None:
         end = many_watermark(many, start)
     if end is None or (start is not None and start > end):
-        empty_end = start or end
-        if empty_end is None:
-            return render_many(many, None, parse_bound("1970-01-01", "end", unit, zone)).where("false")
-        return render_many(many, start, empty_end).where("false")
+        # no unit to finalise: the same columns, no rows
+        any_end = start or end or parse_bound("1970-01-01", "output_window_end", unit, zone)
+        assert any_end is not None
+        return render_many(many, None, any_end).where("false")
     return render_many(many, start, end)

@@ -135,6 +135,22 @@ def test_one_row_per_a_row_with_duplicates_kept_and_columns_named_per_input(spar
     ]
 
 
+def test_the_row_waits_for_the_input_that_settles_last(spark):
+    """Two inputs with partner='first': each settles at max(a, b) when its partner came, else when its window
+    closes; the row is placed at the later of the two."""
+    a = side_frame(spark, [dict(id=1, k=1, t=2), dict(id=2, k=2, t=2)], "a", "day", "date")
+    b1 = side_frame(spark, [dict(id=10, k=1, t=3), dict(id=11, k=2, t=6)], "b", "day", "date")
+    b2 = side_frame(spark, [dict(id=20, k=1, t=1), dict(id=21, k=2, t=4)], "b", "day", "date")
+    inputs = [
+        dict(df=b1, name="one", join_cols="k", look_back_time=0, max_waiting_time=5),
+        dict(df=b2, name="two", join_cols="k", look_back_time=1, max_waiting_time=3),
+    ]
+    result = inc_join_many(a, inputs, output_window_start=bound(0, "day"), output_window_end=bound(9, "day"))
+    got = sorted((r.id, str(r.RecDate), r.id_one, r.JoinType_one, r.id_two, r.JoinType_two) for r in result.collect())
+    # A 1: one's partner on day 3, two's on day 1 (a_late): placed on day 3; A 2: days 6 and 4: placed on day 6
+    assert got == [(1, "2025-03-04", 10, 3, 20, 2), (2, "2025-03-07", 11, 3, 21, 3)]
+
+
 def test_a_stalled_input_holds_every_row_back(spark):
     """sepa has loaded up to day 5 only: the watermark is day 5, so no row is placed before its inputs settle,
     and nothing times out early; once sepa loads day 6 the rows come with its partner."""
