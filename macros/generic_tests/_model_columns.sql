@@ -15,6 +15,11 @@
   {{ return(inc_col | trim) }}
 {% endmacro %}
 
+{% macro _join_type_requirement(join_type_column) %}
+  {#- The JoinType column a test reads: JoinType, or one input's JoinType_<name> of an inc_join_many model. -#}
+  {{ return(['JoinType', 'JoinType'] if join_type_column == 'JoinType' else ['join_type_column', join_type_column]) }}
+{% endmacro %}
+
 {% macro _require_model_columns(model, required) %}
   {#- required: [parameter, column name] pairs, checked in order (names match case-insensitively, as in Spark).
       The first missing one fails with the model's columns. Only while executing: when parsing, the relation's
@@ -32,6 +37,8 @@
         {%- set problem = parameter ~ " column '" ~ name ~ "' is missing from model " ~ model.identifier -%}
         {%- if parameter == 'inc_col' -%}
           {%- set hint = "pass the test's inc_col argument, or set the var inc_join_inc_col for the whole project (default 'RecDate')." -%}
+        {%- elif parameter == 'join_type_column' -%}
+          {%- set hint = "pass the JoinType column of one input of an inc_join_many model, e.g. JoinType_<name>." -%}
         {%- elif parameter == 'a_arrival_col' -%}
           {%- set hint = "pass a_arrival_col, the raw A arrival column of the output; by default it is <inc_col>_A, so the test's inc_col argument or the var inc_join_inc_col (default 'RecDate') also sets it." -%}
         {%- else -%}

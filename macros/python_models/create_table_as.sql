@@ -72,7 +72,7 @@ select {{ selected | join(', ') }} from {{ view }}
 
 {% macro _is_inc_join_python_model(compiled_code) %}
   {#- The model's config meta inc_join_writer (true or false) decides when set. Otherwise: the model's own code
-      (before the part dbt appends) names inc_join_model on a line that is not a comment, e.g.
+      (before the part dbt appends) names inc_join_model or inc_join_many_model on a line that is not a comment, e.g.
       `from dbt_inc_join import inc_join_model` or `dbt_inc_join.inc_join_model(...)`. A model that reaches
       inc_join_model only through a module of its own sets meta inc_join_writer: true. -#}
   {%- set meta = config.get('meta') or {} -%}
@@ -84,7 +84,7 @@ select {{ selected | join(', ') }} from {{ view }}
     {{ return(chosen) }}
   {%- endif -%}
   {%- set own_code = compiled_code.split('# this part is dbt logic for get ref work')[0] -%}
-  {{ return(modules.re.search('(?m)^[^#\\n]*\\binc_join_model\\b', own_code) is not none) }}
+  {{ return(modules.re.search('(?m)^[^#\\n]*\\binc_join(_many)?_model\\b', own_code) is not none) }}
 {% endmacro %}
 
 {% macro _py_text(value) -%}

@@ -10,7 +10,15 @@ loads a project, and this one then only registers its dbt-spark submission helpe
 from typing import Any
 
 __version__ = "0.1.0"
-__all__ = ["inc_join", "inc_join_many", "inc_join_model", "JoinType", "OUTPUT_SELECT_DEFAULT", "suggest_windows"]
+__all__ = [
+    "inc_join",
+    "inc_join_many",
+    "inc_join_many_model",
+    "inc_join_model",
+    "JoinType",
+    "OUTPUT_SELECT_DEFAULT",
+    "suggest_windows",
+]
 
 # dbt-core's plugin manager reads this list from every dbt_* module it imports.
 plugins: list = []
@@ -21,6 +29,7 @@ _LAZY = {
     "JoinType": ("join_types", "JoinType"),
     "OUTPUT_SELECT_DEFAULT": ("validation", "OUTPUT_SELECT_DEFAULT"),
     "inc_join_model": ("python_models.model", "inc_join_model"),
+    "inc_join_many_model": ("python_models.model", "inc_join_many_model"),
     "suggest_windows": ("sizing", "suggest_windows"),
 }
 

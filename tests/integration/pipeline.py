@@ -22,6 +22,8 @@ DAILY = [
     "hot_first",
     "hot_aggregate",
     "hot_aggregate_py",
+    "gen_many",
+    "gen_many_py",
 ]
 MICROBATCH = ["gen_left_microbatch", "gen_full_microbatch_py"]
 

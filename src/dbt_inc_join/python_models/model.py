@@ -8,6 +8,7 @@ the ``inc_join_output_window_start/end`` vars. The rules are those of ``dbt_inc_
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -16,6 +17,7 @@ from pyspark.sql import DataFrame
 
 from ..join import PreparedJoin, prepare_join
 from ..ledger import cap_window, check_max_window_units, committed_state, ledger_start
+from ..many import PreparedMany, prepare_many, render_many
 from ..predicates import quote
 from ..render import render_join
 from ..time_units import UnitValue, shift_value
@@ -94,12 +96,18 @@ def _read_ledger_state(spark: Any, state: dict[str, Any]) -> dict[str, Any]:
 
 
 def resolve_dbt_window(
-    dbt: Any, prepared: PreparedJoin, output_window_start=None, output_window_end=None, max_window_units=None
+    dbt: Any,
+    prepared: PreparedJoin,
+    output_window_start=None,
+    output_window_end=None,
+    max_window_units=None,
+    more_inputs: Sequence[PreparedJoin] = (),
 ) -> DbtWindow:
     """start: argument > var > microbatch batch start > the last committed window in the run ledger + 1 unit (a
     model that records its runs) or max(inc_col) in this + 1 unit > earliest arrival of A (of A or B for how =
     full). end: argument > var > batch end − 1 unit > watermark; always capped at the availability watermark,
-    then at max_window_units units from the start."""
+    then at max_window_units units from the start. inc_join_many passes its first input as ``prepared`` and the
+    others as ``more_inputs``: b_max is then the earliest of the inputs' latest arrivals."""
     context = dbt_context(dbt)
     unit, zone, how = prepared.params.time_uom, prepared.session_time_zone, prepared.params.how
     inc_cols, types = prepared.inputs.inc_col, prepared.inputs.arrival_types
@@ -154,6 +162,11 @@ def resolve_dbt_window(
         how_known = f"{watermark} declared by var inc_join_available_until"
     else:
         a_max, b_max = input_maxima(prepared.df_a, prepared.df_b, inc_cols, types, unit, start)
+        for other in more_inputs:
+            _, other_max = input_maxima(
+                other.df_a, other.df_b, other.inputs.inc_col, other.inputs.arrival_types, unit, start
+            )
+            b_max = None if b_max is None or other_max is None else min(b_max, other_max)
         watermark, how_known = watermark_of(a_max, b_max), watermark_text(a_max, b_max)
     end, end_reason = bound(output_window_end, "output_window_end"), "argument output_window_end"
     if end is None and context.get("output_window_end"):
@@ -291,3 +304,55 @@ def inc_join_model(
     invocation_id = context.get("invocation_id")
     dbt.inc_join_run = run_record(resolved, prepared.inputs.inc_col[0], params.time_uom.value, invocation_id)
     return render_join(prepared, window)
+
+
+def inc_join_many_model(
+    dbt: Any,
+    a: DataFrame,
+    inputs,
+    *,
+    output_window_start=None,
+    output_window_end=None,
+    time_uom: str = "day",
+    output_select=None,
+    max_window_units: int | None = None,
+) -> DataFrame:
+    """The body of a dbt Python model of several inputs: ``return inc_join_many_model(dbt, dbt.ref("a"), [dict(df=
+    dbt.ref("b1"), name="b1", ...), ...])``. Same arguments and rows as the SQL macro ``dbt_inc_join.inc_join_many``;
+    the window comes from dbt's state, the watermark from A and every input."""
+    many = prepare_many(a, inputs, time_uom, output_select)
+    context = dbt_context(dbt)
+    check_model_config(context, False, many.time_uom.value)
+    if max_window_units is None:
+        cap = check_max_window_units(context.get("max_window_units"), "inc_join_max_window_units")
+    else:
+        cap = check_max_window_units(max_window_units)
+    first, *others = [item.prepared for item in many.inputs]
+    resolved = resolve_dbt_window(dbt, first, output_window_start, output_window_end, cap, others)
+    window, unit = resolved.window, many.time_uom
+    _log(many_run_log_line(str(dbt.this), resolved, many))
+    dbt.inc_join_run = run_record(resolved, many.inc_col_a, unit.value, context.get("invocation_id"))
+    if window.is_empty:
+        any_end = window.end or window.start or parse_bound("1970-01-01", "output_window_end", unit)
+        assert any_end is not None
+        return render_many(many, None, any_end).where("false")
+    assert window.end is not None
+    return render_many(many, window.start, window.end)
+
+
+def many_run_log_line(target: str, resolved: DbtWindow, many: PreparedMany) -> str:
+    """The run's line (the macro _log_many_run writes the same text): a's range, then each input's by name."""
+    window, unit = resolved.window, many.time_uom
+    if window.is_empty:
+        line = run_log_line(target, window, resolved.start_reason, resolved.end_reason, None)
+        return line.replace("inc_join ", "inc_join_many ", 1)
+    reach = max(item.prepared.params.max_waiting_time for item in many.inputs)
+    a_lower = None if window.start is None else shift_value(window.start, -reach, unit)
+    assert window.end is not None, "a window that is not empty has an end"
+    ranges = ((a_lower, window.end), (a_lower, window.end))
+    line = run_log_line(target, window, resolved.start_reason, resolved.end_reason, ranges).split(", b ")[0]
+    reads = []
+    for item in many.inputs:
+        lower = None if a_lower is None else shift_value(a_lower, -item.prepared.params.look_back_time, unit)
+        reads.append(f"{item.spec.name} {lower or 'beginning'}..{window.end}")
+    return (line + ", " + ", ".join(reads)).replace("inc_join ", "inc_join_many ", 1)
