@@ -109,7 +109,7 @@
   {%- set relation = dbt_inc_join._unfiltered(spec.relation) -%}
   {%- set b_table = dbt_inc_join._table_of(relation, 'b') -%}
   {%- set b_columns = adapter.get_columns_in_relation(b_table) -%}
-  {%- set inputs = dbt_inc_join._resolve_inputs(params, a_columns, b_columns) -%}
+  {%- set inputs = dbt_inc_join._resolve_inputs(params, a_columns, b_columns, "input '" ~ spec.name ~ "'") -%}
   {%- set plan = dbt_inc_join._plan_columns(params, inputs) -%}
   {%- if params.aggregate -%}
     {%- do dbt_inc_join._check_aggregates(b_table, params.aggregate, inputs.b_names) -%}

@@ -345,14 +345,14 @@
   {%- endif -%}
 {% endmacro %}
 
-{% macro _resolve_inputs(params, a_columns, b_columns) %}
+{% macro _resolve_inputs(params, a_columns, b_columns, b_side='b') %}
   {#- Each side's spelling of the keys and the arrival column, with type checks (schemas only). -#}
   {%- set keys = [] -%}
   {%- for name_a in params.join_cols -%}
     {%- set name_b = params.join_cols_b[loop.index0] -%}
     {%- set key = name_a if name_a == name_b else name_a ~ ' (b: ' ~ name_b ~ ')' -%}
     {%- set key_a = dbt_inc_join._require_column(a_columns, name_a, 'join_cols', 'a') -%}
-    {%- set key_b = dbt_inc_join._require_column(b_columns, name_b, 'join_cols', 'b') -%}
+    {%- set key_b = dbt_inc_join._require_column(b_columns, name_b, 'join_cols', b_side) -%}
     {%- set type_a, type_b = dbt_inc_join._type_name(key_a), dbt_inc_join._type_name(key_b) -%}
     {%- for type_name in [type_a, type_b] -%}
       {%- if not dbt_inc_join._is_comparable_type(type_name) -%}
@@ -365,17 +365,17 @@
     {%- do keys.append([key_a.name, key_b.name]) -%}
   {%- endfor -%}
   {%- set inc_a = dbt_inc_join._require_column(a_columns, params.inc_cols[0], 'inc_col', 'a') -%}
-  {%- set inc_b = dbt_inc_join._require_column(b_columns, params.inc_cols[1], 'inc_col', 'b') -%}
+  {%- set inc_b = dbt_inc_join._require_column(b_columns, params.inc_cols[1], 'inc_col', b_side) -%}
   {%- set type_a, type_b = dbt_inc_join._type_name(inc_a), dbt_inc_join._type_name(inc_b) -%}
   {%- do dbt_inc_join._check_arrival_type(type_a, params.inc_cols[0], 'a', params.time_uom) -%}
-  {%- do dbt_inc_join._check_arrival_type(type_b, params.inc_cols[1], 'b', params.time_uom) -%}
+  {%- do dbt_inc_join._check_arrival_type(type_b, params.inc_cols[1], b_side, params.time_uom) -%}
   {%- set raw_types = [] -%}
   {%- for type_name in [type_a, type_b] -%}
     {%- do raw_types.append('date' if type_name == 'date' else ('timestamp_ntz' if type_name == 'timestamp_ntz' else 'timestamp')) -%}
   {%- endfor -%}
   {%- set order_by = [] -%}
   {%- for name in params.partner_order_by -%}
-    {%- set column = dbt_inc_join._require_column(b_columns, name, 'partner_order_by', 'b') -%}
+    {%- set column = dbt_inc_join._require_column(b_columns, name, 'partner_order_by', b_side) -%}
     {%- set type_name = dbt_inc_join._type_name(column) -%}
     {%- if not dbt_inc_join._is_orderable_type(type_name) -%}
       {{ dbt_inc_join._fail("partner_order_by column '" ~ name ~ "' is " ~ type_name | upper ~ ', which Spark cannot order; order by a column of another type (or a field of it).') }}

@@ -58,6 +58,13 @@ MESSAGES = {
     f"not have; b's columns are {TYPED_B}.",
     "bad_join_cond_not_boolean": "join_cond 'a.amount + b.text_day' is INT, not a condition; it must be true or "
     "false for a pair, e.g. 'abs(a.Amount - b.Amount) < 0.01'.",
+    # spec §12, inc_join_many: its own checks name it; a column check names the input
+    "bad_many_same_name": "inc_join_many: two inputs are named 'PAY'; each input needs a name of its own.",
+    "bad_many_no_window": "inc_join_many: input 'pay' has no window: give its look_back_time and max_waiting_time "
+    "(0 is allowed), the units a partner may arrive before and after its A row.",
+    "bad_many_partner_all": "inc_join_many: input 'pay': partner='all' is not one row per A row; inc_join_many "
+    "gives one row per A row: use partner='first' or 'last', or aggregate.",
+    "bad_many_mapping_missing": f"join_cols column 'kk' is missing from input 'pay'; its columns are {TYPED_B}.",
     "bad_join_cond_with_aggregate": "join_cond is supported with partner='all' without aggregate or "
     "many_rows_per_key (got aggregate): those plans pair B with A's distinct (keys, arrival), not with A's rows. "
     "Filter or derive a key column instead.",
@@ -127,10 +134,11 @@ COMPILED = {
 
 
 def inc_join_message(text: str) -> str:
-    """The inc_join line of dbt's error (dbt adds the model's name and the macro call stack around it)."""
-    found = re.findall(r"^\s*(inc_join: .*)$", text, re.M)
+    """The inc_join line of dbt's error (dbt adds the model's name and the macro call stack around it), without
+    its `inc_join: ` (inc_join_many's own messages keep their `inc_join_many: `)."""
+    found = re.findall(r"^\s*(inc_join(?:_many)?: .*)$", text, re.M)
     assert len(found) == 1, text
-    return found[0][len("inc_join: ") :]
+    return found[0].removeprefix("inc_join: ")
 
 
 @pytest.fixture(scope="module")
