@@ -165,3 +165,43 @@ def test_readme_late_match_table_is_what_the_join_gives(spark):
     got = [[_cell(v.isoformat() if isinstance(v, date) else v) for v in row] for row in rows]
     assert readme_table_after("The worked example then has TrxId 6 twice:") == got
     assert [row[2] for row in got] == ["4", "7"]
+
+
+MANY_MARKER = "<!-- readme-example: many"
+
+
+def readme_many_table() -> list[tuple]:
+    """The table under the marker: each row's cells, the JoinType cells reduced to their code."""
+    text = README.read_text(encoding="utf-8").split(MANY_MARKER, 1)[1]
+    table = text.split("\n")[1:]
+    lines = table[: next(i for i, line in enumerate(table) if not line.startswith("|"))]
+    cells = [[c.strip() for c in line.strip("|").split("|")] for line in lines[2:]]
+    return [tuple(c.split(" ")[0] for c in row) for row in cells]
+
+
+def test_the_several_inputs_example_gives_its_table(spark):
+    """The README's inc_join_many example (orders, payments within a day, shipments within two days after)."""
+    from dbt_inc_join import inc_join_many
+
+    orders = spark.sql(
+        "select * from values (1, 'acme', date'2025-03-06'), (2, 'bolt', date'2025-03-06'), "
+        "(3, 'acme', date'2025-03-07') as t(OrderId, Customer, RecDate)"
+    )
+    payments = spark.sql(
+        "select * from values (1, 90.0, date'2025-03-05'), (2, 15.5, date'2025-03-08'), (3, 42.0, date'2025-03-07') "
+        "as t(OrderId, Amount, RecDate)"
+    )
+    shipments = spark.sql(
+        "select * from values (1, 'DHL', date'2025-03-08'), (2, 'UPS', date'2025-03-07') as t(OrderId, Carrier, RecDate)"
+    )
+    inputs = [
+        dict(df=payments, name="payment", join_cols="OrderId", look_back_time=1, max_waiting_time=1),
+        dict(df=shipments, name="shipment", join_cols="OrderId", look_back_time=0, max_waiting_time=2),
+    ]
+    result = inc_join_many(orders, inputs, output_window_start="2025-03-01", output_window_end="2025-03-09")
+
+    def shown(value) -> str:
+        return "NULL" if value is None else (value.strftime("%m-%d") if isinstance(value, date) else str(value))
+
+    got = [tuple(shown(v) for v in row) for row in result.collect()]
+    assert sorted(got, key=lambda row: int(row[1])) == readme_many_table()
