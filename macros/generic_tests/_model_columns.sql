@@ -2,8 +2,12 @@
     columns a test reads (before any SQL is rendered, so a wrong name is one inc_join: message, not Spark's
     UNRESOLVED_COLUMN). -#}
 
-{% macro _arrival_column(inc_col) %}
-  {#- The inc_col argument; when not given, the project's var inc_join_inc_col; else 'RecDate'. -#}
+{% macro _arrival_column(inc_col, allow_pair=false) %}
+  {#- The inc_col argument; when not given, the project's var inc_join_inc_col; else 'RecDate'. With allow_pair
+      (the inputs of suggest_windows) also an [A column, B column] pair. -#}
+  {%- if allow_pair and inc_col is not none and inc_col is not string -%}
+    {{ return(dbt_inc_join._arrival_pair(inc_col)) }}
+  {%- endif -%}
   {%- if inc_col is none -%}
     {%- set inc_col = var('inc_join_inc_col', 'RecDate') -%}
     {%- if inc_col is not string or inc_col | trim == '' -%}

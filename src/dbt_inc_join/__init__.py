@@ -31,6 +31,7 @@ _LAZY = {
     "inc_join_model": ("python_models.model", "inc_join_model"),
     "inc_join_many_model": ("python_models.model", "inc_join_many_model"),
     "suggest_windows": ("sizing", "suggest_windows"),
+    "suggest_windows_many": ("sizing", "suggest_windows_many"),
 }
 
 

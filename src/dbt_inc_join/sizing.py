@@ -749,3 +749,35 @@ def suggest_windows(
         return suggest_from_histogram(histogram, coverage, params.time_uom.value, window)
     nearest, without_partner = nearest_partners(df_a, df_b, inputs.keys, inputs.inc_col, params.time_uom)
     return suggest_from_nearest(nearest, coverage, params.time_uom.value, mode, without_partner)
+
+
+def suggest_windows_many(
+    df_a: DataFrame,
+    inputs,
+    *,
+    time_uom: str = "day",
+    coverage: float = 0.999,
+) -> dict[str, WindowSuggestion | ARowWindowSuggestion]:
+    """Size each input of an inc_join_many call (spec §12) in one call: per input name, the one-row-per-A
+    suggestion of ``suggest_windows`` with the input's own ``join_cols`` and ``inc_col`` (partner 'first' by
+    default, its 'last', or 'aggregate' when it has an aggregate). The inputs are those of inc_join_many; their
+    windows may be left out. The macro suggest_windows_many prints the same reports."""
+    if not isinstance(inputs, (list, tuple)) or not inputs:
+        raise TypeError("inc_join_many: suggest_windows_many: inputs must be a non-empty list of inputs.")
+    suggestions: dict[str, WindowSuggestion | ARowWindowSuggestion] = {}
+    for position, spec in enumerate(inputs):
+        if not isinstance(spec, dict) or not spec.get("name") or "df" not in spec or "join_cols" not in spec:
+            raise TypeError(
+                f"inc_join_many: suggest_windows_many: inputs[{position}] needs df, name and join_cols (got {spec!r})."
+            )
+        mode = "aggregate" if spec.get("aggregate") else (spec.get("partner") or "first")
+        suggestions[spec["name"]] = suggest_windows(
+            df_a,
+            spec["df"],
+            join_cols=spec["join_cols"],
+            inc_col=spec.get("inc_col", "RecDate"),
+            time_uom=time_uom,
+            coverage=coverage,
+            partner=mode,
+        )
+    return suggestions

@@ -4,9 +4,12 @@ are rendered by one ``dbt compile``; each rendered query runs on the test sessio
 
 from __future__ import annotations
 
+import json
+import re
+
 import pytest
 
-from dbt_inc_join import inc_join_many
+from dbt_inc_join import inc_join_many, suggest_windows_many
 
 from .pipeline import FIRST_DAY, LAST_DAY, rows
 
@@ -161,3 +164,31 @@ def test_daily_many_tables_equal_the_core_and_a_full_refresh(spark, project, dai
         table = project.table(name)
         assert rows(table, columns) == daily["gen_many"], name
     project.invoke("test", "--select", "gen_many", today=LAST_DAY)
+
+
+def test_suggest_windows_sizes_each_input_in_one_call(spark, project, rendered, capfd):
+    """dbt run-operation suggest_windows_many prints one report per input, with the numbers of the Python
+    suggest_windows_many (first partner for one input, aggregate for the other, keys and arrival renamed)."""
+    inputs = [
+        dict(b="gen_b", name="pay", join_cols="TrxId"),
+        dict(b="renamed_b", name="near", join_cols={"TrxId": "PayTrx"}, inc_col=["RecDate", "PaidOn"], aggregate=True),
+    ]
+    capfd.readouterr()
+    project.invoke(
+        "run-operation", "dbt_inc_join.suggest_windows_many", "--args", json.dumps(dict(a="gen_a", inputs=inputs))
+    )
+    printed = capfd.readouterr().out
+    frames = {"gen_b": spark.table("inc_join_it.gen_b"), "renamed_b": spark.table("inc_join_it.renamed_b")}
+    python = suggest_windows_many(
+        spark.table("inc_join_it.gen_a"),
+        [dict({k: v for k, v in spec.items() if k != "b"}, df=frames[spec["b"]]) for spec in inputs],
+    )
+    sections = re.split(r"inc_join_many input '(\w+)' \((\w+)\):", printed)[1:]
+    assert [(sections[i], sections[i + 1]) for i in range(0, len(sections), 3)] == [
+        ("pay", "first"),
+        ("near", "aggregate"),
+    ]
+    for i, name in ((0, "pay"), (3, "near")):
+        found = re.search(r"look_back_time=(\d+), max_waiting_time=(\d+)", sections[i + 2])
+        assert found and (int(found[1]), int(found[2])) == (python[name].look_back_time, python[name].max_waiting_time)
+        assert python[name].partner == ("first" if name == "pay" else "aggregate")
