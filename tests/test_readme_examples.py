@@ -192,7 +192,8 @@ def test_the_several_inputs_example_gives_its_table(spark):
         "as t(OrderId, Amount, RecDate)"
     )
     shipments = spark.sql(
-        "select * from values (1, 'DHL', date'2025-03-08'), (2, 'UPS', date'2025-03-07') as t(OrderId, Carrier, RecDate)"
+        "select * from values (1, 'DHL', date'2025-03-08'), (2, 'UPS', date'2025-03-07') "
+        "as t(OrderId, Carrier, RecDate)"
     )
     inputs = [
         dict(df=payments, name="payment", join_cols="OrderId", look_back_time=1, max_waiting_time=1),
