@@ -1,13 +1,15 @@
 """`make bench` / `make bench-quick`: does a daily inc_join run cost the same on one month and on a year of
 history, and how do the SQL macro, the PySpark core, the peer inc-join 0.1.3 and a full recompute compare?
 And on keys with many rows a day, how do the modes of spec §11 compare with what a user would write by hand?
-And what does the run ledger's post-hook (spec §13) add to a daily dbt run?
+And what does the run ledger's post-hook (spec §13) add to a daily dbt run? And how does inc_join_many (spec §12),
+A enriched from two inputs in one run, compare with two chained inc_join calls and one hand-written query?
 
     python -m bench.run                 # all suites: 365 days x 20,000 rows per day per side (the README's
                                         # table), the many-rows-per-key suite (bench/many.py), the run ledger
-                                        # (bench/ledger.py)
+                                        # (bench/ledger.py), inc_join_many with two inputs (bench/enrich.py)
     python -m bench.run --suite many-rows   # only the many-rows-per-key suite
     python -m bench.run --suite ledger  # only the run ledger's daily dbt runs, with and without record_run
+    python -m bench.run --suite enrich  # only inc_join_many with two inputs (bench/enrich.py)
     python -m bench.run --quick         # tiny data, one run each: keeps the benchmark working (CI)
     python -m bench.run --days 730 --rows-per-day 50000 --repeats 7
 
@@ -33,7 +35,7 @@ from pathlib import Path
 
 BENCH = Path(__file__).resolve().parent
 QUICK = dict(days=40, rows_per_day=200, histories=(20, 40), repeats=1, whole_repeats=1, slow_repeats=1, warmup=0)
-SUITES = ("few-rows", "many-rows", "ledger")
+SUITES = ("few-rows", "many-rows", "ledger", "enrich")
 
 
 @dataclass(frozen=True)
@@ -72,8 +74,9 @@ def parse_args(argv: Sequence[str]) -> Config:
         help="few-rows: the daily run against history length and the variant comparison (--days, "
         "--rows-per-day, --histories and --how shape it); many-rows: the modes of spec §11 on keys with many "
         "rows a day (bench/many.py, fixed shapes); ledger: a daily dbt run with and without the run ledger's "
-        "post-hook (bench/ledger.py, on the few-rows data, its shortest and longest history); all (default): "
-        "all three, in one report",
+        "post-hook (bench/ledger.py, on the few-rows data, its shortest and longest history); enrich: "
+        "inc_join_many with two inputs against a chain of two inc_join and a hand-written query (bench/enrich.py, "
+        "on the few-rows data, its shortest and longest history); all (default): all four, in one report",
     )
     parser.add_argument("--days", type=int, help="days of generated history (default 365)")
     parser.add_argument("--rows-per-day", type=int, help="A rows per daily load; B gets about as many (default 20000)")
@@ -252,7 +255,8 @@ def context(
         memory = f"{kib / 1024**2:.0f} GB"
     conf = spark.conf.get
     few = "few-rows" in config.suites
-    data = few or "ledger" in config.suites  # the ledger suite's dbt models read the few-rows data
+    # the ledger suite's dbt models and the enrich suite read the few-rows data
+    data = few or "ledger" in config.suites or "enrich" in config.suites
     info = {
         "mode": "quick: tiny data, one run each; timings are not meaningful" if config.quick else "full",
         "suites": ", ".join(config.suites),
@@ -289,6 +293,11 @@ def context(
                 f"ledger suite: {config.warmup} warm-up round(s) discarded, then {config.repeats} timed daily dbt runs "
                 "per cell, interleaved round-robin, garbage collected before each; medians"
                 if "ledger" in config.suites
+                else "",
+                f"enrich suite: daily, then whole-history phase; in each one untimed check run per cell, which "
+                f"counts as the first of {max(config.warmup, 1)} warm-up round(s), then {config.repeats} timed runs "
+                f"per daily cell and {config.whole_repeats} per whole-history cell, interleaved round-robin"
+                if "enrich" in config.suites
                 else "",
             )
             if part
@@ -331,7 +340,7 @@ def main(argv: Sequence[str] = ()) -> int:
     state_dir = Path(tempfile.mkdtemp(prefix="inc_join_bench_"))
     spark = start_spark(config, state_dir)
     try:
-        from . import ledger, many
+        from . import enrich, ledger, many
         from .data import MANY_COLUMNS, DataSpec, ensure_dataset, ensure_many_dataset, register_tables
         from .measure import measure
         from .report import Results, agreement, markdown, targets
@@ -339,13 +348,14 @@ def main(argv: Sequence[str] = ()) -> int:
 
         few, many_rows = "few-rows" in config.suites, "many-rows" in config.suites
         with_ledger = "ledger" in config.suites
+        with_enrich = "enrich" in config.suites
         if few:
             load_peer()  # fail early, before any data is generated, when the overlay is missing
         phases.done("spark start")
         spec = DataSpec(config.days, config.rows_per_day)
         rows: dict[str, int] = {}
         generated = False
-        if few or with_ledger:
+        if few or with_ledger or with_enrich:
             generated = not (Path(config.cache_dir).resolve() / spec.key / "_COMPLETE.json").exists()
             dataset = ensure_dataset(spark, spec, config.cache_dir)
             phases.done("data", f" ({'generated' if generated else 'cached'} in {dataset})")
@@ -353,6 +363,11 @@ def main(argv: Sequence[str] = ()) -> int:
             longest = max(config.histories)
             rows = {side: spark.table(f"{DATABASE}.{side}_{longest}d").count() for side in ("a", "b")}
             phases.done("catalog", f" ({len(config.histories)} histories, {rows['a']} A / {rows['b']} B rows)")
+        if with_enrich:
+            cached = (enrich.dataset_dir(spec, config.cache_dir) / "_COMPLETE.json").exists()
+            enrich_dataset = enrich.ensure_data(spark, spec, dataset, config.cache_dir)
+            enrich.register(spark, enrich_dataset, spec, sorted({min(config.histories), max(config.histories)}))
+            phases.done("data enrich", f" ({'cached' if cached else 'generated'} in {enrich_dataset})")
         if many_rows:
             for shape, many_spec, histories in many.shapes(config.quick):
                 cached = (Path(config.cache_dir).resolve() / many_spec.key / "_COMPLETE.json").exists()
@@ -368,10 +383,13 @@ def main(argv: Sequence[str] = ()) -> int:
             if many_rows
             else []
         )
-        builders = variants(state_dir) if few or many_rows else {}
+        enrich_cells = (
+            enrich.build_cells(config.histories, spec, config.repeats, config.whole_repeats) if with_enrich else []
+        )
+        builders = variants(state_dir) if few or many_rows or with_enrich else {}
         sql = builders.get("sql")
         if sql is not None:
-            sql.compile([cell.case for cell in (*cells, *many_cells) if cell.variant == "sql"])
+            sql.compile([cell.case for cell in (*cells, *many_cells, *enrich_cells) if cell.variant == "sql"])
             phases.done("dbt compile", f" ({len(sql.compiled)} cases)")
         # Daily windows first, then whole-history windows: each phase is interleaved on its own, so a daily run
         # is compared with daily runs measured under the same conditions.
@@ -392,6 +410,16 @@ def main(argv: Sequence[str] = ()) -> int:
                 progress=lambda line: print(line, flush=True),
             )
             phases.done(name)
+        if enrich_cells:
+            enrich.run(
+                spark,
+                sql,
+                enrich_cells,
+                config.warmup,
+                settle_first=not config.quick,
+                progress=lambda line: print(line, flush=True),
+                done=phases.done,
+            )
         ledger_cells = (
             ledger.build_cells(config.histories, config.ledger_records, config.repeats, config.quick)
             if with_ledger
@@ -412,26 +440,40 @@ def main(argv: Sequence[str] = ()) -> int:
         many_agreed = many.agreement(many_cells)
         found += ledger.targets(ledger_cells)
         ledger_agreed = ledger.agreement(ledger_cells)
+        found += enrich.targets(enrich_cells)
+        enrich_agreed = enrich.agreement(enrich_cells)
         load.append(os.getloadavg()[0])
         info = context(config, spark, spec, rows, generated, phases, sql, load)
         sections = many.markdown(many_cells, many_agreed, config.quick) if many_rows else []
         if ledger_cells:
             sections += ledger.markdown(ledger_cells, ledger_agreed, ledger_setup, config.quick)
+        if enrich_cells:
+            sections += enrich.markdown(enrich_cells, enrich_agreed, spec)
         text = markdown(results, info, found, agreed, sections)
         out = Path(config.out)
         out.mkdir(parents=True, exist_ok=True)
-        stem = out / (f"d{spec.days}-r{spec.rows_per_day}" if few else "many-rows" if many_rows else "ledger")
+        stem = out / (
+            f"d{spec.days}-r{spec.rows_per_day}"
+            if few
+            else "many-rows"
+            if many_rows
+            else "ledger"
+            if with_ledger
+            else "enrich"
+        )
         stem.with_suffix(".md").write_text(text)
         report = _as_json(config, info, cells, found, agreed, results)
         report["cells"] += [_many_cell_json(c) for c in many_cells]
         report["agreement"] += [{**row, "case": asdict(row["case"])} for row in many_agreed]
+        report["cells"] += [enrich.cell_json(c) for c in enrich_cells]
+        report["agreement"] += [{**row, "case": asdict(row["case"])} for row in enrich_agreed]
         if ledger_cells:
             report["ledger"] = ledger.as_json(ledger_cells, ledger_agreed, ledger_setup)
         stem.with_suffix(".json").write_text(json.dumps(report, indent=1, default=str) + "\n")
         print()
         print(text)
         print(f"bench: wrote {stem.with_suffix('.md')} and .json")
-        agree = all(a["ours_agree"] and a["stable"] for a in (*agreed, *many_agreed)) and all(
+        agree = all(a["ours_agree"] and a["stable"] for a in (*agreed, *many_agreed, *enrich_agreed)) and all(
             a["same_rows"] and a["stable"] and a["records_consistent"] for a in ledger_agreed
         )
         return 0 if agree else 1

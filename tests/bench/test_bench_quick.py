@@ -1,12 +1,13 @@
-"""The benchmark's quick mode runs end to end (bench/run.py --quick, all three suites): CI keeps it working.
+"""The benchmark's quick mode runs end to end (bench/run.py --quick, all four suites): CI keeps it working.
 
 It checks what must hold on any machine: every run of this package's SQL macro and PySpark core reads
 exactly spec §4's partitions (one scan per input, two with late matches), and the SQL macro, the core and the
 naive full recompute give the same rows; in the many-rows-per-key suite, every variant of a case (core, SQL macro, the
 hand-written baselines) gives the same rows, and every scan of the core and the macro reads exactly spec §4's
 partitions; in the run ledger's suite, a daily dbt run with the post-hook record_run writes the rows it writes
-without it, and records exactly those rows. Timing targets are reported by the benchmark, never asserted here
-(timings on a shared CI machine are noise).
+without it, and records exactly those rows; in the enrich suite (inc_join_many with two inputs), the SQL macro,
+the core and the hand-written query give the same rows, and every scan reads exactly its input's range (spec §12).
+Timing targets are reported by the benchmark, never asserted here (timings on a shared CI machine are noise).
 """
 
 from __future__ import annotations
@@ -174,3 +175,30 @@ def test_ledger_suite_records_the_rows_each_run_wrote(quick_results):
             latest = [t for t in texts if t.startswith("select date_format(max(")]
             assert latest and all(" where unix_seconds(" in t for t in latest), latest
     assert ledger["agreement"] and all(row["same_rows"] and row["records_consistent"] for row in ledger["agreement"])
+
+
+def test_enrich_suite_gives_the_hand_written_rows_and_reads_each_input_s_range(quick_results):
+    """The enrich suite (bench/enrich.py, inc_join_many of A with b: partner first, lb 2, mw 4, and c: aggregate,
+    lb 1, mw 2): in every case the SQL macro, the core and the hand-written query give the same rows, and every
+    scan of theirs reads exactly spec §12's range: A [s − max mw, e], input i [s − max mw − lb_i, e]."""
+    rows = [row for row in quick_results["agreement"] if row["suite"] == "enrich"]
+    histories = quick_results["config"]["histories"]
+    assert {(row["case"]["window"], row["case"]["history"]) for row in rows} == {
+        ("daily", min(histories)),
+        ("daily", max(histories)),
+        ("whole", max(histories)),
+    }
+    for row in rows:
+        assert set(row["variants"]) == {"sql", "core", "chain", "hand"}, row
+        assert row["ours_agree"] and row["hand_agrees"] and row["stable"] and row["rows"] > 0, row
+        # both inputs' rows without partner and with partners are among the compared rows
+        assert all(row["types"].get(t, 0) > 0 for t in ("b a_timed_out", "b same_time", "c a_timed_out")), row
+    cells = [cell for cell in _cells(quick_results, "enrich") if cell["variant"] in ("sql", "core", "hand")]
+    assert len(cells) == 3 * len(rows)
+    for cell in cells:
+        history = cell["case"]["history"]
+        if cell["case"]["window"] == "daily":  # the last day: 1 + max mw (4) days of A, 1 + 4 + lb_i of input i
+            assert cell["bounds"] == {f"a_{history}d": 5, f"b_{history}d": 7, f"c_{history}d": 6}, cell["bounds"]
+        for table, bound in cell["bounds"].items():
+            reads = [scan["partitions"] for scan in cell["scans"] if scan["table"] == table]
+            assert reads and set(reads) == {bound}, (cell["variant"], cell["case"], table, reads, bound)

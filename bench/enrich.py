@@ -1,0 +1,599 @@
+"""The enrichment suite (`--suite enrich`): A enriched from two inputs in one run with ``inc_join_many`` (spec §12),
+against two chained ``inc_join`` calls and one hand-written Spark SQL.
+
+Data: the few-rows suite's A (``a_<n>d``) and B (``b_<n>d``, enrichment ``b``), and a second enrichment ``c``
+(``c_<n>d``): B's rows arriving one day later (those that would arrive after the last generated day are left
+out), written once as its own parquet table partitioned by ``RecDate`` and cached next to the few-rows data.
+
+Inputs (join_cols TrxId): ``b`` with ``partner='first'`` (look_back_time 2, max_waiting_time 4) and ``c`` with
+an aggregate (look_back_time 1, max_waiting_time 2). Cases: the daily run (the last day) over the shortest and
+the longest history, and the whole longest history. Variants:
+
+- ``sql``: the macro ``dbt_inc_join.inc_join_many``, rendered by ``dbt compile --inline``, run with spark.sql;
+- ``core``: ``dbt_inc_join.inc_join_many``;
+- ``chain``: ``inc_join`` of A with ``b`` (partner first), its output the A of an ``inc_join`` with ``c``
+  (aggregate). Nothing is materialised: the first step gets the window ``[s − mw_c, e]`` the second one reads
+  of it. The chain places ``c``'s window at the first step's output arrival, not at A's arrival, so its rows
+  may differ from ours; the report says whether they do;
+- ``hand``: one hand-written Spark SQL reading A over ``[s − max mw, e]`` and input i over
+  ``[s − max mw − lb_i, e]``, the first partner by ``min_by``, the aggregate by GROUP BY, then the rows whose
+  latest settle time lies in ``[s, e]``. It must give our rows.
+
+Each cell gets one check run before it is timed (rows, rows per JoinType of each input, fingerprint); the timed
+runs carry nothing on top (bench/measure.py).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from datetime import date, timedelta
+from pathlib import Path
+
+from .data import COLUMNS, DataSpec
+from .measure import Cell, Check, measure
+from .variants import DATABASE, LABELS, SqlMacro
+
+GENERATOR_VERSION = 1
+KEY = "TrxId"
+INC_COL = "RecDate"
+A_COLUMNS = ("AccountId", "Amount", "CreditDebit")  # besides the key and the arrival
+B_COLUMNS = ("PaymentId", "CountryCode", "Status")  # besides the key and the arrival (the same in c)
+SHIFT_DAYS = 1  # c: B's rows, arriving this many days later
+
+
+@dataclass(frozen=True)
+class Input:
+    """One enrichment of A."""
+
+    name: str  # names the input's columns and its table (<name>_<n>d)
+    look_back_time: int
+    max_waiting_time: int
+    aggregate: tuple[tuple[str, str], ...] = ()  # () : partner='first'
+
+
+FIRST = Input("b", 2, 4)
+AGGREGATE = Input(
+    "c", 1, 2, (("n", "count(*)"), ("settled", "count_if(Status = 'settled')"), ("last_payment", "max(PaymentId)"))
+)
+INPUTS = (FIRST, AGGREGATE)
+REACH = max(i.max_waiting_time for i in INPUTS)  # A's read reaches back max mw_i
+
+# JoinType codes per input (spec §3, §11, §12)
+SAME_TIME, A_LATE, B_LATE, A_TIMED_OUT, A_AGGREGATED = 1, 2, 3, 4, 8
+# The output columns (inc_join_many's, which the chain and the hand-written query give too), all fingerprinted:
+# which A row, where it was placed, b's partner and its code, c's aggregates and its code.
+OUTPUT = (
+    KEY,
+    INC_COL,
+    *A_COLUMNS,
+    f"{INC_COL}_A",
+    *(f"{c}_{FIRST.name}" for c in B_COLUMNS),
+    f"{INC_COL}_{FIRST.name}",
+    f"JoinType_{FIRST.name}",
+    *(name for name, _ in AGGREGATE.aggregate),
+    f"JoinType_{AGGREGATE.name}",
+)
+FINGERPRINT = f"sum(pmod(xxhash64({', '.join(OUTPUT)}), 1000000007))"
+
+
+@dataclass(frozen=True)
+class EnrichCase:
+    """One measured situation: a history length and an output window over it."""
+
+    history: int
+    window: str  # "daily" (the last day) or "whole" (every day of the history)
+    start: date
+    end: date
+    data_first_day: date  # the generated data's first day (c has no rows on it)
+
+    def table(self, name: str) -> str:
+        return f"{DATABASE}.{name}_{self.history}d"
+
+    @property
+    def table_a(self) -> str:
+        return self.table("a")
+
+    @property
+    def label(self) -> str:
+        return f"enrich {self.window} {self.history}d"
+
+    @property
+    def fingerprint(self) -> str:
+        return FINGERPRINT
+
+    def read_from(self, name: str) -> date:
+        """The first day a run of ours may read of A (``name`` 'a') or of an input (spec §12)."""
+        if name == "a":
+            return self.start - timedelta(days=REACH)
+        return self.start - timedelta(days=REACH + next(i for i in INPUTS if i.name == name).look_back_time)
+
+    def bounds(self) -> dict[str, int]:
+        """Per table (``a_<n>d``, ...): the partitions a run may read, within the days the table holds."""
+        first_a = self.end - timedelta(days=self.history - 1)
+        first = {
+            "a": first_a,
+            FIRST.name: first_a,
+            AGGREGATE.name: max(first_a, self.data_first_day + timedelta(days=SHIFT_DAYS)),
+        }
+        return {
+            f"{name}_{self.history}d": (self.end - max(self.read_from(name), first[name])).days + 1
+            for name in ("a", *(i.name for i in INPUTS))
+        }
+
+    def model_sql(self) -> str:
+        """The dbt model a user would write for this case."""
+        inputs = []
+        for i in INPUTS:
+            spec: dict[str, object] = {
+                "relation": _Raw(f"bench_input('{i.name}_{self.history}d')"),
+                "name": i.name,
+                "join_cols": [KEY],
+                "inc_col": INC_COL,
+                "look_back_time": i.look_back_time,
+                "max_waiting_time": i.max_waiting_time,
+            }
+            if i.aggregate:
+                spec["aggregate"] = dict(i.aggregate)
+            else:
+                spec["partner"] = "first"
+            inputs.append(spec)
+        return (
+            f"{{{{ dbt_inc_join.inc_join_many(bench_input('a_{self.history}d'), {_jinja(inputs)}, "
+            f"output_window_start='{self.start}', output_window_end='{self.end}') }}}}"
+        )
+
+
+class _Raw(str):
+    """A Jinja expression, written as it is."""
+
+
+def _jinja(value: object) -> str:
+    """A Jinja literal; braces get spaces, so no '}}' closes the expression early."""
+    if isinstance(value, _Raw):
+        return str(value)
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{_jinja(k)}: {_jinja(v)}" for k, v in value.items()) + " }"
+    if isinstance(value, list):
+        return "[" + ", ".join(_jinja(v) for v in value) + "]"
+    return repr(value)  # str, int
+
+
+# Variant name -> what it is, in report order
+VARIANTS: dict[str, str] = {
+    "sql": "the SQL macro dbt_inc_join.inc_join_many (rendered by dbt compile --inline, run with spark.sql)",
+    "core": "the PySpark core dbt_inc_join.inc_join_many",
+    "chain": "two chained dbt_inc_join.inc_join: A with b (partner first) over [s − mw_c, e], then its output with "
+    "c (aggregate) over [s, e]",
+    "hand": "hand-written Spark SQL: each input's own read range, min_by for b, GROUP BY for c, then the rows "
+    "whose latest settle time lies in [s, e]",
+}
+
+
+def core(spark, case: EnrichCase):
+    from dbt_inc_join import inc_join_many
+
+    inputs = []
+    for i in INPUTS:
+        spec: dict[str, object] = {
+            "df": spark.table(case.table(i.name)),
+            "name": i.name,
+            "join_cols": [KEY],
+            "inc_col": INC_COL,
+            "look_back_time": i.look_back_time,
+            "max_waiting_time": i.max_waiting_time,
+        }
+        if i.aggregate:
+            spec["aggregate"] = dict(i.aggregate)
+        else:
+            spec["partner"] = "first"
+        inputs.append(spec)
+    return inc_join_many(spark.table(case.table_a), inputs, output_window_start=case.start, output_window_end=case.end)
+
+
+def chain(spark, case: EnrichCase):
+    """A with b (partner first), then its output with c (aggregate). The second step reads its A (the first
+    step's rows) over [s − mw_c, e] by their output arrival, so the first step runs over that window."""
+    from dbt_inc_join import inc_join
+
+    first = inc_join(
+        spark.table(case.table_a),
+        spark.table(case.table(FIRST.name)),
+        join_cols=[KEY],
+        inc_col=INC_COL,
+        how="left",
+        look_back_time=FIRST.look_back_time,
+        max_waiting_time=FIRST.max_waiting_time,
+        partner="first",
+        output_window_start=case.start - timedelta(days=AGGREGATE.max_waiting_time),
+        output_window_end=case.end,
+        output_select="join_cols, inc_col, df_a_cols, df_b_cols, JoinType",
+    ).selectExpr(
+        KEY,
+        INC_COL,
+        *A_COLUMNS,
+        f"{INC_COL}_A AS {INC_COL}_A0",
+        *(f"{c} AS {c}_{FIRST.name}" for c in B_COLUMNS),
+        f"{INC_COL}_B AS {INC_COL}_{FIRST.name}",
+        f"JoinType AS JoinType_{FIRST.name}",
+    )
+    second = inc_join(
+        first,
+        spark.table(case.table(AGGREGATE.name)),
+        join_cols=[KEY],
+        inc_col=INC_COL,
+        how="left",
+        look_back_time=AGGREGATE.look_back_time,
+        max_waiting_time=AGGREGATE.max_waiting_time,
+        aggregate=dict(AGGREGATE.aggregate),
+        output_window_start=case.start,
+        output_window_end=case.end,
+        output_select="join_cols, inc_col, df_a_cols, aggregates, JoinType",
+    )
+    renamed = {f"{INC_COL}_A": f"{INC_COL}_A0", f"JoinType_{AGGREGATE.name}": "JoinType"}
+    return second.selectExpr(*(f"{renamed[c]} AS {c}" if c in renamed else c for c in OUTPUT))
+
+
+def hand_sql(case: EnrichCase) -> str:
+    """By hand, in one statement. TrxId is unique in A (bench/data.py), so grouping the pairs by (TrxId, a) groups
+    them by A row."""
+    b, c = FIRST, AGGREGATE
+    s, e = case.start, case.end
+
+    def read(name: str, columns: Sequence[str]) -> str:
+        return (
+            f"SELECT {KEY}, {', '.join(columns)}, {INC_COL} FROM {case.table(name)} "
+            f"WHERE {INC_COL} BETWEEN DATE'{case.read_from(name)}' AND DATE'{e}'"
+        )
+
+    def window(i: Input, side: str) -> str:
+        return (
+            f"a.{KEY} = {side}.{KEY} AND {side}.{INC_COL} BETWEEN date_sub(a.{INC_COL}, {i.look_back_time}) "
+            f"AND date_add(a.{INC_COL}, {i.max_waiting_time})"
+        )
+
+    partner = ", ".join(f"b.{col}" for col in (*B_COLUMNS, INC_COL))
+    order = f"b.{INC_COL}, " + ", ".join(f"b.{x}" for x in B_COLUMNS)
+    aggregates = ", ".join(f"{expression} AS {name}" for name, expression in c.aggregate)
+    settle_b = f"IF(p IS NULL, date_add({INC_COL}, {b.max_waiting_time}), greatest({INC_COL}, p.{INC_COL}))"
+    settle_c = f"date_add({INC_COL}, {c.max_waiting_time})"
+    code_b = (
+        f"CASE WHEN p IS NULL THEN {A_TIMED_OUT} WHEN p.{INC_COL} = {INC_COL} THEN {SAME_TIME} "
+        f"WHEN p.{INC_COL} < {INC_COL} THEN {A_LATE} ELSE {B_LATE} END"
+    )
+    # an A row without partner in c: the aggregates over no rows (count and count_if 0, max NULL)
+    values = ", ".join(
+        f"coalesce({name}, 0) AS {name}" if expression.startswith("count") else name for name, expression in c.aggregate
+    )
+    return f"""
+WITH a AS ({read("a", A_COLUMNS)}),
+b AS ({read(b.name, B_COLUMNS)}),
+c AS ({read(c.name, B_COLUMNS)}),
+first_b AS (
+  SELECT a.{KEY}, a.{INC_COL} AS a_day, min_by(struct({partner}), struct({order})) AS p
+  FROM a JOIN b ON {window(b, "b")}
+  GROUP BY a.{KEY}, a.{INC_COL}
+),
+grouped_c AS (
+  SELECT a.{KEY}, a.{INC_COL} AS a_day, {aggregates}, count(*) AS partners
+  FROM a JOIN c ON {window(c, "c")}
+  GROUP BY a.{KEY}, a.{INC_COL}
+),
+joined AS (
+  SELECT a.*, f.p, {", ".join(f"g.{name}" for name, _ in c.aggregate)}, g.partners
+  FROM a
+  LEFT JOIN first_b f ON a.{KEY} = f.{KEY} AND a.{INC_COL} = f.a_day
+  LEFT JOIN grouped_c g ON a.{KEY} = g.{KEY} AND a.{INC_COL} = g.a_day
+),
+placed AS (SELECT *, greatest({settle_b}, {settle_c}) AS placed FROM joined)
+SELECT {KEY}, placed AS {INC_COL}, {", ".join(A_COLUMNS)}, {INC_COL} AS {INC_COL}_A,
+       {", ".join(f"p.{x} AS {x}_{b.name}" for x in B_COLUMNS)}, p.{INC_COL} AS {INC_COL}_{b.name},
+       CAST({code_b} AS INT) AS JoinType_{b.name}, {values},
+       CAST(IF(partners IS NULL, {A_TIMED_OUT}, {A_AGGREGATED}) AS INT) AS JoinType_{c.name}
+FROM placed
+WHERE placed BETWEEN DATE'{s}' AND DATE'{e}'
+"""
+
+
+def hand(spark, case: EnrichCase):
+    return spark.sql(hand_sql(case))
+
+
+def builders(sql: SqlMacro) -> dict[str, Callable]:
+    return {"sql": sql, "core": core, "chain": chain, "hand": hand}
+
+
+# --- data
+
+
+def dataset_dir(spec: DataSpec, cache_dir: Path) -> Path:
+    """Where the enrichment ``c`` of the few-rows dataset ``spec`` is cached."""
+    return Path(cache_dir).resolve() / f"enrich_{spec.key}_v{GENERATOR_VERSION}"
+
+
+def ensure_data(spark, spec: DataSpec, few_rows: Path, cache_dir: Path) -> Path:
+    """The directory holding ``c/`` (B's rows one day later), generated from the few-rows data's ``b/`` on first
+    use, then reused (a marker written last makes an interrupted generation count as missing)."""
+    root = dataset_dir(spec, cache_dir)
+    marker = root / "_COMPLETE.json"
+    if marker.exists():
+        return root
+    if root.exists():
+        shutil.rmtree(root)
+    df = (
+        spark.read.parquet(str(few_rows / "b"))
+        .selectExpr(*B_COLUMNS[:1], KEY, *B_COLUMNS[1:], f"date_add({INC_COL}, {SHIFT_DAYS}) AS {INC_COL}")
+        .where(f"{INC_COL} <= DATE'{spec.last_day}'")
+    )
+    total = spec.days * spec.rows_per_day
+    df = df.coalesce(1) if total <= 1_000_000 else df.repartition(max(2, total // 1_000_000), INC_COL)
+    df.write.partitionBy(INC_COL).parquet(str(root / AGGREGATE.name))
+    content = {"few_rows": spec.key, "shift_days": SHIFT_DAYS, "generator_version": GENERATOR_VERSION}
+    marker.write_text(json.dumps(content, indent=2) + "\n")
+    return root
+
+
+def register(spark, dataset: Path, spec: DataSpec, histories: Sequence[int]) -> None:
+    """Catalog tables ``c_<n>d`` over the dataset's files, each with the partitions of the last ``n`` days that
+    exist (c has none on the data's first day), like bench/data.py's register_tables."""
+    first = spec.first_day + timedelta(days=SHIFT_DAYS)
+    for n in histories:
+        days = [d for d in (spec.last_day - timedelta(days=i) for i in range(n)) if d >= first]
+        name = f"{DATABASE}.{AGGREGATE.name}_{n}d"
+        spark.sql(f"DROP TABLE IF EXISTS {name}")
+        spark.sql(
+            f"CREATE TABLE {name} ({COLUMNS['b']}) USING parquet PARTITIONED BY ({INC_COL}) "
+            f"LOCATION '{dataset / AGGREGATE.name}'"
+        )
+        for chunk in range(0, len(days), 100):
+            partitions = " ".join(f"PARTITION ({INC_COL} = DATE'{d}')" for d in days[chunk : chunk + 100])
+            spark.sql(f"ALTER TABLE {name} ADD {partitions}")
+
+
+# --- cells, check runs, measurement
+
+
+def build_cells(histories: Sequence[int], spec: DataSpec, repeats: int, whole_repeats: int) -> list[Cell]:
+    """The daily run over the shortest and the longest history and the whole longest history, each case's
+    variants next to each other."""
+    shortest, longest = min(histories), max(histories)
+    last = spec.last_day
+    cases = [EnrichCase(h, "daily", last, last, spec.first_day) for h in sorted({shortest, longest})]
+    whole = EnrichCase(longest, "whole", last - timedelta(days=longest - 1), last, spec.first_day)
+    cells = [Cell(case, v, repeats) for case in cases for v in VARIANTS]  # type: ignore[arg-type]
+    return cells + [Cell(whole, v, whole_repeats) for v in VARIANTS]  # type: ignore[arg-type]
+
+
+def check(spark, build: Callable, case: EnrichCase) -> Check:
+    """One untimed run: rows, rows per JoinType of each input (``b a_late``, ...) and the fingerprint."""
+    from pyspark.sql import functions as F
+
+    counts = [
+        F.expr(f"count_if(JoinType_{i.name} = {code})").alias(f"{i.name} {label}")
+        for i in INPUTS
+        for code, label in LABELS.items()
+    ]
+    row = build(spark, case).agg(F.count(F.lit(1)).alias("rows"), F.expr(FINGERPRINT).alias("fp"), *counts).first()
+    types = {name: int(row[name]) for name in row.asDict() if name not in ("rows", "fp") and row[name]}
+    return Check(int(row["rows"]), types, int(row["fp"] or 0))
+
+
+def run(
+    spark,
+    sql: SqlMacro,
+    cells: Sequence[Cell],
+    warmup: int,
+    settle_first: bool,
+    progress: Callable[[str], None],
+    done: Callable[[str], None],
+) -> None:
+    """The daily phase, then the whole-history phase: in each, one check run per cell (sequential; it is also the
+    phase's first warm-up round), then the remaining warm-up rounds and the timed runs, interleaved."""
+    chosen = builders(sql)
+    for window in ("daily", "whole"):
+        phase = [c for c in cells if c.case.window == window]
+        if not phase:
+            continue
+        for cell in phase:
+            cell.check = check(spark, chosen[cell.variant], cell.case)  # type: ignore[arg-type]
+            cell.warmups += 1
+            progress(f"  check run: {cell.case.label:<22} {cell.variant:<5} {cell.check.rows} rows")
+        measure(spark, chosen, phase, max(warmup - 1, 0), settle_first=settle_first, progress=progress)
+        done(f"enrich {window} runs")
+
+
+# --- targets, agreement, report
+
+
+def _cell(cells: Sequence[Cell], window: str, history: int, variant: str) -> Cell | None:
+    for c in cells:
+        if (c.case.window, c.case.history, c.variant) == (window, history, variant):
+            return c
+    return None
+
+
+def reads(cell: Cell) -> dict[str, list[int]]:
+    """Per table of the case: the partitions each scan of it read (from the timed runs' executed plan)."""
+    tables = cell.case.bounds()  # type: ignore[attr-defined]
+    scans = cell.plan.scans if cell.plan else []
+    return {table: [s.partitions for s in scans if s.table == table] for table in tables}
+
+
+def reads_within_bounds(cell: Cell) -> bool:
+    """Every table scanned, and every scan of it reading exactly its range of spec §12."""
+    bounds = cell.case.bounds()  # type: ignore[attr-defined]
+    return all(scans and set(scans) == {bounds[table]} for table, scans in reads(cell).items())
+
+
+def targets(cells: Sequence[Cell]) -> list:
+    from .report import Ratio, Target
+
+    if not cells:
+        return []
+    found = []
+    histories = sorted({c.case.history for c in cells if c.case.window == "daily"})
+    longest = max(c.case.history for c in cells)
+    for window in ("whole", "daily"):
+        chain_cell = _cell(cells, window, longest, "chain")
+        for variant in ("sql", "core"):
+            ours = _cell(cells, window, longest, variant)
+            if ours is None or chain_cell is None:
+                continue
+            ratio = Ratio.of(ours, chain_cell)
+            found.append(
+                Target(
+                    f"enrich: {variant} / chain of two inc_join, {window} {'history' if window == 'whole' else 'run'}, "
+                    f"{longest} d",
+                    "≤ 1.0",
+                    str(ratio),
+                    ratio.median <= 1.0,
+                )
+            )
+    if len(histories) > 1:
+        for variant in ("sql", "core"):
+            x = _cell(cells, "daily", histories[-1], variant)
+            y = _cell(cells, "daily", histories[0], variant)
+            if x is None or y is None:
+                continue
+            ratio = Ratio.of(x, y)
+            found.append(
+                Target(
+                    f"enrich: {variant} daily run, {histories[-1]} d / {histories[0]} d of history",
+                    "≤ 1.3",
+                    str(ratio),
+                    ratio.median <= 1.3,
+                )
+            )
+    our_cells = [c for c in cells if c.variant in ("sql", "core")]
+    exact = [c for c in our_cells if reads_within_bounds(c)]
+    found.append(
+        Target(
+            "enrich: partitions read by sql and core = A [s − max mw, e], input i [s − max mw − lb_i, e], every scan",
+            "all cases",
+            f"{len(exact)}/{len(our_cells)} cases",
+            len(exact) == len(our_cells),
+        )
+    )
+    for window in ("whole", "daily"):
+        x, y = _cell(cells, window, longest, "hand"), _cell(cells, window, longest, "core")
+        if x is not None and y is not None:
+            found.append(Target(f"enrich: hand-written / core, {window}, {longest} d", "—", str(Ratio.of(x, y)), None))
+    return found
+
+
+def agreement(cells: Sequence[Cell]) -> list[dict[str, object]]:
+    """Per case: do sql, core and hand give the same rows (count, per JoinType of each input, fingerprint), did
+    every timed run return as many rows as the check run, and does the chain differ?"""
+    rows = []
+    for case in dict.fromkeys(c.case for c in cells):
+        by_variant = {c.variant: c for c in cells if c.case == case}
+        reference = by_variant["core"].check
+        assert reference is not None
+        chain_check = by_variant["chain"].check if "chain" in by_variant else None
+        rows.append(
+            {
+                "suite": "enrich",
+                "case": case,
+                "variants": list(by_variant),
+                "ours_agree": all(by_variant[v].check == reference for v in ("sql", "hand") if v in by_variant),
+                "hand_agrees": "hand" in by_variant and by_variant["hand"].check == reference,
+                "rows": reference.rows,
+                "types": reference.types,
+                "chain": _difference(reference, chain_check) if chain_check else "not run",
+                "stable": all(c.stable for c in by_variant.values()),
+            }
+        )
+    return rows
+
+
+def _difference(ours: Check, theirs: Check) -> str:
+    if ours == theirs:
+        return "same rows"
+    parts = [f"{theirs.rows - ours.rows:+d} rows"]
+    for name in sorted(set(ours.types) | set(theirs.types)):
+        mine, chained = ours.types.get(name, 0), theirs.types.get(name, 0)
+        if mine != chained:
+            parts.append(f"{name} {mine} → {chained}")
+    if ours.rows == theirs.rows and ours.types == theirs.types:
+        parts.append("same counts, other rows")
+    return ", ".join(parts)
+
+
+def cell_json(c: Cell) -> dict[str, object]:
+    return {
+        "suite": "enrich",
+        "case": asdict(c.case),
+        "variant": c.variant,
+        "median": c.median,
+        "seconds": [r.seconds for r in c.runs],
+        "rows": c.check.rows if c.check else None,
+        "types": c.check.types if c.check else None,
+        "fingerprint": c.check.fingerprint if c.check else None,
+        "stable": c.stable,
+        "bounds": c.case.bounds(),  # type: ignore[attr-defined]
+        "reads": reads(c),
+        "reads_within_bounds": reads_within_bounds(c),
+        "scans": [asdict(s) for s in c.plan.scans] if c.plan else [],
+        "nodes": dict(c.plan.nodes) if c.plan else {},
+    }
+
+
+def markdown(cells: Sequence[Cell], agreed: Sequence[dict[str, object]], spec: DataSpec) -> list[str]:
+    """The suite's sections of the report."""
+    from .report import Ratio, _seconds
+
+    def window_text(i: Input) -> str:
+        what = f"aggregate `{dict(i.aggregate)}`" if i.aggregate else "partner='first'"
+        return f"`{i.name}` ({what}, look_back_time {i.look_back_time}, max_waiting_time {i.max_waiting_time})"
+
+    lines = [
+        "",
+        "## Several inputs: inc_join_many (spec §12)",
+        "",
+        f"Data: the few-rows A and B ({spec.days} days x {spec.rows_per_day} A rows per day), B as input `b`, and "
+        f"input `c`: B's rows arriving {SHIFT_DAYS} day later (own parquet table partitioned by RecDate). "
+        f"join_cols TrxId; inputs {window_text(FIRST)} and {window_text(AGGREGATE)}. Variants:",
+        "",
+    ]
+    lines += [f"- `{name}`: {text}" for name, text in VARIANTS.items()]
+    lines += [
+        "",
+        "Median seconds (timed runs in brackets); `× core`: the median per-round ratio to the core; partitions "
+        "read per scan of A / b / c from the executed plan (spec §12 bound in brackets).",
+        "",
+        "| case | variant | median s | × core | rows | partitions per scan A / b / c [bound] | shuffles | "
+        "broadcasts | joins |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for case in dict.fromkeys(c.case for c in cells):
+        core_cell = next(c for c in cells if c.case == case and c.variant == "core")
+        bounds = case.bounds()  # type: ignore[attr-defined]
+        for c in (c for c in cells if c.case == case):
+            if not c.runs or c.plan is None or c.check is None:
+                continue
+            read = " / ".join(",".join(map(str, scans)) or "0" for scans in reads(c).values())
+            joins = ", ".join(f"{n}× {k}" for k, n in sorted(c.plan.joins.items()))
+            lines.append(
+                f"| {case.label} | {c.variant} | {_seconds(c.median)} ({len(c.runs)}) | "
+                f"{Ratio.of(c, core_cell).median:.2f} | {c.check.rows} | {read} "
+                f"[{' / '.join(map(str, bounds.values()))}] | {c.plan.shuffles} | {c.plan.broadcasts} | {joins} |"
+            )
+    lines += [
+        "",
+        "Do the variants agree? Rows, rows per JoinType of each input and a fingerprint of (TrxId, output RecDate, "
+        "RecDate_A, b's partner and code, c's aggregates and code) from each cell's check run; sql, core and hand "
+        "must agree; the chain (other semantics: c's window sits at the first step's output arrival) is compared.",
+        "",
+        "| case | rows | rows per JoinType | sql = core = hand | chain of two inc_join |",
+        "|---|---|---|---|---|",
+    ]
+    for row in agreed:
+        types = ", ".join(f"{name} {n}" for name, n in sorted(row["types"].items()))  # type: ignore[attr-defined]
+        lines.append(
+            f"| {row['case'].label} | {row['rows']} | {types} | "  # type: ignore[attr-defined]
+            f"{'yes' if row['ours_agree'] else '**NO**'}{'' if row['stable'] else ' (runs differ!)'} | "
+            f"{row['chain']} |"
+        )
+    return lines
