@@ -162,6 +162,16 @@ def test_a_stalled_input_holds_every_row_back(spark):
     assert sorted((r.id, r.n) for r in later.collect()) == [(100, 1), (101, 1)]
 
 
+def test_an_empty_input_holds_every_row_back_until_an_end_is_declared(spark):
+    """An input without any row has no latest arrival, so no watermark: nothing is placed. With an explicit end
+    (an orchestrator that knows the input is loaded, empty) the rows come, that input timed out (code 4)."""
+    a, inputs = fixed_inputs(spark)
+    inputs[1]["df"] = inputs[1]["df"].where("false")
+    assert inc_join_many(a, inputs, output_window_start=bound(0, "day")).count() == 0
+    declared = inc_join_many(a, inputs, output_window_start=bound(0, "day"), output_window_end=bound(20, "day"))
+    assert sorted((r.id, r.n, r.JoinType_sepa) for r in declared.collect()) == [(100, 0, 4), (101, 0, 4), (102, 0, 4)]
+
+
 @pytest.mark.parametrize(
     "change, error, message",
     [
