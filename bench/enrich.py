@@ -125,25 +125,32 @@ class EnrichCase:
 
     def model_sql(self) -> str:
         """The dbt model a user would write for this case."""
-        inputs = []
-        for i in INPUTS:
-            spec: dict[str, object] = {
-                "relation": _Raw(f"bench_input('{i.name}_{self.history}d')"),
-                "name": i.name,
-                "join_cols": [KEY],
-                "inc_col": INC_COL,
-                "look_back_time": i.look_back_time,
-                "max_waiting_time": i.max_waiting_time,
-            }
-            if i.aggregate:
-                spec["aggregate"] = dict(i.aggregate)
-            else:
-                spec["partner"] = "first"
-            inputs.append(spec)
+        inputs = input_specs("relation", lambda i: _Raw(f"bench_input('{i.name}_{self.history}d')"))
         return (
             f"{{{{ dbt_inc_join.inc_join_many(bench_input('a_{self.history}d'), {_jinja(inputs)}, "
             f"output_window_start='{self.start}', output_window_end='{self.end}') }}}}"
         )
+
+
+def input_specs(source_key: str, source: Callable[[Input], object]) -> list[dict[str, object]]:
+    """The inputs of inc_join_many, each with its table under ``source_key`` ('relation' in the macro, 'df' in
+    Python)."""
+    specs: list[dict[str, object]] = []
+    for i in INPUTS:
+        spec: dict[str, object] = {
+            source_key: source(i),
+            "name": i.name,
+            "join_cols": [KEY],
+            "inc_col": INC_COL,
+            "look_back_time": i.look_back_time,
+            "max_waiting_time": i.max_waiting_time,
+        }
+        if i.aggregate:
+            spec["aggregate"] = dict(i.aggregate)
+        else:
+            spec["partner"] = "first"
+        specs.append(spec)
+    return specs
 
 
 class _Raw(str):
@@ -175,21 +182,7 @@ VARIANTS: dict[str, str] = {
 def core(spark, case: EnrichCase):
     from dbt_inc_join import inc_join_many
 
-    inputs = []
-    for i in INPUTS:
-        spec: dict[str, object] = {
-            "df": spark.table(case.table(i.name)),
-            "name": i.name,
-            "join_cols": [KEY],
-            "inc_col": INC_COL,
-            "look_back_time": i.look_back_time,
-            "max_waiting_time": i.max_waiting_time,
-        }
-        if i.aggregate:
-            spec["aggregate"] = dict(i.aggregate)
-        else:
-            spec["partner"] = "first"
-        inputs.append(spec)
+    inputs = input_specs("df", lambda i: spark.table(case.table(i.name)))
     return inc_join_many(spark.table(case.table_a), inputs, output_window_start=case.start, output_window_end=case.end)
 
 
