@@ -269,6 +269,17 @@ def table_name(side: str, history_days: int) -> str:
     return f"{side}_{history_days}d"
 
 
+def register_table(spark, name: str, columns: str, location, days) -> None:
+    """A catalog table over parquet files partitioned by RecDate, with the partitions of ``days`` (added 100 at a
+    time: one ALTER per partition would cost a metastore round trip each)."""
+    spark.sql(f"DROP TABLE IF EXISTS {name}")
+    spark.sql(f"CREATE TABLE {name} ({columns}) USING parquet PARTITIONED BY (RecDate) LOCATION '{location}'")
+    days = list(days)
+    for chunk in range(0, len(days), 100):
+        partitions = " ".join(f"PARTITION (RecDate = DATE'{d}')" for d in days[chunk : chunk + 100])
+        spark.sql(f"ALTER TABLE {name} ADD {partitions}")
+
+
 def register_tables(
     spark,
     database: str,
@@ -287,13 +298,6 @@ def register_tables(
         days = [spec.last_day - timedelta(days=i) for i in range(n)]
         for side in ("a", "b"):
             name = f"{database}.{prefix}{table_name(side, n)}"
-            spark.sql(f"DROP TABLE IF EXISTS {name}")
-            spark.sql(
-                f"CREATE TABLE {name} ({columns[side]}) USING parquet PARTITIONED BY (RecDate) "
-                f"LOCATION '{dataset / side}'"
-            )
-            for chunk in range(0, len(days), 100):
-                partitions = " ".join(f"PARTITION (RecDate = DATE'{d}')" for d in days[chunk : chunk + 100])
-                spark.sql(f"ALTER TABLE {name} ADD {partitions}")
+            register_table(spark, name, columns[side], dataset / side, days)
             created.append(name)
     return created

@@ -32,8 +32,9 @@ from dataclasses import asdict, dataclass
 from datetime import date, timedelta
 from pathlib import Path
 
-from .data import COLUMNS, DataSpec
+from .data import COLUMNS, DataSpec, register_table
 from .measure import Cell, Check, measure
+from .report import check_difference
 from .variants import DATABASE, LABELS, SqlMacro
 
 GENERATOR_VERSION = 1
@@ -334,15 +335,7 @@ def register(spark, dataset: Path, spec: DataSpec, histories: Sequence[int]) -> 
     first = spec.first_day + timedelta(days=SHIFT_DAYS)
     for n in histories:
         days = [d for d in (spec.last_day - timedelta(days=i) for i in range(n)) if d >= first]
-        name = f"{DATABASE}.{AGGREGATE.name}_{n}d"
-        spark.sql(f"DROP TABLE IF EXISTS {name}")
-        spark.sql(
-            f"CREATE TABLE {name} ({COLUMNS['b']}) USING parquet PARTITIONED BY ({INC_COL}) "
-            f"LOCATION '{dataset / AGGREGATE.name}'"
-        )
-        for chunk in range(0, len(days), 100):
-            partitions = " ".join(f"PARTITION ({INC_COL} = DATE'{d}')" for d in days[chunk : chunk + 100])
-            spark.sql(f"ALTER TABLE {name} ADD {partitions}")
+        register_table(spark, f"{DATABASE}.{AGGREGATE.name}_{n}d", COLUMNS["b"], dataset / AGGREGATE.name, days)
 
 
 # --- cells, check runs, measurement
@@ -494,24 +487,11 @@ def agreement(cells: Sequence[Cell]) -> list[dict[str, object]]:
                 "hand_agrees": "hand" in by_variant and by_variant["hand"].check == reference,
                 "rows": reference.rows,
                 "types": reference.types,
-                "chain": _difference(reference, chain_check) if chain_check else "not run",
+                "chain": check_difference(reference, chain_check) if chain_check else "not run",
                 "stable": all(c.stable for c in by_variant.values()),
             }
         )
     return rows
-
-
-def _difference(ours: Check, theirs: Check) -> str:
-    if ours == theirs:
-        return "same rows"
-    parts = [f"{theirs.rows - ours.rows:+d} rows"]
-    for name in sorted(set(ours.types) | set(theirs.types)):
-        mine, chained = ours.types.get(name, 0), theirs.types.get(name, 0)
-        if mine != chained:
-            parts.append(f"{name} {mine} → {chained}")
-    if ours.rows == theirs.rows and ours.types == theirs.types:
-        parts.append("same counts, other rows")
-    return ", ".join(parts)
 
 
 def cell_json(c: Cell) -> dict[str, object]:

@@ -196,7 +196,7 @@ def agreement(results: Results) -> list[dict[str, object]]:
                 "ours_agree": ours_agree,
                 "rows": reference.rows,
                 "types": reference.types,
-                "peer": _peer_difference(reference, peer.check) if peer else _peer_not_run(case),
+                "peer": check_difference(reference, peer.check) if peer else _peer_not_run(case),
                 "stable": all(c.stable for c in by_variant.values()),
             }
         )
@@ -244,14 +244,15 @@ def _late_lines(results: Results) -> list[str]:
     return lines
 
 
-def _peer_difference(ours: Check, theirs: Check) -> str:
+def check_difference(ours: Check, theirs: Check) -> str:
+    """How another variant's check run differs from ours (rows, rows per JoinType), or 'same rows'."""
     if (ours.rows, ours.types, ours.fingerprint) == (theirs.rows, theirs.types, theirs.fingerprint):
         return "same rows"
     parts = [f"{theirs.rows - ours.rows:+d} rows"]
     for name in sorted(set(ours.types) | set(theirs.types)):
-        mine, peers = ours.types.get(name, 0), theirs.types.get(name, 0)
-        if mine != peers:
-            parts.append(f"{name} {mine} → {peers}")
+        mine, other = ours.types.get(name, 0), theirs.types.get(name, 0)
+        if mine != other:
+            parts.append(f"{name} {mine} → {other}")
     if ours.rows == theirs.rows and ours.types == theirs.types:
         parts.append("same counts, other rows")
     return ", ".join(parts)
