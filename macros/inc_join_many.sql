@@ -19,31 +19,23 @@
   {%- if not execute -%}
     {{ return('select 1 as inc_join_placeholder') }}
   {%- endif -%}
-  {%- if include_waiting -%}
-    {{ dbt_inc_join._fail_many("include_waiting=True is not available yet: a row of several inputs waits until the last of them settles; use inc_join per input to see what is waiting.") }}
-  {%- endif -%}
+  {%- set include_waiting = dbt_inc_join._flag('include_waiting', include_waiting) -%}
   {%- set specs = dbt_inc_join._many_specs(inputs) -%}
   {%- set time_uom = dbt_inc_join._choice('time_uom', time_uom, ['day', 'hour', 'minute']) -%}
+  {%- do dbt_inc_join._check_model_config({'include_waiting': include_waiting, 'time_uom': time_uom}) -%}
   {%- set max_window_units = dbt_inc_join._max_window_units(max_window_units) -%}
   {%- set a = dbt_inc_join._unfiltered(a) -%}
   {%- set a_table = dbt_inc_join._table_of(a, 'a') -%}
   {%- set a_columns = adapter.get_columns_in_relation(a_table) -%}
   {%- set prepared = [] -%}
   {%- for spec in specs -%}
-    {%- do prepared.append(dbt_inc_join._many_input(spec, a_columns, time_uom)) -%}
+    {%- do prepared.append(dbt_inc_join._many_input(spec, a_table, a_columns, time_uom)) -%}
   {%- endfor -%}
   {%- set arrivals = prepared | map(attribute='inputs') | map(attribute='inc_col') | map('first') | unique | list -%}
   {%- if arrivals | length > 1 -%}
     {{ dbt_inc_join._fail_many("the inputs name different arrival columns of a (" ~ arrivals | sort | join(', ') ~ "); A has one arrival: give each input's inc_col as [A column, B column] with the same A column.") }}
   {%- endif -%}
   {%- set first = prepared[0] -%}
-  {%- set given = namespace(rows=dbt_inc_join._is_cte(a)) -%}
-  {%- for item in prepared -%}
-    {%- if dbt_inc_join._is_cte(item.relation) -%}{%- set given.rows = true -%}{%- endif -%}
-  {%- endfor -%}
-  {%- if given.rows -%}
-    {{ dbt_inc_join._fail_many('unit tests (given rows) of inc_join_many models are not supported yet: the window of a unit test is decided over two inputs only. Test the model with dbt build on small seeds, or unit test each input with inc_join.') }}
-  {%- endif -%}
   {%- set more = [] -%}
   {%- for item in prepared[1:] -%}
     {%- do more.append({'relation': item.relation, 'columns': item.b_columns, 'inc_col': item.params.inc_cols}) -%}
@@ -54,7 +46,7 @@
   {%- set reach = prepared | map(attribute='params') | map(attribute='max_waiting_time') | max -%}
   {%- do dbt_inc_join._log_many_run(window, reach, prepared) -%}
   {%- set marker = '' if window.get('in_sql') else dbt_inc_join._run_marker(dbt_inc_join._run_record(window, first.params.inc_col, 'sql')) -%}
-  {{ return(marker ~ '\n' ~ dbt_inc_join._render_many(a, a_columns, prepared, window, output_select)) }}
+  {{ return(marker ~ '\n' ~ dbt_inc_join._render_many(a, a_columns, prepared, window, output_select, include_waiting)) }}
 {% endmacro %}
 
 {% macro _fail_many(message) %}
@@ -65,7 +57,7 @@
   {#- The inputs, checked: a non-empty list of mappings, names unique, each with a relation and a window, and
       one row per A row (partner first or last, or aggregate). -#}
   {%- set accepted = ['relation', 'name', 'join_cols', 'inc_col', 'look_back_time', 'max_waiting_time', 'partner',
-                      'partner_order_by', 'aggregate', 'null_fill', 'suffix'] -%}
+                      'partner_order_by', 'aggregate', 'null_fill', 'join_cond', 'suffix'] -%}
   {%- if inputs is string or inputs is mapping or inputs is not iterable or inputs | length == 0 -%}
     {{ dbt_inc_join._fail_many("inputs must be a non-empty list of inputs ({'relation': ref(...), 'name': ..., 'join_cols': ..., ...}).") }}
   {%- endif -%}
@@ -104,7 +96,7 @@
   {{ return(inputs) }}
 {% endmacro %}
 
-{% macro _many_input(spec, a_columns, time_uom) %}
+{% macro _many_input(spec, a_table, a_columns, time_uom) %}
   {#- One input, checked and planned as inc_join's one-row-per-A plan (how = left). -#}
   {%- set suffix = spec.get('suffix') or ('_' ~ spec.name) -%}
   {%- set aggregate = spec.get('aggregate') -%}
@@ -112,7 +104,8 @@
   {%- set params = dbt_inc_join._check_parameters(spec.join_cols, spec.get('inc_col', 'RecDate'), 'left',
                                                   spec.look_back_time, spec.max_waiting_time, time_uom, true,
                                                   false, none, ['_A', suffix], partner,
-                                                  spec.get('partner_order_by'), aggregate, spec.get('null_fill')) -%}
+                                                  spec.get('partner_order_by'), aggregate, spec.get('null_fill'),
+                                                  false, 0, spec.get('join_cond')) -%}
   {%- set relation = dbt_inc_join._unfiltered(spec.relation) -%}
   {%- set b_table = dbt_inc_join._table_of(relation, 'b') -%}
   {%- set b_columns = adapter.get_columns_in_relation(b_table) -%}
@@ -122,6 +115,11 @@
     {%- do dbt_inc_join._check_aggregates(b_table, params.aggregate, inputs.b_names) -%}
   {%- endif -%}
   {%- do plan.update({'aggregate_fills': dbt_inc_join._aggregate_fills(params)}) -%}
+  {%- if params.join_cond -%}
+    {%- set condition = dbt_inc_join._rewrite_join_cond(params.join_cond, inputs.a_names, inputs.b_names) -%}
+    {%- do dbt_inc_join._check_join_cond(condition, a_table, b_table) -%}
+    {%- do inputs.update({'condition': condition}) -%}
+  {%- endif -%}
   {{ return({'name': spec.name, 'suffix': suffix, 'relation': relation, 'b_columns': b_columns, 'params': params,
              'inputs': inputs, 'plan': plan}) }}
 {% endmacro %}
@@ -139,8 +137,11 @@
     {%- endfor -%}
   {%- endif -%}
   {%- set target = this if (this is defined and this is not none) else 'run-operation' -%}
+  {%- if dbt_inc_join._in_unit_test() -%}
+    {%- set target = 'unit test ' ~ model.name -%}
+  {%- endif -%}
   {%- set line = dbt_inc_join._run_log_line(target, window, ranges) -%}
-  {%- if reads -%}
+  {%- if reads and not window.get('in_sql') -%}
     {#- inc_join's line names a and b; here a and each input by its name -#}
     {%- set line = line.split(', b ')[0] ~ ', ' ~ reads | join(', ') -%}
   {%- endif -%}
@@ -153,6 +154,7 @@
   {%- set group = [] -%}
   {%- for index in range(key_count) -%}{%- do group.append('_gk' ~ index) -%}{%- endfor -%}
   {%- do group.append('_g_arrival') -%}
+  {%- for index in range(dbt_inc_join._condition_count(item.inputs)) -%}{%- do group.append('_gc' ~ index) -%}{%- endfor -%}
   {%- if item.params.mode == 'aggregate' -%}
     {%- set outputs = [] -%}
     {%- for pair in item.params.aggregate -%}{%- do outputs.append('_g' ~ loop.index0) -%}{%- endfor -%}
@@ -164,8 +166,17 @@
   {{ return(group + dbt_inc_join._projected_names(dbt_inc_join._side_projection('b', keys, item.plan.b_columns, item.inputs.inc_col[1], item.inputs.raw_types[1], item.params.time_uom))) }}
 {% endmacro %}
 
-{% macro _many_resolution_sql(index, item) %}
-  {#- (r_i, JoinType_i) over the joined row: where input i settles, and how (many.py: _resolution_sql). -#}
+{% macro _many_resolution_sql(index, item, open_after=none) %}
+  {#- (r_i, JoinType_i) over the joined row: where input i settles, and how; with open_after (the end literal of a
+      run with include_waiting) code 5 while the input settles after it (many.py: _resolution_sql). -#}
+  {%- set settled = dbt_inc_join._many_settled_sql(index, item) -%}
+  {%- if open_after is none -%}
+    {{ return(settled) }}
+  {%- endif -%}
+  {{ return([settled[0], 'CASE WHEN ' ~ settled[0] ~ ' > ' ~ open_after ~ ' THEN 5 ELSE ' ~ settled[1] ~ ' END']) }}
+{% endmacro %}
+
+{% macro _many_settled_sql(index, item) %}
   {%- set b_arrival = '_i' ~ index ~ '_b_arrival' -%}
   {%- set closes = dbt_inc_join._add_units_sql('_a_arrival', item.params.max_waiting_time, item.params.time_uom) -%}
   {%- if item.params.mode == 'aggregate' -%}
@@ -178,7 +189,7 @@
   {{ return([closes, code]) }}
 {% endmacro %}
 
-{% macro _render_many(a, a_columns, prepared, window, output_select) %}
+{% macro _render_many(a, a_columns, prepared, window, output_select, include_waiting=false) %}
   {%- set unit = window.time_uom -%}
   {%- set start = window.start -%}
   {%- set end = window.end -%}
@@ -198,12 +209,21 @@
   {%- for item in prepared -%}
     {%- set index = loop.index0 -%}
     {%- for pair in item.inputs['keys'] -%}{%- do projection.append(dbt_inc_join._quote(pair[0]) ~ ' AS _k' ~ index ~ '_' ~ loop.index0) -%}{%- endfor -%}
+    {%- if item.inputs.get('condition') is not none -%}
+      {%- for name in item.inputs.condition.a_columns -%}{%- do projection.append(dbt_inc_join._quote(name) ~ ' AS _c' ~ index ~ '_' ~ loop.index0) -%}{%- endfor -%}
+    {%- endif -%}
   {%- endfor -%}
   {%- set a_predicate = 'false' if empty else dbt_inc_join._arrival_range_sql(inc_a, first.inputs.raw_types[0], a_lower, end, unit) -%}
+  {%- set end_sql = dbt_inc_join._sql_literal(end, dbt_inc_join._unit_type(unit)) -%}
   {%- set resolved = [] -%}
-  {%- for item in prepared -%}{%- do resolved.append(dbt_inc_join._many_resolution_sql(loop.index0, item)) -%}{%- endfor -%}
+  {%- for item in prepared -%}{%- do resolved.append(dbt_inc_join._many_resolution_sql(loop.index0, item, end_sql if include_waiting else none)) -%}{%- endfor -%}
   {%- set settled = resolved | map('first') | list -%}
-  {%- set arrival = settled[0] if settled | length == 1 else 'greatest(' ~ settled | join(', ') ~ ')' %}
+  {%- set arrival = settled[0] if settled | length == 1 else 'greatest(' ~ settled | join(', ') ~ ')' -%}
+  {%- if include_waiting -%}
+    {#- a row not settled by the end is shown at the end, provisional; A's slice ends there and starts at
+        start - max mw_i, so every such row is in it -#}
+    {%- set arrival = 'least(' ~ arrival ~ ', ' ~ end_sql ~ ')' -%}
+  {%- endif %}
 with {{ window.get('ctes', '') }}_inc_join_many_a as (
     select {{ projection | join(', ') }}
     from {{ a }}
@@ -216,6 +236,7 @@ with {{ window.get('ctes', '') }}_inc_join_many_a as (
   {%- set a_side = [] -%}
   {%- for k in range(key_count) -%}{%- do a_side.append('_k' ~ index ~ '_' ~ k ~ ' AS _ak' ~ k) -%}{%- endfor -%}
   {%- do a_side.append('_a_arrival') -%}
+  {%- for k in range(dbt_inc_join._condition_count(item.inputs)) -%}{%- do a_side.append('_c' ~ index ~ '_' ~ k ~ ' AS _ac' ~ k) -%}{%- endfor -%}
   {%- set b_lower = none if a_lower is none else dbt_inc_join._shift(a_lower, -item.params.look_back_time, unit) %}
 {{ prefix }}_a as (
     select {{ a_side | join(', ') }}
@@ -238,7 +259,8 @@ _inc_join_many_joined as (
     {%- for column in dbt_inc_join._many_reduced_columns(item) -%}{%- do renamed.append(column ~ ' AS _i' ~ index ~ column) -%}{%- endfor -%}
     {%- set back = [] -%}
     {%- for k in range(item.inputs['keys'] | length) -%}{%- do back.append('_k' ~ index ~ '_' ~ k ~ ' = _i' ~ index ~ '_gk' ~ k) -%}{%- endfor -%}
-    {%- do back.append('_a_arrival = _i' ~ index ~ '_g_arrival') %}
+    {%- do back.append('_a_arrival = _i' ~ index ~ '_g_arrival') -%}
+    {%- for k in range(dbt_inc_join._condition_count(item.inputs)) -%}{%- do back.append('_c' ~ index ~ '_' ~ k ~ ' <=> _i' ~ index ~ '_gc' ~ k) -%}{%- endfor %}
     LEFT OUTER JOIN (select {{ renamed | join(', ') }} from {{ prefix }}_reduced)
       on {{ back | join(' AND ') }}
     {%- set fills = dbt_inc_join._fills_from_empty(item.plan) -%}

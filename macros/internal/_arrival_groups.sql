@@ -1,8 +1,9 @@
 {#- The plan of one row per A (spec §11, Cost): everything a row of A gets from B depends only on its keys and its
     arrival, so B is joined to the distinct (keys, arrival) of A's slice, never to A's rows: an equi-join on the
     keys and a time bucket of width look_back_time + max_waiting_time + 1 (B's row falls into one bucket, an
-    arrival's window touches one or two), then joined back to A by equality.
-    Read side by side with src/dbt_inc_join/arrival_groups.py (same names, same text). -#}
+    arrival's window touches one or two), then joined back to A by equality. With join_cond (spec §12) the distinct
+    rows of A also carry the A columns the condition reads (_ac<i>), which come back as _gc<i> and join back
+    null-safe. Read side by side with src/dbt_inc_join/arrival_groups.py (same names, same text). -#}
 
 {% macro _pairs_by_bucket(mode, how) %}
   {#- Every partner with how = inner: the pairs are the output, so A's rows themselves go into the buckets
@@ -47,16 +48,26 @@
   {{ return(dbt_inc_join._keys_equal_sql(key_count, '_gk') ~ ' AND ' ~ window) }}
 {% endmacro %}
 
-{% macro _group_match_sql(key_count, lb, mw, time_uom) %}
-  {#- Equal keys, the same bucket, and b inside the arrival's window. -#}
-  {{ return('_bucket = _b_bucket AND ' ~ dbt_inc_join._group_window_sql(key_count, lb, mw, time_uom)) }}
+{% macro _group_match_sql(key_count, lb, mw, time_uom, condition=none) %}
+  {#- Equal keys, the same bucket, b inside the arrival's window, and join_cond (over the internal names). -#}
+  {%- set test = '_bucket = _b_bucket AND ' ~ dbt_inc_join._group_window_sql(key_count, lb, mw, time_uom) -%}
+  {{ return(test ~ ' AND (' ~ condition ~ ')' if condition else test) }}
 {% endmacro %}
 
-{% macro _back_to_a_sql(key_count) %}
-  {#- An A row and the result for its (keys, arrival): plain equality (a NULL key gets nothing). -#}
+{% macro _condition_group_projection(condition_count) %}
+  {#- join_cond's A columns of a reduced row, renamed for the join back (A's own are _ac<i> too). -#}
+  {%- set projection = [] -%}
+  {%- for index in range(condition_count) -%}{%- do projection.append('_ac' ~ index ~ ' AS _gc' ~ index) -%}{%- endfor -%}
+  {{ return(projection) }}
+{% endmacro %}
+
+{% macro _back_to_a_sql(key_count, condition_count=0) %}
+  {#- An A row and the result for its (keys, arrival): plain equality (a NULL key gets nothing); join_cond's A
+      columns null-safe (a NULL there may still meet the condition). -#}
   {%- set tests = [] -%}
   {%- for index in range(key_count) -%}{%- do tests.append('_ak' ~ index ~ ' = _gk' ~ index) -%}{%- endfor -%}
   {%- do tests.append('_a_arrival = _g_arrival') -%}
+  {%- for index in range(condition_count) -%}{%- do tests.append('_ac' ~ index ~ ' <=> _gc' ~ index) -%}{%- endfor -%}
   {{ return(tests | join(' AND ')) }}
 {% endmacro %}
 
@@ -71,7 +82,7 @@
   {#- B's own columns, quoted, for the aggregates to name (all but those named like an internal column). -#}
   {%- set own = [] -%}
   {%- for name in b_names -%}
-    {%- if modules.re.match('^_(bk?\\d+|bo\\d+|gk?\\d+|b_arrival|b_bucket|g_arrival|bucket|pick)$', name | lower) is none -%}
+    {%- if modules.re.match('^_(bk?\\d+|bo\\d+|gk?\\d+|[abg]c\\d+|b_arrival|b_bucket|g_arrival|bucket|pick)$', name | lower) is none -%}
       {%- do own.append(dbt_inc_join._quote(name)) -%}
     {%- endif -%}
   {%- endfor -%}

@@ -34,14 +34,18 @@
                         ~ model.name.split('.')[0] ~ ' --empty), or keep the input in the tested model\'s schema.') }}
 {% endmacro %}
 
-{% macro _window_in_sql(a, b, a_column, b_column, inc_col, time_uom, how, explicit, max_window_units) %}
+{% macro _window_in_sql(a, b, a_column, b_column, inc_col, time_uom, how, explicit, max_window_units, more=[]) %}
   {#- The output window of spec §6 decided by SQL over the given rows: the same rules as _resolve_window, with
       the largest output arrival in `this`, the earliest arrivals and the watermark as scalar subqueries over the
-      fixtures' CTEs. The bounds come out as SQL bounds ({'sql', 'units', 'time_uom'}: _shift and _sql_literal take them). -#}
+      fixtures' CTEs. The bounds come out as SQL bounds ({'sql', 'units', 'time_uom'}: _shift and _sql_literal take them).
+      inc_join_many's further inputs come as `more` ([relation, arrival column] each): the watermark is the
+      earliest of all. -#}
   {%- set unit_type = dbt_inc_join._unit_type(time_uom) -%}
   {#- the arrivals the rules read, each one scalar subquery over a CTE -#}
   {%- set arrivals = [] -%}
-  {%- for side, relation, column in [('a', a, a_column), ('b', b, b_column)] -%}
+  {%- set sides = [('a', a, a_column), ('b', b, b_column)] -%}
+  {%- for relation, column in more -%}{%- do sides.append(('b' ~ loop.index, relation, column)) -%}{%- endfor -%}
+  {%- for side, relation, column in sides -%}
     {%- set arrival = dbt_inc_join._truncate_sql(dbt_inc_join._quote(column.name), time_uom) -%}
     {%- do arrivals.append('(SELECT max(' ~ arrival ~ ') FROM ' ~ relation ~ ') AS ' ~ side ~ '_max') -%}
     {%- do arrivals.append('(SELECT min(' ~ arrival ~ ') FROM ' ~ relation ~ ') AS ' ~ side ~ '_min') -%}
@@ -65,7 +69,11 @@
   {#- end: an explicit bound or the watermark, capped at the watermark (none while a side has no rows), then
       at max_window_units units -#}
   {%- set declared = var('inc_join_available_until', none) -%}
-  {%- set watermark_sql = dbt_inc_join._least_sql('a_max', 'b_max') -%}
+  {%- set earliest_max = namespace(sql=dbt_inc_join._least_sql('a_max', 'b_max')) -%}
+  {%- for relation, column in more -%}
+    {%- set earliest_max.sql = dbt_inc_join._least_sql(earliest_max.sql, 'b' ~ loop.index ~ '_max') -%}
+  {%- endfor -%}
+  {%- set watermark_sql = earliest_max.sql -%}
   {%- if declared not in [none, ''] -%}
     {%- set watermark_sql = dbt_inc_join._sql_literal(dbt_inc_join._parse_bound(declared, 'inc_join_available_until', time_uom), unit_type) -%}
   {%- endif -%}

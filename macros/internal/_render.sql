@@ -44,7 +44,8 @@
     {%- if side == 'b' and params.groups_by_arrival -%}
       {%- set projection = dbt_inc_join._b_group_projection(params, inputs, plan) -%}
     {%- endif -%}
-    {%- if condition is not none -%}
+    {%- if condition is not none and not (side == 'b' and params.groups_by_arrival) -%}
+      {#- (the arrival-group plan's B projection carries them already) -#}
       {%- set projection = projection + dbt_inc_join._condition_projection(side, condition[side ~ '_columns']) -%}
     {%- endif -%}
     {%- do slices.append({'sql': projection | join(', '), 'source': relation | string, 'predicate': predicate}) -%}
@@ -78,7 +79,7 @@ _inc_join_pairs as (
     select *
     from _inc_join_a
     {{ join_kind }} JOIN _inc_join_reduced
-      on {{ dbt_inc_join._back_to_a_sql(inputs['keys'] | length) }}
+      on {{ dbt_inc_join._back_to_a_sql(inputs['keys'] | length, dbt_inc_join._condition_count(inputs)) }}
     {%- if dbt_inc_join._fills_from_empty(plan) %}
     CROSS JOIN _inc_join_empty
     {%- endif %}
@@ -101,12 +102,27 @@ from _inc_join_placed
 where _join_type is not null
 {% endmacro %}
 
+{% macro _condition_count(inputs) %}
+  {#- How many A columns join_cond reads (0 without join_cond). -#}
+  {%- set condition = inputs.get('condition') -%}
+  {{ return(0 if condition is none else condition.a_columns | length) }}
+{% endmacro %}
+
+{% macro _condition_text(inputs) %}
+  {#- join_cond over the internal names, or none. -#}
+  {%- set condition = inputs.get('condition') -%}
+  {{ return(none if condition is none else condition.sql) }}
+{% endmacro %}
+
 {% macro _b_group_projection(params, inputs, plan) %}
-  {#- B's slice for the arrival-group plan: the usual internal columns, partner_order_by's columns and the bucket;
-      with aggregate, B's own columns too, which the aggregates name. -#}
+  {#- B's slice for the arrival-group plan: the usual internal columns, partner_order_by's columns, join_cond's B
+      columns and the bucket; with aggregate, B's own columns too, which the aggregates name. -#}
   {%- set keys = inputs['keys'] | map(attribute=1) | list -%}
   {%- set projection = dbt_inc_join._side_projection('b', keys, plan.b_columns, inputs.inc_col[1], inputs.raw_types[1], params.time_uom) -%}
   {%- set projection = projection + dbt_inc_join._order_projection(inputs.partner_order_by) -%}
+  {%- if inputs.get('condition') is not none -%}
+    {%- set projection = projection + dbt_inc_join._condition_projection('b', inputs.condition.b_columns) -%}
+  {%- endif -%}
   {%- if params.aggregate -%}
     {%- set projection = dbt_inc_join._own_columns(inputs.b_names) + projection -%}
   {%- endif -%}
@@ -154,7 +170,7 @@ _inc_join_pairs as (
     select *
     from _inc_join_a_buckets
     INNER JOIN _inc_join_b
-      on {{ dbt_inc_join._group_match_sql(key_count, lb, mw, unit) }}
+      on {{ dbt_inc_join._group_match_sql(key_count, lb, mw, unit, dbt_inc_join._condition_text(inputs)) }}
 ),
 {%- endmacro %}
 
@@ -169,6 +185,13 @@ _inc_join_pairs as (
   {%- set group = [] -%}
   {%- for index in range(key_count) -%}{%- do group.append('_gk' ~ index) -%}{%- endfor -%}
   {%- do group.append('_g_arrival') -%}
+  {#- join_cond's A columns join the group; the reduced rows name them _gc<i> for the join back -#}
+  {%- set conditioned = [] -%}
+  {%- for index in range(dbt_inc_join._condition_count(inputs)) -%}{%- do conditioned.append('_ac' ~ index) -%}{%- endfor -%}
+  {%- set named = group + dbt_inc_join._condition_group_projection(conditioned | length) -%}
+  {%- set not_null = [] -%}
+  {%- for name in group -%}{%- do not_null.append(name ~ ' IS NOT NULL') -%}{%- endfor -%}
+  {%- set group = group + conditioned -%}
   {%- set keys = inputs['keys'] | map(attribute=1) | list -%}
   {%- set b_names = dbt_inc_join._projected_names(dbt_inc_join._side_projection('b', keys, plan.b_columns, inputs.inc_col[1], inputs.raw_types[1], unit)) -%}
   {#- how = full: a B row of no arrival's window is kept (with NULL group columns): it is code 6. -#}
@@ -176,7 +199,7 @@ _inc_join_pairs as (
 {{ prefix }}_arrivals as (
     select *, explode({{ dbt_inc_join._arrival_buckets_sql(lb, mw, unit) }}) AS _bucket
     from (
-        select distinct {{ dbt_inc_join._arrival_projection(key_count) | join(', ') }}
+        select distinct {{ (dbt_inc_join._arrival_projection(key_count) + conditioned) | join(', ') }}
         from {{ a_cte }}
         where {{ dbt_inc_join._arrival_filter_sql(key_count) }}
     )
@@ -185,7 +208,7 @@ _inc_join_pairs as (
     select *
     from {{ prefix }}_arrivals
     {{ match_kind }} JOIN {{ b_cte }}
-      on {{ dbt_inc_join._group_match_sql(key_count, lb, mw, unit) }}
+      on {{ dbt_inc_join._group_match_sql(key_count, lb, mw, unit, dbt_inc_join._condition_text(inputs)) }}
 ),
 {{ prefix }}_reduced as (
   {%- if params.mode == 'aggregate' %}
@@ -193,16 +216,14 @@ _inc_join_pairs as (
     {%- for pair in params.aggregate -%}{%- do outputs.append(pair[1] ~ ' AS _g' ~ loop.index0) -%}{%- endfor -%}
     {%- do outputs.append('max(_b_arrival) AS _b_arrival') -%}
     {%- for index in range(key_count) -%}{%- do outputs.append('_gk' ~ index ~ ' AS _bk' ~ index) -%}{%- endfor %}
-    select {{ (group + outputs) | join(', ') }}
+    select {{ (named + outputs) | join(', ') }}
     from {{ prefix }}_matches
     group by {{ group | join(', ') }}
   {%- elif params.mode in ['first', 'last'] %}
     {%- set order = dbt_inc_join._partner_order(inputs.partner_order_by | length, dbt_inc_join._tie_breakers(params, inputs, plan)) -%}
     {%- set picked = [] -%}
-    {%- for name in b_names -%}{%- do picked.append('_pick.' ~ name ~ ' AS ' ~ name) -%}{%- endfor -%}
-    {%- set not_null = [] -%}
-    {%- for name in group -%}{%- do not_null.append(name ~ ' IS NOT NULL') -%}{%- endfor %}
-    select {{ (group + picked) | join(', ') }}
+    {%- for name in b_names -%}{%- do picked.append('_pick.' ~ name ~ ' AS ' ~ name) -%}{%- endfor %}
+    select {{ (named + picked) | join(', ') }}
     from (
         select {{ group | join(', ') }}, {{ dbt_inc_join._pick_sql(params.mode, b_names, order) }}
         from {{ prefix }}_matches
@@ -211,12 +232,12 @@ _inc_join_pairs as (
     )
     {%- if params.how == 'full' %}
     union all
-    select {{ (group + b_names) | join(', ') }}
+    select {{ (named + b_names) | join(', ') }}
     from {{ prefix }}_matches
     where _g_arrival IS NULL
     {%- endif %}
   {%- else %}
-    select {{ (group + b_names) | join(', ') }}
+    select {{ (named + b_names) | join(', ') }}
     from {{ prefix }}_matches
   {%- endif %}
 ),

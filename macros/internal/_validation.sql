@@ -240,10 +240,6 @@
     {%- set used = 'aggregate' if aggregates else ('many_rows_per_key' if partner == 'all' else 'partner') -%}
     {{ dbt_inc_join._fail(used ~ " needs the sliding join window; enforce_sliding_join_window=False (the compatibility mode) only supports partner='all' without aggregate.") }}
   {%- endif -%}
-  {%- if condition and (partner != 'all' or aggregates or many) -%}
-    {%- set used = 'aggregate' if aggregates else ('many_rows_per_key' if partner == 'all' else "partner='" ~ partner ~ "'") -%}
-    {{ dbt_inc_join._fail("join_cond is supported with partner='all' without aggregate or many_rows_per_key (got " ~ used ~ "): those plans pair B with A's distinct (keys, arrival), not with A's rows. Filter or derive a key column instead.") }}
-  {%- endif -%}
   {%- set late = dbt_inc_join._window_length('late_match_time', late_match_time) -%}
   {%- if late -%}
     {%- do dbt_inc_join._check_late_matches(how, partner, aggregates | length > 0, enforce) -%}

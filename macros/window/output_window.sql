@@ -58,7 +58,9 @@
   {%- set explicit = dbt_inc_join._explicit_bounds(output_window_start, output_window_end, batch, time_uom) -%}
   {%- if dbt_inc_join._is_cte(a) or dbt_inc_join._is_cte(b) -%}
     {#- a unit test's given rows: the same rules, decided by SQL over them (_fixtures.sql) -#}
-    {{ return(dbt_inc_join._window_in_sql(a, b, a_column, b_column, inc_col, time_uom, how, explicit, max_window_units)) }}
+    {%- set more = [] -%}
+    {%- for side in extra_sides -%}{%- do more.append([side[1], side[2]]) -%}{%- endfor -%}
+    {{ return(dbt_inc_join._window_in_sql(a, b, a_column, b_column, inc_col, time_uom, how, explicit, max_window_units, more)) }}
   {%- endif -%}
 
   {#- start -#}

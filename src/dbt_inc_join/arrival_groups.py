@@ -6,7 +6,9 @@ equi-join on the keys and a time bucket of width ``look_back_time + max_waiting_
 one bucket, and the window ``[a − lb, a + mw]`` of an arrival touches one or two, so each (a, b) pair in the
 window is found exactly once and a key's rows are compared only with the B rows of neighbouring buckets.
 The result, at most one row per (keys, a) for ``first``, ``last`` and ``aggregate``, is joined back to A by
-equality. SQL twin: macros/internal/_arrival_groups.sql, same names, same text.
+equality. With join_cond (spec §12) the distinct rows of A also carry the A columns the condition reads
+(``_ac<i>``), which come back as ``_gc<i>`` and join back null-safe. SQL twin: macros/internal/_arrival_groups.sql,
+same names, same text.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from .time_units import TimeUnit, unit_number_sql
 
 GROUP_ARRIVAL = "_g_arrival"
 GROUP_KEY = "_gk"  #: A's keys in the distinct (keys, arrival) of A: _gk0, _gk1, ...
+GROUP_CONDITION = "_gc"  #: join_cond's A columns (_ac<i>) in the reduced rows, for the join back
 BUCKET = "_bucket"
 
 
@@ -69,15 +72,25 @@ def group_window_sql(key_count: int, look_back_time: int, max_waiting_time: int,
     return f"{keys_equal_sql(key_count, GROUP_KEY)} AND {window}"
 
 
-def group_match_sql(key_count: int, look_back_time: int, max_waiting_time: int, unit: TimeUnit) -> str:
-    """Equal keys, the same bucket, and b inside the arrival's window."""
-    return f"{BUCKET} = _b_bucket AND {group_window_sql(key_count, look_back_time, max_waiting_time, unit)}"
+def group_match_sql(
+    key_count: int, look_back_time: int, max_waiting_time: int, unit: TimeUnit, condition: str | None = None
+) -> str:
+    """Equal keys, the same bucket, b inside the arrival's window, and join_cond (over the internal names)."""
+    test = f"{BUCKET} = _b_bucket AND {group_window_sql(key_count, look_back_time, max_waiting_time, unit)}"
+    return f"{test} AND ({condition})" if condition else test
 
 
-def back_to_a_sql(key_count: int) -> str:
-    """An A row and the result for its (keys, arrival): plain equality (a NULL key gets nothing)."""
+def condition_group_projection(condition_count: int) -> list[str]:
+    """join_cond's A columns of a reduced row, renamed for the join back (A's own are ``_ac<i>`` too)."""
+    return [f"_ac{i} AS {GROUP_CONDITION}{i}" for i in range(condition_count)]
+
+
+def back_to_a_sql(key_count: int, condition_count: int = 0) -> str:
+    """An A row and the result for its (keys, arrival): plain equality (a NULL key gets nothing); join_cond's
+    A columns null-safe (a NULL there may still meet the condition)."""
     tests = [f"_ak{i} = {group_key(i)}" for i in range(key_count)]
     tests.append(f"_a_arrival = {GROUP_ARRIVAL}")
+    tests += [f"_ac{i} <=> {GROUP_CONDITION}{i}" for i in range(condition_count)]
     return " AND ".join(tests)
 
 
@@ -87,7 +100,7 @@ def projected_names(projection: Sequence[str]) -> list[str]:
 
 
 #: Internal names of the arrival-group plan; a B column named like one is not visible to the aggregates.
-INTERNAL_NAME = r"^_(bk?\d+|bo\d+|gk?\d+|b_arrival|b_bucket|g_arrival|bucket|pick)$"
+INTERNAL_NAME = r"^_(bk?\d+|bo\d+|gk?\d+|[abg]c\d+|b_arrival|b_bucket|g_arrival|bucket|pick)$"
 
 
 def own_columns(b_names: Sequence[str]) -> list[str]:

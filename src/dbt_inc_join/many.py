@@ -8,6 +8,11 @@ Each input reuses the one-row-per-A plan of inc_join (render.py: ``reduced_by_ar
 distinct (keys_i, arrival) of A's slice and reduced to at most one row per group, which A joins by equality, so
 duplicated A rows stay as many as they are and no input multiplies another's rows. Reads: A ``[s − max mw_i, e]``,
 input i ``[s − max mw − lb_i, e]``.
+
+With ``include_waiting`` (views and tables only, like inc_join's code 5) a run also shows each A row not settled by
+its end ``e``, at ``e``: the inputs settled by then as they will stay, each other input with ``JoinType_<name>`` 5
+and what it has so far (``first``: nothing yet; ``last``: the latest partner up to ``e``; ``aggregate``: over the
+partners up to ``e``, or the fill).
 """
 
 from __future__ import annotations
@@ -19,11 +24,11 @@ from typing import Any
 from pyspark.sql import DataFrame
 from pyspark.sql import functions as F
 
-from .arrival_groups import GROUP_ARRIVAL, group_key
+from .arrival_groups import GROUP_ARRIVAL, GROUP_CONDITION, group_key
 from .join import PreparedJoin, is_spark_dataframe, prepare_join
 from .predicates import arrival_range_sql, quote
-from .render import arrival_is_truncated, in_window_sql, reduced_by_arrival
-from .time_units import TimeUnit, UnitValue, add_units_sql, shift_value, truncate_sql
+from .render import arrival_is_truncated, condition_count, in_window_sql, reduced_by_arrival
+from .time_units import TimeUnit, UnitValue, add_units_sql, shift_value, sql_literal, truncate_sql
 from .validation import TIME_UOM_VALUES, _choice, _flag
 from .watermark import input_maxima, watermark_of
 from .window import parse_bound
@@ -39,6 +44,7 @@ INPUT_KEYS = (
     "partner_order_by",
     "aggregate",
     "null_fill",
+    "join_cond",
     "suffix",
 )
 
@@ -57,6 +63,7 @@ class ManyInput:
     partner_order_by: Any = None
     aggregate: Mapping[str, str] | None = None
     null_fill: Mapping[str, Any] | None = None
+    join_cond: str | None = None  #: an extra condition over a. and b. that the partners must meet (spec §12)
     suffix: str | None = None  #: default ``_<name>``
 
 
@@ -74,6 +81,7 @@ class PreparedMany:
     time_uom: TimeUnit
     inc_col_a: str
     output_select: tuple[str, ...] | None = field(default=None)
+    include_waiting: bool = False  #: also the rows not settled by the end, provisional (code 5 per open input)
 
 
 def _fail(message: str, error: type[Exception] = ValueError) -> Exception:
@@ -155,6 +163,7 @@ def _prepare_input(df_a: DataFrame, spec: ManyInput, unit: TimeUnit) -> Prepared
             partner_order_by=spec.partner_order_by,
             aggregate=spec.aggregate,
             null_fill=spec.null_fill,
+            join_cond=spec.join_cond,
         )
     except (TypeError, ValueError) as error:
         text = str(error).removeprefix("inc_join: ").replace("df_b", f"input {spec.name!r}")
@@ -162,8 +171,11 @@ def _prepare_input(df_a: DataFrame, spec: ManyInput, unit: TimeUnit) -> Prepared
     return PreparedInput(spec, prepared, spec.suffix or f"_{spec.name}")
 
 
-def prepare_many(df_a: DataFrame, inputs: object, time_uom: object = "day", output_select=None) -> PreparedMany:
+def prepare_many(
+    df_a: DataFrame, inputs: object, time_uom: object = "day", output_select=None, include_waiting: object = False
+) -> PreparedMany:
     """Check every argument and every schema (no data is read)."""
+    waiting = _flag("include_waiting", include_waiting)
     specs = check_inputs(df_a, inputs)
     unit = TimeUnit(_choice("time_uom", time_uom, TIME_UOM_VALUES).lower())
     prepared = tuple(_prepare_input(df_a, spec, unit) for spec in specs)
@@ -179,15 +191,23 @@ def prepare_many(df_a: DataFrame, inputs: object, time_uom: object = "day", outp
         if not isinstance(names, (list, tuple)) or not names or not all(isinstance(n, str) and n for n in names):
             raise _fail(f"output_select must list output column names (got {output_select!r}).", TypeError)
         select = tuple(names)
-    return PreparedMany(df_a, prepared, unit, arrivals.pop(), select)
+    return PreparedMany(df_a, prepared, unit, arrivals.pop(), select, waiting)
 
 
 def _internal(i: int, name: str) -> str:
     return f"_i{i}{name}"
 
 
-def _resolution_sql(i: int, item: PreparedInput, unit: TimeUnit) -> tuple[str, str]:
-    """(r_i, JoinType_i) over the joined row: where input i settles, and how."""
+def _resolution_sql(i: int, item: PreparedInput, unit: TimeUnit, open_after: str | None = None) -> tuple[str, str]:
+    """(r_i, JoinType_i) over the joined row: where input i settles, and how; with ``open_after`` (the end
+    literal of a run with include_waiting) code 5 while the input settles after it."""
+    settles, code = _settled_sql(i, item, unit)
+    if open_after is None:
+        return settles, code
+    return settles, f"CASE WHEN {settles} > {open_after} THEN 5 ELSE {code} END"
+
+
+def _settled_sql(i: int, item: PreparedInput, unit: TimeUnit) -> tuple[str, str]:
     b_arrival, mw = _internal(i, "_b_arrival"), item.prepared.params.max_waiting_time
     closes = add_units_sql("_a_arrival", mw, unit)
     if item.prepared.params.mode == "aggregate":
@@ -209,17 +229,23 @@ def render_many(many: PreparedMany, start: UnitValue | None, end: UnitValue) -> 
     reach = max(item.prepared.params.max_waiting_time for item in many.inputs)
     a_lower = None if start is None else shift_value(start, -reach, unit)
 
-    # A's slice, under internal names: its columns, its truncated arrival, each input's keys
+    # A's slice, under internal names: its columns, its truncated arrival, each input's keys and join_cond columns
     projection = [f"{quote(c)} AS _a{j}" for j, c in enumerate(df_a.columns)]
     projection.append(f"{truncate_sql(quote(inc_a), unit)} AS _a_arrival")
     for i, item in enumerate(many.inputs):
         projection += [f"{quote(a)} AS _k{i}_{j}" for j, (a, _) in enumerate(item.prepared.inputs.keys)]
+        if item.prepared.condition is not None:
+            projection += [f"{quote(a)} AS _c{i}_{j}" for j, a in enumerate(item.prepared.condition.a_columns)]
     joined = df_a.where(arrival_range_sql(inc_a, type_a, a_lower, end, unit)).selectExpr(*projection)
 
     for i, item in enumerate(many.inputs):
         prepared, params = item.prepared, item.prepared.params
-        keys = prepared.inputs.keys
-        a_side = joined.selectExpr(*[f"_k{i}_{j} AS _ak{j}" for j in range(len(keys))], "_a_arrival")
+        keys, conditioned = prepared.inputs.keys, range(condition_count(prepared))
+        a_side = joined.selectExpr(
+            *[f"_k{i}_{j} AS _ak{j}" for j in range(len(keys))],
+            "_a_arrival",
+            *[f"_c{i}_{j} AS _ac{j}" for j in conditioned],
+        )
         b_lower = None if a_lower is None else shift_value(a_lower, -params.look_back_time, unit)
         b_slice = prepared.df_b.where(
             arrival_range_sql(prepared.inputs.inc_col[1], prepared.inputs.arrival_types[1], b_lower, end, unit)
@@ -228,17 +254,24 @@ def render_many(many: PreparedMany, start: UnitValue | None, end: UnitValue) -> 
         reduced = reduced.selectExpr(*[f"{quote(c)} AS {_internal(i, c)}" for c in reduced.columns])
         back = [f"_k{i}_{j} = {_internal(i, group_key(j))}" for j in range(len(keys))]
         back.append(f"_a_arrival = {_internal(i, GROUP_ARRIVAL)}")
+        back += [f"_c{i}_{j} <=> {_internal(i, f'{GROUP_CONDITION}{j}')}" for j in conditioned]
         joined = joined.join(reduced, F.expr(" AND ".join(back)), "left")
         empty = [j for j, fill in enumerate(prepared.plan.aggregate_fills) if fill == f"_e{j}"]
         if empty:
             values = [f"{params.aggregate[j][1]} AS {_internal(i, f'_e{j}')}" for j in empty]
             joined = joined.crossJoin(prepared.df_b.where("false").selectExpr(*values))
 
-    resolved = [_resolution_sql(i, item, unit) for i, item in enumerate(many.inputs)]
+    end_sql = sql_literal(end, unit.spark_type)
+    open_after = end_sql if many.include_waiting else None
+    resolved = [_resolution_sql(i, item, unit, open_after) for i, item in enumerate(many.inputs)]
     arrivals = [r for r, _ in resolved]
     arrival = arrivals[0] if len(arrivals) == 1 else f"greatest({', '.join(arrivals)})"
-    placed = joined.selectExpr("*", f"{arrival} AS _arrival").where(in_window_sql("_arrival", start, end, unit))
-    return placed.selectExpr(*_output_columns(many, resolved))
+    if many.include_waiting:
+        # a row not settled by the end is shown at the end, provisional; A's slice ends there and starts at
+        # start − max mw_i, so every such row is in it
+        arrival = f"least({arrival}, {end_sql})"
+    placed = joined.selectExpr("*", f"{arrival} AS _arrival")
+    return placed.where(in_window_sql("_arrival", start, end, unit)).selectExpr(*_output_columns(many, resolved))
 
 
 def _output_columns(many: PreparedMany, resolved: list[tuple[str, str]]) -> list[str]:
@@ -306,13 +339,10 @@ def inc_join_many(
 
     Each input is a dict (or ManyInput) with ``df``, ``name``, ``join_cols``, ``inc_col``, ``look_back_time``,
     ``max_waiting_time`` and ``partner`` (``first``, the default, or ``last``, with ``partner_order_by``) or
-    ``aggregate`` (with ``null_fill``). All arguments are checked before any data is read."""
-    if _flag("include_waiting", include_waiting):
-        raise _fail(
-            "include_waiting=True is not available yet: a row of several inputs waits until the last of them "
-            "settles; use inc_join per input to see what is waiting."
-        )
-    many = prepare_many(a, inputs, time_uom, output_select)
+    ``aggregate`` (with ``null_fill``), and optionally ``join_cond`` and ``suffix``. ``include_waiting`` adds the
+    rows not settled by the end, provisional (code 5 for each open input). All arguments are checked before any
+    data is read."""
+    many = prepare_many(a, inputs, time_uom, output_select, include_waiting)
     unit = many.time_uom
     zone = a.sparkSession.conf.get("spark.sql.session.timeZone") or "UTC"
     start = parse_bound(output_window_start, "output_window_start", unit, zone)

@@ -25,6 +25,7 @@ from .arrival_groups import (
     arrival_projection,
     b_bucket_sql,
     back_to_a_sql,
+    condition_group_projection,
     group_key,
     group_match_sql,
     order_projection,
@@ -281,11 +282,13 @@ def b_projection(prepared: PreparedJoin) -> list[str]:
 
 
 def b_group_projection(prepared: PreparedJoin) -> list[str]:
-    """B's slice for the arrival-group plan: the usual internal columns, partner_order_by's columns and the
-    bucket; with aggregate, B's own columns too, which the aggregates name."""
+    """B's slice for the arrival-group plan: the usual internal columns, partner_order_by's columns, join_cond's
+    B columns and the bucket; with aggregate, B's own columns too, which the aggregates name."""
     params = prepared.params
     unit = params.time_uom
     projection = b_projection(prepared) + order_projection(prepared.inputs.partner_order_by)
+    if prepared.condition is not None:
+        projection += condition_projection("b", prepared.condition.b_columns)
     if params.aggregate:
         projection = own_columns(prepared.df_b.columns) + projection
     return projection + [f"{b_bucket_sql(params.look_back_time, params.max_waiting_time, unit)} AS _b_bucket"]
@@ -314,7 +317,8 @@ def bucketed_pairs(prepared: PreparedJoin, a_side: DataFrame, b_slice: DataFrame
         .selectExpr("*", *arrival_projection(key_count))
         .selectExpr("*", f"explode({arrival_buckets_sql(lb, mw, unit)}) AS {BUCKET}")
     )
-    return a_buckets.join(b_side, F.expr(group_match_sql(key_count, lb, mw, unit)), "inner")
+    match = group_match_sql(key_count, lb, mw, unit, condition_sql(prepared))
+    return a_buckets.join(b_side, F.expr(match), "inner")
 
 
 def arrival_group_pairs(prepared: PreparedJoin, a_side: DataFrame, b_slice: DataFrame, df_b: DataFrame) -> DataFrame:
@@ -322,7 +326,8 @@ def arrival_group_pairs(prepared: PreparedJoin, a_side: DataFrame, b_slice: Data
     The result has the columns of the plain plan's pairs (and ``_g<j>`` per aggregate)."""
     params = prepared.params
     reduced = reduced_by_arrival(prepared, a_side, b_slice)
-    joined = a_side.join(reduced, F.expr(back_to_a_sql(len(prepared.inputs.keys))), JOIN_KINDS[params.how])
+    back = back_to_a_sql(len(prepared.inputs.keys), condition_count(prepared))
+    joined = a_side.join(reduced, F.expr(back), JOIN_KINDS[params.how])
     return with_empty_aggregates(prepared, joined, df_b)
 
 
@@ -337,43 +342,52 @@ def with_empty_aggregates(prepared: PreparedJoin, joined: DataFrame, df_b: DataF
     return joined.crossJoin(empty)
 
 
+def condition_count(prepared: PreparedJoin) -> int:
+    """How many A columns join_cond reads (0 without join_cond)."""
+    return 0 if prepared.condition is None else len(prepared.condition.a_columns)
+
+
 def reduced_by_arrival(prepared: PreparedJoin, a_side: DataFrame, b_slice: DataFrame) -> DataFrame:
     """B joined to the distinct (keys, arrival) of A's slice and reduced per mode: at most one row per (keys,
-    arrival) for first, last and aggregate (``_gk<i>``, ``_g_arrival`` and B's internal columns); with how = full
-    also the B rows of no arrival's window."""
+    arrival) for first, last and aggregate (``_gk<i>``, ``_g_arrival``, join_cond's A columns as ``_gc<i>`` and
+    B's internal columns); with how = full also the B rows of no arrival's window."""
     params, inputs = prepared.params, prepared.inputs
     unit, lb, mw = params.time_uom, params.look_back_time, params.max_waiting_time
-    key_count = len(inputs.keys)
+    key_count, conditioned = len(inputs.keys), [f"_ac{i}" for i in range(condition_count(prepared))]
     b_side = b_slice.selectExpr(*b_group_projection(prepared))
     arrivals = (
         a_side.where(arrival_filter_sql(key_count))
-        .selectExpr(*arrival_projection(key_count))
+        .selectExpr(*arrival_projection(key_count), *conditioned)
         .distinct()
         .selectExpr("*", f"explode({arrival_buckets_sql(lb, mw, unit)}) AS {BUCKET}")
     )
     # how = full: a B row of no arrival's window is kept (with NULL group columns): it is code 6.
     kind = "right" if params.how == "full" else "inner"
-    matches = arrivals.join(b_side, F.expr(group_match_sql(key_count, lb, mw, unit)), kind)
-    group = [group_key(i) for i in range(key_count)] + [GROUP_ARRIVAL]
+    matches = arrivals.join(b_side, F.expr(group_match_sql(key_count, lb, mw, unit, condition_sql(prepared))), kind)
+    group = [group_key(i) for i in range(key_count)] + [GROUP_ARRIVAL] + conditioned
+    # the group as the reduced rows name it: join_cond's A columns renamed for the join back
+    named = group[: key_count + 1] + condition_group_projection(len(conditioned))
     b_names = projected_names(b_projection(prepared))
     if params.mode == "aggregate":
         reduced = matches.groupBy(*group).agg(
             *[F.expr(f"{expression} AS _g{j}") for j, (_, expression) in enumerate(params.aggregate)],
             F.expr(f"max({ARRIVAL_B}) AS {ARRIVAL_B}"),
         )
-        reduced = reduced.selectExpr("*", *[f"{group_key(i)} AS _bk{i}" for i in range(key_count)])
+        aggregated = [f"_g{j}" for j in range(len(params.aggregate))] + [ARRIVAL_B]
+        reduced = reduced.selectExpr(*named, *aggregated, *[f"{group_key(i)} AS _bk{i}" for i in range(key_count)])
     elif params.mode in ("first", "last"):
         order = partner_order(len(params.partner_order_by), tie_breakers(prepared))
+        not_null = " AND ".join(f"{g} IS NOT NULL" for g in group[: key_count + 1])
         chosen = (
-            matches.where(" AND ".join(f"{g} IS NOT NULL" for g in group))
+            matches.where(not_null)
             .groupBy(*group)
             .agg(F.expr(pick_sql(params.mode, b_names, order)))
-            .selectExpr(*group, *[f"_pick.{name} AS {name}" for name in b_names])
+            .selectExpr(*named, *[f"_pick.{name} AS {name}" for name in b_names])
         )
         if params.how == "full":
-            unclaimed = matches.where(f"{GROUP_ARRIVAL} IS NULL").selectExpr(*group, *b_names)
+            unclaimed = matches.where(f"{GROUP_ARRIVAL} IS NULL").selectExpr(*named, *b_names)
             chosen = chosen.unionByName(unclaimed)
         reduced = chosen
     else:
-        reduced = matches.selectExpr(*group, *b_names)
+        reduced = matches.selectExpr(*named, *b_names)
     return reduced

@@ -246,17 +246,6 @@ def check_parameters(
             f"inc_join: {used} needs the sliding join window; enforce_sliding_join_window=False (the "
             "compatibility mode) only supports partner='all' without aggregate."
         )
-    if condition and (partner_value != "all" or aggregates or many):
-        used = (
-            "aggregate"
-            if aggregates
-            else ("many_rows_per_key" if partner_value == "all" else f"partner={partner_value!r}")
-        )
-        raise ValueError(
-            f"inc_join: join_cond is supported with partner='all' without aggregate or many_rows_per_key (got "
-            f"{used}): those plans pair B with A's distinct (keys, arrival), not with A's rows. Filter or derive "
-            "a key column instead."
-        )
     late = _window_length("late_match_time", late_match_time)
     if late:
         _check_late_matches(how_value, partner_value, bool(aggregates), enforce)

@@ -48,7 +48,7 @@ def expected_rows(
     join_cond: Callable[[dict, dict], bool] | None = None,
 ) -> list:
     """Rows of one run over ``[start, end]`` (start None: unbounded). Rows with time None are excluded.
-    ``join_cond`` (spec §12, partner='all'): a further test a pair (A row, B row) must pass to be partners.
+    ``join_cond`` (spec §12): a further test a pair (A row, B row) must pass to be partners, in every mode.
 
     ``partner='all'`` without ``aggregate`` is spec §3 (the default); the other modes are spec §11. A B row is
     named in the output rows by its ``b_fields`` (one field: its value; more: the tuple of their values)."""
@@ -57,12 +57,13 @@ def expected_rows(
     if aggregate is not None:
         assert partner == "all", "spec §11: aggregate needs partner = 'all'"
         assert late_match_time == 0, "spec §10: late matches need partner = 'all' without aggregate"
-        return _aggregated(a_rows, b_rows, how, lb, mw, start, end, include_waiting, aggregate, null_fill or {})
+        return _aggregated(
+            a_rows, b_rows, how, lb, mw, start, end, include_waiting, aggregate, null_fill or {}, join_cond
+        )
     assert partner in ("all", "first", "last")
     assert late_match_time == 0 or partner == "all", "spec §10: late matches need partner = 'all'"
     assert late_match_time == 0 or how != "left_anti", "spec §10: no late matches with left_anti"
 
-    assert join_cond is None or (partner == "all" and aggregate is None), "join_cond: partner = 'all' only"
     meets = join_cond or (lambda a, b: True)
 
     def keys_meet(a, b):
@@ -143,12 +144,17 @@ def _chosen(found: list[dict], which: str, order_by: Sequence[str], b_cols: Sequ
     return pick
 
 
-def _aggregated(a_rows, b_rows, how, lb, mw, start, end, include_waiting, aggregate, null_fill) -> list:
+def _aggregated(a_rows, b_rows, how, lb, mw, start, end, include_waiting, aggregate, null_fill, join_cond) -> list:
     assert how in AGGREGATE_CODES, "spec §11: aggregate takes how = left or inner"
     assert set(null_fill) <= set(aggregate)
+    meets = join_cond or (lambda a, b: True)
 
     def partners(a):
-        return [b for b in b_rows if a["k"] is not None and a["k"] == b["k"] and a["t"] - lb <= b["t"] <= a["t"] + mw]
+        return [
+            b
+            for b in b_rows
+            if a["k"] is not None and a["k"] == b["k"] and meets(a, b) and a["t"] - lb <= b["t"] <= a["t"] + mw
+        ]
 
     def values(found):
         if not found:  # null_fill only where there is no partner, else each aggregate over no rows
@@ -171,41 +177,63 @@ def _aggregated(a_rows, b_rows, how, lb, mw, start, end, include_waiting, aggreg
 
 
 def expected_many_rows(
-    a_rows: Iterable[dict], inputs: Sequence[Mapping[str, Any]], *, start: int | None, end: int
+    a_rows: Iterable[dict],
+    inputs: Sequence[Mapping[str, Any]],
+    *,
+    start: int | None,
+    end: int,
+    include_waiting: bool = False,
 ) -> list:
     """spec §12, inc_join_many over ``[start, end]``: one row per A row, ``(a_id, out_time, per input)``, where
     per input is ``(b_id, code)`` for partner first / last (b_id None: no partner) and ``(aggregates, code)`` for
-    aggregate. Each input: ``rows``, ``lb``, ``mw`` and ``partner`` or ``aggregate`` (name -> function of the
-    partner list) with ``null_fill``; keys are ``k``, B rows are ordered by (t, id) among equal arrivals."""
+    aggregate. Each input: ``rows``, ``lb``, ``mw``, ``partner`` or ``aggregate`` (name -> function of the
+    partner list) with ``null_fill``, and optionally ``cond`` (join_cond: a test of the pair (A row, B row));
+    keys are ``k``, B rows are ordered by (t, id) among equal arrivals.
+
+    ``include_waiting``: an A row with ``a <= end`` whose row is not settled by ``end`` is also a row, at
+    ``end``: each input settled by then as above, each other input code 5 with what its partners up to ``end``
+    give (first: none; last: the latest; aggregate: aggregated, or the fill without any)."""
     rows = []
     for a in (r for r in a_rows if r["t"] is not None):
-        settled, values = [], []
+        settled, values, so_far = [], [], []
         for spec in inputs:
-            lb, mw = spec["lb"], spec["mw"]
+            lb, mw, meets = spec["lb"], spec["mw"], spec.get("cond") or (lambda a, b: True)
             found = [
                 b
                 for b in spec["rows"]
                 if b["t"] is not None
                 and a["k"] is not None
                 and a["k"] == b["k"]
+                and meets(a, b)
                 and a["t"] - lb <= b["t"] <= a["t"] + mw
             ]
-            if spec.get("aggregate") is not None:
-                fill = spec.get("null_fill") or {}
-                aggregated = tuple(
-                    fill[name] if not found and name in fill else fn(found) for name, fn in spec["aggregate"].items()
-                )
-                settled.append(a["t"] + mw)
-                values.append((aggregated, 8 if found else 4))
-            elif found:
-                b = _chosen(found, spec["partner"], (), ("id",), lambda row: row["id"])
-                delta = b["t"] - a["t"]
-                settled.append(max(a["t"], b["t"]) if spec["partner"] == "first" else a["t"] + mw)
-                values.append((b["id"], 1 if delta == 0 else (2 if delta < 0 else 3)))
-            else:
-                settled.append(a["t"] + mw)
-                values.append((None, 4))
+            resolved = _many_input_value(spec, a, found)
+            settled.append(resolved[0])
+            values.append(resolved[1])
+            so_far.append(_many_input_value(spec, a, [b for b in found if b["t"] <= end])[1])
         out = max(settled)
         if out <= end and (start is None or out >= start):
             rows.append((a["id"], out, tuple(values)))
+        elif include_waiting and out > end and a["t"] <= end and (start is None or end >= start):
+            waiting = [
+                final if at <= end else (now[0], 5) for at, final, now in zip(settled, values, so_far, strict=True)
+            ]
+            rows.append((a["id"], end, tuple(waiting)))
     return rows
+
+
+def _many_input_value(spec: Mapping[str, Any], a: dict, found: list[dict]) -> tuple[int, tuple]:
+    """(r_i, (value, code)) of one input of inc_join_many for an A row with these partners."""
+    mw = spec["mw"]
+    if spec.get("aggregate") is not None:
+        fill = spec.get("null_fill") or {}
+        aggregated = tuple(
+            fill[name] if not found and name in fill else fn(found) for name, fn in spec["aggregate"].items()
+        )
+        return a["t"] + mw, (aggregated, 8 if found else 4)
+    if not found:
+        return a["t"] + mw, (None, 4)
+    b = _chosen(found, spec["partner"], (), ("id",), lambda row: row["id"])
+    delta = b["t"] - a["t"]
+    settled = max(a["t"], b["t"]) if spec["partner"] == "first" else a["t"] + mw
+    return settled, (b["id"], 1 if delta == 0 else (2 if delta < 0 else 3))

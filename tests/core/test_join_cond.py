@@ -11,7 +11,7 @@ import pytest
 from dbt_inc_join import inc_join
 from dbt_inc_join.join_cond import rewrite_join_cond
 
-from .frames import bound, oracle_rows, side_frame
+from .frames import bound, oracle_rows, side_frame, units_since_origin
 from .oracle import expected_rows
 from .test_properties import CONDITIONS
 
@@ -81,3 +81,51 @@ def test_string_literals_and_struct_fields_are_left_alone():
     found = rewrite_join_cond("a.x = 'a.y' AND b.s.inner > a.x AND b.`odd name` <> \"b.z\"", ["x"], ["s", "odd name"])
     assert found.sql == "_ac0 = 'a.y' AND _bc0.inner > _ac0 AND _bc1 <> \"b.z\""
     assert (found.a_columns, found.b_columns) == (("x",), ("s", "odd name"))
+
+
+# one row per A (spec §11) with a join_cond: the plans pair B with A's distinct (keys, arrival, join_cond's A
+# columns) and join back null-safe, so an A column that is NULL still finds what its condition says
+ONE_ROW_MODES = {
+    "first-left": dict(how="left", partner="first"),
+    "first-full": dict(how="full", partner="first"),
+    "last-left": dict(how="left", partner="last"),
+    "aggregate-left": dict(how="left", aggregate={"ids": "sort_array(collect_list(id))"}),
+    "many-full": dict(how="full", many_rows_per_key=True),
+    "many-inner": dict(how="inner", many_rows_per_key=True),
+}
+#: over an A column that is NULL for every third A row (a_val), and B's id
+NULLABLE_CONDITION = (
+    "a.a_val IS NULL OR b.id % 2 = 0",
+    lambda a, b: a["id"] % 3 == 0 or b["id"] % 2 == 0,
+)
+
+
+@pytest.mark.parametrize("cond", [*sorted(CONDITIONS), "nullable"])
+@pytest.mark.parametrize("mode", sorted(ONE_ROW_MODES))
+def test_join_cond_decides_the_one_row_of_each_a_row(renamed_frames, cond, mode):
+    sql, test = NULLABLE_CONDITION if cond == "nullable" else CONDITIONS[cond]
+    a, b = renamed_frames
+    a = a.selectExpr("id", "k", "RecDate", "CASE WHEN id % 3 = 0 THEN NULL ELSE a_val END AS a_val")
+    arguments = dict(ONE_ROW_MODES[mode], join_cols={"k": "bk"}, inc_col=("RecDate", "PaidAt"), join_cond=sql)
+    arguments.update(look_back_time=1, max_waiting_time=2, time_uom="day")
+    oracle = dict(how=arguments["how"], lb=1, mw=2)
+    if "aggregate" in arguments:
+        oracle["aggregate"] = {"ids": lambda found: tuple(sorted(row["id"] for row in found))}
+    elif "partner" in arguments:
+        oracle["partner"] = arguments["partner"]
+
+    def rows(lo, hi):
+        run = inc_join(a, b, output_window_start=bound(lo, "day"), output_window_end=bound(hi, "day"), **arguments)
+        if "aggregate" not in arguments:
+            return Counter(oracle_rows(run, "day"))
+        shaped = run.selectExpr("k", "date_format(RecDate, 'yyyy-MM-dd HH:mm:ss') AS out", "id", "JoinType", "ids")
+        return Counter(
+            (r.k, units_since_origin(r.out, "day"), r.id, None, r.JoinType, None, 2 if r.JoinType == 4 else None,
+             (tuple(r.ids),))
+            for r in shaped.collect()
+        )  # fmt: skip
+
+    expected = Counter(expected_rows(A_ROWS, B_ROWS, start=0, end=16, join_cond=test, **oracle))
+    assert expected != Counter(expected_rows(A_ROWS, B_ROWS, start=0, end=16, **oracle)), "the condition decides"
+    assert rows(0, 16) == expected
+    assert rows(0, 4) + rows(5, 5) + rows(6, 16) == expected

@@ -1,6 +1,7 @@
 """spec §12 in the core: inc_join_many (src/dbt_inc_join/many.py) against the brute-force oracle, tiled runs
-adding up to one run with 2 and 3 inputs of different windows and partner / aggregate mixes, a stalled input
-holding the watermark back, and each bad argument with its message."""
+adding up to one run with 2 and 3 inputs of different windows, partner / aggregate mixes and join_cond, in days,
+hours and minutes, a first run with include_waiting, a stalled input holding the watermark back, and each bad
+argument with its message."""
 
 from __future__ import annotations
 
@@ -14,9 +15,19 @@ from dbt_inc_join.many import inc_join_many
 
 from .frames import bound, side_frame, units_since_origin
 from .oracle import expected_many_rows
-from .test_properties import PROPERTY_SETTINGS, tables, tiles
+from .test_properties import CONDITIONS, PROPERTY_SETTINGS, tables, tiles
 
 AGGREGATES = {"sorted_ids": ("sort_array(collect_list(id))", lambda found: sorted(b["id"] for b in found))}
+
+
+@st.composite
+def dense_tables(draw, prefix: int):
+    """Rows like ``tables``, at least three, most on two keys: partners, ties and conditions to meet or fail."""
+    rows = draw(tables(prefix))
+    for i in range(draw(st.integers(3, 6))):
+        t = draw(st.one_of(st.integers(0, 14), st.none()))
+        rows.append(dict(id=prefix + 50 + i, k=draw(st.integers(0, 1)), t=t, jitter=draw(st.integers(0, 59))))
+    return rows
 
 
 @st.composite
@@ -27,27 +38,47 @@ def many_scenarios(draw):
         inputs.append(
             dict(
                 name=f"in{i}",
-                rows=draw(tables(200 + 100 * i)),
+                rows=draw(dense_tables(200 + 100 * i)),
                 lb=draw(st.integers(0, 2)),
                 mw=draw(st.integers(0, 4)),
                 mode=draw(st.sampled_from(["first", "last", "aggregate"])),
+                cond=draw(st.sampled_from([None, None, "pair", "a_only", "b_only"])),
             )
         )
     start = draw(st.integers(0, 4))
     end = draw(st.integers(start, 20))
     cuts = draw(st.lists(st.integers(start + 1, end), max_size=3, unique=True)) if end > start else []
-    return dict(a=draw(tables(100)), inputs=inputs, start=start, end=end, cuts=sorted(cuts))
+    unit = draw(st.sampled_from(["day", "day", "hour", "minute"]))
+    return dict(
+        a=draw(dense_tables(100)),
+        inputs=inputs,
+        start=start,
+        end=end,
+        cuts=sorted(cuts),
+        unit=unit,
+        arrival_type="timestamp" if unit != "day" else draw(st.sampled_from(["date", "timestamp"])),
+        # a run with include_waiting over [start, waiting_end], made when the rows up to waiting_end are loaded
+        waiting_end=draw(st.integers(start, max(start, 12))),
+    )
 
 
-def many_frames(spark, scenario):
-    a = side_frame(spark, scenario["a"], "a", "day", "date")
-    return a, [side_frame(spark, spec["rows"], "b", "day", "date") for spec in scenario["inputs"]]
+def many_frames(spark, scenario, until: int | None = None):
+    """A and the inputs as frames; ``until``: only the rows loaded by then."""
+    unit, arrival_type = scenario.get("unit", "day"), scenario.get("arrival_type", "date")
+
+    def frame(rows, side):
+        loaded = [r for r in rows if until is None or r["t"] is None or r["t"] <= until]
+        return side_frame(spark, loaded, side, unit, arrival_type)
+
+    return frame(scenario["a"], "a"), [frame(spec["rows"], "b") for spec in scenario["inputs"]]
 
 
 def many_inputs(frames, scenario):
     inputs = []
     for df, spec in zip(frames[1], scenario["inputs"], strict=True):
         entry = dict(df=df, name=spec["name"], join_cols="k", look_back_time=spec["lb"], max_waiting_time=spec["mw"])
+        if spec.get("cond") is not None:
+            entry["join_cond"] = CONDITIONS[spec["cond"]][0]
         if spec["mode"] == "aggregate":
             entry["aggregate"] = {f"{name}_{spec['name']}": sql for name, (sql, _) in AGGREGATES.items()}
         else:
@@ -56,13 +87,17 @@ def many_inputs(frames, scenario):
     return inputs
 
 
-def many_run(frames, scenario, start, end) -> Counter:
+def many_run(frames, scenario, start, end, include_waiting=False) -> Counter:
+    unit = scenario.get("unit", "day")
     result = inc_join_many(
         frames[0],
         many_inputs(frames, scenario),
-        output_window_start=bound(start, "day"),
-        output_window_end=bound(end, "day"),
+        output_window_start=bound(start, unit),
+        output_window_end=bound(end, unit),
+        time_uom=unit,
+        include_waiting=include_waiting,
     )
+    result = result.selectExpr("*", "date_format(RecDate, 'yyyy-MM-dd HH:mm:ss') AS _out")
     rows = []
     for r in result.collect():
         values = []
@@ -73,7 +108,7 @@ def many_run(frames, scenario, start, end) -> Counter:
                 values.append(value)
             else:
                 values.append((r[f"id_{name}"], r[f"JoinType_{name}"]))
-        rows.append((r["id"], units_since_origin(f"{r['RecDate']} 00:00:00", "day"), tuple(values)))
+        rows.append((r["id"], units_since_origin(r["_out"], unit), tuple(values)))
     return Counter(rows)
 
 
@@ -81,6 +116,8 @@ def oracle_inputs(scenario):
     specs = []
     for spec in scenario["inputs"]:
         entry = dict(rows=spec["rows"], lb=spec["lb"], mw=spec["mw"])
+        if spec.get("cond") is not None:
+            entry["cond"] = CONDITIONS[spec["cond"]][1]
         if spec["mode"] == "aggregate":
             entry["aggregate"] = {name: lambda found, fn=fn: tuple(fn(found)) for name, (_, fn) in AGGREGATES.items()}
         else:
@@ -92,14 +129,29 @@ def oracle_inputs(scenario):
 @PROPERTY_SETTINGS
 @given(scenario=many_scenarios())
 def test_many_inputs_tile_and_match_the_oracle(spark, scenario):
-    frames = many_frames(spark, scenario)
-    whole = many_run(frames, scenario, scenario["start"], scenario["end"])
-    expected = expected_many_rows(scenario["a"], oracle_inputs(scenario), start=scenario["start"], end=scenario["end"])
-    assert whole == Counter(expected)
+    """One run equals the oracle; the tiles, each made when the rows up to its end are loaded, add up to it; a
+    run with include_waiting equals the oracle's, and without the rows of an open input (code 5) it is the
+    final rows of its window."""
+    start, end = scenario["start"], scenario["end"]
+    whole = many_run(many_frames(spark, scenario), scenario, start, end)
+    assert whole == Counter(expected_many_rows(scenario["a"], oracle_inputs(scenario), start=start, end=end))
     pieces = Counter()
-    for lo, hi in tiles(scenario["start"], scenario["end"], scenario["cuts"]):
-        pieces += many_run(frames, scenario, lo, hi)
+    for lo, hi in tiles(start, end, scenario["cuts"]):
+        pieces += many_run(many_frames(spark, scenario, until=hi), scenario, lo, hi)
     assert pieces == whole
+
+    until = scenario["waiting_end"]
+    waiting = many_run(many_frames(spark, scenario, until=until), scenario, start, until, include_waiting=True)
+    loaded = dict(scenario, a=_loaded(scenario["a"], until))
+    loaded["inputs"] = [dict(spec, rows=_loaded(spec["rows"], until)) for spec in scenario["inputs"]]
+    expected = expected_many_rows(loaded["a"], oracle_inputs(loaded), start=start, end=until, include_waiting=True)
+    assert waiting == Counter(expected)
+    final = Counter({row: n for row, n in waiting.items() if all(code != 5 for _, code in row[2])})
+    assert final == Counter(expected_many_rows(scenario["a"], oracle_inputs(scenario), start=start, end=until))
+
+
+def _loaded(rows, until):
+    return [r for r in rows if r["t"] is None or r["t"] <= until]
 
 
 # fixed rows: key 1, A on day 2; the first input's partner on day 3, the second's on day 6 (mw 5)
@@ -204,8 +256,14 @@ def test_an_empty_input_holds_every_row_back_until_an_end_is_declared(spark):
             "inc_join_many: input 'sepa': inc_col 'a_val' of df_a is STRING; it must be DATE or TIMESTAMP (cast it, "
             "e.g. to_date(a_val) or to_timestamp(a_val)).",
         ),
+        (
+            lambda i: i[0].update(join_cond="c.k > 0 AND b.id > 0"),
+            ValueError,
+            "inc_join_many: input 'fin': join_cond 'c.k > 0 AND b.id > 0' names 'c.k': the side alias 'c' is "
+            "unknown; write a.<column> for A's columns and b.<column> for B's.",
+        ),
     ],
-    ids=["same-name", "no-window", "partner-all", "mapping-missing-column", "arrival-not-a-time"],
+    ids=["same-name", "no-window", "partner-all", "mapping-missing-column", "arrival-not-a-time", "cond-alias"],
 )
 def test_bad_argument_gets_one_exact_message(spark, change, error, message):
     a, inputs = fixed_inputs(spark)

@@ -324,6 +324,7 @@ def mode_run(frames, scenario, start, end, **extra):
         time_uom=unit,
         output_window_start=bound(start, unit),
         output_window_end=bound(end, unit),
+        join_cond=None if scenario.get("cond") is None else CONDITIONS[scenario["cond"]][0],
         **mode_arguments(scenario),
         **extra,
     )
@@ -375,6 +376,7 @@ def mode_expected(scenario, start, end, until=None, include_waiting=False):
             start=start,
             end=end,
             include_waiting=include_waiting,
+            join_cond=oracle_cond(scenario),
             **extra,
         )
     )
@@ -397,7 +399,8 @@ ONE_ROW_SETTINGS = settings(PROPERTY_SETTINGS, max_examples=ONE_ROW_PER_PAIR)
 @given(data=st.data())
 def test_one_row_per_a_modes_tile_match_the_spec_and_ignore_the_order_of_b(spark, mode, how, data):
     """spec §11 for partner first / last, aggregate, and partner all with many_rows_per_key, on random tables with
-    hot keys, exact duplicates and ties, in one Spark job per example (the runs are unioned):
+    hot keys, exact duplicates and ties, with or without a join_cond (spec §12), in one Spark job per example
+    (the runs are unioned):
 
     (a) a tiling of the window into two runs adds up to the oracle's rows of one run, and each run equals
         the oracle; (d) each run sees only the rows loaded by its own end, so a run made before later loads gives

@@ -480,14 +480,6 @@ CASES += [
         "inc_join: join_cond 'a.amount + b.text_day' is INT, not a condition; it must be true or false for a "
         "pair, e.g. 'abs(a.Amount - b.Amount) < 0.01'.",
     ),
-    (
-        "join_cond-with-partner",
-        dict(join_cond="a.amount > 1", partner="first"),
-        ValueError,
-        "inc_join: join_cond is supported with partner='all' without aggregate or many_rows_per_key (got "
-        "partner='first'): those plans pair B with A's distinct (keys, arrival), not with A's rows. Filter or "
-        "derive a key column instead.",
-    ),
 ]
 
 

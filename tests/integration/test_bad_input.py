@@ -65,9 +65,8 @@ MESSAGES = {
     "bad_many_partner_all": "inc_join_many: input 'pay': partner='all' is not one row per A row; inc_join_many "
     "gives one row per A row: use partner='first' or 'last', or aggregate.",
     "bad_many_mapping_missing": f"join_cols column 'kk' is missing from input 'pay'; its columns are {TYPED_B}.",
-    "bad_join_cond_with_aggregate": "join_cond is supported with partner='all' without aggregate or "
-    "many_rows_per_key (got aggregate): those plans pair B with A's distinct (keys, arrival), not with A's rows. "
-    "Filter or derive a key column instead.",
+    "bad_many_join_cond_alias": "join_cond 'c.amount > 0 AND b.amount > 0' names 'c.amount': the side alias 'c' is "
+    "unknown; write a.<column> for A's columns and b.<column> for B's.",
     "bad_start_text": "output_window_start='yesterday' is not an ISO-8601 date or timestamp; use e.g. "
     "'2025-03-06' or '2025-03-06 10:00:00'.",
     "bad_end_number": "output_window_end must be a date, a datetime or an ISO-8601 string such as '2025-03-06' or "
@@ -88,6 +87,8 @@ MESSAGES = {
     "bad_include_waiting_int": "include_waiting must be true or false (got 1).",
     "bad_waiting_in_incremental": WAITING.format(flag="true"),
     "bad_waiting_in_incremental_py": WAITING.format(flag="True"),
+    "bad_many_waiting_in_incremental": WAITING.format(flag="true"),
+    "bad_many_waiting_in_incremental_py": WAITING.format(flag="True"),
     # spec §11: one row per A
     "bad_partner_unknown": "partner='latest' is not supported; accepted values: 'all', 'first', 'last'.",
     "bad_partner_order_by_without_partner": "partner_order_by orders the partners for partner='first' or 'last'; "

@@ -59,6 +59,31 @@ CASES = [
             ),
         ],
     ),
+    # join_cond per input (over both sides; over B only, in an aggregate), and the rows still waiting
+    dict(
+        start="2025-01-04",
+        end="2025-01-08",
+        include_waiting=True,
+        inputs=[
+            dict(
+                b="gen_b",
+                name="pay",
+                join_cols="TrxId",
+                look_back_time=2,
+                max_waiting_time=4,
+                join_cond="b.PaymentId % 3 <> a.TrxId % 3",
+            ),
+            dict(
+                b="renamed_b",
+                name="agg",
+                look_back_time=1,
+                max_waiting_time=2,
+                aggregate={"n": "count(*)"},
+                join_cond="b.Status <> 'ok' OR a.Amount > 300",
+                **RENAMED,
+            ),
+        ],
+    ),
     # a first run: from the beginning up to the end
     dict(
         start=None,
@@ -89,7 +114,8 @@ def jinja_call(case) -> str:
         inputs.append("{" + ", ".join(items) + "}")
     return (
         f"{{{{ dbt_inc_join.inc_join_many(ref('gen_a'), [{', '.join(inputs)}], "
-        f"output_window_start={jinja_literal(case['start'])}, output_window_end={jinja_literal(case['end'])}) }}}}"
+        f"output_window_start={jinja_literal(case['start'])}, output_window_end={jinja_literal(case['end'])}, "
+        f"include_waiting={case.get('include_waiting', False)}) }}}}"
     )
 
 
@@ -111,7 +137,11 @@ def core_rows(spark, case):
             entry["inc_col"] = tuple(entry["inc_col"])
         inputs.append(dict(df=spark.table(f"inc_join_it.{spec['b']}"), **entry))
     expected = inc_join_many(
-        spark.table("inc_join_it.gen_a"), inputs, output_window_start=case["start"], output_window_end=case["end"]
+        spark.table("inc_join_it.gen_a"),
+        inputs,
+        output_window_start=case["start"],
+        output_window_end=case["end"],
+        include_waiting=case.get("include_waiting", False),
     )
     return expected.columns, rows(expected, expected.columns)
 
@@ -123,6 +153,10 @@ def test_sql_macro_equals_core(spark, rendered, index):
     assert table.count() > 0
     codes = {r[0] for r in table.selectExpr(f"JoinType_{CASES[index]['inputs'][0]['name']}").collect()}
     assert len(codes) > 1, codes  # the case has rows with and without partner
+    if CASES[index].get("include_waiting"):
+        names = [spec["name"] for spec in CASES[index]["inputs"]]
+        waiting = table.where(" OR ".join(f"JoinType_{name} = 5" for name in names)).count()
+        assert 0 < waiting < table.count()  # rows still waiting for an input, and settled rows
 
 
 # the daily models gen_many (SQL) and gen_many_py (Python): integration_tests/models/many/

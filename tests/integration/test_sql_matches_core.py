@@ -150,6 +150,35 @@ CASES = [
         engines=False,
     ),
     dict(a="hot_keys_a", b="hot_keys_b", how="inner", many_rows_per_key=True, start="2025-01-02", end="2025-01-08"),
+    # spec §12: join_cond in the one-row-per-A plans (A's condition columns in the distinct rows, joined back
+    # null-safe) and in the buckets of many_rows_per_key
+    dict(
+        a="hot_keys_a",
+        b="hot_keys_b",
+        how="full",
+        partner="first",
+        join_cond="b.PaymentId % 2 = a.Seq % 2",
+        start="2025-01-03",
+        end="2025-01-09",
+    ),
+    dict(
+        a="hot_keys_a",
+        b="hot_keys_b",
+        how="left",
+        aggregate={"n": "count(*)", "payments": "sort_array(collect_list(PaymentId))"},
+        join_cond="a.Amount > 300 AND b.Status <> 'x'",
+        start="2025-01-04",
+        end="2025-01-09",
+    ),
+    dict(
+        a="hot_keys_a",
+        b="hot_keys_b",
+        how="inner",
+        many_rows_per_key=True,
+        join_cond="b.PaymentId % 3 <> a.Seq % 3",
+        start="2025-01-02",
+        end="2025-01-08",
+    ),
     dict(
         a="hot_keys_a",
         b="hot_keys_b",

@@ -24,8 +24,10 @@ UNIT_TESTS = {
     "gen_hour_left_hours",
     "hot_first_partner",
     "hot_aggregate_window",
+    "gen_many_held_back_by_its_slowest_input",
+    "gen_many_declared_loaded",
 }
-INPUTS = ["stg_spec_a", "stg_spec_b", "stg_gen_a", "stg_gen_b", "stg_gen_hour_a", "stg_gen_hour_b"]
+INPUTS = ["stg_spec_a", "stg_spec_b", "stg_gen_a", "stg_gen_b", "stg_gen_hour_a", "stg_gen_hour_b", "stg_renamed_b"]
 INPUT_TABLES = ["stg_hot_a", "stg_hot_b"]
 # the tested models whose `this` a unit test gives rows for: dbt reads the fixture's column types from the table
 WITH_THIS = ["spec_left"]

@@ -314,15 +314,16 @@ def inc_join_many_model(
     output_window_start=None,
     output_window_end=None,
     time_uom: str = "day",
+    include_waiting: bool = False,
     output_select=None,
     max_window_units: int | None = None,
 ) -> DataFrame:
     """The body of a dbt Python model of several inputs: ``return inc_join_many_model(dbt, dbt.ref("a"), [dict(df=
     dbt.ref("b1"), name="b1", ...), ...])``. Same arguments and rows as the SQL macro ``dbt_inc_join.inc_join_many``;
     the window comes from dbt's state, the watermark from A and every input."""
-    many = prepare_many(a, inputs, time_uom, output_select)
+    many = prepare_many(a, inputs, time_uom, output_select, include_waiting)
     context = dbt_context(dbt)
-    check_model_config(context, False, many.time_uom.value)
+    check_model_config(context, many.include_waiting, many.time_uom.value)
     if max_window_units is None:
         cap = check_max_window_units(context.get("max_window_units"), "inc_join_max_window_units")
     else:
