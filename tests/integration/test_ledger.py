@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from dbt_inc_join import inc_join
+from dbt_inc_join import inc_join, inc_join_many
 
 from .ledger_driver import HALTED_MARKER
 from .pipeline import DAYS, LAST_DAY, SETTINGS, rows
@@ -39,15 +39,19 @@ def ledger_rows(ledger_df, relation: str):
     return [r for r in runs if r.table_id == table_id]
 
 
-def assert_ledger_agrees(table_df, runs, first_day, last_day, arrival="RecDate"):
+def assert_ledger_agrees(table_df, runs, first_day, last_day, arrival="RecDate", join_type=True):
     """The committed windows of the table tile [first_day, last_day] with no gap and no overlap, and each run's
-    recorded rows (per JoinType too) are the table's rows in its window."""
+    recorded rows (per JoinType too; NULL for a table without one JoinType column) are the table's rows in its
+    window."""
     windows = [(r.window_start.date(), r.window_end.date(), r) for r in runs if not r.empty]
     assert windows[0][0] == first_day and windows[-1][1] == last_day, [w[:2] for w in windows]
     for (_, end, _), (start, _, _) in zip(windows, windows[1:], strict=False):
         assert start == end + timedelta(days=1), [w[:2] for w in windows]
     for start, end, run in windows:
         in_window = table_df.where(f"{arrival} BETWEEN DATE'{start}' AND DATE'{end}'")
+        if not join_type:
+            assert (run.rows_total, run.join_type_rows) == (in_window.count(), None), (start, end)
+            continue
         counted = {r.JoinType: r["count"] for r in in_window.groupBy("JoinType").count().collect()}
         assert run.rows_total == sum(counted.values()) and dict(run.join_type_rows) == counted, (start, end)
     assert sum(run.rows_total for _, _, run in windows) == table_df.count()
@@ -121,6 +125,25 @@ def test_thirty_days_with_four_threads_ledger_and_tables_agree(spark, project):
     codes = {r.JoinType for r in project.table("long_full").select("JoinType").distinct().collect()}
     assert codes == {1, 2, 3, 4, 6}
     assert_monitoring_agrees(spark, project, LONG_MODELS, days[-1], runs_each=30)
+
+    # a model of several inputs (spec §12) records its runs too: one per day, tiling the period, the table equal
+    # to the core's one run over it
+    many = project.table("long_many")
+    long_b = spark.table("inc_join_it.long_b")
+    expected = inc_join_many(
+        spark.table("inc_join_it.long_a"),
+        [
+            dict(df=long_b, name="first_b", join_cols="TrxId", look_back_time=2, max_waiting_time=4),
+            dict(df=long_b, name="all_b", join_cols="TrxId", look_back_time=1, max_waiting_time=6,
+                 aggregate={"n_b": "count(*)", "kinds": "sort_array(collect_list(kind))"}),
+        ],
+    )  # fmt: skip
+    assert rows(many, sorted(many.columns)) == rows(expected, sorted(many.columns))
+    runs = ledger_rows(ledger, "inc_join_it.long_many")
+    assert len(runs) == 30 and len({r.run_key for r in runs}) == 30
+    assert_ledger_agrees(many, runs, first_arrival(spark, "left"), days[-1], join_type=False)
+    assert committed_property(spark, "long_many")["window_end"] == str(runs[-1].window_end)
+    assert {r.JoinType_first_b for r in many.select("JoinType_first_b").distinct().collect()} == {1, 2, 3, 4}
 
     # a run killed after its record, before the table property: the property is one record behind the ledger;
     # the next run finds the table's rows after the property's window, reads the ledger and goes on after it
