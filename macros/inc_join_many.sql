@@ -166,6 +166,17 @@
   {{ return(group + dbt_inc_join._projected_names(dbt_inc_join._side_projection('b', keys, item.plan.b_columns, item.inputs.inc_col[1], item.inputs.raw_types[1], item.params.time_uom))) }}
 {% endmacro %}
 
+{% macro _many_a_columns(item, a_names) %}
+  {#- An input's keys and join_cond columns in A's slice: A's own internal columns (_a<j>), not copies. -#}
+  {%- set keys = [] -%}
+  {%- for pair in item.inputs['keys'] -%}{%- do keys.append('_a' ~ a_names.index(pair[0])) -%}{%- endfor -%}
+  {%- set conditioned = [] -%}
+  {%- if item.inputs.get('condition') is not none -%}
+    {%- for name in item.inputs.condition.a_columns -%}{%- do conditioned.append('_a' ~ a_names.index(name)) -%}{%- endfor -%}
+  {%- endif -%}
+  {{ return([keys, conditioned]) }}
+{% endmacro %}
+
 {% macro _many_resolution_sql(index, item, open_after=none) %}
   {#- (r_i, JoinType_i) over the joined row: where input i settles, and how; with open_after (the end literal of a
       run with include_waiting) code 5 while the input settles after it (many.py: _resolution_sql). -#}
@@ -206,13 +217,6 @@
   {%- set projection = [] -%}
   {%- for name in a_names -%}{%- do projection.append(dbt_inc_join._quote(name) ~ ' AS _a' ~ loop.index0) -%}{%- endfor -%}
   {%- do projection.append(dbt_inc_join._truncate_sql(dbt_inc_join._quote(inc_a), unit) ~ ' AS _a_arrival') -%}
-  {%- for item in prepared -%}
-    {%- set index = loop.index0 -%}
-    {%- for pair in item.inputs['keys'] -%}{%- do projection.append(dbt_inc_join._quote(pair[0]) ~ ' AS _k' ~ index ~ '_' ~ loop.index0) -%}{%- endfor -%}
-    {%- if item.inputs.get('condition') is not none -%}
-      {%- for name in item.inputs.condition.a_columns -%}{%- do projection.append(dbt_inc_join._quote(name) ~ ' AS _c' ~ index ~ '_' ~ loop.index0) -%}{%- endfor -%}
-    {%- endif -%}
-  {%- endfor -%}
   {%- set a_predicate = 'false' if empty else dbt_inc_join._arrival_range_sql(inc_a, first.inputs.raw_types[0], a_lower, end, unit) -%}
   {%- set end_sql = dbt_inc_join._sql_literal(end, dbt_inc_join._unit_type(unit)) -%}
   {%- set resolved = [] -%}
@@ -232,11 +236,11 @@ with {{ window.get('ctes', '') }}_inc_join_many_a as (
 {%- for item in prepared %}
   {%- set index = loop.index0 -%}
   {%- set prefix = '_inc_join_m' ~ index -%}
-  {%- set key_count = item.inputs['keys'] | length -%}
+  {%- set keys, conditioned = dbt_inc_join._many_a_columns(item, a_names) -%}
   {%- set a_side = [] -%}
-  {%- for k in range(key_count) -%}{%- do a_side.append('_k' ~ index ~ '_' ~ k ~ ' AS _ak' ~ k) -%}{%- endfor -%}
+  {%- for key in keys -%}{%- do a_side.append(key ~ ' AS _ak' ~ loop.index0) -%}{%- endfor -%}
   {%- do a_side.append('_a_arrival') -%}
-  {%- for k in range(dbt_inc_join._condition_count(item.inputs)) -%}{%- do a_side.append('_c' ~ index ~ '_' ~ k ~ ' AS _ac' ~ k) -%}{%- endfor -%}
+  {%- for column in conditioned -%}{%- do a_side.append(column ~ ' AS _ac' ~ loop.index0) -%}{%- endfor -%}
   {%- set b_lower = none if a_lower is none else dbt_inc_join._shift(a_lower, -item.params.look_back_time, unit) %}
 {{ prefix }}_a as (
     select {{ a_side | join(', ') }}
@@ -257,10 +261,11 @@ _inc_join_many_joined as (
     {%- set prefix = '_inc_join_m' ~ index -%}
     {%- set renamed = [] -%}
     {%- for column in dbt_inc_join._many_reduced_columns(item) -%}{%- do renamed.append(column ~ ' AS _i' ~ index ~ column) -%}{%- endfor -%}
+    {%- set keys, conditioned = dbt_inc_join._many_a_columns(item, a_names) -%}
     {%- set back = [] -%}
-    {%- for k in range(item.inputs['keys'] | length) -%}{%- do back.append('_k' ~ index ~ '_' ~ k ~ ' = _i' ~ index ~ '_gk' ~ k) -%}{%- endfor -%}
+    {%- for key in keys -%}{%- do back.append(key ~ ' = _i' ~ index ~ '_gk' ~ loop.index0) -%}{%- endfor -%}
     {%- do back.append('_a_arrival = _i' ~ index ~ '_g_arrival') -%}
-    {%- for k in range(dbt_inc_join._condition_count(item.inputs)) -%}{%- do back.append('_c' ~ index ~ '_' ~ k ~ ' <=> _i' ~ index ~ '_gc' ~ k) -%}{%- endfor %}
+    {%- for column in conditioned -%}{%- do back.append(column ~ ' <=> _i' ~ index ~ '_gc' ~ loop.index0) -%}{%- endfor %}
     LEFT OUTER JOIN (select {{ renamed | join(', ') }} from {{ prefix }}_reduced)
       on {{ back | join(' AND ') }}
     {%- set fills = dbt_inc_join._fills_from_empty(item.plan) -%}

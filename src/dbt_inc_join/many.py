@@ -27,10 +27,10 @@ from pyspark.sql import functions as F
 from .arrival_groups import GROUP_ARRIVAL, GROUP_CONDITION, group_key
 from .join import PreparedJoin, is_spark_dataframe, prepare_join
 from .predicates import arrival_range_sql, quote
-from .render import arrival_is_truncated, condition_count, in_window_sql, reduced_by_arrival
+from .render import arrival_is_truncated, in_window_sql, reduced_by_arrival
 from .time_units import TimeUnit, UnitValue, add_units_sql, shift_value, sql_literal, truncate_sql
 from .validation import TIME_UOM_VALUES, _choice, _flag
-from .watermark import input_maxima, watermark_of
+from .watermark import latest_arrivals
 from .window import parse_bound
 
 INPUT_KEYS = (
@@ -229,22 +229,24 @@ def render_many(many: PreparedMany, start: UnitValue | None, end: UnitValue) -> 
     reach = max(item.prepared.params.max_waiting_time for item in many.inputs)
     a_lower = None if start is None else shift_value(start, -reach, unit)
 
-    # A's slice, under internal names: its columns, its truncated arrival, each input's keys and join_cond columns
+    # A's slice, under internal names: its columns (_a<j>, which also serve as each input's keys and join_cond
+    # columns) and its truncated arrival
     projection = [f"{quote(c)} AS _a{j}" for j, c in enumerate(df_a.columns)]
     projection.append(f"{truncate_sql(quote(inc_a), unit)} AS _a_arrival")
-    for i, item in enumerate(many.inputs):
-        projection += [f"{quote(a)} AS _k{i}_{j}" for j, (a, _) in enumerate(item.prepared.inputs.keys)]
-        if item.prepared.condition is not None:
-            projection += [f"{quote(a)} AS _c{i}_{j}" for j, a in enumerate(item.prepared.condition.a_columns)]
-    joined = df_a.where(arrival_range_sql(inc_a, type_a, a_lower, end, unit)).selectExpr(*projection)
+    a_slice = df_a.where(arrival_range_sql(inc_a, type_a, a_lower, end, unit)).selectExpr(*projection)
+    joined = a_slice
 
     for i, item in enumerate(many.inputs):
         prepared, params = item.prepared, item.prepared.params
-        keys, conditioned = prepared.inputs.keys, range(condition_count(prepared))
-        a_side = joined.selectExpr(
-            *[f"_k{i}_{j} AS _ak{j}" for j in range(len(keys))],
+        keys = [f"_a{df_a.columns.index(a)}" for a, _ in prepared.inputs.keys]
+        condition_columns = () if prepared.condition is None else prepared.condition.a_columns
+        conditioned = [f"_a{df_a.columns.index(a)}" for a in condition_columns]
+        # each input's distinct (keys, arrival) from A's slice itself, not from the joins before it (as the SQL
+        # macro's _inc_join_m<i>_a): Spark cannot know that those joins keep A's rows as they are
+        a_side = a_slice.selectExpr(
+            *[f"{key} AS _ak{j}" for j, key in enumerate(keys)],
             "_a_arrival",
-            *[f"_c{i}_{j} AS _ac{j}" for j in conditioned],
+            *[f"{column} AS _ac{j}" for j, column in enumerate(conditioned)],
         )
         b_lower = None if a_lower is None else shift_value(a_lower, -params.look_back_time, unit)
         b_slice = prepared.df_b.where(
@@ -252,9 +254,9 @@ def render_many(many: PreparedMany, start: UnitValue | None, end: UnitValue) -> 
         )
         reduced = reduced_by_arrival(prepared, a_side, b_slice)
         reduced = reduced.selectExpr(*[f"{quote(c)} AS {_internal(i, c)}" for c in reduced.columns])
-        back = [f"_k{i}_{j} = {_internal(i, group_key(j))}" for j in range(len(keys))]
+        back = [f"{key} = {_internal(i, group_key(j))}" for j, key in enumerate(keys)]
         back.append(f"_a_arrival = {_internal(i, GROUP_ARRIVAL)}")
-        back += [f"_c{i}_{j} <=> {_internal(i, f'{GROUP_CONDITION}{j}')}" for j in conditioned]
+        back += [f"{column} <=> {_internal(i, f'{GROUP_CONDITION}{j}')}" for j, column in enumerate(conditioned)]
         joined = joined.join(reduced, F.expr(" AND ".join(back)), "left")
         empty = [j for j, fill in enumerate(prepared.plan.aggregate_fills) if fill == f"_e{j}"]
         if empty:
@@ -311,18 +313,15 @@ def _output_columns(many: PreparedMany, resolved: list[tuple[str, str]]) -> list
 
 
 def many_watermark(many: PreparedMany, start: UnitValue | None) -> UnitValue | None:
-    """min over A and every input of its latest arrival (None when any has none from ``start`` on)."""
-    watermark: UnitValue | None = None
-    for index, item in enumerate(many.inputs):
+    """min over A and every input of its latest arrival (None when any has none from ``start`` on); one Spark
+    job."""
+    first = many.inputs[0].prepared.inputs
+    sides = [(many.df_a, first.inc_col[0], first.arrival_types[0])]
+    for item in many.inputs:
         inputs = item.prepared.inputs
-        a_max, b_max = input_maxima(
-            many.df_a, item.prepared.df_b, inputs.inc_col, inputs.arrival_types, many.time_uom, start
-        )
-        latest = watermark_of(a_max, b_max)
-        if latest is None:
-            return None
-        watermark = latest if index == 0 or watermark is None else min(watermark, latest)
-    return watermark
+        sides.append((item.prepared.df_b, inputs.inc_col[1], inputs.arrival_types[1]))
+    latest = latest_arrivals(sides, many.time_uom, start)
+    return None if None in latest else min(latest)  # type: ignore[type-var]
 
 
 def inc_join_many(

@@ -20,22 +20,33 @@ def input_maxima(
     unit: TimeUnit,
     start: UnitValue | None = None,
 ) -> tuple[UnitValue | None, UnitValue | None]:
-    """The latest arrival of A and of B in the unit (None: no arrival at or after ``start``).
+    """The latest arrival of A and of B in the unit (None: no arrival at or after ``start``)."""
+    a_max, b_max = latest_arrivals(list(zip((df_a, df_b), inc_cols, arrival_types, strict=True)), unit, start)
+    return a_max, b_max
+
+
+def latest_arrivals(
+    sides: Sequence[tuple[DataFrame, str, DataType]], unit: TimeUnit, start: UnitValue | None = None
+) -> list[UnitValue | None]:
+    """The latest arrival in the unit of each (DataFrame, arrival column, its type), None for one without an
+    arrival at or after ``start``.
 
     With a ``start`` only arrivals from ``start`` on are scanned (a pruned read): if an input has none, the
     window ``[start, watermark]`` is empty whatever the true maximum is, so None is the same answer.
-    One Spark job. The maxima come back as text so timestamps stay in the session time zone.
+    One Spark job for all of them. The maxima come back as text so timestamps stay in the session time zone.
     """
-    maxima = []
-    for df, column, data_type in zip((df_a, df_b), inc_cols, arrival_types, strict=True):
+    joined = None
+    for index, (df, column, data_type) in enumerate(sides):
         rows = df
         if start is not None:
             rows = df.where(arrival_range_sql(column, data_type, start, None, unit))
         latest = f"max({truncate_sql(quote(column), unit)})"
-        maxima.append(rows.selectExpr(f"date_format({latest}, 'yyyy-MM-dd HH:mm:ss') AS latest"))
-    row = maxima[0].crossJoin(maxima[1].withColumnRenamed("latest", "latest_b")).first()
+        one = rows.selectExpr(f"date_format({latest}, 'yyyy-MM-dd HH:mm:ss') AS latest_{index}")
+        joined = one if joined is None else joined.crossJoin(one)
+    assert joined is not None, "at least one input"
+    row = joined.first()
     assert row is not None, "a global aggregate has one row"
-    return _unit_value(row[0], unit), _unit_value(row[1], unit)
+    return [_unit_value(value, unit) for value in row]
 
 
 def availability_watermark(

@@ -21,7 +21,7 @@ from ..many import PreparedMany, prepare_many, render_many
 from ..predicates import quote
 from ..render import render_join
 from ..time_units import UnitValue, shift_value
-from ..watermark import earliest_arrival, input_maxima, watermark_of, watermark_text
+from ..watermark import earliest_arrival, latest_arrivals, watermark_of, watermark_text
 from ..window import OutputWindow, parse_bound, read_ranges, run_log_line
 
 UNIT_ORDER = ["minute", "hour", "day", "month", "year"]
@@ -161,12 +161,11 @@ def resolve_dbt_window(
         watermark = bound(context["available_until"], "inc_join_available_until")
         how_known = f"{watermark} declared by var inc_join_available_until"
     else:
-        a_max, b_max = input_maxima(prepared.df_a, prepared.df_b, inc_cols, types, unit, start)
-        for other in more_inputs:
-            _, other_max = input_maxima(
-                other.df_a, other.df_b, other.inputs.inc_col, other.inputs.arrival_types, unit, start
-            )
-            b_max = None if b_max is None or other_max is None else min(b_max, other_max)
+        # A and every input in one Spark job; b_max: the earliest of the inputs' latest arrivals
+        sides = [(prepared.df_a, inc_cols[0], types[0]), (prepared.df_b, inc_cols[1], types[1])]
+        sides += [(other.df_b, other.inputs.inc_col[1], other.inputs.arrival_types[1]) for other in more_inputs]
+        a_max, *b_maxima = latest_arrivals(sides, unit, start)
+        b_max = None if None in b_maxima else min(b_maxima)  # type: ignore[type-var]
         watermark, how_known = watermark_of(a_max, b_max), watermark_text(a_max, b_max)
     end, end_reason = bound(output_window_end, "output_window_end"), "argument output_window_end"
     if end is None and context.get("output_window_end"):
