@@ -48,11 +48,7 @@
     {%- do dbt_inc_join._check_aggregates(b_table, params.aggregate, inputs.b_names) -%}
   {%- endif -%}
   {%- do plan.update({'aggregate_fills': dbt_inc_join._aggregate_fills(params)}) -%}
-  {%- if params.join_cond -%}
-    {%- set condition = dbt_inc_join._rewrite_join_cond(params.join_cond, inputs.a_names, inputs.b_names) -%}
-    {%- do dbt_inc_join._check_join_cond(condition, a_table, b_table) -%}
-    {%- do inputs.update({'condition': condition}) -%}
-  {%- endif -%}
+  {%- do dbt_inc_join._resolve_join_cond(params, inputs, a_table, b_table) -%}
   {%- set window = dbt_inc_join._resolve_window(a, b, a_columns, b_columns, params.inc_cols, params.time_uom, params.how,
                                             output_window_start, output_window_end, max_window_units) -%}
   {%- do dbt_inc_join._log_run(params, window) -%}

@@ -115,11 +115,7 @@
     {%- do dbt_inc_join._check_aggregates(b_table, params.aggregate, inputs.b_names) -%}
   {%- endif -%}
   {%- do plan.update({'aggregate_fills': dbt_inc_join._aggregate_fills(params)}) -%}
-  {%- if params.join_cond -%}
-    {%- set condition = dbt_inc_join._rewrite_join_cond(params.join_cond, inputs.a_names, inputs.b_names) -%}
-    {%- do dbt_inc_join._check_join_cond(condition, a_table, b_table) -%}
-    {%- do inputs.update({'condition': condition}) -%}
-  {%- endif -%}
+  {%- do dbt_inc_join._resolve_join_cond(params, inputs, a_table, b_table) -%}
   {{ return({'name': spec.name, 'suffix': suffix, 'relation': relation, 'b_columns': b_columns, 'params': params,
              'inputs': inputs, 'plan': plan}) }}
 {% endmacro %}

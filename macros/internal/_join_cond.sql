@@ -66,6 +66,15 @@
   {{ return({'text': text, 'sql': out | join(''), 'a_columns': found.a, 'b_columns': found.b}) }}
 {% endmacro %}
 
+{% macro _resolve_join_cond(params, inputs, a_table, b_table) %}
+  {#- join_cond, if any, rewritten and checked by Spark, as inputs.condition (join.py: prepare_join does the same). -#}
+  {%- if params.join_cond -%}
+    {%- set condition = dbt_inc_join._rewrite_join_cond(params.join_cond, inputs.a_names, inputs.b_names) -%}
+    {%- do dbt_inc_join._check_join_cond(condition, a_table, b_table) -%}
+    {%- do inputs.update({'condition': condition}) -%}
+  {%- endif -%}
+{% endmacro %}
+
 {% macro _condition_projection(side, columns) %}
   {#- The columns a side's slice carries for join_cond. -#}
   {%- set projection = [] -%}

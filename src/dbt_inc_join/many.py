@@ -30,7 +30,7 @@ from .predicates import arrival_range_sql, quote
 from .render import arrival_is_truncated, in_window_sql, reduced_by_arrival
 from .time_units import TimeUnit, UnitValue, add_units_sql, shift_value, sql_literal, truncate_sql
 from .validation import TIME_UOM_VALUES, _choice, _flag
-from .watermark import latest_arrivals
+from .watermark import latest_arrivals, watermark_of
 from .window import parse_bound
 
 INPUT_KEYS = (
@@ -320,8 +320,7 @@ def many_watermark(many: PreparedMany, start: UnitValue | None) -> UnitValue | N
     for item in many.inputs:
         inputs = item.prepared.inputs
         sides.append((item.prepared.df_b, inputs.inc_col[1], inputs.arrival_types[1]))
-    latest = latest_arrivals(sides, many.time_uom, start)
-    return None if None in latest else min(latest)  # type: ignore[type-var]
+    return watermark_of(*latest_arrivals(sides, many.time_uom, start))
 
 
 def inc_join_many(

@@ -61,8 +61,10 @@ def availability_watermark(
     return watermark_of(*input_maxima(df_a, df_b, inc_cols, arrival_types, unit, start))
 
 
-def watermark_of(a_max: UnitValue | None, b_max: UnitValue | None) -> UnitValue | None:
-    return None if a_max is None or b_max is None else min(a_max, b_max)
+def watermark_of(*maxima: UnitValue | None) -> UnitValue | None:
+    """The earliest of the inputs' latest arrivals, None when any input has none."""
+    known = [value for value in maxima if value is not None]
+    return min(known) if known and len(known) == len(maxima) else None
 
 
 def watermark_text(a_max: UnitValue | None, b_max: UnitValue | None) -> str:

@@ -165,7 +165,7 @@ def resolve_dbt_window(
         sides = [(prepared.df_a, inc_cols[0], types[0]), (prepared.df_b, inc_cols[1], types[1])]
         sides += [(other.df_b, other.inputs.inc_col[1], other.inputs.arrival_types[1]) for other in more_inputs]
         a_max, *b_maxima = latest_arrivals(sides, unit, start)
-        b_max = None if None in b_maxima else min(b_maxima)  # type: ignore[type-var]
+        b_max = watermark_of(*b_maxima)
         watermark, how_known = watermark_of(a_max, b_max), watermark_text(a_max, b_max)
     end, end_reason = bound(output_window_end, "output_window_end"), "argument output_window_end"
     if end is None and context.get("output_window_end"):
