@@ -115,7 +115,7 @@ def test_one_version_source():
         "dbt_project.yml `version:` must equal dbt_inc_join.__version__ (src/dbt_inc_join/__init__.py)"
     )
     # the version the run ledger records (macros cannot read dbt_project.yml)
-    ledger_macros = (REPO / "macros" / "ledger" / "ledger.sql").read_text()
+    ledger_macros = (REPO / "macros" / "ledger" / "_ledger_table.sql").read_text()
     assert re.search(r"macro _package_version\(\) %}.*?return\('([^']+)'\)", ledger_macros, re.S).group(1) == (
         dbt_inc_join.__version__
     )

@@ -1,0 +1,117 @@
+{#- Where an incremental run starts when its model records its runs (spec §13); ledger.py holds the same
+    rules (committed_state, ledger_start). -#}
+
+{% macro _ledger_state(ledger, relation) %}
+  {#- What the ledger knows of the table behind `relation`: its table_id (none: the table was never recorded,
+      e.g. made before the model had the hook), and of the runs committed on that table the last window
+      (end, start) and the rows that run wrote. The post-hook mirrors the table's last committed record in the
+      table property inc_join.committed after it wrote the record, so a run reads one property, whatever the
+      ledger's size; without the property (a table whose first run was killed) the ledger is read.
+      ledger_query reads the same from the ledger: a run whose table holds rows after the property's window
+      (the property is written after the record, so it may be one record behind) reads it (_committed_state). -#}
+  {%- set properties = dbt_inc_join._table_properties(relation) -%}
+  {%- set table_id = properties.get('inc_join.table_id') -%}
+  {%- set state = {'ledger': ledger | string, 'table_id': table_id, 'committed_end': none, 'last_start': none,
+                   'last_rows': none, 'source': none, 'ledger_query': none} -%}
+  {%- if table_id is none -%}
+    {{ return(state) }}
+  {%- endif -%}
+  {%- do state.update({'ledger_query': dbt_inc_join._ledger_state_sql(ledger, relation, table_id)}) -%}
+  {%- set committed = properties.get('inc_join.committed') -%}
+  {%- if committed -%}
+    {%- set committed = fromjson(committed) -%}
+    {%- do state.update({'committed_end': committed.window_end, 'last_start': committed.window_start,
+                         'last_rows': committed.rows_total, 'source': 'table property inc_join.committed'}) -%}
+    {{ return(state) }}
+  {%- endif -%}
+  {{ return(dbt_inc_join._ledger_state_from_ledger(ledger, state)) }}
+{% endmacro %}
+
+{% macro _ledger_state_sql(ledger, relation, table_id) %}
+  {{ return("SELECT date_format(window_end, 'yyyy-MM-dd HH:mm:ss') AS window_end,"
+            ~ " date_format(window_start, 'yyyy-MM-dd HH:mm:ss') AS window_start, rows_total"
+            ~ " FROM " ~ ledger
+            ~ " WHERE relation = " ~ dbt_inc_join._text_literal(relation | string)
+            ~ " AND table_id = " ~ dbt_inc_join._text_literal(table_id)
+            ~ " AND NOT empty"
+            ~ " ORDER BY window_end DESC, finished_at DESC LIMIT 1") }}
+{% endmacro %}
+
+{% macro _ledger_state_from_ledger(ledger, state) %}
+  {#- The state read from the ledger itself (its whole history: the slow path, see _ledger_state). -#}
+  {%- set state = state.copy() -%}
+  {%- do state.update({'committed_end': none, 'last_start': none, 'last_rows': none, 'source': 'ledger'}) -%}
+  {%- if adapter.get_relation(database=ledger.database, schema=ledger.schema, identifier=ledger.identifier) is none -%}
+    {{ return(state) }}
+  {%- endif -%}
+  {%- set found = run_query(state.ledger_query) -%}
+  {%- if found.rows | length > 0 -%}
+    {%- do state.update({'committed_end': found.rows[0][0], 'last_start': found.rows[0][1],
+                         'last_rows': found.rows[0][2]}) -%}
+  {%- endif -%}
+  {{ return(state) }}
+{% endmacro %}
+
+{% macro _latest_output_arrival(relation, inc_col, time_uom, since) %}
+  {#- max(inc_col) in the model's table (a unit value or none), from `since` on when given: the filter keeps to
+      the partitions of the last committed window when the table is partitioned by its arrival column
+      (unix_seconds keeps it out of the metastore's partition filter, see _ledger_insert_sql). -#}
+  {%- set column = dbt_inc_join._quote(inc_col) -%}
+  {%- set where = '' if since is none else ' WHERE unix_seconds(CAST(' ~ column ~ ' AS TIMESTAMP)) >= unix_seconds('
+                                           ~ dbt_inc_join._moment_literal(since) ~ ')' -%}
+  {%- set found = run_query("SELECT date_format(max(" ~ column ~ "), 'yyyy-MM-dd HH:mm:ss') FROM " ~ relation ~ where) -%}
+  {{ return(dbt_inc_join._parse_text_value(found.rows[0][0], time_uom)) }}
+{% endmacro %}
+
+{% macro _committed_state(ledger, relation, inc_col, time_uom) %}
+  {#- The ledger's state of the table and the table's latest output arrival, reading no more than needed
+      (ledger.py: committed_state is the same steps):
+      - the table's rows from the last committed window's start on give its latest arrival when it has any;
+      - the whole table only when it has none there although that window wrote rows (rows gone);
+      - the ledger only when the table holds rows after the window the table property names. -#}
+  {%- set state = dbt_inc_join._ledger_state(ledger, relation) -%}
+  {%- set since = none if state.committed_end is none else dbt_inc_join._parse_text_value(state.last_start, time_uom) -%}
+  {%- set latest = dbt_inc_join._latest_output_arrival(relation, inc_col, time_uom, since) -%}
+  {%- if state.source != 'ledger' and state.committed_end is not none
+         and latest is not none and latest > dbt_inc_join._parse_text_value(state.committed_end, time_uom) -%}
+    {%- set state = dbt_inc_join._ledger_state_from_ledger(ledger, state) -%}
+  {%- endif -%}
+  {%- if since is not none and latest is none and state.last_rows -%}
+    {%- set latest = dbt_inc_join._latest_output_arrival(relation, inc_col, time_uom, none) -%}
+  {%- endif -%}
+  {{ return({'state': state, 'latest': latest}) }}
+{% endmacro %}
+
+{% macro _ledger_start(state, latest, inc_col, time_uom) %}
+  {#- The start of an incremental run from the ledger state and the table's latest output arrival (a unit value
+      or none), with its reason; none when the table was never recorded (then the table decides, as without
+      the ledger). ledger.py: ledger_start is the same rule.
+      - no committed run of this table: the run that made it was killed; start from the beginning;
+      - the table holds rows after the last committed window: a run wrote and was killed before it recorded
+        (or inside its renames); start after the committed window, so that run is done again;
+      - the last committed run wrote rows, but the table has none from that window's start on: they are gone;
+        start after the table's latest arrival;
+      - else after the last committed window. -#}
+  {%- if state.table_id is none -%}
+    {{ return(none) }}
+  {%- endif -%}
+  {%- set where = 'in ' ~ state.ledger ~ ' (table_id ' ~ state.table_id ~ ')' -%}
+  {%- if state.committed_end is none -%}
+    {{ return({'start': none, 'reason': 'no committed run of this table ' ~ where ~ ': the run that created it did not finish'}) }}
+  {%- endif -%}
+  {%- set committed_end = dbt_inc_join._parse_text_value(state.committed_end, time_uom) -%}
+  {%- set last_start = dbt_inc_join._parse_text_value(state.last_start, time_uom) -%}
+  {%- set after_ledger = dbt_inc_join._shift(committed_end, 1, time_uom) -%}
+  {%- set column = 'max(' ~ inc_col ~ ') in this' -%}
+  {%- if latest is not none and latest > committed_end -%}
+    {{ return({'start': after_ledger, 'reason': 'last committed window ' ~ where ~ ' ends ' ~ committed_end ~ ' + 1 ' ~ time_uom
+               ~ '; ' ~ column ~ ' is ' ~ latest ~ ', written by a run that did not record its commit: doing it again'}) }}
+  {%- endif -%}
+  {%- if state.last_rows and (latest is none or latest < last_start) -%}
+    {%- set start = none if latest is none else dbt_inc_join._shift(latest, 1, time_uom) -%}
+    {{ return({'start': start, 'reason': column ~ ' is ' ~ (latest or 'none') ~ ', before the last committed window '
+               ~ last_start ~ '..' ~ committed_end ~ ' ' ~ where ~ ', which wrote ' ~ state.last_rows
+               ~ ' rows: starting from the table'}) }}
+  {%- endif -%}
+  {{ return({'start': after_ledger, 'reason': 'last committed window ' ~ where ~ ' ends ' ~ committed_end ~ ' + 1 ' ~ time_uom}) }}
+{% endmacro %}

@@ -1,0 +1,38 @@
+{#- The post-hook of a model that records its runs (spec §13, README "The run ledger"); its steps are in
+    _run_record.sql, the ledger table in _ledger_table.sql. -#}
+
+{% macro record_run() %}
+  {{ return(adapter.dispatch('record_run', 'dbt_inc_join')()) }}
+{% endmacro %}
+
+{% macro default__record_run() %}
+  {#- The post-hook of a model that records its runs; no-op for models that are not inc_join models. Runs after
+      the materialization wrote the table, so a run that was killed before never has a record. Its statements:
+      count the rows the run wrote per JoinType, write the record, then mirror it in the table property
+      inc_join.committed (what the next run reads, _ledger_state). Returns no statement of its own. -#}
+  {%- if not execute or model is not defined or model.config.materialized not in ['incremental', 'table'] -%}
+    {{ return('') }}
+  {%- endif -%}
+  {%- set properties = dbt_inc_join._table_properties(this) -%}
+  {%- set record = dbt_inc_join._this_run(properties) -%}
+  {%- if record is none -%}
+    {{ return('') }}
+  {%- endif -%}
+  {%- set ledger = dbt_inc_join._ledger_for_this_model() -%}
+  {%- do dbt_inc_join._ensure_ledger(ledger) -%}
+  {%- set table_id = properties.get('inc_join.table_id') -%}
+  {%- if table_id is none -%}
+    {#- a table made before the model recorded its runs (or by dbt's own CREATE TABLE AS): from now on it has one -#}
+    {%- set table_id = dbt_inc_join._new_table_id() -%}
+    {%- do dbt_inc_join._set_table_property(this, 'inc_join.table_id', table_id) -%}
+  {%- endif -%}
+  {%- set counted = dbt_inc_join._rows_per_join_type(record) -%}
+  {%- set run_key = invocation_id ~ '/' ~ model.unique_id ~ '/' ~ (record.window_start or '') -%}
+  {%- do run_query(dbt_inc_join._ledger_insert_sql(ledger, record, table_id, run_key, counted)) -%}
+  {%- if not record.empty -%}
+    {%- do dbt_inc_join._set_table_property(this, 'inc_join.committed', tojson({
+        'window_start': record.window_start, 'window_end': record.window_end, 'rows_total': counted.rows_total,
+        'run_key': run_key})) -%}
+  {%- endif -%}
+  {{ return('') }}
+{% endmacro %}
