@@ -6,7 +6,7 @@
   {{ return({
       'code': join_type.code,
       'name': join_type.name,
-      'where': '_a_arrival IS NOT NULL AND _b_arrival IS NOT NULL',
+      'where': dbt_inc_join._both(),
       'arrival': dbt_inc_join._window_closes(ctx),
       'diff': none,
       'waiting': none,

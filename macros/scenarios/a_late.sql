@@ -2,13 +2,14 @@
     (scenarios.py: a_late) -#}
 
 {% macro _scenario_a_late(ctx) %}
+  {%- set a, b = dbt_inc_join._arrival_a(), dbt_inc_join._arrival_b() -%}
   {%- set join_type = dbt_inc_join._join_type('a_late') -%}
   {{ return({
       'code': join_type.code,
       'name': join_type.name,
-      'where': dbt_inc_join._a_row(ctx, '_a_arrival IS NOT NULL AND _b_arrival IS NOT NULL AND _b_arrival < _a_arrival'),
-      'arrival': dbt_inc_join._matched_arrival(ctx, '_a_arrival'),
-      'diff': dbt_inc_join._diff_units_sql('_b_arrival', '_a_arrival', ctx.time_uom),
+      'where': dbt_inc_join._a_row(ctx, dbt_inc_join._both() ~ ' AND ' ~ b ~ ' < ' ~ a),
+      'arrival': dbt_inc_join._matched_arrival(ctx, a),
+      'diff': dbt_inc_join._delta(ctx),
       'waiting': none,
   }) }}
 {% endmacro %}

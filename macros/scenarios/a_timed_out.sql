@@ -6,7 +6,7 @@
   {{ return({
       'code': join_type.code,
       'name': join_type.name,
-      'where': dbt_inc_join._a_row(ctx, '_a_arrival IS NOT NULL AND _b_arrival IS NULL'),
+      'where': dbt_inc_join._a_row(ctx, dbt_inc_join._a_only()),
       'arrival': dbt_inc_join._window_closes(ctx),
       'diff': none,
       'waiting': ctx.mw | string,

@@ -3,13 +3,14 @@
     additional fact. (scenarios.py: late_match) -#}
 
 {% macro _scenario_late_match(ctx) %}
+  {%- set b = dbt_inc_join._arrival_b() -%}
   {%- set join_type = dbt_inc_join._join_type('late_match') -%}
   {{ return({
       'code': join_type.code,
       'name': join_type.name,
-      'where': '_a_arrival IS NOT NULL AND _b_arrival IS NOT NULL AND _a_late',
-      'arrival': '_b_arrival',
-      'diff': dbt_inc_join._diff_units_sql('_b_arrival', '_a_arrival', ctx.time_uom),
+      'where': dbt_inc_join._both() ~ ' AND ' ~ dbt_inc_join._late_copy(),
+      'arrival': b,
+      'diff': dbt_inc_join._delta(ctx),
       'waiting': none,
   }) }}
 {% endmacro %}
