@@ -34,48 +34,76 @@
                         ~ model.name.split('.')[0] ~ ' --empty), or keep the input in the tested model\'s schema.') }}
 {% endmacro %}
 
-{% macro _window_in_sql(a, b, a_column, b_column, inc_col, time_uom, how, explicit, max_window_units, more=[]) %}
+{% macro _window_in_sql(sides, inc_col, time_uom, how, explicit, max_window_units) %}
   {#- The output window of spec §6 decided by SQL over the given rows: the same rules as _resolve_window, with
       the largest output arrival in `this`, the earliest arrivals and the watermark as scalar subqueries over the
       fixtures' CTEs. The bounds come out as SQL bounds ({'sql', 'units', 'time_uom'}: _shift and _sql_literal take them).
-      inc_join_many's further inputs come as `more` ([relation, arrival column] each): the watermark is the
-      earliest of all. -#}
+      `sides` as _arrival_sides gives them: with inc_join_many's further inputs the watermark is the earliest of all. -#}
+  {%- set arrivals = dbt_inc_join._arrival_subqueries(sides, inc_col, time_uom) -%}
+  {%- set start = dbt_inc_join._start_in_sql(explicit, how, inc_col, time_uom) -%}
+  {%- set end = dbt_inc_join._end_in_sql(explicit, sides, max_window_units, time_uom) -%}
+  {%- set ctes -%}
+_inc_join_window as (
+    select window_start,
+           {{ end.sql }} as window_end
+    from (
+        select {{ start.sql }} as window_start,
+               {{ end.watermark_sql }} as watermark
+        from (
+            select {{ arrivals | join(',\n                   ') }}
+        ) _inc_join_arrivals
+    ) _inc_join_window_parts
+),
+  {%- endset -%}
+  {%- set bound = {'units': 0, 'time_uom': time_uom} -%}
+  {{ return({'start': dict(bound, sql='(SELECT window_start FROM _inc_join_window)'),
+             'end': dict(bound, sql='(SELECT window_end FROM _inc_join_window)'),
+             'empty': false, 'in_sql': true, 'ctes': ctes ~ '\n',
+             'start_reason': start.reason, 'end_reason': end.reason,
+             'watermark': none, 'a_max': none, 'b_max': none, 'time_uom': time_uom, 'units_behind': 0}) }}
+{% endmacro %}
+
+{% macro _arrival_subqueries(sides, inc_col, time_uom) %}
+  {#- The arrivals the rules read, each one scalar subquery over a CTE: <side>_max, <side>_min, this_max. -#}
   {%- set unit_type = dbt_inc_join._unit_type(time_uom) -%}
-  {#- the arrivals the rules read, each one scalar subquery over a CTE -#}
   {%- set arrivals = [] -%}
-  {%- set sides = [('a', a, a_column), ('b', b, b_column)] -%}
-  {%- for relation, column in more -%}{%- do sides.append(('b' ~ loop.index, relation, column)) -%}{%- endfor -%}
-  {%- for side, relation, column in sides -%}
+  {%- for side, relation, column, raw_type in sides -%}
     {%- set arrival = dbt_inc_join._truncate_sql(dbt_inc_join._quote(column.name), time_uom) -%}
     {%- do arrivals.append('(SELECT max(' ~ arrival ~ ') FROM ' ~ relation ~ ') AS ' ~ side ~ '_max') -%}
     {%- do arrivals.append('(SELECT min(' ~ arrival ~ ') FROM ' ~ relation ~ ') AS ' ~ side ~ '_min') -%}
   {%- endfor -%}
   {%- set this_arrival = dbt_inc_join._truncate_sql(dbt_inc_join._quote(inc_col), time_uom) -%}
   {%- do arrivals.append(('CAST(NULL AS ' ~ unit_type ~ ')' if this is none else '(SELECT max(' ~ this_arrival ~ ') FROM ' ~ this ~ ')') ~ ' AS this_max') -%}
-  {%- set earliest = 'a_min' if how != 'full' else 'least(a_min, b_min)' -%}
+  {{ return(arrivals) }}
+{% endmacro %}
 
+{% macro _start_in_sql(explicit, how, inc_col, time_uom) %}
   {#- start: an explicit bound, else after the largest output arrival in `this` (no rows given: none), else the
-      earliest arrival -#}
-  {%- set start_sql = earliest -%}
-  {%- set start_reason = 'earliest arrival of ' ~ ('a or b' if how == 'full' else 'a') -%}
+      earliest arrival (_earliest_of). -#}
+  {%- set earliest = dbt_inc_join._earliest_of(how) -%}
+  {%- set names = [] -%}
+  {%- for side in earliest.sides -%}{%- do names.append(side ~ '_min') -%}{%- endfor -%}
+  {#- Spark's least skips NULLs: the earliest of the sides that have rows -#}
+  {%- set earliest_sql = names[0] if names | length == 1 else 'least(' ~ names | join(', ') ~ ')' -%}
   {%- if explicit.start is not none -%}
-    {%- set start_sql = dbt_inc_join._sql_literal(explicit.start, unit_type) -%}
-    {%- set start_reason = explicit.start_reason -%}
+    {{ return({'sql': dbt_inc_join._sql_literal(explicit.start, dbt_inc_join._unit_type(time_uom)), 'reason': explicit.start_reason}) }}
   {%- elif is_incremental() -%}
-    {%- set start_sql = 'coalesce(' ~ dbt_inc_join._add_units_sql('this_max', 1, time_uom) ~ ', ' ~ earliest ~ ')' -%}
-    {%- set start_reason = 'max(' ~ inc_col ~ ') in this + 1 ' ~ time_uom ~ ', else the ' ~ start_reason -%}
+    {{ return({'sql': 'coalesce(' ~ dbt_inc_join._add_units_sql('this_max', 1, time_uom) ~ ', ' ~ earliest_sql ~ ')',
+               'reason': 'max(' ~ inc_col ~ ') in this + 1 ' ~ time_uom ~ ', else the ' ~ earliest.text}) }}
   {%- endif -%}
+  {{ return({'sql': earliest_sql, 'reason': earliest.text}) }}
+{% endmacro %}
 
+{% macro _end_in_sql(explicit, sides, max_window_units, time_uom) %}
   {#- end: an explicit bound or the watermark, capped at the watermark (none while a side has no rows), then
-      at max_window_units units -#}
-  {%- set declared = var('inc_join_available_until', none) -%}
-  {%- set earliest_max = namespace(sql=dbt_inc_join._least_sql('a_max', 'b_max')) -%}
-  {%- for relation, column in more -%}
-    {%- set earliest_max.sql = dbt_inc_join._least_sql(earliest_max.sql, 'b' ~ loop.index ~ '_max') -%}
-  {%- endfor -%}
-  {%- set watermark_sql = earliest_max.sql -%}
-  {%- if declared not in [none, ''] -%}
-    {%- set watermark_sql = dbt_inc_join._sql_literal(dbt_inc_join._parse_bound(declared, 'inc_join_available_until', time_uom), unit_type) -%}
+      at max_window_units units. {'sql', 'reason', 'watermark_sql'} -#}
+  {%- set unit_type = dbt_inc_join._unit_type(time_uom) -%}
+  {%- set maxima = [] -%}
+  {%- for side in sides -%}{%- do maxima.append(side[0] ~ '_max') -%}{%- endfor -%}
+  {%- set watermark_sql = dbt_inc_join._watermark_of(maxima, dbt_inc_join._least_sql) -%}
+  {%- set declared = dbt_inc_join._declared_watermark(time_uom) -%}
+  {%- if declared is not none -%}
+    {%- set watermark_sql = dbt_inc_join._sql_literal(declared, unit_type) -%}
   {%- endif -%}
   {%- set end_sql = 'watermark' -%}
   {%- set end_reason = 'availability watermark' -%}
@@ -88,28 +116,5 @@
     {%- set end_sql = 'CASE WHEN window_start IS NULL THEN ' ~ end_sql ~ ' ELSE ' ~ dbt_inc_join._least_sql(end_sql, dbt_inc_join._add_units_sql('window_start', cap - 1, time_uom)) ~ ' END' -%}
     {%- set end_reason = end_reason ~ '; max_window_units=' ~ cap -%}
   {%- endif -%}
-  {%- set ctes -%}
-_inc_join_window as (
-    select window_start,
-           {{ end_sql }} as window_end
-    from (
-        select {{ start_sql }} as window_start,
-               {{ watermark_sql }} as watermark
-        from (
-            select {{ arrivals | join(',\n                   ') }}
-        ) _inc_join_arrivals
-    ) _inc_join_window_parts
-),
-  {%- endset -%}
-  {%- set bound = {'units': 0, 'time_uom': time_uom} -%}
-  {{ return({'start': dict(bound, sql='(SELECT window_start FROM _inc_join_window)'),
-             'end': dict(bound, sql='(SELECT window_end FROM _inc_join_window)'),
-             'empty': false, 'in_sql': true, 'ctes': ctes ~ '\n',
-             'start_reason': start_reason, 'end_reason': end_reason,
-             'watermark': none, 'a_max': none, 'b_max': none, 'time_uom': time_uom, 'units_behind': 0}) }}
-{% endmacro %}
-
-{% macro _least_sql(first, second) %}
-  {#- The smaller of two unit values, none when either is none (Spark's least skips NULLs). -#}
-  {{- return('CASE WHEN ' ~ first ~ ' IS NULL OR ' ~ second ~ ' IS NULL THEN NULL ELSE least(' ~ first ~ ', ' ~ second ~ ') END') -}}
+  {{ return({'sql': end_sql, 'reason': end_reason, 'watermark_sql': watermark_sql}) }}
 {% endmacro %}

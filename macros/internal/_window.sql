@@ -77,11 +77,6 @@
             ~ '; end: ' ~ window.end_reason ~ '; ' ~ reads) }}
 {% endmacro %}
 
-{% macro _watermark_text(a_max, b_max) %}
-  {#- How the watermark came about, naming the input that holds it back. (watermark.py: watermark_text) -#}
-  {{ return('min(max a ' ~ (a_max or 'none') ~ ', max b ' ~ (b_max or 'none') ~ ')') }}
-{% endmacro %}
-
 {% macro _max_window_units(value) %}
   {#- The cap of spec §13: argument > var inc_join_max_window_units; none: no cap. -#}
   {%- set parameter = 'max_window_units' -%}
