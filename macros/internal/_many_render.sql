@@ -1,0 +1,188 @@
+{#- The SQL of one inc_join_many run (spec §12; many.py: render_many, _resolution_sql, _settled_sql,
+    _output_columns, with the prefix _many_). -#}
+
+{% macro _many_reduced_columns(item) %}
+  {#- The columns of an input's reduced CTE (render.py: reduced_by_arrival's columns). -#}
+  {%- set key_count = item.inputs['keys'] | length -%}
+  {%- set group = [] -%}
+  {%- for index in range(key_count) -%}{%- do group.append('_gk' ~ index) -%}{%- endfor -%}
+  {%- do group.append('_g_arrival') -%}
+  {%- for index in range(dbt_inc_join._condition_count(item.inputs)) -%}{%- do group.append('_gc' ~ index) -%}{%- endfor -%}
+  {%- if item.params.mode == 'aggregate' -%}
+    {%- set outputs = [] -%}
+    {%- for pair in item.params.aggregate -%}{%- do outputs.append('_g' ~ loop.index0) -%}{%- endfor -%}
+    {%- do outputs.append('_b_arrival') -%}
+    {%- for index in range(key_count) -%}{%- do outputs.append('_bk' ~ index) -%}{%- endfor -%}
+    {{ return(group + outputs) }}
+  {%- endif -%}
+  {%- set keys = item.inputs['keys'] | map(attribute=1) | list -%}
+  {{ return(group + dbt_inc_join._projected_names(dbt_inc_join._side_projection('b', keys, item.plan.b_columns, item.inputs.inc_col[1], item.inputs.raw_types[1], item.params.time_uom))) }}
+{% endmacro %}
+
+{% macro _many_a_columns(item, a_names) %}
+  {#- An input's keys and join_cond columns in A's slice: A's own internal columns (_a<j>), not copies. -#}
+  {%- set keys = [] -%}
+  {%- for pair in item.inputs['keys'] -%}{%- do keys.append('_a' ~ a_names.index(pair[0])) -%}{%- endfor -%}
+  {%- set conditioned = [] -%}
+  {%- if item.inputs.get('condition') is not none -%}
+    {%- for name in item.inputs.condition.a_columns -%}{%- do conditioned.append('_a' ~ a_names.index(name)) -%}{%- endfor -%}
+  {%- endif -%}
+  {{ return([keys, conditioned]) }}
+{% endmacro %}
+
+{% macro _many_resolution_sql(index, item, open_after=none) %}
+  {#- (r_i, JoinType_i) over the joined row: where input i settles, and how; with open_after (the end literal of a
+      run with include_waiting) code 5 while the input settles after it (many.py: _resolution_sql). -#}
+  {%- set settled = dbt_inc_join._many_settled_sql(index, item) -%}
+  {%- if open_after is none -%}
+    {{ return(settled) }}
+  {%- endif -%}
+  {{ return([settled[0], 'CASE WHEN ' ~ settled[0] ~ ' > ' ~ open_after ~ ' THEN 5 ELSE ' ~ settled[1] ~ ' END']) }}
+{% endmacro %}
+
+{% macro _many_settled_sql(index, item) %}
+  {%- set b_arrival = '_i' ~ index ~ '_b_arrival' -%}
+  {%- set closes = dbt_inc_join._add_units_sql('_a_arrival', item.params.max_waiting_time, item.params.time_uom) -%}
+  {%- if item.params.mode == 'aggregate' -%}
+    {{ return([closes, 'CASE WHEN ' ~ b_arrival ~ ' IS NULL THEN 4 ELSE 8 END']) }}
+  {%- endif -%}
+  {%- set code = 'CASE WHEN ' ~ b_arrival ~ ' IS NULL THEN 4 WHEN ' ~ b_arrival ~ ' = _a_arrival THEN 1 WHEN ' ~ b_arrival ~ ' < _a_arrival THEN 2 ELSE 3 END' -%}
+  {%- if item.params.mode == 'first' -%}
+    {{ return(['CASE WHEN ' ~ b_arrival ~ ' IS NULL THEN ' ~ closes ~ ' ELSE greatest(_a_arrival, ' ~ b_arrival ~ ') END', code]) }}
+  {%- endif -%}
+  {{ return([closes, code]) }}
+{% endmacro %}
+
+{% macro _render_many(a, a_columns, prepared, window, output_select, include_waiting=false) %}
+  {#- Over 60 lines on purpose: one query template, read top to bottom like the statement it renders (A's
+      slice; per input its A side, B slice and arrival-group CTEs; the joins back to A; the placement), whose
+      whitespace is the rendered text. The per-input pieces it calls are the shared ones of _render.sql. -#}
+  {%- set unit = window.time_uom -%}
+  {%- set start = window.start -%}
+  {%- set end = window.end -%}
+  {%- set empty = window.empty -%}
+  {%- if empty -%}
+    {%- set end = end or start or modules.datetime.date(1970, 1, 1) -%}
+    {%- set start = none -%}
+  {%- endif -%}
+  {%- set first = prepared[0] -%}
+  {%- set inc_a = first.inputs.inc_col[0] -%}
+  {%- set reach = prepared | map(attribute='params') | map(attribute='max_waiting_time') | max -%}
+  {%- set a_lower = none if start is none else dbt_inc_join._shift(start, -reach, unit) -%}
+  {%- set a_names = a_columns | map(attribute='name') | list -%}
+  {%- set projection = [] -%}
+  {%- for name in a_names -%}{%- do projection.append(dbt_inc_join._quote(name) ~ ' AS _a' ~ loop.index0) -%}{%- endfor -%}
+  {%- do projection.append(dbt_inc_join._truncate_sql(dbt_inc_join._quote(inc_a), unit) ~ ' AS _a_arrival') -%}
+  {%- set a_predicate = 'false' if empty else dbt_inc_join._arrival_range_sql(inc_a, first.inputs.raw_types[0], a_lower, end, unit) -%}
+  {%- set end_sql = dbt_inc_join._sql_literal(end, dbt_inc_join._unit_type(unit)) -%}
+  {%- set resolved = [] -%}
+  {%- for item in prepared -%}{%- do resolved.append(dbt_inc_join._many_resolution_sql(loop.index0, item, end_sql if include_waiting else none)) -%}{%- endfor -%}
+  {%- set settled = resolved | map('first') | list -%}
+  {%- set arrival = settled[0] if settled | length == 1 else 'greatest(' ~ settled | join(', ') ~ ')' -%}
+  {%- if include_waiting -%}
+    {#- a row not settled by the end is shown at the end, provisional; A's slice ends there and starts at
+        start - max mw_i, so every such row is in it -#}
+    {%- set arrival = 'least(' ~ arrival ~ ', ' ~ end_sql ~ ')' -%}
+  {%- endif %}
+with {{ window.get('ctes', '') }}_inc_join_many_a as (
+    select {{ projection | join(', ') }}
+    from {{ a }}
+    where {{ a_predicate }}
+),
+{%- for item in prepared %}
+  {%- set index = loop.index0 -%}
+  {%- set prefix = '_inc_join_m' ~ index -%}
+  {%- set keys, conditioned = dbt_inc_join._many_a_columns(item, a_names) -%}
+  {%- set a_side = [] -%}
+  {%- for key in keys -%}{%- do a_side.append(key ~ ' AS _ak' ~ loop.index0) -%}{%- endfor -%}
+  {%- do a_side.append('_a_arrival') -%}
+  {%- for column in conditioned -%}{%- do a_side.append(column ~ ' AS _ac' ~ loop.index0) -%}{%- endfor -%}
+  {%- set b_lower = none if a_lower is none else dbt_inc_join._shift(a_lower, -item.params.look_back_time, unit) %}
+{{ prefix }}_a as (
+    select {{ a_side | join(', ') }}
+    from _inc_join_many_a
+),
+{{ prefix }}_b as (
+    select {{ dbt_inc_join._b_group_projection(item.params, item.inputs, item.plan) | join(', ') }}
+    from {{ item.relation }}
+    where {{ 'false' if empty else dbt_inc_join._arrival_range_sql(item.inputs.inc_col[1], item.inputs.raw_types[1], b_lower, end, unit) }}
+),
+{{ dbt_inc_join._arrival_group_ctes(item.relation, item.params, item.inputs, item.plan, prefix, prefix ~ '_a', prefix ~ '_b') }}
+{%- endfor %}
+_inc_join_many_joined as (
+    select *
+    from _inc_join_many_a
+    {%- for item in prepared %}
+    {%- set index = loop.index0 -%}
+    {%- set prefix = '_inc_join_m' ~ index -%}
+    {%- set renamed = [] -%}
+    {%- for column in dbt_inc_join._many_reduced_columns(item) -%}{%- do renamed.append(column ~ ' AS _i' ~ index ~ column) -%}{%- endfor -%}
+    {%- set keys, conditioned = dbt_inc_join._many_a_columns(item, a_names) -%}
+    {%- set back = [] -%}
+    {%- for key in keys -%}{%- do back.append(key ~ ' = _i' ~ index ~ '_gk' ~ loop.index0) -%}{%- endfor -%}
+    {%- do back.append('_a_arrival = _i' ~ index ~ '_g_arrival') -%}
+    {%- for column in conditioned -%}{%- do back.append(column ~ ' <=> _i' ~ index ~ '_gc' ~ loop.index0) -%}{%- endfor %}
+    LEFT OUTER JOIN (select {{ renamed | join(', ') }} from {{ prefix }}_reduced)
+      on {{ back | join(' AND ') }}
+    {%- set fills = dbt_inc_join._fills_from_empty(item.plan) -%}
+    {%- if fills -%}
+      {%- set values = [] -%}
+      {%- for j in fills -%}{%- do values.append('_e' ~ j ~ ' AS _i' ~ index ~ '_e' ~ j) -%}{%- endfor %}
+    CROSS JOIN (select {{ values | join(', ') }} from {{ prefix }}_empty)
+    {%- endif -%}
+    {%- endfor %}
+),
+_inc_join_many_placed as (
+    select *, {{ arrival }} AS _arrival
+    from _inc_join_many_joined
+)
+select {{ dbt_inc_join._many_output_columns(a_names, inc_a, prepared, resolved, output_select) | join(',\n       ') }}
+from _inc_join_many_placed
+where {{ dbt_inc_join._in_window_sql('_arrival', start, end, unit) }}
+{% endmacro %}
+
+{% macro _many_output_columns(a_names, inc_a, prepared, resolved, output_select) %}
+  {#- The output arrival (A's inc_col), A's columns (its raw arrival as <inc_col>_A), then per input its B
+      columns under its suffix, its aggregates and JoinType_<name> (many.py: _output_columns). -#}
+  {%- set columns = [[inc_a, '_arrival']] -%}
+  {%- for name in a_names -%}
+    {%- do columns.append([name ~ '_A' if name == inc_a else name, '_a' ~ loop.index0]) -%}
+  {%- endfor -%}
+  {%- for item in prepared -%}
+    {%- set index = loop.index0 -%}
+    {%- set same = dbt_inc_join._arrival_is_truncated(item.inputs.raw_types[1], item.params.time_uom) -%}
+    {%- for column in item.plan.b_columns -%}
+      {%- set source = '_b_arrival' if (same and column.input_name == item.inputs.inc_col[1]) else '_b' ~ loop.index0 -%}
+      {%- do columns.append([column.input_name ~ item.suffix, '_i' ~ index ~ source]) -%}
+    {%- endfor -%}
+    {%- for pair in item.params.aggregate -%}
+      {%- set fill = item.plan.aggregate_fills[loop.index0] -%}
+      {%- set fill = '_i' ~ index ~ fill if fill == '_e' ~ loop.index0 else fill -%}
+      {%- do columns.append([pair[0], 'CASE WHEN _i' ~ index ~ '_b_arrival IS NULL THEN ' ~ fill ~ ' ELSE _i' ~ index ~ '_g' ~ loop.index0 ~ ' END']) -%}
+    {%- endfor -%}
+    {%- do columns.append(['JoinType_' ~ item.name, resolved[index][1]]) -%}
+  {%- endfor -%}
+  {%- set seen = [] -%}
+  {%- for column in columns -%}
+    {%- if (column[0] | lower) in seen -%}
+      {{ dbt_inc_join._fail_many("output column '" ~ column[0] ~ "' would exist twice; rename a column or give the input a suffix.") }}
+    {%- endif -%}
+    {%- do seen.append(column[0] | lower) -%}
+  {%- endfor -%}
+  {%- if output_select is not none -%}
+    {%- set wanted = output_select.split(',') if output_select is string else output_select -%}
+    {%- set by_name = {} -%}
+    {%- for column in columns -%}{%- do by_name.update({column[0] | lower: column}) -%}{%- endfor -%}
+    {%- set chosen = [] -%}
+    {%- for name in wanted -%}
+      {%- if (name | trim | lower) not in by_name -%}
+        {{ dbt_inc_join._fail_many("output_select names '" ~ name | trim ~ "', not an output column (" ~ columns | map('first') | join(', ') ~ ').') }}
+      {%- endif -%}
+      {%- do chosen.append(by_name[name | trim | lower]) -%}
+    {%- endfor -%}
+    {%- set columns = chosen -%}
+  {%- endif -%}
+  {%- set rendered = [] -%}
+  {%- for column in columns -%}{%- do rendered.append(column[1] ~ ' AS ' ~ dbt_inc_join._quote(column[0])) -%}{%- endfor -%}
+  {{ return(rendered) }}
+{% endmacro %}
