@@ -24,46 +24,24 @@
 {% macro default__test_missed_partners(model, b, join_cols, look_back_time, max_waiting_time, late_match_time,
                                        max_share, last_n, period, search_units, b_join_cols, inc_col, a_arrival_col,
                                        b_inc_col, time_uom, min_rows) %}
-  {%- set keys = dbt_inc_join._name_list('join_cols', join_cols) -%}
-  {%- set b_keys = keys if b_join_cols is none else dbt_inc_join._name_list('b_join_cols', b_join_cols) -%}
-  {%- if b_keys | length != keys | length -%}
-    {{ dbt_inc_join._fail('b_join_cols must name one B column per join_cols column (got ' ~ b_keys | length ~ ' for ' ~ keys | length ~ ').') }}
-  {%- endif -%}
-  {%- set lb = dbt_inc_join._window_length('look_back_time', look_back_time) -%}
-  {%- set mw = dbt_inc_join._window_length('max_waiting_time', max_waiting_time) -%}
-  {%- set late = dbt_inc_join._window_length('late_match_time', late_match_time) -%}
-  {%- set search = 4 * (lb + mw) if search_units is none else dbt_inc_join._positive_count('search_units', search_units, allow_none=false) -%}
-  {%- set search = [search, late + 1] | max -%}
-  {%- set max_share = dbt_inc_join._share_bound('max_share', max_share) -%}
-  {%- set last_n = dbt_inc_join._positive_count('last_n', last_n) -%}
-  {%- set min_rows = dbt_inc_join._positive_count('min_rows', min_rows, allow_none=false) -%}
-  {%- set unit = dbt_inc_join._choice('time_uom', time_uom, ['day', 'hour', 'minute']) -%}
+  {#- The arguments checked (_missed_partners_arguments), B's read range found (_missed_partners_b_range), then
+      one query template (over 60 lines on purpose: read top to bottom like the statement it renders): the
+      timed-out rows, the B rows near them, per row the nearest too late and too early, per period the share. -#}
+  {%- set args = dbt_inc_join._missed_partners_arguments(join_cols, b_join_cols, look_back_time, max_waiting_time,
+                                                          late_match_time, search_units, max_share, last_n, min_rows,
+                                                          time_uom) -%}
+  {%- set keys, b_keys, unit = args['keys'], args.b_keys, args.unit -%}
+  {%- set lb, mw, late, search = args.lb, args.mw, args.late, args.search -%}
   {%- set b_inc_col = b_inc_col or inc_col -%}
-  {%- set b_columns = adapter.get_columns_in_relation(b) if execute else [] -%}
-  {%- set b_raw = dbt_inc_join._find_column(b_columns, b_inc_col) if execute else none -%}
-  {%- if execute and b_raw is none -%}
-    {{ dbt_inc_join._fail("b_inc_col column '" ~ b_inc_col ~ "' is missing from " ~ b ~ '.') }}
-  {%- endif -%}
-  {%- set b_type = 'date' if b_raw is none or b_raw.dtype | lower == 'date' else 'timestamp' -%}
+  {%- set b_type = dbt_inc_join._missed_partners_b_type(b, b_inc_col) -%}
   {%- set a_at = dbt_inc_join._truncate_sql(dbt_inc_join._quote(a_arrival_col or (inc_col ~ '_A')), unit) -%}
   {%- set placed = dbt_inc_join._period_sql(dbt_inc_join._quote(inc_col), period) -%}
   {%- set timed_out_code = dbt_inc_join._join_type('a_timed_out').code -%}
   {%- set key_tests = [] -%}
   {%- for key in keys -%}{%- do key_tests.append(dbt_inc_join._quote(key) ~ ' IS NOT NULL') -%}{%- endfor -%}
   {%- set timed_out_where = 'JoinType = ' ~ timed_out_code ~ ' AND ' ~ a_at ~ ' IS NOT NULL AND ' ~ key_tests | join(' AND ')
-                            ~ ' AND ' ~ dbt_inc_join._recent_sql(placed, model, last_n, period) -%}
-
-  {#- B's read range, as literals: the timed-out arrivals' windows widened by search_units -#}
-  {%- set lower, upper = none, none -%}
-  {%- if execute -%}
-    {%- set found = run_query("select date_format(min(" ~ a_at ~ "), 'yyyy-MM-dd HH:mm:ss'), date_format(max(" ~ a_at ~ "), 'yyyy-MM-dd HH:mm:ss') from " ~ model ~ " where " ~ timed_out_where) -%}
-    {%- set first_a = dbt_inc_join._parse_text_value(found.rows[0][0], unit) -%}
-    {%- set last_a = dbt_inc_join._parse_text_value(found.rows[0][1], unit) -%}
-    {%- if first_a is not none -%}
-      {%- set lower = dbt_inc_join._shift(first_a, -(lb + search), unit) -%}
-      {%- set upper = dbt_inc_join._shift(last_a, mw + search, unit) -%}
-    {%- endif -%}
-  {%- endif -%}
+                            ~ ' AND ' ~ dbt_inc_join._recent_sql(placed, model, args.last_n, period) -%}
+  {%- set lower, upper = dbt_inc_join._missed_partners_b_range(model, a_at, timed_out_where, lb, mw, search, unit) -%}
   {%- set projected = [] -%}
   {%- set b_projected = [] -%}
   {%- set same_keys = [] -%}
@@ -125,6 +103,6 @@ select _period as period,
               case when latest is not null then concat(' (or late_match_time=', latest - {{ mw }}, ')') else '' end)
          as catching_window
 from per_period
-where timed_out_rows >= {{ min_rows }}
-  and missed / timed_out_rows > {{ max_share }}
+where timed_out_rows >= {{ args.min_rows }}
+  and missed / timed_out_rows > {{ args.max_share }}
 {% endmacro %}
