@@ -48,14 +48,7 @@
   {%- for n in derived -%}{%- do derived_columns.append({'name': n, 'source': 'derived', 'index': 0, 'input_name': n}) -%}{%- endfor -%}
   {%- set everything = keys + [arrival] + side_columns['a'] + side_columns['b'] + aggregate_columns + derived_columns -%}
 
-  {%- set by_name = {} -%}
-  {%- for column in everything -%}
-    {%- set other = by_name.get(column.name | lower) -%}
-    {%- if other is not none -%}
-      {{ dbt_inc_join._fail("output column '" ~ column.name ~ "' would exist twice (" ~ dbt_inc_join._describe_column(other) ~ ' and ' ~ dbt_inc_join._describe_column(column) ~ "); rename one input column or pass other suffixes (now ['" ~ params.suffixes | join("', '") ~ "']).") }}
-    {%- endif -%}
-    {%- do by_name.update({column.name | lower: column}) -%}
-  {%- endfor -%}
+  {%- set by_name = dbt_inc_join._refuse_duplicate_names(everything, params.suffixes) -%}
 
   {%- set inc_col_a = side_columns['a'] | selectattr('input_name', 'equalto', inputs.inc_col[0]) | first -%}
   {%- if aggregated -%}
@@ -68,11 +61,32 @@
                       'inc_col_a': [inc_col_a], 'inc_col_b': [inc_col_b]} -%}
     {%- set tokens = 'join_cols, inc_col, df_a_cols, df_b_cols, inc_col_a, inc_col_b' -%}
   {%- endif -%}
+  {%- set selected = dbt_inc_join._selected_columns(params, groups, tokens, by_name, everything) -%}
+  {{ return({'a_columns': side_columns['a'], 'b_columns': side_columns['b'], 'keys': keys, 'selected': selected,
+             'aggregates': aggregate_columns}) }}
+{% endmacro %}
+
+{% macro _refuse_duplicate_names(everything, suffixes) %}
+  {#- Every output column by its lower-case name; fails when two would share one (columns.py:
+      _refuse_duplicate_names). -#}
+  {%- set by_name = {} -%}
+  {%- for column in everything -%}
+    {%- set other = by_name.get(column.name | lower) -%}
+    {%- if other is not none -%}
+      {{ dbt_inc_join._fail("output column '" ~ column.name ~ "' would exist twice (" ~ dbt_inc_join._describe_column(other) ~ ' and ' ~ dbt_inc_join._describe_column(column) ~ "); rename one input column or pass other suffixes (now ['" ~ suffixes | join("', '") ~ "']).") }}
+    {%- endif -%}
+    {%- do by_name.update({column.name | lower: column}) -%}
+  {%- endfor -%}
+  {{ return(by_name) }}
+{% endmacro %}
+
+{% macro _selected_columns(params, groups, tokens, by_name, everything) %}
+  {#- The columns output_select names, through its tokens (groups) or by name; each at most once. -#}
   {%- set selected = [] -%}
   {%- for token in params.output_select -%}
     {%- if (token | lower) in groups -%}
       {%- do selected.extend(groups[token | lower]) -%}
-    {%- elif aggregated and (token | lower) in ['df_b_cols', 'inc_col_b'] -%}
+    {%- elif params.aggregate | length > 0 and (token | lower) in ['df_b_cols', 'inc_col_b'] -%}
       {%- set listed = [] -%}{%- for pair in params.aggregate -%}{%- do listed.append("'" ~ pair[0] ~ "'") -%}{%- endfor -%}
       {{ dbt_inc_join._fail("output_select token '" ~ token ~ "' is not available with aggregate: B's columns reach the output only through the aggregates (" ~ listed | join(', ') ~ ").") }}
     {%- elif (token | lower) in by_name -%}
@@ -89,8 +103,7 @@
     {%- endif -%}
     {%- do seen.append(column.name | lower) -%}
   {%- endfor -%}
-  {{ return({'a_columns': side_columns['a'], 'b_columns': side_columns['b'], 'keys': keys, 'selected': selected,
-             'aggregates': aggregate_columns}) }}
+  {{ return(selected) }}
 {% endmacro %}
 
 {% macro _describe_column(column) %}

@@ -8,7 +8,6 @@
 
 {% macro _render_join(a, b, params, inputs, plan, window) %}
   {%- set unit = params.time_uom -%}
-  {%- set unit_type = dbt_inc_join._unit_type(unit) -%}
   {%- set start = window.start -%}
   {%- set end = window.end -%}
   {%- if window.empty -%}
@@ -17,46 +16,14 @@
     {%- set end = end or start or modules.datetime.date(1970, 1, 1) -%}
     {%- set start = none -%}
   {%- endif -%}
-  {%- set ctx = {
-      'time_uom': unit,
-      'lb': params.look_back_time,
-      'mw': params.max_waiting_time,
-      'end_sql': dbt_inc_join._sql_literal(end, unit_type),
-      'mode': params.mode,
-      'late_match': params.late_match_time > 0,
-  } -%}
-
-  {#- what this run may read of each input (docs/spec.md §4) -#}
-  {%- set ranges = dbt_inc_join._read_ranges(start, end, params.how, params.look_back_time, params.max_waiting_time, unit, params.late_match_time) -%}
+  {%- set ctx = dbt_inc_join._placement_context(params, end) -%}
   {%- set condition = inputs.get('condition') -%}
   {%- set condition_sql = none if condition is none else condition.sql -%}
-  {%- set slices = [] -%}
-  {%- for side, relation, columns in [('a', a, plan.a_columns), ('b', b, plan.b_columns)] -%}
-    {%- set index = loop.index0 -%}
-    {%- set lower, upper = ranges[index] -%}
-    {%- if window.empty -%}
-      {%- set predicate = 'false' -%}
-    {%- else -%}
-      {%- set predicate = dbt_inc_join._arrival_range_sql(inputs.inc_col[index], inputs.raw_types[index], lower, upper, unit) -%}
-    {%- endif -%}
-    {%- set keys = inputs['keys'] | map(attribute=index) | list -%}
-    {%- set projection = dbt_inc_join._side_projection(side, keys, columns, inputs.inc_col[index], inputs.raw_types[index], unit) -%}
-    {%- if side == 'b' and params.groups_by_arrival -%}
-      {%- set projection = dbt_inc_join._b_group_projection(params, inputs, plan) -%}
-    {%- endif -%}
-    {%- if condition is not none and not (side == 'b' and params.groups_by_arrival) -%}
-      {#- (the arrival-group plan's B projection carries them already) -#}
-      {%- set projection = projection + dbt_inc_join._condition_projection(side, condition[side ~ '_columns']) -%}
-    {%- endif -%}
-    {%- do slices.append({'sql': projection | join(', '), 'source': relation | string, 'predicate': predicate}) -%}
-  {%- endfor -%}
+  {%- set slices = dbt_inc_join._input_slices(a, b, params, inputs, plan, start, end, window.empty) -%}
 
   {%- set partner = dbt_inc_join._partner_condition_sql(params, start, inputs['keys'] | length, condition_sql) -%}
   {%- set join_kind = {'inner': 'INNER', 'left': 'LEFT OUTER', 'left_anti': 'LEFT OUTER', 'full': 'FULL OUTER'}[params.how] -%}
-  {%- set scenarios = [] -%}
-  {%- for join_type in dbt_inc_join._emitted_join_types(params.how, params.include_waiting, params.mode, ctx.late_match) -%}
-    {%- do scenarios.append(dbt_inc_join['_scenario_' ~ join_type.name](ctx)) -%}
-  {%- endfor -%}
+  {%- set scenarios = dbt_inc_join._scenarios(params, ctx) -%}
 {#- with late matches A's slice gets its late copies first (_late_matches.sql), under the same name -#}
 with {{ window.get('ctes', '') }}{{ '_inc_join_a_slice' if params.late_match_time else '_inc_join_a' }} as (
     select {{ slices[0].sql }}
@@ -100,6 +67,56 @@ _inc_join_placed as (
 select {{ dbt_inc_join._placed_columns(scenarios, plan, inputs, unit) | join(',\n       ') }}
 from _inc_join_placed
 where _join_type is not null
+{% endmacro %}
+
+{% macro _placement_context(params, end) %}
+  {#- What placing a row may depend on besides the row (scenarios.py: PlacementContext). -#}
+  {{ return({
+      'time_uom': params.time_uom,
+      'look_back_time': params.look_back_time,
+      'max_waiting_time': params.max_waiting_time,
+      'end_sql': dbt_inc_join._sql_literal(end, dbt_inc_join._unit_type(params.time_uom)),
+      'mode': params.mode,
+      'late_match': params.late_match_time > 0,
+  }) }}
+{% endmacro %}
+
+{% macro _scenarios(params, ctx) %}
+  {#- The scenarios of the JoinTypes this run emits, in code order (one macro each, scenarios/). -#}
+  {%- set scenarios = [] -%}
+  {%- for join_type in dbt_inc_join._emitted_join_types(params.how, params.include_waiting, params.mode, ctx.late_match) -%}
+    {%- do scenarios.append(dbt_inc_join['_scenario_' ~ join_type.name](ctx)) -%}
+  {%- endfor -%}
+  {{ return(scenarios) }}
+{% endmacro %}
+
+{% macro _input_slices(a, b, params, inputs, plan, start, end, empty) %}
+  {#- What this run reads of each input (docs/spec.md §4): [{'sql': projection, 'source', 'predicate'}] for A
+      and B; an empty window reads nothing (a false filter). -#}
+  {%- set unit = params.time_uom -%}
+  {%- set ranges = dbt_inc_join._read_ranges(start, end, params.how, params.look_back_time, params.max_waiting_time, unit, params.late_match_time) -%}
+  {%- set condition = inputs.get('condition') -%}
+  {%- set slices = [] -%}
+  {%- for side, relation, columns in [('a', a, plan.a_columns), ('b', b, plan.b_columns)] -%}
+    {%- set index = loop.index0 -%}
+    {%- set lower, upper = ranges[index] -%}
+    {%- if empty -%}
+      {%- set predicate = 'false' -%}
+    {%- else -%}
+      {%- set predicate = dbt_inc_join._arrival_range_sql(inputs.inc_col[index], inputs.raw_types[index], lower, upper, unit) -%}
+    {%- endif -%}
+    {%- set keys = inputs['keys'] | map(attribute=index) | list -%}
+    {%- set projection = dbt_inc_join._side_projection(side, keys, columns, inputs.inc_col[index], inputs.raw_types[index], unit) -%}
+    {%- if side == 'b' and params.groups_by_arrival -%}
+      {%- set projection = dbt_inc_join._b_group_projection(params, inputs, plan) -%}
+    {%- endif -%}
+    {%- if condition is not none and not (side == 'b' and params.groups_by_arrival) -%}
+      {#- (the arrival-group plan's B projection carries them already) -#}
+      {%- set projection = projection + dbt_inc_join._condition_projection(side, condition[side ~ '_columns']) -%}
+    {%- endif -%}
+    {%- do slices.append({'sql': projection | join(', '), 'source': relation | string, 'predicate': predicate}) -%}
+  {%- endfor -%}
+  {{ return(slices) }}
 {% endmacro %}
 
 {% macro _condition_count(inputs) %}
@@ -177,7 +194,8 @@ _inc_join_pairs as (
 {% macro _arrival_group_ctes(b, params, inputs, plan, prefix='_inc_join', a_cte='_inc_join_a', b_cte='_inc_join_b') %}
   {#- spec §11, Cost: B joined to the distinct (keys, arrival) of A's slice, reduced per mode (render.py:
       arrival_group_pairs, reduced_by_arrival). Ends with <prefix>_reduced (and <prefix>_empty), each followed
-      by a comma; inc_join_many renders one set per input, each under a prefix of its own. -#}
+      by a comma; inc_join_many renders one set per input, each under a prefix of its own. Over 60 lines on
+      purpose: one CTE chain, read top to bottom like the SQL it renders. -#}
   {%- set unit = params.time_uom -%}
   {%- set lb = params.look_back_time -%}
   {%- set mw = params.max_waiting_time -%}
