@@ -93,6 +93,8 @@ select {{ selected | join(', ') }} from {{ view }}
 {%- endmacro %}
 
 {% macro _py_write_table(temporary, relation, compiled_code) -%}
+  {#- Over 60 lines on purpose: a template of the Python code dbt-spark submits (the model's code, the context
+      the model reads, the write, the run's record), read top to bottom like the program it renders. -#}
   {%- set file_format = config.get('file_format') or 'parquet' -%}
   {%- set partition_by = config.get('partition_by') or [] -%}
   {%- if partition_by is string -%}{%- set partition_by = [partition_by] -%}{%- endif -%}
