@@ -38,8 +38,8 @@
     {%- set first_a = dbt_inc_join._parse_text_value(found.rows[0][0], unit) -%}
     {%- set last_a = dbt_inc_join._parse_text_value(found.rows[0][1], unit) -%}
     {%- if first_a is not none -%}
-      {%- set lower = dbt_inc_join._shift(first_a, -(lb + search), unit) -%}
-      {%- set upper = dbt_inc_join._shift(last_a, mw + search, unit) -%}
+      {%- set lower = dbt_inc_join._shift_value(first_a, -(lb + search), unit) -%}
+      {%- set upper = dbt_inc_join._shift_value(last_a, mw + search, unit) -%}
     {%- endif -%}
   {%- endif -%}
   {{ return([lower, upper]) }}

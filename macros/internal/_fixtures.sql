@@ -37,7 +37,7 @@
 {% macro _window_in_sql(sides, inc_col, time_uom, how, explicit, max_window_units) %}
   {#- The output window of spec §6 decided by SQL over the given rows: the same rules as _resolve_window, with
       the largest output arrival in `this`, the earliest arrivals and the watermark as scalar subqueries over the
-      fixtures' CTEs. The bounds come out as SQL bounds ({'sql', 'units', 'time_uom'}: _shift and _sql_literal take them).
+      fixtures' CTEs. The bounds come out as SQL bounds ({'sql', 'units', 'time_uom'}: _shift_value and _sql_literal take them).
       `sides` as _arrival_sides gives them: with inc_join_many's further inputs the watermark is the earliest of all. -#}
   {%- set arrivals = dbt_inc_join._arrival_subqueries(sides, inc_col, time_uom) -%}
   {%- set start = dbt_inc_join._start_in_sql(explicit, how, inc_col, time_uom) -%}

@@ -78,10 +78,10 @@
   {%- set ranges = none -%}
   {%- set reads = [] -%}
   {%- if not window.empty -%}
-    {%- set a_lower = none if window.start is none else dbt_inc_join._shift(window.start, -reach, window.time_uom) -%}
+    {%- set a_lower = none if window.start is none else dbt_inc_join._shift_value(window.start, -reach, window.time_uom) -%}
     {%- set ranges = [[a_lower, window.end], [a_lower, window.end]] -%}
     {%- for item in prepared -%}
-      {%- set lower = none if a_lower is none else dbt_inc_join._shift(a_lower, -item.params.look_back_time, window.time_uom) -%}
+      {%- set lower = none if a_lower is none else dbt_inc_join._shift_value(a_lower, -item.params.look_back_time, window.time_uom) -%}
       {%- do reads.append(item.name ~ ' ' ~ (lower or 'beginning') ~ '..' ~ window.end) -%}
     {%- endfor -%}
   {%- endif -%}

@@ -68,7 +68,7 @@
   {%- set first = prepared[0] -%}
   {%- set inc_a = first.inputs.inc_col[0] -%}
   {%- set reach = prepared | map(attribute='params') | map(attribute='max_waiting_time') | max -%}
-  {%- set a_lower = none if start is none else dbt_inc_join._shift(start, -reach, unit) -%}
+  {%- set a_lower = none if start is none else dbt_inc_join._shift_value(start, -reach, unit) -%}
   {%- set a_names = a_columns | map(attribute='name') | list -%}
   {%- set projection = [] -%}
   {%- for name in a_names -%}{%- do projection.append(dbt_inc_join._quote(name) ~ ' AS _a' ~ loop.index0) -%}{%- endfor -%}
@@ -97,7 +97,7 @@ with {{ window.get('ctes', '') }}_inc_join_many_a as (
   {%- for key in keys -%}{%- do a_side.append(key ~ ' AS _ak' ~ loop.index0) -%}{%- endfor -%}
   {%- do a_side.append('_a_arrival') -%}
   {%- for column in conditioned -%}{%- do a_side.append(column ~ ' AS _ac' ~ loop.index0) -%}{%- endfor -%}
-  {%- set b_lower = none if a_lower is none else dbt_inc_join._shift(a_lower, -item.params.look_back_time, unit) %}
+  {%- set b_lower = none if a_lower is none else dbt_inc_join._shift_value(a_lower, -item.params.look_back_time, unit) %}
 {{ prefix }}_a as (
     select {{ a_side | join(', ') }}
     from _inc_join_many_a

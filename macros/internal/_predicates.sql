@@ -16,8 +16,14 @@
     {%- if raw_type == 'date' -%}
       {%- do tests.append(raw ~ ' <= ' ~ dbt_inc_join._sql_literal(upper, 'date')) -%}
     {%- else -%}
-      {%- do tests.append(raw ~ ' < ' ~ dbt_inc_join._sql_literal(dbt_inc_join._shift(upper, 1, time_uom), raw_type)) -%}
+      {%- do tests.append(raw ~ ' < ' ~ dbt_inc_join._sql_literal(dbt_inc_join._shift_value(upper, 1, time_uom), raw_type)) -%}
     {%- endif -%}
   {%- endif -%}
   {{ return(tests | join(' AND ')) }}
+{% endmacro %}
+
+{% macro _raw_type_name(type_name) %}
+  {#- The SQL type of a raw arrival column, from its type name: date, timestamp or timestamp_ntz
+      (predicates.py: raw_type_name). -#}
+  {{ return('date' if type_name == 'date' else ('timestamp_ntz' if type_name == 'timestamp_ntz' else 'timestamp')) }}
 {% endmacro %}

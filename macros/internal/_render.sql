@@ -125,7 +125,7 @@ where _join_type is not null
   {{ return(0 if condition is none else condition.a_columns | length) }}
 {% endmacro %}
 
-{% macro _condition_text(inputs) %}
+{% macro _condition_sql(inputs) %}
   {#- join_cond over the internal names, or none. -#}
   {%- set condition = inputs.get('condition') -%}
   {{ return(none if condition is none else condition.sql) }}
@@ -187,7 +187,7 @@ _inc_join_pairs as (
     select *
     from _inc_join_a_buckets
     INNER JOIN _inc_join_b
-      on {{ dbt_inc_join._group_match_sql(key_count, lb, mw, unit, dbt_inc_join._condition_text(inputs)) }}
+      on {{ dbt_inc_join._group_match_sql(key_count, lb, mw, unit, dbt_inc_join._condition_sql(inputs)) }}
 ),
 {%- endmacro %}
 
@@ -226,7 +226,7 @@ _inc_join_pairs as (
     select *
     from {{ prefix }}_arrivals
     {{ match_kind }} JOIN {{ b_cte }}
-      on {{ dbt_inc_join._group_match_sql(key_count, lb, mw, unit, dbt_inc_join._condition_text(inputs)) }}
+      on {{ dbt_inc_join._group_match_sql(key_count, lb, mw, unit, dbt_inc_join._condition_sql(inputs)) }}
 ),
 {{ prefix }}_reduced as (
   {%- if params.mode == 'aggregate' %}
@@ -315,7 +315,7 @@ _inc_join_pairs as (
     {%- set mw = params.max_waiting_time -%}
     {%- set lb = params.look_back_time -%}
     {%- for arrival, reach in [('_a_arrival', mw), ('_b_arrival', mw + lb)] -%}
-      {%- set limit = dbt_inc_join._sql_literal(dbt_inc_join._shift(start, -reach, unit), dbt_inc_join._unit_type(unit)) -%}
+      {%- set limit = dbt_inc_join._sql_literal(dbt_inc_join._shift_value(start, -reach, unit), dbt_inc_join._unit_type(unit)) -%}
       {%- do tests.append(arrival ~ ' >= ' ~ limit) -%}
     {%- endfor -%}
   {%- endif -%}

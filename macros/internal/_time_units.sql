@@ -13,7 +13,7 @@
   {{- return('date' if time_uom == 'day' else 'timestamp') -}}
 {% endmacro %}
 
-{% macro _floor_to_unit(value, time_uom) %}
+{% macro _floor_value(value, time_uom) %}
   {#- value: a date or a naive datetime -#}
   {%- set is_datetime = value.hour is defined -%}
   {%- if time_uom == 'day' -%}
@@ -28,7 +28,7 @@
   {{ return(value.replace(second=0, microsecond=0)) }}
 {% endmacro %}
 
-{% macro _shift(value, units, time_uom) %}
+{% macro _shift_value(value, units, time_uom) %}
   {#- A unit value, or a SQL bound ({'sql': expression, 'units': n, 'time_uom': unit}: a window decided in SQL, _fixtures.sql). -#}
   {%- if value is mapping -%}
     {{- return({'sql': value.sql, 'units': value.units + units, 'time_uom': value.time_uom}) -}}

@@ -29,7 +29,7 @@
     {%- set zone = modules.pytz.timezone(dbt_inc_join._session_time_zone()) -%}
     {%- set value = value.astimezone(zone).replace(tzinfo=none) -%}
   {%- endif -%}
-  {{ return(dbt_inc_join._floor_to_unit(value, time_uom)) }}
+  {{ return(dbt_inc_join._floor_value(value, time_uom)) }}
 {% endmacro %}
 
 {% macro _parse_text_value(text, time_uom) %}
@@ -49,8 +49,8 @@
   {%- set full = how == 'full' -%}
   {%- set a_reach = max_waiting_time + late_match_time + (look_back_time if full else 0) -%}
   {%- set b_reach = max_waiting_time + look_back_time + late_match_time + (look_back_time if full and late_match_time else 0) -%}
-  {%- set a_lower = none if start is none else dbt_inc_join._shift(start, -a_reach, time_uom) -%}
-  {%- set b_lower = none if start is none else dbt_inc_join._shift(start, -b_reach, time_uom) -%}
+  {%- set a_lower = none if start is none else dbt_inc_join._shift_value(start, -a_reach, time_uom) -%}
+  {%- set b_lower = none if start is none else dbt_inc_join._shift_value(start, -b_reach, time_uom) -%}
   {{ return([(a_lower, end), (b_lower, end)]) }}
 {% endmacro %}
 
@@ -75,42 +75,4 @@
   {%- endif -%}
   {{ return('inc_join ' ~ target ~ ': window ' ~ shown ~ '; start: ' ~ window.start_reason
             ~ '; end: ' ~ window.end_reason ~ '; ' ~ reads) }}
-{% endmacro %}
-
-{% macro _max_window_units(value) %}
-  {#- The cap of spec §13: argument > var inc_join_max_window_units; none: no cap. -#}
-  {%- set parameter = 'max_window_units' -%}
-  {%- if value is none -%}
-    {%- set value = var('inc_join_max_window_units', none) -%}
-    {%- set parameter = 'inc_join_max_window_units' -%}
-  {%- endif -%}
-  {%- if value is none or value == '' -%}
-    {{ return(none) }}
-  {%- endif -%}
-  {%- if value is not integer or value is boolean or value < 1 -%}
-    {{ dbt_inc_join._fail(parameter ~ ' must be a positive whole number of time_uom units, e.g. 31 (got ' ~ dbt_inc_join._repr(value) ~ ').') }}
-  {%- endif -%}
-  {{ return(value) }}
-{% endmacro %}
-
-{% macro _units_between(later, earlier, time_uom) %}
-  {%- set gap = later - earlier -%}
-  {%- if time_uom == 'day' -%}{{ return(gap.days) }}{%- endif -%}
-  {{ return(((gap.days * 86400 + gap.seconds) // (3600 if time_uom == 'hour' else 60)) | int) }}
-{% endmacro %}
-
-{% macro _cap_window(start, end, empty, max_window_units, time_uom) %}
-  {#- A run finalises at most max_window_units units: a first run over years, or a catch-up after downtime,
-      goes in committed chunks, one per dbt run (window.py: cap_window is the same rule). -#}
-  {%- set cap = dbt_inc_join._max_window_units(max_window_units) -%}
-  {%- if cap is none or empty or start is none -%}
-    {{ return({'end': end, 'units_behind': 0, 'reason': none}) }}
-  {%- endif -%}
-  {%- set last = dbt_inc_join._shift(start, cap - 1, time_uom) -%}
-  {%- if end <= last -%}
-    {{ return({'end': end, 'units_behind': 0, 'reason': none}) }}
-  {%- endif -%}
-  {%- set behind = dbt_inc_join._units_between(end, last, time_uom) -%}
-  {{ return({'end': last, 'units_behind': behind,
-             'reason': 'max_window_units=' ~ cap ~ ': caught up to ' ~ last ~ ', ' ~ behind ~ ' ' ~ time_uom ~ ('s' if behind != 1 else '') ~ ' behind ' ~ end}) }}
 {% endmacro %}

@@ -1,5 +1,6 @@
-{#- Where an incremental run starts when its model records its runs (spec §13); ledger.py holds the same
-    rules (committed_state, ledger_start). -#}
+{#- Where an incremental run starts when its model records its runs, and how much of the way it goes
+    (max_window_units), spec §13; ledger.py holds the same rules (committed_state, ledger_start,
+    check_max_window_units, units_between, cap_window). -#}
 
 {% macro _ledger_state(ledger, relation) %}
   {#- What the ledger knows of the table behind `relation`: its table_id (none: the table was never recorded,
@@ -101,17 +102,55 @@
   {%- endif -%}
   {%- set committed_end = dbt_inc_join._parse_text_value(state.committed_end, time_uom) -%}
   {%- set last_start = dbt_inc_join._parse_text_value(state.last_start, time_uom) -%}
-  {%- set after_ledger = dbt_inc_join._shift(committed_end, 1, time_uom) -%}
+  {%- set after_ledger = dbt_inc_join._shift_value(committed_end, 1, time_uom) -%}
   {%- set column = 'max(' ~ inc_col ~ ') in this' -%}
   {%- if latest is not none and latest > committed_end -%}
     {{ return({'start': after_ledger, 'reason': 'last committed window ' ~ where ~ ' ends ' ~ committed_end ~ ' + 1 ' ~ time_uom
                ~ '; ' ~ column ~ ' is ' ~ latest ~ ', written by a run that did not record its commit: doing it again'}) }}
   {%- endif -%}
   {%- if state.last_rows and (latest is none or latest < last_start) -%}
-    {%- set start = none if latest is none else dbt_inc_join._shift(latest, 1, time_uom) -%}
+    {%- set start = none if latest is none else dbt_inc_join._shift_value(latest, 1, time_uom) -%}
     {{ return({'start': start, 'reason': column ~ ' is ' ~ (latest or 'none') ~ ', before the last committed window '
                ~ last_start ~ '..' ~ committed_end ~ ' ' ~ where ~ ', which wrote ' ~ state.last_rows
                ~ ' rows: starting from the table'}) }}
   {%- endif -%}
   {{ return({'start': after_ledger, 'reason': 'last committed window ' ~ where ~ ' ends ' ~ committed_end ~ ' + 1 ' ~ time_uom}) }}
+{% endmacro %}
+
+{% macro _max_window_units(value) %}
+  {#- The cap of spec §13: argument > var inc_join_max_window_units; none: no cap. -#}
+  {%- set parameter = 'max_window_units' -%}
+  {%- if value is none -%}
+    {%- set value = var('inc_join_max_window_units', none) -%}
+    {%- set parameter = 'inc_join_max_window_units' -%}
+  {%- endif -%}
+  {%- if value is none or value == '' -%}
+    {{ return(none) }}
+  {%- endif -%}
+  {%- if value is not integer or value is boolean or value < 1 -%}
+    {{ dbt_inc_join._fail(parameter ~ ' must be a positive whole number of time_uom units, e.g. 31 (got ' ~ dbt_inc_join._repr(value) ~ ').') }}
+  {%- endif -%}
+  {{ return(value) }}
+{% endmacro %}
+
+{% macro _units_between(later, earlier, time_uom) %}
+  {%- set gap = later - earlier -%}
+  {%- if time_uom == 'day' -%}{{ return(gap.days) }}{%- endif -%}
+  {{ return(((gap.days * 86400 + gap.seconds) // (3600 if time_uom == 'hour' else 60)) | int) }}
+{% endmacro %}
+
+{% macro _cap_window(start, end, empty, max_window_units, time_uom) %}
+  {#- A run finalises at most max_window_units units: a first run over years, or a catch-up after downtime,
+      goes in committed chunks, one per dbt run (ledger.py: cap_window is the same rule). -#}
+  {%- set cap = dbt_inc_join._max_window_units(max_window_units) -%}
+  {%- if cap is none or empty or start is none -%}
+    {{ return({'end': end, 'units_behind': 0, 'reason': none}) }}
+  {%- endif -%}
+  {%- set last = dbt_inc_join._shift_value(start, cap - 1, time_uom) -%}
+  {%- if end <= last -%}
+    {{ return({'end': end, 'units_behind': 0, 'reason': none}) }}
+  {%- endif -%}
+  {%- set behind = dbt_inc_join._units_between(end, last, time_uom) -%}
+  {{ return({'end': last, 'units_behind': behind,
+             'reason': 'max_window_units=' ~ cap ~ ': caught up to ' ~ last ~ ', ' ~ behind ~ ' ' ~ time_uom ~ ('s' if behind != 1 else '') ~ ' behind ' ~ end}) }}
 {% endmacro %}

@@ -62,7 +62,7 @@
     {%- set in_window = 'false' -%}
   {%- else -%}
     {%- set window_end = dbt_inc_join._parse_text_value(record.window_end, record.time_uom) -%}
-    {%- set after_end = dbt_inc_join._moment_literal(dbt_inc_join._shift(window_end, 1, record.time_uom)) -%}
+    {%- set after_end = dbt_inc_join._moment_literal(dbt_inc_join._shift_value(window_end, 1, record.time_uom)) -%}
     {%- set in_window = arrival ~ ' < unix_seconds(' ~ after_end ~ ')' -%}
     {%- if record.window_start -%}
       {%- set in_window = arrival ~ " >= unix_seconds(TIMESTAMP'" ~ record.window_start ~ "') AND " ~ in_window -%}

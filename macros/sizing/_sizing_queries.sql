@@ -16,7 +16,7 @@
   {{ return(relation) }}
 {% endmacro %}
 
-{% macro _window_in_use(look_back_time, max_waiting_time) %}
+{% macro _current_window(look_back_time, max_waiting_time) %}
   {#- The window in use, [lb, mw], or none when neither is given (sizing.py: current_window). -#}
   {%- set window = none -%}
   {%- if look_back_time is not none or max_waiting_time is not none -%}

@@ -25,7 +25,7 @@
   {#- sizing.py: suggest_windows; the queries in _sizing_queries.sql, the rules in _sizing_pairs.sql and
       _sizing_a_rows.sql, the reports in _sizing_reports.sql -#}
   {%- set coverage = dbt_inc_join._check_coverage(coverage) -%}
-  {%- set window = dbt_inc_join._window_in_use(look_back_time, max_waiting_time) -%}
+  {%- set window = dbt_inc_join._current_window(look_back_time, max_waiting_time) -%}
   {%- set partner = dbt_inc_join._choice('partner', partner, ['all', 'first', 'last', 'aggregate']) -%}
   {%- set params = dbt_inc_join._check_parameters(join_cols, inc_col, 'inner', 0, 0, time_uom, true, false, none, ['_A', '_B']) -%}
   {%- set a, b = dbt_inc_join._relation_argument(a, 'a'), dbt_inc_join._relation_argument(b, 'b') -%}

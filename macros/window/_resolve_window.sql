@@ -42,18 +42,13 @@
   {%- for side, relation, column in [('a', a, a_column), ('b', b, b_column)] -%}
     {%- set type_name = dbt_inc_join._type_name(column) -%}
     {%- do dbt_inc_join._check_arrival_type(type_name, inc_cols[0], side, time_uom) -%}
-    {%- do sides.append((side, relation, column, dbt_inc_join._raw_arrival_type(type_name))) -%}
+    {%- do sides.append((side, relation, column, dbt_inc_join._raw_type_name(type_name))) -%}
   {%- endfor -%}
   {%- for extra in more_inputs -%}
     {%- set column = dbt_inc_join._require_column(extra.columns, dbt_inc_join._arrival_pair(extra.inc_col)[1], 'inc_col', 'b') -%}
-    {%- do sides.append(('b' ~ loop.index, extra.relation, column, dbt_inc_join._raw_arrival_type(dbt_inc_join._type_name(column)))) -%}
+    {%- do sides.append(('b' ~ loop.index, extra.relation, column, dbt_inc_join._raw_type_name(dbt_inc_join._type_name(column)))) -%}
   {%- endfor -%}
   {{ return({'inc_col': inc_cols[0], 'sides': sides}) }}
-{% endmacro %}
-
-{% macro _raw_arrival_type(type_name) %}
-  {#- The arrival's type as the read-range predicates take it (predicates.py: raw_type_name). -#}
-  {{ return('date' if type_name == 'date' else ('timestamp_ntz' if type_name == 'timestamp_ntz' else 'timestamp')) }}
 {% endmacro %}
 
 {% macro _start_after_this(explicit, inc_col, time_uom) %}
@@ -76,7 +71,7 @@
   {%- if from_ledger is not none -%}
     {%- do found.update({'start': from_ledger.start, 'reason': from_ledger.reason, 'ledger_reason': from_ledger.reason}) -%}
   {%- elif latest is not none -%}
-    {%- do found.update({'start': dbt_inc_join._shift(latest, 1, time_uom),
+    {%- do found.update({'start': dbt_inc_join._shift_value(latest, 1, time_uom),
                          'reason': 'max(' ~ inc_col ~ ') in ' ~ this ~ ' + 1 ' ~ time_uom}) -%}
   {%- endif -%}
   {{ return(found) }}
