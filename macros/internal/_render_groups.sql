@@ -1,0 +1,145 @@
+{#- The one-row-per-A plan's pieces of a run (spec §11, Cost): B's grouped slice, the partner order's last
+    resort, the aggregates over no rows, and the CTEs that join B to A's distinct (keys, arrival) (render.py:
+    b_group_projection, tie_breakers, bucketed_pairs, arrival_group_pairs, reduced_by_arrival). inc_join_many
+    renders them once per input. -#}
+
+{% macro _b_group_projection(params, inputs, plan) %}
+  {#- B's slice for the arrival-group plan: the usual internal columns, partner_order_by's columns, join_cond's B
+      columns and the bucket; with aggregate, B's own columns too, which the aggregates name. -#}
+  {%- set keys = inputs['keys'] | map(attribute=1) | list -%}
+  {%- set projection = dbt_inc_join._side_projection('b', keys, plan.b_columns, inputs.inc_col[1], inputs.raw_types[1], params.time_uom) -%}
+  {%- set projection = projection + dbt_inc_join._order_projection(inputs.partner_order_by) -%}
+  {%- if inputs.get('condition') is not none -%}
+    {%- set projection = projection + dbt_inc_join._condition_projection('b', inputs.condition.b_columns) -%}
+  {%- endif -%}
+  {%- if params.aggregate -%}
+    {%- set projection = dbt_inc_join._own_columns(inputs.b_names) + projection -%}
+  {%- endif -%}
+  {{ return(projection + [dbt_inc_join._b_bucket_sql(params.look_back_time, params.max_waiting_time, params.time_uom) ~ ' AS _b_bucket']) }}
+{% endmacro %}
+
+{% macro _tie_breakers(params, inputs, plan) %}
+  {#- The selected B columns Spark can order, by internal name: the last resort of the partner order. -#}
+  {%- set keys = inputs['keys'] | map(attribute=1) | list -%}
+  {%- set names = dbt_inc_join._projected_names(dbt_inc_join._side_projection('b', keys, plan.b_columns, inputs.inc_col[1], inputs.raw_types[1], params.time_uom)) -%}
+  {%- set breakers = [] -%}
+  {%- for column in plan.b_columns -%}
+    {%- if ('_b' ~ loop.index0) in names and column.input_name in inputs.orderable_b_names -%}
+      {%- do breakers.append('_b' ~ loop.index0) -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {{ return(breakers) }}
+{% endmacro %}
+
+{% macro _fills_from_empty(plan) %}
+  {#- The aggregates without a null_fill: an A row without partner gets their value over no rows. -#}
+  {%- set indexes = [] -%}
+  {%- for fill in plan.aggregate_fills -%}
+    {%- if fill == '_e' ~ loop.index0 -%}{%- do indexes.append(loop.index0) -%}{%- endif -%}
+  {%- endfor -%}
+  {{ return(indexes) }}
+{% endmacro %}
+
+{% macro _bucketed_pairs_cte(params, inputs) %}
+  {#- spec §11, Cost, every partner with how = inner: each A row in the buckets its window touches, one join
+      with B on keys and bucket (render.py: bucketed_pairs). Ends with _inc_join_pairs and a comma. -#}
+  {%- set unit = params.time_uom -%}
+  {%- set lb = params.look_back_time -%}
+  {%- set mw = params.max_waiting_time -%}
+  {%- set key_count = inputs['keys'] | length %}
+_inc_join_a_buckets as (
+    select *, explode({{ dbt_inc_join._arrival_buckets_sql(lb, mw, unit) }}) AS _bucket
+    from (
+        select *, {{ dbt_inc_join._arrival_projection(key_count) | join(', ') }}
+        from _inc_join_a
+        where {{ dbt_inc_join._arrival_filter_sql(key_count) }}
+    )
+),
+_inc_join_pairs as (
+    select *
+    from _inc_join_a_buckets
+    INNER JOIN _inc_join_b
+      on {{ dbt_inc_join._group_match_sql(key_count, lb, mw, unit, dbt_inc_join._condition_sql(inputs)) }}
+),
+{%- endmacro %}
+
+{% macro _arrival_group_ctes(b, params, inputs, plan, prefix='_inc_join', a_cte='_inc_join_a', b_cte='_inc_join_b') %}
+  {#- spec §11, Cost: B joined to the distinct (keys, arrival) of A's slice, reduced per mode (render.py:
+      arrival_group_pairs, reduced_by_arrival). Ends with <prefix>_reduced (and <prefix>_empty), each followed
+      by a comma; inc_join_many renders one set per input, each under a prefix of its own. Over 60 lines on
+      purpose: one CTE chain, read top to bottom like the SQL it renders. -#}
+  {%- set unit = params.time_uom -%}
+  {%- set lb = params.look_back_time -%}
+  {%- set mw = params.max_waiting_time -%}
+  {%- set key_count = inputs['keys'] | length -%}
+  {%- set group = [] -%}
+  {%- for index in range(key_count) -%}{%- do group.append('_gk' ~ index) -%}{%- endfor -%}
+  {%- do group.append('_g_arrival') -%}
+  {#- join_cond's A columns join the group; the reduced rows name them _gc<i> for the join back -#}
+  {%- set conditioned = [] -%}
+  {%- for index in range(dbt_inc_join._condition_count(inputs)) -%}{%- do conditioned.append('_ac' ~ index) -%}{%- endfor -%}
+  {%- set named = group + dbt_inc_join._condition_group_projection(conditioned | length) -%}
+  {%- set not_null = [] -%}
+  {%- for name in group -%}{%- do not_null.append(name ~ ' IS NOT NULL') -%}{%- endfor -%}
+  {%- set group = group + conditioned -%}
+  {%- set keys = inputs['keys'] | map(attribute=1) | list -%}
+  {%- set b_names = dbt_inc_join._projected_names(dbt_inc_join._side_projection('b', keys, plan.b_columns, inputs.inc_col[1], inputs.raw_types[1], unit)) -%}
+  {#- how = full: a B row of no arrival's window is kept (with NULL group columns): it is code 6. -#}
+  {%- set match_kind = 'RIGHT OUTER' if params.how == 'full' else 'INNER' -%}
+{{ prefix }}_arrivals as (
+    select *, explode({{ dbt_inc_join._arrival_buckets_sql(lb, mw, unit) }}) AS _bucket
+    from (
+        select distinct {{ (dbt_inc_join._arrival_projection(key_count) + conditioned) | join(', ') }}
+        from {{ a_cte }}
+        where {{ dbt_inc_join._arrival_filter_sql(key_count) }}
+    )
+),
+{{ prefix }}_matches as (
+    select *
+    from {{ prefix }}_arrivals
+    {{ match_kind }} JOIN {{ b_cte }}
+      on {{ dbt_inc_join._group_match_sql(key_count, lb, mw, unit, dbt_inc_join._condition_sql(inputs)) }}
+),
+{{ prefix }}_reduced as (
+  {%- if params.mode == 'aggregate' %}
+    {%- set outputs = [] -%}
+    {%- for pair in params.aggregate -%}{%- do outputs.append(pair[1] ~ ' AS _g' ~ loop.index0) -%}{%- endfor -%}
+    {%- do outputs.append('max(_b_arrival) AS _b_arrival') -%}
+    {%- for index in range(key_count) -%}{%- do outputs.append('_gk' ~ index ~ ' AS _bk' ~ index) -%}{%- endfor %}
+    select {{ (named + outputs) | join(', ') }}
+    from {{ prefix }}_matches
+    group by {{ group | join(', ') }}
+  {%- elif params.mode in ['first', 'last'] %}
+    {%- set order = dbt_inc_join._partner_order(inputs.partner_order_by | length, dbt_inc_join._tie_breakers(params, inputs, plan)) -%}
+    {%- set picked = [] -%}
+    {%- for name in b_names -%}{%- do picked.append('_pick.' ~ name ~ ' AS ' ~ name) -%}{%- endfor %}
+    select {{ (named + picked) | join(', ') }}
+    from (
+        select {{ group | join(', ') }}, {{ dbt_inc_join._pick_sql(params.mode, b_names, order) }}
+        from {{ prefix }}_matches
+        where {{ not_null | join(' AND ') }}
+        group by {{ group | join(', ') }}
+    )
+    {%- if params.how == 'full' %}
+    union all
+    select {{ (named + b_names) | join(', ') }}
+    from {{ prefix }}_matches
+    where _g_arrival IS NULL
+    {%- endif %}
+  {%- else %}
+    select {{ (named + b_names) | join(', ') }}
+    from {{ prefix }}_matches
+  {%- endif %}
+),
+{%- set empty = dbt_inc_join._fills_from_empty(plan) -%}
+{%- if empty %}
+{{ prefix }}_empty as (
+    {#- An aggregate's value over no rows (count 0, sum NULL, ...), for the A rows without partner. -#}
+    {%- set values = [] -%}
+    {%- for index in empty -%}{%- do values.append(params.aggregate[index][1] ~ ' AS _e' ~ index) -%}{%- endfor %}
+    select {{ values | join(', ') }}
+    from {{ b }}
+    where false
+),
+{%- endif %}
+{%- endmacro %}
