@@ -11,13 +11,7 @@
     {#- With aggregate B's columns are not output (spec §11). -#}
     {%- set b_rest = [inputs.inc_col[1]] -%}
   {%- endif -%}
-  {%- for side, names in [('a', a_rest), ('b', b_rest)] -%}
-    {%- for name in names -%}
-      {%- if (name | lower) in (derived | map('lower') | list) -%}
-        {{ dbt_inc_join._fail("column '" ~ name ~ "' of " ~ side ~ " clashes with the derived output column of the same name; rename it before joining (e.g. the JoinType of an earlier inc_join in a chain).") }}
-      {%- endif -%}
-    {%- endfor -%}
-  {%- endfor -%}
+  {%- do dbt_inc_join._refuse_derived_names(a_rest, b_rest, derived) -%}
   {%- set b_lower = b_rest | map('lower') | list -%}
   {%- set shared = [] -%}{%- for n in a_rest -%}{%- if (n | lower) in b_lower -%}{%- do shared.append(n | lower) -%}{%- endif -%}{%- endfor -%}
 
@@ -64,6 +58,17 @@
   {%- set selected = dbt_inc_join._selected_columns(params, groups, tokens, by_name, everything) -%}
   {{ return({'a_columns': side_columns['a'], 'b_columns': side_columns['b'], 'keys': keys, 'selected': selected,
              'aggregates': aggregate_columns}) }}
+{% endmacro %}
+
+{% macro _refuse_derived_names(a_rest, b_rest, derived) %}
+  {#- An input column may not take the name of a derived output column. -#}
+  {%- for side, names in [('a', a_rest), ('b', b_rest)] -%}
+    {%- for name in names -%}
+      {%- if (name | lower) in (derived | map('lower') | list) -%}
+        {{ dbt_inc_join._fail("column '" ~ name ~ "' of " ~ side ~ " clashes with the derived output column of the same name; rename it before joining (e.g. the JoinType of an earlier inc_join in a chain).") }}
+      {%- endif -%}
+    {%- endfor -%}
+  {%- endfor -%}
 {% endmacro %}
 
 {% macro _refuse_duplicate_names(everything, suffixes) %}

@@ -8,6 +8,8 @@
     them again (4-5 scans per input, 2-3x the time of one join; see docs/performance.md). -#}
 
 {% macro _render_join(a, b, params, inputs, plan, window) %}
+  {#- render.py: render_join. The steps first (_placement_context, _input_slices, _scenarios), then one query
+      template read top to bottom like the statement it renders. -#}
   {%- set unit = params.time_uom -%}
   {%- set start = window.start -%}
   {%- set end = window.end -%}
