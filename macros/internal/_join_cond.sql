@@ -12,7 +12,8 @@
   }) }}
 {% endmacro %}
 
-{% macro _find_name(names, name) %}
+{% macro _find_column_name(names, name) %}
+  {#- join_cond.py: find_column_name (the SQL side folds case always) -#}
   {%- for candidate in names -%}
     {%- if candidate | lower == name | lower -%}{{ return(candidate) }}{%- endif -%}
   {%- endfor -%}
@@ -47,7 +48,7 @@
           {{ dbt_inc_join._fail("join_cond '" ~ text ~ "' names '" ~ match.group(0) ~ "': the side alias '" ~ alias ~ "' is unknown; write a.<column> for A's columns and b.<column> for B's.") }}
         {%- endif -%}
         {%- set names = a_names if side == 'a' else b_names -%}
-        {%- set resolved = dbt_inc_join._find_name(names, column) -%}
+        {%- set resolved = dbt_inc_join._find_column_name(names, column) -%}
         {%- if resolved is none -%}
           {%- set listed = [] -%}{%- for n in names -%}{%- do listed.append("'" ~ n ~ "'") -%}{%- endfor -%}
           {{ dbt_inc_join._fail("join_cond '" ~ text ~ "' names " ~ side ~ '.' ~ column ~ ', a column ' ~ side ~ ' does not have; ' ~ side ~ "'s columns are " ~ listed | join(', ') ~ '.') }}
