@@ -1,41 +1,21 @@
 """The enrichment suite (`--suite enrich`): A enriched from two inputs in one run with ``inc_join_many`` (spec §12),
-against two chained ``inc_join`` calls and one hand-written Spark SQL.
+against two chained ``inc_join`` calls and one hand-written Spark SQL (docs/performance.md, "Several inputs").
 
 Data: the few-rows suite's A (``a_<n>d``) and B (``b_<n>d``, enrichment ``b``), and a second enrichment ``c``
-(``c_<n>d``): B's rows arriving one day later (those that would arrive after the last generated day are left
-out), written once as its own parquet table partitioned by ``RecDate`` and cached next to the few-rows data.
-
-Inputs (join_cols TrxId): ``b`` with ``partner='first'`` (look_back_time 2, max_waiting_time 4) and ``c`` with
-an aggregate (look_back_time 1, max_waiting_time 2). Cases: the daily run (the last day) over the shortest and
-the longest history, and the whole longest history. Variants:
-
-- ``sql``: the macro ``dbt_inc_join.inc_join_many``, rendered by ``dbt compile --inline``, run with spark.sql;
-- ``core``: ``dbt_inc_join.inc_join_many``;
-- ``chain``: ``inc_join`` of A with ``b`` (partner first), its output the A of an ``inc_join`` with ``c``
-  (aggregate). Nothing is materialised: the first step gets the window ``[s − mw_c, e]`` the second one reads
-  of it. The chain places ``c``'s window at the first step's output arrival, not at A's arrival, so its rows
-  may differ from ours; the report says whether they do;
-- ``cond``: the core with a ``join_cond`` on each input (``CONDITIONS``) that every pair of these data meets, so
-  its rows are ``core``'s: it costs what a condition costs, at its worst, since each condition reads A's
-  ``Amount``, nearly one value per A row, which the one-row-per-A plan adds to A's distinct (keys, arrival);
-- ``hand``: one hand-written Spark SQL reading A over ``[s − max mw, e]`` and input i over
-  ``[s − max mw − lb_i, e]``, the first partner by ``min_by``, the aggregate by GROUP BY, then the rows whose
-  latest settle time lies in ``[s, e]``. It must give our rows.
-
-Each cell gets one check run before it is timed (rows, rows per JoinType of each input, fingerprint); the timed
-runs carry nothing on top (bench/protocol.py).
+(``c_<n>d``): B's rows arriving one day later, its own parquet table cached next to the few-rows data. Inputs
+(join_cols TrxId): ``b`` with ``partner='first'`` and ``c`` with an aggregate. Cases: the daily run over the
+shortest and the longest history, and the whole longest history. The variants: ``VARIANTS``. Each cell gets one
+check run before it is timed (rows, rows per JoinType of each input, fingerprint).
 """
 
 from __future__ import annotations
 
-import json
-import shutil
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 from pathlib import Path
 
-from .data import COLUMNS, DataSpec, register_table
+from .data import COLUMNS, DataSpec, ensure, register_table
 from .protocol import (
     Cell,
     Check,
@@ -332,31 +312,22 @@ WHERE placed BETWEEN DATE'{s}' AND DATE'{e}'
 # --- data
 
 
-def dataset_dir(spec: DataSpec, cache_dir: Path) -> Path:
-    """Where the enrichment ``c`` of the few-rows dataset ``spec`` is cached."""
-    return Path(cache_dir).resolve() / f"enrich_{spec.key}_v{GENERATOR_VERSION}"
+def dataset_key(spec: DataSpec) -> str:
+    """The cache directory of the enrichment ``c`` of the few-rows dataset ``spec``."""
+    return f"enrich_{spec.key}_v{GENERATOR_VERSION}"
 
 
 def ensure_data(spark, spec: DataSpec, few_rows: Path, cache_dir: Path) -> Path:
     """The directory holding ``c/`` (B's rows one day later), generated from the few-rows data's ``b/`` on first
-    use, then reused (a marker written last makes an interrupted generation count as missing)."""
-    root = dataset_dir(spec, cache_dir)
-    marker = root / "_COMPLETE.json"
-    if marker.exists():
-        return root
-    if root.exists():
-        shutil.rmtree(root)
+    use, then reused."""
     df = (
         spark.read.parquet(str(few_rows / "b"))
         .selectExpr(*B_COLUMNS[:1], KEY, *B_COLUMNS[1:], f"date_add({INC_COL}, {SHIFT_DAYS}) AS {INC_COL}")
         .where(f"{INC_COL} <= DATE'{spec.last_day}'")
     )
-    total = spec.days * spec.rows_per_day
-    df = df.coalesce(1) if total <= 1_000_000 else df.repartition(max(2, total // 1_000_000), INC_COL)
-    df.write.partitionBy(INC_COL).parquet(str(root / AGGREGATE.name))
     content = {"few_rows": spec.key, "shift_days": SHIFT_DAYS, "generator_version": GENERATOR_VERSION}
-    marker.write_text(json.dumps(content, indent=2) + "\n")
-    return root
+    total = spec.days * spec.rows_per_day
+    return ensure(spark, dataset_key(spec), cache_dir, {AGGREGATE.name: df}, total, content)
 
 
 def register(spark, dataset: Path, spec: DataSpec, histories: Sequence[int]) -> None:
@@ -374,7 +345,7 @@ class Enrich(Suite):
     uses_sql = True
 
     def data(self, spark, run) -> None:
-        cached = (dataset_dir(run.spec, run.config.cache_dir) / "_COMPLETE.json").exists()
+        cached = (run.config.cache_dir.resolve() / dataset_key(run.spec) / "_COMPLETE.json").exists()
         dataset = ensure_data(spark, run.spec, run.dataset, run.config.cache_dir)
         register(spark, dataset, run.spec, sorted({min(run.config.histories), max(run.config.histories)}))
         run.phases.done("data enrich", f" ({'cached' if cached else 'generated'} in {dataset})")
@@ -388,6 +359,13 @@ class Enrich(Suite):
         whole = EnrichCase(max(histories), "whole", last - timedelta(days=max(histories) - 1), last, spec.first_day)
         cells = [Cell(case, v, config.repeats) for case in cases for v in VARIANTS]
         return cells + [Cell(whole, v, config.whole_repeats) for v in VARIANTS]
+
+    def runs(self, config) -> list[str]:
+        return [
+            f"enrich suite: daily, then whole-history phase; in each one untimed check run per cell, which "
+            f"counts as the first of {max(config.warmup, 1)} warm-up round(s), then {config.repeats} timed runs "
+            f"per daily cell and {config.whole_repeats} per whole-history cell, interleaved round-robin"
+        ]
 
     def builders(self, run) -> dict[str, Callable]:
         return {"sql": run.sql, "core": core, "cond": cond, "chain": chain, "hand": lambda s, c: s.sql(hand_sql(c))}

@@ -29,6 +29,11 @@ from .variants import PEER_B_ONLY, Case, variants
 OURS = ("sql", "core")
 VARIANTS = ("sql", "core", "peer", "naive")
 LATE_HOW = "left"
+PHASES = (
+    "daily windows first, then whole-history windows; in each phase {config.warmup} warm-up round(s) discarded, "
+    "then {config.repeats} timed runs per daily cell and {config.whole_repeats} per whole-history cell, interleaved "
+    "round-robin, garbage collected before each; medians"
+)
 
 
 def expected_scans(case: Case) -> int:
@@ -74,6 +79,9 @@ class FewRows(Suite):
         whole = Case(LATE_HOW, longest, "whole", whole_start, last, **late)
         cells += [Cell(whole, v, config.whole_repeats) for v in OURS]
         return cells + [Cell(whole, "naive", 1, skip_warmup=True)]
+
+    def runs(self, config) -> list[str]:
+        return [PHASES.format(config=config)]
 
     def builders(self, run) -> dict:
         return {**variants(), "sql": run.sql}

@@ -1,32 +1,14 @@
-"""The run ledger's suite (`--suite ledger`, spec §13): what the post-hook ``record_run`` costs a daily dbt run.
+"""The run ledger's suite (`--suite ledger`, spec §13): what the post-hook ``record_run`` costs a daily dbt run
+(docs/performance.md, "Run ledger").
 
-A daily incremental ``dbt run`` of an inc_join model (how = left over the few-rows suite's data, bench/data.py)
-WITH the post-hook ``{{ dbt_inc_join.record_run() }}`` against the same model WITHOUT it, SQL and Python models,
-at the shortest and the longest history, all in this process through dbtRunner on the benchmark's SparkSession
-(dbt-spark ``method: session``), interleaved round-robin. Further cells run the model with the hook, on the
-longest history, against a ledger that already holds many records (``--ledger-records``, default 365 and 3,650):
-the SQL model's own committed daily records over its history (a year of daily runs), then synthetic committed
-records of other models (ten models after a year), so a run after many recorded runs can be compared with one on
-a ledger holding only this benchmark's runs.
-
-The dbt projects are generated into the run's state directory (``write_project``): one whose ledger holds only
-this benchmark's runs (schema ``inc_join_bench_ledger``) and one per pre-filled size
-(``inc_join_bench_ledger_r<records>``); each has its own ledger, ``dbt_inc_join_runs`` in its schema.
-
-One daily run: the model's table holds every day of the history but the last, the inputs hold the last day too, and
-``dbt run --select <model>`` writes the last day. Between two runs of a cell, untimed, the last day's partition is
-dropped from the table and, with the ledger, the previous run's record from the ledger (its own ``run_key``
-partition) and the table property ``inc_join.committed`` is set back to the record of a daily run of the day before,
-so every run starts from the same state, the one of a daily schedule. Timed: the model's ``execution_time`` in dbt's
-run results (compile and execute of the node, the post-hook included; not dbt's start-up, project load or cache
-population). The ledger's own statements are timed inside dbt-spark's session cursor (``StatementTimes``, fetch
-included): the start-from-ledger read (the table properties, and the ledger query when the table property
-``inc_join.committed`` is missing or behind) and the record (the post-hook's catalog reads, its count of the rows
-written, its INSERT and the table property).
-
-The first run of each cell is its check run: the rows the run wrote (count, per JoinType, fingerprint) must be
-the same with and without the ledger, in SQL and Python, and with the ledger there must be exactly one record
-of the run whose ``rows_total`` and ``join_type_rows`` are the rows written.
+A daily incremental ``dbt run`` of an inc_join model (how = left, the few-rows data) with the post-hook against the
+same model without it, SQL and Python models, at the shortest and the longest history, and with the hook against
+ledgers pre-filled with many records (``--ledger-records``), all through dbtRunner on the benchmark's SparkSession
+(dbt-spark ``method: session``). The dbt projects are generated into the run's state directory
+(``write_project``): one whose ledger holds only this benchmark's runs and one per pre-filled size. Every run
+starts from a daily schedule's state (``reset``); timed: the node's ``execution_time``, and the ledger's own
+statements in dbt-spark's cursor (``StatementTimes``). Each cell's check run: the rows written, the same in every
+cell of a history, and, with the ledger, exactly one record of the run holding those rows (``check_record``).
 """
 
 from __future__ import annotations
@@ -671,6 +653,12 @@ class Ledger(Suite):
     name = "ledger"
     few_rows_data = True
     setup: Setup
+
+    def runs(self, config) -> list[str]:
+        return [
+            f"ledger suite: {config.warmup} warm-up round(s) discarded, then {config.repeats} timed daily dbt runs "
+            "per cell, interleaved round-robin, garbage collected before each; medians"
+        ]
 
     def cells(self, run) -> list[LedgerCell]:
         config = run.config

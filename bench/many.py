@@ -1,21 +1,12 @@
 """The many-rows-per-key suite (`--suite many-rows`): the modes of spec §11 against what a user would write
-by hand, on keys with many rows a day on each side.
+by hand, on keys with many rows a day on each side (docs/performance.md, "Many rows per key").
 
 Two data shapes (bench/data.py, ``ManySpec``): ``dense``, 20 symbols x 20 rows per symbol and day on each side
 for 365 days, and ``hot``, one symbol with 2,000 rows a day on each side (histories of 30 and 365 days). A
 holds trades (``TradeId`` unique), B quotes (``Seq`` unique); the key is ``Symbol``; 1 % of A rows trade a
-symbol B never quotes.
-
-Cases (look_back_time 2, max_waiting_time 5, days):
-
-- ``all``, how = inner, whole history of ``dense``: the core with ``many_rows_per_key=True``, the SQL macro
-  with it, a hand-written bucketed join, and the core with its default plan (one join on the key);
-- ``aggregate``, how = left, on ``hot``: the whole 30-day history, core and SQL macro against a join followed
-  by a group-by; and the daily run at 30 and 365 days of history;
-- ``first`` and ``last`` (``partner_order_by=['Seq']``), how = left, whole 30-day history of ``hot``: core
-  and SQL macro against a join followed by ``row_number``.
-
-The peer inc-join 0.1.3 has none of these modes and is not run here.
+symbol B never quotes. Cases (look_back_time 2, max_waiting_time 5): ``all`` (inner, whole ``dense``),
+``aggregate`` (left, whole 30 days of ``hot``, and daily at 30 and 365 days), ``first`` and ``last`` (left,
+whole 30 days of ``hot``); each against its hand-written baseline (``baseline``). The peer has none of these modes.
 """
 
 from __future__ import annotations
@@ -25,6 +16,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 
 from .data import MANY_COLUMNS, ManySpec, ensure_many_dataset, register_tables
+from .few import PHASES
 from .metrics import spec_bounds
 from .protocol import (
     Cell,
@@ -318,6 +310,13 @@ class ManyRows(Suite):
             cells += [Cell(case, v, config.whole_repeats) for v in ("core", "sql")]
             cells.append(Cell(case, baseline(case), config.slow_repeats, skip_warmup=not config.quick))
         return cells
+
+    def runs(self, config) -> list[str]:
+        return ([] if "few-rows" in config.suites else [PHASES.format(config=config)]) + [
+            f"many-rows suite the same ({config.repeats} daily, {config.whole_repeats} whole-history), its slow "
+            f"hand-written baselines {config.slow_repeats} timed runs without warm-up (their first run is the "
+            "check run)"
+        ]
 
     def builders(self, run) -> dict[str, Callable]:
         return {

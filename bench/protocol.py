@@ -445,6 +445,10 @@ class Suite:
     def sections(self, cells: Sequence[Cell], agreed: Sequence[dict], run) -> list[str]:
         return []
 
+    def runs(self, config) -> list[str]:
+        """How the suite's cells are run, for the report's set-up."""
+        return []
+
     def cell_json(self, cell: Cell) -> dict[str, object]:
         return cell_json(cell, self.name, bounds=self.bounds(cell.case))
 

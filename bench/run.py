@@ -1,21 +1,12 @@
-"""`make bench` / `make bench-quick`: does a daily inc_join run cost the same on one month and on a year of
-history, and how do the SQL macro, the PySpark core, the peer inc-join 0.1.3 and a full recompute compare?
-And on keys with many rows a day, how do the modes of spec §11 compare with what a user would write by hand?
-And what does the run ledger's post-hook (spec §13) add to a daily dbt run? And how does inc_join_many (spec §12),
-A enriched from two inputs in one run, compare with two chained inc_join calls and one hand-written query?
+"""`make bench` / `make bench-quick`: the benchmark's suites (bench/few.py, many.py, ledger.py, enrich.py) in one
+process on one SparkSession, timed and reported by bench/protocol.py.
 
-    python -m bench.run                 # all suites: 365 days x 20,000 rows per day per side (the README's
-                                        # table), the many-rows-per-key suite (bench/many.py), the run ledger
-                                        # (bench/ledger.py), inc_join_many with two inputs (bench/enrich.py)
-    python -m bench.run --suite many-rows   # only the many-rows-per-key suite
-    python -m bench.run --suite ledger  # only the run ledger's daily dbt runs, with and without record_run
-    python -m bench.run --suite enrich  # only inc_join_many with two inputs (bench/enrich.py)
-    python -m bench.run --quick         # tiny data, one run each: keeps the benchmark working (CI)
+    python -m bench.run                     # all suites, one report (the README's and docs/performance.md's)
+    python -m bench.run --suite ledger      # one suite: few-rows, many-rows, ledger or enrich
+    python -m bench.run --quick             # tiny data, one run each: keeps the benchmark working (CI)
     python -m bench.run --days 730 --rows-per-day 50000 --repeats 7
 
-Everything runs in one process on one SparkSession; the variants are timed interleaved and the report gives
-medians and ratios of medians from the same run. Writes ``<out>/d<days>-r<rows>.md`` (and ``.json``) and prints
-the Markdown.
+Writes ``<out>/d<days>-r<rows>.md`` (or ``<suite>.md``, and ``.json``) and prints the Markdown.
 """
 
 from __future__ import annotations
@@ -74,12 +65,9 @@ def parse_args(argv: Sequence[str]) -> Config:
         "--suite",
         choices=("all", *SUITES),
         default="all",
-        help="few-rows: the daily run against history length and the variant comparison (--days, "
-        "--rows-per-day, --histories and --how shape it); many-rows: the modes of spec §11 on keys with many "
-        "rows a day (bench/many.py, fixed shapes); ledger: a daily dbt run with and without the run ledger's "
-        "post-hook (bench/ledger.py, on the few-rows data, its shortest and longest history); enrich: "
-        "inc_join_many with two inputs against a chain of two inc_join and a hand-written query (bench/enrich.py, "
-        "on the few-rows data, its shortest and longest history); all (default): all four, in one report",
+        help="few-rows: the daily run against history length, four variants (--days, --rows-per-day, --histories "
+        "and --how shape it); many-rows: spec §11's modes (fixed shapes); ledger: a daily dbt run with and without "
+        "record_run; enrich: inc_join_many with two inputs; all (default): all four, in one report",
     )
     parser.add_argument("--days", type=int, help="days of generated history (default 365)")
     parser.add_argument("--rows-per-day", type=int, help="A rows per daily load; B gets about as many (default 20000)")
@@ -178,7 +166,8 @@ def context(
     phases: Phases,
     sql_variant,
     load: list[float],
-    rounds: Sequence[float] = (),
+    rounds: Sequence[float],
+    suites: Sequence,
 ) -> dict[str, str]:
     """What the numbers depend on: machine, versions, Spark settings, data, repetitions."""
     import dbt.version
@@ -205,8 +194,7 @@ def context(
         memory = f"{kib / 1024**2:.0f} GB"
     conf = spark.conf.get
     few = "few-rows" in config.suites
-    # the ledger suite's dbt models and the enrich suite read the few-rows data
-    data = few or "ledger" in config.suites or "enrich" in config.suites
+    data = any(s.few_rows_data for s in suites)
     info = {
         "mode": "quick: tiny data, one run each; timings are not meaningful" if config.quick else "full",
         "suites": ", ".join(config.suites),
@@ -227,31 +215,7 @@ def context(
         f"{config.max_waiting_time}, how {', '.join(config.hows)}"
         if few
         else "",
-        "runs": "; ".join(
-            part
-            for part in (
-                f"daily windows first, then whole-history windows; in each phase {config.warmup} warm-up round(s) "
-                f"discarded, then {config.repeats} timed runs per daily cell and {config.whole_repeats} per "
-                "whole-history cell, interleaved round-robin, garbage collected before each; medians"
-                if few or "many-rows" in config.suites
-                else "",
-                f"many-rows suite the same ({config.repeats} daily, {config.whole_repeats} whole-history), its slow "
-                f"hand-written baselines {config.slow_repeats} timed runs without warm-up (their first run is the "
-                "check run)"
-                if "many-rows" in config.suites
-                else "",
-                f"ledger suite: {config.warmup} warm-up round(s) discarded, then {config.repeats} timed daily dbt runs "
-                "per cell, interleaved round-robin, garbage collected before each; medians"
-                if "ledger" in config.suites
-                else "",
-                f"enrich suite: daily, then whole-history phase; in each one untimed check run per cell, which "
-                f"counts as the first of {max(config.warmup, 1)} warm-up round(s), then {config.repeats} timed runs "
-                f"per daily cell and {config.whole_repeats} per whole-history cell, interleaved round-robin"
-                if "enrich" in config.suites
-                else "",
-            )
-            if part
-        ),
+        "runs": "; ".join(part for suite in suites for part in suite.runs(config)),
         "sql rendering": f"one dbt compile --inline of all {len(sql_variant.compiled)} cases, "
         f"{sql_variant.compile_seconds:.1f} s (not timed: each case runs dbt's describe and "
         "watermark queries, which a real run also pays once)"
@@ -341,7 +305,7 @@ def main(argv: Sequence[str] = ()) -> int:
         agreed = {s.name: s.agreement(cells[s.name]) for s in suites}
         found = [t for s in suites for t in s.targets(cells[s.name])]
         load.append(os.getloadavg()[0])
-        info = context(config, spark, spec, rows, generated, phases, run.sql, load, LOAD)
+        info = context(config, spark, spec, rows, generated, phases, run.sql, load, LOAD, suites)
         sections = [line for s in suites for line in s.sections(cells[s.name], agreed[s.name], run)]
         text = report(info, found, sections)
         out = Path(config.out)
