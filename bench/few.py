@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import timedelta
 
-from .metrics import spec_bounds
+from .metrics import case_bounds
 from .protocol import (
     Cell,
     Ratio,
@@ -87,13 +87,8 @@ class FewRows(Suite):
         return {**variants(), "sql": run.sql}
 
     def bounds(self, case: Case) -> dict[str, int]:
-        """spec §4's partitions for A and B, within the days the table holds (the history ends on the last day,
-        which every case's window ends on)."""
-        first = case.end - timedelta(days=case.history - 1)
-        found = spec_bounds(
-            case.start, case.end, case.how, case.look_back_time, case.max_waiting_time, first, case.late_match_time
-        )
-        return dict(zip((case.table_a.split(".")[1], case.table_b.split(".")[1]), found, strict=True))
+        """spec §4's partitions for A and B."""
+        return case_bounds(case)
 
     def cell_json(self, cell: Cell) -> dict[str, object]:
         return {**super().cell_json(cell), "bounds": list(self.bounds(cell.case).values())}

@@ -17,7 +17,7 @@ from datetime import date, timedelta
 
 from .data import MANY_COLUMNS, ManySpec, ensure_many_dataset, register_tables
 from .few import PHASES
-from .metrics import spec_bounds
+from .metrics import case_bounds
 from .protocol import (
     Cell,
     Suite,
@@ -329,11 +329,9 @@ class ManyRows(Suite):
         }
 
     def bounds(self, case: ManyCase) -> dict[str, int]:
-        """spec §4's partitions of A and of B (how = inner / left; the history ends on its last day). A plan may
-        scan an input more than once: the arrival groups read the slice they group."""
-        first = case.end - timedelta(days=case.history - 1)
-        found = spec_bounds(case.start, case.end, case.how, case.look_back_time, case.max_waiting_time, first)
-        return dict(zip((case.table_a.split(".")[1], case.table_b.split(".")[1]), found, strict=True))
+        """spec §4's partitions of A and of B (a plan may scan an input more than once: the arrival groups read
+        the slice they group)."""
+        return case_bounds(case)
 
     def cell_json(self, cell: Cell) -> dict[str, object]:
         bounds = self.bounds(cell.case)
