@@ -67,13 +67,14 @@ def _uniform(*parts: str) -> str:
     return f"(pmod(xxhash64({', '.join(parts)}), 1000000) / 1000000.0)"
 
 
-def lateness_sql(u: str) -> str:
-    """SQL mapping a uniform ``u`` to Δ (days) following LATENESS, LATE_TAIL and BEYOND_WAIT."""
+def lateness_sql(u: str, lateness=LATENESS, bands=(LATE_TAIL, BEYOND_WAIT)) -> str:
+    """SQL mapping a uniform ``u`` to Δ (days) following ``lateness`` (by default LATENESS, LATE_TAIL and
+    BEYOND_WAIT)."""
     cases, cumulative = [], 0.0
-    for delta, share in LATENESS:
+    for delta, share in lateness:
         cumulative += share
         cases.append(f"WHEN {u} < {cumulative:.6f} THEN {delta}")
-    for low, high, share in (LATE_TAIL, BEYOND_WAIT):
+    for low, high, share in bands:
         # spread the remaining mass of u inside this band evenly over low..high
         start, cumulative = cumulative, cumulative + share
         cases.append(
@@ -146,19 +147,19 @@ def ensure_dataset(spark, spec: DataSpec, cache_dir: Path) -> Path:
 
     A marker file written last makes an interrupted generation count as missing."""
     marker = {**asdict(spec), "last_day": spec.last_day.isoformat(), "generator_version": GENERATOR_VERSION}
-    return _ensure(
-        spark, spec.key, cache_dir, (a_frame(spark, spec), b_frame(spark, spec)), spec.days * spec.rows_per_day, marker
-    )
+    frames = {"a": a_frame(spark, spec), "b": b_frame(spark, spec)}
+    return ensure(spark, spec.key, cache_dir, frames, spec.days * spec.rows_per_day, marker)
 
 
-def _ensure(spark, key: str, cache_dir: Path, frames, total: int, marker_content: dict) -> Path:
+def ensure(spark, key: str, cache_dir: Path, frames: dict, total: int, marker_content: dict) -> Path:
+    """``cache_dir/key`` holding each frame as a parquet table partitioned by RecDate, generated on first use."""
     root = Path(cache_dir).resolve() / key
     marker = root / "_COMPLETE.json"
     if marker.exists():
         return root
     if root.exists():
         shutil.rmtree(root)
-    for side, df in zip(("a", "b"), frames, strict=True):
+    for side, df in frames.items():
         # One file per daily partition: all rows of a day go to the same task. Small data is written by one task
         # (no shuffle: job overhead would dominate), large data spread by day over tasks of ~1M rows.
         df = df.coalesce(1) if total <= 1_000_000 else df.repartition(max(2, total // 1_000_000), "RecDate")
@@ -218,14 +219,6 @@ class ManySpec:
         )
 
 
-def many_lateness_sql(u: str) -> str:
-    cases, cumulative = [], 0.0
-    for delta, share in MANY_LATENESS:
-        cumulative += share
-        cases.append(f"WHEN {u} < {cumulative:.6f} THEN {delta}")
-    return f"CASE {' '.join(cases)} ELSE 0 END"
-
-
 def many_a_frame(spark, spec: ManySpec):
     """A: ``rows_per_key`` trades per symbol and day; 1 % of them of a symbol B never quotes (``keys``)."""
     per_day = spec.rows_per_day
@@ -243,7 +236,7 @@ def many_b_frame(spark, spec: ManySpec):
     """B: ``rows_per_key`` quotes per symbol and intended day, arriving at the day + Δ (MANY_LATENESS); those
     that would arrive outside the generated days are left out."""
     per_day = spec.rows_per_day
-    delta = many_lateness_sql(_uniform("id", "'delta'"))
+    delta = lateness_sql(_uniform("id", "'delta'"), MANY_LATENESS, ())
     return (
         spark.range(0, spec.days * per_day)
         .selectExpr("id", f"CAST(id DIV {per_day} AS INT) + {delta} AS day")
@@ -261,8 +254,8 @@ def many_b_frame(spark, spec: ManySpec):
 def ensure_many_dataset(spark, spec: ManySpec, cache_dir: Path) -> Path:
     """Like ``ensure_dataset``, for a many-rows-per-key shape."""
     marker = {**asdict(spec), "last_day": spec.last_day.isoformat(), "generator_version": MANY_GENERATOR_VERSION}
-    frames = (many_a_frame(spark, spec), many_b_frame(spark, spec))
-    return _ensure(spark, spec.key, cache_dir, frames, spec.days * spec.rows_per_day, marker)
+    frames = {"a": many_a_frame(spark, spec), "b": many_b_frame(spark, spec)}
+    return ensure(spark, spec.key, cache_dir, frames, spec.days * spec.rows_per_day, marker)
 
 
 def table_name(side: str, history_days: int) -> str:

@@ -1,44 +1,43 @@
 """The enrichment suite (`--suite enrich`): A enriched from two inputs in one run with ``inc_join_many`` (spec §12),
-against two chained ``inc_join`` calls and one hand-written Spark SQL.
+against two chained ``inc_join`` calls and one hand-written Spark SQL (docs/performance.md, "Several inputs").
 
 Data: the few-rows suite's A (``a_<n>d``) and B (``b_<n>d``, enrichment ``b``), and a second enrichment ``c``
-(``c_<n>d``): B's rows arriving one day later (those that would arrive after the last generated day are left
-out), written once as its own parquet table partitioned by ``RecDate`` and cached next to the few-rows data.
-
-Inputs (join_cols TrxId): ``b`` with ``partner='first'`` (look_back_time 2, max_waiting_time 4) and ``c`` with
-an aggregate (look_back_time 1, max_waiting_time 2). Cases: the daily run (the last day) over the shortest and
-the longest history, and the whole longest history. Variants:
-
-- ``sql``: the macro ``dbt_inc_join.inc_join_many``, rendered by ``dbt compile --inline``, run with spark.sql;
-- ``core``: ``dbt_inc_join.inc_join_many``;
-- ``chain``: ``inc_join`` of A with ``b`` (partner first), its output the A of an ``inc_join`` with ``c``
-  (aggregate). Nothing is materialised: the first step gets the window ``[s − mw_c, e]`` the second one reads
-  of it. The chain places ``c``'s window at the first step's output arrival, not at A's arrival, so its rows
-  may differ from ours; the report says whether they do;
-- ``cond``: the core with a ``join_cond`` on each input (``CONDITIONS``) that every pair of these data meets, so
-  its rows are ``core``'s: it costs what a condition costs, at its worst, since each condition reads A's
-  ``Amount``, nearly one value per A row, which the one-row-per-A plan adds to A's distinct (keys, arrival);
-- ``hand``: one hand-written Spark SQL reading A over ``[s − max mw, e]`` and input i over
-  ``[s − max mw − lb_i, e]``, the first partner by ``min_by``, the aggregate by GROUP BY, then the rows whose
-  latest settle time lies in ``[s, e]``. It must give our rows.
-
-Each cell gets one check run before it is timed (rows, rows per JoinType of each input, fingerprint); the timed
-runs carry nothing on top (bench/measure.py).
+(``c_<n>d``): B's rows arriving one day later, its own parquet table cached next to the few-rows data. Inputs
+(join_cols TrxId): ``b`` with ``partner='first'`` and ``c`` with an aggregate. Cases: the daily run over the
+shortest and the longest history, and the whole longest history. The variants: ``VARIANTS``. Each cell gets one
+check run before it is timed (rows, rows per JoinType of each input, fingerprint).
 """
 
 from __future__ import annotations
 
-import json
-import shutil
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from datetime import date, timedelta
 from pathlib import Path
 
-from .data import COLUMNS, DataSpec, register_table
-from .measure import Cell, Check, measure
-from .report import check_difference
-from .variants import DATABASE, LABELS, SqlMacro
+from .data import COLUMNS, DataSpec, ensure, register_table
+from .protocol import (
+    Cell,
+    Check,
+    Suite,
+    Target,
+    agreed_text,
+    agreement,
+    difference,
+    find,
+    joins,
+    measure,
+    ratio_target,
+    reads,
+    reads_within,
+    scans_target,
+    table,
+    times,
+    types_text,
+    variant_rows,
+    versus_core,
+)
+from .variants import DATABASE, LABELS
 
 GENERATOR_VERSION = 1
 KEY = "TrxId"
@@ -310,42 +309,25 @@ WHERE placed BETWEEN DATE'{s}' AND DATE'{e}'
 """
 
 
-def hand(spark, case: EnrichCase):
-    return spark.sql(hand_sql(case))
-
-
-def builders(sql: SqlMacro) -> dict[str, Callable]:
-    return {"sql": sql, "core": core, "cond": cond, "chain": chain, "hand": hand}
-
-
 # --- data
 
 
-def dataset_dir(spec: DataSpec, cache_dir: Path) -> Path:
-    """Where the enrichment ``c`` of the few-rows dataset ``spec`` is cached."""
-    return Path(cache_dir).resolve() / f"enrich_{spec.key}_v{GENERATOR_VERSION}"
+def dataset_key(spec: DataSpec) -> str:
+    """The cache directory of the enrichment ``c`` of the few-rows dataset ``spec``."""
+    return f"enrich_{spec.key}_v{GENERATOR_VERSION}"
 
 
 def ensure_data(spark, spec: DataSpec, few_rows: Path, cache_dir: Path) -> Path:
     """The directory holding ``c/`` (B's rows one day later), generated from the few-rows data's ``b/`` on first
-    use, then reused (a marker written last makes an interrupted generation count as missing)."""
-    root = dataset_dir(spec, cache_dir)
-    marker = root / "_COMPLETE.json"
-    if marker.exists():
-        return root
-    if root.exists():
-        shutil.rmtree(root)
+    use, then reused."""
     df = (
         spark.read.parquet(str(few_rows / "b"))
         .selectExpr(*B_COLUMNS[:1], KEY, *B_COLUMNS[1:], f"date_add({INC_COL}, {SHIFT_DAYS}) AS {INC_COL}")
         .where(f"{INC_COL} <= DATE'{spec.last_day}'")
     )
-    total = spec.days * spec.rows_per_day
-    df = df.coalesce(1) if total <= 1_000_000 else df.repartition(max(2, total // 1_000_000), INC_COL)
-    df.write.partitionBy(INC_COL).parquet(str(root / AGGREGATE.name))
     content = {"few_rows": spec.key, "shift_days": SHIFT_DAYS, "generator_version": GENERATOR_VERSION}
-    marker.write_text(json.dumps(content, indent=2) + "\n")
-    return root
+    total = spec.days * spec.rows_per_day
+    return ensure(spark, dataset_key(spec), cache_dir, {AGGREGATE.name: df}, total, content)
 
 
 def register(spark, dataset: Path, spec: DataSpec, histories: Sequence[int]) -> None:
@@ -357,18 +339,150 @@ def register(spark, dataset: Path, spec: DataSpec, histories: Sequence[int]) -> 
         register_table(spark, f"{DATABASE}.{AGGREGATE.name}_{n}d", COLUMNS["b"], dataset / AGGREGATE.name, days)
 
 
-# --- cells, check runs, measurement
+class Enrich(Suite):
+    name = "enrich"
+    few_rows_data = True
+    uses_sql = True
 
+    def data(self, spark, run) -> None:
+        cached = (run.config.cache_dir.resolve() / dataset_key(run.spec) / "_COMPLETE.json").exists()
+        dataset = ensure_data(spark, run.spec, run.dataset, run.config.cache_dir)
+        register(spark, dataset, run.spec, sorted({min(run.config.histories), max(run.config.histories)}))
+        run.phases.done("data enrich", f" ({'cached' if cached else 'generated'} in {dataset})")
 
-def build_cells(histories: Sequence[int], spec: DataSpec, repeats: int, whole_repeats: int) -> list[Cell]:
-    """The daily run over the shortest and the longest history and the whole longest history, each case's
-    variants next to each other."""
-    shortest, longest = min(histories), max(histories)
-    last = spec.last_day
-    cases = [EnrichCase(h, "daily", last, last, spec.first_day) for h in sorted({shortest, longest})]
-    whole = EnrichCase(longest, "whole", last - timedelta(days=longest - 1), last, spec.first_day)
-    cells = [Cell(case, v, repeats) for case in cases for v in VARIANTS]  # type: ignore[arg-type]
-    return cells + [Cell(whole, v, whole_repeats) for v in VARIANTS]  # type: ignore[arg-type]
+    def cells(self, run) -> list[Cell]:
+        """The daily run over the shortest and the longest history and the whole longest history, each case's
+        variants next to each other."""
+        histories, spec, config = run.config.histories, run.spec, run.config
+        last = spec.last_day
+        cases = [EnrichCase(h, "daily", last, last, spec.first_day) for h in sorted({min(histories), max(histories)})]
+        whole = EnrichCase(max(histories), "whole", last - timedelta(days=max(histories) - 1), last, spec.first_day)
+        cells = [Cell(case, v, config.repeats) for case in cases for v in VARIANTS]
+        return cells + [Cell(whole, v, config.whole_repeats) for v in VARIANTS]
+
+    def runs(self, config) -> list[str]:
+        return [
+            f"enrich suite: daily, then whole-history phase; in each one untimed check run per cell, which "
+            f"counts as the first of {max(config.warmup, 1)} warm-up round(s), then {config.repeats} timed runs "
+            f"per daily cell and {config.whole_repeats} per whole-history cell, interleaved round-robin"
+        ]
+
+    def builders(self, run) -> dict[str, Callable]:
+        return {"sql": run.sql, "core": core, "cond": cond, "chain": chain, "hand": lambda s, c: s.sql(hand_sql(c))}
+
+    def measure(self, spark, cells: Sequence[Cell], run) -> None:
+        """The daily phase, then the whole-history phase: in each, one check run per cell (sequential; it is also
+        the phase's first warm-up round), then the remaining warm-up rounds and the timed runs, interleaved."""
+        chosen = self.builders(run)
+        for window in ("daily", "whole"):
+            phase = [c for c in cells if c.case.window == window]
+            if not phase:
+                continue
+            for cell in phase:
+                cell.check = check(spark, chosen[cell.variant], cell.case)
+                cell.warmups += 1
+                run.say(f"  check run: {cell.case.label:<22} {cell.variant:<5} {cell.check.rows} rows")
+            warmup = max(run.config.warmup - 1, 0)
+            measure(spark, chosen, phase, warmup, not run.config.quick, self.types, run.say)
+            run.phases.done(f"enrich {window} runs")
+
+    def bounds(self, case: EnrichCase) -> dict[str, int]:
+        return case.bounds()
+
+    def cell_json(self, cell: Cell) -> dict[str, object]:
+        bounds = self.bounds(cell.case)
+        extra = {"reads": reads(cell, bounds), "reads_within_bounds": reads_within(cell, bounds)}
+        return {**super().cell_json(cell), **extra}
+
+    def targets(self, cells: Sequence[Cell]) -> list[Target]:
+        if not cells:
+            return []
+        histories = sorted({c.case.history for c in cells if c.case.window == "daily"})
+        longest = max(c.case.history for c in cells)
+
+        def at(window: str, variant: str, history: int = longest) -> Cell | None:
+            return find(cells, variant, window=window, history=history)
+
+        found = []
+        for window in ("whole", "daily"):
+            for v in ("sql", "core"):
+                what = "history" if window == "whole" else "run"
+                name = f"enrich: {v} / chain of two inc_join, {window} {what}, {longest} d"
+                found += ratio_target(name, at(window, v), at(window, "chain"), "≤ 1.0")
+        if len(histories) > 1:
+            for v in ("sql", "core"):
+                name = f"enrich: {v} daily run, {histories[-1]} d / {histories[0]} d of history"
+                found += ratio_target(name, at("daily", v, histories[-1]), at("daily", v, histories[0]), "≤ 1.3")
+        for window in ("whole", "daily"):
+            name = f"enrich: join_cond on each input (over A's Amount) / none, {window}, {longest} d"
+            found += ratio_target(name, at(window, "cond"), at(window, "core"), "≤ 1.3")
+        found += scans_target(
+            "enrich: partitions read by sql and core = A [s − max mw, e], input i [s − max mw − lb_i, e], every scan",
+            [c for c in cells if c.variant in ("sql", "core", "cond")],
+            lambda c: reads_within(c, self.bounds(c.case)),
+        )
+        for window in ("whole", "daily"):
+            name = f"enrich: hand-written / core, {window}, {longest} d"
+            found += ratio_target(name, at(window, "hand"), at(window, "core"), reported="—")
+        return found
+
+    def agreement(self, cells: Sequence[Cell]) -> list[dict[str, object]]:
+        """Per case: do sql, cond and hand give the core's rows (count, per JoinType of each input, fingerprint),
+        and does the chain differ?"""
+        return agreement(
+            cells,
+            self.name,
+            ("sql", "cond", "hand"),
+            hand_agrees=lambda ref, by: "hand" in by and by["hand"].check == ref,
+            chain=lambda ref, by: difference(ref, by["chain"].check if "chain" in by else None),
+        )
+
+    def sections(self, cells: Sequence[Cell], agreed: Sequence[dict], run) -> list[str]:
+        spec = run.spec
+
+        def window_text(i: Input) -> str:
+            what = f"aggregate `{dict(i.aggregate)}`" if i.aggregate else "partner='first'"
+            return f"`{i.name}` ({what}, look_back_time {i.look_back_time}, max_waiting_time {i.max_waiting_time})"
+
+        lines = [
+            "",
+            "## Several inputs: inc_join_many (spec §12)",
+            "",
+            f"Data: the few-rows A and B ({spec.days} days x {spec.rows_per_day} A rows per day), B as input `b`, "
+            f"and input `c`: B's rows arriving {SHIFT_DAYS} day later (own parquet table partitioned by RecDate). "
+            f"join_cols TrxId; inputs {window_text(FIRST)} and {window_text(AGGREGATE)}. Variants:",
+            "",
+        ]
+        lines += [f"- `{name}`: {text}" for name, text in VARIANTS.items()]
+        lines += [
+            "",
+            "Median seconds (timed runs in brackets); `× core`: the median per-round ratio to the core; partitions "
+            "read per scan of A / b / c from the executed plan (spec §12 bound in brackets).",
+            "",
+        ]
+
+        def columns(c: Cell, core_cell: Cell) -> list[object]:
+            bounds = self.bounds(c.case)
+            read = " / ".join(",".join(map(str, scans)) or "0" for scans in reads(c, bounds).values())
+            return [c.case.label, c.variant, times(c), versus_core(c, core_cell), c.check.rows] + [
+                f"{read} [{' / '.join(map(str, bounds.values()))}]",
+                c.plan.shuffles,
+                c.plan.broadcasts,
+                joins(c),
+            ]
+
+        head = ["case", "variant", "median s", "× core", "rows", "partitions per scan A / b / c [bound]"]
+        lines += table([*head, "shuffles", "broadcasts", "joins"], variant_rows(cells, columns))
+        lines += [
+            "",
+            "Do the variants agree? Rows, rows per JoinType of each input and a fingerprint of (TrxId, output "
+            "RecDate, RecDate_A, b's partner and code, c's aggregates and code) from each cell's check run; sql, core "
+            "and hand must agree; the chain (other semantics: c's window sits at the first step's output arrival) is "
+            "compared.",
+            "",
+        ]
+        rows = [[r["case"].label, r["rows"], types_text(r["types"]), agreed_text(r), r["chain"]] for r in agreed]
+        return lines + table(("case", "rows", "rows per JoinType", "sql = core = hand", "chain of two inc_join"), rows)
 
 
 def check(spark, build: Callable, case: EnrichCase) -> Check:
@@ -383,221 +497,3 @@ def check(spark, build: Callable, case: EnrichCase) -> Check:
     row = build(spark, case).agg(F.count(F.lit(1)).alias("rows"), F.expr(FINGERPRINT).alias("fp"), *counts).first()
     types = {name: int(row[name]) for name in row.asDict() if name not in ("rows", "fp") and row[name]}
     return Check(int(row["rows"]), types, int(row["fp"] or 0))
-
-
-def run(
-    spark,
-    sql: SqlMacro,
-    cells: Sequence[Cell],
-    warmup: int,
-    settle_first: bool,
-    progress: Callable[[str], None],
-    done: Callable[[str], None],
-) -> None:
-    """The daily phase, then the whole-history phase: in each, one check run per cell (sequential; it is also the
-    phase's first warm-up round), then the remaining warm-up rounds and the timed runs, interleaved."""
-    chosen = builders(sql)
-    for window in ("daily", "whole"):
-        phase = [c for c in cells if c.case.window == window]
-        if not phase:
-            continue
-        for cell in phase:
-            cell.check = check(spark, chosen[cell.variant], cell.case)  # type: ignore[arg-type]
-            cell.warmups += 1
-            progress(f"  check run: {cell.case.label:<22} {cell.variant:<5} {cell.check.rows} rows")
-        measure(spark, chosen, phase, max(warmup - 1, 0), settle_first=settle_first, progress=progress)
-        done(f"enrich {window} runs")
-
-
-# --- targets, agreement, report
-
-
-def _cell(cells: Sequence[Cell], window: str, history: int, variant: str) -> Cell | None:
-    for c in cells:
-        if (c.case.window, c.case.history, c.variant) == (window, history, variant):
-            return c
-    return None
-
-
-def reads(cell: Cell) -> dict[str, list[int]]:
-    """Per table of the case: the partitions each scan of it read (from the timed runs' executed plan)."""
-    tables = cell.case.bounds()  # type: ignore[attr-defined]
-    scans = cell.plan.scans if cell.plan else []
-    return {table: [s.partitions for s in scans if s.table == table] for table in tables}
-
-
-def reads_within_bounds(cell: Cell) -> bool:
-    """Every table scanned, and every scan of it reading exactly its range of spec §12."""
-    bounds = cell.case.bounds()  # type: ignore[attr-defined]
-    return all(scans and set(scans) == {bounds[table]} for table, scans in reads(cell).items())
-
-
-def targets(cells: Sequence[Cell]) -> list:
-    from .report import Ratio, Target
-
-    if not cells:
-        return []
-    found = []
-    histories = sorted({c.case.history for c in cells if c.case.window == "daily"})
-    longest = max(c.case.history for c in cells)
-    for window in ("whole", "daily"):
-        chain_cell = _cell(cells, window, longest, "chain")
-        for variant in ("sql", "core"):
-            ours = _cell(cells, window, longest, variant)
-            if ours is None or chain_cell is None:
-                continue
-            ratio = Ratio.of(ours, chain_cell)
-            found.append(
-                Target(
-                    f"enrich: {variant} / chain of two inc_join, {window} {'history' if window == 'whole' else 'run'}, "
-                    f"{longest} d",
-                    "≤ 1.0",
-                    str(ratio),
-                    ratio.median <= 1.0,
-                )
-            )
-    if len(histories) > 1:
-        for variant in ("sql", "core"):
-            x = _cell(cells, "daily", histories[-1], variant)
-            y = _cell(cells, "daily", histories[0], variant)
-            if x is None or y is None:
-                continue
-            ratio = Ratio.of(x, y)
-            found.append(
-                Target(
-                    f"enrich: {variant} daily run, {histories[-1]} d / {histories[0]} d of history",
-                    "≤ 1.3",
-                    str(ratio),
-                    ratio.median <= 1.3,
-                )
-            )
-    for window in ("whole", "daily"):
-        x, y = _cell(cells, window, longest, "cond"), _cell(cells, window, longest, "core")
-        if x is not None and y is not None:
-            ratio = Ratio.of(x, y)
-            found.append(
-                Target(
-                    f"enrich: join_cond on each input (over A's Amount) / none, {window}, {longest} d",
-                    "≤ 1.3",
-                    str(ratio),
-                    ratio.median <= 1.3,
-                )
-            )
-    our_cells = [c for c in cells if c.variant in ("sql", "core", "cond")]
-    exact = [c for c in our_cells if reads_within_bounds(c)]
-    found.append(
-        Target(
-            "enrich: partitions read by sql and core = A [s − max mw, e], input i [s − max mw − lb_i, e], every scan",
-            "all cases",
-            f"{len(exact)}/{len(our_cells)} cases",
-            len(exact) == len(our_cells),
-        )
-    )
-    for window in ("whole", "daily"):
-        x, y = _cell(cells, window, longest, "hand"), _cell(cells, window, longest, "core")
-        if x is not None and y is not None:
-            found.append(Target(f"enrich: hand-written / core, {window}, {longest} d", "—", str(Ratio.of(x, y)), None))
-    return found
-
-
-def agreement(cells: Sequence[Cell]) -> list[dict[str, object]]:
-    """Per case: do sql, core and hand give the same rows (count, per JoinType of each input, fingerprint), did
-    every timed run return as many rows as the check run, and does the chain differ?"""
-    rows = []
-    for case in dict.fromkeys(c.case for c in cells):
-        by_variant = {c.variant: c for c in cells if c.case == case}
-        reference = by_variant["core"].check
-        assert reference is not None
-        chain_check = by_variant["chain"].check if "chain" in by_variant else None
-        rows.append(
-            {
-                "suite": "enrich",
-                "case": case,
-                "variants": list(by_variant),
-                "ours_agree": all(by_variant[v].check == reference for v in ("sql", "cond", "hand") if v in by_variant),
-                "hand_agrees": "hand" in by_variant and by_variant["hand"].check == reference,
-                "rows": reference.rows,
-                "types": reference.types,
-                "chain": check_difference(reference, chain_check) if chain_check else "not run",
-                "stable": all(c.stable for c in by_variant.values()),
-            }
-        )
-    return rows
-
-
-def cell_json(c: Cell) -> dict[str, object]:
-    return {
-        "suite": "enrich",
-        "case": asdict(c.case),
-        "variant": c.variant,
-        "median": c.median,
-        "seconds": [r.seconds for r in c.runs],
-        "rows": c.check.rows if c.check else None,
-        "types": c.check.types if c.check else None,
-        "fingerprint": c.check.fingerprint if c.check else None,
-        "stable": c.stable,
-        "bounds": c.case.bounds(),  # type: ignore[attr-defined]
-        "reads": reads(c),
-        "reads_within_bounds": reads_within_bounds(c),
-        "scans": [asdict(s) for s in c.plan.scans] if c.plan else [],
-        "nodes": dict(c.plan.nodes) if c.plan else {},
-    }
-
-
-def markdown(cells: Sequence[Cell], agreed: Sequence[dict[str, object]], spec: DataSpec) -> list[str]:
-    """The suite's sections of the report."""
-    from .report import Ratio, _seconds
-
-    def window_text(i: Input) -> str:
-        what = f"aggregate `{dict(i.aggregate)}`" if i.aggregate else "partner='first'"
-        return f"`{i.name}` ({what}, look_back_time {i.look_back_time}, max_waiting_time {i.max_waiting_time})"
-
-    lines = [
-        "",
-        "## Several inputs: inc_join_many (spec §12)",
-        "",
-        f"Data: the few-rows A and B ({spec.days} days x {spec.rows_per_day} A rows per day), B as input `b`, and "
-        f"input `c`: B's rows arriving {SHIFT_DAYS} day later (own parquet table partitioned by RecDate). "
-        f"join_cols TrxId; inputs {window_text(FIRST)} and {window_text(AGGREGATE)}. Variants:",
-        "",
-    ]
-    lines += [f"- `{name}`: {text}" for name, text in VARIANTS.items()]
-    lines += [
-        "",
-        "Median seconds (timed runs in brackets); `× core`: the median per-round ratio to the core; partitions "
-        "read per scan of A / b / c from the executed plan (spec §12 bound in brackets).",
-        "",
-        "| case | variant | median s | × core | rows | partitions per scan A / b / c [bound] | shuffles | "
-        "broadcasts | joins |",
-        "|---|---|---|---|---|---|---|---|---|",
-    ]
-    for case in dict.fromkeys(c.case for c in cells):
-        core_cell = next(c for c in cells if c.case == case and c.variant == "core")
-        bounds = case.bounds()  # type: ignore[attr-defined]
-        for c in (c for c in cells if c.case == case):
-            if not c.runs or c.plan is None or c.check is None:
-                continue
-            read = " / ".join(",".join(map(str, scans)) or "0" for scans in reads(c).values())
-            joins = ", ".join(f"{n}× {k}" for k, n in sorted(c.plan.joins.items()))
-            lines.append(
-                f"| {case.label} | {c.variant} | {_seconds(c.median)} ({len(c.runs)}) | "
-                f"{Ratio.of(c, core_cell).median:.2f} | {c.check.rows} | {read} "
-                f"[{' / '.join(map(str, bounds.values()))}] | {c.plan.shuffles} | {c.plan.broadcasts} | {joins} |"
-            )
-    lines += [
-        "",
-        "Do the variants agree? Rows, rows per JoinType of each input and a fingerprint of (TrxId, output RecDate, "
-        "RecDate_A, b's partner and code, c's aggregates and code) from each cell's check run; sql, core and hand "
-        "must agree; the chain (other semantics: c's window sits at the first step's output arrival) is compared.",
-        "",
-        "| case | rows | rows per JoinType | sql = core = hand | chain of two inc_join |",
-        "|---|---|---|---|---|",
-    ]
-    for row in agreed:
-        types = ", ".join(f"{name} {n}" for name, n in sorted(row["types"].items()))  # type: ignore[attr-defined]
-        lines.append(
-            f"| {row['case'].label} | {row['rows']} | {types} | "  # type: ignore[attr-defined]
-            f"{'yes' if row['ours_agree'] else '**NO**'}{'' if row['stable'] else ' (runs differ!)'} | "
-            f"{row['chain']} |"
-        )
-    return lines

@@ -1,41 +1,20 @@
-"""The run ledger's suite (`--suite ledger`, spec §13): what the post-hook ``record_run`` costs a daily dbt run.
+"""The run ledger's suite (`--suite ledger`, spec §13): what the post-hook ``record_run`` costs a daily dbt run
+(docs/performance.md, "Run ledger").
 
-A daily incremental ``dbt run`` of an inc_join model (how = left over the few-rows suite's data, bench/data.py)
-WITH the post-hook ``{{ dbt_inc_join.record_run() }}`` against the same model WITHOUT it, SQL and Python models,
-at the shortest and the longest history, all in this process through dbtRunner on the benchmark's SparkSession
-(dbt-spark ``method: session``), interleaved round-robin. Further cells run the model with the hook, on the
-longest history, against a ledger that already holds many records (``--ledger-records``, default 365 and 3,650):
-the SQL model's own committed daily records over its history (a year of daily runs), then synthetic committed
-records of other models (ten models after a year), so a run after many recorded runs can be compared with one on
-a ledger holding only this benchmark's runs.
-
-The dbt projects are generated into the run's state directory (``write_project``): one whose ledger holds only
-this benchmark's runs (schema ``inc_join_bench_ledger``) and one per pre-filled size
-(``inc_join_bench_ledger_r<records>``); each has its own ledger, ``dbt_inc_join_runs`` in its schema.
-
-One daily run: the model's table holds every day of the history but the last, the inputs hold the last day too, and
-``dbt run --select <model>`` writes the last day. Between two runs of a cell, untimed, the last day's partition is
-dropped from the table and, with the ledger, the previous run's record from the ledger (its own ``run_key``
-partition) and the table property ``inc_join.committed`` is set back to the record of a daily run of the day before,
-so every run starts from the same state, the one of a daily schedule. Timed: the model's ``execution_time`` in dbt's
-run results (compile and execute of the node, the post-hook included; not dbt's start-up, project load or cache
-population). The ledger's own statements are timed inside dbt-spark's session cursor (``StatementTimes``, fetch
-included): the start-from-ledger read (the table properties, and the ledger query when the table property
-``inc_join.committed`` is missing or behind) and the record (the post-hook's catalog reads, its count of the rows
-written, its INSERT and the table property).
-
-The first run of each cell is its check run: the rows the run wrote (count, per JoinType, fingerprint) must be
-the same with and without the ledger, in SQL and Python, and with the ledger there must be exactly one record
-of the run whose ``rows_total`` and ``join_type_rows`` are the rows written.
+A daily incremental ``dbt run`` of an inc_join model (how = left, the few-rows data) with the post-hook against the
+same model without it, SQL and Python models, at the shortest and the longest history, and with the hook against
+ledgers pre-filled with many records (``--ledger-records``), all through dbtRunner on the benchmark's SparkSession
+(dbt-spark ``method: session``). The dbt projects are generated into the run's state directory
+(``write_project``): one whose ledger holds only this benchmark's runs and one per pre-filled size. Every run
+starts from a daily schedule's state (``reset``); timed: the node's ``execution_time``, and the ledger's own
+statements in dbt-spark's cursor (``StatementTimes``). Each cell's check run: the rows written, the same in every
+cell of a history, and, with the ledger, exactly one record of the run holding those rows (``check_record``).
 """
 
 from __future__ import annotations
 
-import gc
 import json
-import os
 import shutil
-import statistics
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -43,6 +22,21 @@ from dataclasses import asdict, dataclass, field, replace
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 
+from .protocol import (
+    Cell,
+    Ratio,
+    Suite,
+    Target,
+    agreed_text,
+    load_text,
+    ratio_target,
+    rounds,
+    seconds,
+    settle,
+    table,
+    times,
+    types_text,
+)
 from .variants import DATABASE, FINGERPRINT, INC_COL, JOIN_COLS, LABELS, REPO
 
 PROJECT = "inc_join_bench_ledger"
@@ -50,8 +44,8 @@ SCHEMA = "inc_join_bench_ledger"
 LEDGER_MODEL = "dbt_inc_join_runs"
 HOW = "left"
 LANGUAGES = ("sql", "python")
-OVERHEAD_GOAL = 1.0  # seconds a daily run may take longer with the ledger
-FLAT_GOAL = 1.3  # the longest history / the shortest, and many records / few
+OVERHEAD_GOAL = "≤ 1 s"  # a daily run may take at most this much longer with the ledger
+FLAT_GOAL = "≤ 1.3"  # the longest history / the shortest, and many records / few
 
 
 @dataclass(frozen=True)
@@ -115,25 +109,11 @@ class LedgerRun:
 
 
 @dataclass
-class LedgerCell:
-    case: LedgerCase
-    wanted: int
-    runs: list[LedgerRun] = field(default_factory=list)
-    warmups: int = 0
-    check: dict | None = None  # the check run: rows written and, with the ledger, its record
-    statements: list[tuple[str, float, str]] = field(default_factory=list)  # the check run's (kind, seconds, text)
+class LedgerCell(Cell):
+    """A cell of daily dbt runs (``variant`` 'dbt'): ``check`` is a dict, the rows written and, with the ledger, its
+    record; ``statements`` the check run's (kind, seconds, text)."""
 
-    @property
-    def median(self) -> float:
-        return statistics.median(r.seconds for r in self.runs)
-
-    def median_of(self, attribute: str) -> float:
-        return statistics.median(getattr(r, attribute) for r in self.runs)
-
-    @property
-    def stable(self) -> bool:
-        """Every run wrote as many rows as the check run."""
-        return self.check is not None and all(r.rows == self.check["rows"] for r in self.runs)
+    statements: list[tuple[str, float, str]] = field(default_factory=list)
 
 
 def build_cells(histories: Sequence[int], records: Sequence[int], repeats: int, quick: bool) -> list[LedgerCell]:
@@ -149,7 +129,7 @@ def build_cells(histories: Sequence[int], records: Sequence[int], repeats: int, 
             for history in sorted({min(histories), longest}):
                 cases += [LedgerCase(language, history, "off"), LedgerCase(language, history, "few")]
             cases += [LedgerCase(language, longest, "many", n) for n in records]
-    return [LedgerCell(case, repeats) for case in cases]
+    return [LedgerCell(case, "dbt", repeats) for case in cases]
 
 
 # --- the generated dbt projects ---------------------------------------------------------------------------------
@@ -373,7 +353,7 @@ def classify(statements: Sequence[Sequence], relation: str, ledger: str) -> list
     temporary table, dbt inserts it)."""
     kinds = []
     written = False
-    for sql, seconds in statements:
+    for sql, took in statements:
         text = _statement_text(sql)
         lower = text.lower()
         if lower.startswith((f"insert overwrite table {relation} ", f"create table {relation} ")):
@@ -389,18 +369,11 @@ def classify(statements: Sequence[Sequence], relation: str, ledger: str) -> list
             kind = "record"  # the rows per JoinType the run wrote; the table property inc_join.committed
         else:
             kind = "model"
-        kinds.append((kind, seconds, text))
+        kinds.append((kind, took, text))
     return kinds
 
 
 # --- one run --------------------------------------------------------------------------------------------------
-
-
-def settle(spark) -> None:
-    """The same start for every run (bench/measure.py: settle)."""
-    gc.collect()
-    spark.sparkContext._jvm.java.lang.System.gc()
-    time.sleep(0.1)
 
 
 def run_key(invocation_id: str, case: LedgerCase, day: date) -> str:
@@ -665,275 +638,260 @@ def _table_property(spark, relation: str, key: str) -> str:
     raise AssertionError(f"{relation} has no table property {key}")
 
 
-# --- the rounds -----------------------------------------------------------------------------------------------
+# --- the suite ----------------------------------------------------------------------------------------------------
 
 
-def measure(spark, setup: Setup, cells: Sequence[LedgerCell], warmup: int, progress: Callable[[str], None]) -> None:
-    """Round-robin over the cells until each has its runs, after ``warmup`` discarded rounds; each round starts
-    one cell later than the previous (bench/measure.py: measure). The first run of a cell is its check run."""
-    round_number = 0
-    while any(len(c.runs) < c.wanted for c in cells) or round_number < warmup:
-        warming = round_number < warmup
-        setup.load.append(os.getloadavg()[0])
-        due = list(cells) if warming else [c for c in cells if len(c.runs) < c.wanted]
-        shift = round_number % len(due)
-        for cell in due[shift:] + due[:shift]:
-            case = cell.case
-            project = setup.projects[case.project]
-            reset(spark, case, project.ledger, setup.last_day, setup.invocations.get(case))
-            settle(spark)
-            run, invocation, kinds = daily_run(spark, project, case, setup.last_day)
-            setup.invocations[case] = invocation
-            checking = cell.check is None
-            if checking:
-                written = written_rows(spark, case, setup.last_day)
-                record = (
-                    check_record(spark, case, project.ledger, invocation, setup.last_day, written)
-                    if case.ledger != "off"
-                    else None
-                )
-                cell.check = {**written, "record": record}
-                cell.statements = kinds
-                rows = written["rows"]
-            else:
-                rows = _last_day_rows(spark, case, setup.last_day).count()
-            run = replace(run, rows=rows)
-            if warming:
-                cell.warmups += 1
-            else:
-                cell.runs.append(run)
-            progress(
-                f"  round {round_number + 1}{' (warm-up)' if warming else ''}: {case.label:<40} {run.seconds:6.2f} s "
-                f"(ledger read {run.ledger_read:.2f} s, record {run.ledger_record:.2f} s)  {rows} rows"
-                + (" (check run)" if checking else "")
-            )
-        round_number += 1
-
-
-# --- results ------------------------------------------------------------------------------------------------------
-
-
-def _cell(cells: Sequence[LedgerCell], language: str, history: int, ledger: str, records: int = 0):
-    return next((c for c in cells if c.case == LedgerCase(language, history, ledger, records)), None)
-
-
-def paired(x: LedgerCell, y: LedgerCell, value: Callable[[LedgerRun], float] = lambda r: r.seconds, ratio=True):
-    """``value`` of cell x against cell y, from runs paired by round (runs of one round were taken seconds apart):
-    the median of the per-round ratios (or differences), with the smallest and largest (report.Ratio)."""
-    from .report import Ratio
-
-    pairs = [value(a) / value(b) if ratio else value(a) - value(b) for a, b in zip(x.runs, y.runs, strict=False)]
-    return Ratio(statistics.median(pairs), min(pairs), max(pairs))
-
-
-def _difference(value) -> str:
-    if value.low == value.high:
-        return f"{value.median:+.2f} s"
-    return f"{value.median:+.2f} s ({value.low:+.2f} to {value.high:+.2f})"
+def _cell(cells: Sequence[LedgerCell], case: LedgerCase) -> LedgerCell | None:
+    return next((c for c in cells if c.case == case), None)
 
 
 def _histories(cells: Sequence[LedgerCell]) -> list[int]:
     return sorted({c.case.history for c in cells})
 
 
-def _records(cells: Sequence[LedgerCell]) -> list[int]:
-    return sorted({c.case.records for c in cells if c.case.ledger == "many"})
+class Ledger(Suite):
+    name = "ledger"
+    few_rows_data = True
+    setup: Setup
 
+    def runs(self, config) -> list[str]:
+        return [
+            f"ledger suite: {config.warmup} warm-up round(s) discarded, then {config.repeats} timed daily dbt runs "
+            "per cell, interleaved round-robin, garbage collected before each; medians"
+        ]
 
-def targets(cells: Sequence[LedgerCell]) -> list:
-    """The ledger's targets, each from runs of the same rounds (median of the per-round values):
+    def cells(self, run) -> list[LedgerCell]:
+        config = run.config
+        return build_cells(config.histories, config.ledger_records, config.repeats, config.quick)
 
-    - the overhead, a daily run with the ledger minus the same run without it, at most OVERHEAD_GOAL seconds. The
-      target is absolute: the ledger adds a fixed number of statements to a run whatever the model's size, so a
-      ratio would pass for a large model and fail for a small one; the ratio is reported beside it;
-    - with the ledger, the daily run on the longest history / on the shortest, at most FLAT_GOAL; beside it the
-      same ratio without the ledger (reported: the model's own run), and the ledger's own statements (the
-      start-from-ledger read and the record) on the longest history / on the shortest, at most FLAT_GOAL;
-    - with the ledger, the daily run on a ledger of many records / on one holding only this benchmark's runs
-      (the same model, the same history), at most FLAT_GOAL: a run after many recorded runs is no slower."""
-    from .report import Target
+    def measure(self, spark, cells: Sequence[LedgerCell], run) -> None:  # type: ignore[override]
+        """The set-up, then round-robin over the cells (protocol.rounds); the first run of a cell is its check
+        run. Every run starts from the same state (reset) and after garbage collection (settle)."""
+        config = run.config
+        join = {"look_back_time": config.look_back_time, "max_waiting_time": config.max_waiting_time}
+        setup = set_up(spark, run.state_dir, cells, config.histories, run.spec.last_day, join, run.say)
+        run.phases.done("ledger set-up", f" (ledger rows: {setup.records})")
 
-    found = []
-    histories = _histories(cells)
-    for language in dict.fromkeys(c.case.language for c in cells):
-        for history in histories:
-            with_ledger, without = _cell(cells, language, history, "few"), _cell(cells, language, history, "off")
-            if with_ledger is None or without is None:
-                continue
-            overhead = paired(with_ledger, without, ratio=False)
-            found.append(
-                Target(
-                    f"{language} daily run, {history} d: with the ledger − without (× without: "
-                    f"{paired(with_ledger, without).median:.2f})",
-                    f"≤ {OVERHEAD_GOAL:.0f} s",
-                    _difference(overhead),
-                    overhead.median <= OVERHEAD_GOAL,
-                )
+        def one(cell: LedgerCell, checking: bool):
+            case = cell.case
+            project = setup.projects[case.project]
+            reset(spark, case, project.ledger, setup.last_day, setup.invocations.get(case))
+            settle(spark)
+            result, invocation, kinds = daily_run(spark, project, case, setup.last_day)
+            setup.invocations[case] = invocation
+            check = None
+            if checking:
+                written = written_rows(spark, case, setup.last_day)
+                record = None
+                if case.ledger != "off":
+                    record = check_record(spark, case, project.ledger, invocation, setup.last_day, written)
+                check = {**written, "record": record}
+                cell.statements = kinds
+                rows = written["rows"]
+            else:
+                rows = _last_day_rows(spark, case, setup.last_day).count()
+            result = replace(result, rows=rows)
+            text = (
+                f"{case.label:<40} {result.seconds:6.2f} s (ledger read {result.ledger_read:.2f} s, record "
+                f"{result.ledger_record:.2f} s)  {rows} rows"
             )
-        if len(histories) > 1:
-            shortest, longest = histories[0], histories[-1]
-            for ledger, goal in (("few", True), ("off", False)):
-                ratio = paired(_cell(cells, language, longest, ledger), _cell(cells, language, shortest, ledger))
-                found.append(
-                    Target(
-                        f"{language} daily run {'with' if ledger == 'few' else 'without'} the ledger: {longest} d / "
-                        f"{shortest} d of history",
-                        f"≤ {FLAT_GOAL}" if goal else "none (reported)",
-                        str(ratio),
-                        ratio.median <= FLAT_GOAL if goal else None,
+            return result, check, None, text
+
+        setup.load = rounds(cells, config.warmup, one, progress=run.say)
+        self.setup = setup
+        run.phases.done("ledger runs")
+
+    def targets(self, cells: Sequence[LedgerCell]) -> list[Target]:
+        """The ledger's targets, each from runs of the same rounds (median of the per-round values):
+
+        - the overhead, a daily run with the ledger minus the same run without it, at most OVERHEAD_GOAL. The
+          target is absolute: the ledger adds a fixed number of statements to a run whatever the model's size, so
+          a ratio would pass for a large model and fail for a small one; the ratio is reported beside it;
+        - with the ledger, the daily run on the longest history / on the shortest, at most FLAT_GOAL; beside it the
+          same ratio without the ledger (reported: the model's own run), and the ledger's own statements (the
+          start-from-ledger read and the record) on the longest history / on the shortest, at most FLAT_GOAL;
+        - with the ledger, the daily run on a ledger of many records / on one holding only this benchmark's runs
+          (the same model, the same history), at most FLAT_GOAL: a run after many recorded runs is no slower."""
+        found: list[Target] = []
+        histories = _histories(cells)
+        shortest, longest = histories[0], histories[-1]
+        for language in dict.fromkeys(c.case.language for c in cells):
+
+            def at(history: int, ledger: str, records: int = 0, language=language) -> LedgerCell | None:
+                return _cell(cells, LedgerCase(language, history, ledger, records))
+
+            for history in histories:
+                on, off = at(history, "few"), at(history, "off")
+                if on is None or off is None:
+                    continue
+                name = f"{language} daily run, {history} d: with the ledger − without (× without: "
+                name += f"{Ratio.of(on, off).median:.2f})"
+                found += ratio_target(name, on, off, OVERHEAD_GOAL, difference=True)
+            if len(histories) > 1:
+                for ledger, goal in (("few", FLAT_GOAL), ("off", None)):
+                    name = f"{language} daily run {'with' if ledger == 'few' else 'without'} the ledger: "
+                    found += ratio_target(
+                        f"{name}{longest} d / {shortest} d of history", at(longest, ledger), at(shortest, ledger), goal
                     )
-                )
-            ratio = paired(
-                _cell(cells, language, longest, "few"),
-                _cell(cells, language, shortest, "few"),
-                lambda r: r.ledger_seconds,
-            )
-            found.append(
-                Target(
+                found += ratio_target(
                     f"{language} ledger's own statements (start-from-ledger read + record): {longest} d / "
                     f"{shortest} d of history",
-                    f"≤ {FLAT_GOAL}",
-                    str(ratio),
-                    ratio.median <= FLAT_GOAL,
+                    at(longest, "few"),
+                    at(shortest, "few"),
+                    FLAT_GOAL,
+                    value=lambda r: r.ledger_seconds,
                 )
-            )
-        for records in _records(cells):
-            many = _cell(cells, language, histories[-1], "many", records)
-            few = _cell(cells, language, histories[-1], "few")
-            if many is None or few is None:
-                continue
-            ratio = paired(many, few)
-            found.append(
-                Target(
-                    f"{language} daily run with the ledger, {histories[-1]} d: ledger of {records} records / of "
+            for records in sorted({c.case.records for c in cells if c.case.ledger == "many"}):
+                many, few = at(longest, "many", records), at(longest, "few")
+                if many is None or few is None:
+                    continue
+                found += ratio_target(
+                    f"{language} daily run with the ledger, {longest} d: ledger of {records} records / of "
                     f"this benchmark's few (start-from-ledger read {many.median_of('ledger_read'):.2f} s / "
                     f"{few.median_of('ledger_read'):.2f} s)",
-                    f"≤ {FLAT_GOAL}",
-                    str(ratio),
-                    ratio.median <= FLAT_GOAL,
+                    many,
+                    few,
+                    FLAT_GOAL,
                 )
+        return found
+
+    def agreement(self, cells: Sequence[LedgerCell]) -> list[dict[str, object]]:
+        """Per history: every cell (SQL and Python, with and without the ledger) wrote the same rows; every run as
+        many as its check run; every record of a check run is the rows its run wrote."""
+        rows = []
+        for history in _histories(cells):
+            chosen = [c for c in cells if c.case.history == history]
+            reference = chosen[0].check
+            written = [(c.check["rows"], c.check["types"], c.check["fingerprint"]) for c in chosen]
+            same = all(w == (reference["rows"], reference["types"], reference["fingerprint"]) for w in written)
+            rows.append(
+                {
+                    "history": history,
+                    "cells": [c.case.label for c in chosen],
+                    "rows": reference["rows"],
+                    "types": reference["types"],
+                    "same_rows": same,
+                    "stable": all(c.stable for c in chosen),
+                    "records_consistent": all(
+                        c.check["record"]["consistent"] for c in chosen if c.case.ledger != "off"
+                    ),
+                }
             )
-    return found
+        return rows
 
+    def agrees(self, agreed: Sequence[dict]) -> bool:
+        return all(a["same_rows"] and a["stable"] and a["records_consistent"] for a in agreed)
 
-def agreement(cells: Sequence[LedgerCell]) -> list[dict[str, object]]:
-    """Per history: every cell (SQL and Python, with and without the ledger) wrote the same rows; every run as many
-    as its check run; every record of a check run is the rows its run wrote."""
-    rows = []
-    for history in _histories(cells):
-        chosen = [c for c in cells if c.case.history == history]
-        reference = chosen[0].check
-        same = all(
-            (c.check["rows"], c.check["types"], c.check["fingerprint"])
-            == (reference["rows"], reference["types"], reference["fingerprint"])
-            for c in chosen
-        )
-        recorded = [c for c in chosen if c.case.ledger != "off"]
-        rows.append(
-            {
-                "history": history,
-                "cells": [c.case.label for c in chosen],
-                "rows": reference["rows"],
-                "types": reference["types"],
-                "same_rows": same,
-                "stable": all(c.stable for c in chosen),
-                "records_consistent": all(c.check["record"]["consistent"] for c in recorded),
-            }
-        )
-    return rows
-
-
-def _seconds(value: float) -> str:
-    return f"{value:.2f}" if value < 10 else f"{value:.1f}"
-
-
-def markdown(cells: Sequence[LedgerCell], agreed: Sequence[dict], setup: Setup, quick: bool) -> list[str]:
-    """The suite's sections of the report."""
-    records = ", ".join(f"{name} {n}" for name, n in setup.records.items())
-    lines = [
-        "",
-        "## Run ledger (spec §13)",
-        "",
-        f"A daily incremental `dbt run --select <model>` (how = {HOW}, the last day of each history; materialized "
-        "incremental, insert_overwrite, partition_by RecDate, parquet) with the post-hook "
-        "`{{ dbt_inc_join.record_run() }}` and without it, SQL and Python models, driven through dbtRunner on this "
-        "process's SparkSession (dbt-spark `method: session`), interleaved round-robin. Before each run, untimed, "
-        "the last day's partition leaves the table, the previous run's record leaves the ledger and the table property "
-        "`inc_join.committed` names the day before's daily run again. Seconds: the "
-        "model's `execution_time` in dbt's run results (compile + execute, the post-hook included; dbt's start-up "
-        "and project load not); `invocation`: the whole `dbt run` in this process. `read`: the start-from-ledger "
-        "read (table properties; the ledger query only when the table property is missing or behind); `record`: the "
-        "post-hook's statements (table properties, columns, rows per JoinType, the INSERT, the table property); both "
-        "timed in dbt-spark's cursor, fetch included; `max in this`: the SQL model's query of the "
-        "latest output arrival in its own table (a Python model runs it inside its code). Ledger rows after the "
-        "set-up, per project: "
-        f"{records}; `many` ledgers hold the SQL model's own daily records over its history plus synthetic "
-        "committed records of other models, one partition (`run_key`) each, like real records. Load average "
-        f"(1 minute) at the start of each round: {_load(setup.load)}. dbt invocations run again after the "
-        f"embedded metastore failed a pushed-down partition filter ({TRANSIENT}): {_retries(setup)}.",
-        "",
-        "| model | history | ledger | median s (runs) | compile / execute | × no ledger | with − without | "
-        "read s | record s | max in this s | invocation s | rows written |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
-    ]
-    for cell in cells:
-        case = cell.case
-        plain = _cell(cells, case.language, case.history, "off")
-        versus = "—" if plain is None or plain is cell else f"{paired(cell, plain).median:.2f}"
-        difference = "—" if plain is None or plain is cell else _difference(paired(cell, plain, ratio=False))
-        latest = "—" if case.language == "python" else f"{cell.median_of('table_latest'):.2f}"
-        lines.append(
-            f"| {case.language} | {case.history} d | {case.ledger_text} | {_seconds(cell.median)} ({len(cell.runs)}) "
-            f"| {_seconds(cell.median_of('compile'))} / {_seconds(cell.median_of('execute'))} | {versus} "
-            f"| {difference} | "
-            f"{cell.median_of('ledger_read'):.2f} | {cell.median_of('ledger_record'):.2f} | {latest} | "
-            f"{_seconds(cell.median_of('invocation'))} | {cell.check['rows']} |"
-        )
-    lines += [
-        "",
-        "The ledger's statements in one run (the check run of each cell with the ledger on the longest history), "
-        "seconds:",
-        "",
-        "| model | ledger | statements (kind: seconds) |",
-        "|---|---|---|",
-    ]
-    longest = max(_histories(cells))
-    for cell in cells:
-        if cell.case.ledger == "off" or cell.case.history != longest:
-            continue
-        parts = [
-            f"{kind}: {_statement_label(t)} {seconds:.2f}" for kind, seconds, t in cell.statements if kind != "model"
+    def sections(self, cells: Sequence[LedgerCell], agreed: Sequence[dict], run) -> list[str]:
+        setup = self.setup
+        records = ", ".join(f"{name} {n}" for name, n in setup.records.items())
+        lines = [
+            "",
+            "## Run ledger (spec §13)",
+            "",
+            f"A daily incremental `dbt run --select <model>` (how = {HOW}, the last day of each history; materialized "
+            "incremental, insert_overwrite, partition_by RecDate, parquet) with the post-hook "
+            "`{{ dbt_inc_join.record_run() }}` and without it, SQL and Python models, driven through dbtRunner on "
+            "this process's SparkSession (dbt-spark `method: session`), interleaved round-robin. Before each run, "
+            "untimed, the last day's partition leaves the table, the previous run's record leaves the ledger and the "
+            "table property `inc_join.committed` names the day before's daily run again. Seconds: the "
+            "model's `execution_time` in dbt's run results (compile + execute, the post-hook included; dbt's start-up "
+            "and project load not); `invocation`: the whole `dbt run` in this process. `read`: the start-from-ledger "
+            "read (table properties; the ledger query only when the table property is missing or behind); `record`: "
+            "the post-hook's statements (table properties, columns, rows per JoinType, the INSERT, the table "
+            "property); both timed in dbt-spark's cursor, fetch included; `max in this`: the SQL model's query of the "
+            "latest output arrival in its own table (a Python model runs it inside its code). Ledger rows after the "
+            "set-up, per project: "
+            f"{records}; `many` ledgers hold the SQL model's own daily records over its history plus synthetic "
+            "committed records of other models, one partition (`run_key`) each, like real records. Load average "
+            f"(1 minute) at the start of each round: {load_text(setup.load)}. dbt invocations run again after the "
+            f"embedded metastore failed a pushed-down partition filter ({TRANSIENT}): {_retries(setup)}.",
+            "",
         ]
-        lines.append(f"| {cell.case.language} | {cell.case.ledger_text} | {'; '.join(parts)} |")
-    lines += [
-        "",
-        "Do the runs agree? Each cell's check run: the rows written on the last day (count, per JoinType, fingerprint) "
-        "are the same in every cell of a history; with the ledger, exactly one record of the run, for the last day, "
-        "whose rows_total and join_type_rows are the rows written; every timed run wrote as many rows.",
-        "",
-        "| history | rows written | rows per JoinType | same rows in all cells | records = rows written |",
-        "|---|---|---|---|---|",
-    ]
-    for row in agreed:
-        types = ", ".join(f"{name} {n}" for name, n in sorted(row["types"].items()))  # type: ignore[attr-defined]
-        lines.append(
-            f"| {row['history']} d | {row['rows']} | {types} | {'yes' if row['same_rows'] else '**NO**'}"
-            f"{'' if row['stable'] else ' (runs differ!)'} | {'yes' if row['records_consistent'] else '**NO**'} |"
-        )
-    if quick:
-        lines += ["", "Quick mode: one SQL model, one history, no pre-filled ledger; timings mean nothing."]
-    return lines
+        rows = []
+        for cell in cells:
+            case = cell.case
+            plain = _cell(cells, LedgerCase(case.language, case.history, "off"))
+            alone = plain is None or plain is cell
+            rows.append(
+                [case.language, f"{case.history} d", case.ledger_text, times(cell)]
+                + [f"{seconds(cell.median_of('compile'))} / {seconds(cell.median_of('execute'))}"]
+                + ["—" if alone else f"{Ratio.of(cell, plain).median:.2f}"]
+                + ["—" if alone else str(Ratio.of(cell, plain, difference=True))]
+                + [f"{cell.median_of('ledger_read'):.2f}", f"{cell.median_of('ledger_record'):.2f}"]
+                + ["—" if case.language == "python" else f"{cell.median_of('table_latest'):.2f}"]
+                + [seconds(cell.median_of("invocation")), cell.check["rows"]]
+            )
+        head = ["model", "history", "ledger", "median s (runs)", "compile / execute", "× no ledger", "with − without"]
+        lines += table([*head, "read s", "record s", "max in this s", "invocation s", "rows written"], rows)
+        lines += [
+            "",
+            "The ledger's statements in one run (the check run of each cell with the ledger on the longest "
+            "history), seconds:",
+            "",
+        ]
+        longest = max(_histories(cells))
+        rows = [
+            [
+                cell.case.language,
+                cell.case.ledger_text,
+                "; ".join(
+                    f"{kind}: {_statement_label(t)} {s:.2f}" for kind, s, t in cell.statements if kind != "model"
+                ),
+            ]
+            for cell in cells
+            if cell.case.ledger != "off" and cell.case.history == longest
+        ]
+        lines += table(("model", "ledger", "statements (kind: seconds)"), rows)
+        lines += [
+            "",
+            "Do the runs agree? Each cell's check run: the rows written on the last day (count, per JoinType, "
+            "fingerprint) are the same in every cell of a history; with the ledger, exactly one record of the run, "
+            "for the last day, whose rows_total and join_type_rows are the rows written; every timed run wrote as "
+            "many rows.",
+            "",
+        ]
+        rows = [
+            [f"{r['history']} d", r["rows"], types_text(r["types"])]
+            + [agreed_text({"ours_agree": r["same_rows"], "stable": r["stable"]})]
+            + ["yes" if r["records_consistent"] else "**NO**"]
+            for r in agreed
+        ]
+        head = ("history", "rows written", "rows per JoinType", "same rows in all cells", "records = rows written")
+        lines += table(head, rows)
+        if run.config.quick:
+            lines += ["", "Quick mode: one SQL model, one history, no pre-filled ledger; timings mean nothing."]
+        return lines
+
+    def as_json(self, cells: Sequence[LedgerCell], agreed: Sequence[dict]) -> dict[str, list | dict]:
+        """Everything in the suite's sections, machine-readable (the quick-mode test reads it)."""
+        setup = self.setup
+        return {
+            "ledger": {
+                "records": setup.records,
+                "setup_seconds": setup.seconds,
+                "load": setup.load,
+                "retries": {name: project.retries for name, project in setup.projects.items()},
+                "cells": [
+                    {
+                        "case": asdict(c.case),
+                        "label": c.case.label,
+                        "median": c.median,
+                        "runs": [asdict(r) for r in c.runs],
+                        "check": c.check,
+                        "stable": c.stable,
+                        "statements": [[kind, s, text[:200]] for kind, s, text in c.statements],
+                    }
+                    for c in cells
+                ],
+                "agreement": list(agreed),
+            }
+        }
 
 
 def _retries(setup: Setup) -> str:
     retried = [f"{name}: {what}" for name, project in setup.projects.items() for what in project.retries]
     return "; ".join(retried) if retried else "none"
-
-
-def _load(load: Sequence[float]) -> str:
-    if not load:
-        return "not measured"
-    return f"median {statistics.median(load):.1f} ({min(load):.1f}–{max(load):.1f}, {len(load)} rounds)"
 
 
 def _statement_label(text: str) -> str:
@@ -952,26 +910,3 @@ def _statement_label(text: str) -> str:
     if lower.startswith("select"):
         return "SELECT ledger"
     return text.split(" ")[0]
-
-
-def as_json(cells: Sequence[LedgerCell], agreed: Sequence[dict], setup: Setup) -> dict[str, object]:
-    """Everything in the suite's sections, machine-readable (the quick-mode test reads it)."""
-    return {
-        "records": setup.records,
-        "setup_seconds": setup.seconds,
-        "load": setup.load,
-        "retries": {name: project.retries for name, project in setup.projects.items()},
-        "cells": [
-            {
-                "case": asdict(c.case),
-                "label": c.case.label,
-                "median": c.median,
-                "runs": [asdict(r) for r in c.runs],
-                "check": c.check,
-                "stable": c.stable,
-                "statements": [[kind, seconds, text[:200]] for kind, seconds, text in c.statements],
-            }
-            for c in cells
-        ],
-        "agreement": list(agreed),
-    }

@@ -1,21 +1,12 @@
 """The many-rows-per-key suite (`--suite many-rows`): the modes of spec §11 against what a user would write
-by hand, on keys with many rows a day on each side.
+by hand, on keys with many rows a day on each side (docs/performance.md, "Many rows per key").
 
 Two data shapes (bench/data.py, ``ManySpec``): ``dense``, 20 symbols x 20 rows per symbol and day on each side
 for 365 days, and ``hot``, one symbol with 2,000 rows a day on each side (histories of 30 and 365 days). A
 holds trades (``TradeId`` unique), B quotes (``Seq`` unique); the key is ``Symbol``; 1 % of A rows trade a
-symbol B never quotes.
-
-Cases (look_back_time 2, max_waiting_time 5, days):
-
-- ``all``, how = inner, whole history of ``dense``: the core with ``many_rows_per_key=True``, the SQL macro
-  with it, a hand-written bucketed join, and the core with its default plan (one join on the key);
-- ``aggregate``, how = left, on ``hot``: the whole 30-day history, core and SQL macro against a join followed
-  by a group-by; and the daily run at 30 and 365 days of history;
-- ``first`` and ``last`` (``partner_order_by=['Seq']``), how = left, whole 30-day history of ``hot``: core
-  and SQL macro against a join followed by ``row_number``.
-
-The peer inc-join 0.1.3 has none of these modes and is not run here.
+symbol B never quotes. Cases (look_back_time 2, max_waiting_time 5): ``all`` (inner, whole ``dense``),
+``aggregate`` (left, whole 30 days of ``hot``, and daily at 30 and 365 days), ``first`` and ``last`` (left,
+whole 30 days of ``hot``); each against its hand-written baseline (``baseline``). The peer has none of these modes.
 """
 
 from __future__ import annotations
@@ -24,8 +15,25 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from .data import ManySpec
-from .variants import DATABASE, SqlMacro
+from .data import MANY_COLUMNS, ManySpec, ensure_many_dataset, register_tables
+from .few import PHASES
+from .metrics import case_bounds
+from .protocol import (
+    Cell,
+    Suite,
+    Target,
+    agreed_text,
+    agreement,
+    find,
+    joins,
+    ratio_target,
+    table,
+    times,
+    types_text,
+    variant_rows,
+    versus_core,
+)
+from .variants import DATABASE
 
 INC_COL = "RecDate"
 KEY = "Symbol"
@@ -244,18 +252,6 @@ WHERE rn = 1 AND {placed} BETWEEN DATE'{case.start}' AND DATE'{case.end}'
 """
 
 
-def bucketed(spark, case: ManyCase):
-    return spark.sql(bucketed_sql(case))
-
-
-def join_group_by(spark, case: ManyCase):
-    return spark.sql(join_group_by_sql(case))
-
-
-def join_row_number(spark, case: ManyCase):
-    return spark.sql(join_row_number_sql(case))
-
-
 # Variant name -> what it is, in report order; "core" and "sql" run the case's mode (for partner = 'all' with
 # many_rows_per_key=True).
 VARIANTS: dict[str, str] = {
@@ -268,240 +264,178 @@ VARIANTS: dict[str, str] = {
 }
 
 
-def builders(sql: SqlMacro) -> dict[str, Callable]:
-    return {
-        "core": core,
-        "sql": sql,
-        "core-default-plan": core_default_plan,
-        "bucketed": bucketed,
-        "join-group-by": join_group_by,
-        "join-row-number": join_row_number,
-    }
-
-
 def baseline(case: ManyCase) -> str:
     """The hand-written variant a case is compared with."""
     return {"all": "bucketed", "aggregate": "join-group-by"}.get(case.mode, "join-row-number")
 
 
-def shapes(quick: bool) -> list[tuple[str, ManySpec, Sequence[int]]]:
-    """Per shape name: the dataset and the history lengths to register (tables ``<name>_a_<n>d``)."""
-    size = "quick" if quick else "full"
-    return [(name, SHAPES[size][name], HISTORIES[size][name]) for name in ("dense", "hot")]
+class ManyRows(Suite):
+    name = "many-rows"
+    phase = "many-rows "
+    uses_sql = True
 
+    def data(self, spark, run) -> None:
+        """Per shape: the dataset and the history lengths registered (tables ``<shape>_a_<n>d``)."""
+        size = "quick" if run.config.quick else "full"
+        for shape in ("dense", "hot"):
+            spec = SHAPES[size][shape]
+            cached = (run.config.cache_dir.resolve() / spec.key / "_COMPLETE.json").exists()
+            dataset = ensure_many_dataset(spark, spec, run.config.cache_dir)
+            histories = HISTORIES[size][shape]
+            register_tables(spark, DATABASE, dataset, spec, histories, prefix=f"{shape}_", columns=MANY_COLUMNS)
+            run.phases.done(f"data {shape}", f" ({'cached' if cached else 'generated'} in {dataset})")
 
-@dataclass(frozen=True)
-class Repeats:
-    """Timed runs per cell of the suite."""
+    def cells(self, run) -> list[Cell]:
+        """Every (case, variant) of the suite, in the order a round runs them: the variants of a case next to
+        each other, the slow hand-written baselines (minutes each: --slow-repeats) last in their case."""
+        config = run.config
+        size = "quick" if config.quick else "full"
+        histories = HISTORIES[size]
+        last = SHAPES[size]["hot"].last_day
 
-    daily: int
-    whole: int
-    slow: int  # hand-written baselines that take minutes (join + group by / row_number on a hot key)
+        def whole(mode: str, shape: str, how: str, history: int) -> ManyCase:
+            return ManyCase(mode, shape, how, history, "whole", last - timedelta(days=history - 1), last)
 
+        # the daily aggregate over each history: the core's runs next to each other, then the macro's
+        cells = [
+            Cell(ManyCase("aggregate", "hot", "left", history, "daily", last, last), variant, config.repeats)
+            for variant in ("core", "sql")
+            for history in histories["hot"]
+        ]
+        everything = whole("all", "dense", "inner", histories["dense"][-1])
+        cells += [Cell(everything, v, config.whole_repeats) for v in ("core", "bucketed", "sql")]
+        cells.append(Cell(everything, "core-default-plan", config.slow_repeats))
+        for mode in ("aggregate", "first", "last"):
+            case = whole(mode, "hot", "left", histories["hot"][0])
+            cells += [Cell(case, v, config.whole_repeats) for v in ("core", "sql")]
+            cells.append(Cell(case, baseline(case), config.slow_repeats, skip_warmup=not config.quick))
+        return cells
 
-def build_cells(quick: bool, repeats: Repeats) -> list:
-    """Every (case, variant) of the suite, in the order a round runs them: the variants of a case next to each
-    other, the slow hand-written baselines last in their case."""
-    from .measure import Cell
+    def runs(self, config) -> list[str]:
+        return ([] if "few-rows" in config.suites else [PHASES.format(config=config)]) + [
+            f"many-rows suite the same ({config.repeats} daily, {config.whole_repeats} whole-history), its slow "
+            f"hand-written baselines {config.slow_repeats} timed runs without warm-up (their first run is the "
+            "check run)"
+        ]
 
-    size = "quick" if quick else "full"
-    histories = HISTORIES[size]
-    last = SHAPES[size]["hot"].last_day
+    def builders(self, run) -> dict[str, Callable]:
+        return {
+            "core": core,
+            "sql": run.sql,
+            "core-default-plan": core_default_plan,
+            "bucketed": lambda spark, case: spark.sql(bucketed_sql(case)),
+            "join-group-by": lambda spark, case: spark.sql(join_group_by_sql(case)),
+            "join-row-number": lambda spark, case: spark.sql(join_row_number_sql(case)),
+        }
 
-    def whole(mode: str, shape: str, how: str, history: int) -> ManyCase:
-        return ManyCase(mode, shape, how, history, "whole", last - timedelta(days=history - 1), last)
+    def bounds(self, case: ManyCase) -> dict[str, int]:
+        """spec §4's partitions of A and of B (a plan may scan an input more than once: the arrival groups read
+        the slice they group)."""
+        return case_bounds(case)
 
-    # the daily aggregate over each history: the core's runs next to each other, then the macro's
-    cells = [
-        Cell(ManyCase("aggregate", "hot", "left", history, "daily", last, last), variant, repeats.daily)
-        for variant in ("core", "sql")
-        for history in histories["hot"]
-    ]
-    everything = whole("all", "dense", "inner", histories["dense"][-1])
-    cells += [Cell(everything, v, repeats.whole) for v in ("core", "bucketed", "sql")]
-    cells.append(Cell(everything, "core-default-plan", repeats.slow))
-    for mode in ("aggregate", "first", "last"):
-        case = whole(mode, "hot", "left", histories["hot"][0])
-        cells += [Cell(case, v, repeats.whole) for v in ("core", "sql")]
-        cells.append(Cell(case, baseline(case), repeats.slow, skip_warmup=not quick))
-    return cells
+    def cell_json(self, cell: Cell) -> dict[str, object]:
+        bounds = self.bounds(cell.case)
+        return {**super().cell_json(cell), "bounds": list(bounds.values()), "tables": list(bounds)}
 
+    def targets(self, cells: Sequence[Cell]) -> list[Target]:
+        """The issue's targets for the suite, and the ratios it asks to report (goal None)."""
 
-def _cell(cells: Sequence, mode: str, window: str, history: int | None, variant: str):
-    for c in cells:
-        if (c.case.mode, c.case.window, c.variant) == (mode, window, variant) and history in (None, c.case.history):
-            return c
-    return None
+        def at(mode: str, variant: str, window: str = "whole", **more) -> Cell | None:
+            return find(cells, variant, mode=mode, window=window, **more)
 
-
-def targets(cells: Sequence) -> list:
-    """The issue's targets for the suite, and the ratios it asks to report (goal None), each from runs of the
-    same rounds (median of the per-round ratios)."""
-    from .report import Ratio, Target
-
-    found = []
-
-    def add(name: str, x, y, goal: str | None, passes: Callable[[float], bool] | None) -> None:
-        if x is None or y is None or not x.runs or not y.runs:
-            return
-        ratio = Ratio.of(x, y)
-        found.append(Target(name, goal or "none (reported)", str(ratio), passes(ratio.median) if passes else None))
-
-    dense = _cell(cells, "all", "whole", None, "core")
-    if dense is not None:
-        label = f"partner all, inner, {dense.case.shape} {dense.case.history} d whole history"
-        add(
-            f"core (many_rows_per_key) / hand-written bucketed join, {label}",
-            dense,
-            _cell(cells, "all", "whole", None, "bucketed"),
-            "≤ 1.2",
-            lambda r: r <= 1.2,
-        )
-        add(
-            f"sql (many_rows_per_key) / core (many_rows_per_key), {label}",
-            _cell(cells, "all", "whole", None, "sql"),
-            dense,
-            None,
-            None,
-        )
-        add(
-            f"core default plan / core (many_rows_per_key), {label}",
-            _cell(cells, "all", "whole", None, "core-default-plan"),
-            dense,
-            None,
-            None,
-        )
-    aggregate = _cell(cells, "aggregate", "whole", None, "core")
-    if aggregate is not None:
-        label = f"aggregate, left, {aggregate.case.shape} {aggregate.case.history} d whole history"
-        add(
-            f"join + group by / core, {label}",
-            _cell(cells, "aggregate", "whole", None, "join-group-by"),
-            aggregate,
-            "≥ 10",
-            lambda r: r >= 10,
-        )
-        add(f"sql / core, {label}", _cell(cells, "aggregate", "whole", None, "sql"), aggregate, None, None)
-    dailies = sorted({c.case.history for c in cells if c.case.window == "daily"})
-    if len(dailies) > 1:
-        for variant in ("core", "sql"):
-            add(
-                f"{variant} daily run, aggregate, left, hot: {dailies[-1]} d / {dailies[0]} d of history",
-                _cell(cells, "aggregate", "daily", dailies[-1], variant),
-                _cell(cells, "aggregate", "daily", dailies[0], variant),
-                "≤ 1.3" if variant == "core" else None,
-                (lambda r: r <= 1.3) if variant == "core" else None,
+        found = []
+        dense = at("all", "core")
+        if dense is not None:
+            label = f"partner all, inner, {dense.case.shape} {dense.case.history} d whole history"
+            found += ratio_target(
+                f"core (many_rows_per_key) / hand-written bucketed join, {label}", dense, at("all", "bucketed"), "≤ 1.2"
             )
-    for mode in ("first", "last"):
-        core_cell = _cell(cells, mode, "whole", None, "core")
-        if core_cell is None:
-            continue
-        label = f"partner {mode}, left, {core_cell.case.shape} {core_cell.case.history} d whole history"
-        add(
-            f"join + row_number / core, {label}",
-            _cell(cells, mode, "whole", None, "join-row-number"),
-            core_cell,
-            None,
-            None,
-        )
-        add(f"sql / core, {label}", _cell(cells, mode, "whole", None, "sql"), core_cell, None, None)
-    return found
-
-
-def agreement(cells: Sequence) -> list[dict[str, object]]:
-    """Per case: do all its variants give the same rows (count, rows per JoinType, fingerprint), and did every
-    timed run return as many rows as the check run?"""
-    rows = []
-    for case in dict.fromkeys(c.case for c in cells):
-        by_variant = {c.variant: c for c in cells if c.case == case}
-        reference = by_variant["core"].check
-        rows.append(
-            {
-                "suite": "many-rows",
-                "case": case,
-                "variants": list(by_variant),
-                "ours_agree": all(c.check == reference for c in by_variant.values()),
-                "rows": reference.rows,
-                "types": reference.types,
-                "peer": "not applicable (inc-join 0.1.3 has no partner, aggregate or many_rows_per_key)",
-                "stable": all(c.stable for c in by_variant.values()),
-            }
-        )
-    return rows
-
-
-def bounds(case: ManyCase) -> tuple[int, int]:
-    """spec §4's partitions of A and of B for the case (how = inner / left; the history ends on its last day)."""
-    from .metrics import spec_bounds
-
-    first = case.end - timedelta(days=case.history - 1)
-    return spec_bounds(case.start, case.end, case.how, case.look_back_time, case.max_waiting_time, first)
-
-
-def reads_within_bounds(cell) -> bool:
-    """Every scan of each input reads exactly spec §4's partitions (a plan may scan an input more than once:
-    the arrival groups read the slice they group)."""
-    a, b = bounds(cell.case)
-    tables = (cell.case.table_a.split(".")[1], cell.case.table_b.split(".")[1])
-    scans = {table: [s.partitions for s in cell.plan.scans if s.table == table] for table in tables}
-    return all(scans[table] and set(scans[table]) == {bound} for table, bound in zip(tables, (a, b), strict=True))
-
-
-def markdown(cells: Sequence, agreed: Sequence[dict[str, object]], quick: bool) -> list[str]:
-    """The suite's sections of the report."""
-    from .report import Ratio, _seconds
-
-    size = "quick" if quick else "full"
-    shapes_text = "; ".join(
-        f"`{n}`: {s.keys} symbol{'s' if s.keys > 1 else ''} x {s.rows_per_key} rows per symbol and day on each "
-        f"side, {s.days} days ({s.days * s.rows_per_day} A rows), histories {', '.join(map(str, HISTORIES[size][n]))} d"
-        for n, s in SHAPES[size].items()
-    )
-    lines = [
-        "",
-        "## Many rows per key (spec §11)",
-        "",
-        f"Data: {shapes_text}; 1 % of A rows trade a symbol B never quotes; B rows arrive 2 days early to 9 days "
-        f"late. join_cols Symbol, look_back_time {LOOK_BACK_TIME}, max_waiting_time {MAX_WAITING_TIME}; aggregate "
-        f"`{AGGREGATE}`; first / last with partner_order_by {list(PARTNER_ORDER_BY)}. Variants:",
-        "",
-    ]
-    lines += [f"- `{name}`: {text}" for name, text in VARIANTS.items()]
-    lines += [
-        "",
-        "The peer inc-join 0.1.3 has none of these modes: not run. Median seconds (timed runs in brackets); "
-        "`× core`: the median per-round ratio to the core; scans, partitions (spec §4 bound in brackets) and "
-        "plan operators from the executed plan.",
-        "",
-        "| case | variant | median s | × core | rows | scans A / B | partitions A / B [bound] | shuffles | "
-        "broadcasts | joins |",
-        "|---|---|---|---|---|---|---|---|---|---|",
-    ]
-    for case in dict.fromkeys(c.case for c in cells):
-        core_cell = next(c for c in cells if c.case == case and c.variant == "core")
-        a, b = bounds(case)
-        for c in (c for c in cells if c.case == case):
-            ta, tb = case.table_a.split(".")[1], case.table_b.split(".")[1]
-            joins = ", ".join(f"{n}× {k}" for k, n in sorted(c.plan.joins.items()))
-            lines.append(
-                f"| {case.label} | {c.variant} | {_seconds(c.median)} ({len(c.runs)}) | "
-                f"{Ratio.of(c, core_cell).median:.2f} | {c.check.rows} | {c.plan.scan_count(ta)} / "
-                f"{c.plan.scan_count(tb)} | {c.plan.partitions_read(ta)} / {c.plan.partitions_read(tb)} [{a} / {b}] | "
-                f"{c.plan.shuffles} | {c.plan.broadcasts} | {joins} |"
+            found += ratio_target(
+                f"sql (many_rows_per_key) / core (many_rows_per_key), {label}", at("all", "sql"), dense
             )
-    lines += [
-        "",
-        "Do the variants agree? Rows, rows per JoinType and a fingerprint of (TradeId, output RecDate, Seq or the "
-        "aggregates, DiffArrivalTime, WaitingTime) from each cell's check run; every timed run returned as many "
-        "rows.",
-        "",
-        "| case | rows | rows per JoinType | variants | same rows |",
-        "|---|---|---|---|---|",
-    ]
-    for row in agreed:
-        types = ", ".join(f"{name} {n}" for name, n in sorted(row["types"].items()))  # type: ignore[attr-defined]
-        lines.append(
-            f"| {row['case'].label} | {row['rows']} | {types} | {', '.join(row['variants'])} | "  # type: ignore[attr-defined]
-            f"{'yes' if row['ours_agree'] else '**NO**'}{'' if row['stable'] else ' (runs differ!)'} |"
+            found += ratio_target(
+                f"core default plan / core (many_rows_per_key), {label}", at("all", "core-default-plan"), dense
+            )
+        aggregate = at("aggregate", "core")
+        if aggregate is not None:
+            label = f"aggregate, left, {aggregate.case.shape} {aggregate.case.history} d whole history"
+            found += ratio_target(
+                f"join + group by / core, {label}", at("aggregate", "join-group-by"), aggregate, "≥ 10"
+            )
+            found += ratio_target(f"sql / core, {label}", at("aggregate", "sql"), aggregate)
+        dailies = sorted({c.case.history for c in cells if c.case.window == "daily"})
+        if len(dailies) > 1:
+            for variant in ("core", "sql"):
+                found += ratio_target(
+                    f"{variant} daily run, aggregate, left, hot: {dailies[-1]} d / {dailies[0]} d of history",
+                    at("aggregate", variant, "daily", history=dailies[-1]),
+                    at("aggregate", variant, "daily", history=dailies[0]),
+                    "≤ 1.3" if variant == "core" else None,
+                )
+        for mode in ("first", "last"):
+            core_cell = at(mode, "core")
+            if core_cell is None:
+                continue
+            label = f"partner {mode}, left, {core_cell.case.shape} {core_cell.case.history} d whole history"
+            found += ratio_target(f"join + row_number / core, {label}", at(mode, "join-row-number"), core_cell)
+            found += ratio_target(f"sql / core, {label}", at(mode, "sql"), core_cell)
+        return found
+
+    def agreement(self, cells: Sequence[Cell]) -> list[dict[str, object]]:
+        """Per case: do all its variants give the same rows?"""
+        return agreement(cells, self.name, peer=lambda *_: PEER_TEXT)
+
+    def sections(self, cells: Sequence[Cell], agreed: Sequence[dict], run) -> list[str]:
+        size = "quick" if run.config.quick else "full"
+        shapes_text = "; ".join(
+            f"`{n}`: {s.keys} symbol{'s' if s.keys > 1 else ''} x {s.rows_per_key} rows per symbol and day on each "
+            f"side, {s.days} days ({s.days * s.rows_per_day} A rows), histories "
+            f"{', '.join(map(str, HISTORIES[size][n]))} d"
+            for n, s in SHAPES[size].items()
         )
-    return lines
+        lines = [
+            "",
+            "## Many rows per key (spec §11)",
+            "",
+            f"Data: {shapes_text}; 1 % of A rows trade a symbol B never quotes; B rows arrive 2 days early to 9 days "
+            f"late. join_cols Symbol, look_back_time {LOOK_BACK_TIME}, max_waiting_time {MAX_WAITING_TIME}; aggregate "
+            f"`{AGGREGATE}`; first / last with partner_order_by {list(PARTNER_ORDER_BY)}. Variants:",
+            "",
+        ]
+        lines += [f"- `{name}`: {text}" for name, text in VARIANTS.items()]
+        lines += [
+            "",
+            "The peer inc-join 0.1.3 has none of these modes: not run. Median seconds (timed runs in brackets); "
+            "`× core`: the median per-round ratio to the core; scans, partitions (spec §4 bound in brackets) and "
+            "plan operators from the executed plan.",
+            "",
+        ]
+
+        def columns(c: Cell, core_cell: Cell) -> list[object]:
+            (ta, a), (tb, b) = self.bounds(c.case).items()
+            p = c.plan
+            return [c.case.label, c.variant, times(c), versus_core(c, core_cell), c.check.rows] + [
+                f"{p.scan_count(ta)} / {p.scan_count(tb)}",
+                f"{p.partitions_read(ta)} / {p.partitions_read(tb)} [{a} / {b}]",
+                p.shuffles,
+                p.broadcasts,
+                joins(c),
+            ]
+
+        head = ["case", "variant", "median s", "× core", "rows", "scans A / B", "partitions A / B [bound]"]
+        lines += table([*head, "shuffles", "broadcasts", "joins"], variant_rows(cells, columns))
+        lines += [
+            "",
+            "Do the variants agree? Rows, rows per JoinType and a fingerprint of (TradeId, output RecDate, Seq or the "
+            "aggregates, DiffArrivalTime, WaitingTime) from each cell's check run; every timed run returned as many "
+            "rows.",
+            "",
+        ]
+        rows = [
+            [r["case"].label, r["rows"], types_text(r["types"]), ", ".join(r["variants"]), agreed_text(r)]
+            for r in agreed
+        ]
+        return lines + table(("case", "rows", "rows per JoinType", "variants", "same rows"), rows)
+
+
+PEER_TEXT = "not applicable (inc-join 0.1.3 has no partner, aggregate or many_rows_per_key)"

@@ -122,3 +122,13 @@ def spec_bounds(
     b_from = start - timedelta(days=mw + lb + late + (lb if full and late else 0))
     days = lambda lower: (end - max(lower, first_day)).days + 1  # noqa: E731 - days that exist in the table
     return days(a_from), days(b_from)
+
+
+def case_bounds(case) -> dict[str, int]:
+    """``spec_bounds`` of a two-table case (``table_a``, ``table_b``, ``history``, ``start``, ``end``, ``how``, the
+    windows and any ``late_match_time``) per table, within the days the table holds: its history ends on the last
+    day, which every case's window ends on."""
+    first = case.end - timedelta(days=case.history - 1)
+    late = getattr(case, "late_match_time", 0)
+    found = spec_bounds(case.start, case.end, case.how, case.look_back_time, case.max_waiting_time, first, late)
+    return dict(zip((case.table_a.split(".")[1], case.table_b.split(".")[1]), found, strict=True))

@@ -14,9 +14,9 @@ from dataclasses import asdict
 from datetime import date
 from pathlib import Path
 
-from .measure import Cell, Check, Run
+from .few import FewRows
 from .metrics import PlanSummary, Scan
-from .report import Results, agreement, markdown, targets
+from .protocol import Cell, Check, Run, report
 from .variants import Case
 
 
@@ -33,20 +33,19 @@ def cell_from_json(row: dict) -> Cell:
 
 
 def rerender(path: Path) -> str:
-    report = json.loads(path.read_text())
-    if "ledger" in report or any(row.get("suite", "few-rows") != "few-rows" for row in report["cells"]):
+    result = json.loads(path.read_text())
+    if "ledger" in result or any(row.get("suite", "few-rows") != "few-rows" for row in result["cells"]):
         raise SystemExit("bench.rerender: only a few-rows run can be rendered again (--suite few-rows)")
-    config = report["config"]
-    report["context"]["rendered"] = (
+    result["context"]["rendered"] = (
         "again from the run's JSON by python -m bench.rerender (the times are the run's own)"
     )
-    cells = [cell_from_json(row) for row in report["cells"]]
-    results = Results(cells, config["hows"], config["histories"])
-    found, agreed = targets(results), agreement(results)
-    text = markdown(results, report["context"], found, agreed)
+    suite = FewRows()
+    cells = [cell_from_json(row) for row in result["cells"]]
+    found, agreed = suite.targets(cells), suite.agreement(cells)
+    text = report(result["context"], found, suite.sections(cells, agreed, None))
     path.with_suffix(".md").write_text(text)
-    report["targets"] = [asdict(t) for t in found]
-    path.write_text(json.dumps(report, indent=1, default=str) + "\n")
+    result["targets"] = [asdict(t) for t in found]
+    path.write_text(json.dumps(result, indent=1, default=str) + "\n")
     return text
 
 

@@ -1,21 +1,12 @@
-"""`make bench` / `make bench-quick`: does a daily inc_join run cost the same on one month and on a year of
-history, and how do the SQL macro, the PySpark core, the peer inc-join 0.1.3 and a full recompute compare?
-And on keys with many rows a day, how do the modes of spec §11 compare with what a user would write by hand?
-And what does the run ledger's post-hook (spec §13) add to a daily dbt run? And how does inc_join_many (spec §12),
-A enriched from two inputs in one run, compare with two chained inc_join calls and one hand-written query?
+"""`make bench` / `make bench-quick`: the benchmark's suites (bench/few.py, many.py, ledger.py, enrich.py) in one
+process on one SparkSession, timed and reported by bench/protocol.py.
 
-    python -m bench.run                 # all suites: 365 days x 20,000 rows per day per side (the README's
-                                        # table), the many-rows-per-key suite (bench/many.py), the run ledger
-                                        # (bench/ledger.py), inc_join_many with two inputs (bench/enrich.py)
-    python -m bench.run --suite many-rows   # only the many-rows-per-key suite
-    python -m bench.run --suite ledger  # only the run ledger's daily dbt runs, with and without record_run
-    python -m bench.run --suite enrich  # only inc_join_many with two inputs (bench/enrich.py)
-    python -m bench.run --quick         # tiny data, one run each: keeps the benchmark working (CI)
+    python -m bench.run                     # all suites, one report (the README's and docs/performance.md's)
+    python -m bench.run --suite ledger      # one suite: few-rows, many-rows, ledger or enrich
+    python -m bench.run --quick             # tiny data, one run each: keeps the benchmark working (CI)
     python -m bench.run --days 730 --rows-per-day 50000 --repeats 7
 
-Everything runs in one process on one SparkSession; the variants are timed interleaved and the report gives
-medians and ratios of medians from the same run. Writes ``<out>/d<days>-r<rows>.md`` (and ``.json``) and prints
-the Markdown.
+Writes ``<out>/d<days>-r<rows>.md`` (or ``<suite>.md``, and ``.json``) and prints the Markdown.
 """
 
 from __future__ import annotations
@@ -30,12 +21,15 @@ import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, replace
-from datetime import timedelta
 from pathlib import Path
+from typing import Any
+
+from .data import DataSpec
 
 BENCH = Path(__file__).resolve().parent
 QUICK = dict(days=40, rows_per_day=200, histories=(20, 40), repeats=1, whole_repeats=1, slow_repeats=1, warmup=0)
-SUITES = ("few-rows", "many-rows", "ledger", "enrich")
+SUITES = ("few-rows", "many-rows", "ledger", "enrich")  # the report's order
+MEASURED = ("few-rows", "many-rows", "enrich", "ledger")  # the order they run in
 
 
 @dataclass(frozen=True)
@@ -71,12 +65,9 @@ def parse_args(argv: Sequence[str]) -> Config:
         "--suite",
         choices=("all", *SUITES),
         default="all",
-        help="few-rows: the daily run against history length and the variant comparison (--days, "
-        "--rows-per-day, --histories and --how shape it); many-rows: the modes of spec §11 on keys with many "
-        "rows a day (bench/many.py, fixed shapes); ledger: a daily dbt run with and without the run ledger's "
-        "post-hook (bench/ledger.py, on the few-rows data, its shortest and longest history); enrich: "
-        "inc_join_many with two inputs against a chain of two inc_join and a hand-written query (bench/enrich.py, "
-        "on the few-rows data, its shortest and longest history); all (default): all four, in one report",
+        help="few-rows: the daily run against history length, four variants (--days, --rows-per-day, --histories "
+        "and --how shape it); many-rows: spec §11's modes (fixed shapes); ledger: a daily dbt run with and without "
+        "record_run; enrich: inc_join_many with two inputs; all (default): all four, in one report",
     )
     parser.add_argument("--days", type=int, help="days of generated history (default 365)")
     parser.add_argument("--rows-per-day", type=int, help="A rows per daily load; B gets about as many (default 20000)")
@@ -166,75 +157,23 @@ def start_spark(config: Config, state_dir: Path):
     return local_spark_session(state_dir)
 
 
-def build_cells(config: Config, last_day):
-    """Every (case, variant) to measure, in the order a round runs them.
-
-    Cells whose times are compared sit next to each other: a variant's daily runs over the histories one
-    after the other (history ratio), the variants of a case one after the other (variant ratios), and the
-    expensive full recompute last, so it does not separate cheap runs that are compared."""
-    from .measure import Cell
-    from .variants import Case
-
-    cells = []
-    longest = max(config.histories)
-    for how in config.hows:
-        daily = {
-            h: Case(how, h, "daily", last_day, last_day, config.look_back_time, config.max_waiting_time)
-            for h in config.histories
-        }
-        for variant in ("sql", "core", "peer", "naive"):
-            for history in config.histories:
-                cells.append(Cell(daily[history], variant, config.repeats))
-        whole = Case(
-            how,
-            longest,
-            "whole",
-            last_day - timedelta(days=longest - 1),
-            last_day,
-            config.look_back_time,
-            config.max_waiting_time,
-        )
-        cells += [Cell(whole, variant, config.whole_repeats) for variant in ("sql", "core", "peer", "naive")]
-    if config.late_match_time and LATE_HOW in config.hows:
-        cells += late_cells(config, last_day)
-    return cells
-
-
-LATE_HOW = "left"
-
-
-def late_cells(config: Config, last_day) -> list:
-    """The late-match cases (spec §10): the daily run over each history and the whole history, sql and core,
-    timed like the cases without late matches they are compared with. The naive recompute (with late matches)
-    runs once per case on the longest history, as the reference the rows are checked against; the peer has no
-    late matches."""
-    from .measure import Cell
-    from .variants import Case
-
-    late = dict(
-        look_back_time=config.look_back_time,
-        max_waiting_time=config.max_waiting_time,
-        late_match_time=config.late_match_time,
-    )
-    longest = max(config.histories)
-    cells = []
-    for history in config.histories:
-        case = Case(LATE_HOW, history, "daily", last_day, last_day, **late)
-        cells += [Cell(case, variant, config.repeats) for variant in ("sql", "core")]
-        if history == longest:
-            cells.append(Cell(case, "naive", 1, skip_warmup=True))
-    whole = Case(LATE_HOW, longest, "whole", last_day - timedelta(days=longest - 1), last_day, **late)
-    cells += [Cell(whole, variant, config.whole_repeats) for variant in ("sql", "core")]
-    cells.append(Cell(whole, "naive", 1, skip_warmup=True))
-    return cells
-
-
 def context(
-    config: Config, spark, spec, rows: dict[str, int], generated: bool, phases: Phases, sql_variant, load: list[float]
+    config: Config,
+    spark,
+    spec,
+    rows: dict[str, int],
+    generated: bool,
+    phases: Phases,
+    sql_variant,
+    load: list[float],
+    rounds: Sequence[float],
+    suites: Sequence,
 ) -> dict[str, str]:
     """What the numbers depend on: machine, versions, Spark settings, data, repetitions."""
     import dbt.version
     import pyspark
+
+    from .protocol import load_text
 
     jvm = spark.sparkContext._jvm
     cpu = (
@@ -255,8 +194,7 @@ def context(
         memory = f"{kib / 1024**2:.0f} GB"
     conf = spark.conf.get
     few = "few-rows" in config.suites
-    # the ledger suite's dbt models and the enrich suite read the few-rows data
-    data = few or "ledger" in config.suites or "enrich" in config.suites
+    data = any(s.few_rows_data for s in suites)
     info = {
         "mode": "quick: tiny data, one run each; timings are not meaningful" if config.quick else "full",
         "suites": ", ".join(config.suites),
@@ -277,31 +215,7 @@ def context(
         f"{config.max_waiting_time}, how {', '.join(config.hows)}"
         if few
         else "",
-        "runs": "; ".join(
-            part
-            for part in (
-                f"daily windows first, then whole-history windows; in each phase {config.warmup} warm-up round(s) "
-                f"discarded, then {config.repeats} timed runs per daily cell and {config.whole_repeats} per "
-                "whole-history cell, interleaved round-robin, garbage collected before each; medians"
-                if few or "many-rows" in config.suites
-                else "",
-                f"many-rows suite the same ({config.repeats} daily, {config.whole_repeats} whole-history), its slow "
-                f"hand-written baselines {config.slow_repeats} timed runs without warm-up (their first run is the "
-                "check run)"
-                if "many-rows" in config.suites
-                else "",
-                f"ledger suite: {config.warmup} warm-up round(s) discarded, then {config.repeats} timed daily dbt runs "
-                "per cell, interleaved round-robin, garbage collected before each; medians"
-                if "ledger" in config.suites
-                else "",
-                f"enrich suite: daily, then whole-history phase; in each one untimed check run per cell, which "
-                f"counts as the first of {max(config.warmup, 1)} warm-up round(s), then {config.repeats} timed runs "
-                f"per daily cell and {config.whole_repeats} per whole-history cell, interleaved round-robin"
-                if "enrich" in config.suites
-                else "",
-            )
-            if part
-        ),
+        "runs": "; ".join(part for suite in suites for part in suite.runs(config)),
         "sql rendering": f"one dbt compile --inline of all {len(sql_variant.compiled)} cases, "
         f"{sql_variant.compile_seconds:.1f} s (not timed: each case runs dbt's describe and "
         "watermark queries, which a real run also pays once)"
@@ -309,7 +223,8 @@ def context(
         else "",
         "load average": f"{load[0]:.1f} at start, {load[1]:.1f} at end (1-minute averages; the end value includes "
         "the benchmark's own Spark, which keeps the cores busy; a start value near or above "
-        f"{os.cpu_count()} means other processes competed for the CPU)",
+        f"{os.cpu_count()} means other processes competed for the CPU); at the start of each round: "
+        f"{load_text(rounds)}",
         "time": phases.summary(),
     }
     return {key: value for key, value in info.items() if value}
@@ -333,6 +248,23 @@ class Phases:
         return f"{time.perf_counter() - self.began:.0f} s ({parts})"
 
 
+@dataclass
+class Context:
+    """What the suites share in one run (bench/protocol.py's Suite methods take it as ``run``)."""
+
+    config: Config
+    spark: Any
+    state_dir: Path
+    phases: Phases
+    spec: DataSpec
+    dataset: Path | None = None  # the few-rows data, when a suite reads it
+    sql: Any = None  # the SQL macro's variant (bench/variants.py: SqlMacro), when a suite has one
+
+    @staticmethod
+    def say(line: str) -> None:
+        print(line, flush=True)
+
+
 def main(argv: Sequence[str] = ()) -> int:
     config = parse_args(list(argv))
     phases = Phases()
@@ -340,193 +272,75 @@ def main(argv: Sequence[str] = ()) -> int:
     state_dir = Path(tempfile.mkdtemp(prefix="inc_join_bench_"))
     spark = start_spark(config, state_dir)
     try:
-        from . import enrich, ledger, many
-        from .data import MANY_COLUMNS, DataSpec, ensure_dataset, ensure_many_dataset, register_tables
-        from .measure import measure
-        from .report import Results, agreement, markdown, targets
-        from .variants import DATABASE, load_peer, variants
+        from .data import ensure_dataset, register_tables
+        from .protocol import LOAD, report
+        from .variants import DATABASE, SqlMacro, load_peer
 
-        few, many_rows = "few-rows" in config.suites, "many-rows" in config.suites
-        with_ledger = "ledger" in config.suites
-        with_enrich = "enrich" in config.suites
-        if few:
+        suites = [suite() for suite in suite_types() if suite.name in config.suites]
+        if "few-rows" in config.suites:
             load_peer()  # fail early, before any data is generated, when the overlay is missing
         phases.done("spark start")
-        spec = DataSpec(config.days, config.rows_per_day)
+        run = Context(config, spark, state_dir, phases, DataSpec(config.days, config.rows_per_day))
+        spec = run.spec
         rows: dict[str, int] = {}
         generated = False
-        if few or with_ledger or with_enrich:
+        if any(s.few_rows_data for s in suites):
             generated = not (Path(config.cache_dir).resolve() / spec.key / "_COMPLETE.json").exists()
-            dataset = ensure_dataset(spark, spec, config.cache_dir)
-            phases.done("data", f" ({'generated' if generated else 'cached'} in {dataset})")
-            register_tables(spark, DATABASE, dataset, spec, config.histories)
+            run.dataset = ensure_dataset(spark, spec, config.cache_dir)
+            phases.done("data", f" ({'generated' if generated else 'cached'} in {run.dataset})")
+            register_tables(spark, DATABASE, run.dataset, spec, config.histories)
             longest = max(config.histories)
             rows = {side: spark.table(f"{DATABASE}.{side}_{longest}d").count() for side in ("a", "b")}
             phases.done("catalog", f" ({len(config.histories)} histories, {rows['a']} A / {rows['b']} B rows)")
-        if with_enrich:
-            cached = (enrich.dataset_dir(spec, config.cache_dir) / "_COMPLETE.json").exists()
-            enrich_dataset = enrich.ensure_data(spark, spec, dataset, config.cache_dir)
-            enrich.register(spark, enrich_dataset, spec, sorted({min(config.histories), max(config.histories)}))
-            phases.done("data enrich", f" ({'cached' if cached else 'generated'} in {enrich_dataset})")
-        if many_rows:
-            for shape, many_spec, histories in many.shapes(config.quick):
-                cached = (Path(config.cache_dir).resolve() / many_spec.key / "_COMPLETE.json").exists()
-                dataset = ensure_many_dataset(spark, many_spec, config.cache_dir)
-                register_tables(
-                    spark, DATABASE, dataset, many_spec, histories, prefix=f"{shape}_", columns=MANY_COLUMNS
-                )
-                phases.done(f"data {shape}", f" ({'cached' if cached else 'generated'} in {dataset})")
+        for suite in suites:
+            suite.data(spark, run)
+        cells = {s.name: s.cells(run) for s in suites}
+        if any(s.uses_sql for s in suites):
+            run.sql = SqlMacro(state_dir)
+            run.sql.compile([c.case for s in suites for c in cells[s.name] if c.variant == "sql"])
+            phases.done("dbt compile", f" ({len(run.sql.compiled)} cases)")
+        for suite in sorted(suites, key=lambda s: MEASURED.index(s.name)):
+            suite.measure(spark, cells[suite.name], run)
 
-        cells = build_cells(config, spec.last_day) if few else []
-        many_cells = (
-            many.build_cells(config.quick, many.Repeats(config.repeats, config.whole_repeats, config.slow_repeats))
-            if many_rows
-            else []
-        )
-        enrich_cells = (
-            enrich.build_cells(config.histories, spec, config.repeats, config.whole_repeats) if with_enrich else []
-        )
-        builders = variants(state_dir) if few or many_rows or with_enrich else {}
-        sql = builders.get("sql")
-        if sql is not None:
-            sql.compile([cell.case for cell in (*cells, *many_cells, *enrich_cells) if cell.variant == "sql"])
-            phases.done("dbt compile", f" ({len(sql.compiled)} cases)")
-        # Daily windows first, then whole-history windows: each phase is interleaved on its own, so a daily run
-        # is compared with daily runs measured under the same conditions.
-        phase_cells = [(f"{w} runs", [c for c in cells if c.case.window == w], builders) for w in ("daily", "whole")]
-        phase_cells += [
-            (f"many-rows {w} runs", [c for c in many_cells if c.case.window == w], many.builders(sql))
-            for w in ("daily", "whole")
-        ]
-        for name, chosen, phase_builders in phase_cells:
-            if not chosen:
-                continue
-            measure(
-                spark,
-                phase_builders,
-                chosen,
-                config.warmup,
-                settle_first=not config.quick,
-                progress=lambda line: print(line, flush=True),
-            )
-            phases.done(name)
-        if enrich_cells:
-            enrich.run(
-                spark,
-                sql,
-                enrich_cells,
-                config.warmup,
-                settle_first=not config.quick,
-                progress=lambda line: print(line, flush=True),
-                done=phases.done,
-            )
-        ledger_cells = (
-            ledger.build_cells(config.histories, config.ledger_records, config.repeats, config.quick)
-            if with_ledger
-            else []
-        )
-        if ledger_cells:
-            join = {"look_back_time": config.look_back_time, "max_waiting_time": config.max_waiting_time}
-            say = lambda line: print(line, flush=True)  # noqa: E731
-            ledger_setup = ledger.set_up(spark, state_dir, ledger_cells, config.histories, spec.last_day, join, say)
-            phases.done("ledger set-up", f" (ledger rows: {ledger_setup.records})")
-            ledger.measure(spark, ledger_setup, ledger_cells, config.warmup, say)
-            phases.done("ledger runs")
-
-        results = Results(cells, config.hows, config.histories) if few else None
-        found = targets(results) if results else []
-        agreed = agreement(results) if results else []
-        found += many.targets(many_cells)
-        many_agreed = many.agreement(many_cells)
-        found += ledger.targets(ledger_cells)
-        ledger_agreed = ledger.agreement(ledger_cells)
-        found += enrich.targets(enrich_cells)
-        enrich_agreed = enrich.agreement(enrich_cells)
+        agreed = {s.name: s.agreement(cells[s.name]) for s in suites}
+        found = [t for s in suites for t in s.targets(cells[s.name])]
         load.append(os.getloadavg()[0])
-        info = context(config, spark, spec, rows, generated, phases, sql, load)
-        sections = many.markdown(many_cells, many_agreed, config.quick) if many_rows else []
-        if ledger_cells:
-            sections += ledger.markdown(ledger_cells, ledger_agreed, ledger_setup, config.quick)
-        if enrich_cells:
-            sections += enrich.markdown(enrich_cells, enrich_agreed, spec)
-        text = markdown(results, info, found, agreed, sections)
+        info = context(config, spark, spec, rows, generated, phases, run.sql, load, LOAD, suites)
+        sections = [line for s in suites for line in s.sections(cells[s.name], agreed[s.name], run)]
+        text = report(info, found, sections)
         out = Path(config.out)
         out.mkdir(parents=True, exist_ok=True)
-        stem = out / (
-            f"d{spec.days}-r{spec.rows_per_day}"
-            if few
-            else "many-rows"
-            if many_rows
-            else "ledger"
-            if with_ledger
-            else "enrich"
-        )
+        first = suites[0].name
+        stem = out / (f"d{spec.days}-r{spec.rows_per_day}" if first == "few-rows" else first)
         stem.with_suffix(".md").write_text(text)
-        report = _as_json(config, info, cells, found, agreed, results)
-        report["cells"] += [_many_cell_json(c) for c in many_cells]
-        report["agreement"] += [{**row, "case": asdict(row["case"])} for row in many_agreed]
-        report["cells"] += [enrich.cell_json(c) for c in enrich_cells]
-        report["agreement"] += [{**row, "case": asdict(row["case"])} for row in enrich_agreed]
-        if ledger_cells:
-            report["ledger"] = ledger.as_json(ledger_cells, ledger_agreed, ledger_setup)
-        stem.with_suffix(".json").write_text(json.dumps(report, indent=1, default=str) + "\n")
+        result: dict[str, object] = {
+            "config": {k: _portable(v) for k, v in asdict(config).items()},
+            "context": info,
+            "targets": [asdict(t) for t in found],
+            "cells": [],
+            "agreement": [],
+        }
+        for suite in suites:
+            for key, value in suite.as_json(cells[suite.name], agreed[suite.name]).items():
+                result[key] = result[key] + value if isinstance(value, list) else value  # type: ignore[operator]
+        stem.with_suffix(".json").write_text(json.dumps(result, indent=1, default=str) + "\n")
         print()
         print(text)
         print(f"bench: wrote {stem.with_suffix('.md')} and .json")
-        agree = all(a["ours_agree"] and a["stable"] for a in (*agreed, *many_agreed, *enrich_agreed)) and all(
-            a["same_rows"] and a["stable"] and a["records_consistent"] for a in ledger_agreed
-        )
-        return 0 if agree else 1
+        return 0 if all(s.agrees(agreed[s.name]) for s in suites) else 1
     finally:
         spark.stop()
         shutil.rmtree(state_dir, ignore_errors=True)
 
 
-def _as_json(config, info, cells=(), found=(), agreed=(), results=None) -> dict[str, list | dict]:
-    """Everything in the report, machine-readable (the quick-mode test reads it)."""
-    return {
-        "config": {k: _portable(v) for k, v in asdict(config).items()},
-        "context": info,
-        "targets": [asdict(t) for t in found],
-        "cells": [
-            {
-                "suite": "few-rows",
-                "case": asdict(c.case),
-                "variant": c.variant,
-                "median": c.median,
-                "seconds": [r.seconds for r in c.runs],
-                "rows": c.check.rows,
-                "types": c.check.types,
-                "fingerprint": c.check.fingerprint,
-                "stable": c.stable,
-                "bounds": list(results.bounds(c.case)),
-                "scans": [asdict(s) for s in c.plan.scans],
-                "nodes": dict(c.plan.nodes),
-            }
-            for c in cells
-        ],
-        "agreement": [{**row, "suite": "few-rows", "case": asdict(row["case"])} for row in agreed],
-    }
+def suite_types() -> list:
+    """The suites, in the report's order (bench/few.py, many.py, ledger.py, enrich.py)."""
+    from .enrich import Enrich
+    from .few import FewRows
+    from .ledger import Ledger
+    from .many import ManyRows
 
-
-def _many_cell_json(c) -> dict[str, object]:
-    from .many import bounds
-
-    return {
-        "suite": "many-rows",
-        "case": asdict(c.case),
-        "variant": c.variant,
-        "median": c.median,
-        "seconds": [r.seconds for r in c.runs],
-        "rows": c.check.rows,
-        "types": c.check.types,
-        "fingerprint": c.check.fingerprint,
-        "stable": c.stable,
-        "bounds": list(bounds(c.case)),
-        "tables": [c.case.table_a.split(".")[1], c.case.table_b.split(".")[1]],
-        "scans": [asdict(s) for s in c.plan.scans],
-        "nodes": dict(c.plan.nodes),
-    }
+    return [FewRows, ManyRows, Ledger, Enrich]
 
 
 def _portable(value):

@@ -1,0 +1,280 @@
+"""The few-rows suite (`--suite few-rows`): a daily run against the length of the history, and the four variants
+of bench/variants.py (the SQL macro, the core, the peer inc-join 0.1.3, a full recompute) on the longest history,
+daily and over the whole history; with late matches (spec §10), the left join's SQL macro and core again."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import timedelta
+
+from .metrics import case_bounds
+from .protocol import (
+    Cell,
+    Ratio,
+    Suite,
+    Target,
+    agreed_text,
+    difference,
+    find,
+    joins,
+    ratio_target,
+    reads_within,
+    scans_target,
+    seconds,
+    table,
+    times,
+)
+from .variants import PEER_B_ONLY, Case, variants
+
+OURS = ("sql", "core")
+VARIANTS = ("sql", "core", "peer", "naive")
+LATE_HOW = "left"
+PHASES = (
+    "daily windows first, then whole-history windows; in each phase {config.warmup} warm-up round(s) discarded, "
+    "then {config.repeats} timed runs per daily cell and {config.whole_repeats} per whole-history cell, interleaved "
+    "round-robin, garbage collected before each; medians"
+)
+
+
+def expected_scans(case: Case) -> int:
+    """Scans of each input in a run of this package: one, and with late matches two (A's slice and B's keys
+    and arrivals again in the anti-join that finds the timed-out A rows)."""
+    return 2 if case.late_match_time else 1
+
+
+class FewRows(Suite):
+    name = "few-rows"
+    few_rows_data = True
+    uses_sql = True
+
+    def cells(self, run) -> list[Cell]:
+        """Every (case, variant) to measure, in the order a round runs them.
+
+        Cells whose times are compared sit next to each other: a variant's daily runs over the histories one
+        after the other (history ratio), the variants of a case one after the other (variant ratios), and the
+        expensive full recompute last, so it does not separate cheap runs that are compared. Then the late-match
+        cases: sql and core timed like the cases they are compared with, the naive recompute (with late
+        matches) once per case on the longest history, as the reference the rows are checked against."""
+        config, last = run.config, run.spec.last_day
+        longest = max(config.histories)
+        join = dict(look_back_time=config.look_back_time, max_waiting_time=config.max_waiting_time)
+        whole_start = last - timedelta(days=longest - 1)
+        cells = []
+        for how in config.hows:
+            cells += [
+                Cell(Case(how, h, "daily", last, last, **join), v, config.repeats)
+                for v in VARIANTS
+                for h in config.histories
+            ]
+            whole = Case(how, longest, "whole", whole_start, last, **join)
+            cells += [Cell(whole, v, config.whole_repeats) for v in VARIANTS]
+        if not (config.late_match_time and LATE_HOW in config.hows):
+            return cells
+        late = dict(join, late_match_time=config.late_match_time)
+        for history in config.histories:
+            case = Case(LATE_HOW, history, "daily", last, last, **late)
+            cells += [Cell(case, v, config.repeats) for v in OURS]
+            if history == longest:
+                cells.append(Cell(case, "naive", 1, skip_warmup=True))
+        whole = Case(LATE_HOW, longest, "whole", whole_start, last, **late)
+        cells += [Cell(whole, v, config.whole_repeats) for v in OURS]
+        return cells + [Cell(whole, "naive", 1, skip_warmup=True)]
+
+    def runs(self, config) -> list[str]:
+        return [PHASES.format(config=config)]
+
+    def builders(self, run) -> dict:
+        return {**variants(), "sql": run.sql}
+
+    def bounds(self, case: Case) -> dict[str, int]:
+        """spec §4's partitions for A and B."""
+        return case_bounds(case)
+
+    def cell_json(self, cell: Cell) -> dict[str, object]:
+        return {**super().cell_json(cell), "bounds": list(self.bounds(cell.case).values())}
+
+    def targets(self, cells: Sequence[Cell]) -> list[Target]:
+        """The issue's targets, each a ratio of times measured in the same run (median of the per-round ratios)."""
+        histories = sorted({c.case.history for c in cells})
+        shortest, longest = histories[0], histories[-1]
+        hows = list(dict.fromkeys(c.case.how for c in cells if not c.case.late_match_time))
+
+        def at(how, window, history, variant, late=0):
+            return find(cells, variant, how=how, window=window, history=history, late_match_time=late)
+
+        found = [
+            t
+            for how in hows
+            for v in OURS
+            for t in ratio_target(
+                f"{v} daily run, {how}: {longest} d / {shortest} d of history",
+                at(how, "daily", longest, v),
+                at(how, "daily", shortest, v),
+                "≤ 1.3",
+            )
+        ]
+        ours = [c for c in cells if c.variant in OURS]
+        found += scans_target(
+            "partitions read by sql and core = spec §4 bounds, one scan per input (two with late matches)",
+            ours,
+            lambda c: reads_within(c, self.bounds(c.case), expected_scans(c.case)),
+        )
+        for x, y, goal in (("core", "peer", "≤ 1.0"), ("sql", "core", "≤ 1.25")):
+            for how in hows:
+                for window in ("daily", "whole"):
+                    name = f"{x} / {y}, {how}, {window} window"
+                    found += ratio_target(name, at(how, window, longest, x), at(how, window, longest, y), goal)
+        for how in hows:
+            for v in OURS:
+                name = f"full recompute / {v} daily run, {how}, {longest} d"
+                found += ratio_target(name, at(how, "daily", longest, "naive"), at(how, "daily", longest, v), "≥ 10")
+        # Issue 13's targets for late matches (spec §10): the daily run stays flat in history, and the whole
+        # history costs at most 1.75 times the same join without late matches. Deciding which A rows timed out is
+        # one more join of A's slice with B's keys and arrivals (an anti-join, shuffled like the main join), so a
+        # whole-history run does close to twice the join work.
+        late = max((c.case.late_match_time for c in cells), default=0)
+        for how in sorted({c.case.how for c in cells if c.case.late_match_time}):
+            for v in OURS:
+                found += ratio_target(
+                    f"{v} daily run, {how}, late_match_time {late}: {longest} d / {shortest} d of history",
+                    at(how, "daily", longest, v, late),
+                    at(how, "daily", shortest, v, late),
+                    "≤ 1.3",
+                )
+            for v in OURS:
+                found += ratio_target(
+                    f"{v} whole history, {how}: late_match_time {late} / 0",
+                    at(how, "whole", longest, v, late),
+                    at(how, "whole", longest, v),
+                    "≤ 1.75",
+                )
+        return found
+
+    def agreement(self, cells: Sequence[Cell]) -> list[dict[str, object]]:
+        """Per case: do sql, core and naive give the same rows? And how does the peer differ?"""
+
+        def peer(reference, by_variant) -> str:
+            if "peer" in by_variant:
+                return difference(reference, by_variant["peer"].check)
+            return "no late matches" if next(iter(by_variant.values())).case.late_match_time else "not run"
+
+        def order(k):
+            return (k.late_match_time, k.how, k.window, k.history)
+
+        from .protocol import agreement
+
+        return agreement(cells, self.name, ("sql", "naive"), order, peer=peer)
+
+    def sections(self, cells: Sequence[Cell], agreed: Sequence[dict], run) -> list[str]:
+        histories = sorted({c.case.history for c in cells})
+        longest = histories[-1]
+        hows = list(dict.fromkeys(c.case.how for c in cells if not c.case.late_match_time))
+        plain = [c for c in cells if not c.case.late_match_time]
+        lines = [
+            "",
+            "## A daily run against the length of the history",
+            "",
+            "Median seconds of a run over the last day; the ratio of the longest to the shortest history (per "
+            "round, as for the targets); partitions and files read per input on the longest history (spec §4 "
+            "bound in brackets).",
+            "",
+        ]
+        rows = []
+        for how in hows:
+            for variant in VARIANTS:
+                daily = [find(plain, variant, how=how, window="daily", history=h) for h in histories]
+                if any(c is None for c in daily):
+                    continue
+                last = daily[-1]
+                (ta, a), (tb, b) = self.bounds(last.case).items()
+                plan = last.plan
+                rows.append(
+                    [how, variant, *(seconds(c.median) for c in daily), Ratio.of(last, daily[0])]
+                    + [f"{plan.partitions_read(ta)} [{a}]", f"{plan.partitions_read(tb)} [{b}]"]
+                    + [f"{plan.files_read(ta)} / {plan.files_read(tb)}"]
+                )
+        head = ["how", "variant", *(f"{h} d" for h in histories), f"{longest} d / {histories[0]} d"]
+        lines += table([*head, "A partitions [bound]", "B partitions [bound]", "A / B files"], rows)
+        lines += [
+            "",
+            f"## The four variants on {longest} days of history",
+            "",
+            "Median seconds (timed runs in brackets); `× core`: the median per-round ratio to the core. Scans, "
+            "partitions read and plan operators from the executed plan (adaptive execution's final plan).",
+            "",
+        ]
+        rows = []
+        for how in hows:
+            for window in ("daily", "whole"):
+                core = find(plain, "core", how=how, window=window, history=longest)
+                for variant in VARIANTS:
+                    c = find(plain, variant, how=how, window=window, history=longest)
+                    if c is None:
+                        continue
+                    ta, tb = self.bounds(c.case)
+                    p = c.plan
+                    rows.append(
+                        [how, window, variant, times(c), f"{Ratio.of(c, core).median:.2f}", c.check.rows]
+                        + [
+                            f"{p.scan_count(ta)} / {p.scan_count(tb)}",
+                            f"{p.partitions_read(ta)} / {p.partitions_read(tb)}",
+                        ]
+                        + [p.shuffles, p.broadcasts, p.reused_exchanges, joins(c)]
+                    )
+        head = ["how", "window", "variant", "median s", "× core", "rows", "scans A / B", "partitions A / B"]
+        lines += table([*head, "shuffles", "broadcasts", "reused exchanges", "joins"], rows)
+        lines += self._late_lines(cells, histories)
+        lines += [
+            "",
+            "## Do the variants agree?",
+            "",
+            "Rows, rows per JoinType and a fingerprint of (TrxId, output RecDate, PaymentId, DiffArrivalTime, "
+            "WaitingTime), from each cell's check run; every timed run returned as many rows. sql, core and "
+            "naive must agree; the peer is compared with them.",
+            "",
+        ]
+        rows = [[row["case"].label, row["rows"], agreed_text(row), row["peer"]] for row in agreed]
+        lines += table(("case", "rows", "sql = core = naive", "peer (inc-join 0.1.3)"), rows)
+        if any(PEER_B_ONLY in r["peer"] for r in agreed):
+            lines += [
+                "",
+                f"The peer emits a B row without partner as `{PEER_B_ONLY}` at its own arrival b, before a "
+                "late A row could still claim it; this package emits it once as `b_timed_out` at b + "
+                "look_back_time (spec §3), so the same row can land on another day or, near the window's end, "
+                "in a later run.",
+            ]
+        return lines
+
+    @staticmethod
+    def _late_lines(cells: Sequence[Cell], histories: list[int]) -> list[str]:
+        """The late-match cases: their daily run over each history and their whole-history run, next to the same
+        runs without late matches."""
+        late = max((c.case.late_match_time for c in cells), default=0)
+        if not late:
+            return []
+        longest = histories[-1]
+        lines = [
+            "",
+            f"## Late matches (late_match_time = {late})",
+            "",
+            "Median seconds; `× L = 0`: the median per-round ratio to the same variant's run without late matches "
+            "(measured in the same phase); late_match rows: rows of code 7 in the check run. The full recompute "
+            "(naive, with late matches) runs once per case on the longest history, as the rows' reference.",
+            "",
+        ]
+        rows = []
+        for how in sorted({c.case.how for c in cells if c.case.late_match_time}):
+            for v in OURS:
+
+                def at(window, history, lmt, v=v, how=how):
+                    return find(cells, v, how=how, window=window, history=history, late_match_time=lmt)
+
+                daily = [at("daily", h, late) for h in histories]
+                whole = at("whole", longest, late)
+                rows.append(
+                    [how, v, *(seconds(c.median) for c in daily), Ratio.of(daily[-1], at("daily", longest, 0))]
+                    + [seconds(whole.median), Ratio.of(whole, at("whole", longest, 0))]
+                    + [f"{daily[-1].check.types.get('late_match', 0)} / {whole.check.types.get('late_match', 0)}"]
+                )
+        head = ["how", "variant", *(f"daily {h} d" for h in histories), f"daily {longest} d × L = 0", "whole"]
+        return lines + table([*head, "whole × L = 0", "late_match rows daily / whole"], rows)

@@ -1,0 +1,460 @@
+"""The benchmark's one protocol: a suite declares its data, its variants, its cases and its targets; this module
+times them, checks that the variants agree and that the scans read their ranges, and writes the Markdown.
+
+Timing: interleaved rounds (``rounds``). One execution builds the variant's DataFrame (planning included, as in a
+real run) and runs its physical plan to the end: ``QueryExecution.toRdd().count()`` produces every row and column
+on the executors and sends only a count to the driver, the same for every variant, and keeps the executed plan
+(and so the scan metrics). The first execution of a cell is its check run: an ``observe`` on top counts the rows
+per JoinType and sums a fingerprint of the rows. Timed runs carry nothing on top: the observation is evaluated row
+by row outside generated code and would add the same fixed cost to every variant, flattening the differences.
+
+Figures: medians, and ratios of two cells as the median of per-round ratios (``Ratio``): runs of one round were
+taken seconds apart and saw about the same background load. The 1-minute load average at each round's start is
+kept beside them (``LOAD``).
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import statistics
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from .metrics import PlanSummary, summarize
+
+OBSERVATION = "inc_join_bench"
+LOAD: list[float] = []  # the load average at the start of every round of this run, all suites
+
+
+@dataclass(frozen=True)
+class Run:
+    seconds: float
+    rows: int
+
+
+@dataclass(frozen=True)
+class Check:
+    """What a check run saw: rows per JoinType name and the fingerprint of all rows."""
+
+    rows: int
+    types: dict[str, int]
+    fingerprint: int
+
+
+@dataclass
+class Cell:
+    """All runs of one variant on one case (``check`` and ``runs`` are a suite's own types where it needs)."""
+
+    case: Any
+    variant: str
+    wanted: int
+    runs: list = field(default_factory=list)
+    warmups: int = 0
+    # A slow cell (a hand-written baseline taking minutes) may skip the warm-up rounds: its first timed run is
+    # then its check run, the observation costing little next to the run.
+    skip_warmup: bool = False
+    check: Any = None
+    plan: PlanSummary | None = None
+
+    @property
+    def median(self) -> float:
+        return statistics.median(r.seconds for r in self.runs)
+
+    def median_of(self, attribute: str) -> float:
+        return statistics.median(getattr(r, attribute) for r in self.runs)
+
+    @property
+    def stable(self) -> bool:
+        """Every run returned as many rows as the check run."""
+        rows = self.check["rows"] if isinstance(self.check, dict) else getattr(self.check, "rows", None)
+        return self.check is not None and all(r.rows == rows for r in self.runs)
+
+
+# --- timing -------------------------------------------------------------------------------------------------------
+
+
+def settle(spark) -> None:
+    """Start every timed run from the same state: collect garbage in Python and in the JVM, which also lets
+    Spark's cleaner drop the shuffle files and broadcasts of earlier runs, instead of charging that work to
+    whichever run happens to come next (a daily run right after a full recompute, say)."""
+    gc.collect()
+    spark.sparkContext._jvm.java.lang.System.gc()
+    time.sleep(0.1)
+
+
+def execute(spark, build: Callable, case, types: dict[str, str] | None):
+    """One execution: (Run, Check or None, executed plan summary); ``types`` (JoinType name -> the SQL literal the
+    variant writes for it): observe the check on top."""
+    from pyspark.sql import functions as F
+
+    began = time.perf_counter()
+    df = build(spark, case)
+    if types is not None:
+        counts = [F.expr(f"count_if(JoinType = {value})").alias(name) for name, value in types.items()]
+        fingerprint = F.expr(case.fingerprint).alias("fingerprint")
+        df = df.observe(OBSERVATION, F.count(F.lit(1)).alias("rows"), fingerprint, *counts)
+    execution = df._jdf.queryExecution()
+    rows = execution.toRdd().count()
+    run = Run(time.perf_counter() - began, int(rows))
+    seen = None
+    if types is not None:
+        metrics = execution.observedMetrics().get(OBSERVATION).get()
+        values = {name: metrics.get(i) for i, name in enumerate(metrics.schema().fieldNames())}
+        found = {name: int(values[name]) for name in types if values[name]}
+        seen = Check(int(values["rows"]), found, int(values["fingerprint"] or 0))
+    return run, seen, summarize(execution.executedPlan())
+
+
+def rounds(
+    cells: Sequence[Cell],
+    warmup: int,
+    run: Callable[[Cell, bool], tuple[Any, Any, PlanSummary | None, str]],
+    before: Callable[[], None] | None = None,
+    progress: Callable[[str], None] = print,
+) -> list[float]:
+    """Round-robin over ``cells`` until each has its ``wanted`` runs, after ``warmup`` discarded rounds;
+    ``run(cell, checking)`` gives (run, check, plan, text). ``before``: called before each run (``settle``).
+    Returns the load average at each round's start (also kept in LOAD).
+
+    Each round starts one cell later than the previous, so no variant always runs right after the same
+    neighbour (caches, JIT and background load then spread over all variants)."""
+    load: list[float] = []
+    round_number = 0
+    while any(len(c.runs) < c.wanted for c in cells) or round_number < warmup:
+        warming = round_number < warmup
+        due = [c for c in cells if not c.skip_warmup] if warming else [c for c in cells if len(c.runs) < c.wanted]
+        if not due:
+            round_number += 1
+            continue
+        load.append(os.getloadavg()[0])
+        shift = round_number % len(due)
+        for cell in due[shift:] + due[:shift]:
+            if before is not None:
+                before()
+            checking = cell.check is None
+            result, seen, plan, text = run(cell, checking)
+            if checking:
+                cell.check = seen
+            if warming:
+                cell.warmups += 1
+            else:
+                cell.runs.append(result)
+                cell.plan = plan
+            check = " (check run)" if checking else ""
+            progress(f"  round {round_number + 1}{' (warm-up)' if warming else ''}: {text}{check}")
+        round_number += 1
+    LOAD.extend(load)
+    return load
+
+
+def measure(
+    spark,
+    builders: dict[str, Callable],
+    cells: Sequence[Cell],
+    warmup: int,
+    settle_first: bool,
+    types: Callable[[str], dict[str, str]],
+    progress: Callable[[str], None] = print,
+) -> list[float]:
+    """The rounds of Spark queries: each cell's variant built by ``builders``, its check observed with
+    ``types(variant)`` (JoinType name -> literal); ``settle_first``: collect garbage before each run (quick mode
+    skips it, its timings mean nothing)."""
+
+    def one(cell: Cell, checking: bool):
+        run, seen, plan = execute(spark, builders[cell.variant], cell.case, types(cell.variant) if checking else None)
+        return run, seen, plan, f"{cell.case.label:<22} {cell.variant:<5} {run.seconds:7.2f} s  {run.rows} rows"
+
+    return rounds(cells, warmup, one, (lambda: settle(spark)) if settle_first else None, progress)
+
+
+# --- looking up, targets, agreement ------------------------------------------------------------------------------
+
+
+def find(cells: Iterable[Cell], variant: str | None = None, **case: object) -> Cell | None:
+    """The first cell of ``variant`` whose case has the given attribute values."""
+    for c in cells:
+        if variant in (None, c.variant) and all(getattr(c.case, k) == v for k, v in case.items()):
+            return c
+    return None
+
+
+@dataclass(frozen=True)
+class Target:
+    name: str
+    goal: str
+    measured: str
+    passed: bool | None  #: None: a ratio the issue asks to report, without a goal
+
+
+@dataclass(frozen=True)
+class Ratio:
+    """How much longer one cell took than another (or, ``difference``, how many seconds more), from runs paired
+    by round: the median of the per-round values, ``low``/``high`` the smallest and largest."""
+
+    median: float
+    low: float
+    high: float
+    difference: bool = False
+
+    @classmethod
+    def of(cls, x: Cell, y: Cell, value: Callable = lambda r: r.seconds, difference: bool = False) -> Ratio:
+        pairs = [
+            value(a) - value(b) if difference else value(a) / value(b) for a, b in zip(x.runs, y.runs, strict=False)
+        ]
+        return cls(statistics.median(pairs), min(pairs), max(pairs), difference)
+
+    def __str__(self) -> str:
+        if self.difference:
+            spread = "" if self.low == self.high else f" ({self.low:+.2f} to {self.high:+.2f})"
+            return f"{self.median:+.2f} s{spread}"
+        digits = 1 if self.median >= 10 else 2
+        if self.low == self.high:
+            return f"{self.median:.{digits}f}"
+        return f"{self.median:.{digits}f} ({self.low:.{digits}f}–{self.high:.{digits}f})"
+
+
+def meets(value: float, goal: str) -> bool:
+    """``value`` against a goal written as the report shows it: '≤ 1.3', '≥ 10', '≤ 1 s'."""
+    bound = float(goal[1:].strip().removesuffix(" s"))
+    return value <= bound if goal.startswith("≤") else value >= bound
+
+
+def ratio_target(
+    name: str,
+    x: Cell | None,
+    y: Cell | None,
+    goal: str | None = None,
+    reported: str = "none (reported)",
+    value: Callable = lambda r: r.seconds,
+    difference: bool = False,
+) -> list[Target]:
+    """The target x / y (or x − y) against ``goal``; without a goal a ratio reported (goal text ``reported``);
+    nothing when a cell is missing or has no runs."""
+    if x is None or y is None or not x.runs or not y.runs:
+        return []
+    ratio = Ratio.of(x, y, value, difference)
+    return [Target(name, goal or reported, str(ratio), meets(ratio.median, goal) if goal else None)]
+
+
+def reads(cell: Cell, bounds: dict[str, int]) -> dict[str, list[int]]:
+    """Per table of ``bounds``: the partitions each scan of it read (the timed runs' executed plan)."""
+    scans = cell.plan.scans if cell.plan else []
+    return {table: [s.partitions for s in scans if s.table == table] for table in bounds}
+
+
+def reads_within(cell: Cell, bounds: dict[str, int], scans: int | None = None) -> bool:
+    """Every table scanned (``scans`` times, when given), each scan reading exactly its bound."""
+    return all(
+        found and set(found) == {bounds[table]} and scans in (None, len(found))
+        for table, found in reads(cell, bounds).items()
+    )
+
+
+def scans_target(name: str, cells: Sequence[Cell], within: Callable[[Cell], bool]) -> list[Target]:
+    exact = [c for c in cells if within(c)]
+    return [Target(name, "all cases", f"{len(exact)}/{len(cells)} cases", len(exact) == len(cells))]
+
+
+def agreement(
+    cells: Sequence[Cell],
+    suite: str,
+    agreeing: Sequence[str] | None = None,
+    order: Callable | None = None,
+    **compared: Callable[[Any, dict[str, Cell]], object],
+) -> list[dict[str, object]]:
+    """Per case: do the ``agreeing`` variants (all when None) give the core's rows (count, per JoinType,
+    fingerprint), and did every timed run return as many rows as its check run? ``compared``: further columns,
+    each from (the core's check, the case's cells by variant)."""
+    rows = []
+    cases = list(dict.fromkeys(c.case for c in cells))
+    for case in sorted(cases, key=order) if order else cases:
+        by_variant = {c.variant: c for c in cells if c.case == case}
+        reference = by_variant["core"].check
+        chosen = by_variant if agreeing is None else [v for v in agreeing if v in by_variant]
+        row = {
+            "suite": suite,
+            "case": case,
+            "variants": list(by_variant),
+            "ours_agree": all(by_variant[v].check == reference for v in chosen),
+            "rows": reference.rows,
+            "types": reference.types,
+            "stable": all(c.stable for c in by_variant.values()),
+        }
+        rows.append({**row, **{name: how(reference, by_variant) for name, how in compared.items()}})
+    return rows
+
+
+def difference(ours: Check, theirs: Check | None) -> str:
+    """How another variant's check run differs from ours (rows, rows per JoinType), or 'same rows'."""
+    if theirs is None:
+        return "not run"
+    if (ours.rows, ours.types, ours.fingerprint) == (theirs.rows, theirs.types, theirs.fingerprint):
+        return "same rows"
+    parts = [f"{theirs.rows - ours.rows:+d} rows"]
+    for name in sorted(set(ours.types) | set(theirs.types)):
+        mine, other = ours.types.get(name, 0), theirs.types.get(name, 0)
+        if mine != other:
+            parts.append(f"{name} {mine} → {other}")
+    if ours.rows == theirs.rows and ours.types == theirs.types:
+        parts.append("same counts, other rows")
+    return ", ".join(parts)
+
+
+# --- Markdown and JSON -------------------------------------------------------------------------------------------
+
+
+def seconds(value: float) -> str:
+    return f"{value:.2f}" if value < 10 else f"{value:.1f}"
+
+
+def table(header: Sequence[str], rows: Iterable[Sequence[object]]) -> list[str]:
+    """A Markdown table."""
+    lines = [f"| {' | '.join(header)} |", "|" + "---|" * len(header)]
+    return lines + [f"| {' | '.join(str(v) for v in row)} |" for row in rows]
+
+
+def agreed_text(row: dict) -> str:
+    return f"{'yes' if row['ours_agree'] else '**NO**'}{'' if row['stable'] else ' (runs differ!)'}"
+
+
+def types_text(types: dict[str, int]) -> str:
+    return ", ".join(f"{name} {n}" for name, n in sorted(types.items()))
+
+
+def joins(cell: Cell) -> str:
+    return ", ".join(f"{n}× {k}" for k, n in sorted(cell.plan.joins.items()))
+
+
+def times(cell: Cell) -> str:
+    """Median seconds (timed runs in brackets)."""
+    return f"{seconds(cell.median)} ({len(cell.runs)})"
+
+
+def variant_rows(cells: Sequence[Cell], columns: Callable[[Cell, Cell], Sequence[object]]) -> list[list[object]]:
+    """One row per measured cell, case by case, from ``columns(cell, the case's core cell)``."""
+    rows = []
+    for case in dict.fromkeys(c.case for c in cells):
+        core = next(c for c in cells if c.case == case and c.variant == "core")
+        rows += [columns(c, core) for c in cells if c.case == case and c.runs and c.plan and c.check]
+    return rows
+
+
+def versus_core(cell: Cell, core: Cell) -> str:
+    return f"{Ratio.of(cell, core).median:.2f}"
+
+
+def cell_json(cell: Cell, suite: str, **extra: object) -> dict[str, object]:
+    """A measured Spark cell, machine-readable (the quick-mode test reads it)."""
+    check = cell.check
+    return {
+        "suite": suite,
+        "case": asdict(cell.case),
+        "variant": cell.variant,
+        "median": cell.median,
+        "seconds": [r.seconds for r in cell.runs],
+        "rows": check.rows if check else None,
+        "types": check.types if check else None,
+        "fingerprint": check.fingerprint if check else None,
+        "stable": cell.stable,
+        **extra,
+        "scans": [asdict(s) for s in cell.plan.scans] if cell.plan else [],
+        "nodes": dict(cell.plan.nodes) if cell.plan else {},
+    }
+
+
+def load_text(load: Sequence[float]) -> str:
+    if not load:
+        return "not measured"
+    return f"median {statistics.median(load):.1f} ({min(load):.1f}–{max(load):.1f}, {len(load)} rounds)"
+
+
+TARGETS_INTRO = (
+    "Each ratio is the median over rounds of the ratio of two runs taken in the same round (seconds "
+    "apart), with the smallest and largest per-round ratio in brackets."
+)
+
+
+def report(context: dict[str, str], found: Sequence[Target], sections: Sequence[str]) -> str:
+    """The report: the set-up, one table of every suite's targets, then the suites' sections."""
+    result = {None: "—", True: "PASS", False: "MISS"}
+    lines = [f"# inc_join benchmark ({context['mode']})", ""]
+    lines += [f"- {key}: {value}" for key, value in context.items() if key != "mode"]
+    lines += ["", "## Targets", "", TARGETS_INTRO, ""]
+    lines += table(
+        ("target", "goal", "measured", "result"), ((t.name, t.goal, t.measured, result[t.passed]) for t in found)
+    )
+    return "\n".join([*lines, *sections]) + "\n"
+
+
+# --- what a suite declares ---------------------------------------------------------------------------------------
+
+
+class Suite:
+    """One suite: its data, its variants, its cases and targets, its own sections of the report.
+
+    ``run`` (bench/run.py's Context) carries the config, the SparkSession, the state directory, the few-rows
+    data's spec, the SQL macro and the progress printers."""
+
+    name = ""
+    few_rows_data = False  # reads the few-rows suite's data (bench/data.py), which run.py prepares once
+    uses_sql = False  # has a `sql` variant (the macro rendered by dbt, bench/variants.py)
+
+    def data(self, spark, run) -> None:
+        """Generate (or find cached) and register the suite's own data."""
+
+    def cells(self, run) -> list:
+        raise NotImplementedError
+
+    def builders(self, run) -> dict[str, Callable]:
+        """Variant name -> function(spark, case) returning the lazy DataFrame."""
+        return {}
+
+    def types(self, variant: str) -> dict[str, str]:
+        """JoinType name -> the literal ``variant`` writes (for the check run's counts)."""
+        from .variants import join_type_values
+
+        return join_type_values(variant)
+
+    def measure(self, spark, cells: Sequence[Cell], run) -> None:
+        """Daily windows first, then whole-history windows: each phase is interleaved on its own, so a daily run
+        is compared with daily runs measured under the same conditions."""
+        for window in ("daily", "whole"):
+            chosen = [c for c in cells if c.case.window == window]
+            if chosen:
+                measure(spark, self.builders(run), chosen, run.config.warmup, not run.config.quick, self.types, run.say)
+                run.phases.done(f"{self.phase}{window} runs")
+
+    phase = ""  # the prefix of its phases' names in the timings
+
+    def bounds(self, case) -> dict[str, int]:
+        """Table -> the partitions spec allows a run of this package to read of it."""
+        return {}
+
+    def targets(self, cells: Sequence[Cell]) -> list[Target]:
+        return []
+
+    def agreement(self, cells: Sequence[Cell]) -> list[dict[str, object]]:
+        return []
+
+    def agrees(self, agreed: Sequence[dict]) -> bool:
+        return all(a["ours_agree"] and a["stable"] for a in agreed)
+
+    def sections(self, cells: Sequence[Cell], agreed: Sequence[dict], run) -> list[str]:
+        return []
+
+    def runs(self, config) -> list[str]:
+        """How the suite's cells are run, for the report's set-up."""
+        return []
+
+    def cell_json(self, cell: Cell) -> dict[str, object]:
+        return cell_json(cell, self.name, bounds=self.bounds(cell.case))
+
+    def as_json(self, cells: Sequence[Cell], agreed: Sequence[dict]) -> dict[str, list | dict]:
+        """What the suite adds to the run's JSON: its cells and agreement rows (the cases as dicts)."""
+        return {
+            "cells": [self.cell_json(c) for c in cells],
+            "agreement": [{**row, "case": asdict(row["case"])} for row in agreed],
+        }
