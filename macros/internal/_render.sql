@@ -76,8 +76,8 @@ where _join_type is not null
   {#- What placing a row may depend on besides the row (scenarios.py: PlacementContext). -#}
   {{ return({
       'time_uom': params.time_uom,
-      'look_back_time': params.look_back_time,
-      'max_waiting_time': params.max_waiting_time,
+      'lb': params.look_back_time,
+      'mw': params.max_waiting_time,
       'end_sql': dbt_inc_join._sql_literal(end, dbt_inc_join._unit_type(params.time_uom)),
       'mode': params.mode,
       'late_match': params.late_match_time > 0,

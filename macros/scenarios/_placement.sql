@@ -54,7 +54,7 @@
 {% endmacro %}
 
 {% macro _window_closes(ctx) %}
-  {{ return(dbt_inc_join._add_units_sql(dbt_inc_join._arrival_a(), ctx.max_waiting_time, ctx.time_uom)) }}
+  {{ return(dbt_inc_join._add_units_sql(dbt_inc_join._arrival_a(), ctx.mw, ctx.time_uom)) }}
 {% endmacro %}
 
 {% macro _matched_arrival(ctx, arrival) %}

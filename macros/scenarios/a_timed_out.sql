@@ -9,6 +9,6 @@
       'where': dbt_inc_join._a_row(ctx, dbt_inc_join._a_only()),
       'arrival': dbt_inc_join._window_closes(ctx),
       'diff': none,
-      'waiting': ctx.max_waiting_time | string,
+      'waiting': ctx.mw | string,
   }) }}
 {% endmacro %}

@@ -8,8 +8,8 @@
       'code': join_type.code,
       'name': join_type.name,
       'where': dbt_inc_join._b_only(),
-      'arrival': dbt_inc_join._add_units_sql(b, ctx.look_back_time, ctx.time_uom),
+      'arrival': dbt_inc_join._add_units_sql(b, ctx.lb, ctx.time_uom),
       'diff': none,
-      'waiting': ctx.look_back_time | string,
+      'waiting': ctx.lb | string,
   }) }}
 {% endmacro %}
