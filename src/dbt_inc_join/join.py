@@ -7,15 +7,15 @@ runs add up to one big run. render.py builds the plan of one run. The SQL twin i
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from pyspark.sql import DataFrame
-from pyspark.sql.types import DataType
 
 from .aggregates import check_aggregates, fill_literal_sql
-from .columns import ColumnPlan, plan_columns
-from .join_cond import JoinCondition, check_join_cond, rewrite_join_cond
+from .columns import plan_columns
+from .join_cond import check_join_cond, rewrite_join_cond
+from .prepared import PreparedJoin, ResolvedInputs
 from .render import render_join
 from .validation import (
     JoinParameters,
@@ -28,16 +28,6 @@ from .validation import (
 )
 from .watermark import availability_watermark
 from .window import OutputWindow, parse_bound
-
-
-@dataclass(frozen=True)
-class ResolvedInputs:
-    """Each side's spelling of the keys and arrival column, and the arrival column types."""
-
-    keys: tuple[tuple[str, str], ...]
-    inc_col: tuple[str, str]
-    arrival_types: tuple[DataType, DataType]
-    partner_order_by: tuple[str, ...] = ()  #: B's spelling of each partner_order_by column
 
 
 def resolve_inputs(params: JoinParameters, df_a: DataFrame, df_b: DataFrame, case_sensitive: bool) -> ResolvedInputs:
@@ -125,20 +115,6 @@ def inc_join(
     if end is None:
         end = availability_watermark(df_a, df_b, prepared.inputs.inc_col, prepared.inputs.arrival_types, unit, start)
     return render_join(prepared, OutputWindow(start, end))
-
-
-@dataclass(frozen=True)
-class PreparedJoin:
-    """A checked inc_join call, ready to be built for any window."""
-
-    df_a: DataFrame
-    df_b: DataFrame
-    params: JoinParameters
-    inputs: ResolvedInputs
-    plan: ColumnPlan
-    session_time_zone: str
-    orderable_b_columns: tuple[str, ...] = ()  #: B's columns Spark can order (partner ties are broken by them)
-    condition: JoinCondition | None = None  #: join_cond over the internal names (join_cond.py)
 
 
 def is_spark_dataframe(value: Any) -> bool:

@@ -25,8 +25,9 @@ from pyspark.sql import DataFrame
 from pyspark.sql import functions as F
 
 from .arrival_groups import GROUP_ARRIVAL, GROUP_CONDITION, group_key
-from .join import PreparedJoin, is_spark_dataframe, prepare_join
+from .join import is_spark_dataframe, prepare_join
 from .predicates import arrival_range_sql, quote
+from .prepared import PreparedJoin
 from .render import arrival_is_truncated, in_window_sql, reduced_by_arrival
 from .time_units import TimeUnit, UnitValue, add_units_sql, shift_value, sql_literal, truncate_sql
 from .validation import TIME_UOM_VALUES, _choice, _flag

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import date, datetime
-from typing import TYPE_CHECKING
 
 from pyspark.sql import DataFrame
 from pyspark.sql import functions as F
@@ -40,6 +39,7 @@ from .join_cond import condition_projection
 from .join_types import JoinType, emitted_join_types
 from .late_matches import late_window_sql
 from .predicates import arrival_range_sql, quote
+from .prepared import PreparedJoin, ResolvedInputs
 from .scenarios import (
     ARRIVAL_A,
     ARRIVAL_B,
@@ -53,9 +53,6 @@ from .scenarios import (
 from .time_units import TimeUnit, UnitValue, shift_value, sql_literal, truncate_sql
 from .validation import JoinParameters
 from .window import OutputWindow, read_ranges
-
-if TYPE_CHECKING:
-    from .join import PreparedJoin, ResolvedInputs
 
 CODE = "_join_type"
 EPOCH = {"date": date(1970, 1, 1), "timestamp": datetime(1970, 1, 1)}
