@@ -10,14 +10,14 @@ the same way (macros/internal/_aggregates.sql).
 
 from __future__ import annotations
 
-import logging
 import re
 from collections.abc import Sequence
-from contextlib import contextmanager
 from datetime import date, datetime
 from decimal import Decimal
 
 from pyspark.sql import DataFrame
+
+from .spark_errors import quiet_spark_errors
 
 PROBE_COUNT = "count(1) AS _inc_join_probe"
 
@@ -48,25 +48,12 @@ def probe_error(name: str, expression: str, spark_message: str, b_columns: Seque
     return f"{start} is not a valid Spark SQL aggregate over {side}: {first_line}"
 
 
-@contextmanager
-def _quiet_spark_errors():
-    # pyspark logs every analysis error at ERROR level before raising it; here the error is expected and
-    # reported as our own message, so the log line would only confuse.
-    logger = logging.getLogger("SQLQueryContextLogger")
-    level = logger.level
-    logger.setLevel(logging.CRITICAL)
-    try:
-        yield
-    finally:
-        logger.setLevel(level)
-
-
 def check_aggregates(df_b: DataFrame, aggregates: Sequence[tuple[str, str]]) -> None:
     """Let Spark analyse each aggregate over B's schema (no data is read); a refusal names the output column."""
     empty = df_b.where("false")
     for name, expression in aggregates:
         try:
-            with _quiet_spark_errors():
+            with quiet_spark_errors():
                 empty.selectExpr(*probe_select(expression)).schema  # noqa: B018 (analysis only)
         except Exception as error:  # AnalysisException, ParseException, or their Connect twins
             message = str(error)
