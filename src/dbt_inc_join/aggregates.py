@@ -18,6 +18,7 @@ from decimal import Decimal
 from pyspark.sql import DataFrame
 
 from .spark_errors import quiet_spark_errors
+from .validation import JoinParameters
 
 PROBE_COUNT = "count(1) AS _inc_join_probe"
 
@@ -75,3 +76,12 @@ def fill_literal_sql(value: object) -> str:
     if isinstance(value, date):
         return f"DATE'{value.isoformat()}'"
     return "'" + str(value).replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def aggregate_fills(params: JoinParameters) -> tuple[str, ...]:
+    """Per aggregate, the SQL an A row without partner gets: its null_fill literal, else its value over no rows
+    (``_e<j>``, render.py: with_empty_aggregates)."""
+    fills = dict(params.null_fill)
+    return tuple(
+        fill_literal_sql(fills[name]) if name in fills else f"_e{j}" for j, (name, _) in enumerate(params.aggregate)
+    )

@@ -12,7 +12,7 @@ from typing import Any
 
 from pyspark.sql import DataFrame
 
-from .aggregates import check_aggregates, fill_literal_sql
+from .aggregates import aggregate_fills, check_aggregates
 from .columns import plan_columns
 from .join_cond import check_join_cond, rewrite_join_cond
 from .prepared import PreparedJoin, ResolvedInputs
@@ -152,14 +152,7 @@ def prepare_join(df_a: DataFrame, df_b: DataFrame, **arguments) -> PreparedJoin:
     )
     if params.aggregate:
         check_aggregates(df_b, params.aggregate)
-        fills = dict(params.null_fill)
-        plan = replace(
-            plan,
-            aggregate_fills=tuple(
-                fill_literal_sql(fills[name]) if name in fills else f"_e{j}"
-                for j, (name, _) in enumerate(params.aggregate)
-            ),
-        )
+        plan = replace(plan, aggregate_fills=aggregate_fills(params))
     condition = None
     if params.join_cond:
         condition = rewrite_join_cond(params.join_cond, df_a.columns, df_b.columns, case_sensitive)

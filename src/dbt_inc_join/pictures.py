@@ -21,7 +21,7 @@ from .sizing import (
     WindowSuggestion,
     covered_pairs,
     normalise_histogram,
-    percent,
+    percent_text,
     suggest_from_histogram,
     window_text,
 )
@@ -169,10 +169,10 @@ def lateness_figure(
     kept = covered_pairs(histogram, lb, mw)
     target = ""
     if isinstance(suggestion_or_histogram, WindowSuggestion) and look_back_time is None and max_waiting_time is None:
-        target = f" (target {percent(suggestion_or_histogram.coverage)})"
+        target = f" (target {percent_text(suggestion_or_histogram.coverage)})"
     axes.set_title(
         f"Arrival distance of partner pairs: window {window_text(lb, mw)} keeps "
-        f"{percent(kept / total)}{target} of {total:,} pairs"
+        f"{percent_text(kept / total)}{target} of {total:,} pairs"
     )
     handles = [
         Patch(color=INSIDE_COLOUR, label=f"inside the window\n{kept:,} pairs"),

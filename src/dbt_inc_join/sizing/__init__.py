@@ -39,6 +39,7 @@ from .checks import (
     current_window,
 )
 from .histogram import (
+    at_least,
     candidate_windows,
     coverage_targets,
     covered_pairs,
@@ -49,7 +50,6 @@ from .histogram import (
     nearest_rank,
     normalise_histogram,
     quantiles,
-    required_pairs,
     suggest_from_histogram,
 )
 from .nearest import (
@@ -61,9 +61,9 @@ from .nearest import (
     suggest_from_nearest,
 )
 from .report import (
-    format_a_row_report,
-    format_report,
-    percent,
+    a_row_report,
+    percent_text,
+    window_report,
     window_text,
 )
 from .results import (
@@ -100,7 +100,7 @@ __all__ = [
     "quantiles",
     "covered_pairs",
     "covered_share",
-    "required_pairs",
+    "at_least",
     "minimal_window",
     "coverage_targets",
     "candidate_windows",
@@ -113,10 +113,10 @@ __all__ = [
     "minimal_a_row_window",
     "candidate_a_row_windows",
     "suggest_from_nearest",
-    "percent",
+    "percent_text",
     "window_text",
-    "format_report",
-    "format_a_row_report",
+    "window_report",
+    "a_row_report",
     "delta_histogram",
     "nearest_partners",
     "suggest_windows",

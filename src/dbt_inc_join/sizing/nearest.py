@@ -7,7 +7,7 @@ from collections.abc import Mapping
 
 from ..validation import _fail_type
 from .checks import check_coverage, check_partner
-from .histogram import coverage_targets, quantiles, required_pairs
+from .histogram import at_least, coverage_targets, quantiles
 from .results import ARowWindowSuggestion, Histogram, NearestHistogram, WindowCandidate
 
 
@@ -73,7 +73,7 @@ def minimal_a_row_window(nearest: Mapping[tuple[int | None, int | None], int], c
     takes each A row out of them once, so the search is O(k log k) for k distinct (before, after).
     """
     points = normalise_nearest(nearest)
-    need = required_pairs(coverage, sum(points.values()))
+    need = at_least(coverage, sum(points.values()))
     if need == 0:
         return 0, 0
     backs = [0, *sorted({b for b, _ in points if b is not None and b > 0})]

@@ -9,7 +9,7 @@ from .nearest import covered_a_rows
 from .results import QUANTILE_LEVELS, ARowWindowSuggestion, WindowSuggestion
 
 
-def percent(share: float) -> str:
+def percent_text(share: float) -> str:
     """``0.999`` → ``99.9%``. Two decimals, more when they would round a non-zero loss to 0% or a share
     that is not whole to 100%."""
     value, digits = share * 100, 2
@@ -26,7 +26,7 @@ def window_text(look_back_time: int, max_waiting_time: int) -> str:
     return f"[{low}, {high}]"
 
 
-def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+def _text_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
     # The first column names the row and reads left-aligned; numbers align on the right.
     return [
@@ -38,7 +38,7 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
     ]
 
 
-def format_report(suggestion: WindowSuggestion) -> str:
+def window_report(suggestion: WindowSuggestion) -> str:
     """The text of ``WindowSuggestion.report()``."""
     s, unit = suggestion, f"{suggestion.time_uom}s"
     lines = [f"inc_join window sizing: {s.count:,} partner pairs, Δ = b − a in {unit}"]
@@ -49,27 +49,30 @@ def format_report(suggestion: WindowSuggestion) -> str:
     levels = list(s.quantiles)
     lines += [
         "  " + line
-        for line in _table(["quantile", *map(percent, levels)], [["Δ", *(str(s.quantiles[p]) for p in levels)]])
+        for line in _text_table(
+            ["quantile", *map(percent_text, levels)], [["Δ", *(str(s.quantiles[p]) for p in levels)]]
+        )
     ]
     lost = s.count - covered_pairs(s.histogram, s.look_back_time, s.max_waiting_time)
     window = window_text(s.look_back_time, s.max_waiting_time)
     lines.append(
-        f"suggested for coverage {percent(s.coverage)}: look_back_time={s.look_back_time}, "
-        f"max_waiting_time={s.max_waiting_time} (window {window} keeps {percent(s.covered)} of the "
+        f"suggested for coverage {percent_text(s.coverage)}: look_back_time={s.look_back_time}, "
+        f"max_waiting_time={s.max_waiting_time} (window {window} keeps {percent_text(s.covered)} of the "
         f"pairs, loses {lost:,})"
     )
     rows = [
         [
-            percent(c.target),
+            percent_text(c.target),
             str(c.look_back_time),
             str(c.max_waiting_time),
-            percent(c.lost),
+            percent_text(c.lost),
             f"{s.count - covered_pairs(s.histogram, c.look_back_time, c.max_waiting_time):,}",
         ]
         for c in s.candidates
     ]
     lines += [
-        "  " + line for line in _table(["coverage", "look_back_time", "max_waiting_time", "lost", "lost pairs"], rows)
+        "  " + line
+        for line in _text_table(["coverage", "look_back_time", "max_waiting_time", "lost", "lost pairs"], rows)
     ]
     if s.late_matches:
         lb, mw = s.late_window
@@ -77,12 +80,12 @@ def format_report(suggestion: WindowSuggestion) -> str:
             f"late matches with look_back_time={lb}, max_waiting_time={mw}: pairs with {mw} < Δ ≤ {mw} + "
             "late_match_time (late matches when their A row has no partner in the window)"
         )
-        late_rows = [[str(m.late_match_time), f"{m.pairs:,}", percent(m.share)] for m in s.late_matches]
-        lines += ["  " + line for line in _table(["late_match_time", "pairs", "share"], late_rows)]
+        late_rows = [[str(m.late_match_time), f"{m.pairs:,}", percent_text(m.share)] for m in s.late_matches]
+        lines += ["  " + line for line in _text_table(["late_match_time", "pairs", "share"], late_rows)]
     return "\n".join(lines)
 
 
-def format_a_row_report(suggestion: ARowWindowSuggestion) -> str:
+def a_row_report(suggestion: ARowWindowSuggestion) -> str:
     """The text of ``ARowWindowSuggestion.report()``; the run-operation prints the same with ``-`` for ``−``."""
     s, unit = suggestion, f"{suggestion.time_uom}s"
     lines = [
@@ -102,25 +105,26 @@ def format_a_row_report(suggestion: ARowWindowSuggestion) -> str:
     ):
         cells = [str(found[p]) for p in levels] if side_rows else ["-"] * len(levels)
         sides.append([label, f"{side_rows:,}", *cells])
-    lines += ["  " + line for line in _table(["nearest partner", "A rows", *map(percent, levels)], sides)]
+    lines += ["  " + line for line in _text_table(["nearest partner", "A rows", *map(percent_text, levels)], sides)]
     lost = s.count - covered_a_rows(s.nearest, s.look_back_time, s.max_waiting_time)
     window = window_text(s.look_back_time, s.max_waiting_time)
     lines.append(
-        f"suggested for coverage {percent(s.coverage)}: look_back_time={s.look_back_time}, "
-        f"max_waiting_time={s.max_waiting_time} (window {window} keeps {percent(s.covered)} of the "
+        f"suggested for coverage {percent_text(s.coverage)}: look_back_time={s.look_back_time}, "
+        f"max_waiting_time={s.max_waiting_time} (window {window} keeps {percent_text(s.covered)} of the "
         f"A rows, loses {lost:,})"
     )
     rows = [
         [
-            percent(c.target),
+            percent_text(c.target),
             str(c.look_back_time),
             str(c.max_waiting_time),
-            percent(c.lost),
+            percent_text(c.lost),
             f"{s.count - covered_a_rows(s.nearest, c.look_back_time, c.max_waiting_time):,}",
         ]
         for c in s.candidates
     ]
     lines += [
-        "  " + line for line in _table(["coverage", "look_back_time", "max_waiting_time", "lost", "lost A rows"], rows)
+        "  " + line
+        for line in _text_table(["coverage", "look_back_time", "max_waiting_time", "lost", "lost A rows"], rows)
     ]
     return "\n".join(lines)

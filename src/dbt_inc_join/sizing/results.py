@@ -54,9 +54,9 @@ class WindowSuggestion:
 
     def report(self) -> str:
         """A few lines of text for a terminal: the distribution, the suggestion and its alternatives."""
-        from .report import format_report  # here, not at the top: report.py reads these classes
+        from .report import window_report  # here, not at the top: report.py reads these classes
 
-        return format_report(self)
+        return window_report(self)
 
 
 @dataclass(frozen=True)
@@ -82,6 +82,6 @@ class ARowWindowSuggestion:
 
     def report(self) -> str:
         """A few lines of text for a terminal: the nearest partners, the suggestion and its alternatives."""
-        from .report import format_a_row_report  # here, not at the top: report.py reads these classes
+        from .report import a_row_report  # here, not at the top: report.py reads these classes
 
-        return format_a_row_report(self)
+        return a_row_report(self)
