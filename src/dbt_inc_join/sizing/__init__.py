@@ -26,9 +26,10 @@ pairs.
 Products and comparisons with ``p`` and ``c`` are exact on their decimal value as written (``0.999`` means
 999/1000), as they are with SQL decimal literals; floating-point rounding never moves a rank or a boundary.
 
-The modules, one step each: results.py (what a sizing returns), checks.py (its own arguments), histogram.py
-(the rules on pairs), nearest.py (the rules on A rows), report.py (the text), spark.py (the one job and the
-public ``suggest_windows``, ``suggest_windows_many``). Every name is importable from ``dbt_inc_join.sizing``.
+The modules, one step each: results.py (the small types), checks.py (sizing's own arguments), histogram.py
+(the rules on pairs), nearest.py (the rules on A rows), report.py (the two suggestions and their text),
+suggest.py (a suggestion from a histogram), spark.py (the one job and the public ``suggest_windows``,
+``suggest_windows_many``). Every name is importable from ``dbt_inc_join.sizing``.
 """
 
 from __future__ import annotations
@@ -50,7 +51,6 @@ from .histogram import (
     nearest_rank,
     normalise_histogram,
     quantiles,
-    suggest_from_histogram,
 )
 from .nearest import (
     candidate_a_row_windows,
@@ -58,9 +58,11 @@ from .nearest import (
     covered_a_rows,
     minimal_a_row_window,
     normalise_nearest,
-    suggest_from_nearest,
+    side_histogram,
 )
 from .report import (
+    ARowWindowSuggestion,
+    WindowSuggestion,
     a_row_report,
     percent_text,
     window_report,
@@ -69,18 +71,20 @@ from .report import (
 from .results import (
     COVERAGE_TARGETS,
     QUANTILE_LEVELS,
-    ARowWindowSuggestion,
     Histogram,
     LateMatchShare,
     NearestHistogram,
     WindowCandidate,
-    WindowSuggestion,
 )
 from .spark import (
     delta_histogram,
     nearest_partners,
     suggest_windows,
     suggest_windows_many,
+)
+from .suggest import (
+    suggest_from_histogram,
+    suggest_from_nearest,
 )
 
 __all__ = [
@@ -90,8 +94,6 @@ __all__ = [
     "COVERAGE_TARGETS",
     "LateMatchShare",
     "WindowCandidate",
-    "WindowSuggestion",
-    "ARowWindowSuggestion",
     "check_partner",
     "current_window",
     "check_coverage",
@@ -106,17 +108,20 @@ __all__ = [
     "candidate_windows",
     "late_match_values",
     "late_match_shares",
-    "suggest_from_histogram",
     "normalise_nearest",
+    "side_histogram",
     "covered_a_rows",
     "covered_a_row_share",
     "minimal_a_row_window",
     "candidate_a_row_windows",
-    "suggest_from_nearest",
+    "WindowSuggestion",
+    "ARowWindowSuggestion",
     "percent_text",
     "window_text",
     "window_report",
     "a_row_report",
+    "suggest_from_histogram",
+    "suggest_from_nearest",
     "delta_histogram",
     "nearest_partners",
     "suggest_windows",

@@ -9,14 +9,12 @@ from fractions import Fraction
 from itertools import accumulate
 from math import ceil
 
-from .checks import check_coverage
 from .results import (
     COVERAGE_TARGETS,
     QUANTILE_LEVELS,
     Histogram,
     LateMatchShare,
     WindowCandidate,
-    WindowSuggestion,
 )
 
 
@@ -134,49 +132,3 @@ def late_match_shares(histogram: Mapping[int, int], max_waiting_time: int) -> tu
         pairs = sum(n for d, n in histogram.items() if max_waiting_time < d <= max_waiting_time + late)
         shares.append(LateMatchShare(late, pairs, pairs / count if count else 0.0))
     return tuple(shares)
-
-
-def suggest_from_histogram(
-    histogram: Mapping[int, int],
-    coverage: float = 0.999,
-    time_uom: str = "day",
-    window: tuple[int, int] | None = None,
-) -> WindowSuggestion:
-    """The whole suggestion from a histogram of Δ (pairs per whole-unit distance). ``window``: the
-    (look_back_time, max_waiting_time) in use, for the late matches (default: the suggested one)."""
-    coverage = check_coverage(coverage)
-    bins = normalise_histogram(histogram)
-    count = sum(bins.values())
-    if not count:
-        return WindowSuggestion(
-            count=0,
-            minimum=None,
-            maximum=None,
-            quantiles={},
-            look_back_time=0,
-            max_waiting_time=0,
-            coverage=coverage,
-            covered=1.0,
-            candidates=(),
-            histogram={},
-            time_uom=time_uom,
-            note="no partner pairs: no key occurs in both inputs with both arrivals known, so the history "
-            "says nothing about the window; lb = mw = 0 is a placeholder",
-        )
-    lb, mw = minimal_window(bins, coverage)
-    late_window = window or (lb, mw)
-    return WindowSuggestion(
-        count=count,
-        minimum=min(bins),
-        maximum=max(bins),
-        quantiles=quantiles(bins),
-        look_back_time=lb,
-        max_waiting_time=mw,
-        coverage=coverage,
-        covered=covered_share(bins, lb, mw),
-        candidates=candidate_windows(bins, coverage),
-        histogram=bins,
-        time_uom=time_uom,
-        late_window=late_window,
-        late_matches=late_match_shares(bins, late_window[1]),
-    )

@@ -5,10 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..validation import _fail_type
-from .checks import check_coverage, check_partner
-from .histogram import at_least, coverage_targets, quantiles
-from .results import ARowWindowSuggestion, Histogram, NearestHistogram, WindowCandidate
+from .histogram import at_least, coverage_targets
+from .results import Histogram, NearestHistogram, WindowCandidate
 
 
 def normalise_nearest(nearest: Mapping[tuple[int | None, int | None], int]) -> NearestHistogram:
@@ -34,7 +32,7 @@ def normalise_nearest(nearest: Mapping[tuple[int | None, int | None], int]) -> N
     return dict(sorted(cleaned.items(), key=lambda item: tuple((d is None, d or 0) for d in item[0])))
 
 
-def _side_histogram(nearest: Mapping[tuple[int | None, int | None], int], side: int) -> Histogram:
+def side_histogram(nearest: Mapping[tuple[int | None, int | None], int], side: int) -> Histogram:
     """A rows per distance to the nearest partner on one side (0: at or before a, 1: at or after a)."""
     histogram: Histogram = {}
     for point, rows in nearest.items():
@@ -117,46 +115,3 @@ def candidate_a_row_windows(
         lb, mw = minimal_a_row_window(nearest, target)
         rows.append(WindowCandidate(target, lb, mw, 1.0 - covered_a_row_share(nearest, lb, mw)))
     return tuple(rows)
-
-
-def suggest_from_nearest(
-    nearest: Mapping[tuple[int | None, int | None], int],
-    coverage: float = 0.999,
-    time_uom: str = "day",
-    partner: str = "first",
-    without_partner: int = 0,
-) -> ARowWindowSuggestion:
-    """The whole one-row-per-A suggestion from the histogram of nearest partners (A rows per (before, after))
-    and the number of A rows without any partner."""
-    coverage = check_coverage(coverage)
-    partner = check_partner(partner)
-    if partner == "all":
-        raise ValueError(
-            "inc_join: suggest_from_nearest counts A rows; partner='all' counts pairs (use suggest_from_histogram)."
-        )
-    if isinstance(without_partner, bool) or not isinstance(without_partner, int) or without_partner < 0:
-        raise _fail_type("without_partner", "a whole number ≥ 0", without_partner)
-    points = normalise_nearest(nearest)
-    count = sum(points.values())
-    before, after = _side_histogram(points, 0), _side_histogram(points, 1)
-    lb, mw = minimal_a_row_window(points, coverage)
-    return ARowWindowSuggestion(
-        partner=partner,
-        count=count,
-        without_partner=without_partner,
-        before=sum(before.values()),
-        after=sum(after.values()),
-        before_quantiles=quantiles(before),
-        after_quantiles=quantiles(after),
-        look_back_time=lb,
-        max_waiting_time=mw,
-        coverage=coverage,
-        covered=covered_a_row_share(points, lb, mw),
-        candidates=candidate_a_row_windows(points, coverage),
-        nearest=points,
-        time_uom=time_uom,
-        note=""
-        if count
-        else "no A row has a partner: no key occurs in both inputs with both arrivals known, so the history "
-        "says nothing about the window; lb = mw = 0 is a placeholder",
-    )

@@ -13,9 +13,10 @@ from ..join import check_inputs
 from ..predicates import quote
 from ..time_units import TimeUnit, diff_units_sql, truncate_sql
 from .checks import check_coverage, check_partner, current_window
-from .histogram import suggest_from_histogram
-from .nearest import normalise_nearest, suggest_from_nearest
-from .results import ARowWindowSuggestion, Histogram, NearestHistogram, WindowSuggestion
+from .nearest import normalise_nearest
+from .report import ARowWindowSuggestion, WindowSuggestion
+from .results import Histogram, NearestHistogram
+from .suggest import suggest_from_histogram, suggest_from_nearest
 
 _DELTA = "_delta"
 
