@@ -10,14 +10,15 @@ the same way (macros/internal/_aggregates.sql).
 
 from __future__ import annotations
 
-import logging
 import re
 from collections.abc import Sequence
-from contextlib import contextmanager
 from datetime import date, datetime
 from decimal import Decimal
 
 from pyspark.sql import DataFrame
+
+from .spark_errors import quiet_spark_errors
+from .validation import JoinParameters
 
 PROBE_COUNT = "count(1) AS _inc_join_probe"
 
@@ -48,25 +49,12 @@ def probe_error(name: str, expression: str, spark_message: str, b_columns: Seque
     return f"{start} is not a valid Spark SQL aggregate over {side}: {first_line}"
 
 
-@contextmanager
-def _quiet_spark_errors():
-    # pyspark logs every analysis error at ERROR level before raising it; here the error is expected and
-    # reported as our own message, so the log line would only confuse.
-    logger = logging.getLogger("SQLQueryContextLogger")
-    level = logger.level
-    logger.setLevel(logging.CRITICAL)
-    try:
-        yield
-    finally:
-        logger.setLevel(level)
-
-
 def check_aggregates(df_b: DataFrame, aggregates: Sequence[tuple[str, str]]) -> None:
     """Let Spark analyse each aggregate over B's schema (no data is read); a refusal names the output column."""
     empty = df_b.where("false")
     for name, expression in aggregates:
         try:
-            with _quiet_spark_errors():
+            with quiet_spark_errors():
                 empty.selectExpr(*probe_select(expression)).schema  # noqa: B018 (analysis only)
         except Exception as error:  # AnalysisException, ParseException, or their Connect twins
             message = str(error)
@@ -88,3 +76,12 @@ def fill_literal_sql(value: object) -> str:
     if isinstance(value, date):
         return f"DATE'{value.isoformat()}'"
     return "'" + str(value).replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def aggregate_fills(params: JoinParameters) -> tuple[str, ...]:
+    """Per aggregate, the SQL an A row without partner gets: its null_fill literal, else its value over no rows
+    (``_e<j>``, render.py: with_empty_aggregates)."""
+    fills = dict(params.null_fill)
+    return tuple(
+        fill_literal_sql(fills[name]) if name in fills else f"_e{j}" for j, (name, _) in enumerate(params.aggregate)
+    )

@@ -16,8 +16,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from .placement import ARRIVAL_B, keys_equal_sql, sliding_window_sql
 from .predicates import quote
-from .scenarios import ARRIVAL_B, keys_equal_sql, sliding_window_sql
 from .time_units import TimeUnit, unit_number_sql
 
 GROUP_ARRIVAL = "_g_arrival"

@@ -66,13 +66,7 @@ def plan_columns(
     b_rest = [n for n in b_names if fold(n) not in key_b]
     if aggregates:
         b_rest = [n for n in b_rest if n == inc_col[1]]
-    for side, names in (("df_a", a_rest), ("df_b", b_rest)):
-        for name in names:
-            if fold(name) in {fold(d) for d in DERIVED_COLUMNS}:
-                raise ValueError(
-                    f"inc_join: {side} column {name!r} clashes with the derived output column of the same name; "
-                    "rename it before joining (e.g. the JoinType of an earlier inc_join in a chain)."
-                )
+    _refuse_derived_names((("df_a", a_rest), ("df_b", b_rest)), fold)
     shared = {fold(n) for n in a_rest} & {fold(n) for n in b_rest}
 
     def side_column(name: str, side: str) -> OutputColumn:
@@ -103,6 +97,32 @@ def plan_columns(
         groups[AGGREGATE_TOKEN] = aggregate_columns
     else:
         groups.update({"df_b_cols": b_columns, "inc_col_b": (inc_col_b,)})
+    selected = _select(output_select, groups, everything, fold, aggregates)
+    return ColumnPlan(
+        plan_keys, arrival, a_columns, b_columns, inc_col_a, inc_col_b, tuple(selected), aggregate_columns
+    )
+
+
+def _refuse_derived_names(sides: Sequence[tuple[str, Sequence[str]]], fold) -> None:
+    """An input column may not take the name of a derived output column."""
+    derived = {fold(d) for d in DERIVED_COLUMNS}
+    for side, names in sides:
+        for name in names:
+            if fold(name) in derived:
+                raise ValueError(
+                    f"inc_join: {side} column {name!r} clashes with the derived output column of the same name; "
+                    "rename it before joining (e.g. the JoinType of an earlier inc_join in a chain)."
+                )
+
+
+def _select(
+    output_select: Sequence[str],
+    groups: dict[str, tuple[OutputColumn, ...]],
+    everything: tuple[OutputColumn, ...],
+    fold,
+    aggregates: Sequence[str],
+) -> list[OutputColumn]:
+    """The columns ``output_select`` names, token by token (a group token or an output column), each once."""
     by_name = {fold(c.name): c for c in everything}
     selected: list[OutputColumn] = []
     for token in output_select:
@@ -127,9 +147,7 @@ def plan_columns(
         if fold(column.name) in seen:
             raise ValueError(f"inc_join: output_select selects column {column.name!r} twice; list it once.")
         seen[fold(column.name)] = column
-    return ColumnPlan(
-        plan_keys, arrival, a_columns, b_columns, inc_col_a, inc_col_b, tuple(selected), aggregate_columns
-    )
+    return selected
 
 
 def _refuse_duplicate_names(columns: Sequence[OutputColumn], fold, suffixes: tuple[str, str]) -> None:
@@ -138,13 +156,13 @@ def _refuse_duplicate_names(columns: Sequence[OutputColumn], fold, suffixes: tup
         other = seen.get(fold(column.name))
         if other is not None:
             raise ValueError(
-                f"inc_join: output column {column.name!r} would exist twice ({_describe(other)} and "
-                f"{_describe(column)}); rename one input column or pass other suffixes (now {suffixes!r})."
+                f"inc_join: output column {column.name!r} would exist twice ({_describe_column(other)} and "
+                f"{_describe_column(column)}); rename one input column or pass other suffixes (now {suffixes!r})."
             )
         seen[fold(column.name)] = column
 
 
-def _describe(column: OutputColumn) -> str:
+def _describe_column(column: OutputColumn) -> str:
     if column.source in ("a", "b"):
         return f"df_{column.source} column {column.input_name!r}"
     if column.source == "key":

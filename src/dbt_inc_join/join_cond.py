@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from pyspark.sql import DataFrame
 
-from .aggregates import _quiet_spark_errors
 from .predicates import quote
+from .spark_errors import quiet_spark_errors
 
 #: a qualified name ``x.y``: not part of a longer name or a number, not after a dot (a struct field's field)
 QUALIFIED = re.compile(r"(?<![\w.`])([A-Za-z_]\w*)\s*\.\s*(`(?:[^`]|``)+`|[A-Za-z_]\w*)")
@@ -64,7 +64,7 @@ def rewrite_join_cond(text: str, a_names: list[str], b_names: list[str], case_se
             )
         side_name, prefix = SIDES[side]
         names = a_names if side == "a" else b_names
-        resolved = find_column_name(names, column, case_sensitive)
+        resolved = find_name(names, column, case_sensitive)
         if resolved is None:
             raise ValueError(
                 f"inc_join: join_cond {text!r} names {side}.{column}, a column {side_name} does not have; "
@@ -83,7 +83,7 @@ def rewrite_join_cond(text: str, a_names: list[str], b_names: list[str], case_se
     return JoinCondition(text, rewritten, tuple(found["a"]), tuple(found["b"]))
 
 
-def find_column_name(names: list[str], name: str, case_sensitive: bool) -> str | None:
+def find_name(names: list[str], name: str, case_sensitive: bool) -> str | None:
     if case_sensitive:
         return name if name in names else None
     return next((n for n in names if n.lower() == name.lower()), None)
@@ -100,7 +100,7 @@ def check_join_cond(condition: JoinCondition, df_a: DataFrame, df_b: DataFrame) 
     a_side = df_a.where("false").selectExpr(*condition_projection("a", condition.a_columns), "1 AS _a_one")
     b_side = df_b.where("false").selectExpr(*condition_projection("b", condition.b_columns), "1 AS _b_one")
     try:
-        with _quiet_spark_errors():
+        with quiet_spark_errors():
             schema = a_side.crossJoin(b_side).selectExpr(f"({condition.sql}) AS _cond").schema
     except Exception as error:  # AnalysisException, ParseException, or their Connect twins
         first_line = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__

@@ -25,8 +25,9 @@ from pyspark.sql import DataFrame
 from pyspark.sql import functions as F
 
 from .arrival_groups import GROUP_ARRIVAL, GROUP_CONDITION, group_key
-from .join import PreparedJoin, is_spark_dataframe, prepare_join
+from .join import is_spark_dataframe, prepare_join
 from .predicates import arrival_range_sql, quote
+from .prepared import PreparedJoin
 from .render import arrival_is_truncated, in_window_sql, reduced_by_arrival
 from .time_units import TimeUnit, UnitValue, add_units_sql, shift_value, sql_literal, truncate_sql
 from .validation import TIME_UOM_VALUES, _choice, _flag
@@ -84,7 +85,7 @@ class PreparedMany:
     include_waiting: bool = False  #: also the rows not settled by the end, provisional (code 5 per open input)
 
 
-def _fail(message: str, error: type[Exception] = ValueError) -> Exception:
+def _fail_many(message: str, error: type[Exception] = ValueError) -> Exception:
     return error(f"inc_join_many: {message}")
 
 
@@ -92,25 +93,25 @@ def _as_input(value: object, position: int) -> ManyInput:
     if isinstance(value, ManyInput):
         return value
     if not isinstance(value, Mapping):
-        raise _fail(
+        raise _fail_many(
             f"inputs[{position}] must be a dict (or ManyInput) with df, name, join_cols, look_back_time and "
             f"max_waiting_time (got {type(value).__name__}).",
             TypeError,
         )
     unknown = sorted(set(value) - set(INPUT_KEYS))
     if unknown:
-        raise _fail(f"inputs[{position}] has unknown keys {unknown}; accepted keys: {', '.join(INPUT_KEYS)}.")
+        raise _fail_many(f"inputs[{position}] has unknown keys {unknown}; accepted keys: {', '.join(INPUT_KEYS)}.")
     name = value.get("name")
     if not isinstance(name, str) or not name.strip() or not name.replace("_", "").isalnum():
-        raise _fail(
+        raise _fail_many(
             f"inputs[{position}] needs a name: letters, digits and underscores, e.g. 'sepa' (got {name!r}); it "
             "names the input's columns (JoinType_<name>, <column>_<name>).",
         )
     for required in ("df", "join_cols"):
         if required not in value:
-            raise _fail(f"input {name!r} has no {required}.")
+            raise _fail_many(f"input {name!r} has no {required}.")
     if "look_back_time" not in value or "max_waiting_time" not in value:
-        raise _fail(
+        raise _fail_many(
             f"input {name!r} has no window: give its look_back_time and max_waiting_time (0 is allowed), the units "
             "a partner may arrive before and after its A row."
         )
@@ -120,21 +121,21 @@ def _as_input(value: object, position: int) -> ManyInput:
 def check_inputs(df_a: object, inputs: object) -> list[ManyInput]:
     """The inputs as ManyInput, names unique, each with a DataFrame and a window (no data is read)."""
     if not is_spark_dataframe(df_a):
-        raise _fail(f"a must be a pyspark DataFrame (got {type(df_a).__name__}).", TypeError)
+        raise _fail_many(f"a must be a pyspark DataFrame (got {type(df_a).__name__}).", TypeError)
     if not isinstance(inputs, (list, tuple)) or not inputs:
-        raise _fail("inputs must be a non-empty list of inputs (dicts with df, name, join_cols, ...).", TypeError)
+        raise _fail_many("inputs must be a non-empty list of inputs (dicts with df, name, join_cols, ...).", TypeError)
     specs = [_as_input(value, i) for i, value in enumerate(inputs)]
     seen: dict[str, str] = {}
     for spec in specs:
         if spec.name.lower() in seen:
-            raise _fail(f"two inputs are named {spec.name!r}; each input needs a name of its own.")
+            raise _fail_many(f"two inputs are named {spec.name!r}; each input needs a name of its own.")
         seen[spec.name.lower()] = spec.name
         if not is_spark_dataframe(spec.df):
-            raise _fail(
+            raise _fail_many(
                 f"input {spec.name!r}: df must be a pyspark DataFrame (got {type(spec.df).__name__}).", TypeError
             )
         if spec.partner == "all" or (spec.partner is not None and spec.aggregate is not None):
-            raise _fail(
+            raise _fail_many(
                 f"input {spec.name!r}: partner={spec.partner!r}"
                 + (" with aggregate" if spec.aggregate is not None else "")
                 + " is not one row per A row; inc_join_many gives one row per A row: use partner='first' or 'last',"
@@ -181,7 +182,7 @@ def prepare_many(
     prepared = tuple(_prepare_input(df_a, spec, unit) for spec in specs)
     arrivals = {p.prepared.inputs.inc_col[0] for p in prepared}
     if len(arrivals) > 1:
-        raise _fail(
+        raise _fail_many(
             f"the inputs name different arrival columns of a ({', '.join(sorted(arrivals))}); A has one arrival: "
             "give each input's inc_col as (A column, B column) with the same A column."
         )
@@ -189,7 +190,7 @@ def prepare_many(
     if output_select is not None:
         names = [n.strip() for n in output_select.split(",")] if isinstance(output_select, str) else output_select
         if not isinstance(names, (list, tuple)) or not names or not all(isinstance(n, str) and n for n in names):
-            raise _fail(f"output_select must list output column names (got {output_select!r}).", TypeError)
+            raise _fail_many(f"output_select must list output column names (got {output_select!r}).", TypeError)
         select = tuple(names)
     return PreparedMany(df_a, prepared, unit, arrivals.pop(), select, waiting)
 
@@ -301,13 +302,13 @@ def _output_columns(many: PreparedMany, resolved: list[tuple[str, str]]) -> list
     seen: dict[str, str] = {}
     for name, _ in columns:
         if name.lower() in seen:
-            raise _fail(f"output column {name!r} would exist twice; rename a column or give the input a suffix.")
+            raise _fail_many(f"output column {name!r} would exist twice; rename a column or give the input a suffix.")
         seen[name.lower()] = name
     if many.output_select is not None:
         by_name = {name.lower(): (name, value) for name, value in columns}
         missing = [n for n in many.output_select if n.lower() not in by_name]
         if missing:
-            raise _fail(f"output_select names {missing}, not output columns ({', '.join(n for n, _ in columns)}).")
+            raise _fail_many(f"output_select names {missing}, not output columns ({', '.join(n for n, _ in columns)}).")
         columns = [by_name[n.lower()] for n in many.output_select]
     return [f"{value} AS {quote(name)}" for name, value in columns]
 

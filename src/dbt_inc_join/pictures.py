@@ -21,7 +21,7 @@ from .sizing import (
     WindowSuggestion,
     covered_pairs,
     normalise_histogram,
-    percent,
+    percent_text,
     suggest_from_histogram,
     window_text,
 )
@@ -116,20 +116,30 @@ def lateness_figure(
     (spec §10): its pairs are lost to the window but come back as late matches when their A row timed out.
     ``time_uom`` only labels the axis of a plain histogram.
     """
-    from matplotlib.patches import Patch
-    from matplotlib.ticker import MaxNLocator
-
     histogram, lb, mw, unit = _window_of(suggestion_or_histogram, look_back_time, max_waiting_time, time_uom)
     figure = new_figure()
     axes = figure.add_subplot()
     axes.set_xlabel(f"Δ = b − a: arrival of B minus arrival of A ({unit}s)")
     axes.set_ylabel("partner pairs")
-    total = sum(histogram.values())
+    _window_bars(axes, histogram, lb, mw, late_match_time)
+    _lateness_scales(axes, histogram, lb, mw, late_match_time)
+    if not histogram:
+        axes.set_title("Arrival distance of partner pairs")
+        _message(axes, "no partner pairs")
+        return figure
+    target = ""
+    if isinstance(suggestion_or_histogram, WindowSuggestion) and look_back_time is None and max_waiting_time is None:
+        target = f" (target {percent_text(suggestion_or_histogram.coverage)})"
+    _lateness_legend(axes, histogram, lb, mw, late_match_time, target)
+    return figure
+
+
+def _window_bars(axes: Axes, histogram: Mapping[int, int], lb: int, mw: int, late_match_time: int) -> None:
+    """The bars inside and outside the window, the shaded window (and late-match band), its two dashed lines."""
     inside = {d: n for d, n in histogram.items() if -lb <= d <= mw}
     outside = {d: n for d, n in histogram.items() if not -lb <= d <= mw}
     # The shaded span covers whole bars: Δ = −lb and Δ = +mw are inside the window.
     axes.axvspan(-lb - 0.5, mw + 0.5, color=WINDOW_COLOUR, alpha=0.12, zorder=0, linewidth=0)
-    late_pairs = sum(n for d, n in histogram.items() if mw < d <= mw + late_match_time)
     if late_match_time > 0:
         axes.axvspan(mw + 0.5, mw + late_match_time + 0.5, color=LATE_COLOUR, alpha=0.15, zorder=0, linewidth=0)
     axes.bar(list(inside), list(inside.values()), width=0.8, color=INSIDE_COLOUR, zorder=2)
@@ -153,6 +163,12 @@ def lateness_figure(
             zorder=4,
             bbox=dict(facecolor="white", edgecolor="none", alpha=0.7, pad=1),
         )
+
+
+def _lateness_scales(axes: Axes, histogram: Mapping[int, int], lb: int, mw: int, late_match_time: int) -> None:
+    """Both axes' limits and ticks: every bar, the window and the late-match band in view."""
+    from matplotlib.ticker import MaxNLocator
+
     low, high = min([*histogram, -lb]) - 1, max([*histogram, mw + late_match_time]) + 1
     axes.set_xlim(low, high)
     if high - low <= 26:  # a tick per unit while they fit
@@ -162,17 +178,20 @@ def lateness_figure(
     axes.yaxis.set_major_locator(MaxNLocator(integer=True))
     axes.set_ylim(0, max(histogram.values(), default=1) * 1.3)  # head room for the line labels
     axes.grid(axis="y", color="0.9", zorder=1)
-    if not histogram:
-        axes.set_title("Arrival distance of partner pairs")
-        _message(axes, "no partner pairs")
-        return figure
+
+
+def _lateness_legend(
+    axes: Axes, histogram: Mapping[int, int], lb: int, mw: int, late_match_time: int, target: str
+) -> None:
+    """The title (what the window keeps) and the legend with the pairs inside, outside and in the late band."""
+    from matplotlib.patches import Patch
+
+    total = sum(histogram.values())
     kept = covered_pairs(histogram, lb, mw)
-    target = ""
-    if isinstance(suggestion_or_histogram, WindowSuggestion) and look_back_time is None and max_waiting_time is None:
-        target = f" (target {percent(suggestion_or_histogram.coverage)})"
+    late_pairs = sum(n for d, n in histogram.items() if mw < d <= mw + late_match_time)
     axes.set_title(
         f"Arrival distance of partner pairs: window {window_text(lb, mw)} keeps "
-        f"{percent(kept / total)}{target} of {total:,} pairs"
+        f"{percent_text(kept / total)}{target} of {total:,} pairs"
     )
     handles = [
         Patch(color=INSIDE_COLOUR, label=f"inside the window\n{kept:,} pairs"),
@@ -183,7 +202,6 @@ def lateness_figure(
         band = f"late matches ({mw}, {mw + late_match_time}]\n{late_pairs:,} pairs"
         handles.append(Patch(color=LATE_COLOUR, alpha=0.3, label=band))
     axes.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, fontsize=9)
-    return figure
 
 
 # --- JoinType counts over time ---------------------------------------------------------------------------

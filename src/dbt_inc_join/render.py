@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import date, datetime
-from typing import TYPE_CHECKING
 
 from pyspark.sql import DataFrame
 from pyspark.sql import functions as F
@@ -38,24 +37,14 @@ from .arrival_groups import (
 from .columns import ColumnPlan, OutputColumn
 from .join_cond import condition_projection
 from .join_types import JoinType, emitted_join_types
-from .late_matches import late_window_sql
+from .late_matches import late_copies, late_window_sql
+from .placement import ARRIVAL_A, ARRIVAL_B, PlacementContext, keys_equal_sql, sliding_window_sql
 from .predicates import arrival_range_sql, quote
-from .scenarios import (
-    ARRIVAL_A,
-    ARRIVAL_B,
-    LATE_COPY,
-    SCENARIOS,
-    PlacementContext,
-    Scenario,
-    keys_equal_sql,
-    sliding_window_sql,
-)
+from .prepared import PreparedJoin, ResolvedInputs
+from .scenarios import SCENARIOS, Scenario
 from .time_units import TimeUnit, UnitValue, shift_value, sql_literal, truncate_sql
 from .validation import JoinParameters
 from .window import OutputWindow, read_ranges
-
-if TYPE_CHECKING:
-    from .join import PreparedJoin, ResolvedInputs
 
 CODE = "_join_type"
 EPOCH = {"date": date(1970, 1, 1), "timestamp": datetime(1970, 1, 1)}
@@ -203,8 +192,8 @@ def render_join(prepared: PreparedJoin, window: OutputWindow) -> DataFrame:
         df_a, df_b = df_a.where("false"), df_b.where("false")
     ctx = PlacementContext(
         unit,
-        params.look_back_time,
-        params.max_waiting_time,
+        lb=params.look_back_time,
+        mw=params.max_waiting_time,
         end_sql=sql_literal(end, unit.spark_type),
         mode=params.mode,
         late_match=params.late_match_time > 0,
@@ -237,13 +226,13 @@ def render_join(prepared: PreparedJoin, window: OutputWindow) -> DataFrame:
         sides.append(sliced.selectExpr(*projection))
 
     if params.late_match_time:
-        sides[0] = with_late_copies(prepared, sides[0], sides[1])
+        sides[0] = late_copies(sides[0], sides[1], params, len(inputs.keys), condition_text(prepared))
     if params.groups_by_arrival and pairs_by_bucket(params.mode, params.how):
         pairs = bucketed_pairs(prepared, sides[0], slices[1])
     elif params.groups_by_arrival:
         pairs = arrival_group_pairs(prepared, sides[0], slices[1], df_b)
     else:
-        condition = partner_condition_sql(params, start, len(inputs.keys), condition_sql(prepared))
+        condition = partner_condition_sql(params, start, len(inputs.keys), condition_text(prepared))
         pairs = sides[0].join(sides[1], F.expr(condition), JOIN_KINDS[params.how])
     emitted = emitted_join_types(params.how, params.include_waiting, params.mode, ctx.late_match)
     scenarios = [SCENARIOS[join_type](ctx) for join_type in emitted]
@@ -251,19 +240,7 @@ def render_join(prepared: PreparedJoin, window: OutputWindow) -> DataFrame:
     return placed.where(f"{CODE} IS NOT NULL").selectExpr(*placed_columns(scenarios, plan, inputs, unit))
 
 
-def with_late_copies(prepared: PreparedJoin, a_side: DataFrame, b_side: DataFrame) -> DataFrame:
-    """spec §10: A's slice, and a copy flagged ``_a_late`` of each A row without a B row in its window
-    (late_matches.py)."""
-    params = prepared.params
-    window = sliding_window_sql(params.look_back_time, params.max_waiting_time, params.time_uom)
-    # an A row with a B row in its window did not time out
-    condition = condition_sql(prepared)
-    partner = f"{keys_equal_sql(len(prepared.inputs.keys))}{f' AND ({condition})' if condition else ''} AND {window}"
-    copies = a_side.join(b_side, F.expr(partner), "left_anti")
-    return a_side.selectExpr("*", f"false AS {LATE_COPY}").unionByName(copies.selectExpr("*", f"true AS {LATE_COPY}"))
-
-
-def condition_sql(prepared: PreparedJoin) -> str | None:
+def condition_text(prepared: PreparedJoin) -> str | None:
     """join_cond over the internal names, or None."""
     return None if prepared.condition is None else prepared.condition.sql
 
@@ -317,7 +294,7 @@ def bucketed_pairs(prepared: PreparedJoin, a_side: DataFrame, b_slice: DataFrame
         .selectExpr("*", *arrival_projection(key_count))
         .selectExpr("*", f"explode({arrival_buckets_sql(lb, mw, unit)}) AS {BUCKET}")
     )
-    match = group_match_sql(key_count, lb, mw, unit, condition_sql(prepared))
+    match = group_match_sql(key_count, lb, mw, unit, condition_text(prepared))
     return a_buckets.join(b_side, F.expr(match), "inner")
 
 
@@ -363,7 +340,7 @@ def reduced_by_arrival(prepared: PreparedJoin, a_side: DataFrame, b_slice: DataF
     )
     # how = full: a B row of no arrival's window is kept (with NULL group columns): it is code 6.
     kind = "right" if params.how == "full" else "inner"
-    matches = arrivals.join(b_side, F.expr(group_match_sql(key_count, lb, mw, unit, condition_sql(prepared))), kind)
+    matches = arrivals.join(b_side, F.expr(group_match_sql(key_count, lb, mw, unit, condition_text(prepared))), kind)
     group = [group_key(i) for i in range(key_count)] + [GROUP_ARRIVAL] + conditioned
     # the group as the reduced rows name it: join_cond's A columns renamed for the join back
     named = group[: key_count + 1] + condition_group_projection(len(conditioned))

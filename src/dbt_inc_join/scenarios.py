@@ -16,38 +16,20 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .join_types import JoinType
-from .time_units import TimeUnit, add_units_sql, diff_units_sql
+from .placement import (
+    ARRIVAL_A,
+    ARRIVAL_B,
+    LATE_COPY,
+    PlacementContext,
+    a_row,
+    matched_arrival,
+    window_closes,
+)
+from .time_units import add_units_sql, diff_units_sql
 
-ARRIVAL_A, ARRIVAL_B = "_a_arrival", "_b_arrival"
-LATE_COPY = "_a_late"
 BOTH = f"{ARRIVAL_A} IS NOT NULL AND {ARRIVAL_B} IS NOT NULL"
 A_ONLY = f"{ARRIVAL_A} IS NOT NULL AND {ARRIVAL_B} IS NULL"
 B_ONLY = f"{ARRIVAL_A} IS NULL"
-
-
-def keys_equal_sql(key_count: int, a_key: str = "_ak") -> str:
-    """A's keys (named ``<a_key><i>``) equal B's (plain SQL equality: NULL never matches)."""
-    return " AND ".join(f"{a_key}{i} = _bk{i}" for i in range(key_count))
-
-
-def sliding_window_sql(look_back_time: int, max_waiting_time: int, unit: TimeUnit, a_arrival: str = ARRIVAL_A) -> str:
-    """b inside the sliding window ``[a − lb, a + mw]`` of the A arrival ``a_arrival``."""
-    return (
-        f"{ARRIVAL_B} >= {add_units_sql(a_arrival, -look_back_time, unit)} AND "
-        f"{ARRIVAL_B} <= {add_units_sql(a_arrival, max_waiting_time, unit)}"
-    )
-
-
-@dataclass(frozen=True)
-class PlacementContext:
-    """What placing a row may depend on besides the row: the unit, the two windows, the output window end."""
-
-    time_uom: TimeUnit
-    look_back_time: int
-    max_waiting_time: int
-    end_sql: str  #: the output window end as a SQL literal
-    mode: str = "all"  #: the row mode of spec §11: "all", "first", "last" or "aggregate"
-    late_match: bool = False  #: late_match_time > 0: A's slice holds the late copies (spec §10)
 
 
 @dataclass(frozen=True)
@@ -62,23 +44,8 @@ class Scenario:
     waiting: str | None
 
 
-def _a_row(ctx: PlacementContext, where: str) -> str:
-    """``where`` for rows of an A row itself, never of its late copy (spec §10)."""
-    return f"{where} AND NOT {LATE_COPY}" if ctx.late_match else where
-
-
 def _delta(ctx: PlacementContext) -> str:
     return diff_units_sql(ARRIVAL_B, ARRIVAL_A, ctx.time_uom)
-
-
-def _window_closes(ctx: PlacementContext) -> str:
-    return add_units_sql(ARRIVAL_A, ctx.max_waiting_time, ctx.time_uom)
-
-
-def _matched_arrival(ctx: PlacementContext, arrival: str) -> str:
-    """Where a partner row is placed: when it is known. The last partner is known only when A's window
-    closes (spec §11); any pair, and the first partner, as soon as both rows are there."""
-    return _window_closes(ctx) if ctx.mode == "last" else arrival
 
 
 def same_time(ctx: PlacementContext) -> Scenario:
@@ -86,8 +53,8 @@ def same_time(ctx: PlacementContext) -> Scenario:
     return Scenario(
         JoinType.SAME_TIME,
         JoinType.SAME_TIME.label,
-        where=_a_row(ctx, f"{BOTH} AND {ARRIVAL_B} = {ARRIVAL_A}"),
-        arrival=_matched_arrival(ctx, ARRIVAL_A),
+        where=a_row(ctx, f"{BOTH} AND {ARRIVAL_B} = {ARRIVAL_A}"),
+        arrival=matched_arrival(ctx, ARRIVAL_A),
         diff=_delta(ctx),
         waiting=None,
     )
@@ -99,8 +66,8 @@ def a_late(ctx: PlacementContext) -> Scenario:
     return Scenario(
         JoinType.A_LATE,
         JoinType.A_LATE.label,
-        where=_a_row(ctx, f"{BOTH} AND {ARRIVAL_B} < {ARRIVAL_A}"),
-        arrival=_matched_arrival(ctx, ARRIVAL_A),
+        where=a_row(ctx, f"{BOTH} AND {ARRIVAL_B} < {ARRIVAL_A}"),
+        arrival=matched_arrival(ctx, ARRIVAL_A),
         diff=_delta(ctx),
         waiting=None,
     )
@@ -112,8 +79,8 @@ def b_late(ctx: PlacementContext) -> Scenario:
     return Scenario(
         JoinType.B_LATE,
         JoinType.B_LATE.label,
-        where=_a_row(ctx, f"{BOTH} AND {ARRIVAL_B} > {ARRIVAL_A}"),
-        arrival=_matched_arrival(ctx, ARRIVAL_B),
+        where=a_row(ctx, f"{BOTH} AND {ARRIVAL_B} > {ARRIVAL_A}"),
+        arrival=matched_arrival(ctx, ARRIVAL_B),
         diff=_delta(ctx),
         waiting=None,
     )
@@ -124,10 +91,10 @@ def a_timed_out(ctx: PlacementContext) -> Scenario:
     return Scenario(
         JoinType.A_TIMED_OUT,
         JoinType.A_TIMED_OUT.label,
-        where=_a_row(ctx, A_ONLY),
-        arrival=_window_closes(ctx),
+        where=a_row(ctx, A_ONLY),
+        arrival=window_closes(ctx),
         diff=None,
-        waiting=str(ctx.max_waiting_time),
+        waiting=str(ctx.mw),
     )
 
 
@@ -138,7 +105,7 @@ def a_waiting(ctx: PlacementContext) -> Scenario:
     return Scenario(
         JoinType.A_WAITING,
         JoinType.A_WAITING.label,
-        where=_a_row(ctx, f"{open_rows} AND {_window_closes(ctx)} > {ctx.end_sql}"),
+        where=a_row(ctx, f"{open_rows} AND {window_closes(ctx)} > {ctx.end_sql}"),
         arrival=ctx.end_sql,
         diff=None,
         waiting=diff_units_sql(ctx.end_sql, ARRIVAL_A, ctx.time_uom),
@@ -151,9 +118,9 @@ def b_timed_out(ctx: PlacementContext) -> Scenario:
         JoinType.B_TIMED_OUT,
         JoinType.B_TIMED_OUT.label,
         where=B_ONLY,
-        arrival=add_units_sql(ARRIVAL_B, ctx.look_back_time, ctx.time_uom),
+        arrival=add_units_sql(ARRIVAL_B, ctx.lb, ctx.time_uom),
         diff=None,
-        waiting=str(ctx.look_back_time),
+        waiting=str(ctx.lb),
     )
 
 
@@ -177,7 +144,7 @@ def a_aggregated(ctx: PlacementContext) -> Scenario:
         JoinType.A_AGGREGATED,
         JoinType.A_AGGREGATED.label,
         where=BOTH,
-        arrival=_window_closes(ctx),
+        arrival=window_closes(ctx),
         diff=None,
         waiting=None,
     )

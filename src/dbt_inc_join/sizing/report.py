@@ -1,0 +1,183 @@
+"""What a sizing returns, and how it reads: the two suggestions (pairs; one row per A) and the text of their
+``report()`` for a terminal: the distribution, the suggestion and its alternatives."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from .histogram import covered_pairs
+from .nearest import covered_a_rows
+from .results import QUANTILE_LEVELS, Histogram, LateMatchShare, NearestHistogram, WindowCandidate
+
+
+@dataclass(frozen=True)
+class WindowSuggestion:
+    """What the history says about the arrival distance of partners, and the window it suggests."""
+
+    count: int  #: number of partner pairs
+    minimum: int | None  #: smallest Δ (None without pairs)
+    maximum: int | None  #: largest Δ (None without pairs)
+    quantiles: dict[float, int]  #: nearest-rank quantiles of Δ by level, empty without pairs
+    look_back_time: int
+    max_waiting_time: int
+    coverage: float  #: the requested share of pairs to keep
+    covered: float  #: the share of pairs the suggested window keeps
+    candidates: tuple[WindowCandidate, ...]  #: one row per coverage target, ascending
+    histogram: Histogram = field(repr=False)  #: number of pairs per Δ
+    time_uom: str = "day"
+    note: str = ""
+    #: the window the late matches are counted for: the caller's (look_back_time, max_waiting_time), or the suggested
+    late_window: tuple[int, int] = (0, 0)
+    late_matches: tuple[LateMatchShare, ...] = ()  #: spec §10, one row per late_match_time value
+
+    def report(self) -> str:
+        """A few lines of text for a terminal: the distribution, the suggestion and its alternatives."""
+        return window_report(self)
+
+
+@dataclass(frozen=True)
+class ARowWindowSuggestion:
+    """One row per A (``partner`` = ``first``, ``last`` or ``aggregate``): which A rows have a partner in the
+    window, and the window it suggests. Counts A rows, not pairs."""
+
+    partner: str  #: the row mode asked for: "first", "last" or "aggregate"
+    count: int  #: A rows with at least one partner (equal keys, both arrivals known)
+    without_partner: int  #: A rows (arrival known) without any partner: no window gives them one
+    before: int  #: A rows with a partner at or before a
+    after: int  #: A rows with a partner at or after a
+    before_quantiles: dict[float, int]  #: nearest-rank quantiles of a − b of the nearest partner at or before a
+    after_quantiles: dict[float, int]  #: nearest-rank quantiles of b − a of the nearest partner at or after a
+    look_back_time: int
+    max_waiting_time: int
+    coverage: float  #: the requested share of A rows (with a partner) to keep
+    covered: float  #: the share of those A rows the suggested window keeps
+    candidates: tuple[WindowCandidate, ...]  #: one row per coverage target, ascending
+    nearest: NearestHistogram = field(repr=False)  #: A rows per (before, after)
+    time_uom: str = "day"
+    note: str = ""
+
+    def report(self) -> str:
+        """A few lines of text for a terminal: the nearest partners, the suggestion and its alternatives."""
+        return a_row_report(self)
+
+
+def percent_text(share: float) -> str:
+    """``0.999`` → ``99.9%``. Two decimals, more when they would round a non-zero loss to 0% or a share
+    that is not whole to 100%."""
+    value, digits = share * 100, 2
+    while digits < 8 and value not in (0, 100) and round(value, digits) in (0, 100):
+        digits += 1
+    text = f"{value:.{digits}f}".rstrip("0").rstrip(".")
+    return f"{text}%"
+
+
+def window_text(look_back_time: int, max_waiting_time: int) -> str:
+    """``[−3, +7]``; a zero bound is written ``0`` rather than ``−0`` or ``+0``."""
+    low = f"−{look_back_time}" if look_back_time else "0"
+    high = f"+{max_waiting_time}" if max_waiting_time else "0"
+    return f"[{low}, {high}]"
+
+
+def _text_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
+    # The first column names the row and reads left-aligned; numbers align on the right.
+    return [
+        "  ".join(
+            cell.ljust(width) if i == 0 else cell.rjust(width)
+            for i, (cell, width) in enumerate(zip(row, widths, strict=True))
+        ).rstrip()
+        for row in [header, *rows]
+    ]
+
+
+def window_report(suggestion: WindowSuggestion) -> str:
+    """The text of ``WindowSuggestion.report()``."""
+    s, unit = suggestion, f"{suggestion.time_uom}s"
+    lines = [f"inc_join window sizing: {s.count:,} partner pairs, Δ = b − a in {unit}"]
+    if not s.count:
+        lines += [f"  {s.note}", "  suggested: look_back_time=0, max_waiting_time=0"]
+        return "\n".join(lines)
+    lines.append(f"  Δ from {s.minimum} to {s.maximum} {unit}")
+    levels = list(s.quantiles)
+    lines += [
+        "  " + line
+        for line in _text_table(
+            ["quantile", *map(percent_text, levels)], [["Δ", *(str(s.quantiles[p]) for p in levels)]]
+        )
+    ]
+    lost = s.count - covered_pairs(s.histogram, s.look_back_time, s.max_waiting_time)
+    window = window_text(s.look_back_time, s.max_waiting_time)
+    lines.append(
+        f"suggested for coverage {percent_text(s.coverage)}: look_back_time={s.look_back_time}, "
+        f"max_waiting_time={s.max_waiting_time} (window {window} keeps {percent_text(s.covered)} of the "
+        f"pairs, loses {lost:,})"
+    )
+    rows = [
+        [
+            percent_text(c.target),
+            str(c.look_back_time),
+            str(c.max_waiting_time),
+            percent_text(c.lost),
+            f"{s.count - covered_pairs(s.histogram, c.look_back_time, c.max_waiting_time):,}",
+        ]
+        for c in s.candidates
+    ]
+    lines += [
+        "  " + line
+        for line in _text_table(["coverage", "look_back_time", "max_waiting_time", "lost", "lost pairs"], rows)
+    ]
+    if s.late_matches:
+        lb, mw = s.late_window
+        lines.append(
+            f"late matches with look_back_time={lb}, max_waiting_time={mw}: pairs with {mw} < Δ ≤ {mw} + "
+            "late_match_time (late matches when their A row has no partner in the window)"
+        )
+        late_rows = [[str(m.late_match_time), f"{m.pairs:,}", percent_text(m.share)] for m in s.late_matches]
+        lines += ["  " + line for line in _text_table(["late_match_time", "pairs", "share"], late_rows)]
+    return "\n".join(lines)
+
+
+def a_row_report(suggestion: ARowWindowSuggestion) -> str:
+    """The text of ``ARowWindowSuggestion.report()``; the run-operation prints the same with ``-`` for ``−``."""
+    s, unit = suggestion, f"{suggestion.time_uom}s"
+    lines = [
+        f"inc_join window sizing, partner='{s.partner}': {s.count:,} A rows with a partner, distances in {unit} "
+        "(counts A rows, not pairs)",
+        f"  {s.without_partner:,} A rows without any partner of equal keys are left out: no window gives them one",
+    ]
+    if not s.count:
+        lines += [f"  {s.note}", "  suggested: look_back_time=0, max_waiting_time=0"]
+        return "\n".join(lines)
+    lines.append("  an A row is kept when at least one partner arrives in [a − lb, a + mw], else it times out")
+    levels = list(QUANTILE_LEVELS)
+    sides = []
+    for label, side_rows, found in (
+        ("at or before a: a − b", s.before, s.before_quantiles),
+        ("at or after a: b − a", s.after, s.after_quantiles),
+    ):
+        cells = [str(found[p]) for p in levels] if side_rows else ["-"] * len(levels)
+        sides.append([label, f"{side_rows:,}", *cells])
+    lines += ["  " + line for line in _text_table(["nearest partner", "A rows", *map(percent_text, levels)], sides)]
+    lost = s.count - covered_a_rows(s.nearest, s.look_back_time, s.max_waiting_time)
+    window = window_text(s.look_back_time, s.max_waiting_time)
+    lines.append(
+        f"suggested for coverage {percent_text(s.coverage)}: look_back_time={s.look_back_time}, "
+        f"max_waiting_time={s.max_waiting_time} (window {window} keeps {percent_text(s.covered)} of the "
+        f"A rows, loses {lost:,})"
+    )
+    rows = [
+        [
+            percent_text(c.target),
+            str(c.look_back_time),
+            str(c.max_waiting_time),
+            percent_text(c.lost),
+            f"{s.count - covered_a_rows(s.nearest, c.look_back_time, c.max_waiting_time):,}",
+        ]
+        for c in s.candidates
+    ]
+    lines += [
+        "  " + line
+        for line in _text_table(["coverage", "look_back_time", "max_waiting_time", "lost", "lost A rows"], rows)
+    ]
+    return "\n".join(lines)
