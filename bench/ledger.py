@@ -234,7 +234,7 @@ def write_project(root: Path, schema: str, cases: Sequence[LedgerCase], historie
 
 
 # The embedded Derby metastore now and then fails a partition filter Spark pushes down to it (also seen by
-# tests/integration/test_ledger.py, macros/ledger/ledger.sql): an invocation failing with it is run again.
+# tests/integration/test_ledger.py, macros/ledger/_ledger.sql): an invocation failing with it is run again.
 TRANSIENT = "INTERNAL_ERROR_HIVE_METASTORE_PARTITION_FILTER"
 ATTEMPTS = 3
 
@@ -377,7 +377,7 @@ def classify(statements: Sequence[Sequence], relation: str, ledger: str) -> list
 
 
 def run_key(invocation_id: str, case: LedgerCase, day: date) -> str:
-    """A record's partition (macros/ledger/ledger.sql, _ledger_insert_sql: invocation, model, window start)."""
+    """A record's partition (macros/ledger/_run_record.sql, _ledger_insert_sql: invocation, model, window start)."""
     return f"{invocation_id}/{case.unique_id}/{day} 00:00:00"
 
 

@@ -1,6 +1,6 @@
-{#- Placement helpers the scenarios share (scenarios.py: _a_row, _delta, _window_closes, _matched_arrival), the
-    pairing rule's two tests (scenarios.py: keys_equal_sql, sliding_window_sql), and the names of a joined pair's
-    arrivals and of its sides' presence, written once (scenarios.py: ARRIVAL_A, ARRIVAL_B, LATE_COPY, BOTH, A_ONLY,
+{#- Placement helpers the scenarios share (placement.py: a_row, window_closes, matched_arrival; scenarios.py: _delta), the
+    pairing rule's two tests (placement.py: keys_equal_sql, sliding_window_sql), and the names of a joined pair's
+    arrivals and of its sides' presence, written once (placement.py: ARRIVAL_A, ARRIVAL_B, LATE_COPY; scenarios.py: BOTH, A_ONLY,
     B_ONLY). -#}
 
 {% macro _arrival_a() %}{{ return('_a_arrival') }}{% endmacro %}

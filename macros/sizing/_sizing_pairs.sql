@@ -1,5 +1,5 @@
 {#- The window that keeps a share of the partner pairs (partner = 'all'), from the histogram of delta = b - a:
-    the rules of sizing.py (check_coverage, required_pairs, covered_pairs, minimal_window, quantiles,
+    the rules of sizing/ (check_coverage, required_pairs, covered_pairs, minimal_window, quantiles,
     late_match_values, late_match_shares, suggest_from_histogram), on exact decimals like it. -#}
 
 {% macro _check_coverage(value) %}
@@ -70,7 +70,7 @@
 {% endmacro %}
 
 {% macro _late_match_values(mw) %}
-  {#- The late_match_time values the report shows: 1, half, one and two times max_waiting_time (sizing.py). -#}
+  {#- The late_match_time values the report shows: 1, half, one and two times max_waiting_time (sizing/). -#}
   {{ return([1, mw // 2, mw, 2 * mw] | select('gt', 0) | unique | sort | list) }}
 {% endmacro %}
 

@@ -1,4 +1,4 @@
-{#- The queries of suggest_windows (sizing.py: _arrival_counts, delta_histogram, nearest_partners): rows per
+{#- The queries of suggest_windows (sizing/spark.py: _arrival_counts, delta_histogram, nearest_partners): rows per
     (keys, arrival) on each side, joined on the keys; the pairs are counted, never formed. -#}
 
 {% macro _relation_argument(value, parameter) %}
@@ -17,7 +17,7 @@
 {% endmacro %}
 
 {% macro _current_window(look_back_time, max_waiting_time) %}
-  {#- The window in use, [lb, mw], or none when neither is given (sizing.py: current_window). -#}
+  {#- The window in use, [lb, mw], or none when neither is given (sizing/checks.py: current_window). -#}
   {%- set window = none -%}
   {%- if look_back_time is not none or max_waiting_time is not none -%}
     {%- if look_back_time is none or max_waiting_time is none -%}

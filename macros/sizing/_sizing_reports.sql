@@ -1,4 +1,4 @@
-{#- The reports suggest_windows prints (sizing.py: format_report, format_a_row_report and their helpers). -#}
+{#- The reports suggest_windows prints (sizing/report.py: format_report, format_a_row_report and their helpers). -#}
 
 {% macro _percent(share) %}
   {%- set text = '%.2f' % (share * 100) -%}
@@ -65,7 +65,7 @@
 {% endmacro %}
 
 {% macro _format_a_row_report(s, unit) %}
-  {#- The text of sizing.format_a_row_report with '-' for '−'. -#}
+  {#- The text of sizing/report.py: format_a_row_report with '-' for '−'. -#}
   {%- set lines = ["inc_join window sizing, partner='" ~ s.partner ~ "': " ~ '{:,}'.format(s['count'])
                    ~ ' A rows with a partner, distances in ' ~ unit ~ 's (counts A rows, not pairs)',
                    '  ' ~ '{:,}'.format(s.without_partner) ~ ' A rows without any partner of equal keys are left out: no window gives them one'] -%}

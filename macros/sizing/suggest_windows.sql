@@ -22,7 +22,7 @@
 
 {% macro default__suggest_windows(a, b, join_cols, inc_col, time_uom, coverage, partner='all', look_back_time=none,
                                   max_waiting_time=none) %}
-  {#- sizing.py: suggest_windows; the queries in _sizing_queries.sql, the rules in _sizing_pairs.sql and
+  {#- sizing/spark.py: suggest_windows; the queries in _sizing_queries.sql, the rules in _sizing_pairs.sql and
       _sizing_a_rows.sql, the reports in _sizing_reports.sql -#}
   {%- set coverage = dbt_inc_join._check_coverage(coverage) -%}
   {%- set window = dbt_inc_join._current_window(look_back_time, max_waiting_time) -%}

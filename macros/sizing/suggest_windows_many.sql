@@ -2,7 +2,7 @@
     join_cols: OrderId}, {b: fees, name: fees, join_cols: OrderId, aggregate: true}]}'
     Sizes each input of an inc_join_many model (spec §12) in one call: per input, its heading and the report of
     suggest_windows with the input's own keys and arrival columns, as one row per A (partner 'first' by default,
-    'last', or 'aggregate' when the input has an aggregate). sizing.py: suggest_windows_many, the same numbers. -#}
+    'last', or 'aggregate' when the input has an aggregate). sizing/spark.py: suggest_windows_many, the same numbers. -#}
 
 {% macro suggest_windows_many(a, inputs, time_uom='day', coverage=0.999) %}
   {%- set suggestions = {} -%}

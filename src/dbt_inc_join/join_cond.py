@@ -64,7 +64,7 @@ def rewrite_join_cond(text: str, a_names: list[str], b_names: list[str], case_se
             )
         side_name, prefix = SIDES[side]
         names = a_names if side == "a" else b_names
-        resolved = find_name(names, column, case_sensitive)
+        resolved = find_column_name(names, column, case_sensitive)
         if resolved is None:
             raise ValueError(
                 f"inc_join: join_cond {text!r} names {side}.{column}, a column {side_name} does not have; "
@@ -83,7 +83,7 @@ def rewrite_join_cond(text: str, a_names: list[str], b_names: list[str], case_se
     return JoinCondition(text, rewritten, tuple(found["a"]), tuple(found["b"]))
 
 
-def find_name(names: list[str], name: str, case_sensitive: bool) -> str | None:
+def find_column_name(names: list[str], name: str, case_sensitive: bool) -> str | None:
     if case_sensitive:
         return name if name in names else None
     return next((n for n in names if n.lower() == name.lower()), None)

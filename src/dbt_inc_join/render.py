@@ -226,13 +226,13 @@ def render_join(prepared: PreparedJoin, window: OutputWindow) -> DataFrame:
         sides.append(sliced.selectExpr(*projection))
 
     if params.late_match_time:
-        sides[0] = late_copies(sides[0], sides[1], params, len(inputs.keys), condition_text(prepared))
+        sides[0] = late_copies(sides[0], sides[1], params, len(inputs.keys), condition_sql(prepared))
     if params.groups_by_arrival and pairs_by_bucket(params.mode, params.how):
         pairs = bucketed_pairs(prepared, sides[0], slices[1])
     elif params.groups_by_arrival:
         pairs = arrival_group_pairs(prepared, sides[0], slices[1], df_b)
     else:
-        condition = partner_condition_sql(params, start, len(inputs.keys), condition_text(prepared))
+        condition = partner_condition_sql(params, start, len(inputs.keys), condition_sql(prepared))
         pairs = sides[0].join(sides[1], F.expr(condition), JOIN_KINDS[params.how])
     emitted = emitted_join_types(params.how, params.include_waiting, params.mode, ctx.late_match)
     scenarios = [SCENARIOS[join_type](ctx) for join_type in emitted]
@@ -240,7 +240,7 @@ def render_join(prepared: PreparedJoin, window: OutputWindow) -> DataFrame:
     return placed.where(f"{CODE} IS NOT NULL").selectExpr(*placed_columns(scenarios, plan, inputs, unit))
 
 
-def condition_text(prepared: PreparedJoin) -> str | None:
+def condition_sql(prepared: PreparedJoin) -> str | None:
     """join_cond over the internal names, or None."""
     return None if prepared.condition is None else prepared.condition.sql
 
@@ -294,7 +294,7 @@ def bucketed_pairs(prepared: PreparedJoin, a_side: DataFrame, b_slice: DataFrame
         .selectExpr("*", *arrival_projection(key_count))
         .selectExpr("*", f"explode({arrival_buckets_sql(lb, mw, unit)}) AS {BUCKET}")
     )
-    match = group_match_sql(key_count, lb, mw, unit, condition_text(prepared))
+    match = group_match_sql(key_count, lb, mw, unit, condition_sql(prepared))
     return a_buckets.join(b_side, F.expr(match), "inner")
 
 
@@ -340,7 +340,7 @@ def reduced_by_arrival(prepared: PreparedJoin, a_side: DataFrame, b_slice: DataF
     )
     # how = full: a B row of no arrival's window is kept (with NULL group columns): it is code 6.
     kind = "right" if params.how == "full" else "inner"
-    matches = arrivals.join(b_side, F.expr(group_match_sql(key_count, lb, mw, unit, condition_text(prepared))), kind)
+    matches = arrivals.join(b_side, F.expr(group_match_sql(key_count, lb, mw, unit, condition_sql(prepared))), kind)
     group = [group_key(i) for i in range(key_count)] + [GROUP_ARRIVAL] + conditioned
     # the group as the reduced rows name it: join_cond's A columns renamed for the join back
     named = group[: key_count + 1] + condition_group_projection(len(conditioned))

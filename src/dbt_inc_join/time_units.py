@@ -34,7 +34,7 @@ class TimeUnit(str, Enum):
 TIME_UOM_VALUES = tuple(unit.value for unit in TimeUnit)
 
 
-def floor_to_unit(value: UnitValue, unit: TimeUnit) -> UnitValue:
+def floor_value(value: UnitValue, unit: TimeUnit) -> UnitValue:
     """The unit containing ``value``: a date for ``day``, a datetime cut to the hour/minute otherwise."""
     if unit is TimeUnit.DAY:
         return value.date() if isinstance(value, datetime) else value

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timezone, tzinfo
 from zoneinfo import ZoneInfo
 
-from .time_units import TimeUnit, UnitValue, floor_to_unit, shift_value
+from .time_units import TimeUnit, UnitValue, floor_value, shift_value
 
 
 def _zone(session_time_zone: str) -> tzinfo:
@@ -28,9 +28,9 @@ def parse_bound(value: object, parameter: str, unit: TimeUnit, session_time_zone
     if isinstance(value, datetime):
         if value.tzinfo is not None:
             value = value.astimezone(_zone(session_time_zone)).replace(tzinfo=None)
-        return floor_to_unit(value, unit)
+        return floor_value(value, unit)
     if isinstance(value, date):
-        return floor_to_unit(value, unit)
+        return floor_value(value, unit)
     raise TypeError(
         f"inc_join: {parameter} must be a date, a datetime or an ISO-8601 string such as '2025-03-06' or "
         f"'2025-03-06 10:00:00' (got {type(value).__name__} {value!r})."

@@ -40,7 +40,6 @@ from .checks import (
     current_window,
 )
 from .histogram import (
-    at_least,
     candidate_windows,
     coverage_targets,
     covered_pairs,
@@ -51,6 +50,7 @@ from .histogram import (
     nearest_rank,
     normalise_histogram,
     quantiles,
+    required_pairs,
 )
 from .nearest import (
     candidate_a_row_windows,
@@ -63,9 +63,9 @@ from .nearest import (
 from .report import (
     ARowWindowSuggestion,
     WindowSuggestion,
-    a_row_report,
+    format_a_row_report,
+    format_report,
     percent_text,
-    window_report,
     window_text,
 )
 from .results import (
@@ -102,7 +102,7 @@ __all__ = [
     "quantiles",
     "covered_pairs",
     "covered_share",
-    "at_least",
+    "required_pairs",
     "minimal_window",
     "coverage_targets",
     "candidate_windows",
@@ -118,8 +118,8 @@ __all__ = [
     "ARowWindowSuggestion",
     "percent_text",
     "window_text",
-    "window_report",
-    "a_row_report",
+    "format_report",
+    "format_a_row_report",
     "suggest_from_histogram",
     "suggest_from_nearest",
     "delta_histogram",

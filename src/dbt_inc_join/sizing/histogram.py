@@ -63,7 +63,7 @@ def covered_share(histogram: Mapping[int, int], look_back_time: int, max_waiting
     return covered_pairs(histogram, look_back_time, max_waiting_time) / total if total else 1.0
 
 
-def at_least(coverage: float, count: int) -> int:
+def required_pairs(coverage: float, count: int) -> int:
     """The fewest pairs ``k`` with ``k / count ≥ coverage``."""
     return ceil(_exact(coverage) * count)
 
@@ -77,7 +77,7 @@ def minimal_window(histogram: Mapping[int, int], coverage: float) -> tuple[int, 
     O(k log k) for k distinct Δ, however wide their range.
     """
     bins = normalise_histogram(histogram)
-    need = at_least(coverage, sum(bins.values()))
+    need = required_pairs(coverage, sum(bins.values()))
     if need == 0:
         return 0, 0
     # lb candidates ascending with the pairs in [−lb, −1]; mw candidates ascending with the pairs in [0, mw].

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .histogram import at_least, coverage_targets
+from .histogram import coverage_targets, required_pairs
 from .results import Histogram, NearestHistogram, WindowCandidate
 
 
@@ -71,7 +71,7 @@ def minimal_a_row_window(nearest: Mapping[tuple[int | None, int | None], int], c
     takes each A row out of them once, so the search is O(k log k) for k distinct (before, after).
     """
     points = normalise_nearest(nearest)
-    need = at_least(coverage, sum(points.values()))
+    need = required_pairs(coverage, sum(points.values()))
     if need == 0:
         return 0, 0
     backs = [0, *sorted({b for b, _ in points if b is not None and b > 0})]

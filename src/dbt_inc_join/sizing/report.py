@@ -33,7 +33,7 @@ class WindowSuggestion:
 
     def report(self) -> str:
         """A few lines of text for a terminal: the distribution, the suggestion and its alternatives."""
-        return window_report(self)
+        return format_report(self)
 
 
 @dataclass(frozen=True)
@@ -59,7 +59,7 @@ class ARowWindowSuggestion:
 
     def report(self) -> str:
         """A few lines of text for a terminal: the nearest partners, the suggestion and its alternatives."""
-        return a_row_report(self)
+        return format_a_row_report(self)
 
 
 def percent_text(share: float) -> str:
@@ -91,7 +91,7 @@ def _text_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[st
     ]
 
 
-def window_report(suggestion: WindowSuggestion) -> str:
+def format_report(suggestion: WindowSuggestion) -> str:
     """The text of ``WindowSuggestion.report()``."""
     s, unit = suggestion, f"{suggestion.time_uom}s"
     lines = [f"inc_join window sizing: {s.count:,} partner pairs, Δ = b − a in {unit}"]
@@ -138,7 +138,7 @@ def window_report(suggestion: WindowSuggestion) -> str:
     return "\n".join(lines)
 
 
-def a_row_report(suggestion: ARowWindowSuggestion) -> str:
+def format_a_row_report(suggestion: ARowWindowSuggestion) -> str:
     """The text of ``ARowWindowSuggestion.report()``; the run-operation prints the same with ``-`` for ``−``."""
     s, unit = suggestion, f"{suggestion.time_uom}s"
     lines = [
