@@ -77,10 +77,7 @@
     {{ return(none) }}
   {%- endif -%}
   {%- set ledger = dbt_inc_join._ledger_relation() -%}
-  {%- if ledger is none -%}
-    {{ dbt_inc_join._fail("post-hook record_run: the run ledger model dbt_inc_join_runs is disabled. Enable it "
-                          ~ "(models: dbt_inc_join: +enabled: true) or remove the post-hook.") }}
-  {%- endif -%}
+  {%- do dbt_inc_join._ledger_switch_check() -%}
   {{ return(ledger) }}
 {% endmacro %}
 
@@ -310,6 +307,7 @@ partitioned by (recorded_month, run_key)
       the materialization wrote the table, so a run that was killed before never has a record. Its statements:
       count the rows the run wrote per JoinType, write the record, then mirror it in the table property
       inc_join.committed (what the next run reads, _ledger_state). Returns no statement of its own. -#}
+  {%- do dbt_inc_join._ledger_switch_check() -%}
   {%- if not execute or model is not defined or model.config.materialized not in ['incremental', 'table'] -%}
     {{ return('') }}
   {%- endif -%}

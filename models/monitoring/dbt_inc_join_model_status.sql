@@ -1,6 +1,9 @@
 {#- One row per model that records its runs: its last committed run, how far its output lags behind the
     availability watermark, and how many units it still has to catch up (max_window_units). -#}
-{{ config(materialized='view') }}
+{{ config(materialized='view', enabled=var('inc_join_ledger', false)) }}
+{#- the ledger is created here when missing (e.g. its schema was dropped since it was built): the view never
+    fails the run for want of it -#}
+{%- do dbt_inc_join._ensure_ledger(ref('dbt_inc_join_runs')) -%}
 with ranked as (
   select
     *,
@@ -21,6 +24,7 @@ committed as (
 )
 select
   last_run.model,
+  split_part(last_run.model, '.', 3) as model_name,
   last_run.relation,
   last_run.time_uom,
   committed.committed_end,

@@ -1,7 +1,11 @@
 {#- One row per committed run and JoinType: the rows each run wrote of each code (spec §3). -#}
-{{ config(materialized='view') }}
+{{ config(materialized='view', enabled=var('inc_join_ledger', false)) }}
+{#- the ledger is created here when missing (e.g. its schema was dropped since it was built): the view never
+    fails the run for want of it -#}
+{%- do dbt_inc_join._ensure_ledger(ref('dbt_inc_join_runs')) -%}
 select
   runs.model,
+  split_part(runs.model, '.', 3) as model_name,
   runs.relation,
   runs.window_start,
   runs.window_end,

@@ -1,0 +1,16 @@
+{#- The run ledger's switch (README, "The run ledger"): a project turns the ledger's models on with
+      vars:
+        inc_join_ledger: true
+    in its dbt_project.yml (each model of models/ reads it in its config()). Without it the package adds no model
+    to the project, and a model with the post-hook record_run fails with one message naming the switch. -#}
+
+{% macro _ledger_switch_check() %}
+  {#- Fails when the ledger model is not enabled in this project (the switch is off, or the model was disabled by
+      hand); only when executing: dbt renders hooks at parse time too. -#}
+  {%- if execute and dbt_inc_join._ledger_node() is none -%}
+    {{ dbt_inc_join._fail("post-hook record_run: the run ledger is off in this project (its model dbt_inc_join_runs "
+                          ~ "is not enabled). Switch it on in your dbt_project.yml with `vars: {inc_join_ledger: true}` "
+                          ~ "(it adds the table dbt_inc_join_runs and its three monitoring views), or remove the "
+                          ~ "post-hook.") }}
+  {%- endif -%}
+{% endmacro %}
