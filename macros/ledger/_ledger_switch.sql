@@ -14,3 +14,11 @@
                           ~ "post-hook.") }}
   {%- endif -%}
 {% endmacro %}
+
+{% macro _ledger_view_hook() %}
+  {#- The monitoring views' pre-hook: creates the ledger when it is missing (e.g. a model of the project dropped
+      the schema after the ledger was built), so a view never fails the run for want of it. A pre-hook runs only
+      when the view is built (run, build), never on compile or docs generate. Returns no statement. -#}
+  {%- do dbt_inc_join._ensure_ledger(ref('dbt_inc_join_runs')) -%}
+  {{ return('') }}
+{% endmacro %}

@@ -1,9 +1,8 @@
 {#- One row per model that records its runs: its last committed run, how far its output lags behind the
     availability watermark, and how many units it still has to catch up (max_window_units). -#}
-{{ config(materialized='view', enabled=var('inc_join_ledger', false)) }}
-{#- the ledger is created here when missing (e.g. its schema was dropped since it was built): the view never
-    fails the run for want of it -#}
-{%- do dbt_inc_join._ensure_ledger(ref('dbt_inc_join_runs')) -%}
+{#- enabled only where the project switches the ledger on; the pre-hook creates a missing ledger -#}
+{{ config(materialized='view', enabled=var('inc_join_ledger', false),
+          pre_hook="{{ dbt_inc_join._ledger_view_hook() }}") }}
 with ranked as (
   select
     *,

@@ -1,8 +1,7 @@
 {#- One row per committed run and JoinType: the rows each run wrote of each code (spec §3). -#}
-{{ config(materialized='view', enabled=var('inc_join_ledger', false)) }}
-{#- the ledger is created here when missing (e.g. its schema was dropped since it was built): the view never
-    fails the run for want of it -#}
-{%- do dbt_inc_join._ensure_ledger(ref('dbt_inc_join_runs')) -%}
+{#- enabled only where the project switches the ledger on; the pre-hook creates a missing ledger -#}
+{{ config(materialized='view', enabled=var('inc_join_ledger', false),
+          pre_hook="{{ dbt_inc_join._ledger_view_hook() }}") }}
 select
   runs.model,
   split_part(runs.model, '.', 3) as model_name,

@@ -8,7 +8,8 @@ package installed as README step 1 says, with step 2's dispatch entry) on the te
 - switch on (`vars: {inc_join_ledger: true}`): the ledger and its three monitoring views are built, the views give
   the model's name beside its node id, and every column of the four is documented in models/*.yml with the type
   the table really has;
-- a monitoring view built when its ledger is missing creates the ledger instead of failing the run.
+- a monitoring view built when its ledger is missing creates the ledger instead of failing the run (in its
+  pre-hook: compiling it creates nothing).
 """
 
 from __future__ import annotations
@@ -164,6 +165,8 @@ def test_every_column_of_the_ledger_and_views_is_documented_with_its_type(spark,
 def test_a_view_built_without_its_ledger_creates_it_instead_of_failing(shop, spark):
     empty_schema(spark)  # e.g. a model of the project dropped the schema during the run, after the ledger was built
     views = ["dbt_inc_join_model_status", "dbt_inc_join_run_durations", "dbt_inc_join_run_join_types"]
+    shop.invoke("compile", "--select", *views, vars=SWITCH_ON)
+    assert not spark.catalog.tableExists(f"{SCHEMA}.dbt_inc_join_runs")  # their pre-hook, not their compile
     result = shop.invoke("run", "--select", *views, vars=SWITCH_ON)
     assert built(result) == dict.fromkeys(views, "success")
     assert tables(spark) == PACKAGE_MODELS
