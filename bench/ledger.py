@@ -198,6 +198,9 @@ model-paths: ["models"]
 dispatch:
   - macro_namespace: dbt
     search_order: ["{project}", "dbt_inc_join", "dbt"]
+# the run ledger's switch (README, "The run ledger"): the package's ledger and views exist only with it
+vars:
+  inc_join_ledger: true
 models:
   {project}:
     +materialized: incremental

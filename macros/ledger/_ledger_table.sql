@@ -78,10 +78,7 @@
     {{ return(none) }}
   {%- endif -%}
   {%- set ledger = dbt_inc_join._ledger_relation() -%}
-  {%- if ledger is none -%}
-    {{ dbt_inc_join._fail("post-hook record_run: the run ledger model dbt_inc_join_runs is disabled. Enable it "
-                          ~ "(models: dbt_inc_join: +enabled: true) or remove the post-hook.") }}
-  {%- endif -%}
+  {%- do dbt_inc_join._ledger_switch_check() -%}
   {{ return(ledger) }}
 {% endmacro %}
 

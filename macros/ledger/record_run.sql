@@ -10,6 +10,7 @@
       the materialization wrote the table, so a run that was killed before never has a record. Its statements:
       count the rows the run wrote per JoinType, write the record, then mirror it in the table property
       inc_join.committed (what the next run reads, _ledger_state). Returns no statement of its own. -#}
+  {%- do dbt_inc_join._ledger_switch_check() -%}
   {%- if not execute or model is not defined or model.config.materialized not in ['incremental', 'table'] -%}
     {{ return('') }}
   {%- endif -%}

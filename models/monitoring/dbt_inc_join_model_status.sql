@@ -1,6 +1,8 @@
 {#- One row per model that records its runs: its last committed run, how far its output lags behind the
     availability watermark, and how many units it still has to catch up (max_window_units). -#}
-{{ config(materialized='view') }}
+{#- enabled only where the project switches the ledger on; the pre-hook creates a missing ledger -#}
+{{ config(materialized='view', enabled=var('inc_join_ledger', false),
+          pre_hook="{{ dbt_inc_join._ledger_view_hook() }}") }}
 with ranked as (
   select
     *,
@@ -21,6 +23,7 @@ committed as (
 )
 select
   last_run.model,
+  split_part(last_run.model, '.', 3) as model_name,
   last_run.relation,
   last_run.time_uom,
   committed.committed_end,

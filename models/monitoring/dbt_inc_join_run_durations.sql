@@ -1,8 +1,11 @@
 {#- One row per committed run: how long it took (compile of the window to the recorded commit), how much it
     finalised, and how many rows it wrote. -#}
-{{ config(materialized='view') }}
+{#- enabled only where the project switches the ledger on; the pre-hook creates a missing ledger -#}
+{{ config(materialized='view', enabled=var('inc_join_ledger', false),
+          pre_hook="{{ dbt_inc_join._ledger_view_hook() }}") }}
 select
   model,
+  split_part(model, '.', 3) as model_name,
   relation,
   invocation_id,
   window_start,

@@ -1,7 +1,10 @@
 {#- One row per committed run and JoinType: the rows each run wrote of each code (spec §3). -#}
-{{ config(materialized='view') }}
+{#- enabled only where the project switches the ledger on; the pre-hook creates a missing ledger -#}
+{{ config(materialized='view', enabled=var('inc_join_ledger', false),
+          pre_hook="{{ dbt_inc_join._ledger_view_hook() }}") }}
 select
   runs.model,
+  split_part(runs.model, '.', 3) as model_name,
   runs.relation,
   runs.window_start,
   runs.window_end,

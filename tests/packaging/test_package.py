@@ -107,6 +107,52 @@ def test_the_wheel_metadata_is_complete(wheel):
     assert any(url.startswith("Source, https://") for url in metadata.get_all("Project-URL"))
 
 
+def dev_pins() -> dict[str, str]:
+    """requirements/dev.txt's pins, by project name (extras dropped): the toolchain the suite runs on."""
+    pins = {}
+    for line in (REPO / "requirements" / "dev.txt").read_text().splitlines():
+        found = re.fullmatch(r"([A-Za-z0-9_.-]+)(?:\[[^\]]*\])?==(\S+)", line.split("#")[0].strip())
+        if found:
+            pins[found.group(1).lower()] = found.group(2)
+    return pins
+
+
+def test_the_session_extra_keeps_pip_off_dbt_core_pre_releases(wheel):
+    """dbt-spark's own bound (dbt-core>=1.8.0rc1) let pip take dbt-core 1.13.0b1 (issue 28): the session extra
+    bounds dbt-core to released versions the dbt package accepts, the tested ones among them."""
+    from packaging.requirements import Requirement
+
+    metadata = email.message_from_bytes(wheel.read(f"dbt_inc_join-{dbt_inc_join.__version__}.dist-info/METADATA"))
+    session = {}
+    for text in metadata.get_all("Requires-Dist"):
+        requirement = Requirement(text)
+        if requirement.marker is not None and requirement.marker.evaluate({"extra": "session"}):
+            session[requirement.name] = requirement.specifier
+    assert set(session) == {"dbt-core", "dbt-spark", "pyspark"}
+    dbt_core = session["dbt-core"]
+    # even where another requirement lets pip consider pre-releases (prereleases=True), none of those is allowed
+    for pre_release in ("1.13.0b1", "1.12.0rc1", "1.12.0b1", "2.0.0rc9"):
+        assert not dbt_core.contains(pre_release, prereleases=True), (pre_release, str(dbt_core))
+    assert not dbt_core.contains("1.12.0")  # not yet run by the suite
+    assert not dbt_core.contains("1.8.10")  # the dbt package requires dbt 1.9 (require-dbt-version)
+    pins = dev_pins()
+    for name in ("dbt-core", "dbt-spark", "pyspark"):
+        assert session[name].contains(pins[name]), (name, pins[name], str(session[name]))
+
+
+def test_the_readme_install_line_pins_the_tested_versions():
+    """README step 1 installs exactly the toolchain of requirements/dev.txt."""
+    pins = dev_pins()
+    line = next(
+        line for line in (REPO / "README.md").read_text().splitlines() if line.startswith('pip install "dbt-core==')
+    )
+    assert line.split()[2:5] == [
+        f'"dbt-core=={pins["dbt-core"]}"',
+        f'"dbt-spark[session]=={pins["dbt-spark"]}"',
+        f'"pyspark=={pins["pyspark"]}"',
+    ], line
+
+
 def test_one_version_source():
     """``dbt_inc_join.__version__`` is the version; pyproject reads it, the dbt package must say the same."""
     assert re.fullmatch(r"\d+\.\d+\.\d+", dbt_inc_join.__version__)
