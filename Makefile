@@ -28,7 +28,7 @@ ENGINE_CORE := tests/core --ignore=tests/core/test_compat_mode.py --ignore=tests
 	--ignore=tests/core/test_join_type_table.py --ignore=tests/core/test_run_log_line.py
 
 .PHONY: help demo check test test-core test-spark4 test-spark4-ansi test-spark35 test-spark35-ansi pictures java \
-	integration-deps test-lane-1 test-lane-2 test-spark4-dbt test-spark4-thrift test-spark4-ledger test-spark4-core test-cluster test-spark4-cluster \
+	integration-deps test-lane-1 test-lane-2 test-spark4-dbt test-spark4-thrift test-spark4-ledger test-spark4-core test-cluster test-spark4-cluster test-spark4-adapter \
 	test-spark4-ansi-dbt test-spark4-ansi-core test-spark35-dbt test-spark35-core test-spark35-ansi-dbt \
 	test-spark35-ansi-core clean-state bench bench-quick bench-peer thrift-server thrift-server-stop
 
@@ -75,7 +75,8 @@ test-lane-1: # lint and types, then the Spark 4 dbt legs and the run ledger's le
 	$(MAKE) --no-print-directory test-spark4-ansi-core
 	$(MAKE) --no-print-directory test-spark4-ledger
 
-test-lane-2: # the Spark 3.5 environment first, its legs, the Spark 4 core leg, the Spark 3.5 matrix, the cluster
+test-lane-2: # the Spark 3.5 environment first, its legs, the Spark 4 core leg, the Spark 3.5 matrix, the cluster,
+# dbt's adapter suite
 	$(MAKE) --no-print-directory $(STAMP35)
 	$(MAKE) --no-print-directory test-spark35-core
 	$(MAKE) --no-print-directory test-spark35-ansi-dbt
@@ -83,6 +84,7 @@ test-lane-2: # the Spark 3.5 environment first, its legs, the Spark 4 core leg, 
 	$(MAKE) --no-print-directory test-spark4-core
 	$(MAKE) --no-print-directory test-spark35-dbt
 	$(MAKE) --no-print-directory test-spark4-cluster
+	$(MAKE) --no-print-directory test-spark4-adapter
 
 test-spark4: test-spark4-dbt test-spark4-thrift test-spark4-ledger test-spark4-core ## The whole suite on Spark 4 (pyspark 4.3), as configured by default
 test-spark4-ansi: test-spark4-ansi-dbt test-spark4-ansi-core ## Spark 4, ANSI on for dbt too: the SQL macro = core matrix
@@ -97,7 +99,8 @@ test-spark4-ledger: $(STAMP)
 
 # The benchmark's quick mode is part of the suite (tests/bench), so the peer overlay must exist first.
 test-spark4-core: $(STAMP) $(PEER_STAMP)
-	$(TMPDIR_READY) $(SPARK4) $(BASETEMP) tests --ignore=tests/integration --ignore=tests/thrift --ignore=tests/cluster
+	$(TMPDIR_READY) $(SPARK4) $(BASETEMP) tests --ignore=tests/integration --ignore=tests/thrift --ignore=tests/cluster \
+		--ignore=tests/adapter
 
 test-spark4-thrift: $(STAMP)
 	$(TMPDIR_READY) $(SPARK4) $(BASETEMP) tests/thrift
@@ -127,6 +130,12 @@ test-cluster: $(STAMP) ## The run ledger's faults on a multi-process Spark clust
 
 test-spark4-cluster: $(STAMP)
 	$(TMPDIR_READY) $(SPARK4) $(BASETEMP) tests/cluster -k executor
+
+# dbt's own adapter suite (dbt-tests-adapter, tests/adapter) in projects without this package, then with it as the
+# README installs it: the same outcome per test, the Python model tests failing without it and passing with it.
+test-spark4-adapter: $(STAMP) ## dbt's adapter suite without and with the package (tests/adapter, about 5 min)
+	$(TMPDIR_READY) INC_JOIN_ADAPTER_PACKAGE=without $(SPARK4) $(BASETEMP)/without tests/adapter
+	$(TMPDIR_READY) INC_JOIN_ADAPTER_PACKAGE=with $(SPARK4) $(BASETEMP)/with tests/adapter
 
 test-core: $(STAMP) $(PEER_STAMP) ## The fast loop: the PySpark core without dbt, on Spark 4 (about 2 min)
 	$(BIN)/python $(PYTEST) --hypothesis-profile=fast tests/core
