@@ -44,7 +44,9 @@ from .join import check_inputs
 from .join_types import ROW_MODES
 from .predicates import quote
 from .time_units import TimeUnit, diff_units_sql, truncate_sql
-from .validation import _choice, _fail_type, _window_length
+from .validation import check_choice as _choice
+from .validation import check_window_length as _window_length
+from .validation import type_failure as _fail_type
 
 Histogram = dict[int, int]
 #: One row per A: (a − b of the nearest partner at or before a, b − a of the nearest at or after a) → A rows;

@@ -86,29 +86,33 @@ class JoinParameters:
         return self.mode != "all" or (self.many_rows_per_key and self.late_match_time == 0)
 
 
-def _fail_type(parameter: str, expected: str, value: object) -> TypeError:
+def type_failure(parameter: str, expected: str, value: object) -> TypeError:
+    """The TypeError of an argument of the wrong type (raise it)."""
     return TypeError(f"inc_join: {parameter} must be {expected} (got {type(value).__name__} {value!r}).")
 
 
-def _choice(parameter: str, value: object, accepted: Sequence[str]) -> str:
+def check_choice(parameter: str, value: object, accepted: Sequence[str]) -> str:
+    """One of ``accepted``, whatever the case and surrounding blanks; lower-cased."""
     options = ", ".join(repr(v) for v in accepted)
     if not isinstance(value, str) or value.strip().lower() not in accepted:
         raise ValueError(f"inc_join: {parameter}={value!r} is not supported; accepted values: {options}.")
     return value.strip().lower()
 
 
-def _window_length(parameter: str, value: object) -> int:
+def check_window_length(parameter: str, value: object) -> int:
+    """A non-negative whole number of time_uom units."""
     # bool is an int subclass, and "2" or 2.0 usually means a typo in a config: refuse both loudly.
     if isinstance(value, bool) or not isinstance(value, int):
-        raise _fail_type(parameter, "a non-negative whole number of time_uom units, e.g. 2", value)
+        raise type_failure(parameter, "a non-negative whole number of time_uom units, e.g. 2", value)
     if value < 0:
         raise ValueError(f"inc_join: {parameter} must be a non-negative whole number of time_uom units (got {value}).")
     return value
 
 
-def _flag(parameter: str, value: object) -> bool:
+def check_flag(parameter: str, value: object) -> bool:
+    """True or False, nothing truthy."""
     if not isinstance(value, bool):
-        raise _fail_type(parameter, "True or False", value)
+        raise type_failure(parameter, "True or False", value)
     return value
 
 
@@ -119,7 +123,7 @@ def _name_list(parameter: str, value: object) -> tuple[str, ...]:
     elif isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
         names = [v.strip() for v in value]
     else:
-        raise _fail_type(parameter, "a column name or a list of column names", value)
+        raise type_failure(parameter, "a column name or a list of column names", value)
     if not names or any(not name for name in names):
         raise ValueError(f"inc_join: {parameter} must name at least one column and no empty names (got {value!r}).")
     lowered = [name.lower() for name in names]
@@ -135,7 +139,7 @@ def _key_pairs(value: object) -> tuple[tuple[str, ...], tuple[str, ...]]:
         names = _name_list("join_cols", value)
         return names, names
     if not value or not all(isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
-        raise _fail_type(
+        raise type_failure(
             "join_cols", "a column name, a list of them, or a mapping {A column: B column} of names", value
         )
     names_a = _name_list("join_cols", list(value.keys()))
@@ -149,7 +153,7 @@ def _arrival_pair(value: object) -> tuple[str, str]:
         return value.strip(), value.strip()
     if isinstance(value, (list, tuple)) and len(value) == 2 and all(isinstance(v, str) and v.strip() for v in value):
         return value[0].strip(), value[1].strip()
-    raise _fail_type(
+    raise type_failure(
         "inc_col",
         "the name of the arrival column present in both inputs, e.g. 'RecDate', or an (A column, B column) pair",
         value,
@@ -160,13 +164,13 @@ def _join_cond(value: object) -> str | None:
     if value is None:
         return None
     if not isinstance(value, str) or not value.strip():
-        raise _fail_type("join_cond", "a Spark SQL condition over a.<A column> and b.<B column>, or None", value)
+        raise type_failure("join_cond", "a Spark SQL condition over a.<A column> and b.<B column>, or None", value)
     return value.strip()
 
 
 def _suffixes(value: object) -> tuple[str, str]:
     if not isinstance(value, (list, tuple)) or len(value) != 2 or not all(isinstance(v, str) for v in value):
-        raise _fail_type("suffixes", "a pair of strings such as ('_A', '_B')", value)
+        raise type_failure("suffixes", "a pair of strings such as ('_A', '_B')", value)
     if value[0] == value[1]:
         raise ValueError(
             f"inc_join: suffixes must differ, or the two sides' columns would clash (got {tuple(value)!r})."
@@ -182,7 +186,7 @@ def _output_select(value: object, default: str = OUTPUT_SELECT_DEFAULT) -> tuple
     elif isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
         tokens = [v.strip() for v in value]
     else:
-        raise _fail_type("output_select", "a comma-separated string or a list of tokens and column names", value)
+        raise type_failure("output_select", "a comma-separated string or a list of tokens and column names", value)
     if not [t for t in tokens if t]:
         raise ValueError(
             f"inc_join: output_select selects no column; list tokens such as '{OUTPUT_SELECT_DEFAULT}' or column names."
@@ -219,9 +223,9 @@ def check_parameters(
         if arrival.lower() in [k.lower() for k in names]:
             raise ValueError(f"inc_join: join_cols must not contain the arrival column inc_col={arrival!r}.")
     condition = _join_cond(join_cond)
-    how_value = _choice("how", how, HOW_VALUES)
-    enforce = _flag("enforce_sliding_join_window", enforce_sliding_join_window)
-    partner_value = _choice("partner", partner, PARTNER_VALUES)
+    how_value = check_choice("how", how, HOW_VALUES)
+    enforce = check_flag("enforce_sliding_join_window", enforce_sliding_join_window)
+    partner_value = check_choice("partner", partner, PARTNER_VALUES)
     order_by = () if partner_order_by is None else _name_list("partner_order_by", partner_order_by)
     if order_by and partner_value == "all":
         raise ValueError(
@@ -230,7 +234,7 @@ def check_parameters(
         )
     aggregates = _aggregates(aggregate)
     fills = _null_fill(null_fill, aggregates)
-    many = _flag("many_rows_per_key", many_rows_per_key)
+    many = check_flag("many_rows_per_key", many_rows_per_key)
     if aggregates and partner_value != "all":
         raise ValueError(
             f"inc_join: aggregate combines all partners of an A row, so partner must be 'all' (got "
@@ -246,7 +250,7 @@ def check_parameters(
             f"inc_join: {used} needs the sliding join window; enforce_sliding_join_window=False (the "
             "compatibility mode) only supports partner='all' without aggregate."
         )
-    late = _window_length("late_match_time", late_match_time)
+    late = check_window_length("late_match_time", late_match_time)
     if late:
         _check_late_matches(how_value, partner_value, bool(aggregates), enforce)
     default_select = OUTPUT_SELECT_AGGREGATE_DEFAULT if aggregates else OUTPUT_SELECT_DEFAULT
@@ -254,11 +258,11 @@ def check_parameters(
         join_cols=keys,
         inc_col=inc_a,
         how=how_value,
-        look_back_time=_window_length("look_back_time", look_back_time),
-        max_waiting_time=_window_length("max_waiting_time", max_waiting_time),
-        time_uom=TimeUnit(_choice("time_uom", time_uom, TIME_UOM_VALUES)),
+        look_back_time=check_window_length("look_back_time", look_back_time),
+        max_waiting_time=check_window_length("max_waiting_time", max_waiting_time),
+        time_uom=TimeUnit(check_choice("time_uom", time_uom, TIME_UOM_VALUES)),
         enforce_sliding_join_window=enforce,
-        include_waiting=_flag("include_waiting", include_waiting),
+        include_waiting=check_flag("include_waiting", include_waiting),
         output_select=_output_select(output_select, default_select),
         suffixes=_suffixes(suffixes),
         partner=partner_value,
@@ -298,7 +302,7 @@ def _aggregates(value: object) -> tuple[tuple[str, str], ...]:
     if value is None:
         return ()
     if not isinstance(value, Mapping) or not value:
-        raise _fail_type(
+        raise type_failure(
             "aggregate", "a non-empty mapping of output column to Spark SQL aggregate, e.g. {'n': 'count(*)'}", value
         )
     pairs = []
@@ -306,7 +310,7 @@ def _aggregates(value: object) -> tuple[tuple[str, str], ...]:
         if not isinstance(name, str) or not name.strip():
             raise ValueError(f"inc_join: aggregate has an empty or non-string output column name ({name!r}).")
         if not isinstance(expression, str) or not expression.strip():
-            raise _fail_type(
+            raise type_failure(
                 f"aggregate[{name!r}]", "a Spark SQL aggregate expression such as 'sum(Amount)'", expression
             )
         if not _balanced(expression):
@@ -343,7 +347,7 @@ def _null_fill(value: object, aggregates: tuple[tuple[str, str], ...]) -> tuple[
     if value is None:
         return ()
     if not isinstance(value, Mapping):
-        raise _fail_type("null_fill", "a mapping of aggregate name to literal, e.g. {'n_payments': 0}", value)
+        raise type_failure("null_fill", "a mapping of aggregate name to literal, e.g. {'n_payments': 0}", value)
     if value and not aggregates:
         raise ValueError("inc_join: null_fill gives values to aggregate columns; it needs aggregate.")
     names = {name.lower(): name for name, _ in aggregates}
@@ -355,7 +359,7 @@ def _null_fill(value: object, aggregates: tuple[tuple[str, str], ...]) -> tuple[
                 f"{', '.join(repr(n) for n, _ in aggregates)}."
             )
         if not isinstance(literal, FILL_TYPES):
-            raise _fail_type(
+            raise type_failure(
                 f"null_fill[{key!r}]", "a literal: a number, string, boolean, date, datetime or None", literal
             )
         fills.append((names[key.strip().lower()], literal))
