@@ -139,3 +139,206 @@ LEDGER_COLUMNS = (
     ("recorded_month", "string"),
     ("run_key", "string"),
 )
+
+#: The time units an argument ``time_uom`` accepts (time_units.TimeUnit holds the same values).
+TIME_UOM_VALUES = ("day", "hour", "minute")
+
+#: The entry points that take the arguments below. The SQL macro ``inc_join`` takes what ``inc_join_model`` takes
+#: (both run in dbt), the SQL macro ``inc_join_many`` what ``inc_join_many_model`` takes.
+ENTRIES = ("inc_join", "inc_join_model", "inc_join_many", "inc_join_many_model")
+_JOIN = ("inc_join", "inc_join_model")
+_EVERY_ENTRY = ENTRIES
+_IN_DBT = ("inc_join_model", "inc_join_many_model")
+
+#: The arguments after the inputs (a and b; a and inputs for inc_join_many), in the order of the SQL macros'
+#: positions and of the Python signatures. name and default (``required``: no default); check, the rule that
+#: checks it (validation.py and macros/internal/_validation.sql): "choice" (one of ``accepted``, any case),
+#: "flag" (true or false), "window_length" (a whole number of units >= 0), "window_bound" (output window bounds,
+#: window.py), "window_cap" (max_window_units, ledger.py), or the argument's own rule (``own``: written as code,
+#: a check of its own name in both languages); joined, whether check_parameters takes it (the arguments of one
+#: join, as opposed to the run's window); entries, the entry points that take it (see ENTRIES).
+ARGUMENTS = (
+    {
+        "name": "join_cols",
+        "default": None,
+        "required": True,
+        "check": "own",
+        "accepted": (),
+        "joined": True,
+        "entries": _JOIN,
+    },
+    {
+        "name": "inc_col",
+        "default": "RecDate",
+        "required": False,
+        "check": "own",
+        "accepted": (),
+        "joined": True,
+        "entries": _JOIN,
+    },
+    {
+        "name": "how",
+        "default": "left",
+        "required": False,
+        "check": "choice",
+        "accepted": HOW_VALUES,
+        "joined": True,
+        "entries": _JOIN,
+    },
+    {
+        "name": "look_back_time",
+        "default": 0,
+        "required": False,
+        "check": "window_length",
+        "accepted": (),
+        "joined": True,
+        "entries": _JOIN,
+    },
+    {
+        "name": "max_waiting_time",
+        "default": 0,
+        "required": False,
+        "check": "window_length",
+        "accepted": (),
+        "joined": True,
+        "entries": _JOIN,
+    },
+    {
+        "name": "output_window_start",
+        "default": None,
+        "required": False,
+        "check": "window_bound",
+        "accepted": (),
+        "joined": False,
+        "entries": _EVERY_ENTRY,
+    },
+    {
+        "name": "output_window_end",
+        "default": None,
+        "required": False,
+        "check": "window_bound",
+        "accepted": (),
+        "joined": False,
+        "entries": _EVERY_ENTRY,
+    },
+    {
+        "name": "time_uom",
+        "default": "day",
+        "required": False,
+        "check": "choice",
+        "accepted": TIME_UOM_VALUES,
+        "joined": True,
+        "entries": _EVERY_ENTRY,
+    },
+    {
+        "name": "enforce_sliding_join_window",
+        "default": True,
+        "required": False,
+        "check": "flag",
+        "accepted": (),
+        "joined": True,
+        "entries": _JOIN,
+    },
+    {
+        "name": "include_waiting",
+        "default": False,
+        "required": False,
+        "check": "flag",
+        "accepted": (),
+        "joined": True,
+        "entries": _EVERY_ENTRY,
+    },
+    {
+        "name": "output_select",
+        "default": None,
+        "required": False,
+        "check": "own",
+        "accepted": (),
+        "joined": True,
+        "entries": _EVERY_ENTRY,
+    },
+    {
+        "name": "suffixes",
+        "default": ("_A", "_B"),
+        "required": False,
+        "check": "own",
+        "accepted": (),
+        "joined": True,
+        "entries": _JOIN,
+    },
+    {
+        "name": "partner",
+        "default": "all",
+        "required": False,
+        "check": "choice",
+        "accepted": PARTNER_VALUES,
+        "joined": True,
+        "entries": _JOIN,
+    },
+    {
+        "name": "partner_order_by",
+        "default": None,
+        "required": False,
+        "check": "own",
+        "accepted": (),
+        "joined": True,
+        "entries": _JOIN,
+    },
+    {
+        "name": "aggregate",
+        "default": None,
+        "required": False,
+        "check": "own",
+        "accepted": (),
+        "joined": True,
+        "entries": _JOIN,
+    },
+    {
+        "name": "null_fill",
+        "default": None,
+        "required": False,
+        "check": "own",
+        "accepted": (),
+        "joined": True,
+        "entries": _JOIN,
+    },
+    {
+        "name": "many_rows_per_key",
+        "default": False,
+        "required": False,
+        "check": "flag",
+        "accepted": (),
+        "joined": True,
+        "entries": _JOIN,
+    },
+    {
+        "name": "late_match_time",
+        "default": 0,
+        "required": False,
+        "check": "window_length",
+        "accepted": (),
+        "joined": True,
+        "entries": _JOIN,
+    },
+    {
+        "name": "max_window_units",
+        "default": None,
+        "required": False,
+        "check": "window_cap",
+        "accepted": (),
+        "joined": False,
+        "entries": _IN_DBT,
+    },
+    {
+        "name": "join_cond",
+        "default": None,
+        "required": False,
+        "check": "own",
+        "accepted": (),
+        "joined": True,
+        "entries": _JOIN,
+    },
+)
+
+#: Each SQL macro and the entry point whose arguments it takes.
+SQL_MACROS = {"inc_join": "inc_join_model", "inc_join_many": "inc_join_many_model"}

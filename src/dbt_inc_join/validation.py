@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
+from typing import Any, cast
 
 from pyspark.sql.types import (
     ArrayType,
@@ -23,8 +24,8 @@ from pyspark.sql.types import (
     TimestampType,
 )
 
-from .join_types import HOW_VALUES, PARTNER_VALUES
-from .time_units import TIME_UOM_VALUES, TimeUnit
+from .shared_tables import ARGUMENTS
+from .time_units import TimeUnit
 
 try:  # Spark 4.0+; pyspark 3.5 has no VARIANT type
     from pyspark.sql.types import VariantType
@@ -196,45 +197,58 @@ def _output_select(value: object, default: str = OUTPUT_SELECT_DEFAULT) -> tuple
     return tuple(tokens)
 
 
-def check_parameters(
-    *,
-    join_cols: object,
-    inc_col: object,
-    how: object,
-    look_back_time: object,
-    max_waiting_time: object,
-    time_uom: object,
-    enforce_sliding_join_window: object,
-    include_waiting: object,
-    output_select: object,
-    suffixes: object,
-    partner: object = "all",
-    partner_order_by: object = None,
-    aggregate: object = None,
-    null_fill: object = None,
-    many_rows_per_key: object = False,
-    late_match_time: object = 0,
-    join_cond: object = None,
-) -> JoinParameters:
-    """Every argument that does not need the data's schema, checked and normalised."""
+#: The arguments of one join (shared_tables.ARGUMENTS: joined) and their defaults: what check_parameters takes.
+_ROWS: tuple[dict[str, Any], ...] = ARGUMENTS
+JOIN_ARGUMENTS: dict[str, object] = {row["name"]: row["default"] for row in _ROWS if row["joined"]}
+_RULES = {row["name"]: row for row in _ROWS}
+
+
+def join_arguments(values: Mapping[str, object]) -> dict[str, object]:
+    """The arguments of one join out of an entry point's arguments (its ``locals()``), for check_parameters: an
+    entry that takes them all passes them on in one place (tests/core/test_validation.py checks its signature)."""
+    return {name: values[name] for name in JOIN_ARGUMENTS}
+
+
+def check_argument(name: str, value: object) -> object:
+    """An argument checked by the rule of its row in shared_tables.ARGUMENTS (choice, flag, window_length)."""
+    row = _RULES[name]
+    if row["check"] == "choice":
+        return check_choice(name, value, row["accepted"])
+    if row["check"] == "flag":
+        return check_flag(name, value)
+    if row["check"] == "window_length":
+        return check_window_length(name, value)
+    raise AssertionError(f"no table rule checks {name} (it has a check of its own)")
+
+
+def check_parameters(**given: object) -> JoinParameters:
+    """Every argument of one join (those not given at the table's defaults) that does not need the data's schema,
+    checked and normalised."""
+    unknown = sorted(set(given) - set(JOIN_ARGUMENTS))
+    if unknown:
+        raise TypeError(f"inc_join: unknown arguments {', '.join(unknown)}; accepted: {', '.join(JOIN_ARGUMENTS)}.")
+    arguments = {**JOIN_ARGUMENTS, **given}
+    join_cols, inc_col, join_cond = arguments["join_cols"], arguments["inc_col"], arguments["join_cond"]
     inc_a, inc_b = _arrival_pair(inc_col)
     keys, keys_b = _key_pairs(join_cols)
     for arrival, names in ((inc_a, keys), (inc_b, keys_b)):
         if arrival.lower() in [k.lower() for k in names]:
             raise ValueError(f"inc_join: join_cols must not contain the arrival column inc_col={arrival!r}.")
     condition = _join_cond(join_cond)
-    how_value = check_choice("how", how, HOW_VALUES)
-    enforce = check_flag("enforce_sliding_join_window", enforce_sliding_join_window)
-    partner_value = check_choice("partner", partner, PARTNER_VALUES)
-    order_by = () if partner_order_by is None else _name_list("partner_order_by", partner_order_by)
+    how_value = cast(str, check_argument("how", arguments["how"]))
+    enforce = cast(bool, check_argument("enforce_sliding_join_window", arguments["enforce_sliding_join_window"]))
+    partner_value = cast(str, check_argument("partner", arguments["partner"]))
+    order_by = (
+        () if arguments["partner_order_by"] is None else _name_list("partner_order_by", arguments["partner_order_by"])
+    )
     if order_by and partner_value == "all":
         raise ValueError(
             "inc_join: partner_order_by orders the partners for partner='first' or 'last'; with partner='all' "
             "every partner is a row of its own (set partner, or drop partner_order_by)."
         )
-    aggregates = _aggregates(aggregate)
-    fills = _null_fill(null_fill, aggregates)
-    many = check_flag("many_rows_per_key", many_rows_per_key)
+    aggregates = _aggregates(arguments["aggregate"])
+    fills = _null_fill(arguments["null_fill"], aggregates)
+    many = cast(bool, check_argument("many_rows_per_key", arguments["many_rows_per_key"]))
     if aggregates and partner_value != "all":
         raise ValueError(
             f"inc_join: aggregate combines all partners of an A row, so partner must be 'all' (got "
@@ -250,7 +264,7 @@ def check_parameters(
             f"inc_join: {used} needs the sliding join window; enforce_sliding_join_window=False (the "
             "compatibility mode) only supports partner='all' without aggregate."
         )
-    late = check_window_length("late_match_time", late_match_time)
+    late = cast(int, check_argument("late_match_time", arguments["late_match_time"]))
     if late:
         _check_late_matches(how_value, partner_value, bool(aggregates), enforce)
     default_select = OUTPUT_SELECT_AGGREGATE_DEFAULT if aggregates else OUTPUT_SELECT_DEFAULT
@@ -258,13 +272,13 @@ def check_parameters(
         join_cols=keys,
         inc_col=inc_a,
         how=how_value,
-        look_back_time=check_window_length("look_back_time", look_back_time),
-        max_waiting_time=check_window_length("max_waiting_time", max_waiting_time),
-        time_uom=TimeUnit(check_choice("time_uom", time_uom, TIME_UOM_VALUES)),
+        look_back_time=cast(int, check_argument("look_back_time", arguments["look_back_time"])),
+        max_waiting_time=cast(int, check_argument("max_waiting_time", arguments["max_waiting_time"])),
+        time_uom=TimeUnit(check_argument("time_uom", arguments["time_uom"])),
         enforce_sliding_join_window=enforce,
-        include_waiting=check_flag("include_waiting", include_waiting),
-        output_select=_output_select(output_select, default_select),
-        suffixes=_suffixes(suffixes),
+        include_waiting=cast(bool, check_argument("include_waiting", arguments["include_waiting"])),
+        output_select=_output_select(arguments["output_select"], default_select),
+        suffixes=_suffixes(arguments["suffixes"]),
         partner=partner_value,
         partner_order_by=order_by,
         aggregate=aggregates,

@@ -543,3 +543,44 @@ def test_suffixed_name_clashing_with_an_input_column(spark):
         "inc_join: output column 'RecDate_A' would exist twice (df_a column 'RecDate' and df_a column "
         "'RecDate_A'); rename one input column or pass other suffixes (now ('_A', '_B'))."
     )
+
+
+# --- the arguments table (src/dbt_inc_join/shared_tables.py) is the one source of names and defaults -------------
+
+
+@pytest.mark.parametrize("entry", ["inc_join", "inc_join_model", "inc_join_many", "inc_join_many_model"])
+def test_the_python_signatures_take_the_tables_arguments_with_its_defaults(entry):
+    """docs/python-api.md is the contract; the table must say the same, so the macros (which read the table's
+    generated copy) and the Python entry points cannot drift."""
+    import inspect
+
+    import dbt_inc_join
+    from dbt_inc_join.shared_tables import ARGUMENTS
+
+    parameters = inspect.signature(getattr(dbt_inc_join, entry)).parameters.values()
+    keywords = [p for p in parameters if p.kind is inspect.Parameter.KEYWORD_ONLY]
+    rows = [row for row in ARGUMENTS if entry in row["entries"]]
+    assert [p.name for p in keywords] == [row["name"] for row in rows]
+    for parameter, row in zip(keywords, rows, strict=True):
+        expected = inspect.Parameter.empty if row["required"] else row["default"]
+        assert parameter.default == expected, parameter.name
+
+
+def test_the_tables_rules_name_the_python_values():
+    from dbt_inc_join.join_types import HOW_VALUES, PARTNER_VALUES
+    from dbt_inc_join.shared_tables import ARGUMENTS, TIME_UOM_VALUES
+    from dbt_inc_join.time_units import TimeUnit
+
+    assert tuple(unit.value for unit in TimeUnit) == TIME_UOM_VALUES
+    accepted = {row["name"]: row["accepted"] for row in ARGUMENTS if row["check"] == "choice"}
+    assert accepted == {"how": HOW_VALUES, "time_uom": TIME_UOM_VALUES, "partner": PARTNER_VALUES}
+
+
+def test_check_parameters_takes_the_join_arguments_at_their_defaults():
+    from dbt_inc_join.validation import JOIN_ARGUMENTS, check_parameters
+
+    params = check_parameters(join_cols="k")
+    assert (params.how, params.look_back_time, params.partner, params.suffixes) == ("left", 0, "all", ("_A", "_B"))
+    assert "output_window_start" not in JOIN_ARGUMENTS and "max_window_units" not in JOIN_ARGUMENTS
+    with pytest.raises(TypeError, match="unknown arguments colour"):
+        check_parameters(join_cols="k", colour="red")
