@@ -210,13 +210,14 @@
 {% macro _call_arguments(entry, signature, positional, keywords) %}
   {#- The arguments of one call of the public macro `entry` by name: the table's defaults
       (macros/generated/_arguments.sql), then those given by position after the macro's own `signature`, in the
-      table's order, then those given by name. A wrong name is one error that names it and the accepted names. -#}
+      table's order, then those given by name. A wrong name is one error that names it and the accepted names,
+      raised when running (like every check: dbt renders each model while parsing the project). -#}
   {%- set rows = [] -%}
   {%- for row in dbt_inc_join._arguments() -%}
     {%- if entry in row.macros and row.name not in signature -%}{%- do rows.append(row) -%}{%- endif -%}
   {%- endfor -%}
   {%- set accepted = signature + rows | map(attribute='name') | list -%}
-  {%- if positional | length > rows | length -%}
+  {%- if execute and positional | length > rows | length -%}
     {{ exceptions.raise_compiler_error(entry ~ ': takes ' ~ accepted | length ~ ' arguments (got ' ~ (signature | length + positional | length) ~ ' by position); accepted arguments: ' ~ accepted | join(', ') ~ '.') }}
   {%- endif -%}
   {%- set arguments = {} -%}
@@ -224,10 +225,10 @@
     {%- do arguments.update({row.name: positional[loop.index0] if loop.index0 < positional | length else row.default}) -%}
   {%- endfor -%}
   {%- for name, value in keywords.items() -%}
-    {%- if name not in arguments -%}
+    {%- if execute and name not in arguments -%}
       {{ exceptions.raise_compiler_error(entry ~ ": unknown argument '" ~ name ~ "'; accepted arguments: " ~ accepted | join(', ') ~ '.') }}
     {%- endif -%}
-    {%- if name in (rows[:positional | length] | map(attribute='name') | list) -%}
+    {%- if execute and name in (rows[:positional | length] | map(attribute='name') | list) -%}
       {{ exceptions.raise_compiler_error(entry ~ ": argument '" ~ name ~ "' given twice, by position and by name.") }}
     {%- endif -%}
     {%- do arguments.update({name: value}) -%}
