@@ -103,8 +103,15 @@ def generated_files(tables: ModuleType) -> dict[str, str]:
         "rule that checks it, its accepted values, whether _check_parameters takes it, and the macros that take it.",
         rows([literal(sql_argument(row, tables.SQL_MACROS)) for row in tables.ARGUMENTS]),
     )
+    messages = macro_file(
+        "_messages",
+        "MESSAGES",
+        "The messages of the arguments' rules, after 'inc_join: '; _message fills in their {fields}.",
+        "{\n" + "".join(f"      {literal(key)}: {literal(text)},\n" for key, text in tables.MESSAGES.items()) + "  }",
+    )
     return {
         f"{GENERATED}/_arguments.sql": arguments,
+        f"{GENERATED}/_messages.sql": messages,
         f"{GENERATED}/_join_types.sql": join_types,
         f"{GENERATED}/_ledger_columns.sql": ledger_columns,
         f"{GENERATED}/_package_version.sql": version,

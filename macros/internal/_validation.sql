@@ -10,27 +10,36 @@
   {{- return("'" ~ value ~ "'" if value is string else value | string) -}}
 {% endmacro %}
 
+{% macro _message(rule, fields) %}
+  {#- The message of a rule of the arguments table (macros/generated/_messages.sql), its {fields} filled in. -#}
+  {%- set text = namespace(value=dbt_inc_join._messages()[rule]) -%}
+  {%- for name, value in fields.items() -%}
+    {%- set text.value = text.value | replace('{' ~ name ~ '}', value | string) -%}
+  {%- endfor -%}
+  {{ return(text.value) }}
+{% endmacro %}
+
 {% macro _choice(parameter, value, accepted) %}
   {%- if value is not string or (value | trim | lower) not in accepted -%}
     {%- set options = [] -%}{%- for option in accepted -%}{%- do options.append("'" ~ option ~ "'") -%}{%- endfor -%}
-    {{ dbt_inc_join._fail(parameter ~ '=' ~ dbt_inc_join._repr(value) ~ ' is not supported; accepted values: ' ~ options | join(', ') ~ '.') }}
+    {{ dbt_inc_join._fail(dbt_inc_join._message('choice', {'parameter': parameter, 'accepted': options | join(', '), 'value': dbt_inc_join._repr(value)})) }}
   {%- endif -%}
   {{ return(value | trim | lower) }}
 {% endmacro %}
 
 {% macro _window_length(parameter, value) %}
   {%- if value is not integer -%}
-    {{ dbt_inc_join._fail(parameter ~ ' must be a non-negative whole number of time_uom units, e.g. 2 (got ' ~ dbt_inc_join._repr(value) ~ ').') }}
+    {{ dbt_inc_join._fail(dbt_inc_join._message('window_length', {'parameter': parameter, 'value': dbt_inc_join._repr(value)})) }}
   {%- endif -%}
   {%- if value < 0 -%}
-    {{ dbt_inc_join._fail(parameter ~ ' must be a non-negative whole number of time_uom units (got ' ~ value ~ ').') }}
+    {{ dbt_inc_join._fail(dbt_inc_join._message('window_length_negative', {'parameter': parameter, 'value': value})) }}
   {%- endif -%}
   {{ return(value) }}
 {% endmacro %}
 
 {% macro _flag(parameter, value) %}
   {%- if value is not boolean -%}
-    {{ dbt_inc_join._fail(parameter ~ ' must be true or false (got ' ~ dbt_inc_join._repr(value) ~ ').') }}
+    {{ dbt_inc_join._fail(dbt_inc_join._message('flag', {'parameter': parameter, 'true': 'true', 'false': 'false', 'value': dbt_inc_join._repr(value)})) }}
   {%- endif -%}
   {{ return(value) }}
 {% endmacro %}

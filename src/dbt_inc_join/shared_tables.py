@@ -342,3 +342,13 @@ ARGUMENTS = (
 
 #: Each SQL macro and the entry point whose arguments it takes.
 SQL_MACROS = {"inc_join": "inc_join_model", "inc_join_many": "inc_join_many_model"}
+
+#: The messages of the rules the arguments table names (ARGUMENTS' check), after "inc_join: ". Each language
+#: fills in {parameter}, {value} (Python: the type and repr of a value of the wrong type, the repr of a wrong
+#: choice; Jinja: its repr), {accepted} (the accepted values, quoted) and {true}/{false} (its spelling).
+MESSAGES = {
+    "choice": "{parameter}={value} is not supported; accepted values: {accepted}.",
+    "flag": "{parameter} must be {true} or {false} (got {value}).",
+    "window_length": "{parameter} must be a non-negative whole number of time_uom units, e.g. 2 (got {value}).",
+    "window_length_negative": "{parameter} must be a non-negative whole number of time_uom units (got {value}).",
+}

@@ -24,7 +24,7 @@ from pyspark.sql.types import (
     TimestampType,
 )
 
-from .shared_tables import ARGUMENTS
+from .shared_tables import ARGUMENTS, MESSAGES
 from .time_units import TimeUnit
 
 try:  # Spark 4.0+; pyspark 3.5 has no VARIANT type
@@ -87,16 +87,26 @@ class JoinParameters:
         return self.mode != "all" or (self.many_rows_per_key and self.late_match_time == 0)
 
 
+def message(rule: str, **fields: str) -> str:
+    """The message of a rule of the arguments table (shared_tables.MESSAGES), its fields filled in."""
+    return "inc_join: " + MESSAGES[rule].format(**fields)
+
+
+def _typed(value: object) -> str:
+    """A value of the wrong type as the messages show it: its type and repr, e.g. ``float 1.5``."""
+    return f"{type(value).__name__} {value!r}"
+
+
 def type_failure(parameter: str, expected: str, value: object) -> TypeError:
     """The TypeError of an argument of the wrong type (raise it)."""
-    return TypeError(f"inc_join: {parameter} must be {expected} (got {type(value).__name__} {value!r}).")
+    return TypeError(f"inc_join: {parameter} must be {expected} (got {_typed(value)}).")
 
 
 def check_choice(parameter: str, value: object, accepted: Sequence[str]) -> str:
     """One of ``accepted``, whatever the case and surrounding blanks; lower-cased."""
-    options = ", ".join(repr(v) for v in accepted)
     if not isinstance(value, str) or value.strip().lower() not in accepted:
-        raise ValueError(f"inc_join: {parameter}={value!r} is not supported; accepted values: {options}.")
+        options = ", ".join(repr(v) for v in accepted)
+        raise ValueError(message("choice", parameter=parameter, value=repr(value), accepted=options))
     return value.strip().lower()
 
 
@@ -104,16 +114,16 @@ def check_window_length(parameter: str, value: object) -> int:
     """A non-negative whole number of time_uom units."""
     # bool is an int subclass, and "2" or 2.0 usually means a typo in a config: refuse both loudly.
     if isinstance(value, bool) or not isinstance(value, int):
-        raise type_failure(parameter, "a non-negative whole number of time_uom units, e.g. 2", value)
+        raise TypeError(message("window_length", parameter=parameter, value=_typed(value)))
     if value < 0:
-        raise ValueError(f"inc_join: {parameter} must be a non-negative whole number of time_uom units (got {value}).")
+        raise ValueError(message("window_length_negative", parameter=parameter, value=str(value)))
     return value
 
 
 def check_flag(parameter: str, value: object) -> bool:
     """True or False, nothing truthy."""
     if not isinstance(value, bool):
-        raise type_failure(parameter, "True or False", value)
+        raise TypeError(message("flag", parameter=parameter, value=_typed(value), true="True", false="False"))
     return value
 
 

@@ -4,6 +4,8 @@ src/dbt_inc_join/shared_tables.py says now, and the shared tables are what the P
 from __future__ import annotations
 
 import ast
+import io
+import tokenize
 from pathlib import Path
 
 from dbt_inc_join import join_types, shared_tables
@@ -36,22 +38,42 @@ def test_every_generated_file_says_where_it_comes_from():
         )
 
 
+def plain(value: object) -> object:
+    """Tuples as lists (Jinja has lists; the ledger's column pairs are written as tuples for unpacking)."""
+    if isinstance(value, (list, tuple)):
+        return [plain(item) for item in value]
+    if isinstance(value, dict):
+        return {key: plain(item) for key, item in value.items()}
+    return value
+
+
+def as_python(jinja: str) -> str:
+    """A Jinja literal as a Python one: the names true, false and none (never inside strings) capitalised."""
+    names = {"true": "True", "false": "False", "none": "None"}
+    tokens = tokenize.generate_tokens(io.StringIO(jinja).readline)
+    return tokenize.untokenize(
+        (kind, names.get(text, text) if kind == tokenize.NAME else text) for kind, text, *_ in tokens
+    )
+
+
 def test_the_generated_copy_reads_back_as_the_same_data():
     """The Jinja literals are Python literals too once true/false/none are spelled the Python way, so each
     generated table reads back equal to its source (a check of the literal writer itself)."""
     files = generate_macros.generated_files(shared_tables)
     sources = {
-        "_join_types.sql": [
-            dict(row, hows=list(row["hows"]), modes=list(row["modes"])) for row in shared_tables.JOIN_TYPES
+        "_arguments.sql": [
+            generate_macros.sql_argument(row, shared_tables.SQL_MACROS) for row in shared_tables.ARGUMENTS
         ],
-        "_ledger_columns.sql": list(shared_tables.LEDGER_COLUMNS),
+        "_join_types.sql": shared_tables.JOIN_TYPES,
+        "_ledger_columns.sql": shared_tables.LEDGER_COLUMNS,
         "_package_version.sql": shared_tables.VERSION,
+        "_messages.sql": shared_tables.MESSAGES,
     }
     for name, source in sources.items():
         text = files[f"{generate_macros.GENERATED}/{name}"]
         body = text[text.index("return(") + len("return(") : text.rindex(") }}")]
-        python = body.replace("true", "True").replace("false", "False").replace("none", "None")
-        assert ast.literal_eval(python) == source, name
+        python = as_python(body)
+        assert plain(ast.literal_eval(python)) == plain(source), name
 
 
 def test_the_python_join_type_table_is_the_shared_one():
