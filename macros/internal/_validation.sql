@@ -283,23 +283,11 @@
   {%- set how = dbt_inc_join._check_argument('how', arguments.how) -%}
   {%- set enforce = dbt_inc_join._check_argument('enforce_sliding_join_window', arguments.enforce_sliding_join_window) -%}
   {%- set partner = dbt_inc_join._check_argument('partner', arguments.partner) -%}
-  {%- set order_by = [] if arguments.partner_order_by is none else dbt_inc_join._name_list('partner_order_by', arguments.partner_order_by) -%}
-  {%- if order_by and partner == 'all' -%}
-    {{ dbt_inc_join._fail("partner_order_by orders the partners for partner='first' or 'last'; with partner='all' every partner is a row of its own (set partner, or drop partner_order_by).") }}
-  {%- endif -%}
+  {%- set order_by = dbt_inc_join._partner_order_by(arguments.partner_order_by, partner) -%}
   {%- set aggregates = dbt_inc_join._aggregates(arguments.aggregate) -%}
   {%- set fills = dbt_inc_join._null_fill(arguments.null_fill, aggregates) -%}
   {%- set many = dbt_inc_join._check_argument('many_rows_per_key', arguments.many_rows_per_key) -%}
-  {%- if aggregates and partner != 'all' -%}
-    {{ dbt_inc_join._fail("aggregate combines all partners of an A row, so partner must be 'all' (got partner='" ~ partner ~ "'); use one or the other.") }}
-  {%- endif -%}
-  {%- if aggregates and how not in ['left', 'inner'] -%}
-    {{ dbt_inc_join._fail("aggregate gives one row per A row, so how must be 'left' or 'inner' (got how='" ~ how ~ "').") }}
-  {%- endif -%}
-  {%- if not enforce and (partner != 'all' or aggregates or many) -%}
-    {%- set used = 'aggregate' if aggregates else ('many_rows_per_key' if partner == 'all' else 'partner') -%}
-    {{ dbt_inc_join._fail(used ~ " needs the sliding join window; enforce_sliding_join_window=False (the compatibility mode) only supports partner='all' without aggregate.") }}
-  {%- endif -%}
+  {%- do dbt_inc_join._check_row_mode(how, partner, aggregates | length > 0, many, enforce) -%}
   {%- set late = dbt_inc_join._check_argument('late_match_time', arguments.late_match_time) -%}
   {%- if late -%}
     {%- do dbt_inc_join._check_late_matches(how, partner, aggregates | length > 0, enforce) -%}
@@ -329,6 +317,29 @@
       'mode': mode,
       'groups_by_arrival': mode != 'all' or (many and late == 0),
   }) }}
+{% endmacro %}
+
+{% macro _partner_order_by(value, partner) %}
+  {#- spec §11: the columns that order the partners, for partner = first or last only. -#}
+  {%- set order_by = [] if value is none else dbt_inc_join._name_list('partner_order_by', value) -%}
+  {%- if order_by and partner == 'all' -%}
+    {{ dbt_inc_join._fail("partner_order_by orders the partners for partner='first' or 'last'; with partner='all' every partner is a row of its own (set partner, or drop partner_order_by).") }}
+  {%- endif -%}
+  {{ return(order_by) }}
+{% endmacro %}
+
+{% macro _check_row_mode(how, partner, aggregates, many, enforce) %}
+  {#- spec §11: aggregate takes every partner of an A row; one row per A row needs the sliding window. -#}
+  {%- if aggregates and partner != 'all' -%}
+    {{ dbt_inc_join._fail("aggregate combines all partners of an A row, so partner must be 'all' (got partner='" ~ partner ~ "'); use one or the other.") }}
+  {%- endif -%}
+  {%- if aggregates and how not in ['left', 'inner'] -%}
+    {{ dbt_inc_join._fail("aggregate gives one row per A row, so how must be 'left' or 'inner' (got how='" ~ how ~ "').") }}
+  {%- endif -%}
+  {%- if not enforce and (partner != 'all' or aggregates or many) -%}
+    {%- set used = 'aggregate' if aggregates else ('many_rows_per_key' if partner == 'all' else 'partner') -%}
+    {{ dbt_inc_join._fail(used ~ " needs the sliding join window; enforce_sliding_join_window=False (the compatibility mode) only supports partner='all' without aggregate.") }}
+  {%- endif -%}
 {% endmacro %}
 
 {% macro _check_late_matches(how, partner, aggregates, enforce) %}

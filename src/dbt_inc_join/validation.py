@@ -248,32 +248,11 @@ def check_parameters(**given: object) -> JoinParameters:
     how_value = cast(str, check_argument("how", arguments["how"]))
     enforce = cast(bool, check_argument("enforce_sliding_join_window", arguments["enforce_sliding_join_window"]))
     partner_value = cast(str, check_argument("partner", arguments["partner"]))
-    order_by = (
-        () if arguments["partner_order_by"] is None else _name_list("partner_order_by", arguments["partner_order_by"])
-    )
-    if order_by and partner_value == "all":
-        raise ValueError(
-            "inc_join: partner_order_by orders the partners for partner='first' or 'last'; with partner='all' "
-            "every partner is a row of its own (set partner, or drop partner_order_by)."
-        )
+    order_by = _partner_order_by(arguments["partner_order_by"], partner_value)
     aggregates = _aggregates(arguments["aggregate"])
     fills = _null_fill(arguments["null_fill"], aggregates)
     many = cast(bool, check_argument("many_rows_per_key", arguments["many_rows_per_key"]))
-    if aggregates and partner_value != "all":
-        raise ValueError(
-            f"inc_join: aggregate combines all partners of an A row, so partner must be 'all' (got "
-            f"partner={partner_value!r}); use one or the other."
-        )
-    if aggregates and how_value not in ("left", "inner"):
-        raise ValueError(
-            f"inc_join: aggregate gives one row per A row, so how must be 'left' or 'inner' (got how={how_value!r})."
-        )
-    if not enforce and (partner_value != "all" or aggregates or many):
-        used = "aggregate" if aggregates else ("many_rows_per_key" if partner_value == "all" else "partner")
-        raise ValueError(
-            f"inc_join: {used} needs the sliding join window; enforce_sliding_join_window=False (the "
-            "compatibility mode) only supports partner='all' without aggregate."
-        )
+    _check_row_mode(how_value, partner_value, bool(aggregates), many, enforce)
     late = cast(int, check_argument("late_match_time", arguments["late_match_time"]))
     if late:
         _check_late_matches(how_value, partner_value, bool(aggregates), enforce)
@@ -299,6 +278,36 @@ def check_parameters(**given: object) -> JoinParameters:
         inc_col_b=inc_b,
         join_cond=condition,
     )
+
+
+def _partner_order_by(value: object, partner: str) -> tuple[str, ...]:
+    """spec §11: the columns that order the partners, for partner = first or last only."""
+    order_by = () if value is None else _name_list("partner_order_by", value)
+    if order_by and partner == "all":
+        raise ValueError(
+            "inc_join: partner_order_by orders the partners for partner='first' or 'last'; with partner='all' "
+            "every partner is a row of its own (set partner, or drop partner_order_by)."
+        )
+    return order_by
+
+
+def _check_row_mode(how: str, partner: str, aggregates: bool, many: bool, enforce: bool) -> None:
+    """spec §11: aggregate takes every partner of an A row; one row per A row needs the sliding window."""
+    if aggregates and partner != "all":
+        raise ValueError(
+            f"inc_join: aggregate combines all partners of an A row, so partner must be 'all' (got "
+            f"partner={partner!r}); use one or the other."
+        )
+    if aggregates and how not in ("left", "inner"):
+        raise ValueError(
+            f"inc_join: aggregate gives one row per A row, so how must be 'left' or 'inner' (got how={how!r})."
+        )
+    if not enforce and (partner != "all" or aggregates or many):
+        used = "aggregate" if aggregates else ("many_rows_per_key" if partner == "all" else "partner")
+        raise ValueError(
+            f"inc_join: {used} needs the sliding join window; enforce_sliding_join_window=False (the "
+            "compatibility mode) only supports partner='all' without aggregate."
+        )
 
 
 def _check_late_matches(how: str, partner: str, aggregates: bool, enforce: bool) -> None:
