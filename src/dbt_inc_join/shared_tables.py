@@ -1,11 +1,11 @@
-"""The tables both languages share, as plain data: the version, the JoinType table and the run ledger's columns.
+"""The tables both languages share, as plain data: the version, the JoinTypes, the arguments, the ledger's columns.
 
 This module is the one source. The Python side imports it (join_types.py, __init__.py); the dbt macros read a
 generated copy, ``macros/generated/*.sql``, that ``make generate`` (scripts/generate_macros.py) writes from it,
 and tests/packaging/test_generated.py fails when a copy is stale. Edit here, then run ``make generate``.
 
-Plain literals only, no imports: dbt-core imports every installed ``dbt_*`` module, and the generator and
-setuptools (the version) read this file without pyspark.
+Plain data, no imports (two one-line row builders keep each table row on one line): dbt-core imports every
+installed ``dbt_*`` module, the generator reads this file without the package, setuptools reads VERSION from it.
 """
 
 #: The package's version: ``dbt_inc_join.__version__``, the wheel's (pyproject), dbt_project.yml's `version:`
@@ -22,94 +22,39 @@ _A_ONLY_HOWS = ("left", "full", "left_anti")
 _PAIR_MODES = PARTNER_VALUES
 _EVERY_MODE = ROW_MODES
 
+
+def _join_type(code, name, placed_at, hows, matched, modes, provisional=False, late=False) -> dict:
+    """One row of JOIN_TYPES, written on one line below."""
+    return dict(
+        code=code,
+        name=name,
+        placed_at=placed_at,
+        hows=hows,
+        matched=matched,
+        modes=modes,
+        provisional=provisional,
+        late=late,
+    )
+
+
 #: The JoinType table (docs/spec.md §3), in code order. One row per JoinType:
 #: code and name (the ``JoinType`` member and ``JoinTypeName``); placed_at, the output arrival in the terms of
 #: spec §2 (e: the output window end), the rule of partner = all (partner = last places codes 1-3 at
 #: a + max_waiting_time, spec §11); hows, the ``how`` values that emit it; matched, a row of an A row and its
 #: partner (or its partners, aggregated); modes, the row modes that emit it; provisional, only with
 #: include_waiting (a later run emits the A row again); late, only with late_match_time > 0 (spec §10).
+# fmt: off
 JOIN_TYPES = (
-    {
-        "code": 1,
-        "name": "same_time",
-        "placed_at": "a",
-        "hows": _MATCH_HOWS,
-        "matched": True,
-        "modes": _PAIR_MODES,
-        "provisional": False,
-        "late": False,
-    },
-    {
-        "code": 2,
-        "name": "a_late",
-        "placed_at": "a",
-        "hows": _MATCH_HOWS,
-        "matched": True,
-        "modes": _PAIR_MODES,
-        "provisional": False,
-        "late": False,
-    },
-    {
-        "code": 3,
-        "name": "b_late",
-        "placed_at": "b",
-        "hows": _MATCH_HOWS,
-        "matched": True,
-        "modes": _PAIR_MODES,
-        "provisional": False,
-        "late": False,
-    },
-    {
-        "code": 4,
-        "name": "a_timed_out",
-        "placed_at": "a + max_waiting_time",
-        "hows": _A_ONLY_HOWS,
-        "matched": False,
-        "modes": _EVERY_MODE,
-        "provisional": False,
-        "late": False,
-    },
-    {
-        "code": 5,
-        "name": "a_waiting",
-        "placed_at": "e",
-        "hows": _A_ONLY_HOWS,
-        "matched": False,
-        "modes": _EVERY_MODE,
-        "provisional": True,
-        "late": False,
-    },
-    {
-        "code": 6,
-        "name": "b_timed_out",
-        "placed_at": "b + look_back_time",
-        "hows": ("full",),
-        "matched": False,
-        "modes": _PAIR_MODES,
-        "provisional": False,
-        "late": False,
-    },
-    {
-        "code": 7,
-        "name": "late_match",
-        "placed_at": "b",
-        "hows": _MATCH_HOWS,
-        "matched": True,
-        "modes": ("all",),
-        "provisional": False,
-        "late": True,
-    },
-    {
-        "code": 8,
-        "name": "a_aggregated",
-        "placed_at": "a + max_waiting_time",
-        "hows": ("inner", "left"),
-        "matched": True,
-        "modes": ("aggregate",),
-        "provisional": False,
-        "late": False,
-    },
+    _join_type(1, "same_time", "a", _MATCH_HOWS, True, _PAIR_MODES),
+    _join_type(2, "a_late", "a", _MATCH_HOWS, True, _PAIR_MODES),
+    _join_type(3, "b_late", "b", _MATCH_HOWS, True, _PAIR_MODES),
+    _join_type(4, "a_timed_out", "a + max_waiting_time", _A_ONLY_HOWS, False, _EVERY_MODE),
+    _join_type(5, "a_waiting", "e", _A_ONLY_HOWS, False, _EVERY_MODE, provisional=True),
+    _join_type(6, "b_timed_out", "b + look_back_time", ("full",), False, _PAIR_MODES),
+    _join_type(7, "late_match", "b", _MATCH_HOWS, True, ("all",), late=True),
+    _join_type(8, "a_aggregated", "a + max_waiting_time", ("inner", "left"), True, ("aggregate",)),
 )
+# fmt: on
 
 #: (name, Spark type) of the run ledger (spec §13), partition columns last. run_key is unique per run, so every
 #: run writes a partition of its own: concurrent runs never share a staging directory (see _ledger_insert_sql).
@@ -157,188 +102,39 @@ _IN_DBT = ("inc_join_model", "inc_join_many_model")
 #: window.py), "window_cap" (max_window_units, ledger.py), or the argument's own rule (``own``: written as code,
 #: a check of its own name in both languages); joined, whether check_parameters takes it (the arguments of one
 #: join, as opposed to the run's window); entries, the entry points that take it (see ENTRIES).
+
+
+def _argument(name, default, check="own", accepted=(), joined=True, entries=_JOIN, required=False) -> dict:
+    """One row of ARGUMENTS, written on one line below."""
+    return dict(
+        name=name, default=default, required=required, check=check, accepted=accepted, joined=joined, entries=entries
+    )
+
+
+# fmt: off
 ARGUMENTS = (
-    {
-        "name": "join_cols",
-        "default": None,
-        "required": True,
-        "check": "own",
-        "accepted": (),
-        "joined": True,
-        "entries": _JOIN,
-    },
-    {
-        "name": "inc_col",
-        "default": "RecDate",
-        "required": False,
-        "check": "own",
-        "accepted": (),
-        "joined": True,
-        "entries": _JOIN,
-    },
-    {
-        "name": "how",
-        "default": "left",
-        "required": False,
-        "check": "choice",
-        "accepted": HOW_VALUES,
-        "joined": True,
-        "entries": _JOIN,
-    },
-    {
-        "name": "look_back_time",
-        "default": 0,
-        "required": False,
-        "check": "window_length",
-        "accepted": (),
-        "joined": True,
-        "entries": _JOIN,
-    },
-    {
-        "name": "max_waiting_time",
-        "default": 0,
-        "required": False,
-        "check": "window_length",
-        "accepted": (),
-        "joined": True,
-        "entries": _JOIN,
-    },
-    {
-        "name": "output_window_start",
-        "default": None,
-        "required": False,
-        "check": "window_bound",
-        "accepted": (),
-        "joined": False,
-        "entries": _EVERY_ENTRY,
-    },
-    {
-        "name": "output_window_end",
-        "default": None,
-        "required": False,
-        "check": "window_bound",
-        "accepted": (),
-        "joined": False,
-        "entries": _EVERY_ENTRY,
-    },
-    {
-        "name": "time_uom",
-        "default": "day",
-        "required": False,
-        "check": "choice",
-        "accepted": TIME_UOM_VALUES,
-        "joined": True,
-        "entries": _EVERY_ENTRY,
-    },
-    {
-        "name": "enforce_sliding_join_window",
-        "default": True,
-        "required": False,
-        "check": "flag",
-        "accepted": (),
-        "joined": True,
-        "entries": _JOIN,
-    },
-    {
-        "name": "include_waiting",
-        "default": False,
-        "required": False,
-        "check": "flag",
-        "accepted": (),
-        "joined": True,
-        "entries": _EVERY_ENTRY,
-    },
-    {
-        "name": "output_select",
-        "default": None,
-        "required": False,
-        "check": "own",
-        "accepted": (),
-        "joined": True,
-        "entries": _EVERY_ENTRY,
-    },
-    {
-        "name": "suffixes",
-        "default": ("_A", "_B"),
-        "required": False,
-        "check": "own",
-        "accepted": (),
-        "joined": True,
-        "entries": _JOIN,
-    },
-    {
-        "name": "partner",
-        "default": "all",
-        "required": False,
-        "check": "choice",
-        "accepted": PARTNER_VALUES,
-        "joined": True,
-        "entries": _JOIN,
-    },
-    {
-        "name": "partner_order_by",
-        "default": None,
-        "required": False,
-        "check": "own",
-        "accepted": (),
-        "joined": True,
-        "entries": _JOIN,
-    },
-    {
-        "name": "aggregate",
-        "default": None,
-        "required": False,
-        "check": "own",
-        "accepted": (),
-        "joined": True,
-        "entries": _JOIN,
-    },
-    {
-        "name": "null_fill",
-        "default": None,
-        "required": False,
-        "check": "own",
-        "accepted": (),
-        "joined": True,
-        "entries": _JOIN,
-    },
-    {
-        "name": "many_rows_per_key",
-        "default": False,
-        "required": False,
-        "check": "flag",
-        "accepted": (),
-        "joined": True,
-        "entries": _JOIN,
-    },
-    {
-        "name": "late_match_time",
-        "default": 0,
-        "required": False,
-        "check": "window_length",
-        "accepted": (),
-        "joined": True,
-        "entries": _JOIN,
-    },
-    {
-        "name": "max_window_units",
-        "default": None,
-        "required": False,
-        "check": "window_cap",
-        "accepted": (),
-        "joined": False,
-        "entries": _IN_DBT,
-    },
-    {
-        "name": "join_cond",
-        "default": None,
-        "required": False,
-        "check": "own",
-        "accepted": (),
-        "joined": True,
-        "entries": _JOIN,
-    },
+    _argument("join_cols", None, required=True),
+    _argument("inc_col", "RecDate"),
+    _argument("how", "left", "choice", HOW_VALUES),
+    _argument("look_back_time", 0, "window_length"),
+    _argument("max_waiting_time", 0, "window_length"),
+    _argument("output_window_start", None, "window_bound", joined=False, entries=_EVERY_ENTRY),
+    _argument("output_window_end", None, "window_bound", joined=False, entries=_EVERY_ENTRY),
+    _argument("time_uom", "day", "choice", TIME_UOM_VALUES, entries=_EVERY_ENTRY),
+    _argument("enforce_sliding_join_window", True, "flag"),
+    _argument("include_waiting", False, "flag", entries=_EVERY_ENTRY),
+    _argument("output_select", None, entries=_EVERY_ENTRY),
+    _argument("suffixes", ("_A", "_B")),
+    _argument("partner", "all", "choice", PARTNER_VALUES),
+    _argument("partner_order_by", None),
+    _argument("aggregate", None),
+    _argument("null_fill", None),
+    _argument("many_rows_per_key", False, "flag"),
+    _argument("late_match_time", 0, "window_length"),
+    _argument("max_window_units", None, "window_cap", joined=False, entries=_IN_DBT),
+    _argument("join_cond", None),
 )
+# fmt: on
 
 #: Each SQL macro and the entry point whose arguments it takes.
 SQL_MACROS = {"inc_join": "inc_join_model", "inc_join_many": "inc_join_many_model"}
