@@ -27,8 +27,9 @@ DBT_UNIT := tests/integration/test_unit_tests.py
 ENGINE_CORE := tests/core --ignore=tests/core/test_compat_mode.py --ignore=tests/core/test_pictures.py \
 	--ignore=tests/core/test_join_type_table.py --ignore=tests/core/test_run_log_line.py
 
-.PHONY: help demo check test test-core test-spark4 test-spark4-ansi test-spark35 test-spark35-ansi pictures java \
-	integration-deps test-lane-1 test-lane-2 test-spark4-dbt test-spark4-thrift test-spark4-ledger test-spark4-core test-cluster test-spark4-cluster test-spark4-adapter \
+.PHONY: help demo check generate test test-core test-spark4 test-spark4-ansi test-spark35 test-spark35-ansi pictures java \
+	integration-deps test-lane-1 test-lane-2 test-spark4-dbt test-spark4-thrift test-spark4-ledger test-spark4-core test-cluster \
+	test-spark4-cluster test-spark4-adapter \
 	test-spark4-ansi-dbt test-spark4-ansi-core test-spark35-dbt test-spark35-core test-spark35-ansi-dbt \
 	test-spark35-ansi-core clean-state bench bench-quick bench-peer thrift-server thrift-server-stop
 
@@ -145,6 +146,12 @@ check: $(STAMP) ## ruff lint and format check, mypy
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+
+# The tables both languages share (version, JoinTypes, the run ledger's columns) live once, in
+# src/dbt_inc_join/shared_tables.py; the macros read the copy this writes into macros/generated/ (and
+# dbt_project.yml's version). tests/packaging/test_generated.py fails when the copy is stale.
+generate: $(STAMP) ## Write macros/generated/*.sql and dbt_project.yml's version from src/dbt_inc_join/shared_tables.py
+	$(BIN)/python scripts/generate_macros.py
 
 # The README's benchmark (bench/): `make bench` is the full run of the four suites, each a bench/protocol.py Suite
 # timed and reported by that one module: the daily run against history length (bench/few.py, about 25 minutes on

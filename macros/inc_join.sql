@@ -1,41 +1,22 @@
 {#- The public macro: the SQL of one incremental-join run (spec §2-§5). -#}
 
-{% macro inc_join(a, b, join_cols, inc_col='RecDate', how='left', look_back_time=0, max_waiting_time=0,
-                  output_window_start=none, output_window_end=none, time_uom='day',
-                  enforce_sliding_join_window=true, include_waiting=false, output_select=none,
-                  suffixes=['_A', '_B'], partner='all', partner_order_by=none, aggregate=none, null_fill=none,
-                  many_rows_per_key=false, late_match_time=0, max_window_units=none, join_cond=none) %}
-  {{ return(adapter.dispatch('inc_join', 'dbt_inc_join')(
-      a, b, join_cols, inc_col, how, look_back_time, max_waiting_time, output_window_start, output_window_end,
-      time_uom, enforce_sliding_join_window, include_waiting, output_select, suffixes, partner, partner_order_by,
-      aggregate, null_fill, many_rows_per_key, late_match_time, max_window_units, join_cond)) }}
+{% macro inc_join(a, b, join_cols) %}
+  {#- a, b and join_cols by position or name; every other argument (macros/generated/_arguments.sql: names,
+      defaults, checks) by name, or by position in the table's order. -#}
+  {%- set arguments = dbt_inc_join._call_arguments('inc_join', ['a', 'b', 'join_cols'], varargs, kwargs) -%}
+  {%- do arguments.update({'join_cols': join_cols}) -%}
+  {{ return(adapter.dispatch('inc_join', 'dbt_inc_join')(a, b, arguments)) }}
 {% endmacro %}
 
-{% macro default__inc_join(a, b, join_cols, inc_col, how, look_back_time, max_waiting_time, output_window_start,
-                           output_window_end, time_uom, enforce_sliding_join_window, include_waiting,
-                           output_select, suffixes, partner, partner_order_by, aggregate, null_fill,
-                           many_rows_per_key, late_match_time, max_window_units, join_cond=none) %}
-  {{ return(dbt_inc_join.spark__inc_join(a, b, join_cols, inc_col, how, look_back_time, max_waiting_time,
-                                     output_window_start, output_window_end, time_uom,
-                                     enforce_sliding_join_window, include_waiting, output_select, suffixes,
-                                     partner, partner_order_by, aggregate, null_fill, many_rows_per_key,
-                                     late_match_time, max_window_units, join_cond)) }}
-{% endmacro %}
-
-{% macro spark__inc_join(a, b, join_cols, inc_col, how, look_back_time, max_waiting_time, output_window_start,
-                         output_window_end, time_uom, enforce_sliding_join_window, include_waiting, output_select,
-                         suffixes, partner, partner_order_by, aggregate, null_fill, many_rows_per_key,
-                         late_match_time, max_window_units, join_cond=none) %}
+{% macro default__inc_join(a, b, arguments) %}
+  {#- arguments: every argument by name (_call_arguments). -#}
   {#- dbt renders every model while parsing the project (disabled ones too); check and plan only when running. -#}
   {%- if not execute -%}
     {{ return('select 1 as inc_join_placeholder') }}
   {%- endif -%}
-  {%- set params = dbt_inc_join._check_parameters(join_cols, inc_col, how, look_back_time, max_waiting_time, time_uom,
-                                               enforce_sliding_join_window, include_waiting, output_select, suffixes,
-                                               partner, partner_order_by, aggregate, null_fill, many_rows_per_key,
-                                               late_match_time, join_cond) -%}
+  {%- set params = dbt_inc_join._check_parameters(arguments) -%}
   {%- do dbt_inc_join._check_model_config(params) -%}
-  {%- set max_window_units = dbt_inc_join._max_window_units(max_window_units) -%}
+  {%- set max_window_units = dbt_inc_join._max_window_units(arguments.max_window_units) -%}
   {%- set a, b = dbt_inc_join._unfiltered(a), dbt_inc_join._unfiltered(b) -%}
   {#- the tables to describe, found once (for a unit test's given rows, a catalog search: _fixtures.sql) -#}
   {%- set b_table = dbt_inc_join._table_of(b, 'b') -%}
@@ -50,7 +31,8 @@
   {%- do plan.update({'aggregate_fills': dbt_inc_join._aggregate_fills(params)}) -%}
   {%- do dbt_inc_join._resolve_join_cond(params, inputs, a_table, b_table) -%}
   {%- set window = dbt_inc_join._resolve_window(a, b, a_columns, b_columns, params.inc_cols, params.time_uom, params.how,
-                                            output_window_start, output_window_end, max_window_units) -%}
+                                            arguments.output_window_start, arguments.output_window_end,
+                                            max_window_units) -%}
   {%- do dbt_inc_join._log_run(params, window) -%}
   {#- the run's record, for the post-hook record_run (spec §13), rides in the compiled code -#}
   {%- set marker = '' if window.get('in_sql') else dbt_inc_join._run_marker(dbt_inc_join._run_record(window, params.inc_col, 'sql')) -%}

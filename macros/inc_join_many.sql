@@ -1,29 +1,23 @@
 {#- A enriched from several inputs in one run, one row per A row (spec §12). Read side by side with
     src/dbt_inc_join/many.py (same steps, same internal names). -#}
 
-{% macro inc_join_many(a, inputs, output_window_start=none, output_window_end=none, time_uom='day',
-                       include_waiting=false, output_select=none, max_window_units=none) %}
-  {{ return(adapter.dispatch('inc_join_many', 'dbt_inc_join')(
-      a, inputs, output_window_start, output_window_end, time_uom, include_waiting, output_select,
-      max_window_units)) }}
+{% macro inc_join_many(a, inputs) %}
+  {#- a and inputs by position or name; every other argument (macros/generated/_arguments.sql: names, defaults,
+      checks) by name, or by position in the table's order. -#}
+  {%- set arguments = dbt_inc_join._call_arguments('inc_join_many', ['a', 'inputs'], varargs, kwargs) -%}
+  {{ return(adapter.dispatch('inc_join_many', 'dbt_inc_join')(a, inputs, arguments)) }}
 {% endmacro %}
 
-{% macro default__inc_join_many(a, inputs, output_window_start, output_window_end, time_uom, include_waiting,
-                                output_select, max_window_units) %}
-  {{ return(dbt_inc_join.spark__inc_join_many(a, inputs, output_window_start, output_window_end, time_uom,
-                                              include_waiting, output_select, max_window_units)) }}
-{% endmacro %}
-
-{% macro spark__inc_join_many(a, inputs, output_window_start, output_window_end, time_uom, include_waiting,
-                              output_select, max_window_units) %}
+{% macro default__inc_join_many(a, inputs, arguments) %}
+  {#- arguments: every argument but the inputs, by name (_call_arguments). -#}
   {%- if not execute -%}
     {{ return('select 1 as inc_join_placeholder') }}
   {%- endif -%}
-  {%- set include_waiting = dbt_inc_join._flag('include_waiting', include_waiting) -%}
+  {%- set include_waiting = dbt_inc_join._check_argument('include_waiting', arguments.include_waiting) -%}
   {%- set specs = dbt_inc_join._many_specs(inputs) -%}
-  {%- set time_uom = dbt_inc_join._choice('time_uom', time_uom, ['day', 'hour', 'minute']) -%}
+  {%- set time_uom = dbt_inc_join._check_argument('time_uom', arguments.time_uom) -%}
   {%- do dbt_inc_join._check_model_config({'include_waiting': include_waiting, 'time_uom': time_uom}) -%}
-  {%- set max_window_units = dbt_inc_join._max_window_units(max_window_units) -%}
+  {%- set max_window_units = dbt_inc_join._max_window_units(arguments.max_window_units) -%}
   {%- set a = dbt_inc_join._unfiltered(a) -%}
   {%- set a_table = dbt_inc_join._table_of(a, 'a') -%}
   {%- set a_columns = adapter.get_columns_in_relation(a_table) -%}
@@ -41,10 +35,10 @@
     {%- do more.append({'relation': item.relation, 'columns': item.b_columns, 'inc_col': item.params.inc_cols}) -%}
   {%- endfor -%}
   {%- set window = dbt_inc_join._resolve_window(a, first.relation, a_columns, first.b_columns, first.params.inc_cols,
-                                            time_uom, 'left', output_window_start, output_window_end,
-                                            max_window_units, more) -%}
+                                            time_uom, 'left', arguments.output_window_start,
+                                            arguments.output_window_end, max_window_units, more) -%}
   {%- set reach = prepared | map(attribute='params') | map(attribute='max_waiting_time') | max -%}
   {%- do dbt_inc_join._log_many_run(window, reach, prepared) -%}
   {%- set marker = '' if window.get('in_sql') else dbt_inc_join._run_marker(dbt_inc_join._run_record(window, first.params.inc_col, 'sql')) -%}
-  {{ return(marker ~ '\n' ~ dbt_inc_join._render_many(a, a_columns, prepared, window, output_select, include_waiting)) }}
+  {{ return(marker ~ '\n' ~ dbt_inc_join._render_many(a, a_columns, prepared, window, arguments.output_select, include_waiting)) }}
 {% endmacro %}

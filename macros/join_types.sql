@@ -1,26 +1,10 @@
-{#- The JoinType table (docs/spec.md §3): code, name, placement rule and which `how` emits each type.
-    Everything else in the package derives from it: the scenarios a run combines (macros/scenarios, one macro
-    per JoinType, named _scenario_<name>), the names in JoinTypeName, the JoinType tests. Its Python twin is
-    src/dbt_inc_join/join_types.py; tests/core/test_join_types.py keeps the two equal. -#}
-
-{% macro _join_types() %}
-  {%- set match_hows = ['inner', 'left', 'full'] -%}
-  {%- set a_only_hows = ['left', 'full', 'left_anti'] -%}
-  {#- modes: the row modes of spec §11 (partner values, or 'aggregate') that emit the type. placed_at is the rule
-      of partner = all; partner = last places codes 1-3 at a + max_waiting_time. -#}
-  {%- set pair_modes = ['all', 'first', 'last'] -%}
-  {%- set every_mode = ['all', 'first', 'last', 'aggregate'] -%}
-  {{ return([
-      {'code': 1, 'name': 'same_time', 'placed_at': 'a', 'hows': match_hows, 'matched': true, 'modes': pair_modes, 'provisional': false, 'late': false},
-      {'code': 2, 'name': 'a_late', 'placed_at': 'a', 'hows': match_hows, 'matched': true, 'modes': pair_modes, 'provisional': false, 'late': false},
-      {'code': 3, 'name': 'b_late', 'placed_at': 'b', 'hows': match_hows, 'matched': true, 'modes': pair_modes, 'provisional': false, 'late': false},
-      {'code': 4, 'name': 'a_timed_out', 'placed_at': 'a + max_waiting_time', 'hows': a_only_hows, 'matched': false, 'modes': every_mode, 'provisional': false, 'late': false},
-      {'code': 5, 'name': 'a_waiting', 'placed_at': 'e', 'hows': a_only_hows, 'matched': false, 'modes': every_mode, 'provisional': true, 'late': false},
-      {'code': 6, 'name': 'b_timed_out', 'placed_at': 'b + look_back_time', 'hows': ['full'], 'matched': false, 'modes': pair_modes, 'provisional': false, 'late': false},
-      {'code': 7, 'name': 'late_match', 'placed_at': 'b', 'hows': match_hows, 'matched': true, 'modes': ['all'], 'provisional': false, 'late': true},
-      {'code': 8, 'name': 'a_aggregated', 'placed_at': 'a + max_waiting_time', 'hows': ['inner', 'left'], 'matched': true, 'modes': ['aggregate'], 'provisional': false, 'late': false},
-  ]) }}
-{% endmacro %}
+{#- What the JoinType table (docs/spec.md §3: code, name, placement rule and which `how` emits each type)
+    decides. Everything else in the package derives from it: the scenarios a run combines (macros/scenarios, one
+    macro per JoinType, named _scenario_<name>), the names in JoinTypeName, the JoinType tests. The table itself
+    is the macro _join_types() of macros/generated/_join_types.sql, written by `make generate` from
+    src/dbt_inc_join/shared_tables.py, the one source of both languages (its Python side is
+    src/dbt_inc_join/join_types.py); tests/packaging/test_generated.py fails when the copy is stale and
+    tests/core/test_join_type_table.py checks both languages' scenarios against it. -#}
 
 {% macro _join_type(name) %}
   {#- One row of the table, by name. -#}

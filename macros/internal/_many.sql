@@ -54,11 +54,20 @@
   {%- set suffix = spec.get('suffix') or ('_' ~ spec.name) -%}
   {%- set aggregate = spec.get('aggregate') -%}
   {%- set partner = 'all' if aggregate is not none else (spec.get('partner') or 'first') -%}
-  {%- set params = dbt_inc_join._check_parameters(spec.join_cols, spec.get('inc_col', 'RecDate'), 'left',
-                                                  spec.look_back_time, spec.max_waiting_time, time_uom, true,
-                                                  false, none, ['_A', suffix], partner,
-                                                  spec.get('partner_order_by'), aggregate, spec.get('null_fill'),
-                                                  false, 0, spec.get('join_cond')) -%}
+  {%- set params = dbt_inc_join._check_parameters({
+      'join_cols': spec.join_cols,
+      'inc_col': spec.get('inc_col', 'RecDate'),
+      'how': 'left',
+      'look_back_time': spec.look_back_time,
+      'max_waiting_time': spec.max_waiting_time,
+      'time_uom': time_uom,
+      'suffixes': ['_A', suffix],
+      'partner': partner,
+      'partner_order_by': spec.get('partner_order_by'),
+      'aggregate': aggregate,
+      'null_fill': spec.get('null_fill'),
+      'join_cond': spec.get('join_cond'),
+  }) -%}
   {%- set relation = dbt_inc_join._unfiltered(spec.relation) -%}
   {%- set b_table = dbt_inc_join._table_of(relation, 'b') -%}
   {%- set b_columns = adapter.get_columns_in_relation(b_table) -%}

@@ -27,7 +27,7 @@
   {%- set coverage = dbt_inc_join._check_coverage(coverage) -%}
   {%- set window = dbt_inc_join._current_window(look_back_time, max_waiting_time) -%}
   {%- set partner = dbt_inc_join._choice('partner', partner, ['all', 'first', 'last', 'aggregate']) -%}
-  {%- set params = dbt_inc_join._check_parameters(join_cols, inc_col, 'inner', 0, 0, time_uom, true, false, none, ['_A', '_B']) -%}
+  {%- set params = dbt_inc_join._check_parameters({'join_cols': join_cols, 'inc_col': inc_col, 'how': 'inner', 'time_uom': time_uom}) -%}
   {%- set a, b = dbt_inc_join._relation_argument(a, 'a'), dbt_inc_join._relation_argument(b, 'b') -%}
   {%- set inputs = dbt_inc_join._resolve_inputs(params, adapter.get_columns_in_relation(a), adapter.get_columns_in_relation(b)) -%}
   {%- set unit = params.time_uom -%}

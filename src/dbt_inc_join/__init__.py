@@ -9,7 +9,12 @@ loads a project, and this one then only registers its dbt-spark submission helpe
 
 from typing import Any
 
-__version__ = "0.1.0"
+# The one version source is shared_tables.VERSION (plain data: pyproject reads it statically, `make generate`
+# copies it into dbt_project.yml and the ledger's macro _package_version()).
+from . import shared_tables as _shared_tables
+
+__version__ = _shared_tables.VERSION
+
 __all__ = [
     "inc_join",
     "inc_join_many",

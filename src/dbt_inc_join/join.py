@@ -23,6 +23,7 @@ from .validation import (
     check_key_types,
     check_parameters,
     field_type,
+    join_arguments,
     orderable_type_name,
     require_column,
 )
@@ -88,27 +89,7 @@ def inc_join(
     ``output_window_end=None`` resolves the availability watermark ``min(max a, max b)`` with one small
     Spark job; every other step is lazy.
     """
-    prepared = prepare_join(
-        df_a,
-        df_b,
-        join_cols=join_cols,
-        inc_col=inc_col,
-        how=how,
-        look_back_time=look_back_time,
-        max_waiting_time=max_waiting_time,
-        time_uom=time_uom,
-        enforce_sliding_join_window=enforce_sliding_join_window,
-        include_waiting=include_waiting,
-        output_select=output_select,
-        suffixes=suffixes,
-        partner=partner,
-        partner_order_by=partner_order_by,
-        aggregate=aggregate,
-        null_fill=null_fill,
-        many_rows_per_key=many_rows_per_key,
-        late_match_time=late_match_time,
-        join_cond=join_cond,
-    )
+    prepared = prepare_join(df_a, df_b, **join_arguments(locals()))
     unit, zone = prepared.params.time_uom, prepared.session_time_zone
     start = parse_bound(output_window_start, "output_window_start", unit, zone)
     end = parse_bound(output_window_end, "output_window_end", unit, zone)

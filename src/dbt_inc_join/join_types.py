@@ -1,14 +1,31 @@
 """The JoinType table (docs/spec.md §3): code, name, placement rule and which ``how`` emits each type.
 
 Everything else derives from this table: the scenarios (scenarios.py), the rows a ``how`` keeps, the names
-in ``JoinTypeName``, the pictures. Its SQL twin is macros/join_types.sql; a test keeps the two
-equal. Adding a JoinType means one member and one row here, one row there, and a scenario in each language.
+in ``JoinTypeName``, the pictures. Its rows live in shared_tables.py (``JOIN_TYPES``), the one source of both
+languages: the macros read the generated copy macros/generated/_join_types.sql (``make generate``). Adding a
+JoinType means one row there, its member in ``JoinType`` (a test checks that the two agree), and a scenario in
+each language.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
+
+from . import shared_tables
+from .shared_tables import HOW_VALUES, PARTNER_VALUES, ROW_MODES
+
+__all__ = [
+    "HOW_VALUES",
+    "JOIN_TYPE_TABLE",
+    "MATCHED_CODES",
+    "PARTNER_VALUES",
+    "ROW_MODES",
+    "RULES",
+    "JoinType",
+    "JoinTypeRule",
+    "emitted_join_types",
+]
 
 
 class JoinType(IntEnum):
@@ -33,12 +50,6 @@ class JoinType(IntEnum):
         return RULES[self]
 
 
-HOW_VALUES = ("inner", "left", "full", "left_anti")
-PARTNER_VALUES = ("all", "first", "last")
-#: The row modes of spec §11: a partner choice, or "aggregate" (an ``aggregate`` argument was given).
-ROW_MODES = PARTNER_VALUES + ("aggregate",)
-
-
 @dataclass(frozen=True)
 class JoinTypeRule:
     """One row of the JoinType table."""
@@ -52,28 +63,22 @@ class JoinTypeRule:
     late: bool = False  #: only with late_match_time > 0 (spec §10)
 
 
-_MATCH_HOWS = frozenset({"inner", "left", "full"})
-_A_ONLY_HOWS = frozenset({"left", "full", "left_anti"})
-_PAIR_MODES = frozenset(PARTNER_VALUES)
-_EVERY_MODE = frozenset(ROW_MODES)
+def _rule(row: dict) -> JoinTypeRule:
+    """One row of shared_tables.JOIN_TYPES as a rule of its JoinType (the member of the same code and name)."""
+    join_type = JoinType(row["code"])
+    assert join_type.label == row["name"], f"JoinType {join_type!r} is named {row['name']!r} in shared_tables.py"
+    return JoinTypeRule(
+        join_type,
+        row["placed_at"],
+        frozenset(row["hows"]),
+        matched=row["matched"],
+        modes=frozenset(row["modes"]),
+        provisional=row["provisional"],
+        late=row["late"],
+    )
 
-# placed_at is the rule of partner = all; partner = last places codes 1-3 at a + max_waiting_time (spec §11).
-JOIN_TYPE_TABLE: tuple[JoinTypeRule, ...] = (
-    JoinTypeRule(JoinType.SAME_TIME, "a", _MATCH_HOWS, matched=True, modes=_PAIR_MODES),
-    JoinTypeRule(JoinType.A_LATE, "a", _MATCH_HOWS, matched=True, modes=_PAIR_MODES),
-    JoinTypeRule(JoinType.B_LATE, "b", _MATCH_HOWS, matched=True, modes=_PAIR_MODES),
-    JoinTypeRule(JoinType.A_TIMED_OUT, "a + max_waiting_time", _A_ONLY_HOWS, matched=False, modes=_EVERY_MODE),
-    JoinTypeRule(JoinType.A_WAITING, "e", _A_ONLY_HOWS, matched=False, modes=_EVERY_MODE, provisional=True),
-    JoinTypeRule(JoinType.B_TIMED_OUT, "b + look_back_time", frozenset({"full"}), matched=False, modes=_PAIR_MODES),
-    JoinTypeRule(JoinType.LATE_MATCH, "b", _MATCH_HOWS, matched=True, modes=frozenset({"all"}), late=True),
-    JoinTypeRule(
-        JoinType.A_AGGREGATED,
-        "a + max_waiting_time",
-        frozenset({"inner", "left"}),
-        matched=True,
-        modes=frozenset({"aggregate"}),
-    ),
-)
+
+JOIN_TYPE_TABLE: tuple[JoinTypeRule, ...] = tuple(_rule(row) for row in shared_tables.JOIN_TYPES)
 RULES = {rule.join_type: rule for rule in JOIN_TYPE_TABLE}
 MATCHED_CODES = frozenset(rule.join_type for rule in JOIN_TYPE_TABLE if rule.matched)
 

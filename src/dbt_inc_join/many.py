@@ -30,7 +30,7 @@ from .predicates import arrival_range_sql, quote
 from .prepared import PreparedJoin
 from .render import arrival_is_truncated, in_window_sql, reduced_by_arrival
 from .time_units import TimeUnit, UnitValue, add_units_sql, shift_value, sql_literal, truncate_sql
-from .validation import TIME_UOM_VALUES, _choice, _flag
+from .validation import check_argument
 from .watermark import latest_arrivals, watermark_of
 from .window import parse_bound
 
@@ -176,9 +176,9 @@ def prepare_many(
     df_a: DataFrame, inputs: object, time_uom: object = "day", output_select=None, include_waiting: object = False
 ) -> PreparedMany:
     """Check every argument and every schema (no data is read)."""
-    waiting = _flag("include_waiting", include_waiting)
+    waiting = bool(check_argument("include_waiting", include_waiting))
     specs = check_inputs(df_a, inputs)
-    unit = TimeUnit(_choice("time_uom", time_uom, TIME_UOM_VALUES).lower())
+    unit = TimeUnit(check_argument("time_uom", time_uom))
     prepared = tuple(_prepare_input(df_a, spec, unit) for spec in specs)
     arrivals = {p.prepared.inputs.inc_col[0] for p in prepared}
     if len(arrivals) > 1:

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
+from typing import Any, cast
 
 from pyspark.sql.types import (
     ArrayType,
@@ -23,8 +24,8 @@ from pyspark.sql.types import (
     TimestampType,
 )
 
-from .join_types import HOW_VALUES, PARTNER_VALUES
-from .time_units import TIME_UOM_VALUES, TimeUnit
+from .shared_tables import ARGUMENTS, MESSAGES
+from .time_units import TimeUnit
 
 try:  # Spark 4.0+; pyspark 3.5 has no VARIANT type
     from pyspark.sql.types import VariantType
@@ -86,29 +87,43 @@ class JoinParameters:
         return self.mode != "all" or (self.many_rows_per_key and self.late_match_time == 0)
 
 
-def _fail_type(parameter: str, expected: str, value: object) -> TypeError:
-    return TypeError(f"inc_join: {parameter} must be {expected} (got {type(value).__name__} {value!r}).")
+def message(rule: str, **fields: str) -> str:
+    """The message of a rule of the arguments table (shared_tables.MESSAGES), its fields filled in."""
+    return "inc_join: " + MESSAGES[rule].format(**fields)
 
 
-def _choice(parameter: str, value: object, accepted: Sequence[str]) -> str:
-    options = ", ".join(repr(v) for v in accepted)
+def _typed(value: object) -> str:
+    """A value of the wrong type as the messages show it: its type and repr, e.g. ``float 1.5``."""
+    return f"{type(value).__name__} {value!r}"
+
+
+def type_failure(parameter: str, expected: str, value: object) -> TypeError:
+    """The TypeError of an argument of the wrong type (raise it)."""
+    return TypeError(f"inc_join: {parameter} must be {expected} (got {_typed(value)}).")
+
+
+def check_choice(parameter: str, value: object, accepted: Sequence[str]) -> str:
+    """One of ``accepted``, whatever the case and surrounding blanks; lower-cased."""
     if not isinstance(value, str) or value.strip().lower() not in accepted:
-        raise ValueError(f"inc_join: {parameter}={value!r} is not supported; accepted values: {options}.")
+        options = ", ".join(repr(v) for v in accepted)
+        raise ValueError(message("choice", parameter=parameter, value=repr(value), accepted=options))
     return value.strip().lower()
 
 
-def _window_length(parameter: str, value: object) -> int:
+def check_window_length(parameter: str, value: object) -> int:
+    """A non-negative whole number of time_uom units."""
     # bool is an int subclass, and "2" or 2.0 usually means a typo in a config: refuse both loudly.
     if isinstance(value, bool) or not isinstance(value, int):
-        raise _fail_type(parameter, "a non-negative whole number of time_uom units, e.g. 2", value)
+        raise TypeError(message("window_length", parameter=parameter, value=_typed(value)))
     if value < 0:
-        raise ValueError(f"inc_join: {parameter} must be a non-negative whole number of time_uom units (got {value}).")
+        raise ValueError(message("window_length_negative", parameter=parameter, value=str(value)))
     return value
 
 
-def _flag(parameter: str, value: object) -> bool:
+def check_flag(parameter: str, value: object) -> bool:
+    """True or False, nothing truthy."""
     if not isinstance(value, bool):
-        raise _fail_type(parameter, "True or False", value)
+        raise TypeError(message("flag", parameter=parameter, value=_typed(value), true="True", false="False"))
     return value
 
 
@@ -119,7 +134,7 @@ def _name_list(parameter: str, value: object) -> tuple[str, ...]:
     elif isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
         names = [v.strip() for v in value]
     else:
-        raise _fail_type(parameter, "a column name or a list of column names", value)
+        raise type_failure(parameter, "a column name or a list of column names", value)
     if not names or any(not name for name in names):
         raise ValueError(f"inc_join: {parameter} must name at least one column and no empty names (got {value!r}).")
     lowered = [name.lower() for name in names]
@@ -135,7 +150,7 @@ def _key_pairs(value: object) -> tuple[tuple[str, ...], tuple[str, ...]]:
         names = _name_list("join_cols", value)
         return names, names
     if not value or not all(isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
-        raise _fail_type(
+        raise type_failure(
             "join_cols", "a column name, a list of them, or a mapping {A column: B column} of names", value
         )
     names_a = _name_list("join_cols", list(value.keys()))
@@ -149,7 +164,7 @@ def _arrival_pair(value: object) -> tuple[str, str]:
         return value.strip(), value.strip()
     if isinstance(value, (list, tuple)) and len(value) == 2 and all(isinstance(v, str) and v.strip() for v in value):
         return value[0].strip(), value[1].strip()
-    raise _fail_type(
+    raise type_failure(
         "inc_col",
         "the name of the arrival column present in both inputs, e.g. 'RecDate', or an (A column, B column) pair",
         value,
@@ -160,13 +175,13 @@ def _join_cond(value: object) -> str | None:
     if value is None:
         return None
     if not isinstance(value, str) or not value.strip():
-        raise _fail_type("join_cond", "a Spark SQL condition over a.<A column> and b.<B column>, or None", value)
+        raise type_failure("join_cond", "a Spark SQL condition over a.<A column> and b.<B column>, or None", value)
     return value.strip()
 
 
 def _suffixes(value: object) -> tuple[str, str]:
     if not isinstance(value, (list, tuple)) or len(value) != 2 or not all(isinstance(v, str) for v in value):
-        raise _fail_type("suffixes", "a pair of strings such as ('_A', '_B')", value)
+        raise type_failure("suffixes", "a pair of strings such as ('_A', '_B')", value)
     if value[0] == value[1]:
         raise ValueError(
             f"inc_join: suffixes must differ, or the two sides' columns would clash (got {tuple(value)!r})."
@@ -182,7 +197,7 @@ def _output_select(value: object, default: str = OUTPUT_SELECT_DEFAULT) -> tuple
     elif isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
         tokens = [v.strip() for v in value]
     else:
-        raise _fail_type("output_select", "a comma-separated string or a list of tokens and column names", value)
+        raise type_failure("output_select", "a comma-separated string or a list of tokens and column names", value)
     if not [t for t in tokens if t]:
         raise ValueError(
             f"inc_join: output_select selects no column; list tokens such as '{OUTPUT_SELECT_DEFAULT}' or column names."
@@ -192,61 +207,53 @@ def _output_select(value: object, default: str = OUTPUT_SELECT_DEFAULT) -> tuple
     return tuple(tokens)
 
 
-def check_parameters(
-    *,
-    join_cols: object,
-    inc_col: object,
-    how: object,
-    look_back_time: object,
-    max_waiting_time: object,
-    time_uom: object,
-    enforce_sliding_join_window: object,
-    include_waiting: object,
-    output_select: object,
-    suffixes: object,
-    partner: object = "all",
-    partner_order_by: object = None,
-    aggregate: object = None,
-    null_fill: object = None,
-    many_rows_per_key: object = False,
-    late_match_time: object = 0,
-    join_cond: object = None,
-) -> JoinParameters:
-    """Every argument that does not need the data's schema, checked and normalised."""
+#: The arguments of one join (shared_tables.ARGUMENTS: joined) and their defaults: what check_parameters takes.
+_ROWS: tuple[dict[str, Any], ...] = ARGUMENTS
+JOIN_ARGUMENTS: dict[str, object] = {row["name"]: row["default"] for row in _ROWS if row["joined"]}
+_RULES = {row["name"]: row for row in _ROWS}
+
+
+def join_arguments(values: Mapping[str, object]) -> dict[str, object]:
+    """The arguments of one join out of an entry point's arguments (its ``locals()``), for check_parameters: an
+    entry that takes them all passes them on in one place (tests/core/test_validation.py checks its signature)."""
+    return {name: values[name] for name in JOIN_ARGUMENTS}
+
+
+def check_argument(name: str, value: object) -> object:
+    """An argument checked by the rule of its row in shared_tables.ARGUMENTS (choice, flag, window_length)."""
+    row = _RULES[name]
+    if row["check"] == "choice":
+        return check_choice(name, value, row["accepted"])
+    if row["check"] == "flag":
+        return check_flag(name, value)
+    if row["check"] == "window_length":
+        return check_window_length(name, value)
+    raise AssertionError(f"no table rule checks {name} (it has a check of its own)")
+
+
+def check_parameters(**given: object) -> JoinParameters:
+    """Every argument of one join (those not given at the table's defaults) that does not need the data's schema,
+    checked and normalised."""
+    unknown = sorted(set(given) - set(JOIN_ARGUMENTS))
+    if unknown:
+        raise TypeError(f"inc_join: unknown arguments {', '.join(unknown)}; accepted: {', '.join(JOIN_ARGUMENTS)}.")
+    arguments = {**JOIN_ARGUMENTS, **given}
+    join_cols, inc_col, join_cond = arguments["join_cols"], arguments["inc_col"], arguments["join_cond"]
     inc_a, inc_b = _arrival_pair(inc_col)
     keys, keys_b = _key_pairs(join_cols)
     for arrival, names in ((inc_a, keys), (inc_b, keys_b)):
         if arrival.lower() in [k.lower() for k in names]:
             raise ValueError(f"inc_join: join_cols must not contain the arrival column inc_col={arrival!r}.")
     condition = _join_cond(join_cond)
-    how_value = _choice("how", how, HOW_VALUES)
-    enforce = _flag("enforce_sliding_join_window", enforce_sliding_join_window)
-    partner_value = _choice("partner", partner, PARTNER_VALUES)
-    order_by = () if partner_order_by is None else _name_list("partner_order_by", partner_order_by)
-    if order_by and partner_value == "all":
-        raise ValueError(
-            "inc_join: partner_order_by orders the partners for partner='first' or 'last'; with partner='all' "
-            "every partner is a row of its own (set partner, or drop partner_order_by)."
-        )
-    aggregates = _aggregates(aggregate)
-    fills = _null_fill(null_fill, aggregates)
-    many = _flag("many_rows_per_key", many_rows_per_key)
-    if aggregates and partner_value != "all":
-        raise ValueError(
-            f"inc_join: aggregate combines all partners of an A row, so partner must be 'all' (got "
-            f"partner={partner_value!r}); use one or the other."
-        )
-    if aggregates and how_value not in ("left", "inner"):
-        raise ValueError(
-            f"inc_join: aggregate gives one row per A row, so how must be 'left' or 'inner' (got how={how_value!r})."
-        )
-    if not enforce and (partner_value != "all" or aggregates or many):
-        used = "aggregate" if aggregates else ("many_rows_per_key" if partner_value == "all" else "partner")
-        raise ValueError(
-            f"inc_join: {used} needs the sliding join window; enforce_sliding_join_window=False (the "
-            "compatibility mode) only supports partner='all' without aggregate."
-        )
-    late = _window_length("late_match_time", late_match_time)
+    how_value = cast(str, check_argument("how", arguments["how"]))
+    enforce = cast(bool, check_argument("enforce_sliding_join_window", arguments["enforce_sliding_join_window"]))
+    partner_value = cast(str, check_argument("partner", arguments["partner"]))
+    order_by = _partner_order_by(arguments["partner_order_by"], partner_value)
+    aggregates = _aggregates(arguments["aggregate"])
+    fills = _null_fill(arguments["null_fill"], aggregates)
+    many = cast(bool, check_argument("many_rows_per_key", arguments["many_rows_per_key"]))
+    _check_row_mode(how_value, partner_value, bool(aggregates), many, enforce)
+    late = cast(int, check_argument("late_match_time", arguments["late_match_time"]))
     if late:
         _check_late_matches(how_value, partner_value, bool(aggregates), enforce)
     default_select = OUTPUT_SELECT_AGGREGATE_DEFAULT if aggregates else OUTPUT_SELECT_DEFAULT
@@ -254,13 +261,13 @@ def check_parameters(
         join_cols=keys,
         inc_col=inc_a,
         how=how_value,
-        look_back_time=_window_length("look_back_time", look_back_time),
-        max_waiting_time=_window_length("max_waiting_time", max_waiting_time),
-        time_uom=TimeUnit(_choice("time_uom", time_uom, TIME_UOM_VALUES)),
+        look_back_time=cast(int, check_argument("look_back_time", arguments["look_back_time"])),
+        max_waiting_time=cast(int, check_argument("max_waiting_time", arguments["max_waiting_time"])),
+        time_uom=TimeUnit(check_argument("time_uom", arguments["time_uom"])),
         enforce_sliding_join_window=enforce,
-        include_waiting=_flag("include_waiting", include_waiting),
-        output_select=_output_select(output_select, default_select),
-        suffixes=_suffixes(suffixes),
+        include_waiting=cast(bool, check_argument("include_waiting", arguments["include_waiting"])),
+        output_select=_output_select(arguments["output_select"], default_select),
+        suffixes=_suffixes(arguments["suffixes"]),
         partner=partner_value,
         partner_order_by=order_by,
         aggregate=aggregates,
@@ -271,6 +278,36 @@ def check_parameters(
         inc_col_b=inc_b,
         join_cond=condition,
     )
+
+
+def _partner_order_by(value: object, partner: str) -> tuple[str, ...]:
+    """spec §11: the columns that order the partners, for partner = first or last only."""
+    order_by = () if value is None else _name_list("partner_order_by", value)
+    if order_by and partner == "all":
+        raise ValueError(
+            "inc_join: partner_order_by orders the partners for partner='first' or 'last'; with partner='all' "
+            "every partner is a row of its own (set partner, or drop partner_order_by)."
+        )
+    return order_by
+
+
+def _check_row_mode(how: str, partner: str, aggregates: bool, many: bool, enforce: bool) -> None:
+    """spec §11: aggregate takes every partner of an A row; one row per A row needs the sliding window."""
+    if aggregates and partner != "all":
+        raise ValueError(
+            f"inc_join: aggregate combines all partners of an A row, so partner must be 'all' (got "
+            f"partner={partner!r}); use one or the other."
+        )
+    if aggregates and how not in ("left", "inner"):
+        raise ValueError(
+            f"inc_join: aggregate gives one row per A row, so how must be 'left' or 'inner' (got how={how!r})."
+        )
+    if not enforce and (partner != "all" or aggregates or many):
+        used = "aggregate" if aggregates else ("many_rows_per_key" if partner == "all" else "partner")
+        raise ValueError(
+            f"inc_join: {used} needs the sliding join window; enforce_sliding_join_window=False (the "
+            "compatibility mode) only supports partner='all' without aggregate."
+        )
 
 
 def _check_late_matches(how: str, partner: str, aggregates: bool, enforce: bool) -> None:
@@ -298,7 +335,7 @@ def _aggregates(value: object) -> tuple[tuple[str, str], ...]:
     if value is None:
         return ()
     if not isinstance(value, Mapping) or not value:
-        raise _fail_type(
+        raise type_failure(
             "aggregate", "a non-empty mapping of output column to Spark SQL aggregate, e.g. {'n': 'count(*)'}", value
         )
     pairs = []
@@ -306,7 +343,7 @@ def _aggregates(value: object) -> tuple[tuple[str, str], ...]:
         if not isinstance(name, str) or not name.strip():
             raise ValueError(f"inc_join: aggregate has an empty or non-string output column name ({name!r}).")
         if not isinstance(expression, str) or not expression.strip():
-            raise _fail_type(
+            raise type_failure(
                 f"aggregate[{name!r}]", "a Spark SQL aggregate expression such as 'sum(Amount)'", expression
             )
         if not _balanced(expression):
@@ -343,7 +380,7 @@ def _null_fill(value: object, aggregates: tuple[tuple[str, str], ...]) -> tuple[
     if value is None:
         return ()
     if not isinstance(value, Mapping):
-        raise _fail_type("null_fill", "a mapping of aggregate name to literal, e.g. {'n_payments': 0}", value)
+        raise type_failure("null_fill", "a mapping of aggregate name to literal, e.g. {'n_payments': 0}", value)
     if value and not aggregates:
         raise ValueError("inc_join: null_fill gives values to aggregate columns; it needs aggregate.")
     names = {name.lower(): name for name, _ in aggregates}
@@ -355,7 +392,7 @@ def _null_fill(value: object, aggregates: tuple[tuple[str, str], ...]) -> tuple[
                 f"{', '.join(repr(n) for n, _ in aggregates)}."
             )
         if not isinstance(literal, FILL_TYPES):
-            raise _fail_type(
+            raise type_failure(
                 f"null_fill[{key!r}]", "a literal: a number, string, boolean, date, datetime or None", literal
             )
         fills.append((names[key.strip().lower()], literal))

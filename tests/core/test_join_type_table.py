@@ -1,5 +1,5 @@
-"""The JoinType table is one table per language: the SQL macro and the Python module hold the same rows,
-every JoinType has its scenario in both, and nothing else in the renderers spells a code."""
+"""The JoinType table is one table (src/dbt_inc_join/shared_tables.py): the generated SQL macro and the Python
+module hold the same rows, every JoinType has its scenario in both, and nothing else in the renderers spells a code."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ ROW = re.compile(
 
 
 def sql_table():
-    text = (MACROS / "join_types.sql").read_text()
+    text = (MACROS / "generated" / "_join_types.sql").read_text()
     lists = {
         name: re.findall(r"'(\w+)'", body)
         for name, body in re.findall(r"set (\w+_(?:hows|modes?)) = \[([^\]]*)\]", text)

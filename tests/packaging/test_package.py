@@ -154,21 +154,25 @@ def test_the_readme_install_line_pins_the_tested_versions():
 
 
 def test_one_version_source():
-    """``dbt_inc_join.__version__`` is the version; pyproject reads it, the dbt package must say the same."""
+    """``shared_tables.VERSION`` is the version: ``dbt_inc_join.__version__``, what pyproject reads, and (through
+    `make generate`) dbt_project.yml's and the run ledger's (macros cannot read dbt_project.yml)."""
+    from dbt_inc_join import shared_tables
+
     assert re.fullmatch(r"\d+\.\d+\.\d+", dbt_inc_join.__version__)
+    assert dbt_inc_join.__version__ == shared_tables.VERSION
     project = yaml.safe_load((REPO / "dbt_project.yml").read_text())
     assert str(project["version"]) == dbt_inc_join.__version__, (
-        "dbt_project.yml `version:` must equal dbt_inc_join.__version__ (src/dbt_inc_join/__init__.py)"
+        "dbt_project.yml `version:` must equal dbt_inc_join.__version__ (src/dbt_inc_join/shared_tables.py): "
+        "run `make generate`"
     )
-    # the version the run ledger records (macros cannot read dbt_project.yml)
-    ledger_macros = (REPO / "macros" / "ledger" / "_ledger_table.sql").read_text()
-    assert re.search(r"macro _package_version\(\) %}.*?return\('([^']+)'\)", ledger_macros, re.S).group(1) == (
+    version_macro = (REPO / "macros" / "generated" / "_package_version.sql").read_text()
+    assert re.search(r"macro _package_version\(\) %}.*?return\('([^']+)'\)", version_macro, re.S).group(1) == (
         dbt_inc_join.__version__
     )
     tomllib = pytest.importorskip("tomllib")
     pyproject = tomllib.loads((REPO / "pyproject.toml").read_text())
     assert "version" not in pyproject["project"] and "version" in pyproject["project"]["dynamic"]
-    assert pyproject["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "dbt_inc_join.__version__"}
+    assert pyproject["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "dbt_inc_join.shared_tables.VERSION"}
 
 
 def test_import_registers_the_helpers_without_pyspark_and_inc_join_model_stays_lazy():

@@ -15,12 +15,14 @@ from typing import Any
 
 from pyspark.sql import DataFrame
 
-from ..join import PreparedJoin, prepare_join
+from ..join import prepare_join
 from ..ledger import cap_window, check_max_window_units, committed_state, ledger_start
 from ..many import PreparedMany, prepare_many, render_many
 from ..predicates import quote
+from ..prepared import PreparedJoin
 from ..render import render_join
 from ..time_units import UnitValue, shift_value
+from ..validation import join_arguments
 from ..watermark import earliest_arrival, latest_arrivals, watermark_of, watermark_text
 from ..window import OutputWindow, parse_bound, read_ranges, run_log_line
 
@@ -257,27 +259,7 @@ def inc_join_model(
     """The body of a dbt Python model: ``return inc_join_model(dbt, dbt.ref("a"), dbt.ref("b"), join_cols=...)``.
 
     Same arguments and rows as the SQL macro ``dbt_inc_join.inc_join``; the window comes from dbt's state."""
-    prepared = prepare_join(
-        a,
-        b,
-        join_cols=join_cols,
-        inc_col=inc_col,
-        how=how,
-        look_back_time=look_back_time,
-        max_waiting_time=max_waiting_time,
-        time_uom=time_uom,
-        enforce_sliding_join_window=enforce_sliding_join_window,
-        include_waiting=include_waiting,
-        output_select=output_select,
-        suffixes=suffixes,
-        partner=partner,
-        partner_order_by=partner_order_by,
-        aggregate=aggregate,
-        null_fill=null_fill,
-        many_rows_per_key=many_rows_per_key,
-        late_match_time=late_match_time,
-        join_cond=join_cond,
-    )
+    prepared = prepare_join(a, b, **join_arguments(locals()))
     context = dbt_context(dbt)
     check_model_config(context, prepared.params.include_waiting, prepared.params.time_uom.value)
     if max_window_units is None:

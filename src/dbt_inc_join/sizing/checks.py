@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from ..join_types import ROW_MODES
-from ..validation import _choice, _fail_type, _window_length
+from ..validation import check_choice, check_window_length, type_failure
 
 
 def check_partner(value: object) -> str:
     """The row mode: 'all' (pairs) or one row per A ('first', 'last', 'aggregate'); inc_join's message."""
-    return _choice("partner", value, ROW_MODES)
+    return check_choice("partner", value, ROW_MODES)
 
 
 def current_window(look_back_time: object, max_waiting_time: object) -> tuple[int, int] | None:
@@ -20,13 +20,15 @@ def current_window(look_back_time: object, max_waiting_time: object) -> tuple[in
             "inc_join: suggest_windows takes the window in use as look_back_time and max_waiting_time together "
             "(got only one of them)."
         )
-    return _window_length("look_back_time", look_back_time), _window_length("max_waiting_time", max_waiting_time)
+    return check_window_length("look_back_time", look_back_time), check_window_length(
+        "max_waiting_time", max_waiting_time
+    )
 
 
 def check_coverage(value: object) -> float:
     """A share of pairs in (0, 1]. Text and bool are refused like the window lengths of inc_join."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise _fail_type("coverage", "a number in (0, 1], e.g. 0.999", value)
+        raise type_failure("coverage", "a number in (0, 1], e.g. 0.999", value)
     if not 0 < value <= 1:  # also refuses NaN
         raise ValueError(
             f"inc_join: coverage must be in (0, 1], the share of partner pairs the window keeps (got {value!r})."

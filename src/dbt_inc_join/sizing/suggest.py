@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..validation import _fail_type
+from ..validation import type_failure
 from .checks import check_coverage, check_partner
 from .histogram import (
     candidate_windows,
@@ -87,7 +87,7 @@ def suggest_from_nearest(
             "inc_join: suggest_from_nearest counts A rows; partner='all' counts pairs (use suggest_from_histogram)."
         )
     if isinstance(without_partner, bool) or not isinstance(without_partner, int) or without_partner < 0:
-        raise _fail_type("without_partner", "a whole number ≥ 0", without_partner)
+        raise type_failure("without_partner", "a whole number ≥ 0", without_partner)
     points = normalise_nearest(nearest)
     count = sum(points.values())
     before, after = side_histogram(points, 0), side_histogram(points, 1)
