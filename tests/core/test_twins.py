@@ -10,11 +10,11 @@ TWINS below is the one table: a Python callable, its macro's name, how to build 
 case of the matrix, and, where the two return different shapes, how to bring each to a common one. Renaming a
 twin, or a field of the placement context, is a one-line edit there.
 
-Normalisation (``normalised``), kept small on purpose: ``--`` comments are dropped (the macros label CASE
-branches), whitespace runs fold to one space (the macros break long conditions over lines), and the SQL keywords
-of ``KEYWORDS`` are upper-cased (the macros join partner tests with ``and``). Nothing else: any other change to a
-fragment's text on one side fails. The row-equality matrix (tests/integration/test_sql_matches_core.py) stays the
-end-to-end check of the whole query.
+Normalisation (``normalised``), kept small on purpose: ``--`` comments are dropped (_classification_sql labels
+its CASE branches), whitespace runs fold to one space (the macros break long conditions over lines), and the
+keyword ``and`` is upper-cased (_partner_condition_sql joins its tests with ``and``). Only those two twins need it
+today; any other change to a fragment's text on one side fails. The row-equality matrix
+(tests/integration/test_sql_matches_core.py) stays the end-to-end check of the whole query.
 """
 
 from __future__ import annotations
@@ -40,10 +40,12 @@ from dbt_inc_join import (
     join_cond,
     join_types,
     late_matches,
+    ledger,
     predicates,
     render,
     scenarios,
     time_units,
+    watermark,
     window,
 )
 from dbt_inc_join.scenarios import PlacementContext, Scenario
@@ -52,12 +54,13 @@ from dbt_inc_join.validation import JoinParameters
 from harness.local_dbt import LocalDbtProject, failure_text
 
 PROJECT = Path(__file__).resolve().parents[2] / "integration_tests"
-KEYWORDS = re.compile(r"\b(and|or|not|case|when|then|else|end|is|null|as|in)\b", re.IGNORECASE)
+#: the one SQL keyword a macro spells in lower case (_partner_condition_sql joins its tests with `and`)
+KEYWORDS = re.compile(r"\band\b", re.IGNORECASE)
 Params = Mapping[str, Any]
 
 
 def normalised(text: str) -> str:
-    """SQL text with comments dropped, whitespace folded and the keywords of KEYWORDS upper-cased."""
+    """SQL text with comments dropped, whitespace folded and the keyword of KEYWORDS upper-cased."""
     folded = " ".join(re.sub(r"--[^\n]*", " ", text).split())
     return KEYWORDS.sub(lambda match: match.group(0).upper(), folded)
 
@@ -176,6 +179,37 @@ def start_of(p: Params) -> date | None:
 def unit_value(p: Params, key: str = "value") -> date | None:
     """A unit value of the case's unit (START), or None where the case says so."""
     return START[p["unit"]] if p.get(key, True) else None
+
+
+LOG_BOUNDS = {"open": (False, True), "closed": (True, True), "no_end": (True, False), "reversed": (True, True)}
+
+
+def log_window(p: Params) -> window.OutputWindow:
+    """The output window of a run_log_line case: from the beginning, [start, end], no end, or start after end."""
+    has_start, has_end = LOG_BOUNDS[p["bounds"]]
+    start = START[p["unit"]] if has_start else None
+    if p["bounds"] == "reversed":
+        start = time_units.shift_value(END[p["unit"]], 1, TimeUnit(p["unit"]))
+    return window.OutputWindow(start, END[p["unit"]] if has_end else None)
+
+
+def log_ranges(p: Params) -> Any:
+    bounds = log_window(p)
+    if bounds.is_empty:
+        return None
+    return window.read_ranges(bounds, how="left", look_back_time=2, max_waiting_time=4, unit=TimeUnit(p["unit"]))
+
+
+def macro_log_window(p: Params) -> dict[str, Any]:
+    """The window dict _run_log_line reads (output_window.sql builds it)."""
+    bounds = log_window(p)
+    return {
+        "start": bounds.start,
+        "end": bounds.end,
+        "empty": bounds.is_empty,
+        "start_reason": "batch",
+        "end_reason": "watermark",
+    }
 
 
 SYNTHETIC_SCENARIOS = (
@@ -464,6 +498,45 @@ TWINS: tuple[Twin, ...] = (
         ),
         lambda p: [start_of(p), END[p["unit"]], p["how"], p["lb"], p["mw"], p["unit"], p["late"]],
     ),
+    Twin(
+        window.parse_bound,
+        "_parse_bound",
+        grid(
+            unit=UNITS,
+            value=(None, "2025-03-06", "2025-03-06 10:37:12", "2025-03-06T10:37", date(2025, 3, 6), START["minute"]),
+        ),
+        lambda p: call(p["value"], "output_window_end", UNIT_ARG(p)),
+        lambda p: [p["value"], "output_window_end", p["unit"]],
+    ),
+    Twin(
+        window.run_log_line,
+        "_run_log_line",
+        grid(unit=UNITS, bounds=("open", "closed", "no_end", "reversed")),
+        lambda p: call("m", log_window(p), "batch", "watermark", log_ranges(p)),
+        lambda p: ["m", macro_log_window(p), log_ranges(p)],
+    ),
+    # ledger.py, watermark.py = _window.sql: the cap of spec §13 and the watermark's text
+    Twin(
+        ledger.cap_window,
+        "_cap_window",
+        grid(unit=UNITS, cap=(None, 1, 3, 10), start=(False, True)),
+        lambda p: call(start_of(p), END[p["unit"]], p["cap"], UNIT_ARG(p)),
+        lambda p: [start_of(p), END[p["unit"]], False, p["cap"], p["unit"]],
+    ),
+    Twin(
+        ledger.units_between,
+        "_units_between",
+        grid(unit=UNITS),
+        lambda p: call(END[p["unit"]], START[p["unit"]], UNIT_ARG(p)),
+        lambda p: [END[p["unit"]], START[p["unit"]], p["unit"]],
+    ),
+    Twin(
+        watermark.watermark_text,
+        "_watermark_text",
+        grid(a=(None, date(2025, 3, 6)), b=(None, START["hour"])),
+        lambda p: call(p["a"], p["b"]),
+        lambda p: [p["a"], p["b"]],
+    ),
     # render.py = _render.sql: the join condition, the output window test, the classification, the projections
     Twin(
         render.partner_condition_sql,
@@ -658,6 +731,21 @@ TWINS: tuple[Twin, ...] = (
         [{"value": v} for v in (None, True, 3, 2.5, "it's", date(2025, 3, 6), datetime(2025, 3, 6, 10, 30))],
         lambda p: call(p["value"]),
         lambda p: [p["value"]],
+    ),
+    Twin(
+        join_cond.rewrite_join_cond,
+        "_rewrite_join_cond",
+        [
+            {"text": text}
+            for text in (
+                "abs(a.Amount - b.amount) < 0.01",
+                "a.`Paid At` <= b.Seq AND a.Amount > 0 AND b.Seq > a.amount",
+                "a.Note = 'a.Amount' OR b.Seq IS NULL",
+                "A.Amount = B.Amount",
+            )
+        ],
+        lambda p: call(p["text"], ["Amount", "Paid At", "Note"], ["amount", "Seq"]),
+        lambda p: [p["text"], ["Amount", "Paid At", "Note"], ["amount", "Seq"]],
     ),
     Twin(
         join_cond.condition_projection,
