@@ -5,6 +5,9 @@
       {'date': iso} and datetimes as {'datetime': iso}, both ways. -#}
   {%- set results = {} -%}
   {%- for case in cases -%}
+    {%- if case.macro not in dbt_inc_join -%}
+      {{ exceptions.raise_compiler_error('render_twins: the package has no macro ' ~ case.macro ~ ' (renamed? update TWINS in tests/core/test_twins.py)') }}
+    {%- endif -%}
     {%- set args = _twin_decoded(case.args) -%}
     {%- set result = dbt_inc_join[case.macro](*args) -%}
     {%- do results.update({case.id: _twin_encoded(result)}) -%}

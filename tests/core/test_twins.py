@@ -777,10 +777,13 @@ def render_macros(state_dir: Path) -> dict[str, Any]:
         for index, case in enumerate(twin.cases)
     ]
     lines: list[str] = []
+    errors: list[str] = []
 
     def capture(event: Any) -> None:
         if event.info.name in ("JinjaLogDebug", "JinjaLogInfo") and event.data.msg.startswith("render_twins "):
             lines.append(event.data.msg)
+        elif event.info.level == "error":
+            errors.append(event.info.msg)
 
     saved = {name: os.environ.get(name) for name in _DBT_ENV}
     try:
@@ -797,7 +800,8 @@ def render_macros(state_dir: Path) -> dict[str, Any]:
                 os.environ.pop(name, None)
             else:
                 os.environ[name] = value
-    assert result.success, f"dbt run-operation render_twins failed: {failure_text(result)}"
+    if not result.success:
+        pytest.fail(f"dbt run-operation render_twins failed: {failure_text(result)} {' '.join(errors)}")
     assert len(lines) == 1, "render_twins logs one JSON document"
     return json.loads(lines[0].removeprefix("render_twins "))
 
