@@ -23,9 +23,10 @@ DBT_CHUNKED := "tests/integration/test_ledger.py::test_a_chunked_first_run_equal
 DBT_UNIT := tests/integration/test_unit_tests.py
 # The core suite on the other engines, less what does not depend on the engine: the side-by-side comparison with
 # the original library (compatibility mode; its SQL runs on every engine through the SQL = core matrix), the
-# pictures, and the checks of tables and log text.
+# pictures, the checks of tables and log text, and the twins compared as text (no Spark job).
 ENGINE_CORE := tests/core --ignore=tests/core/test_compat_mode.py --ignore=tests/core/test_pictures.py \
-	--ignore=tests/core/test_join_type_table.py --ignore=tests/core/test_run_log_line.py
+	--ignore=tests/core/test_join_type_table.py --ignore=tests/core/test_run_log_line.py \
+	--ignore=tests/core/test_twins.py
 
 .PHONY: help demo check generate test test-core test-spark4 test-spark4-ansi test-spark35 test-spark35-ansi pictures java \
 	integration-deps test-lane-1 test-lane-2 test-spark4-dbt test-spark4-thrift test-spark4-ledger test-spark4-core test-cluster \

@@ -1,0 +1,828 @@
+"""The twins, as text: each SQL fragment the Python core builds and its Jinja twin in macros/ give the same
+normalised text (or the same value) for a matrix of parameters, with no Spark job.
+
+All macro cases render in one dbt invocation per test session: `run-operation render_twins` of the integration
+project (integration_tests/macros/render_twins.sql) takes every case as --args JSON, calls each dbt_inc_join
+macro and logs one JSON document, which the test reads through dbtRunner's callbacks. The macros run no query,
+so dbt opens no Spark connection (a few seconds, most of it dbt parsing the project).
+
+TWINS below is the one table: a Python callable, its macro's name, how to build each side's arguments from one
+case of the matrix, and, where the two return different shapes, how to bring each to a common one. Renaming a
+twin, or a field of the placement context, is a one-line edit there.
+
+Normalisation (``normalised``), kept small on purpose: ``--`` comments are dropped (_classification_sql labels
+its CASE branches), whitespace runs fold to one space (the macros break long conditions over lines), and the
+keyword ``and`` is upper-cased (_partner_condition_sql joins its tests with ``and``). Only those two twins need it
+today; any other change to a fragment's text on one side fails. The row-equality matrix
+(tests/integration/test_sql_matches_core.py) stays the end-to-end check of the whole query.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import itertools
+import json
+import os
+import re
+from collections.abc import Callable, Mapping, Sequence
+from datetime import date, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pyspark.sql.types import DateType, TimestampNTZType, TimestampType
+
+from dbt_inc_join import (
+    aggregates,
+    arrival_groups,
+    columns,
+    join_cond,
+    join_types,
+    late_matches,
+    ledger,
+    predicates,
+    render,
+    scenarios,
+    time_units,
+    watermark,
+    window,
+)
+from dbt_inc_join.scenarios import PlacementContext, Scenario
+from dbt_inc_join.time_units import TimeUnit
+from dbt_inc_join.validation import JoinParameters
+from harness.local_dbt import LocalDbtProject, failure_text
+
+PROJECT = Path(__file__).resolve().parents[2] / "integration_tests"
+#: the one SQL keyword a macro spells in lower case (_partner_condition_sql joins its tests with `and`)
+KEYWORDS = re.compile(r"\band\b", re.IGNORECASE)
+Params = Mapping[str, Any]
+
+
+def normalised(text: str) -> str:
+    """SQL text with comments dropped, whitespace folded and the keyword of KEYWORDS upper-cased."""
+    folded = " ".join(re.sub(r"--[^\n]*", " ", text).split())
+    return KEYWORDS.sub(lambda match: match.group(0).upper(), folded)
+
+
+def canonical(value: Any) -> Any:
+    """A result of either side as JSON-like data: SQL text normalised, enums as values, dates tagged as the macro
+    render_twins tags them ({'date': iso}, {'datetime': iso}), dataclasses as dicts, sets sorted."""
+    if isinstance(value, enum.Enum):
+        return canonical(value.value)
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, str):
+        return normalised(value)
+    if isinstance(value, (int, float)):
+        return value
+    if isinstance(value, datetime):
+        return {"datetime": value.isoformat()}
+    if isinstance(value, date):
+        return {"date": value.isoformat()}
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {field.name: canonical(getattr(value, field.name)) for field in dataclasses.fields(value)}
+    if isinstance(value, Mapping):
+        return {key: canonical(item) for key, item in value.items()}
+    if isinstance(value, (set, frozenset)):
+        return sorted(canonical(item) for item in value)
+    return [canonical(item) for item in value]
+
+
+def as_json(value: Any) -> Any:
+    """A macro argument as JSON: dates and datetimes tagged (render_twins decodes them), tuples as lists."""
+    if isinstance(value, datetime):
+        return {"datetime": value.isoformat()}
+    if isinstance(value, date):
+        return {"date": value.isoformat()}
+    if isinstance(value, Mapping):
+        return {key: as_json(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [as_json(item) for item in value]
+    return value
+
+
+def grid(**axes: Sequence[Any]) -> list[dict[str, Any]]:
+    """Every combination of the axes' values, one dict per case."""
+    return [dict(zip(axes, values, strict=True)) for values in itertools.product(*axes.values())]
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Building each side's arguments from one case
+
+UNITS = tuple(unit.value for unit in TimeUnit)
+WINDOWS = ((0, 0), (2, 4), (3, 1))  #: (lb, mw)
+RAW_TYPES = {"date": DateType(), "timestamp": TimestampType(), "timestamp_ntz": TimestampNTZType()}
+START = {"day": date(2025, 3, 6), "hour": datetime(2025, 3, 6, 10), "minute": datetime(2025, 3, 6, 10, 30)}
+END = {"day": date(2025, 3, 9), "hour": datetime(2025, 3, 9, 22), "minute": datetime(2025, 3, 9, 22, 15)}
+
+
+def end_sql(p: Params) -> str:
+    return time_units.sql_literal(END[p["unit"]], TimeUnit(p["unit"]).spark_type)
+
+
+def placement_context(p: Params) -> PlacementContext:
+    """The Python scenario context of one case (the lb/mw fields are look_back_time/max_waiting_time here)."""
+    return PlacementContext(
+        time_uom=TimeUnit(p["unit"]),
+        look_back_time=p["lb"],
+        max_waiting_time=p["mw"],
+        end_sql=end_sql(p),
+        mode=p["mode"],
+        late_match=p["late_match"],
+    )
+
+
+def macro_context(p: Params) -> dict[str, Any]:
+    """The scenario context the macros take (_render_join builds it)."""
+    return {
+        "time_uom": p["unit"],
+        "lb": p["lb"],
+        "mw": p["mw"],
+        "end_sql": end_sql(p),
+        "mode": p["mode"],
+        "late_match": p["late_match"],
+    }
+
+
+def join_parameters(p: Params) -> JoinParameters:
+    return JoinParameters(
+        join_cols=("k",),
+        inc_col="RecDate",
+        how="left",
+        look_back_time=p["lb"],
+        max_waiting_time=p["mw"],
+        time_uom=TimeUnit(p["unit"]),
+        enforce_sliding_join_window=p["enforce"],
+        include_waiting=False,
+        output_select=("join_cols",),
+        suffixes=("_A", "_B"),
+        late_match_time=p["late"],
+    )
+
+
+def macro_parameters(p: Params) -> dict[str, Any]:
+    """The fields of the macros' params that the twins read."""
+    return {
+        "look_back_time": p["lb"],
+        "max_waiting_time": p["mw"],
+        "time_uom": p["unit"],
+        "enforce_sliding_join_window": p["enforce"],
+        "late_match_time": p["late"],
+    }
+
+
+def start_of(p: Params) -> date | None:
+    return START[p["unit"]] if p["start"] else None
+
+
+def unit_value(p: Params, key: str = "value") -> date | None:
+    """A unit value of the case's unit (START), or None where the case says so."""
+    return START[p["unit"]] if p.get(key, True) else None
+
+
+LOG_BOUNDS = {"open": (False, True), "closed": (True, True), "no_end": (True, False), "reversed": (True, True)}
+
+
+def log_window(p: Params) -> window.OutputWindow:
+    """The output window of a run_log_line case: from the beginning, [start, end], no end, or start after end."""
+    has_start, has_end = LOG_BOUNDS[p["bounds"]]
+    start = START[p["unit"]] if has_start else None
+    if p["bounds"] == "reversed":
+        start = time_units.shift_value(END[p["unit"]], 1, TimeUnit(p["unit"]))
+    return window.OutputWindow(start, END[p["unit"]] if has_end else None)
+
+
+def log_ranges(p: Params) -> Any:
+    bounds = log_window(p)
+    if bounds.is_empty:
+        return None
+    return window.read_ranges(bounds, how="left", look_back_time=2, max_waiting_time=4, unit=TimeUnit(p["unit"]))
+
+
+def macro_log_window(p: Params) -> dict[str, Any]:
+    """The window dict _run_log_line reads (output_window.sql builds it)."""
+    bounds = log_window(p)
+    return {
+        "start": bounds.start,
+        "end": bounds.end,
+        "empty": bounds.is_empty,
+        "start_reason": "batch",
+        "end_reason": "watermark",
+    }
+
+
+SYNTHETIC_SCENARIOS = (
+    Scenario(1, "same_time", "_a_arrival = _b_arrival", "_a_arrival", "d", None),
+    Scenario(4, "a_timed_out", "_b_arrival IS NULL", "date_add(_a_arrival, 4)", None, "4"),
+)
+
+
+def macro_scenarios() -> list[dict[str, Any]]:
+    return [dataclasses.asdict(s) for s in SYNTHETIC_SCENARIOS]
+
+
+#: A few schemas for the column plan (every one valid: a refused plan fails the whole run-operation).
+SCHEMAS = (
+    {
+        "keys": [("TrxId", "TrxId")],
+        "inc_col": ("RecDate", "RecDate"),
+        "a_names": ["TrxId", "Amount", "RecDate"],
+        "b_names": ["PaymentId", "TrxId", "RecDate"],
+        "select": ["join_cols", "inc_col", "df_a_cols", "df_b_cols", "DiffArrivalTime", "JoinTypeName"],
+        "suffixes": ("_A", "_B"),
+        "aggregate": [],
+    },
+    {
+        "keys": [("id", "ID_B")],
+        "inc_col": ("LoadA", "LoadB"),
+        "a_names": ["id", "Amount", "LoadA"],
+        "b_names": ["ID_B", "amount", "LoadB", "Extra"],
+        "select": ["join_cols", "inc_col", "inc_col_a", "inc_col_b", "Amount_A", "amount_b", "extra", "JoinType"],
+        "suffixes": ("_A", "_B"),
+        "aggregate": [],
+    },
+    {
+        "keys": [("k1", "k1"), ("k2", "k2")],
+        "inc_col": ("RecDate", "RecDate"),
+        "a_names": ["k2", "RecDate", "k1", "Note"],
+        "b_names": ["k1", "k2", "Note", "RecDate"],
+        "select": ["inc_col_b", "k2", "WaitingTime", "note_R", "df_a_cols"],
+        "suffixes": ("_l", "_r"),
+        "aggregate": [],
+    },
+    {
+        "keys": [("TrxId", "TrxId")],
+        "inc_col": ("RecDate", "RecDate"),
+        "a_names": ["TrxId", "RecDate", "Amount"],
+        "b_names": ["TrxId", "RecDate", "Paid"],
+        "select": ["join_cols", "inc_col", "df_a_cols", "aggregates", "JoinType"],
+        "suffixes": ("_A", "_B"),
+        "aggregate": [("n", "count(1)"), ("total", "sum(Paid)")],
+    },
+)
+
+
+def python_plan(p: Params) -> Call:
+    s = SCHEMAS[p["schema"]]
+    return call(
+        keys=s["keys"],
+        inc_col=s["inc_col"],
+        a_names=s["a_names"],
+        b_names=s["b_names"],
+        output_select=s["select"],
+        suffixes=s["suffixes"],
+        aggregates=[name for name, _ in s["aggregate"]],
+    )
+
+
+def macro_plan(p: Params) -> list[Any]:
+    s = SCHEMAS[p["schema"]]
+    params = {"aggregate": s["aggregate"], "suffixes": s["suffixes"], "output_select": s["select"]}
+    inputs = {"keys": s["keys"], "inc_col": s["inc_col"], "a_names": s["a_names"], "b_names": s["b_names"]}
+    return [params, inputs]
+
+
+def plan_shape(plan: Any) -> dict[str, Any]:
+    """Either side's column plan as lists of [name, source, input_name] (the macro's own `index` left out)."""
+
+    def field(column: Any, name: str) -> Any:
+        return column[name] if isinstance(column, Mapping) else getattr(column, name)
+
+    def group(name: str) -> list[list[Any]]:
+        group_columns = field(plan, name)
+        return [[field(c, "name"), field(c, "source"), field(c, "input_name")] for c in group_columns]
+
+    return {name: group(name) for name in ("keys", "a_columns", "b_columns", "aggregates", "selected")}
+
+
+def type_table_shape(table: Any) -> list[dict[str, Any]]:
+    """Either side's JoinType table as rows of plain values, the `how`s and modes sorted."""
+    rows = []
+    for row in table:
+        if isinstance(row, Mapping):
+            rows.append({**row, "hows": sorted(row["hows"]), "modes": sorted(row["modes"])})
+        else:
+            rows.append(
+                {
+                    "code": int(row.join_type),
+                    "name": row.join_type.label,
+                    "placed_at": row.placed_at,
+                    "hows": sorted(row.hows),
+                    "matched": row.matched,
+                    "modes": sorted(row.modes),
+                    "provisional": row.provisional,
+                    "late": row.late,
+                }
+            )
+    return rows
+
+
+def codes(join_types_list: Sequence[Mapping[str, Any]]) -> list[int]:
+    return [row["code"] for row in join_types_list]
+
+
+def output_columns(names: Sequence[str]) -> list[columns.OutputColumn]:
+    return [columns.OutputColumn(name, "a", name) for name in names]
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The table
+
+
+@dataclasses.dataclass(frozen=True)
+class Call:
+    args: tuple[Any, ...]
+    kwargs: dict[str, Any]
+
+
+def call(*args: Any, **kwargs: Any) -> Call:
+    return Call(args, kwargs)
+
+
+@dataclasses.dataclass(frozen=True)
+class Twin:
+    """A Python callable and its macro (dbt_inc_join.<macro>), each called with arguments built from every case of
+    ``cases``; the results, brought to one shape where the sides differ in form, must be equal once canonical."""
+
+    python: Callable[..., Any]
+    macro: str
+    cases: Sequence[Params]
+    python_args: Callable[[Params], Call]
+    macro_args: Callable[[Params], list[Any]]
+    python_shape: Callable[[Any], Any] = lambda result: result
+    macro_shape: Callable[[Any], Any] = lambda result: result
+
+    @property
+    def name(self) -> str:
+        return f"{self.python.__module__.rsplit('.', 1)[-1]}.{self.python.__name__}={self.macro}"
+
+
+def with_lbmw(cases: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Cases with an (lb, mw) axis as two parameters."""
+    for case in cases:
+        case["lb"], case["mw"] = case.pop("lbmw")
+    return cases
+
+
+SCENARIO_CASES = with_lbmw(grid(unit=UNITS, lbmw=WINDOWS, mode=join_types.ROW_MODES, late_match=(False, True)))
+
+
+def scenario_twin(python: Callable[[PlacementContext], Scenario], macro: str) -> Twin:
+    return Twin(python, macro, SCENARIO_CASES, lambda p: call(placement_context(p)), lambda p: [macro_context(p)])
+
+
+def join_type_table() -> tuple[join_types.JoinTypeRule, ...]:
+    return join_types.JOIN_TYPE_TABLE
+
+
+UNIT_ARG = lambda p: TimeUnit(p["unit"])  # noqa: E731
+SHIFTS = (-3, 0, 1, 5)
+LATE = (0, 2)
+HOWS = join_types.HOW_VALUES
+
+TWINS: tuple[Twin, ...] = (
+    # scenarios.py = macros/scenarios/*.sql: where, arrival, diff, waiting of every JoinType
+    scenario_twin(scenarios.same_time, "_scenario_same_time"),
+    scenario_twin(scenarios.a_late, "_scenario_a_late"),
+    scenario_twin(scenarios.b_late, "_scenario_b_late"),
+    scenario_twin(scenarios.a_timed_out, "_scenario_a_timed_out"),
+    scenario_twin(scenarios.a_waiting, "_scenario_a_waiting"),
+    scenario_twin(scenarios.b_timed_out, "_scenario_b_timed_out"),
+    scenario_twin(scenarios.late_match, "_scenario_late_match"),
+    scenario_twin(scenarios.a_aggregated, "_scenario_a_aggregated"),
+    # the pairing rule: keys, sliding window, late copies (scenarios.py, late_matches.py = _placement.sql,
+    # _late_matches.sql)
+    Twin(
+        scenarios.keys_equal_sql,
+        "_keys_equal_sql",
+        grid(count=(1, 2, 3), a_key=("_ak", "_gk")),
+        lambda p: call(p["count"], p["a_key"]),
+        lambda p: [p["count"], p["a_key"]],
+    ),
+    Twin(
+        scenarios.sliding_window_sql,
+        "_sliding_window_sql",
+        with_lbmw(grid(unit=UNITS, lbmw=WINDOWS, a=("_a_arrival", "_g_arrival"))),
+        lambda p: call(p["lb"], p["mw"], UNIT_ARG(p), p["a"]),
+        lambda p: [p["lb"], p["mw"], p["unit"], p["a"]],
+    ),
+    Twin(
+        late_matches.late_window_sql,
+        "_late_window_sql",
+        grid(unit=UNITS, mw=(0, 4), late=(1, 3)),
+        lambda p: call("W", p["mw"], p["late"], UNIT_ARG(p)),
+        lambda p: ["W", p["mw"], p["late"], p["unit"]],
+    ),
+    # time_units.py = _time_units.sql
+    Twin(
+        time_units.add_units_sql,
+        "_add_units_sql",
+        grid(unit=UNITS, n=SHIFTS),
+        lambda p: call("x", p["n"], UNIT_ARG(p)),
+        lambda p: ["x", p["n"], p["unit"]],
+    ),
+    Twin(
+        time_units.diff_units_sql,
+        "_diff_units_sql",
+        grid(unit=UNITS),
+        lambda p: call("later", "earlier", UNIT_ARG(p)),
+        lambda p: ["later", "earlier", p["unit"]],
+    ),
+    Twin(
+        time_units.truncate_sql,
+        "_truncate_sql",
+        grid(unit=UNITS),
+        lambda p: call("`RecDate`", UNIT_ARG(p)),
+        lambda p: ["`RecDate`", p["unit"]],
+    ),
+    Twin(
+        time_units.unit_number_sql,
+        "_unit_number_sql",
+        grid(unit=UNITS),
+        lambda p: call("_b_arrival", UNIT_ARG(p)),
+        lambda p: ["_b_arrival", p["unit"]],
+    ),
+    Twin(
+        time_units.sql_literal,
+        "_sql_literal",
+        grid(value=(date(2025, 3, 6), datetime(2025, 3, 6, 10, 30, 15)), type=tuple(RAW_TYPES)),
+        lambda p: call(p["value"], p["type"]),
+        lambda p: [p["value"], p["type"]],
+    ),
+    Twin(
+        time_units.shift_value,
+        "_shift",
+        grid(unit=UNITS, n=SHIFTS),
+        lambda p: call(START[p["unit"]], p["n"], UNIT_ARG(p)),
+        lambda p: [START[p["unit"]], p["n"], p["unit"]],
+    ),
+    Twin(
+        time_units.floor_value,
+        "_floor_to_unit",
+        grid(unit=UNITS, value=(date(2025, 3, 6), datetime(2025, 3, 6, 10, 37, 12))),
+        lambda p: call(p["value"], UNIT_ARG(p)),
+        lambda p: [p["value"], p["unit"]],
+    ),
+    # predicates.py = _predicates.sql: the read ranges' scan predicates on the raw arrival column
+    Twin(
+        predicates.quote,
+        "_quote",
+        grid(name=("RecDate", "with space", "a`b", "select")),
+        lambda p: call(p["name"]),
+        lambda p: [p["name"]],
+    ),
+    Twin(
+        predicates.arrival_range_sql,
+        "_arrival_range_sql",
+        [
+            case
+            for case in grid(unit=UNITS, type=tuple(RAW_TYPES), lower=(False, True), upper=(False, True))
+            if case["type"] != "date" or case["unit"] == "day"
+        ],
+        lambda p: call("Rec Date", RAW_TYPES[p["type"]], unit_value(p, "lower"), unit_value(p, "upper"), UNIT_ARG(p)),
+        lambda p: ["Rec Date", p["type"], unit_value(p, "lower"), unit_value(p, "upper"), p["unit"]],
+    ),
+    # window.py = _window.sql: what a run reads of each input
+    Twin(
+        window.read_ranges,
+        "_read_ranges",
+        with_lbmw(grid(unit=UNITS, how=HOWS, lbmw=WINDOWS, late=LATE, start=(False, True))),
+        lambda p: call(
+            window.OutputWindow(start_of(p), END[p["unit"]]),
+            how=p["how"],
+            look_back_time=p["lb"],
+            max_waiting_time=p["mw"],
+            unit=UNIT_ARG(p),
+            late_match_time=p["late"],
+        ),
+        lambda p: [start_of(p), END[p["unit"]], p["how"], p["lb"], p["mw"], p["unit"], p["late"]],
+    ),
+    Twin(
+        window.parse_bound,
+        "_parse_bound",
+        grid(
+            unit=UNITS,
+            value=(None, "2025-03-06", "2025-03-06 10:37:12", "2025-03-06T10:37", date(2025, 3, 6), START["minute"]),
+        ),
+        lambda p: call(p["value"], "output_window_end", UNIT_ARG(p)),
+        lambda p: [p["value"], "output_window_end", p["unit"]],
+    ),
+    Twin(
+        window.run_log_line,
+        "_run_log_line",
+        grid(unit=UNITS, bounds=("open", "closed", "no_end", "reversed")),
+        lambda p: call("m", log_window(p), "batch", "watermark", log_ranges(p)),
+        lambda p: ["m", macro_log_window(p), log_ranges(p)],
+    ),
+    # ledger.py, watermark.py = _window.sql: the cap of spec §13 and the watermark's text
+    Twin(
+        ledger.cap_window,
+        "_cap_window",
+        grid(unit=UNITS, cap=(None, 1, 3, 10), start=(False, True)),
+        lambda p: call(start_of(p), END[p["unit"]], p["cap"], UNIT_ARG(p)),
+        lambda p: [start_of(p), END[p["unit"]], False, p["cap"], p["unit"]],
+    ),
+    Twin(
+        ledger.units_between,
+        "_units_between",
+        grid(unit=UNITS),
+        lambda p: call(END[p["unit"]], START[p["unit"]], UNIT_ARG(p)),
+        lambda p: [END[p["unit"]], START[p["unit"]], p["unit"]],
+    ),
+    Twin(
+        watermark.watermark_text,
+        "_watermark_text",
+        grid(a=(None, date(2025, 3, 6)), b=(None, START["hour"])),
+        lambda p: call(p["a"], p["b"]),
+        lambda p: [p["a"], p["b"]],
+    ),
+    # render.py = _render.sql: the join condition, the output window test, the classification, the projections
+    Twin(
+        render.partner_condition_sql,
+        "_partner_condition_sql",
+        with_lbmw(
+            grid(
+                unit=UNITS,
+                lbmw=WINDOWS[1:],
+                enforce=(True, False),
+                late=LATE,
+                start=(False, True),
+                keys=(1, 2),
+                condition=(None, "_ac0 < _bc0"),
+            )
+        ),
+        lambda p: call(join_parameters(p), start_of(p), p["keys"], p["condition"]),
+        lambda p: [macro_parameters(p), start_of(p), p["keys"], p["condition"]],
+    ),
+    Twin(
+        render.in_window_sql,
+        "_in_window_sql",
+        grid(unit=UNITS, start=(False, True)),
+        lambda p: call("_a_arrival", start_of(p), END[p["unit"]], UNIT_ARG(p)),
+        lambda p: ["_a_arrival", start_of(p), END[p["unit"]], p["unit"]],
+    ),
+    Twin(
+        render.classification_sql,
+        "_classification_sql",
+        grid(unit=UNITS, start=(False, True)),
+        lambda p: call(SYNTHETIC_SCENARIOS, start_of(p), END[p["unit"]], UNIT_ARG(p)),
+        lambda p: [macro_scenarios(), start_of(p), END[p["unit"]], p["unit"]],
+    ),
+    Twin(
+        render.side_projection,
+        "_side_projection",
+        grid(unit=UNITS, type=("date", "timestamp"), side=("a", "b"), keys=(("TrxId",), ("k 1", "k2"))),
+        lambda p: call(
+            p["side"],
+            p["keys"],
+            output_columns(["Amount", "RecDate", "Note"]),
+            "RecDate",
+            RAW_TYPES[p["type"]],
+            UNIT_ARG(p),
+        ),
+        lambda p: [
+            p["side"],
+            p["keys"],
+            [{"input_name": name} for name in ("Amount", "RecDate", "Note")],
+            "RecDate",
+            p["type"],
+            p["unit"],
+        ],
+    ),
+    Twin(
+        render.arrival_is_truncated,
+        "_arrival_is_truncated",
+        grid(unit=UNITS, type=tuple(RAW_TYPES)),
+        lambda p: call(RAW_TYPES[p["type"]], UNIT_ARG(p)),
+        lambda p: [p["type"], p["unit"]],
+    ),
+    Twin(
+        render.aggregate_value,
+        "_aggregate_value",
+        grid(code=(4, 5, 8), index=(0, 1)),
+        lambda p: call(p["index"], Scenario(p["code"], "", "", "", None, None), ["NULL", "0"]),
+        lambda p: [p["index"], {"code": p["code"]}, ["NULL", "0"]],
+    ),
+    # columns.py = _columns.sql
+    Twin(
+        columns.plan_columns,
+        "_plan_columns",
+        grid(schema=range(len(SCHEMAS))),
+        python_plan,
+        macro_plan,
+        python_shape=plan_shape,
+        macro_shape=plan_shape,
+    ),
+    # join_types.py = join_types.sql: the table and what each how / mode emits
+    Twin(
+        join_type_table,
+        "_join_types",
+        [{}],
+        lambda p: call(),
+        lambda p: [],
+        python_shape=type_table_shape,
+        macro_shape=type_table_shape,
+    ),
+    Twin(
+        join_types.emitted_join_types,
+        "_emitted_join_types",
+        grid(how=HOWS, waiting=(False, True), mode=join_types.ROW_MODES, late_match=(False, True)),
+        lambda p: call(p["how"], p["waiting"], p["mode"], p["late_match"]),
+        lambda p: [p["how"], p["waiting"], p["mode"], p["late_match"]],
+        macro_shape=codes,
+    ),
+    # arrival_groups.py = _arrival_groups.sql: one row per A
+    Twin(
+        arrival_groups.pairs_by_bucket,
+        "_pairs_by_bucket",
+        grid(mode=join_types.ROW_MODES, how=HOWS),
+        lambda p: call(p["mode"], p["how"]),
+        lambda p: [p["mode"], p["how"]],
+    ),
+    Twin(
+        arrival_groups.b_bucket_sql,
+        "_b_bucket_sql",
+        with_lbmw(grid(unit=UNITS, lbmw=WINDOWS)),
+        lambda p: call(p["lb"], p["mw"], UNIT_ARG(p)),
+        lambda p: [p["lb"], p["mw"], p["unit"]],
+    ),
+    Twin(
+        arrival_groups.arrival_buckets_sql,
+        "_arrival_buckets_sql",
+        with_lbmw(grid(unit=UNITS, lbmw=WINDOWS)),
+        lambda p: call(p["lb"], p["mw"], UNIT_ARG(p)),
+        lambda p: [p["lb"], p["mw"], p["unit"]],
+    ),
+    Twin(
+        arrival_groups.arrival_projection,
+        "_arrival_projection",
+        grid(keys=(1, 3)),
+        lambda p: call(p["keys"]),
+        lambda p: [p["keys"]],
+    ),
+    Twin(
+        arrival_groups.arrival_filter_sql,
+        "_arrival_filter_sql",
+        grid(keys=(1, 3)),
+        lambda p: call(p["keys"]),
+        lambda p: [p["keys"]],
+    ),
+    Twin(
+        arrival_groups.group_match_sql,
+        "_group_match_sql",
+        with_lbmw(grid(unit=UNITS, lbmw=WINDOWS, keys=(1, 2), condition=(None, "_ac0 < _bc0"))),
+        lambda p: call(p["keys"], p["lb"], p["mw"], UNIT_ARG(p), p["condition"]),
+        lambda p: [p["keys"], p["lb"], p["mw"], p["unit"], p["condition"]],
+    ),
+    Twin(
+        arrival_groups.condition_group_projection,
+        "_condition_group_projection",
+        grid(count=(0, 2)),
+        lambda p: call(p["count"]),
+        lambda p: [p["count"]],
+    ),
+    Twin(
+        arrival_groups.back_to_a_sql,
+        "_back_to_a_sql",
+        grid(keys=(1, 2), conditions=(0, 2)),
+        lambda p: call(p["keys"], p["conditions"]),
+        lambda p: [p["keys"], p["conditions"]],
+    ),
+    Twin(
+        arrival_groups.own_columns,
+        "_own_columns",
+        [{"names": ["Amount", "_b0", "_bk1", "_pick", "_B_ARRIVAL", "bucket", "_gc2", "Note"]}],
+        lambda p: call(p["names"]),
+        lambda p: [p["names"]],
+    ),
+    Twin(
+        arrival_groups.order_projection,
+        "_order_projection",
+        [{"names": ["Paid At", "Seq"]}],
+        lambda p: call(p["names"]),
+        lambda p: [p["names"]],
+    ),
+    Twin(
+        arrival_groups.partner_order,
+        "_partner_order",
+        grid(count=(0, 2)),
+        lambda p: call(p["count"], ["_b0", "_b2"]),
+        lambda p: [p["count"], ["_b0", "_b2"]],
+    ),
+    Twin(
+        arrival_groups.pick_sql,
+        "_pick_sql",
+        grid(mode=("first", "last")),
+        lambda p: call(p["mode"], ["_b0", "_b_arrival"], ["_b_arrival", "_bo0"]),
+        lambda p: [p["mode"], ["_b0", "_b_arrival"], ["_b_arrival", "_bo0"]],
+    ),
+    # aggregates.py = _aggregates.sql, join_cond.py = _join_cond.sql
+    Twin(
+        aggregates.probe_select,
+        "_probe_select",
+        [{}],
+        lambda p: call("sum(Paid)"),
+        lambda p: ["sum(Paid)"],
+    ),
+    Twin(
+        aggregates.fill_literal_sql,
+        "_fill_literal_sql",
+        [{"value": v} for v in (None, True, 3, 2.5, "it's", date(2025, 3, 6), datetime(2025, 3, 6, 10, 30))],
+        lambda p: call(p["value"]),
+        lambda p: [p["value"]],
+    ),
+    Twin(
+        join_cond.rewrite_join_cond,
+        "_rewrite_join_cond",
+        [
+            {"text": text}
+            for text in (
+                "abs(a.Amount - b.amount) < 0.01",
+                "a.`Paid At` <= b.Seq AND a.Amount > 0 AND b.Seq > a.amount",
+                "a.Note = 'a.Amount' OR b.Seq IS NULL",
+                "A.Amount = B.Amount",
+            )
+        ],
+        lambda p: call(p["text"], ["Amount", "Paid At", "Note"], ["amount", "Seq"]),
+        lambda p: [p["text"], ["Amount", "Paid At", "Note"], ["amount", "Seq"]],
+    ),
+    Twin(
+        join_cond.condition_projection,
+        "_condition_projection",
+        grid(side=("a", "b")),
+        lambda p: call(p["side"], ("Amount", "Paid At")),
+        lambda p: [p["side"], ["Amount", "Paid At"]],
+    ),
+)
+
+
+def case_id(twin: Twin, index: int) -> str:
+    return f"{twin.name}#{index}"
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# One dbt invocation for every case
+
+_DBT_ENV = ("INC_JOIN_STATE_DIR", "INC_JOIN_TODAY", "DBT_TARGET_PATH", "DBT_LOG_PATH")
+
+
+def render_macros(state_dir: Path) -> dict[str, Any]:
+    """Every case of TWINS through its macro, in one `run-operation render_twins`; {case id: JSON result}.
+
+    The environment dbt needs is set for the invocation only: the other tests of the run keep theirs."""
+    cases = [
+        {"id": case_id(twin, index), "macro": twin.macro, "args": as_json(twin.macro_args(case))}
+        for twin in TWINS
+        for index, case in enumerate(twin.cases)
+    ]
+    lines: list[str] = []
+    errors: list[str] = []
+
+    def capture(event: Any) -> None:
+        if event.info.name in ("JinjaLogDebug", "JinjaLogInfo") and event.data.msg.startswith("render_twins "):
+            lines.append(event.data.msg)
+        elif event.info.level == "error":
+            errors.append(event.info.msg)
+
+    saved = {name: os.environ.get(name) for name in _DBT_ENV}
+    try:
+        project = LocalDbtProject(PROJECT, state_dir)
+        if not (PROJECT / "dbt_packages" / "dbt_inc_join").exists():
+            project.invoke("deps")
+        arguments = json.dumps({"cases": cases})
+        result = project.invoke(
+            "run-operation", "render_twins", "--args", arguments, callbacks=[capture], expect_success=False
+        )
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+    if not result.success:
+        pytest.fail(f"dbt run-operation render_twins failed: {failure_text(result)} {' '.join(errors)}")
+    assert len(lines) == 1, "render_twins logs one JSON document"
+    return json.loads(lines[0].removeprefix("render_twins "))
+
+
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory) -> dict[str, Any]:
+    return render_macros(tmp_path_factory.mktemp("twins-dbt"))
+
+
+@pytest.mark.parametrize("twin", TWINS, ids=lambda twin: twin.name)
+def test_twins_render_the_same_text(twin: Twin, rendered: dict[str, Any]) -> None:
+    mismatches = []
+    for index, case in enumerate(twin.cases):
+        arguments = twin.python_args(case)
+        python = canonical(twin.python_shape(twin.python(*arguments.args, **arguments.kwargs)))
+        macro = canonical(twin.macro_shape(rendered[case_id(twin, index)]))
+        if python != macro:
+            mismatches.append(f"case {dict(case)}:\n  python: {python}\n  macro:  {macro}")
+    assert not mismatches, f"{len(mismatches)} of {len(twin.cases)} cases differ:\n" + "\n".join(mismatches[:3])
+
+
+def test_every_case_was_rendered(rendered: dict[str, Any]) -> None:
+    """One result per case, nothing else (a case lost on the way would compare nothing)."""
+    assert sorted(rendered) == sorted(case_id(t, i) for t in TWINS for i in range(len(t.cases)))
