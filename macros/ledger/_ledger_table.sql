@@ -3,41 +3,8 @@
     carries for it. A model records its runs when it has the post-hook `{{ dbt_inc_join.record_run() }}`
     (README, "The run ledger"); its next run then starts after its last committed window (_ledger.sql). -#}
 
-{% macro _package_version() %}
-  {#- tests/packaging checks it against dbt_inc_join.__version__ and dbt_project.yml -#}
-  {{ return('0.1.0') }}
-{% endmacro %}
-
-{% macro _ledger_columns() %}
-  {#- (name, Spark type) of the ledger, partition columns last. run_key is unique per run, so every run writes
-      a partition of its own: concurrent runs never share a staging directory (see _ledger_insert_sql). Above it
-      recorded_month (the run's start, UTC, yyyy-MM): a record names its month, so Spark lists only that month's
-      partitions when it writes one, however long the ledger grows. -#}
-  {{ return([
-      ('model', 'string'),
-      ('relation', 'string'),
-      ('table_id', 'string'),
-      ('language', 'string'),
-      ('time_uom', 'string'),
-      ('window_start', 'timestamp'),
-      ('window_end', 'timestamp'),
-      ('empty', 'boolean'),
-      ('start_reason', 'string'),
-      ('end_reason', 'string'),
-      ('watermark', 'timestamp'),
-      ('a_max', 'timestamp'),
-      ('b_max', 'timestamp'),
-      ('units_behind', 'bigint'),
-      ('rows_total', 'bigint'),
-      ('join_type_rows', 'map<int,bigint>'),
-      ('started_at', 'timestamp'),
-      ('finished_at', 'timestamp'),
-      ('invocation_id', 'string'),
-      ('package_version', 'string'),
-      ('recorded_month', 'string'),
-      ('run_key', 'string'),
-  ]) }}
-{% endmacro %}
+{#- Its columns and the package version it records are generated from src/dbt_inc_join/shared_tables.py
+    (macros/generated/_ledger_columns.sql, _package_version.sql). -#}
 
 {% macro _ledger_node() %}
   {#- The ledger model's node, or none when it is disabled. -#}

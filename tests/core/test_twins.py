@@ -41,6 +41,7 @@ from dbt_inc_join import (
     join_types,
     late_matches,
     ledger,
+    placement,
     predicates,
     render,
     scenarios,
@@ -48,7 +49,8 @@ from dbt_inc_join import (
     watermark,
     window,
 )
-from dbt_inc_join.scenarios import PlacementContext, Scenario
+from dbt_inc_join.placement import PlacementContext
+from dbt_inc_join.scenarios import Scenario
 from dbt_inc_join.time_units import TimeUnit
 from dbt_inc_join.validation import JoinParameters
 from harness.local_dbt import LocalDbtProject, failure_text
@@ -122,11 +124,11 @@ def end_sql(p: Params) -> str:
 
 
 def placement_context(p: Params) -> PlacementContext:
-    """The Python scenario context of one case (the lb/mw fields are look_back_time/max_waiting_time here)."""
+    """The Python scenario context of one case (the same field names as the macros' context)."""
     return PlacementContext(
         time_uom=TimeUnit(p["unit"]),
-        look_back_time=p["lb"],
-        max_waiting_time=p["mw"],
+        lb=p["lb"],
+        mw=p["mw"],
         end_sql=end_sql(p),
         mode=p["mode"],
         late_match=p["late_match"],
@@ -394,14 +396,14 @@ TWINS: tuple[Twin, ...] = (
     # the pairing rule: keys, sliding window, late copies (scenarios.py, late_matches.py = _placement.sql,
     # _late_matches.sql)
     Twin(
-        scenarios.keys_equal_sql,
+        placement.keys_equal_sql,
         "_keys_equal_sql",
         grid(count=(1, 2, 3), a_key=("_ak", "_gk")),
         lambda p: call(p["count"], p["a_key"]),
         lambda p: [p["count"], p["a_key"]],
     ),
     Twin(
-        scenarios.sliding_window_sql,
+        placement.sliding_window_sql,
         "_sliding_window_sql",
         with_lbmw(grid(unit=UNITS, lbmw=WINDOWS, a=("_a_arrival", "_g_arrival"))),
         lambda p: call(p["lb"], p["mw"], UNIT_ARG(p), p["a"]),
@@ -452,14 +454,14 @@ TWINS: tuple[Twin, ...] = (
     ),
     Twin(
         time_units.shift_value,
-        "_shift",
+        "_shift_value",
         grid(unit=UNITS, n=SHIFTS),
         lambda p: call(START[p["unit"]], p["n"], UNIT_ARG(p)),
         lambda p: [START[p["unit"]], p["n"], p["unit"]],
     ),
     Twin(
         time_units.floor_value,
-        "_floor_to_unit",
+        "_floor_value",
         grid(unit=UNITS, value=(date(2025, 3, 6), datetime(2025, 3, 6, 10, 37, 12))),
         lambda p: call(p["value"], UNIT_ARG(p)),
         lambda p: [p["value"], p["unit"]],
