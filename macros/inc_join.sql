@@ -23,13 +23,8 @@
   {%- set a_table = dbt_inc_join._table_of(a, 'a') -%}
   {%- set a_columns = adapter.get_columns_in_relation(a_table) -%}
   {%- set b_columns = adapter.get_columns_in_relation(b_table) -%}
-  {%- set inputs = dbt_inc_join._resolve_inputs(params, a_columns, b_columns) -%}
-  {%- set plan = dbt_inc_join._plan_columns(params, inputs) -%}
-  {%- if params.aggregate -%}
-    {%- do dbt_inc_join._check_aggregates(b_table, params.aggregate, inputs.b_names) -%}
-  {%- endif -%}
-  {%- do plan.update({'aggregate_fills': dbt_inc_join._aggregate_fills(params)}) -%}
-  {%- do dbt_inc_join._resolve_join_cond(params, inputs, a_table, b_table) -%}
+  {%- set prepared = dbt_inc_join._prepare_join(params, a_table, b_table, a_columns, b_columns) -%}
+  {%- set inputs, plan = prepared.inputs, prepared.plan -%}
   {%- set window = dbt_inc_join._resolve_window(a, b, a_columns, b_columns, params.inc_cols, params.time_uom, params.how,
                                             arguments.output_window_start, arguments.output_window_end,
                                             max_window_units) -%}
@@ -37,6 +32,21 @@
   {#- the run's record, for the post-hook record_run (spec §13), rides in the compiled code -#}
   {%- set marker = '' if window.get('in_sql') else dbt_inc_join._run_marker(dbt_inc_join._run_record(window, params.inc_col, 'sql')) -%}
   {{ return(marker ~ '\n' ~ dbt_inc_join._render_join(a, b, params, inputs, plan, window)) }}
+{% endmacro %}
+
+{% macro _prepare_join(params, a_table, b_table, a_columns, b_columns, b_side='b') %}
+  {#- The checked inputs and column plan of one join of A with B (join.py: prepare_join), for inc_join and for each
+      input of inc_join_many: keys and arrivals on both sides, the output columns, aggregates checked by Spark,
+      null_fill literals, join_cond rewritten and checked. Schemas only, no data. b_side names B
+      in the messages (an input of inc_join_many: "input '<name>'"). -#}
+  {%- set inputs = dbt_inc_join._resolve_inputs(params, a_columns, b_columns, b_side) -%}
+  {%- set plan = dbt_inc_join._plan_columns(params, inputs) -%}
+  {%- if params.aggregate -%}
+    {%- do dbt_inc_join._check_aggregates(b_table, params.aggregate, inputs.b_names) -%}
+  {%- endif -%}
+  {%- do plan.update({'aggregate_fills': dbt_inc_join._aggregate_fills(params)}) -%}
+  {%- do dbt_inc_join._resolve_join_cond(params, inputs, a_table, b_table) -%}
+  {{ return({'inputs': inputs, 'plan': plan}) }}
 {% endmacro %}
 
 {% macro _log_run(params, window) %}

@@ -71,15 +71,10 @@
   {%- set relation = dbt_inc_join._unfiltered(spec.relation) -%}
   {%- set b_table = dbt_inc_join._table_of(relation, 'b') -%}
   {%- set b_columns = adapter.get_columns_in_relation(b_table) -%}
-  {%- set inputs = dbt_inc_join._resolve_inputs(params, a_columns, b_columns, "input '" ~ spec.name ~ "'") -%}
-  {%- set plan = dbt_inc_join._plan_columns(params, inputs) -%}
-  {%- if params.aggregate -%}
-    {%- do dbt_inc_join._check_aggregates(b_table, params.aggregate, inputs.b_names) -%}
-  {%- endif -%}
-  {%- do plan.update({'aggregate_fills': dbt_inc_join._aggregate_fills(params)}) -%}
-  {%- do dbt_inc_join._resolve_join_cond(params, inputs, a_table, b_table) -%}
+  {%- set prepared = dbt_inc_join._prepare_join(params, a_table, b_table, a_columns, b_columns,
+                                                "input '" ~ spec.name ~ "'") -%}
   {{ return({'name': spec.name, 'suffix': suffix, 'relation': relation, 'b_columns': b_columns, 'params': params,
-             'inputs': inputs, 'plan': plan}) }}
+             'inputs': prepared.inputs, 'plan': prepared.plan}) }}
 {% endmacro %}
 
 {% macro _log_many_run(window, reach, prepared) %}
