@@ -27,6 +27,7 @@ from .protocol import (
     find,
     joins,
     ratio_target,
+    render,
     table,
     times,
     types_text,
@@ -152,104 +153,22 @@ def _read_ranges(case: ManyCase) -> tuple[str, str]:
     )
 
 
-def _matched_code(a: str, b: str) -> str:
-    return f"CASE WHEN {b} = {a} THEN {SAME_TIME} WHEN {b} < {a} THEN {A_LATE} ELSE {B_LATE} END"
+# the JoinType of a pair by where B arrived against A (spec §3)
+MATCHED = f"CASE WHEN RecDate_B = RecDate_A THEN {SAME_TIME} WHEN RecDate_B < RecDate_A THEN {A_LATE} ELSE {B_LATE} END"
+BASELINE_SQL = {"bucketed": "all", "join-group-by": "aggregate", "join-row-number": "first last"}  # name -> modes
 
 
-def bucketed_sql(case: ManyCase) -> str:
-    """partner = 'all', how = inner, by hand: B in time buckets of width lb + mw + 1, each A row in the one or
-    two buckets its window [a − lb, a + mw] touches, an equi-join on (key, bucket), then the window filter.
-    A B row lies in one bucket, and an A row's buckets are distinct, so every pair is found once."""
-    assert case.mode == "all" and case.how == "inner", case
-    lb, mw = case.look_back_time, case.max_waiting_time
-    width = lb + mw + 1
+def baseline_sql(case: ManyCase, name: str) -> str:
+    """A hand-written baseline (bench/sql/many_<name>.sql), for the modes it is written for (how = inner for
+    partner = 'all', left otherwise)."""
+    assert case.mode in BASELINE_SQL[name].split() and case.how == ("inner" if case.mode == "all" else "left"), case
     read_a, read_b = _read_ranges(case)
-    return f"""
-WITH a AS (
-  SELECT {KEY}, {INC_COL} AS RecDate_A, {", ".join(A_COLUMNS)}, unix_date({INC_COL}) AS a_day
-  FROM {case.table_a} WHERE {read_a}
-),
-a_buckets AS (
-  SELECT *, explode(array_distinct(array((a_day - {lb}) DIV {width}, (a_day + {mw}) DIV {width}))) AS bucket
-  FROM a
-),
-b AS (
-  SELECT {KEY}, {INC_COL} AS RecDate_B, {", ".join(B_COLUMNS)}, unix_date({INC_COL}) AS b_day,
-         unix_date({INC_COL}) DIV {width} AS bucket
-  FROM {case.table_b} WHERE {read_b}
-),
-pairs AS (
-  SELECT a.{KEY}, greatest(a.RecDate_A, b.RecDate_B) AS RecDate, {", ".join("a." + c for c in A_COLUMNS)},
-         a.RecDate_A, {", ".join("b." + c for c in B_COLUMNS)}, b.RecDate_B
-  FROM a_buckets a JOIN b
-    ON a.{KEY} = b.{KEY} AND a.bucket = b.bucket AND b.b_day BETWEEN a.a_day - {lb} AND a.a_day + {mw}
-)
-SELECT *, CAST(datediff(RecDate_B, RecDate_A) AS INT) AS DiffArrivalTime, CAST(NULL AS INT) AS WaitingTime,
-       CAST({_matched_code("RecDate_A", "RecDate_B")} AS INT) AS JoinType
-FROM pairs
-WHERE RecDate BETWEEN DATE'{case.start}' AND DATE'{case.end}'
-"""
-
-
-def _left_pairs(case: ManyCase) -> str:
-    """The straightforward start of the aggregate and one-partner variants: A's slice left-joined with B's on
-    the key and the window."""
-    lb, mw = case.look_back_time, case.max_waiting_time
-    read_a, read_b = _read_ranges(case)
-    return f"""
-a AS (SELECT {KEY}, {INC_COL} AS RecDate_A, {", ".join(A_COLUMNS)} FROM {case.table_a} WHERE {read_a}),
-b AS (SELECT {KEY}, {INC_COL} AS RecDate_B, {", ".join(B_COLUMNS)} FROM {case.table_b} WHERE {read_b}),
-pairs AS (
-  SELECT a.*, {", ".join("b." + c for c in B_COLUMNS)}, b.RecDate_B
-  FROM a LEFT JOIN b
-    ON a.{KEY} = b.{KEY} AND b.RecDate_B BETWEEN date_sub(a.RecDate_A, {lb}) AND date_add(a.RecDate_A, {mw})
-)"""
-
-
-def join_group_by_sql(case: ManyCase) -> str:
-    """aggregate, how = left, by hand: the left join of A with B on key and window, grouped by A row with the
-    same aggregates (over matched B rows only: the left join's NULL row is no partner), placed at a + mw."""
-    assert case.mode == "aggregate" and case.how == "left", case
-    mw = case.max_waiting_time
-    matched = "RecDate_B IS NOT NULL"
-    aggregates = ", ".join(f"{expression} FILTER (WHERE {matched}) AS {name}" for name, expression in AGGREGATE.items())
-    return f"""
-WITH {_left_pairs(case)},
-grouped AS (
-  SELECT {KEY}, RecDate_A, {", ".join(A_COLUMNS)}, {aggregates}, count_if({matched}) AS partners
-  FROM pairs
-  GROUP BY {KEY}, RecDate_A, {", ".join(A_COLUMNS)}
-)
-SELECT {KEY}, date_add(RecDate_A, {mw}) AS RecDate, {", ".join(A_COLUMNS)}, RecDate_A, {", ".join(AGGREGATE)},
-       CAST(NULL AS INT) AS DiffArrivalTime, CAST(IF(partners > 0, NULL, {mw}) AS INT) AS WaitingTime,
-       CAST(IF(partners > 0, {A_AGGREGATED}, {A_TIMED_OUT}) AS INT) AS JoinType
-FROM grouped
-WHERE date_add(RecDate_A, {mw}) BETWEEN DATE'{case.start}' AND DATE'{case.end}'
-"""
-
-
-def join_row_number_sql(case: ManyCase) -> str:
-    """partner = 'first' / 'last', how = left, by hand: the left join of A with B on key and window, then
-    ``row_number`` over each A row's partners ordered by (b, Seq), ascending for first, descending for last;
-    the first row per A row is placed as spec §11 says."""
-    assert case.mode in ("first", "last") and case.how == "left", case
-    mw = case.max_waiting_time
-    # the smallest of (b, Seq, B's columns) ascending with NULL first, or the largest
-    direction = "ASC NULLS FIRST" if case.mode == "first" else "DESC NULLS LAST"
-    order = ", ".join(f"{c} {direction}" for c in ("RecDate_B", *PARTNER_ORDER_BY, *B_COLUMNS))
-    a_row = ", ".join((KEY, "RecDate_A", *A_COLUMNS))
-    matched_at = "greatest(RecDate_A, RecDate_B)" if case.mode == "first" else f"date_add(RecDate_A, {mw})"
-    placed = f"IF(RecDate_B IS NULL, date_add(RecDate_A, {mw}), {matched_at})"
-    return f"""
-WITH {_left_pairs(case)},
-ranked AS (SELECT *, row_number() OVER (PARTITION BY {a_row} ORDER BY {order}) AS rn FROM pairs)
-SELECT {KEY}, {placed} AS RecDate, {", ".join(A_COLUMNS)}, RecDate_A, {", ".join(B_COLUMNS)}, RecDate_B,
-       CAST(datediff(RecDate_B, RecDate_A) AS INT) AS DiffArrivalTime,
-       CAST(IF(RecDate_B IS NULL, {mw}, NULL) AS INT) AS WaitingTime,
-       CAST(IF(RecDate_B IS NULL, {A_TIMED_OUT}, {_matched_code("RecDate_A", "RecDate_B")}) AS INT) AS JoinType
-FROM ranked
-WHERE rn = 1 AND {placed} BETWEEN DATE'{case.start}' AND DATE'{case.end}'
-"""
+    values = dict(key=KEY, inc_col=INC_COL, a_columns=A_COLUMNS, b_columns=B_COLUMNS, order_by=PARTNER_ORDER_BY)
+    values.update(lb=case.look_back_time, mw=case.max_waiting_time, aggregate=AGGREGATE, matched=MATCHED)
+    codes = dict(A_TIMED_OUT=A_TIMED_OUT, A_AGGREGATED=A_AGGREGATED)
+    return render(
+        f"sql/many_{name.replace('-', '_')}.sql", **values, case=case, read_a=read_a, read_b=read_b, codes=codes
+    )
 
 
 # Variant name -> what it is, in report order; "core" and "sql" run the case's mode (for partner = 'all' with
@@ -262,6 +181,10 @@ VARIANTS: dict[str, str] = {
     "join-group-by": "hand-written: left join on key and window, then GROUP BY the A row",
     "join-row-number": "hand-written: left join on key and window, then row_number() per A row",
 }
+
+
+def _baseline(name: str) -> Callable:
+    return lambda spark, case: spark.sql(baseline_sql(case, name))
 
 
 def baseline(case: ManyCase) -> str:
@@ -323,9 +246,7 @@ class ManyRows(Suite):
             "core": core,
             "sql": run.sql,
             "core-default-plan": core_default_plan,
-            "bucketed": lambda spark, case: spark.sql(bucketed_sql(case)),
-            "join-group-by": lambda spark, case: spark.sql(join_group_by_sql(case)),
-            "join-row-number": lambda spark, case: spark.sql(join_row_number_sql(case)),
+            **{name: _baseline(name) for name in BASELINE_SQL},
         }
 
     def bounds(self, case: ManyCase) -> dict[str, int]:

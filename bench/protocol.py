@@ -21,6 +21,8 @@ import statistics
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
+from functools import cache
+from pathlib import Path
 from typing import Any
 
 from .metrics import PlanSummary, summarize
@@ -387,6 +389,19 @@ def report(context: dict[str, str], found: Sequence[Target], sections: Sequence[
         ("target", "goal", "measured", "result"), ((t.name, t.goal, t.measured, result[t.passed]) for t in found)
     )
     return "\n".join([*lines, *sections]) + "\n"
+
+
+@cache
+def _templates():
+    import jinja2
+
+    loader = jinja2.FileSystemLoader(Path(__file__).resolve().parent)
+    return jinja2.Environment(loader=loader, undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
+
+
+def render(name: str, **values: object) -> str:
+    """A Jinja template under bench/ (sql/: the hand-written baselines, templates/: generated files)."""
+    return _templates().get_template(name).render(**values)
 
 
 # --- what a suite declares ---------------------------------------------------------------------------------------
