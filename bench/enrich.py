@@ -30,6 +30,7 @@ from .protocol import (
     ratio_target,
     reads,
     reads_within,
+    render,
     scans_target,
     table,
     times,
@@ -249,64 +250,10 @@ def chain(spark, case: EnrichCase):
 
 
 def hand_sql(case: EnrichCase) -> str:
-    """By hand, in one statement. TrxId is unique in A (bench/data.py), so grouping the pairs by (TrxId, a) groups
-    them by A row."""
-    b, c = FIRST, AGGREGATE
-    s, e = case.start, case.end
-
-    def read(name: str, columns: Sequence[str]) -> str:
-        return (
-            f"SELECT {KEY}, {', '.join(columns)}, {INC_COL} FROM {case.table(name)} "
-            f"WHERE {INC_COL} BETWEEN DATE'{case.read_from(name)}' AND DATE'{e}'"
-        )
-
-    def window(i: Input, side: str) -> str:
-        return (
-            f"a.{KEY} = {side}.{KEY} AND {side}.{INC_COL} BETWEEN date_sub(a.{INC_COL}, {i.look_back_time}) "
-            f"AND date_add(a.{INC_COL}, {i.max_waiting_time})"
-        )
-
-    partner = ", ".join(f"b.{col}" for col in (*B_COLUMNS, INC_COL))
-    order = f"b.{INC_COL}, " + ", ".join(f"b.{x}" for x in B_COLUMNS)
-    aggregates = ", ".join(f"{expression} AS {name}" for name, expression in c.aggregate)
-    settle_b = f"IF(p IS NULL, date_add({INC_COL}, {b.max_waiting_time}), greatest({INC_COL}, p.{INC_COL}))"
-    settle_c = f"date_add({INC_COL}, {c.max_waiting_time})"
-    code_b = (
-        f"CASE WHEN p IS NULL THEN {A_TIMED_OUT} WHEN p.{INC_COL} = {INC_COL} THEN {SAME_TIME} "
-        f"WHEN p.{INC_COL} < {INC_COL} THEN {A_LATE} ELSE {B_LATE} END"
-    )
-    # an A row without partner in c: the aggregates over no rows (count and count_if 0, max NULL)
-    values = ", ".join(
-        f"coalesce({name}, 0) AS {name}" if expression.startswith("count") else name for name, expression in c.aggregate
-    )
-    return f"""
-WITH a AS ({read("a", A_COLUMNS)}),
-b AS ({read(b.name, B_COLUMNS)}),
-c AS ({read(c.name, B_COLUMNS)}),
-first_b AS (
-  SELECT a.{KEY}, a.{INC_COL} AS a_day, min_by(struct({partner}), struct({order})) AS p
-  FROM a JOIN b ON {window(b, "b")}
-  GROUP BY a.{KEY}, a.{INC_COL}
-),
-grouped_c AS (
-  SELECT a.{KEY}, a.{INC_COL} AS a_day, {aggregates}, count(*) AS partners
-  FROM a JOIN c ON {window(c, "c")}
-  GROUP BY a.{KEY}, a.{INC_COL}
-),
-joined AS (
-  SELECT a.*, f.p, {", ".join(f"g.{name}" for name, _ in c.aggregate)}, g.partners
-  FROM a
-  LEFT JOIN first_b f ON a.{KEY} = f.{KEY} AND a.{INC_COL} = f.a_day
-  LEFT JOIN grouped_c g ON a.{KEY} = g.{KEY} AND a.{INC_COL} = g.a_day
-),
-placed AS (SELECT *, greatest({settle_b}, {settle_c}) AS placed FROM joined)
-SELECT {KEY}, placed AS {INC_COL}, {", ".join(A_COLUMNS)}, {INC_COL} AS {INC_COL}_A,
-       {", ".join(f"p.{x} AS {x}_{b.name}" for x in B_COLUMNS)}, p.{INC_COL} AS {INC_COL}_{b.name},
-       CAST({code_b} AS INT) AS JoinType_{b.name}, {values},
-       CAST(IF(partners IS NULL, {A_TIMED_OUT}, {A_AGGREGATED}) AS INT) AS JoinType_{c.name}
-FROM placed
-WHERE placed BETWEEN DATE'{s}' AND DATE'{e}'
-"""
+    """By hand, in one statement (bench/sql/enrich_hand.sql)."""
+    codes = dict(SAME_TIME=SAME_TIME, A_LATE=A_LATE, B_LATE=B_LATE, A_TIMED_OUT=A_TIMED_OUT, A_AGGREGATED=A_AGGREGATED)
+    values = dict(key=KEY, inc_col=INC_COL, a_columns=A_COLUMNS, b_columns=B_COLUMNS, b=FIRST, c=AGGREGATE)
+    return render("sql/enrich_hand.sql", case=case, codes=codes, **values)
 
 
 # --- data

@@ -517,41 +517,9 @@ def prefill(spark, project: Project, cases: Sequence[LedgerCase], records: int) 
 def _daily_records_sql(
     source: str, relation: str, model: str, table_id: str, columns: Sequence[str], copies: int = 0
 ) -> str:
-    """One committed record per day of ``source``'s table, per copy when ``copies`` (``relation`` and ``model``
-    are SQL expressions, of ``copy.id`` then), its values in the ledger's column order."""
-    moment = f"CAST({INC_COL} AS TIMESTAMP)"
-    synthetic = "'synthetic record (bench/ledger.py)'"
-    values = {
-        "model": model,
-        "relation": relation,
-        "table_id": f"'{table_id}'",
-        "language": "'sql'",
-        "time_uom": "'day'",
-        "window_start": moment,
-        "window_end": moment,
-        "empty": "false",
-        "start_reason": synthetic,
-        "end_reason": synthetic,
-        "watermark": moment,
-        "a_max": moment,
-        "b_max": moment,
-        "units_behind": "CAST(0 AS BIGINT)",
-        "rows_total": "rows_total",
-        "join_type_rows": "join_type_rows",
-        "started_at": f"{moment} + INTERVAL 1 HOUR",
-        "finished_at": f"{moment} + INTERVAL 1 HOUR + INTERVAL 5 SECONDS",
-        "invocation_id": "'synthetic'",
-        "package_version": "'0.1.0'",
-        "recorded_month": f"date_format({INC_COL}, 'yyyy-MM')",
-        "run_key": f"concat('synthetic/', {relation}, '/', CAST({INC_COL} AS STRING))",
-    }
-    per_day = (
-        f"(SELECT {INC_COL}, sum(n) AS rows_total, map_from_entries(collect_list(struct(JoinType, n))) AS "
-        f"join_type_rows FROM (SELECT {INC_COL}, CAST(JoinType AS INT) AS JoinType, count(*) AS n FROM {source} "
-        f"GROUP BY 1, 2) GROUP BY {INC_COL}) AS per_day"
-    )
-    cross = f" CROSS JOIN range(1, {copies + 1}) AS copy" if copies else ""
-    return f"SELECT {', '.join(f'{values[c]} AS {c}' for c in columns)} FROM {per_day}{cross}"
+    """One committed record per day of ``source``'s table (bench/sql/ledger_records.sql)."""
+    values = dict(source=source, relation=relation, model=model, table_id=table_id, columns=columns, copies=copies)
+    return render("sql/ledger_records.sql", inc_col=INC_COL, **values)
 
 
 def _table_property(spark, relation: str, key: str) -> str:

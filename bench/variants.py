@@ -24,6 +24,8 @@ from pathlib import Path
 
 from dbt_inc_join import JoinType
 
+from .protocol import render
+
 REPO = Path(__file__).resolve().parent.parent
 PEER_DIR = REPO / ".bench-peer"
 DBT_PROJECT = Path(__file__).resolve().parent / "dbt"
@@ -134,56 +136,12 @@ def peer(spark, case: Case):
 
 
 def naive_sql(case: Case) -> str:
-    """A full recompute: the outer join of everything, classified and placed as spec §3 says, then the
-    window's rows. Arrivals are never NULL in the benchmark data, so a present side is a non-NULL arrival.
-
-    With ``late_match_time`` (spec §10; how = left or inner): every A row without a B row in its window also
-    pairs with each B row of its key in ``(a + mw, a + mw + L]``, code 7 at b."""
-    lb, mw, late = case.look_back_time, case.max_waiting_time, case.late_match_time
-    same_time, a_late, b_late = int(JoinType.SAME_TIME), int(JoinType.A_LATE), int(JoinType.B_LATE)
-    a_timed_out, b_timed_out = int(JoinType.A_TIMED_OUT), int(JoinType.B_TIMED_OUT)
+    """A full recompute (bench/sql/few_naive.sql)."""
+    assert not (case.late_match_time and case.how == "full"), "the naive recompute has late matches for left and inner"
     kind = {"left": "LEFT OUTER", "full": "FULL OUTER", "inner": "INNER"}[case.how]
-    assert not (late and case.how == "full"), "the naive recompute has late matches for how = left and inner only"
-    late_rows = f"""
-UNION ALL
-SELECT a.TrxId, b.RecDate AS RecDate, a.AccountId, a.Amount, a.CreditDebit, a.RecDate AS RecDate_A,
-       b.PaymentId, b.CountryCode, b.Status, b.RecDate AS RecDate_B,
-       datediff(b.RecDate, a.RecDate) AS DiffArrivalTime, CAST(NULL AS INT) AS WaitingTime,
-       {int(JoinType.LATE_MATCH)} AS JoinType
-FROM {case.table_a} a
-LEFT ANTI JOIN {case.table_b} w
-  ON a.TrxId = w.TrxId AND w.RecDate BETWEEN date_sub(a.RecDate, {lb}) AND date_add(a.RecDate, {mw})
-JOIN {case.table_b} b
-  ON a.TrxId = b.TrxId AND b.RecDate > date_add(a.RecDate, {mw}) AND b.RecDate <= date_add(a.RecDate, {mw + late})
-WHERE b.RecDate BETWEEN DATE'{case.start}' AND DATE'{case.end}'
-"""
-    return f"""
-WITH pairs AS (
-  SELECT a.TrxId AS a_key, b.TrxId AS b_key, a.AccountId, a.Amount, a.CreditDebit, a.RecDate AS RecDate_A,
-         b.PaymentId, b.CountryCode, b.Status, b.RecDate AS RecDate_B
-  FROM {case.table_a} a {kind} JOIN {case.table_b} b
-    ON a.TrxId = b.TrxId AND b.RecDate BETWEEN date_sub(a.RecDate, {lb}) AND date_add(a.RecDate, {mw})
-),
-classified AS (
-  SELECT *,
-         CASE WHEN RecDate_A IS NOT NULL AND RecDate_B IS NOT NULL
-                THEN CASE WHEN RecDate_B = RecDate_A THEN {same_time} WHEN RecDate_B < RecDate_A THEN {a_late}
-                          ELSE {b_late} END
-              WHEN RecDate_A IS NOT NULL THEN {a_timed_out} ELSE {b_timed_out} END AS JoinType,
-         CASE WHEN RecDate_A IS NOT NULL AND RecDate_B IS NOT NULL THEN greatest(RecDate_A, RecDate_B)
-              WHEN RecDate_A IS NOT NULL THEN date_add(RecDate_A, {mw})
-              ELSE date_add(RecDate_B, {lb}) END AS RecDate
-  FROM pairs
-)
-SELECT coalesce(a_key, b_key) AS TrxId, RecDate, AccountId, Amount, CreditDebit, RecDate_A,
-       PaymentId, CountryCode, Status, RecDate_B,
-       CASE WHEN JoinType IN ({same_time}, {a_late}, {b_late}) THEN datediff(RecDate_B, RecDate_A) END
-         AS DiffArrivalTime,
-       CASE JoinType WHEN {a_timed_out} THEN {mw} WHEN {b_timed_out} THEN {lb} END AS WaitingTime,
-       JoinType
-FROM classified
-WHERE RecDate BETWEEN DATE'{case.start}' AND DATE'{case.end}'
-{late_rows if late else ""}"""
+    codes = {join_type.name: int(join_type) for join_type in JoinType}
+    lb, mw, late = case.look_back_time, case.max_waiting_time, case.late_match_time
+    return render("sql/few_naive.sql", case=case, kind=kind, codes=codes, lb=lb, mw=mw, late=late)
 
 
 def naive(spark, case: Case):
