@@ -32,6 +32,7 @@ from .protocol import (
     reads_within,
     render,
     scans_target,
+    section,
     table,
     times,
     types_text,
@@ -391,23 +392,6 @@ class Enrich(Suite):
             what = f"aggregate `{dict(i.aggregate)}`" if i.aggregate else "partner='first'"
             return f"`{i.name}` ({what}, look_back_time {i.look_back_time}, max_waiting_time {i.max_waiting_time})"
 
-        lines = [
-            "",
-            "## Several inputs: inc_join_many (spec §12)",
-            "",
-            f"Data: the few-rows A and B ({spec.days} days x {spec.rows_per_day} A rows per day), B as input `b`, "
-            f"and input `c`: B's rows arriving {SHIFT_DAYS} day later (own parquet table partitioned by RecDate). "
-            f"join_cols TrxId; inputs {window_text(FIRST)} and {window_text(AGGREGATE)}. Variants:",
-            "",
-        ]
-        lines += [f"- `{name}`: {text}" for name, text in VARIANTS.items()]
-        lines += [
-            "",
-            "Median seconds (timed runs in brackets); `× core`: the median per-round ratio to the core; partitions "
-            "read per scan of A / b / c from the executed plan (spec §12 bound in brackets).",
-            "",
-        ]
-
         def columns(c: Cell, core_cell: Cell) -> list[object]:
             bounds = self.bounds(c.case)
             read = " / ".join(",".join(map(str, scans)) or "0" for scans in reads(c, bounds).values())
@@ -419,17 +403,16 @@ class Enrich(Suite):
             ]
 
         head = ["case", "variant", "median s", "× core", "rows", "partitions per scan A / b / c [bound]"]
-        lines += table([*head, "shuffles", "broadcasts", "joins"], variant_rows(cells, columns))
-        lines += [
-            "",
-            "Do the variants agree? Rows, rows per JoinType of each input and a fingerprint of (TrxId, output "
-            "RecDate, RecDate_A, b's partner and code, c's aggregates and code) from each cell's check run; sql, core "
-            "and hand must agree; the chain (other semantics: c's window sits at the first step's output arrival) is "
-            "compared.",
-            "",
-        ]
         rows = [[r["case"].label, r["rows"], types_text(r["types"]), agreed_text(r), r["chain"]] for r in agreed]
-        return lines + table(("case", "rows", "rows per JoinType", "sql = core = hand", "chain of two inc_join"), rows)
+        return section(
+            "enrich",
+            spec=spec,
+            shift=SHIFT_DAYS,
+            inputs=f"{window_text(FIRST)} and {window_text(AGGREGATE)}",
+            variants=VARIANTS,
+            cells=table([*head, "shuffles", "broadcasts", "joins"], variant_rows(cells, columns)),
+            agreement=table(("case", "rows", "rows per JoinType", "sql = core = hand", "chain of two inc_join"), rows),
+        )
 
 
 def check(spark, build: Callable, case: EnrichCase) -> Check:

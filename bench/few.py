@@ -21,6 +21,7 @@ from .protocol import (
     reads_within,
     scans_target,
     seconds,
+    section,
     table,
     times,
 )
@@ -170,15 +171,6 @@ class FewRows(Suite):
         longest = histories[-1]
         hows = list(dict.fromkeys(c.case.how for c in cells if not c.case.late_match_time))
         plain = [c for c in cells if not c.case.late_match_time]
-        lines = [
-            "",
-            "## A daily run against the length of the history",
-            "",
-            "Median seconds of a run over the last day; the ratio of the longest to the shortest history (per "
-            "round, as for the targets); partitions and files read per input on the longest history (spec §4 "
-            "bound in brackets).",
-            "",
-        ]
         rows = []
         for how in hows:
             for variant in VARIANTS:
@@ -194,15 +186,7 @@ class FewRows(Suite):
                     + [f"{plan.files_read(ta)} / {plan.files_read(tb)}"]
                 )
         head = ["how", "variant", *(f"{h} d" for h in histories), f"{longest} d / {histories[0]} d"]
-        lines += table([*head, "A partitions [bound]", "B partitions [bound]", "A / B files"], rows)
-        lines += [
-            "",
-            f"## The four variants on {longest} days of history",
-            "",
-            "Median seconds (timed runs in brackets); `× core`: the median per-round ratio to the core. Scans, "
-            "partitions read and plan operators from the executed plan (adaptive execution's final plan).",
-            "",
-        ]
+        history = table([*head, "A partitions [bound]", "B partitions [bound]", "A / B files"], rows)
         rows = []
         for how in hows:
             for window in ("daily", "whole"):
@@ -222,46 +206,26 @@ class FewRows(Suite):
                         + [p.shuffles, p.broadcasts, p.reused_exchanges, joins(c)]
                     )
         head = ["how", "window", "variant", "median s", "× core", "rows", "scans A / B", "partitions A / B"]
-        lines += table([*head, "shuffles", "broadcasts", "reused exchanges", "joins"], rows)
-        lines += self._late_lines(cells, histories)
-        lines += [
-            "",
-            "## Do the variants agree?",
-            "",
-            "Rows, rows per JoinType and a fingerprint of (TrxId, output RecDate, PaymentId, DiffArrivalTime, "
-            "WaitingTime), from each cell's check run; every timed run returned as many rows. sql, core and "
-            "naive must agree; the peer is compared with them.",
-            "",
-        ]
+        variants = table([*head, "shuffles", "broadcasts", "reused exchanges", "joins"], rows)
+        late = max((c.case.late_match_time for c in cells), default=0)
         rows = [[row["case"].label, row["rows"], agreed_text(row), row["peer"]] for row in agreed]
-        lines += table(("case", "rows", "sql = core = naive", "peer (inc-join 0.1.3)"), rows)
-        if any(PEER_B_ONLY in r["peer"] for r in agreed):
-            lines += [
-                "",
-                f"The peer emits a B row without partner as `{PEER_B_ONLY}` at its own arrival b, before a "
-                "late A row could still claim it; this package emits it once as `b_timed_out` at b + "
-                "look_back_time (spec §3), so the same row can land on another day or, near the window's end, "
-                "in a later run.",
-            ]
-        return lines
+        return section(
+            "few",
+            history=history,
+            longest=longest,
+            variants=variants,
+            late=late,
+            late_table=self._late_table(cells, histories) if late else [],
+            agreement=table(("case", "rows", "sql = core = naive", "peer (inc-join 0.1.3)"), rows),
+            peer_b_only=PEER_B_ONLY if any(PEER_B_ONLY in r["peer"] for r in agreed) else "",
+        )
 
     @staticmethod
-    def _late_lines(cells: Sequence[Cell], histories: list[int]) -> list[str]:
+    def _late_table(cells: Sequence[Cell], histories: list[int]) -> list[str]:
         """The late-match cases: their daily run over each history and their whole-history run, next to the same
         runs without late matches."""
-        late = max((c.case.late_match_time for c in cells), default=0)
-        if not late:
-            return []
+        late = max(c.case.late_match_time for c in cells)
         longest = histories[-1]
-        lines = [
-            "",
-            f"## Late matches (late_match_time = {late})",
-            "",
-            "Median seconds; `× L = 0`: the median per-round ratio to the same variant's run without late matches "
-            "(measured in the same phase); late_match rows: rows of code 7 in the check run. The full recompute "
-            "(naive, with late matches) runs once per case on the longest history, as the rows' reference.",
-            "",
-        ]
         rows = []
         for how in sorted({c.case.how for c in cells if c.case.late_match_time}):
             for v in OURS:
@@ -277,4 +241,4 @@ class FewRows(Suite):
                     + [f"{daily[-1].check.types.get('late_match', 0)} / {whole.check.types.get('late_match', 0)}"]
                 )
         head = ["how", "variant", *(f"daily {h} d" for h in histories), f"daily {longest} d × L = 0", "whole"]
-        return lines + table([*head, "whole × L = 0", "late_match rows daily / whole"], rows)
+        return table([*head, "whole × L = 0", "late_match rows daily / whole"], rows)

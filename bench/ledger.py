@@ -33,6 +33,7 @@ from .protocol import (
     render,
     rounds,
     seconds,
+    section,
     settle,
     table,
     times,
@@ -675,30 +676,6 @@ class Ledger(Suite):
 
     def sections(self, cells: Sequence[LedgerCell], agreed: Sequence[dict], run) -> list[str]:
         setup = self.setup
-        records = ", ".join(f"{name} {n}" for name, n in setup.records.items())
-        lines = [
-            "",
-            "## Run ledger (spec §13)",
-            "",
-            f"A daily incremental `dbt run --select <model>` (how = {HOW}, the last day of each history; materialized "
-            "incremental, insert_overwrite, partition_by RecDate, parquet) with the post-hook "
-            "`{{ dbt_inc_join.record_run() }}` and without it, SQL and Python models, driven through dbtRunner on "
-            "this process's SparkSession (dbt-spark `method: session`), interleaved round-robin. Before each run, "
-            "untimed, the last day's partition leaves the table, the previous run's record leaves the ledger and the "
-            "table property `inc_join.committed` names the day before's daily run again. Seconds: the "
-            "model's `execution_time` in dbt's run results (compile + execute, the post-hook included; dbt's start-up "
-            "and project load not); `invocation`: the whole `dbt run` in this process. `read`: the start-from-ledger "
-            "read (table properties; the ledger query only when the table property is missing or behind); `record`: "
-            "the post-hook's statements (table properties, columns, rows per JoinType, the INSERT, the table "
-            "property); both timed in dbt-spark's cursor, fetch included; `max in this`: the SQL model's query of the "
-            "latest output arrival in its own table (a Python model runs it inside its code). Ledger rows after the "
-            "set-up, per project: "
-            f"{records}; `many` ledgers hold the SQL model's own daily records over its history plus synthetic "
-            "committed records of other models, one partition (`run_key`) each, like real records. Load average "
-            f"(1 minute) at the start of each round: {load_text(setup.load)}. dbt invocations run again after the "
-            f"embedded metastore failed a pushed-down partition filter ({TRANSIENT}): {_retries(setup)}.",
-            "",
-        ]
         rows = []
         for cell in cells:
             case = cell.case
@@ -714,13 +691,7 @@ class Ledger(Suite):
                 + [seconds(cell.median_of("invocation")), cell.check["rows"]]
             )
         head = ["model", "history", "ledger", "median s (runs)", "compile / execute", "× no ledger", "with − without"]
-        lines += table([*head, "read s", "record s", "max in this s", "invocation s", "rows written"], rows)
-        lines += [
-            "",
-            "The ledger's statements in one run (the check run of each cell with the ledger on the longest "
-            "history), seconds:",
-            "",
-        ]
+        runs = table([*head, "read s", "record s", "max in this s", "invocation s", "rows written"], rows)
         longest = max(_histories(cells))
         rows = [
             [
@@ -733,15 +704,7 @@ class Ledger(Suite):
             for cell in cells
             if cell.case.ledger != "off" and cell.case.history == longest
         ]
-        lines += table(("model", "ledger", "statements (kind: seconds)"), rows)
-        lines += [
-            "",
-            "Do the runs agree? Each cell's check run: the rows written on the last day (count, per JoinType, "
-            "fingerprint) are the same in every cell of a history; with the ledger, exactly one record of the run, "
-            "for the last day, whose rows_total and join_type_rows are the rows written; every timed run wrote as "
-            "many rows.",
-            "",
-        ]
+        statements = table(("model", "ledger", "statements (kind: seconds)"), rows)
         rows = [
             [f"{r['history']} d", r["rows"], types_text(r["types"])]
             + [agreed_text({"ours_agree": r["same_rows"], "stable": r["stable"]})]
@@ -749,10 +712,18 @@ class Ledger(Suite):
             for r in agreed
         ]
         head = ("history", "rows written", "rows per JoinType", "same rows in all cells", "records = rows written")
-        lines += table(head, rows)
-        if run.config.quick:
-            lines += ["", "Quick mode: one SQL model, one history, no pre-filled ledger; timings mean nothing."]
-        return lines
+        return section(
+            "ledger",
+            how=HOW,
+            records=", ".join(f"{name} {n}" for name, n in setup.records.items()),
+            load=load_text(setup.load),
+            transient=TRANSIENT,
+            retries=_retries(setup),
+            runs=runs,
+            statements=statements,
+            agreement=table(head, rows),
+            quick=run.config.quick,
+        )
 
     def as_json(self, cells: Sequence[LedgerCell], agreed: Sequence[dict]) -> dict[str, list | dict]:
         """Everything in the suite's sections, machine-readable (the quick-mode test reads it)."""

@@ -28,6 +28,7 @@ from .protocol import (
     joins,
     ratio_target,
     render,
+    section,
     table,
     times,
     types_text,
@@ -314,23 +315,6 @@ class ManyRows(Suite):
             f"{', '.join(map(str, HISTORIES[size][n]))} d"
             for n, s in SHAPES[size].items()
         )
-        lines = [
-            "",
-            "## Many rows per key (spec §11)",
-            "",
-            f"Data: {shapes_text}; 1 % of A rows trade a symbol B never quotes; B rows arrive 2 days early to 9 days "
-            f"late. join_cols Symbol, look_back_time {LOOK_BACK_TIME}, max_waiting_time {MAX_WAITING_TIME}; aggregate "
-            f"`{AGGREGATE}`; first / last with partner_order_by {list(PARTNER_ORDER_BY)}. Variants:",
-            "",
-        ]
-        lines += [f"- `{name}`: {text}" for name, text in VARIANTS.items()]
-        lines += [
-            "",
-            "The peer inc-join 0.1.3 has none of these modes: not run. Median seconds (timed runs in brackets); "
-            "`× core`: the median per-round ratio to the core; scans, partitions (spec §4 bound in brackets) and "
-            "plan operators from the executed plan.",
-            "",
-        ]
 
         def columns(c: Cell, core_cell: Cell) -> list[object]:
             (ta, a), (tb, b) = self.bounds(c.case).items()
@@ -344,19 +328,21 @@ class ManyRows(Suite):
             ]
 
         head = ["case", "variant", "median s", "× core", "rows", "scans A / B", "partitions A / B [bound]"]
-        lines += table([*head, "shuffles", "broadcasts", "joins"], variant_rows(cells, columns))
-        lines += [
-            "",
-            "Do the variants agree? Rows, rows per JoinType and a fingerprint of (TradeId, output RecDate, Seq or the "
-            "aggregates, DiffArrivalTime, WaitingTime) from each cell's check run; every timed run returned as many "
-            "rows.",
-            "",
-        ]
         rows = [
             [r["case"].label, r["rows"], types_text(r["types"]), ", ".join(r["variants"]), agreed_text(r)]
             for r in agreed
         ]
-        return lines + table(("case", "rows", "rows per JoinType", "variants", "same rows"), rows)
+        return section(
+            "many",
+            shapes=shapes_text,
+            lb=LOOK_BACK_TIME,
+            mw=MAX_WAITING_TIME,
+            aggregate=AGGREGATE,
+            order_by=list(PARTNER_ORDER_BY),
+            variants=VARIANTS,
+            cells=table([*head, "shuffles", "broadcasts", "joins"], variant_rows(cells, columns)),
+            agreement=table(("case", "rows", "rows per JoinType", "variants", "same rows"), rows),
+        )
 
 
 PEER_TEXT = "not applicable (inc-join 0.1.3 has no partner, aggregate or many_rows_per_key)"

@@ -404,6 +404,12 @@ def render(name: str, **values: object) -> str:
     return _templates().get_template(name).render(**values)
 
 
+def section(name: str, **values: object) -> list[str]:
+    """A suite's part of the report (bench/templates/report/<name>.md), as lines; list values are tables."""
+    tables = {key: "\n".join(value) if isinstance(value, list) else value for key, value in values.items()}
+    return render(f"templates/report/{name}.md", **tables).removesuffix("\n").split("\n")
+
+
 # --- what a suite declares ---------------------------------------------------------------------------------------
 
 
