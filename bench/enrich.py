@@ -1,12 +1,5 @@
-"""The enrichment suite (`--suite enrich`): A enriched from two inputs in one run with ``inc_join_many`` (spec §12),
-against two chained ``inc_join`` calls and one hand-written Spark SQL (docs/performance.md, "Several inputs").
-
-Data: the few-rows suite's A (``a_<n>d``) and B (``b_<n>d``, enrichment ``b``), and a second enrichment ``c``
-(``c_<n>d``): B's rows arriving one day later, its own parquet table cached next to the few-rows data. Inputs
-(join_cols TrxId): ``b`` with ``partner='first'`` and ``c`` with an aggregate. Cases: the daily run over the
-shortest and the longest history, and the whole longest history. The variants: ``VARIANTS``. Each cell gets one
-check run before it is timed (rows, rows per JoinType of each input, fingerprint).
-"""
+"""The enrich suite (`--suite enrich`, spec §12): inc_join_many of A with ``b`` and ``c`` against two chained
+inc_join calls and one hand-written query (docs/performance.md, "Several inputs")."""
 
 from __future__ import annotations
 

@@ -1,15 +1,5 @@
-"""The run ledger's suite (`--suite ledger`, spec §13): what the post-hook ``record_run`` costs a daily dbt run
-(docs/performance.md, "Run ledger").
-
-A daily incremental ``dbt run`` of an inc_join model (how = left, the few-rows data) with the post-hook against the
-same model without it, SQL and Python models, at the shortest and the longest history, and with the hook against
-ledgers pre-filled with many records (``--ledger-records``), all through dbtRunner on the benchmark's SparkSession
-(dbt-spark ``method: session``). The dbt projects are generated into the run's state directory
-(``write_project``): one whose ledger holds only this benchmark's runs and one per pre-filled size. Every run
-starts from a daily schedule's state (``reset``); timed: the node's ``execution_time``, and the ledger's own
-statements in dbt-spark's cursor (``StatementTimes``). Each cell's check run: the rows written, the same in every
-cell of a history, and, with the ledger, exactly one record of the run holding those rows (``check_record``).
-"""
+"""The run ledger's suite (`--suite ledger`, spec §13): a daily dbt run with and without the post-hook
+``record_run``, on generated dbt projects (bench/templates/ledger/); docs/performance.md, "Run ledger"."""
 
 from __future__ import annotations
 

@@ -1,13 +1,5 @@
-"""The many-rows-per-key suite (`--suite many-rows`): the modes of spec §11 against what a user would write
-by hand, on keys with many rows a day on each side (docs/performance.md, "Many rows per key").
-
-Two data shapes (bench/data.py, ``ManySpec``): ``dense``, 20 symbols x 20 rows per symbol and day on each side
-for 365 days, and ``hot``, one symbol with 2,000 rows a day on each side (histories of 30 and 365 days). A
-holds trades (``TradeId`` unique), B quotes (``Seq`` unique); the key is ``Symbol``; 1 % of A rows trade a
-symbol B never quotes. Cases (look_back_time 2, max_waiting_time 5): ``all`` (inner, whole ``dense``),
-``aggregate`` (left, whole 30 days of ``hot``, and daily at 30 and 365 days), ``first`` and ``last`` (left,
-whole 30 days of ``hot``); each against its hand-written baseline (``baseline``). The peer has none of these modes.
-"""
+"""The many-rows-per-key suite (`--suite many-rows`): spec §11's modes against hand-written baselines
+(bench/sql/many_*.sql) on bench/data.py's ``dense`` and ``hot`` shapes (docs/performance.md, "Many rows per key")."""
 
 from __future__ import annotations
 

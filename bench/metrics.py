@@ -1,11 +1,6 @@
-"""What an executed query did, read from its physical plan: the files and partitions each input's scans
-read (Spark's scan metrics), how often each input was scanned, and the shuffles, broadcasts and reused
-exchanges on the way.
-
-The plan is walked through py4j after the query ran. With adaptive execution the final plan hides behind
-``AdaptiveSparkPlanExec`` and query stages; both are unwrapped. A ``ReusedExchange`` reads nothing itself
-(its original exchange did), so the walk counts it as a reuse and does not descend into it.
-"""
+"""What an executed query did, from its physical plan (walked through py4j, adaptive wrappers unwrapped): the
+partitions and files each scan read, scans per input, shuffles, broadcasts and reused exchanges (a reuse reads
+nothing itself, so the walk does not descend into it)."""
 
 from __future__ import annotations
 

@@ -1,17 +1,6 @@
-"""The benchmark's one protocol: a suite declares its data, its variants, its cases and its targets; this module
-times them, checks that the variants agree and that the scans read their ranges, and writes the Markdown.
-
-Timing: interleaved rounds (``rounds``). One execution builds the variant's DataFrame (planning included, as in a
-real run) and runs its physical plan to the end: ``QueryExecution.toRdd().count()`` produces every row and column
-on the executors and sends only a count to the driver, the same for every variant, and keeps the executed plan
-(and so the scan metrics). The first execution of a cell is its check run: an ``observe`` on top counts the rows
-per JoinType and sums a fingerprint of the rows. Timed runs carry nothing on top: the observation is evaluated row
-by row outside generated code and would add the same fixed cost to every variant, flattening the differences.
-
-Figures: medians, and ratios of two cells as the median of per-round ratios (``Ratio``): runs of one round were
-taken seconds apart and saw about the same background load. The 1-minute load average at each round's start is
-kept beside them (``LOAD``).
-"""
+"""The benchmark's one protocol (docs/performance.md, "The benchmark"): a suite declares its data, variants,
+cases and targets; this module times them in interleaved rounds, checks that the variants agree and that the scans
+read their ranges, and writes the report."""
 
 from __future__ import annotations
 

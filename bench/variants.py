@@ -1,17 +1,6 @@
-"""The four ways to compute the same incremental join that the benchmark compares.
-
-- ``sql``: this package's dbt macro. Its SQL is rendered once per case by ``dbt compile --inline`` on the
-  benchmark's own SparkSession (dbt-spark ``method: session``), then each timed run executes that text with
-  ``spark.sql``, as ``dbt run`` would inside its CREATE/INSERT statement.
-- ``core``: this package's PySpark core, ``dbt_inc_join.inc_join``.
-- ``peer``: the original library, PyPI ``inc-join`` 0.1.3 (top-level module ``inc_join``), loaded from the
-  benchmark-only overlay directory ``.bench-peer`` (``make bench-peer``); never a dependency of the package.
-- ``naive``: what a user without either would run: one plain outer join of all of A with all of B on the keys
-  and the sliding join window, the JoinType classification, then the rows placed in the output window.
-
-Every variant gets the same explicit window, so none resolves a watermark inside a timed run (a real run
-resolves it once, with one small pruned query; the report gives the time dbt took to render all cases).
-"""
+"""The few-rows suite's four variants (docs/performance.md, "The benchmark"): ``sql`` (the macro rendered once
+per case by ``dbt compile --inline``, run with ``spark.sql``), ``core``, ``peer`` (inc-join 0.1.3 from
+``.bench-peer``) and ``naive`` (a full recompute); every variant gets the same explicit window."""
 
 from __future__ import annotations
 
