@@ -49,13 +49,8 @@ class FewRows(Suite):
     uses_sql = True
 
     def cells(self, run) -> list[Cell]:
-        """Every (case, variant) to measure, in the order a round runs them.
-
-        Cells whose times are compared sit next to each other: a variant's daily runs over the histories one
-        after the other (history ratio), the variants of a case one after the other (variant ratios), and the
-        expensive full recompute last, so it does not separate cheap runs that are compared. Then the late-match
-        cases: sql and core timed like the cases they are compared with, the naive recompute (with late
-        matches) once per case on the longest history, as the reference the rows are checked against."""
+        """Every (case, variant), in the order a round runs them: cells compared with each other next to each other,
+        the expensive full recompute last; then the late-match cases, their naive recompute once, as the reference."""
         config, last = run.config, run.spec.last_day
         longest = max(config.histories)
         join = dict(look_back_time=config.look_back_time, max_waiting_time=config.max_waiting_time)

@@ -259,12 +259,9 @@ def _statement_text(sql: str) -> str:
 
 
 def classify(statements: Sequence[Sequence], relation: str, ledger: str) -> list[tuple[str, float, str]]:
-    """Each statement of a model's run as (kind, seconds, text): ``read`` the start-from-ledger read (the table's
-    properties and, when needed, the ledger query, before the model's write), ``record`` the post-hook's statements
-    (after the write: the table properties, the table's columns, the rows per JoinType, the INSERT into the ledger,
-    the table property inc_join.committed), else
-    ``model``. The write is the statement that inserts into the model's table (a Python model's code writes the
-    temporary table, dbt inserts it)."""
+    """Each statement of a model's run as (kind, seconds, text): ``read`` the start-from-ledger read before the
+    model's write (into its table; a Python model's code writes a temporary table), ``record`` the post-hook's
+    statements after it, else ``model``."""
     kinds = []
     written = False
     for sql, took in statements:
@@ -584,16 +581,9 @@ class Ledger(Suite):
         run.phases.done("ledger runs")
 
     def targets(self, cells: Sequence[LedgerCell]) -> list[Target]:
-        """The ledger's targets, each from runs of the same rounds (median of the per-round values):
-
-        - the overhead, a daily run with the ledger minus the same run without it, at most OVERHEAD_GOAL. The
-          target is absolute: the ledger adds a fixed number of statements to a run whatever the model's size, so
-          a ratio would pass for a large model and fail for a small one; the ratio is reported beside it;
-        - with the ledger, the daily run on the longest history / on the shortest, at most FLAT_GOAL; beside it the
-          same ratio without the ledger (reported: the model's own run), and the ledger's own statements (the
-          start-from-ledger read and the record) on the longest history / on the shortest, at most FLAT_GOAL;
-        - with the ledger, the daily run on a ledger of many records / on one holding only this benchmark's runs
-          (the same model, the same history), at most FLAT_GOAL: a run after many recorded runs is no slower."""
+        """The ledger's targets from runs of the same rounds (docs/performance.md, "Run ledger"): the overhead with −
+        without (absolute: the ledger adds a fixed number of statements whatever the model's size), flat in history and
+        in the ledger's size."""
         found: list[Target] = []
         histories = _histories(cells)
         shortest, longest = histories[0], histories[-1]

@@ -77,8 +77,9 @@ def settle(spark) -> None:
 
 
 def execute(spark, build: Callable, case, types: dict[str, str] | None):
-    """One execution: (Run, Check or None, executed plan summary); ``types`` (JoinType name -> the SQL literal the
-    variant writes for it): observe the check on top."""
+    """One execution, planning included: (Run, Check or None, executed plan summary). ``toRdd().count()`` produces
+    every row and column and sends only a count to the driver; ``types`` (JoinType name -> the literal the variant
+    writes) observes the check on top, in check runs only (the observation would flatten the timed differences)."""
     from pyspark.sql import functions as F
 
     began = time.perf_counter()
@@ -106,12 +107,9 @@ def rounds(
     before: Callable[[], None] | None = None,
     progress: Callable[[str], None] = print,
 ) -> list[float]:
-    """Round-robin over ``cells`` until each has its ``wanted`` runs, after ``warmup`` discarded rounds;
-    ``run(cell, checking)`` gives (run, check, plan, text). ``before``: called before each run (``settle``).
-    Returns the load average at each round's start (also kept in LOAD).
-
-    Each round starts one cell later than the previous, so no variant always runs right after the same
-    neighbour (caches, JIT and background load then spread over all variants)."""
+    """Round-robin over ``cells`` until each has its ``wanted`` runs, after ``warmup`` discarded rounds, each
+    round starting one cell later; ``run(cell, checking)`` gives (run, check, plan, text), ``before`` runs first.
+    Returns the load average at each round's start (also kept in LOAD)."""
     load: list[float] = []
     round_number = 0
     while any(len(c.runs) < c.wanted for c in cells) or round_number < warmup:
