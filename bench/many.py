@@ -330,7 +330,7 @@ class ManyRows(Suite):
             lb=LOOK_BACK_TIME,
             mw=MAX_WAITING_TIME,
             aggregate=AGGREGATE,
-            order_by=list(PARTNER_ORDER_BY),
+            order_by=str(list(PARTNER_ORDER_BY)),
             variants=VARIANTS,
             cells=table([*head, "shuffles", "broadcasts", "joins"], variant_rows(cells, columns)),
             agreement=table(("case", "rows", "rows per JoinType", "variants", "same rows"), rows),
