@@ -214,6 +214,13 @@ def macro_log_window(p: Params) -> dict[str, Any]:
     }
 
 
+def named_maxima(p: Params) -> list[Any]:
+    """inc_join_many's latest arrivals of a named_watermark_text case: START, none, or a unit after it."""
+    unit = TimeUnit(p["unit"])
+    shown = {True: START[p["unit"]], False: None, "later": time_units.shift_value(START[p["unit"]], 1, unit)}
+    return [shown[value] for value in p["maxima"]]
+
+
 SYNTHETIC_SCENARIOS = (
     Scenario(1, "same_time", "_a_arrival = _b_arrival", "_a_arrival", "d", None),
     Scenario(4, "a_timed_out", "_b_arrival IS NULL", "date_add(_a_arrival, 4)", None, "4"),
@@ -538,6 +545,16 @@ TWINS: tuple[Twin, ...] = (
         grid(a=(None, date(2025, 3, 6)), b=(None, START["hour"])),
         lambda p: call(p["a"], p["b"]),
         lambda p: [p["a"], p["b"]],
+    ),
+    Twin(
+        watermark.named_watermark_text,
+        "_named_watermark_text",
+        grid(
+            unit=UNITS,
+            maxima=((True, True, True), (True, False, True), (False, False, True), (True, True, "later")),
+        ),
+        lambda p: call(["a", "pay", "ship"], named_maxima(p)),
+        lambda p: [["a", "pay", "ship"], named_maxima(p)],
     ),
     # render.py = _render.sql: the join condition, the output window test, the classification, the projections
     Twin(
