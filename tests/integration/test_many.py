@@ -227,6 +227,10 @@ def test_suggest_windows_sizes_each_input_in_one_call(spark, project, rendered, 
         found = re.search(r"look_back_time=(\d+), max_waiting_time=(\d+)", sections[i + 2])
         assert found and (int(found[1]), int(found[2])) == (python[name].look_back_time, python[name].max_waiting_time)
         assert python[name].partner == ("first" if name == "pay" else "aggregate")
+        # a live history: the A rows whose partners may not have arrived yet are left out, the same in both
+        censoring = python[name].censoring
+        assert censoring.left_out > 0
+        assert f"  {censoring.left_out:,} A rows left out as censored: a + {censoring.reach} days" in sections[i + 2]
 
 
 def many_log_lines(project, *args, **invoke):
