@@ -51,6 +51,8 @@ from dbt_inc_join import (
 )
 from dbt_inc_join.placement import PlacementContext
 from dbt_inc_join.scenarios import Scenario
+from dbt_inc_join.sizing import results as sizing_results
+from dbt_inc_join.sizing import spark as sizing_spark
 from dbt_inc_join.time_units import TimeUnit
 from dbt_inc_join.validation import JoinParameters
 from harness.local_dbt import LocalDbtProject, failure_text
@@ -555,6 +557,24 @@ TWINS: tuple[Twin, ...] = (
         ),
         lambda p: call(["a", "pay", "ship"], named_maxima(p)),
         lambda p: [["a", "pay", "ship"], named_maxima(p)],
+    ),
+    # sizing/ = sizing/_sizing_*.sql: which A rows a sizing over a live history counts, and its report line
+    Twin(
+        sizing_spark._kept_sql,
+        "_kept_sql",
+        grid(unit=UNITS, complete=(False, True)),
+        lambda p: call(TimeUnit(p["unit"]), p["complete"]),
+        lambda p: [p["unit"], p["complete"]],
+    ),
+    Twin(
+        sizing_results.censoring_text,
+        "_censoring_text",
+        grid(unit=UNITS, watermark=(None, "2025-03-06"), left_out=(0, 1234), applied=(False, True)),
+        lambda p: call(sizing_results.Censoring(p["watermark"], 6, p["left_out"], p["applied"]), p["unit"]),
+        lambda p: [
+            {"watermark": p["watermark"], "reach": 6, "left_out": p["left_out"], "applied": p["applied"]},
+            p["unit"],
+        ],
     ),
     # render.py = _render.sql: the join condition, the output window test, the classification, the projections
     Twin(
