@@ -36,7 +36,8 @@
   {%- endfor -%}
   {%- set window = dbt_inc_join._resolve_window(a, first.relation, a_columns, first.b_columns, first.params.inc_cols,
                                             time_uom, 'left', arguments.output_window_start,
-                                            arguments.output_window_end, max_window_units, more) -%}
+                                            arguments.output_window_end, max_window_units, more,
+                                            ['a'] + prepared | map(attribute='name') | list) -%}
   {%- set reach = prepared | map(attribute='params') | map(attribute='max_waiting_time') | max -%}
   {%- do dbt_inc_join._log_many_run(window, reach, prepared) -%}
   {%- set marker = '' if window.get('in_sql') else dbt_inc_join._run_marker(dbt_inc_join._run_record(window, first.params.inc_col, 'sql')) -%}

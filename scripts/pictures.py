@@ -36,7 +36,7 @@ def main(argv=None) -> int:
         df_a = spark.read.csv(str(SEEDS / "gen_a.csv"), header=True, schema=SCHEMA_A)
         df_b = spark.read.csv(str(SEEDS / "gen_b.csv"), header=True, schema=SCHEMA_B)
 
-        suggestion = suggest_windows(df_a, df_b, join_cols="TrxId", coverage=0.95)
+        suggestion = suggest_windows(df_a, df_b, join_cols="TrxId", coverage=0.95, complete_history=True)
         print(suggestion.report())
         print(f"wrote {save_png(lateness_figure(suggestion), out / 'lateness.png')}")
 

@@ -53,9 +53,10 @@
   {{ return(run_query('SELECT ' ~ selects | join(', ')).rows[0] if selects | length > 1 else none) }}
 {% endmacro %}
 
-{% macro _watermark_from(row, sides, declared, time_uom) %}
+{% macro _watermark_from(row, sides, declared, time_uom, names=none) %}
   {#- {'a_max', 'b_max', 'watermark', 'text'}: b_max is the earliest of the inputs' latest arrivals (several
-      inputs: none while one has none); text says how the watermark came about. -#}
+      inputs: none while one has none); text says how the watermark came about, with `names` (inc_join_many:
+      a, then each input's name) naming each latest arrival and the inputs that hold the watermark back. -#}
   {%- if declared is not none -%}
     {{ return({'a_max': none, 'b_max': none, 'watermark': declared,
                'text': declared ~ ' declared by var inc_join_available_until'}) }}
@@ -66,11 +67,44 @@
   {%- endfor -%}
   {%- set a_max = maxima[0] -%}
   {%- set b_max = dbt_inc_join._watermark_of(maxima[1:], dbt_inc_join._least_value) -%}
+  {%- if names is none -%}
+    {%- set text = dbt_inc_join._watermark_text(a_max, b_max) -%}
+  {%- else -%}
+    {%- set text = dbt_inc_join._named_watermark_text(names, maxima) -%}
+  {%- endif -%}
   {{ return({'a_max': a_max, 'b_max': b_max, 'watermark': dbt_inc_join._watermark_of([a_max, b_max], dbt_inc_join._least_value),
-             'text': dbt_inc_join._watermark_text(a_max, b_max)}) }}
+             'text': text}) }}
 {% endmacro %}
 
 {% macro _watermark_text(a_max, b_max) %}
   {#- How the watermark came about, naming the input that holds it back. (watermark.py: watermark_text) -#}
   {{ return('min(max a ' ~ (a_max or 'none') ~ ', max b ' ~ (b_max or 'none') ~ ')') }}
+{% endmacro %}
+
+{% macro _named_watermark_text(names, maxima) %}
+  {#- inc_join_many's watermark: each input's latest arrival under its name, and the inputs that hold the
+      watermark back. (watermark.py: named_watermark_text) -#}
+  {%- set listed = [] -%}
+  {%- for name in names -%}
+    {%- do listed.append('max ' ~ name ~ ' ' ~ (maxima[loop.index0] or 'none')) -%}
+  {%- endfor -%}
+  {{ return('min(' ~ listed | join(', ') ~ '), held back by ' ~ dbt_inc_join._watermark_holders(names, maxima) | join(' and ')) }}
+{% endmacro %}
+
+{% macro _watermark_holders(names, maxima) %}
+  {#- The inputs that hold the watermark back: those without an arrival, else those whose latest arrival is
+      the watermark (ties name each). (watermark.py: watermark_holders) -#}
+  {%- set stalled = [] -%}
+  {%- for name in names -%}
+    {%- if maxima[loop.index0] is none -%}{%- do stalled.append(name) -%}{%- endif -%}
+  {%- endfor -%}
+  {%- if stalled -%}
+    {{ return(stalled) }}
+  {%- endif -%}
+  {%- set earliest = maxima | min -%}
+  {%- set holders = [] -%}
+  {%- for name in names -%}
+    {%- if maxima[loop.index0] == earliest -%}{%- do holders.append(name) -%}{%- endif -%}
+  {%- endfor -%}
+  {{ return(holders) }}
 {% endmacro %}

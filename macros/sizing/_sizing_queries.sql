@@ -43,50 +43,104 @@
             ~ ' WHERE ' ~ arrival ~ ' IS NOT NULL GROUP BY ' ~ grouping | join(', ')) }}
 {% endmacro %}
 
-{% macro _delta_histogram(counts, inputs, unit) %}
-  {#- Pairs per delta, [[delta, pairs], ...] ascending: count_a x count_b summed over the (keys, a), (keys, b)
-      of equal keys. -#}
-  {%- set condition = dbt_inc_join._keys_equal_sql(inputs['keys'] | length) -%}
-  {%- set delta = dbt_inc_join._diff_units_sql('_b_arrival', '_a_arrival', unit) -%}
-    {%- set query -%}
-      SELECT delta, sum(pairs) AS pairs FROM (
-        SELECT {{ delta }} AS delta, pa._a_rows * pb._b_rows AS pairs
-        FROM ({{ counts[0] }}) AS pa INNER JOIN ({{ counts[1] }}) AS pb ON {{ condition }}
-      ) AS counted
-      GROUP BY delta ORDER BY delta
-    {%- endset -%}
-  {%- set histogram = [] -%}
-  {%- for row in run_query(query).rows -%}{%- do histogram.append([row[0] | int, row[1] | int]) -%}{%- endfor -%}
-  {{ return(histogram) }}
+{% macro _sizing_bounds(reach_sql, unit) %}
+  {#- The CTE `bounds` (sizing/spark.py: _bounds): the watermark, min of the latest arrivals of a and b (NULL when
+      either has none), its text, and _reach, the largest max_waiting_time the suggestion considers (>= 0). -#}
+  {%- set watermark = 'CASE WHEN la IS NULL OR lb IS NULL THEN NULL ELSE least(la, lb) END' -%}
+  {%- set pattern = 'yyyy-MM-dd' if unit == 'day' else 'yyyy-MM-dd HH:mm' -%}
+  {{ return('bounds AS (SELECT ' ~ watermark ~ ' AS _watermark, date_format(' ~ watermark ~ ", '" ~ pattern ~ "') AS _watermark_text, "
+            ~ 'greatest(0, coalesce(r, 0)) AS _reach FROM (SELECT max(_a_arrival) AS la FROM pa) AS xa '
+            ~ 'CROSS JOIN (SELECT max(_b_arrival) AS lb FROM pb) AS xb CROSS JOIN (' ~ reach_sql ~ ') AS xr)') }}
 {% endmacro %}
 
-{% macro _nearest_partners(counts, inputs, unit) %}
+{% macro _kept_sql(unit, complete_history) %}
+  {#- An A row counts when its whole candidate window, up to a + _reach, lies at or before the watermark
+      (sizing/spark.py: _kept_sql). -#}
+  {%- if complete_history -%}{{ return('true') }}{%- endif -%}
+  {{ return('coalesce(' ~ dbt_inc_join._diff_units_sql('_watermark', '_a_arrival', unit) ~ ' >= _reach, false)') }}
+{% endmacro %}
+
+{% macro _censoring(text, reach, left_out, complete_history) %}
+  {{ return({'watermark': text, 'reach': reach | int, 'left_out': left_out | int, 'applied': not complete_history}) }}
+{% endmacro %}
+
+{% macro _delta_histogram(counts, inputs, unit, complete_history=false) %}
+  {#- Pairs per delta, [[delta, pairs], ...] ascending: count_a x count_b summed over the (keys, a), (keys, b)
+      of equal keys, for the A rows whose whole candidate window lies at or before the watermark (all of them
+      with complete_history); {'histogram', 'censoring'} (sizing/spark.py: censored_delta_histogram). -#}
+  {%- set condition = dbt_inc_join._keys_equal_sql(inputs['keys'] | length) -%}
+  {%- set delta = dbt_inc_join._diff_units_sql('_b_arrival', '_a_arrival', unit) -%}
+  {%- set kept = dbt_inc_join._kept_sql(unit, complete_history) -%}
+  {%- set query -%}
+    WITH pa AS ({{ counts[0] }}), pb AS ({{ counts[1] }}),
+    per_a AS (
+      SELECT _a_arrival, delta, sum(pairs) AS pairs FROM (
+        SELECT pa._a_arrival, {{ delta }} AS delta, pa._a_rows * pb._b_rows AS pairs
+        FROM pa INNER JOIN pb ON {{ condition }}
+      ) AS counted
+      GROUP BY _a_arrival, delta
+    ),
+    {{ dbt_inc_join._sizing_bounds('SELECT max(delta) AS r FROM per_a', unit) }}
+    SELECT 'pairs' AS kind, CAST(delta AS BIGINT) AS value, CAST(sum(pairs) AS BIGINT) AS n
+    FROM per_a CROSS JOIN bounds WHERE {{ kept }} GROUP BY delta
+    UNION ALL
+    SELECT _watermark_text, CAST(_reach AS BIGINT),
+           CAST(coalesce((SELECT sum(_a_rows) FROM pa CROSS JOIN bounds WHERE NOT ({{ kept }})), 0) AS BIGINT)
+    FROM bounds
+  {%- endset -%}
+  {%- set histogram = [] -%}
+  {%- set ns = namespace(censoring=dbt_inc_join._censoring(none, 0, 0, true)) -%}
+  {%- for row in run_query(query).rows -%}
+    {%- if row[0] == 'pairs' -%}
+      {%- do histogram.append([row[1] | int, row[2] | int]) -%}
+    {%- else -%}
+      {%- set ns.censoring = dbt_inc_join._censoring(row[0], row[1], row[2], complete_history) -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {{ return({'histogram': histogram | sort(attribute=0), 'censoring': ns.censoring}) }}
+{% endmacro %}
+
+{% macro _nearest_partners(counts, inputs, unit, complete_history=false) %}
   {#- One row per A: per (keys, a), the nearest partner at or before a (a - b) and at or after a (b - a), both
-      NULL without partner; A rows per (before, after). {'points': [[before, after, A rows], ...],
-      'without_partner': A rows without any partner}. -#}
+      NULL without partner; A rows per (before, after), for the A rows whose whole candidate window lies at or
+      before the watermark (all of them with complete_history). {'points': [[before, after, A rows], ...],
+      'without_partner': A rows without any partner, 'censoring'} (sizing/spark.py: censored_nearest_partners). -#}
   {%- set condition = dbt_inc_join._keys_equal_sql(inputs['keys'] | length) -%}
   {%- set delta = dbt_inc_join._diff_units_sql('_b_arrival', '_a_arrival', unit) -%}
   {%- set key_columns = [] -%}
   {%- for pair in inputs['keys'] -%}{%- do key_columns.append('_ak' ~ loop.index0) -%}{%- endfor -%}
   {%- set query -%}
-    SELECT _before, _after, sum(_a_rows) AS a_rows FROM (
-      SELECT min(CASE WHEN delta <= 0 THEN -delta END) AS _before, min(CASE WHEN delta >= 0 THEN delta END) AS _after, _a_rows
+    WITH pa AS ({{ counts[0] }}), pb AS ({{ counts[1] }}),
+    per_a AS (
+      SELECT _a_arrival, _a_rows, min(CASE WHEN delta <= 0 THEN -delta END) AS _before, min(CASE WHEN delta >= 0 THEN delta END) AS _after
       FROM (
         SELECT pa.*, {{ delta }} AS delta
-        FROM ({{ counts[0] }}) AS pa LEFT JOIN ({{ counts[1] }}) AS pb ON {{ condition }}
+        FROM pa LEFT JOIN pb ON {{ condition }}
       ) AS paired
       GROUP BY {{ key_columns | join(', ') }}, _a_arrival, _a_rows
-    ) AS nearest
-    GROUP BY _before, _after
+    ),
+    {{ dbt_inc_join._sizing_bounds('SELECT max(_after) AS r FROM per_a', unit) }}
+    SELECT g._before, g._after, g.a_rows, g._kept, bounds._watermark_text, bounds._reach FROM (
+      SELECT _before, _after, _kept, sum(_a_rows) AS a_rows FROM (
+        SELECT _before, _after, _a_rows, {{ dbt_inc_join._kept_sql(unit, complete_history) }} AS _kept
+        FROM per_a CROSS JOIN bounds
+      ) AS tagged
+      GROUP BY _before, _after, _kept
+    ) AS g CROSS JOIN bounds
   {%- endset -%}
   {%- set points = [] -%}
-  {%- set ns = namespace(without_partner=0) -%}
+  {%- set ns = namespace(without_partner=0, left_out=0, watermark=none, reach=0) -%}
   {%- for row in run_query(query).rows -%}
-    {%- if row[0] is none and row[1] is none -%}
+    {%- set ns.watermark = row[4] -%}
+    {%- set ns.reach = row[5] | int -%}
+    {%- if not row[3] -%}
+      {%- set ns.left_out = ns.left_out + row[2] | int -%}
+    {%- elif row[0] is none and row[1] is none -%}
       {%- set ns.without_partner = ns.without_partner + row[2] | int -%}
     {%- else -%}
       {%- do points.append([none if row[0] is none else row[0] | int, none if row[1] is none else row[1] | int, row[2] | int]) -%}
     {%- endif -%}
   {%- endfor -%}
-  {{ return({'points': points, 'without_partner': ns.without_partner}) }}
+  {{ return({'points': points, 'without_partner': ns.without_partner,
+             'censoring': dbt_inc_join._censoring(ns.watermark, ns.reach, ns.left_out, complete_history)}) }}
 {% endmacro %}

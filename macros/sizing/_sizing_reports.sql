@@ -8,6 +8,8 @@
 
 {% macro _format_report(s, unit) %}
   {%- set lines = ['inc_join window sizing: ' ~ s['count'] ~ ' partner pairs, delta = b - a in ' ~ unit ~ 's'] -%}
+  {%- set censored = dbt_inc_join._censoring_text(s.censoring, unit) -%}
+  {%- if censored -%}{%- do lines.append(censored) -%}{%- endif -%}
   {%- if s['count'] == 0 -%}
     {%- do lines.append('  no partner pairs: the history says nothing about the window; suggested: look_back_time=0, max_waiting_time=0') -%}
     {{ return(lines | join('\n')) }}
@@ -69,6 +71,8 @@
   {%- set lines = ["inc_join window sizing, partner='" ~ s.partner ~ "': " ~ '{:,}'.format(s['count'])
                    ~ ' A rows with a partner, distances in ' ~ unit ~ 's (counts A rows, not pairs)',
                    '  ' ~ '{:,}'.format(s.without_partner) ~ ' A rows without any partner of equal keys are left out: no window gives them one'] -%}
+  {%- set censored = dbt_inc_join._censoring_text(s.censoring, unit) -%}
+  {%- if censored -%}{%- do lines.append(censored) -%}{%- endif -%}
   {%- if s['count'] == 0 -%}
     {%- do lines.append('  no A row has a partner: no key occurs in both inputs with both arrivals known, so the history says nothing about the window; lb = mw = 0 is a placeholder') -%}
     {%- do lines.append('  suggested: look_back_time=0, max_waiting_time=0') -%}
@@ -98,4 +102,16 @@
     {%- do lines.append('  ' ~ line) -%}
   {%- endfor -%}
   {{ return(lines | join('\n')) }}
+{% endmacro %}
+
+{% macro _censoring_text(censoring, unit) %}
+  {#- The line on the censored A rows, empty with complete_history (sizing/results.py: censoring_text). -#}
+  {%- if not censoring.applied -%}{{ return('') }}{%- endif -%}
+  {%- if censoring.watermark is none -%}
+    {%- set why = 'a or b has no arrival, so there is no watermark' -%}
+  {%- else -%}
+    {%- set why = 'a + ' ~ censoring.reach ~ ' ' ~ unit ~ 's is after the watermark ' ~ censoring.watermark
+                  ~ ' (the earlier of the latest arrivals of a and b), so partners of theirs may not have arrived yet' -%}
+  {%- endif -%}
+  {{ return('  ' ~ '{:,}'.format(censoring.left_out) ~ ' A rows left out as censored: ' ~ why ~ '; complete_history=True counts them') }}
 {% endmacro %}

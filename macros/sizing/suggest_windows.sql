@@ -11,21 +11,28 @@
     of rows a day costs its distinct arrivals, not its rows squared.
     look_back_time and max_waiting_time (both or neither): the window in use; with partner='all' the report counts,
     for a few late_match_time values (spec §10), the pairs with mw < delta <= mw + late_match_time, which that
-    window would pair late (the suggested window when none is given). -#}
+    window would pair late (the suggested window when none is given).
+    Over a live history only the A rows whose whole candidate window [a - max lb, a + max mw] (the largest the
+    suggestion considers) lies at or before the watermark (min of the latest arrivals of a and b) count: the
+    partners of the others may not have arrived yet. The report says how many it left out;
+    complete_history=true counts every A row. -#}
 
 {% macro suggest_windows(a, b, join_cols, inc_col=none, time_uom='day', coverage=0.999, partner='all',
-                         look_back_time=none, max_waiting_time=none) %}
+                         look_back_time=none, max_waiting_time=none, complete_history=false) %}
   {%- set inc_col = dbt_inc_join._arrival_column(inc_col, allow_pair=true) -%}
   {{ return(adapter.dispatch('suggest_windows', 'dbt_inc_join')(a, b, join_cols, inc_col, time_uom, coverage, partner,
-                                                            look_back_time, max_waiting_time)) }}
+                                                            look_back_time, max_waiting_time, complete_history)) }}
 {% endmacro %}
 
 {% macro default__suggest_windows(a, b, join_cols, inc_col, time_uom, coverage, partner='all', look_back_time=none,
-                                  max_waiting_time=none) %}
+                                  max_waiting_time=none, complete_history=false) %}
   {#- sizing/spark.py: suggest_windows; the queries in _sizing_queries.sql, the rules in _sizing_pairs.sql and
       _sizing_a_rows.sql, the reports in _sizing_reports.sql -#}
   {%- set coverage = dbt_inc_join._check_coverage(coverage) -%}
   {%- set window = dbt_inc_join._current_window(look_back_time, max_waiting_time) -%}
+  {%- if complete_history is not boolean -%}
+    {{ dbt_inc_join._fail('complete_history must be true or false (got ' ~ dbt_inc_join._repr(complete_history) ~ ').') }}
+  {%- endif -%}
   {%- set partner = dbt_inc_join._choice('partner', partner, ['all', 'first', 'last', 'aggregate']) -%}
   {%- set params = dbt_inc_join._check_parameters({'join_cols': join_cols, 'inc_col': inc_col, 'how': 'inner', 'time_uom': time_uom}) -%}
   {%- set a, b = dbt_inc_join._relation_argument(a, 'a'), dbt_inc_join._relation_argument(b, 'b') -%}
@@ -33,13 +40,15 @@
   {%- set unit = params.time_uom -%}
   {%- set counts = [dbt_inc_join._arrival_counts(a, 'a', 0, inputs, unit), dbt_inc_join._arrival_counts(b, 'b', 1, inputs, unit)] -%}
   {%- if partner == 'all' -%}
-    {%- set histogram = dbt_inc_join._delta_histogram(counts, inputs, unit) -%}
-    {%- set suggestion = dbt_inc_join._suggest_from_histogram(histogram, coverage, window) -%}
+    {%- set counted = dbt_inc_join._delta_histogram(counts, inputs, unit, complete_history) -%}
+    {%- set suggestion = dbt_inc_join._suggest_from_histogram(counted.histogram, coverage, window) -%}
+    {%- do suggestion.update({'censoring': counted.censoring}) -%}
     {%- do print(dbt_inc_join._format_report(suggestion, unit)) -%}
     {{ return(suggestion) }}
   {%- endif -%}
-  {%- set nearest = dbt_inc_join._nearest_partners(counts, inputs, unit) -%}
+  {%- set nearest = dbt_inc_join._nearest_partners(counts, inputs, unit, complete_history) -%}
   {%- set suggestion = dbt_inc_join._suggest_from_nearest(nearest.points, nearest.without_partner, coverage, partner) -%}
+  {%- do suggestion.update({'censoring': nearest.censoring}) -%}
   {%- do print(dbt_inc_join._format_a_row_report(suggestion, unit)) -%}
   {{ return(suggestion) }}
 {% endmacro %}

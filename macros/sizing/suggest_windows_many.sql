@@ -4,14 +4,15 @@
     suggest_windows with the input's own keys and arrival columns, as one row per A (partner 'first' by default,
     'last', or 'aggregate' when the input has an aggregate). sizing/spark.py: suggest_windows_many, the same numbers. -#}
 
-{% macro suggest_windows_many(a, inputs, time_uom='day', coverage=0.999) %}
+{% macro suggest_windows_many(a, inputs, time_uom='day', coverage=0.999, complete_history=false) %}
   {%- set suggestions = {} -%}
   {%- for spec in dbt_inc_join._many_sizing_specs(inputs) -%}
     {%- set mode = 'aggregate' if spec.get('aggregate') else (spec.get('partner') or 'first') -%}
     {%- do print("inc_join_many input '" ~ spec.name ~ "' (" ~ mode ~ '):') -%}
     {%- do suggestions.update({spec.name: dbt_inc_join.suggest_windows(a, spec.get('b') or spec.get('relation'),
                                                                       spec.join_cols, spec.get('inc_col'), time_uom,
-                                                                      coverage, mode)}) -%}
+                                                                      coverage, mode, none, none,
+                                                                      complete_history)}) -%}
   {%- endfor -%}
   {{ return(suggestions) }}
 {% endmacro %}

@@ -4,10 +4,11 @@
     (_watermark.sql). -#}
 
 {% macro _resolve_window(a, b, a_columns, b_columns, inc_col, time_uom, how, output_window_start, output_window_end,
-                         max_window_units=none, more_inputs=[]) %}
+                         max_window_units=none, more_inputs=[], names=none) %}
   {#- output_window for inputs already read from the batch filter and described: inc_join calls this with the
       columns it described, so a run describes each input once. inc_join_many passes its first input as b and
-      the others as more_inputs ({'relation', 'columns', 'inc_col'}): the watermark is the earliest of all. -#}
+      the others as more_inputs ({'relation', 'columns', 'inc_col'}): the watermark is the earliest of all;
+      and `names` (a, then each input's name), which the end's reason gives each latest arrival. -#}
   {%- set arrivals = dbt_inc_join._arrival_sides(a, b, a_columns, b_columns, inc_col, time_uom, more_inputs) -%}
   {%- set inc_col, sides = arrivals.inc_col, arrivals.sides -%}
   {%- set batch = model.batch if (model is defined and model is not none and model.batch is defined) else none -%}
@@ -22,7 +23,7 @@
   {%- set declared = dbt_inc_join._declared_watermark(time_uom) -%}
   {%- set need_earliest = begin.start is none -%}
   {%- set row = dbt_inc_join._latest_arrivals(sides, begin.start, declared, need_earliest, time_uom) -%}
-  {%- set seen = dbt_inc_join._watermark_from(row, sides, declared, time_uom) -%}
+  {%- set seen = dbt_inc_join._watermark_from(row, sides, declared, time_uom, names) -%}
   {%- if need_earliest -%}
     {%- set begin = dbt_inc_join._earliest_start(row, how, begin.ledger_reason, time_uom) -%}
   {%- endif -%}

@@ -72,6 +72,23 @@ def watermark_text(a_max: UnitValue | None, b_max: UnitValue | None) -> str:
     return f"min(max a {a_max or 'none'}, max b {b_max or 'none'})"
 
 
+def named_watermark_text(names: Sequence[str], maxima: Sequence[UnitValue | None]) -> str:
+    """inc_join_many's watermark: each input's latest arrival under its name, and the inputs that hold the
+    watermark back (the SQL macro _named_watermark_text writes the same text)."""
+    listed = ", ".join(f"max {name} {value or 'none'}" for name, value in zip(names, maxima, strict=True))
+    return f"min({listed}), held back by {' and '.join(watermark_holders(names, maxima))}"
+
+
+def watermark_holders(names: Sequence[str], maxima: Sequence[UnitValue | None]) -> list[str]:
+    """The inputs that hold the watermark back: those without an arrival, else those whose latest arrival is the
+    watermark (ties name each)."""
+    stalled = [name for name, value in zip(names, maxima, strict=True) if value is None]
+    if stalled:
+        return stalled
+    earliest = min(value for value in maxima if value is not None)
+    return [name for name, value in zip(names, maxima, strict=True) if value == earliest]
+
+
 def _unit_value(text: str | None, unit: TimeUnit) -> UnitValue | None:
     if text is None:
         return None

@@ -237,3 +237,58 @@ def _many_input_value(spec: Mapping[str, Any], a: dict, found: list[dict]) -> tu
     delta = b["t"] - a["t"]
     settled = max(a["t"], b["t"]) if spec["partner"] == "first" else a["t"] + mw
     return settled, (b["id"], 1 if delta == 0 else (2 if delta < 0 else 3))
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Window sizing over a live history (suggest_windows): the A rows whose partners may not have arrived yet.
+# Rows are dicts with ``k`` (key, None never matches) and ``t`` (arrival in whole units, None: unknown).
+
+
+def sizing_watermark(a_rows: Sequence[dict], b_rows: Sequence[dict]) -> int | None:
+    """min(latest arrival of A, latest arrival of B), None when either has no known arrival."""
+    latest = [max((r["t"] for r in rows if r["t"] is not None), default=None) for rows in (a_rows, b_rows)]
+    return None if None in latest else min(latest)  # type: ignore[type-var]
+
+
+def _partner_deltas(a: dict, b_rows: Sequence[dict]) -> list[int]:
+    """b − a for every B row of the A row's key, both arrivals known."""
+    if a["k"] is None or a["t"] is None:
+        return []
+    return [b["t"] - a["t"] for b in b_rows if b["k"] == a["k"] and b["t"] is not None]
+
+
+def censored_sizing(
+    a_rows: Sequence[dict], b_rows: Sequence[dict], partner: str = "all"
+) -> tuple[dict, int, int, int | None, int]:
+    """What suggest_windows counts over a live history, by brute force: an A row counts only when its whole
+    candidate window [a − max lb, a + max mw] lies at or before the watermark, i.e. a + reach ≤ watermark, with
+    reach the largest max_waiting_time the suggestion considers (at least 0): the largest Δ = b − a of all pairs
+    for partner 'all', the largest distance to the nearest partner at or after a for one row per A.
+
+    Returns (counts, without_partner, left_out, watermark, reach): counts are pairs per Δ (partner 'all') or A
+    rows per (before, after) of the nearest partners (one row per A); without_partner counts the kept A rows
+    without any partner (0 for 'all'); left_out the A rows with a known arrival that are not kept."""
+    watermark = sizing_watermark(a_rows, b_rows)
+    known = [a for a in a_rows if a["t"] is not None]
+    deltas = {id(a): _partner_deltas(a, b_rows) for a in known}
+    if partner == "all":
+        reach = max([0, *(d for found in deltas.values() for d in found)])
+    else:
+        reach = max([0, *(min(d for d in found if d >= 0) for found in deltas.values() if any(d >= 0 for d in found))])
+    counts: dict = {}
+    without_partner = left_out = 0
+    for a in known:
+        if watermark is None or a["t"] + reach > watermark:
+            left_out += 1
+            continue
+        found = deltas[id(a)]
+        if partner == "all":
+            for d in found:
+                counts[d] = counts.get(d, 0) + 1
+        elif not found:
+            without_partner += 1
+        else:
+            before = min((-d for d in found if d <= 0), default=None)
+            after = min((d for d in found if d >= 0), default=None)
+            counts[(before, after)] = counts.get((before, after), 0) + 1
+    return counts, without_partner, left_out, watermark, reach

@@ -70,7 +70,7 @@ def test_lateness_figure_of_a_suggestion_uses_its_window(spark):
         "SELECT * FROM VALUES (1, DATE'2025-01-05'), (2, DATE'2025-01-05'), (3, DATE'2025-01-06'), "
         "(4, DATE'2025-01-03'), (5, DATE'2025-01-10') AS t(k, RecDate)"
     )
-    suggestion = suggest_windows(df_a, df_b, join_cols="k", coverage=0.8)
+    suggestion = suggest_windows(df_a, df_b, join_cols="k", coverage=0.8, complete_history=True)
     axes = lateness_figure(suggestion).axes[0]
     assert window_lines(axes) == [-2, 1]
     inside, outside = bars(axes)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date, datetime
 
 from dbt_inc_join.time_units import TimeUnit
-from dbt_inc_join.watermark import watermark_text
+from dbt_inc_join.watermark import named_watermark_text, watermark_text
 from dbt_inc_join.window import OutputWindow, read_ranges, run_log_line
 
 
@@ -48,3 +48,26 @@ def test_empty_windows_say_why():
     )
     backwards = run_log_line("m", OutputWindow(date(2025, 3, 16), date(2025, 3, 15)), "s", "e", None)
     assert backwards == "inc_join m: window empty (2025-03-16 is after 2025-03-15); start: s; end: e; reads nothing"
+
+
+def test_a_many_run_names_each_input_and_the_one_that_holds_the_watermark():
+    """inc_join_many with a stalled input (no arrival from the start on): each latest arrival under its input's
+    name, and the stalled input named as the one that holds the run back."""
+    stalled = named_watermark_text(["a", "pay", "ship"], [date(2025, 6, 7), None, date(2025, 6, 6)])
+    assert stalled == "min(max a 2025-06-07, max pay none, max ship 2025-06-06), held back by pay"
+    line = run_log_line(
+        "shop.order_payments",
+        OutputWindow(date(2025, 6, 8), None),
+        "max(ordered_at) in shop.order_payments + 1 day",
+        f"a or b has no arrival from 2025-06-08 on yet: watermark {stalled}",
+        None,
+    )
+    assert line == (
+        "inc_join shop.order_payments: window empty (no end: no availability watermark); start: "
+        "max(ordered_at) in shop.order_payments + 1 day; end: a or b has no arrival from 2025-06-08 on yet: "
+        "watermark min(max a 2025-06-07, max pay none, max ship 2025-06-06), held back by pay; reads nothing"
+    )
+    behind = named_watermark_text(["a", "pay", "ship"], [date(2025, 6, 7), date(2025, 6, 5), date(2025, 6, 6)])
+    assert behind == "min(max a 2025-06-07, max pay 2025-06-05, max ship 2025-06-06), held back by pay"
+    tied = named_watermark_text(["a", "pay", "ship"], [date(2025, 6, 6), date(2025, 6, 7), date(2025, 6, 6)])
+    assert tied.endswith("held back by a and ship")

@@ -7,17 +7,23 @@ search written here."""
 
 from __future__ import annotations
 
+import functools
 import random
 from collections import Counter
 
 import pytest
 
-from dbt_inc_join import suggest_windows
+from dbt_inc_join import suggest_windows as suggest_windows_live
 from dbt_inc_join.sizing import ARowWindowSuggestion, WindowCandidate, delta_histogram, nearest_partners
 from dbt_inc_join.time_units import TimeUnit
 
-from .frames import side_frame
+from . import oracle
+from .frames import moment, side_frame
 from .sizing_history import A_ROWS, B_ROWS, HAND_HISTOGRAM, HAND_NEAREST, HAND_QUANTILES
+
+#: The histories below are closed (every partner has arrived): each A row counts, none is censored. Censoring over a
+#: live history is tested apart (test_a_live_history_leaves_out_its_censored_a_rows).
+suggest_windows = functools.partial(suggest_windows_live, complete_history=True)
 
 
 @pytest.fixture(scope="module")
@@ -309,3 +315,36 @@ def test_suggest_windows_takes_both_window_lengths_or_neither(spark):
         "inc_join: suggest_windows takes the window in use as look_back_time and max_waiting_time together "
         "(got only one of them)."
     )
+
+
+def live_history() -> tuple[list[dict], list[dict]]:
+    """Day t = 0..20: A row t (key t) and its partners at t + d for d = t % 5 − 1 and, every third key, t + 6,
+    loaded up to day 20 only: the partners of the recent A rows have not all arrived."""
+    rows_a = [dict(id=t, k=t, t=t) for t in range(21)] + [dict(id=100, k=None, t=4), dict(id=101, k=3, t=None)]
+    rows_b = [dict(id=200 + t, k=t, t=t + t % 5 - 1) for t in range(21)]
+    rows_b += [dict(id=300 + t, k=t, t=t + 6) for t in range(0, 21, 3)]
+    return rows_a, [b for b in rows_b if b["t"] <= 20]
+
+
+@pytest.mark.parametrize("partner", ["all", "first"])
+def test_a_live_history_leaves_out_its_censored_a_rows(spark, partner):
+    """Only the A rows whose whole candidate window [a − max lb, a + max mw] lies at or before the watermark
+    count, as the brute-force oracle counts them; counting every A row gives other numbers (the bias)."""
+    rows_a, rows_b = live_history()
+    df_a, df_b = side_frame(spark, rows_a, "a", "day", "date"), side_frame(spark, rows_b, "b", "day", "date")
+    counts, without_partner, left_out, watermark, reach = oracle.censored_sizing(rows_a, rows_b, partner)
+    s = suggest_windows_live(df_a, df_b, join_cols="k", coverage=0.9, partner=partner)
+    whole = suggest_windows(df_a, df_b, join_cols="k", coverage=0.9, partner=partner)
+    found = s.histogram if partner == "all" else s.nearest
+    assert found == counts and s.censoring.left_out == left_out > 0
+    assert (s.censoring.reach, s.censoring.watermark) == (reach, moment(watermark, "day").strftime("%Y-%m-%d"))
+    assert (found, s.count) != (whole.histogram if partner == "all" else whole.nearest, whole.count)
+    # the largest Δ, and the farthest nearest partner after a (key 0: −1 and +6), are 6 days: a + 6 ≤ 20 keeps the
+    # A rows of days 0..14 and the one of the NULL key; those of days 15..20 are left out
+    assert reach == 6 and left_out == 6
+    if partner == "all":
+        assert s.count == sum(counts.values()) == 20
+    else:
+        assert s.count == sum(counts.values()) == 15 and s.without_partner == without_partner == 1  # the NULL key
+    assert f"{left_out:,} A rows left out as censored: a + {reach} days is after the watermark" in s.report()
+    assert "left out as censored" not in whole.report()

@@ -51,6 +51,8 @@ from dbt_inc_join import (
 )
 from dbt_inc_join.placement import PlacementContext
 from dbt_inc_join.scenarios import Scenario
+from dbt_inc_join.sizing import results as sizing_results
+from dbt_inc_join.sizing import spark as sizing_spark
 from dbt_inc_join.time_units import TimeUnit
 from dbt_inc_join.validation import JoinParameters
 from harness.local_dbt import LocalDbtProject, failure_text
@@ -212,6 +214,13 @@ def macro_log_window(p: Params) -> dict[str, Any]:
         "start_reason": "batch",
         "end_reason": "watermark",
     }
+
+
+def named_maxima(p: Params) -> list[Any]:
+    """inc_join_many's latest arrivals of a named_watermark_text case: START, none, or a unit after it."""
+    unit = TimeUnit(p["unit"])
+    shown = {True: START[p["unit"]], False: None, "later": time_units.shift_value(START[p["unit"]], 1, unit)}
+    return [shown[value] for value in p["maxima"]]
 
 
 SYNTHETIC_SCENARIOS = (
@@ -538,6 +547,34 @@ TWINS: tuple[Twin, ...] = (
         grid(a=(None, date(2025, 3, 6)), b=(None, START["hour"])),
         lambda p: call(p["a"], p["b"]),
         lambda p: [p["a"], p["b"]],
+    ),
+    Twin(
+        watermark.named_watermark_text,
+        "_named_watermark_text",
+        grid(
+            unit=UNITS,
+            maxima=((True, True, True), (True, False, True), (False, False, True), (True, True, "later")),
+        ),
+        lambda p: call(["a", "pay", "ship"], named_maxima(p)),
+        lambda p: [["a", "pay", "ship"], named_maxima(p)],
+    ),
+    # sizing/ = sizing/_sizing_*.sql: which A rows a sizing over a live history counts, and its report line
+    Twin(
+        sizing_spark._kept_sql,
+        "_kept_sql",
+        grid(unit=UNITS, complete=(False, True)),
+        lambda p: call(TimeUnit(p["unit"]), p["complete"]),
+        lambda p: [p["unit"], p["complete"]],
+    ),
+    Twin(
+        sizing_results.censoring_text,
+        "_censoring_text",
+        grid(unit=UNITS, watermark=(None, "2025-03-06"), left_out=(0, 1234), applied=(False, True)),
+        lambda p: call(sizing_results.Censoring(p["watermark"], 6, p["left_out"], p["applied"]), p["unit"]),
+        lambda p: [
+            {"watermark": p["watermark"], "reach": 6, "left_out": p["left_out"], "applied": p["applied"]},
+            p["unit"],
+        ],
     ),
     # render.py = _render.sql: the join condition, the output window test, the classification, the projections
     Twin(

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import timedelta
 
 import pytest
 
@@ -226,3 +227,55 @@ def test_suggest_windows_sizes_each_input_in_one_call(spark, project, rendered, 
         found = re.search(r"look_back_time=(\d+), max_waiting_time=(\d+)", sections[i + 2])
         assert found and (int(found[1]), int(found[2])) == (python[name].look_back_time, python[name].max_waiting_time)
         assert python[name].partner == ("first" if name == "pay" else "aggregate")
+        # a live history: the A rows whose partners may not have arrived yet are left out, the same in both
+        censoring = python[name].censoring
+        assert censoring.left_out > 0
+        assert f"  {censoring.left_out:,} A rows left out as censored: a + {censoring.reach} days" in sections[i + 2]
+
+
+def many_log_lines(project, *args, **invoke):
+    """The inc_join_many log lines of one dbt invocation, by target (its last part)."""
+    lines = {}
+
+    def collect(event):
+        if event.info.name == "JinjaLogInfo" and event.info.msg.startswith("inc_join_many "):
+            target, _, rest = event.info.msg[len("inc_join_many ") :].partition(": ")
+            lines[target.split(".")[-1]] = rest.replace(target, "<this>")
+
+    project.invoke(*args, callbacks=[collect], **invoke)
+    return lines
+
+
+def test_the_log_line_names_the_stalled_input(spark, project, rendered):
+    """A stalled input (stg_gen_b, loaded up to the simulated day only) holds the watermark back: the log line
+    gives each input's latest arrival under its name and names the stalled one."""
+    latest = {name: spark.sql(f"SELECT max(RecDate) FROM inc_join_it.{name}").first()[0] for name in ("gen_a", "gen_b")}
+    start = LAST_DAY
+    inline = (
+        "{{ dbt_inc_join.inc_join_many(ref('gen_a'), ["
+        "{'relation': ref('gen_b'), 'name': 'pay', 'join_cols': 'TrxId', 'look_back_time': 2, 'max_waiting_time': 4},"
+        "{'relation': ref('stg_gen_b'), 'name': 'late', 'join_cols': 'TrxId', 'look_back_time': 1,"
+        f" 'max_waiting_time': 1}}], output_window_start='{start}') }}}}"
+    )
+    project.invoke("run", "--select", "stg_gen_b", today=start - timedelta(1))
+    try:
+        lines = many_log_lines(project, "compile", "--inline", inline, "--no-populate-cache")
+    finally:
+        project.invoke("run", "--select", "stg_gen_b", today=LAST_DAY)  # as the daily pipeline left it
+    (line,) = lines.values()
+    assert line == (
+        f"window empty (no end: no availability watermark); start: argument output_window_start; end: a or b has "
+        f"no arrival from {start} on yet: watermark min(max a {latest['gen_a']}, max pay {latest['gen_b']}, "
+        "max late none), held back by late; reads nothing"
+    )
+
+
+def test_sql_and_python_many_models_log_the_same_line(project):
+    """gen_many and gen_many_py rebuilt on the last day: the same line, each input's latest arrival under its
+    name, all of them holding the watermark (the inputs are loaded up to the same day)."""
+    lines = many_log_lines(project, "run", "--select", "+gen_many", "+gen_many_py", "--full-refresh", today=LAST_DAY)
+    assert lines["gen_many"] == lines["gen_many_py"]
+    assert (
+        f"; end: availability watermark min(max a {LAST_DAY}, max pay {LAST_DAY}, max near {LAST_DAY}), held back "
+        f"by a and pay and near; reads a " in lines["gen_many"]
+    )

@@ -23,7 +23,7 @@ from ..prepared import PreparedJoin
 from ..render import render_join
 from ..time_units import UnitValue, shift_value
 from ..validation import join_arguments
-from ..watermark import earliest_arrival, latest_arrivals, watermark_of, watermark_text
+from ..watermark import earliest_arrival, latest_arrivals, named_watermark_text, watermark_of, watermark_text
 from ..window import OutputWindow, parse_bound, read_ranges, run_log_line
 
 UNIT_ORDER = ["minute", "hour", "day", "month", "year"]
@@ -104,12 +104,14 @@ def resolve_dbt_window(
     output_window_end=None,
     max_window_units=None,
     more_inputs: Sequence[PreparedJoin] = (),
+    names: Sequence[str] | None = None,
 ) -> DbtWindow:
     """start: argument > var > microbatch batch start > the last committed window in the run ledger + 1 unit (a
     model that records its runs) or max(inc_col) in this + 1 unit > earliest arrival of A (of A or B for how =
     full). end: argument > var > batch end − 1 unit > watermark; always capped at the availability watermark,
     then at max_window_units units from the start. inc_join_many passes its first input as ``prepared`` and the
-    others as ``more_inputs``: b_max is then the earliest of the inputs' latest arrivals."""
+    others as ``more_inputs``: b_max is then the earliest of the inputs' latest arrivals; ``names`` (a, then each
+    input's name) names each latest arrival in the end's reason and the inputs that hold the watermark back."""
     context = dbt_context(dbt)
     unit, zone, how = prepared.params.time_uom, prepared.session_time_zone, prepared.params.how
     inc_cols, types = prepared.inputs.inc_col, prepared.inputs.arrival_types
@@ -169,6 +171,8 @@ def resolve_dbt_window(
         a_max, *b_maxima = latest_arrivals(sides, unit, start)
         b_max = watermark_of(*b_maxima)
         watermark, how_known = watermark_of(a_max, b_max), watermark_text(a_max, b_max)
+        if names is not None:
+            how_known = named_watermark_text(names, [a_max, *b_maxima])
     end, end_reason = bound(output_window_end, "output_window_end"), "argument output_window_end"
     if end is None and context.get("output_window_end"):
         end, end_reason = (
@@ -310,7 +314,8 @@ def inc_join_many_model(
     else:
         cap = check_max_window_units(max_window_units)
     first, *others = [item.prepared for item in many.inputs]
-    resolved = resolve_dbt_window(dbt, first, output_window_start, output_window_end, cap, others)
+    names = ["a", *(item.spec.name for item in many.inputs)]
+    resolved = resolve_dbt_window(dbt, first, output_window_start, output_window_end, cap, others, names)
     window, unit = resolved.window, many.time_uom
     _log(many_run_log_line(str(dbt.this), resolved, many))
     dbt.inc_join_run = run_record(resolved, many.inc_col_a, unit.value, context.get("invocation_id"))

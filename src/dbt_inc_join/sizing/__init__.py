@@ -35,6 +35,7 @@ suggest.py (a suggestion from a histogram), spark.py (the one job and the public
 from __future__ import annotations
 
 from .checks import (
+    check_complete_history,
     check_coverage,
     check_partner,
     current_window,
@@ -70,13 +71,18 @@ from .report import (
 )
 from .results import (
     COVERAGE_TARGETS,
+    NO_CENSORING,
     QUANTILE_LEVELS,
+    Censoring,
     Histogram,
     LateMatchShare,
     NearestHistogram,
     WindowCandidate,
+    censoring_text,
 )
 from .spark import (
+    censored_delta_histogram,
+    censored_nearest_partners,
     delta_histogram,
     nearest_partners,
     suggest_windows,
@@ -94,6 +100,12 @@ __all__ = [
     "COVERAGE_TARGETS",
     "LateMatchShare",
     "WindowCandidate",
+    "Censoring",
+    "NO_CENSORING",
+    "censoring_text",
+    "check_complete_history",
+    "censored_delta_histogram",
+    "censored_nearest_partners",
     "check_partner",
     "current_window",
     "check_coverage",

@@ -34,3 +34,10 @@ def check_coverage(value: object) -> float:
             f"inc_join: coverage must be in (0, 1], the share of partner pairs the window keeps (got {value!r})."
         )
     return float(value)
+
+
+def check_complete_history(value: object) -> bool:
+    """True or False: whether every partner of the history has arrived (no A row is censored)."""
+    if not isinstance(value, bool):
+        raise type_failure("complete_history", "True or False", value)
+    return value

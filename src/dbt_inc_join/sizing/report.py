@@ -8,7 +8,16 @@ from dataclasses import dataclass, field
 
 from .histogram import covered_pairs
 from .nearest import covered_a_rows
-from .results import QUANTILE_LEVELS, Histogram, LateMatchShare, NearestHistogram, WindowCandidate
+from .results import (
+    NO_CENSORING,
+    QUANTILE_LEVELS,
+    Censoring,
+    Histogram,
+    LateMatchShare,
+    NearestHistogram,
+    WindowCandidate,
+    censoring_text,
+)
 
 
 @dataclass(frozen=True)
@@ -30,6 +39,7 @@ class WindowSuggestion:
     #: the window the late matches are counted for: the caller's (look_back_time, max_waiting_time), or the suggested
     late_window: tuple[int, int] = (0, 0)
     late_matches: tuple[LateMatchShare, ...] = ()  #: spec §10, one row per late_match_time value
+    censoring: Censoring = NO_CENSORING  #: the A rows left out because partners may not have arrived yet
 
     def report(self) -> str:
         """A few lines of text for a terminal: the distribution, the suggestion and its alternatives."""
@@ -56,6 +66,7 @@ class ARowWindowSuggestion:
     nearest: NearestHistogram = field(repr=False)  #: A rows per (before, after)
     time_uom: str = "day"
     note: str = ""
+    censoring: Censoring = NO_CENSORING  #: the A rows left out because partners may not have arrived yet
 
     def report(self) -> str:
         """A few lines of text for a terminal: the nearest partners, the suggestion and its alternatives."""
@@ -95,6 +106,7 @@ def format_report(suggestion: WindowSuggestion) -> str:
     """The text of ``WindowSuggestion.report()``."""
     s, unit = suggestion, f"{suggestion.time_uom}s"
     lines = [f"inc_join window sizing: {s.count:,} partner pairs, Δ = b − a in {unit}"]
+    lines += [line for line in [censoring_text(s.censoring, s.time_uom)] if line]
     if not s.count:
         lines += [f"  {s.note}", "  suggested: look_back_time=0, max_waiting_time=0"]
         return "\n".join(lines)
@@ -146,6 +158,7 @@ def format_a_row_report(suggestion: ARowWindowSuggestion) -> str:
         "(counts A rows, not pairs)",
         f"  {s.without_partner:,} A rows without any partner of equal keys are left out: no window gives them one",
     ]
+    lines += [line for line in [censoring_text(s.censoring, s.time_uom)] if line]
     if not s.count:
         lines += [f"  {s.note}", "  suggested: look_back_time=0, max_waiting_time=0"]
         return "\n".join(lines)

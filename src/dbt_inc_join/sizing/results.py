@@ -29,3 +29,32 @@ class WindowCandidate(NamedTuple):
     look_back_time: int
     max_waiting_time: int
     lost: float
+
+
+class Censoring(NamedTuple):
+    """The A rows a sizing over a live history leaves out: those whose largest candidate window, up to ``a +
+    reach``, ends after the watermark, so that partners of theirs may not have arrived yet."""
+
+    watermark: str | None  #: min of the latest arrivals of a and b, as text; None when either has none
+    reach: int  #: the largest max_waiting_time the suggestion considers (largest Δ, or nearest after, ≥ 0)
+    left_out: int  #: A rows (arrival known) with a + reach after the watermark
+    applied: bool = True  #: False with complete_history=True: every A row counted, none left out
+
+
+#: What a complete history (complete_history=True) leaves out: nothing.
+NO_CENSORING = Censoring(None, 0, 0, False)
+
+
+def censoring_text(censoring: Censoring, unit: str) -> str:
+    """The report's line on the censored A rows (the macro _censoring_text writes the same), empty when the
+    history was declared complete."""
+    if not censoring.applied:
+        return ""
+    if censoring.watermark is None:
+        why = "a or b has no arrival, so there is no watermark"
+    else:
+        why = (
+            f"a + {censoring.reach} {unit}s is after the watermark {censoring.watermark} (the earlier of the latest "
+            "arrivals of a and b), so partners of theirs may not have arrived yet"
+        )
+    return f"  {censoring.left_out:,} A rows left out as censored: {why}; complete_history=True counts them"

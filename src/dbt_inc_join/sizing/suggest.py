@@ -23,6 +23,7 @@ from .nearest import (
     side_histogram,
 )
 from .report import ARowWindowSuggestion, WindowSuggestion
+from .results import NO_CENSORING, Censoring
 
 
 def suggest_from_histogram(
@@ -30,6 +31,7 @@ def suggest_from_histogram(
     coverage: float = 0.999,
     time_uom: str = "day",
     window: tuple[int, int] | None = None,
+    censoring: Censoring = NO_CENSORING,
 ) -> WindowSuggestion:
     """The whole suggestion from a histogram of Δ (pairs per whole-unit distance). ``window``: the
     (look_back_time, max_waiting_time) in use, for the late matches (default: the suggested one)."""
@@ -51,6 +53,7 @@ def suggest_from_histogram(
             time_uom=time_uom,
             note="no partner pairs: no key occurs in both inputs with both arrivals known, so the history "
             "says nothing about the window; lb = mw = 0 is a placeholder",
+            censoring=censoring,
         )
     lb, mw = minimal_window(bins, coverage)
     late_window = window or (lb, mw)
@@ -68,6 +71,7 @@ def suggest_from_histogram(
         time_uom=time_uom,
         late_window=late_window,
         late_matches=late_match_shares(bins, late_window[1]),
+        censoring=censoring,
     )
 
 
@@ -77,6 +81,7 @@ def suggest_from_nearest(
     time_uom: str = "day",
     partner: str = "first",
     without_partner: int = 0,
+    censoring: Censoring = NO_CENSORING,
 ) -> ARowWindowSuggestion:
     """The whole one-row-per-A suggestion from the histogram of nearest partners (A rows per (before, after))
     and the number of A rows without any partner."""
@@ -111,4 +116,5 @@ def suggest_from_nearest(
         if count
         else "no A row has a partner: no key occurs in both inputs with both arrivals known, so the history "
         "says nothing about the window; lb = mw = 0 is a placeholder",
+        censoring=censoring,
     )
