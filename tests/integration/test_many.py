@@ -204,8 +204,8 @@ def test_daily_many_tables_equal_the_core_and_a_full_refresh(spark, project, dai
     for test in ("a_rows_once", "join_type_drift", "missed_partners", "input_lag"):
         assert any(test in name for name in tested), (test, tested)
     assert tested["gen_many_near_missed_partners"] == tested["gen_many_near_input_lag"] == ("pass", 0), tested
-    # B's keys and arrival named otherwise (PayTrx, PaidOn): 01-07 and 01-08 over the bound of one half
-    assert tested["gen_many_near_missed_partners_over_half"] == ("warn", 2), tested
+    # B's keys and arrival named otherwise (PayTrx, PaidOn): 01-07 and 01-08 over the bound of 0.6
+    assert tested["gen_many_near_missed_partners_over_0_6"] == ("warn", 2), tested
 
 
 def test_suggest_windows_sizes_each_input_in_one_call(spark, project, rendered, capfd):
