@@ -24,6 +24,17 @@
   {{ return(['JoinType', 'JoinType'] if join_type_column == 'JoinType' else ['join_type_column', join_type_column]) }}
 {% endmacro %}
 
+{% macro _join_type_hint(columns) %}
+  {#- Why a model has no JoinType column: an inc_join_many model has one per input (JoinType_<name>), which the
+      test's join_type_column names; any other model lost it from output_select. -#}
+  {%- set per_input = [] -%}
+  {%- for c in columns -%}{%- if (c.name | lower).startswith('jointype_') -%}{%- do per_input.append(c.name) -%}{%- endif -%}{%- endfor -%}
+  {%- if per_input -%}
+    {{ return('an inc_join_many model has one per input: pass join_type_column, e.g. join_type_column: ' ~ per_input[0] ~ '.') }}
+  {%- endif -%}
+  {{ return('the JoinType tests read the output of dbt_inc_join.inc_join; keep JoinType in its output_select.') }}
+{% endmacro %}
+
 {% macro _require_model_columns(model, required) %}
   {#- required: [parameter, column name] pairs, checked in order (names match case-insensitively, as in Spark).
       The first missing one fails with the model's columns. Only while executing: when parsing, the relation's
@@ -36,7 +47,7 @@
       {%- set available = [] -%}{%- for c in columns -%}{%- do available.append("'" ~ c.name ~ "'") -%}{%- endfor -%}
       {%- if parameter == 'JoinType' -%}
         {%- set problem = "model " ~ model.identifier ~ " has no JoinType column" -%}
-        {%- set hint = 'the JoinType tests read the output of dbt_inc_join.inc_join; keep JoinType in its output_select.' -%}
+        {%- set hint = dbt_inc_join._join_type_hint(columns) -%}
       {%- else -%}
         {%- set problem = parameter ~ " column '" ~ name ~ "' is missing from model " ~ model.identifier -%}
         {%- if parameter == 'inc_col' -%}
@@ -50,6 +61,28 @@
         {%- endif -%}
       {%- endif -%}
       {{ dbt_inc_join._fail(problem ~ '; its columns are ' ~ available | join(', ') ~ '; ' ~ hint) }}
+    {%- endif -%}
+  {%- endfor -%}
+{% endmacro %}
+
+{% macro _require_input_columns(relation, role, required) %}
+  {#- The same check on an input a test reads (role 'a' or 'b'): required is [parameter, column name] pairs; the
+      first missing one fails with the input's columns and the argument that names it. Before any data is read,
+      so a wrong or missing b_inc_col is one inc_join: message, not Spark's UNRESOLVED_COLUMN. -#}
+  {%- if not execute -%}{{ return(none) }}{%- endif -%}
+  {%- set columns = adapter.get_columns_in_relation(relation) -%}
+  {%- if not columns -%}{{ return(none) }}{%- endif -%}
+  {%- for parameter, name in required -%}
+    {%- if dbt_inc_join._find_column(columns, name) is none -%}
+      {%- set available = [] -%}{%- for c in columns -%}{%- do available.append("'" ~ c.name ~ "'") -%}{%- endfor -%}
+      {%- if parameter == 'b_inc_col' -%}
+        {%- set hint = "pass b_inc_col, the arrival column of b when b names it otherwise (by default the test's inc_col, else the var inc_join_inc_col, else 'RecDate')." -%}
+      {%- elif parameter == 'inc_col' -%}
+        {%- set hint = "pass the test's inc_col argument (the arrival column of a), or set the var inc_join_inc_col for the whole project (default 'RecDate')." -%}
+      {%- else -%}
+        {%- set hint = 'pass b_join_cols, the key columns of b when b names them otherwise.' -%}
+      {%- endif -%}
+      {{ dbt_inc_join._fail(parameter ~ " column '" ~ name ~ "' is missing from " ~ role ~ ' ' ~ relation.identifier ~ '; its columns are ' ~ available | join(', ') ~ '; ' ~ hint) }}
     {%- endif -%}
   {%- endfor -%}
 {% endmacro %}

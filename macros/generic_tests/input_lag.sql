@@ -1,8 +1,12 @@
 {#- The two inputs of an inc_join model: fails when their latest arrivals differ by more than max_lag units. The
     slower input holds the availability watermark (spec §2), so the model silently stops advancing: no error,
     just no new rows. The failing row names the input that is behind, its latest arrival (since when it has
-    not loaded), the other input's, and the lag. Declared on the model, with its two inputs as a and b. -#}
+    not loaded), the other input's, and the lag. Declared on the model, with its two inputs as a and b (on an
+    inc_join_many model, once per input). A's arrival column is inc_col, B's b_inc_col (default inc_col). -#}
 {% test input_lag(model, a, b, max_lag=1, inc_col=none, b_inc_col=none, time_uom='day') %}
+  {%- set a_inc_col = dbt_inc_join._arrival_column(inc_col) -%}
+  {%- do dbt_inc_join._require_input_columns(a, 'a', [['inc_col', a_inc_col]]) -%}
+  {%- do dbt_inc_join._require_input_columns(b, 'b', [['b_inc_col', b_inc_col or a_inc_col]]) -%}
   {{ return(adapter.dispatch('test_input_lag', 'dbt_inc_join')(model, a, b, max_lag, inc_col, b_inc_col, time_uom)) }}
 {% endtest %}
 

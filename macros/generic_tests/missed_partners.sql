@@ -4,26 +4,34 @@
     (widen it, or set late_match_time) or never come at all.
     Cheap: it reads only the B rows of the timed-out keys, within search_units of their windows, between literal
     bounds found first from the timed-out rows, so Spark prunes B's partitions. B rows late matched
-    (late_match_time, code 7) are accounted for, not missed. -#}
+    (late_match_time, code 7) are accounted for, not missed. On an inc_join_many model, once per input: its
+    join_type_column (JoinType_<name>), its relation as b and its windows. -#}
 {% test missed_partners(model, b, join_cols, look_back_time, max_waiting_time, late_match_time=0, max_share=0,
                         last_n=7, period='day', search_units=none, b_join_cols=none, inc_col=none,
-                        a_arrival_col=none, b_inc_col=none, time_uom='day', min_rows=1) %}
+                        a_arrival_col=none, b_inc_col=none, time_uom='day', min_rows=1,
+                        join_type_column='JoinType') %}
   {%- set inc_col = dbt_inc_join._arrival_column(inc_col) -%}
   {%- set keys = dbt_inc_join._name_list('join_cols', join_cols) -%}
   {%- set required = [] -%}
   {%- for key in keys -%}{%- do required.append(['join_cols', key]) -%}{%- endfor -%}
   {%- do required.append(['inc_col', inc_col]) -%}
   {%- do required.append(['a_arrival_col', a_arrival_col or (inc_col ~ '_A')]) -%}
-  {%- do required.append(['JoinType', 'JoinType']) -%}
+  {%- do required.append(dbt_inc_join._join_type_requirement(join_type_column)) -%}
   {%- do dbt_inc_join._require_model_columns(model, required) -%}
+  {#- B's keys and arrival column, checked before the read range is queried -#}
+  {%- set b_required = [] -%}
+  {%- set b_keys = keys if b_join_cols is none else dbt_inc_join._name_list('b_join_cols', b_join_cols) -%}
+  {%- for key in b_keys -%}{%- do b_required.append(['join_cols' if b_join_cols is none else 'b_join_cols', key]) -%}{%- endfor -%}
+  {%- do b_required.append(['b_inc_col', b_inc_col or inc_col]) -%}
+  {%- do dbt_inc_join._require_input_columns(b, 'b', b_required) -%}
   {{ return(adapter.dispatch('test_missed_partners', 'dbt_inc_join')(model, b, join_cols, look_back_time,
       max_waiting_time, late_match_time, max_share, last_n, period, search_units, b_join_cols, inc_col, a_arrival_col,
-      b_inc_col, time_uom, min_rows)) }}
+      b_inc_col, time_uom, min_rows, join_type_column)) }}
 {% endtest %}
 
 {% macro default__test_missed_partners(model, b, join_cols, look_back_time, max_waiting_time, late_match_time,
                                        max_share, last_n, period, search_units, b_join_cols, inc_col, a_arrival_col,
-                                       b_inc_col, time_uom, min_rows) %}
+                                       b_inc_col, time_uom, min_rows, join_type_column='JoinType') %}
   {#- The arguments checked (_missed_partners_arguments), B's read range found (_missed_partners_b_range), then
       one query template (over 60 lines on purpose: read top to bottom like the statement it renders): the
       timed-out rows, the B rows near them, per row the nearest too late and too early, per period the share. -#}
@@ -39,7 +47,7 @@
   {%- set timed_out_code = dbt_inc_join._join_type('a_timed_out').code -%}
   {%- set key_tests = [] -%}
   {%- for key in keys -%}{%- do key_tests.append(dbt_inc_join._quote(key) ~ ' IS NOT NULL') -%}{%- endfor -%}
-  {%- set timed_out_where = 'JoinType = ' ~ timed_out_code ~ ' AND ' ~ a_at ~ ' IS NOT NULL AND ' ~ key_tests | join(' AND ')
+  {%- set timed_out_where = dbt_inc_join._quote(join_type_column) ~ ' = ' ~ timed_out_code ~ ' AND ' ~ a_at ~ ' IS NOT NULL AND ' ~ key_tests | join(' AND ')
                             ~ ' AND ' ~ dbt_inc_join._recent_sql(placed, model, args.last_n, period) -%}
   {%- set lower, upper = dbt_inc_join._missed_partners_b_range(model, a_at, timed_out_where, lb, mw, search, unit) -%}
   {%- set projected = [] -%}

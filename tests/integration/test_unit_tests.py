@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from .pipeline import LAST_DAY
+from .pipeline import LAST_DAY, rows
 
 pytestmark = pytest.mark.dbt
 
@@ -59,3 +59,33 @@ def test_every_unit_test_of_the_project_passes_with_no_spark_error(project, capf
     assert [marker for marker in SPARK_ERRORS if marker in printed] == []
     # the run's log line says where the window came from
     assert "window decided in SQL over the given rows of a unit test" in printed
+
+
+def test_an_empty_run_writes_nothing_and_the_next_run_continues(spark, project):
+    """README "Testing your models": `dbt run --empty` of a model that records its runs, over inputs that hold data.
+    Its inputs read as zero rows: no watermark, an empty window, no row written, one ledger record with empty =
+    true, which the next plain run's start skips: that run continues after the last committed window."""
+    from datetime import date
+
+    if missing := _missing(project, ["stg_gen_a", "stg_gen_b"]):
+        project.invoke("run", "--select", *missing, "--quiet", today=LAST_DAY)
+    if _missing(project, ["dbt_inc_join_runs"]):
+        project.invoke("run", "--select", "package:dbt_inc_join", "--quiet", today=LAST_DAY)
+    until = {"inc_join_output_window_end": "2025-01-05"}
+    project.invoke("run", "--select", "ledger_left", "--full-refresh", "--quiet", today=LAST_DAY, vars=until)
+    table = project.table("ledger_left")
+    before = rows(table, table.columns)
+
+    project.invoke("run", "--select", "ledger_left", "--empty", "--quiet", today=LAST_DAY)
+    assert rows(project.table("ledger_left"), table.columns) == before
+    project.invoke("run", "--select", "ledger_left", "--quiet", today=LAST_DAY)
+
+    runs = spark.table("inc_join_it.dbt_inc_join_runs").where("relation = 'inc_join_it.ledger_left'")
+    newest = runs.where(f"table_id = '{runs.orderBy('finished_at').collect()[-1].table_id}'").orderBy("finished_at")
+    found = [
+        (r.empty, r.window_start and r.window_start.date(), r.window_end and r.window_end.date())
+        for r in newest.collect()
+    ]
+    assert [empty for empty, _, _ in found] == [False, True, False], found
+    assert found[2][1:] == (date(2025, 1, 6), LAST_DAY), found  # after the committed 01-05, not from the start
+    assert project.table("ledger_left").where("RecDate >= DATE'2025-01-06'").count() > 0

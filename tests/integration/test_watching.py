@@ -167,3 +167,42 @@ def test_suggest_windows_refuses_an_unknown_partner(project, capfd):
     printed = capfd.readouterr()
     message = "inc_join: partner='x' is not supported; accepted values: 'all', 'first', 'last', 'aggregate'."
     assert message in printed.out + printed.err + str(result.exception or "")
+
+
+RENAMED_B = "'PaymentId', 'PayTrx', 'Country', 'Status', 'PaidOn'"
+B_INC_COL_HINT = (
+    "pass b_inc_col, the arrival column of b when b names it otherwise (by default the test's inc_col, else the "
+    "var inc_join_inc_col, else 'RecDate')."
+)
+GENERIC_BAD = {
+    "generic_bad_lag_without_b_inc_col": f"b_inc_col column 'RecDate' is missing from b stg_renamed_b; its columns "
+    f"are {RENAMED_B}; {B_INC_COL_HINT}",
+    "generic_bad_lag_b_inc_col_missing": f"b_inc_col column 'loaded_at' is missing from b stg_renamed_b; its "
+    f"columns are {RENAMED_B}; {B_INC_COL_HINT}",
+    "generic_bad_missed_without_b_inc_col": f"b_inc_col column 'RecDate' is missing from b stg_renamed_b; its "
+    f"columns are {RENAMED_B}; {B_INC_COL_HINT}",
+    "generic_bad_missed_without_b_join_cols": f"join_cols column 'TrxId' is missing from b stg_renamed_b; its "
+    f"columns are {RENAMED_B}; pass b_join_cols, the key columns of b when b names them otherwise.",
+}
+
+
+def test_tests_that_read_b_name_b_inc_col_and_many_models_name_join_type_column(project, daily):
+    """A B whose arrival (or keys) is named otherwise, without b_inc_col (or b_join_cols), or with a column B does
+    not have: one inc_join: message naming the argument and B's columns, before any data is read (no Spark
+    UNRESOLVED_COLUMN). An inc_join_many model tested without join_type_column: the message names its per-input
+    JoinType columns. The tests are declared on gen_many (integration_tests/models/many/many.yml)."""
+    from .test_bad_input import inc_join_message
+
+    result = project.invoke("test", "--select", "tag:generic_bad", expect_success=False)
+    found = {r.node.name: (str(r.status), r.message or "") for r in result.result.results}
+    assert set(found) == set(GENERIC_BAD) | {"generic_bad_rows_once_without_join_type_column"}
+    for name, (status, message) in found.items():
+        assert status == "error", name
+        assert "UNRESOLVED_COLUMN" not in message and "Traceback" not in message, name
+    for name, expected in GENERIC_BAD.items():
+        assert inc_join_message(found[name][1]) == expected, name
+    many = inc_join_message(found["generic_bad_rows_once_without_join_type_column"][1])
+    assert many.startswith("model gen_many has no JoinType column; its columns are 'TrxId', "), many
+    assert many.endswith(
+        "; an inc_join_many model has one per input: pass join_type_column, e.g. join_type_column: JoinType_pay."
+    ), many
