@@ -136,8 +136,8 @@ test-spark4-cluster: $(STAMP)
 # dbt's own adapter suite (dbt-tests-adapter, tests/adapter) in projects without this package, then with it as the
 # README installs it: the same outcome per test, the Python model tests failing without it and passing with it.
 test-spark4-adapter: $(STAMP) ## dbt's adapter suite without and with the package (tests/adapter, about 5 min)
-	$(TMPDIR_READY) INC_JOIN_ADAPTER_PACKAGE=without $(SPARK4) $(BASETEMP)/without tests/adapter
-	$(TMPDIR_READY) INC_JOIN_ADAPTER_PACKAGE=with $(SPARK4) $(BASETEMP)/with tests/adapter
+	$(TMPDIR_READY) INC_JOIN_ADAPTER_PACKAGE=without $(SPARK4) --basetemp=.pytest-tmp/$@-without tests/adapter
+	$(TMPDIR_READY) INC_JOIN_ADAPTER_PACKAGE=with $(SPARK4) --basetemp=.pytest-tmp/$@-with tests/adapter
 
 test-core: $(STAMP) $(PEER_STAMP) ## The fast loop: the PySpark core without dbt, on Spark 4 (about 2 min)
 	$(BIN)/python $(PYTEST) --hypothesis-profile=fast tests/core
