@@ -17,6 +17,8 @@
   {%- set params = dbt_inc_join._check_parameters(arguments) -%}
   {%- do dbt_inc_join._check_model_config(params) -%}
   {%- set max_window_units = dbt_inc_join._max_window_units(arguments.max_window_units) -%}
+  {%- set on_restated = dbt_inc_join._on_restated_input_mode(arguments.on_restated_input) -%}
+  {%- do dbt_inc_join._check_redo_config(on_restated, params.inc_col) -%}
   {%- set a, b = dbt_inc_join._unfiltered(a), dbt_inc_join._unfiltered(b) -%}
   {#- the tables to describe, found once (for a unit test's given rows, a catalog search: _fixtures.sql) -#}
   {%- set b_table = dbt_inc_join._table_of(b, 'b') -%}
@@ -28,9 +30,20 @@
   {%- set window = dbt_inc_join._resolve_window(a, b, a_columns, b_columns, params.inc_cols, params.time_uom, params.how,
                                             arguments.output_window_start, arguments.output_window_end,
                                             max_window_units) -%}
+  {#- inputs rewritten after a committed run read them (spec §14): checked in the run's own read ranges -#}
+  {%- set sides = dbt_inc_join._fingerprint_sides(window, ['a', 'b'], [a_columns, b_columns]) -%}
+  {%- set reaches = dbt_inc_join._join_reaches(window, params) -%}
+  {%- set check = dbt_inc_join._check_restated(window, sides, reaches, on_restated) -%}
+  {%- set redo = dbt_inc_join._redo_of(check, window) -%}
+  {%- if redo is not none -%}
+    {%- set window = dbt_inc_join._resolve_window(a, b, a_columns, b_columns, params.inc_cols, params.time_uom, params.how,
+                                              arguments.output_window_start, arguments.output_window_end,
+                                              max_window_units, redo=redo) -%}
+  {%- endif -%}
+  {%- set restated = dbt_inc_join._restated_record(check, window, sides, reaches, params.inc_col) -%}
   {%- do dbt_inc_join._log_run(params, window) -%}
   {#- the run's record, for the post-hook record_run (spec §13), rides in the compiled code -#}
-  {%- set marker = '' if window.get('in_sql') else dbt_inc_join._run_marker(dbt_inc_join._run_record(window, params.inc_col, 'sql')) -%}
+  {%- set marker = '' if window.get('in_sql') else dbt_inc_join._run_marker(dbt_inc_join._run_record(window, params.inc_col, 'sql', restated)) -%}
   {{ return(marker ~ '\n' ~ dbt_inc_join._render_join(a, b, params, inputs, plan, window)) }}
 {% endmacro %}
 
@@ -47,6 +60,14 @@
   {%- do plan.update({'aggregate_fills': dbt_inc_join._aggregate_fills(params)}) -%}
   {%- do dbt_inc_join._resolve_join_cond(params, inputs, a_table, b_table) -%}
   {{ return({'inputs': inputs, 'plan': plan}) }}
+{% endmacro %}
+
+{% macro _join_reaches(window, params) %}
+  {#- How far before a window's start inc_join reads A and B ({'a': units, 'b': units}; spec §4). -#}
+  {%- if window.empty or window.end is none -%}{{ return({}) }}{%- endif -%}
+  {%- set ranges = dbt_inc_join._read_ranges(window.end, window.end, params.how, params.look_back_time,
+                                              params.max_waiting_time, params.time_uom, params.late_match_time) -%}
+  {{ return(dbt_inc_join._reaches({'a': ranges[0], 'b': ranges[1]}, window.end, params.time_uom)) }}
 {% endmacro %}
 
 {% macro _log_run(params, window) %}

@@ -18,6 +18,7 @@
   {%- set time_uom = dbt_inc_join._check_argument('time_uom', arguments.time_uom) -%}
   {%- do dbt_inc_join._check_model_config({'include_waiting': include_waiting, 'time_uom': time_uom}) -%}
   {%- set max_window_units = dbt_inc_join._max_window_units(arguments.max_window_units) -%}
+  {%- set on_restated = dbt_inc_join._on_restated_input_mode(arguments.on_restated_input) -%}
   {%- set a = dbt_inc_join._unfiltered(a) -%}
   {%- set a_table = dbt_inc_join._table_of(a, 'a') -%}
   {%- set a_columns = adapter.get_columns_in_relation(a_table) -%}
@@ -34,12 +35,27 @@
   {%- for item in prepared[1:] -%}
     {%- do more.append({'relation': item.relation, 'columns': item.b_columns, 'inc_col': item.params.inc_cols}) -%}
   {%- endfor -%}
+  {%- do dbt_inc_join._check_redo_config(on_restated, first.params.inc_col) -%}
+  {%- set names = ['a'] + prepared | map(attribute='name') | list -%}
   {%- set window = dbt_inc_join._resolve_window(a, first.relation, a_columns, first.b_columns, first.params.inc_cols,
                                             time_uom, 'left', arguments.output_window_start,
-                                            arguments.output_window_end, max_window_units, more,
-                                            ['a'] + prepared | map(attribute='name') | list) -%}
+                                            arguments.output_window_end, max_window_units, more, names) -%}
   {%- set reach = prepared | map(attribute='params') | map(attribute='max_waiting_time') | max -%}
+  {#- inputs rewritten after a committed run read them (spec §14): checked in the run's own read ranges -#}
+  {%- set sides = dbt_inc_join._fingerprint_sides(window, names, [a_columns] + prepared | map(attribute='b_columns') | list) -%}
+  {%- set reaches = {'a': reach} -%}
+  {%- for item in prepared -%}
+    {%- do reaches.update({item.name: reach + item.params.look_back_time}) -%}
+  {%- endfor -%}
+  {%- set check = dbt_inc_join._check_restated(window, sides, reaches, on_restated) -%}
+  {%- set redo = dbt_inc_join._redo_of(check, window) -%}
+  {%- if redo is not none -%}
+    {%- set window = dbt_inc_join._resolve_window(a, first.relation, a_columns, first.b_columns, first.params.inc_cols,
+                                              time_uom, 'left', arguments.output_window_start,
+                                              arguments.output_window_end, max_window_units, more, names, redo) -%}
+  {%- endif -%}
+  {%- set restated = dbt_inc_join._restated_record(check, window, sides, reaches, first.params.inc_col) -%}
   {%- do dbt_inc_join._log_many_run(window, reach, prepared) -%}
-  {%- set marker = '' if window.get('in_sql') else dbt_inc_join._run_marker(dbt_inc_join._run_record(window, first.params.inc_col, 'sql')) -%}
+  {%- set marker = '' if window.get('in_sql') else dbt_inc_join._run_marker(dbt_inc_join._run_record(window, first.params.inc_col, 'sql', restated)) -%}
   {{ return(marker ~ '\n' ~ dbt_inc_join._render_many(a, a_columns, prepared, window, arguments.output_select, include_waiting)) }}
 {% endmacro %}

@@ -23,6 +23,9 @@
       ('finished_at', 'timestamp'),
       ('invocation_id', 'string'),
       ('package_version', 'string'),
+      ('redo_from', 'timestamp'),
+      ('restated', 'array<struct<input:string,unit:timestamp,rows_then:bigint,rows_now:bigint>>'),
+      ('fingerprints', 'string'),
       ('recorded_month', 'string'),
       ('run_key', 'string'),
   ]) }}

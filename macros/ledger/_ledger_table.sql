@@ -70,6 +70,21 @@ partitioned by (recorded_month, run_key)
   {%- if adapter.get_relation(database=ledger.database, schema=ledger.schema, identifier=ledger.identifier) is none -%}
     {%- do adapter.create_schema(ledger) -%}
     {%- do run_query(dbt_inc_join._create_ledger_sql(ledger)) -%}
+    {{ return(none) }}
+  {%- endif -%}
+  {%- do dbt_inc_join._add_ledger_columns(ledger) -%}
+{% endmacro %}
+
+{% macro _add_ledger_columns(ledger) %}
+  {#- A ledger made by an earlier version of the package gets the columns it lacks (NULL in its old records),
+      in the table's order, before its partition columns. -#}
+  {%- set present = adapter.get_columns_in_relation(ledger) | map(attribute='name') | map('lower') | list -%}
+  {%- set missing = [] -%}
+  {%- for name, type in dbt_inc_join._ledger_columns() if name | lower not in present -%}
+    {%- do missing.append(dbt_inc_join._quote(name) ~ ' ' ~ type) -%}
+  {%- endfor -%}
+  {%- if missing -%}
+    {%- do run_query('ALTER TABLE ' ~ ledger ~ ' ADD COLUMNS (' ~ missing | join(', ') ~ ')') -%}
   {%- endif -%}
 {% endmacro %}
 

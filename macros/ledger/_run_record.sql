@@ -7,8 +7,9 @@
   {{ return(moment.strftime('%Y-%m-%d %H:%M:%S')) }}
 {% endmacro %}
 
-{% macro _run_record(window, arrival_column, language) %}
-  {#- What a run decided, as the post-hook records it (python_models/model.py: run_record is the same dict). -#}
+{% macro _run_record(window, arrival_column, language, restated=none) %}
+  {#- What a run decided, as the post-hook records it (python_models/model.py: run_record is the same dict).
+      restated: what the run found of its inputs (_restated_record: fingerprints, restated units). -#}
   {{ return({
       'invocation_id': invocation_id,
       'language': language,
@@ -24,6 +25,9 @@
       'b_max': dbt_inc_join._moment_text(window.b_max),
       'units_behind': window.units_behind or 0,
       'started_at': modules.datetime.datetime.now(modules.pytz.utc).timestamp(),
+      'redo_from': dbt_inc_join._moment_text(window.get('redo_from')),
+      'restated': (restated or {}).get('restated') or [],
+      'fingerprints': (restated or {}).get('fingerprints'),
   }) }}
 {% endmacro %}
 
@@ -112,5 +116,20 @@ select
   current_timestamp() as finished_at,
   {{ text(invocation_id) }} as invocation_id,
   {{ text(dbt_inc_join._package_version()) }} as package_version,
+  {{ moment(record.get('redo_from')) }} as redo_from,
+  {{ dbt_inc_join._restated_literal(record.get('restated') or []) }} as restated,
+  {{ text(tojson(record.fingerprints) if record.get('fingerprints') else none) }} as fingerprints,
   {{ text(run_key) }} as run_key
 {%- endmacro %}
+
+{% macro _restated_literal(restated) %}
+  {#- The ledger's restated column: one struct per restated unit. -#}
+  {%- set type = dbt_inc_join._ledger_columns() | selectattr(0, 'equalto', 'restated') | map(attribute=1) | first -%}
+  {%- set items = [] -%}
+  {%- for row in restated -%}
+    {%- do items.append("named_struct('input', " ~ dbt_inc_join._text_literal(row.input) ~ ", 'unit', TIMESTAMP'"
+                        ~ row.unit ~ "', 'rows_then', CAST(" ~ row.rows_then ~ " AS BIGINT), 'rows_now', CAST("
+                        ~ row.rows_now ~ " AS BIGINT))") -%}
+  {%- endfor -%}
+  {{ return('CAST(array(' ~ items | join(', ') ~ ') AS ' ~ type ~ ')') }}
+{% endmacro %}

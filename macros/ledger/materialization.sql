@@ -7,6 +7,7 @@
   {%- call statement('main') -%}
     {{ dbt_inc_join._create_ledger_sql(ledger) }}
   {%- endcall -%}
+  {%- do dbt_inc_join._add_ledger_columns(ledger) -%}
   {{ run_hooks(post_hooks) }}
   {{ return({'relations': [ledger]}) }}
 {% endmaterialization %}

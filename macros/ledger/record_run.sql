@@ -34,6 +34,14 @@
     {%- do dbt_inc_join._set_table_property(this, 'inc_join.committed', tojson({
         'window_start': record.window_start, 'window_end': record.window_end, 'rows_total': counted.rows_total,
         'run_key': run_key})) -%}
+    {#- what the next run compares its reads with (spec §14), and the end of a redo that has now recorded -#}
+    {%- if record.get('fingerprints') -%}
+      {%- do dbt_inc_join._set_table_property(this, 'inc_join.fingerprints', tojson(record.fingerprints)) -%}
+    {%- endif -%}
+    {%- set pending = properties.get('inc_join.redo_from') -%}
+    {%- if pending and (record.window_start is none or record.window_start <= pending) -%}
+      {%- do run_query('ALTER TABLE ' ~ this ~ " UNSET TBLPROPERTIES IF EXISTS ('inc_join.redo_from')") -%}
+    {%- endif -%}
   {%- endif -%}
   {{ return('') }}
 {% endmacro %}

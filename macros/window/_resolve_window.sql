@@ -4,11 +4,12 @@
     (_watermark.sql). -#}
 
 {% macro _resolve_window(a, b, a_columns, b_columns, inc_col, time_uom, how, output_window_start, output_window_end,
-                         max_window_units=none, more_inputs=[], names=none) %}
+                         max_window_units=none, more_inputs=[], names=none, redo=none) %}
   {#- output_window for inputs already read from the batch filter and described: inc_join calls this with the
       columns it described, so a run describes each input once. inc_join_many passes its first input as b and
       the others as more_inputs ({'relation', 'columns', 'inc_col'}): the watermark is the earliest of all;
-      and `names` (a, then each input's name), which the end's reason gives each latest arrival. -#}
+      and `names` (a, then each input's name), which the end's reason gives each latest arrival. redo: the
+      earlier start ({'start', 'reason'}) of a run that redoes its restated units (spec §14). -#}
   {%- set arrivals = dbt_inc_join._arrival_sides(a, b, a_columns, b_columns, inc_col, time_uom, more_inputs) -%}
   {%- set inc_col, sides = arrivals.inc_col, arrivals.sides -%}
   {%- set batch = model.batch if (model is defined and model is not none and model.batch is defined) else none -%}
@@ -17,7 +18,7 @@
     {#- a unit test's given rows: the same rules, decided by SQL over them (_fixtures.sql) -#}
     {{ return(dbt_inc_join._window_in_sql(sides, inc_col, time_uom, how, explicit, max_window_units)) }}
   {%- endif -%}
-  {%- set begin = dbt_inc_join._start_after_this(explicit, inc_col, time_uom) -%}
+  {%- set begin = dbt_inc_join._start_after_this(explicit, inc_col, time_uom, redo) -%}
   {#- the watermark (and the earliest arrival on a first run), in one query. An orchestrator that knows both
       inputs are loaded up to a unit (quiet days leave no rows to show it) declares it with a var instead. -#}
   {%- set declared = dbt_inc_join._declared_watermark(time_uom) -%}
@@ -30,7 +31,8 @@
   {%- set end = dbt_inc_join._window_end(explicit, begin.start, seen, max_window_units, time_uom) -%}
   {{ return({'start': begin.start, 'end': end.end, 'empty': end.empty, 'start_reason': begin.reason,
              'end_reason': end.reason, 'watermark': seen.watermark, 'a_max': seen.a_max, 'b_max': seen.b_max,
-             'time_uom': time_uom, 'units_behind': end.units_behind}) }}
+             'time_uom': time_uom, 'units_behind': end.units_behind, 'redo_from': begin.get('redo_from'),
+             'sides': sides}) }}
 {% endmacro %}
 
 {% macro _arrival_sides(a, b, a_columns, b_columns, inc_col, time_uom, more_inputs) %}
@@ -52,13 +54,20 @@
   {{ return({'inc_col': inc_cols[0], 'sides': sides}) }}
 {% endmacro %}
 
-{% macro _start_after_this(explicit, inc_col, time_uom) %}
+{% macro _start_after_this(explicit, inc_col, time_uom, redo=none) %}
   {#- The start a run is given, else (incremental) the one after what this holds: after the last committed
       window when the model records its runs (spec §13), else max(inc_col) in this + 1 unit; start none: from
-      the earliest arrival (_earliest_start). ledger_reason: why the ledger sent the run there. -#}
-  {%- set found = {'start': explicit.start, 'reason': explicit.start_reason, 'ledger_reason': none} -%}
+      the earliest arrival (_earliest_start). ledger_reason: why the ledger sent the run there. Then a redo
+      that starts earlier (_redo_start): redo_from is its start. -#}
+  {%- set found = {'start': explicit.start, 'reason': explicit.start_reason, 'ledger_reason': none, 'redo_from': none} -%}
   {%- if explicit.start is not none or not is_incremental() -%}
     {{ return(found) }}
+  {%- endif -%}
+  {%- set redo_var = var('inc_join_redo_from', none) -%}
+  {%- set redos = [] if redo is none else [redo] -%}
+  {%- if redo_var not in [none, ''] -%}
+    {%- do redos.append({'start': dbt_inc_join._parse_bound(redo_var, 'inc_join_redo_from', time_uom),
+                         'reason': 'var inc_join_redo_from=' ~ redo_var}) -%}
   {%- endif -%}
   {%- set ledger = dbt_inc_join._ledger_for_this_model() -%}
   {%- if ledger is none -%}
@@ -68,6 +77,10 @@
     {%- set committed = dbt_inc_join._committed_state(ledger, this, inc_col, time_uom) -%}
     {%- set latest = committed.latest -%}
     {%- set from_ledger = dbt_inc_join._ledger_start(committed.state, latest, inc_col, time_uom) -%}
+    {%- if committed.state.redo_pending -%}
+      {%- do redos.append({'start': dbt_inc_join._parse_text_value(committed.state.redo_pending, time_uom),
+                           'reason': 'a redo from ' ~ dbt_inc_join._unit_label(committed.state.redo_pending, time_uom) ~ ' did not finish: doing it again'}) -%}
+    {%- endif -%}
   {%- endif -%}
   {%- if from_ledger is not none -%}
     {%- do found.update({'start': from_ledger.start, 'reason': from_ledger.reason, 'ledger_reason': from_ledger.reason}) -%}
@@ -75,6 +88,17 @@
     {%- do found.update({'start': dbt_inc_join._shift_value(latest, 1, time_uom),
                          'reason': 'max(' ~ inc_col ~ ') in ' ~ this ~ ' + 1 ' ~ time_uom}) -%}
   {%- endif -%}
+  {{ return(dbt_inc_join._redo_start(found, redos)) }}
+{% endmacro %}
+
+{% macro _redo_start(found, redos) %}
+  {#- The earliest redo ({'start', 'reason'}) that starts before `found` (a start none is the beginning). -#}
+  {%- set found = found.copy() -%}
+  {%- for redo in redos | sort(attribute='start') -%}
+    {%- if found.start is not none and redo.start < found.start -%}
+      {%- do found.update({'start': redo.start, 'reason': redo.reason, 'redo_from': redo.start}) -%}
+    {%- endif -%}
+  {%- endfor -%}
   {{ return(found) }}
 {% endmacro %}
 

@@ -14,6 +14,8 @@ VERSION = "0.1.0"
 
 HOW_VALUES = ("inner", "left", "full", "left_anti")
 PARTNER_VALUES = ("all", "first", "last")
+#: What a run does with input units rewritten after a committed run read them (docs/spec.md §14).
+ON_RESTATED_INPUT_VALUES = ("warn", "fail", "redo")
 #: The row modes of spec §11: a partner choice, or "aggregate" (an ``aggregate`` argument was given).
 ROW_MODES = PARTNER_VALUES + ("aggregate",)
 
@@ -81,6 +83,9 @@ LEDGER_COLUMNS = (
     ("finished_at", "timestamp"),
     ("invocation_id", "string"),
     ("package_version", "string"),
+    ("redo_from", "timestamp"),
+    ("restated", "array<struct<input:string,unit:timestamp,rows_then:bigint,rows_now:bigint>>"),
+    ("fingerprints", "string"),
     ("recorded_month", "string"),
     ("run_key", "string"),
 )
@@ -133,6 +138,7 @@ ARGUMENTS = (
     _argument("late_match_time", 0, "window_length"),
     _argument("max_window_units", None, "window_cap", joined=False, entries=_IN_DBT),
     _argument("join_cond", None),
+    _argument("on_restated_input", "warn", "choice", ON_RESTATED_INPUT_VALUES, joined=False, entries=_IN_DBT),
 )
 # fmt: on
 

@@ -259,6 +259,7 @@ def inc_join_model(
     late_match_time: int = 0,
     max_window_units: int | None = None,
     join_cond: str | None = None,
+    on_restated_input: str = "warn",
 ) -> DataFrame:
     """The body of a dbt Python model: ``return inc_join_model(dbt, dbt.ref("a"), dbt.ref("b"), join_cols=...)``.
 
@@ -302,6 +303,7 @@ def inc_join_many_model(
     include_waiting: bool = False,
     output_select=None,
     max_window_units: int | None = None,
+    on_restated_input: str = "warn",
 ) -> DataFrame:
     """The body of a dbt Python model of several inputs: ``return inc_join_many_model(dbt, dbt.ref("a"), [dict(df=
     dbt.ref("b1"), name="b1", ...), ...])``. Same arguments and rows as the SQL macro ``dbt_inc_join.inc_join_many``;

@@ -1,0 +1,19 @@
+from dbt_inc_join import inc_join_model
+
+
+def model(dbt, session):
+    dbt.config(
+        materialized="incremental",
+        incremental_strategy="insert_overwrite",
+        partition_by=["RecDate"],
+        tags=["restated"],
+    )
+    return inc_join_model(
+        dbt,
+        dbt.source("restated", "restated_a"),
+        dbt.source("restated", "restated_b"),
+        join_cols="TrxId",
+        how="left",
+        look_back_time=2,
+        max_waiting_time=4,
+    )

@@ -1,0 +1,143 @@
+"""Inputs rewritten after a committed run read them (docs/spec.md §14), on models that record their runs: each
+run fingerprints the units of its read ranges, compares them with what the table's last committed run read,
+and warns (the default), fails before writing, or redoes the table from the earliest restated unit.
+
+The inputs are tables this test writes and rewrites (integration_tests/models/ledger/restated, enabled by the
+var inc_join_restated_tests); the reference is the core over the inputs as they are now."""
+
+from __future__ import annotations
+
+import json
+from datetime import date, timedelta
+from decimal import Decimal
+
+import pytest
+
+from dbt_inc_join import inc_join, inc_join_many
+
+from .pipeline import rows
+
+pytestmark = pytest.mark.dbt
+
+FIRST_DAY = date(2025, 3, 1)
+VARS = {"inc_join_restated_tests": True}
+LEDGER = "inc_join_it.dbt_inc_join_runs"
+MODELS = ("restated_left", "restated_many")
+A_SCHEMA = "TrxId int, Amount decimal(10,2), RecDate date"
+B_SCHEMA = "PaymentId int, TrxId int, RecDate date"
+C_SCHEMA = "TrxId int, Note string, RecDate date"
+
+
+def day(n: int) -> date:
+    return FIRST_DAY + timedelta(days=n - 1)
+
+
+def generated(days: int) -> dict[str, list[tuple]]:
+    """Six A rows a day; a payment for most of them, 0 to 5 days later (some a day before); a note for every
+    third, 0 to 3 days later."""
+    a, b, c = [], [], []
+    for n in range(1, days + 1):
+        for i in range(6):
+            trx = n * 10 + i
+            a.append((trx, Decimal(f"{(trx * 37) % 1000}.25"), day(n)))
+            lag = (trx * 7) % 7 - 1  # -1 .. 5
+            if i != 5:
+                b.append((trx * 3, trx, day(n + lag)))
+            if i % 3 == 0:
+                c.append((trx, f"note {trx}", day(n + (trx % 4))))
+    return {"a": a, "b": b, "c": c}
+
+
+class Inputs:
+    """The three input tables as they are, written up to a simulated day."""
+
+    def __init__(self, spark, days: int = 14):
+        self.spark = spark
+        self.data = generated(days)
+
+    def write(self, until: date) -> None:
+        for name, schema in (("a", A_SCHEMA), ("b", B_SCHEMA), ("c", C_SCHEMA)):
+            loaded = [r for r in self.data[name] if r[-1] <= until]
+            frame = self.spark.createDataFrame(loaded, schema)
+            # every write rewrites every file (and here in reverse order): the same rows are no restatement
+            frame.orderBy(frame.columns[0], ascending=False).write.mode("overwrite").format("parquet").partitionBy(
+                "RecDate"
+            ).saveAsTable(f"inc_join_it.restated_{name}")
+
+    def table(self, name: str):
+        return self.spark.table(f"inc_join_it.restated_{name}")
+
+
+def left_reference(inputs: Inputs):
+    return inc_join(inputs.table("a"), inputs.table("b"), join_cols="TrxId", how="left", look_back_time=2,
+                    max_waiting_time=4)  # fmt: skip
+
+
+def many_reference(inputs: Inputs):
+    return inc_join_many(
+        inputs.table("a"),
+        [
+            dict(df=inputs.table("b"), name="pay", join_cols="TrxId", look_back_time=2, max_waiting_time=4,
+                 partner="first", partner_order_by="PaymentId"),
+            dict(df=inputs.table("c"), name="note", join_cols="TrxId", look_back_time=1, max_waiting_time=3,
+                 aggregate={"n_notes": "count(*)"}),
+        ],
+    )  # fmt: skip
+
+
+def assert_equal(project, model: str, expected) -> None:
+    table = project.table(model)
+    columns = sorted(table.columns)
+    assert rows(table, columns) == rows(expected.select(*columns), columns), model
+
+
+def last_record(spark, model: str):
+    runs = spark.table(LEDGER).where(f"relation = 'inc_join_it.{model}'").orderBy("finished_at").collect()
+    return runs[-1]
+
+
+def run(project, until: date, *select: str, expect_success: bool = True, **variables):
+    return project.invoke("run", "--select", *(select or ("tag:restated",)), "--threads", "1",
+                          vars={**VARS, **variables}, today=until, expect_success=expect_success)  # fmt: skip
+
+
+def test_restated_units_are_named_then_redone(spark, project):
+    """Eight daily runs; then a B row added with an old arrival, a B row deleted and an A amount changed, all in
+    the next run's read range: the run warns, writes as usual and records the three units; the redo the
+    message names makes each table equal to one run over the current inputs."""
+    inputs = Inputs(spark)
+    for n in range(1, 9):
+        inputs.write(day(n))
+        run(project, day(n), *MODELS)
+    assert_equal(project, "restated_left", left_reference(inputs))
+    assert_equal(project, "restated_many", many_reference(inputs))
+    first = last_record(spark, "restated_left")
+    assert list(first.restated) == [] and first.redo_from is None
+    recorded = json.loads(first.fingerprints)
+    assert recorded["ranges"] == {"a": ["2025-03-05 00:00:00", "2025-03-08 00:00:00"],
+                                  "b": ["2025-03-03 00:00:00", "2025-03-08 00:00:00"]}  # fmt: skip
+
+    # the restatements: a late-stamped payment (day 6), a deleted payment (day 7), a changed amount (day 8)
+    data = inputs.data
+    data["b"].append((9001, 53, day(6)))
+    deleted = next(r for r in data["b"] if r[2] == day(7))
+    data["b"].remove(deleted)
+    changed = next(i for i, r in enumerate(data["a"]) if r[2] == day(8))
+    data["a"][changed] = (data["a"][changed][0], Decimal("1.50"), day(8))
+    inputs.write(day(9))
+    result = run(project, day(9), *MODELS)
+    for model in [m for m in MODELS if m != "restated_many"]:
+        record = last_record(spark, model)
+        named = [(r.input, r.unit.date()) for r in record.restated]
+        assert named == [("b", day(6)), ("b", day(7)), ("a", day(8))], model
+        assert record.redo_from is None
+    many_named = [(r.input, r.unit.date()) for r in last_record(spark, "restated_many").restated]
+    assert many_named == [("pay", day(6)), ("pay", day(7)), ("a", day(8))]
+    assert result.success
+
+    # the command the warning names: the tables equal one run over the current inputs
+    run(project, day(9), *MODELS, inc_join_redo_from=str(day(6)))
+    assert_equal(project, "restated_left", left_reference(inputs))
+    assert_equal(project, "restated_many", many_reference(inputs))
+    record = last_record(spark, "restated_left")
+    assert record.redo_from.date() == day(6) and record.window_start.date() == day(6)
