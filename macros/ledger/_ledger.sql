@@ -12,10 +12,12 @@
       (the property is written after the record, so it may be one record behind) reads it (_committed_state). -#}
   {%- set properties = dbt_inc_join._table_properties(relation) -%}
   {%- set table_id = properties.get('inc_join.table_id') -%}
-  {#- redo_pending: the start of a redo that has not recorded its run yet (spec §14, _begin_redo) -#}
+  {#- redo_pending: the start of a redo that has not recorded its run yet (spec §14, _begin_redo); fingerprints:
+      what the last committed run read (_check_restated) -#}
   {%- set state = {'ledger': ledger | string, 'table_id': table_id, 'committed_end': none, 'last_start': none,
                    'last_rows': none, 'source': none, 'ledger_query': none,
-                   'redo_pending': properties.get('inc_join.redo_from')} -%}
+                   'redo_pending': properties.get('inc_join.redo_from'),
+                   'fingerprints': properties.get('inc_join.fingerprints')} -%}
   {%- if table_id is none -%}
     {{ return(state) }}
   {%- endif -%}

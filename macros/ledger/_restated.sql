@@ -67,8 +67,9 @@
   {{ return((lower is none or unit >= lower) and (upper is none or unit <= upper)) }}
 {% endmacro %}
 
-{% macro _fingerprint_record(units, ranges) %}
-  {#- What a run records of its reads: the units the next run reads again, with their fingerprints. -#}
+{% macro _fingerprint_record(units, ranges, redone={}) %}
+  {#- What a run records of its reads: the units the next run reads again, with their fingerprints; and the
+      redo markers of the upstream inc_join tables (redone, see _upstream_restated). -#}
   {%- set kept = {} -%}
   {%- for name, bounds in ranges.items() -%}
     {%- set own = {} -%}
@@ -77,7 +78,7 @@
     {%- endfor -%}
     {%- do kept.update({name: own}) -%}
   {%- endfor -%}
-  {{ return({'ranges': ranges, 'units': kept}) }}
+  {{ return({'ranges': ranges, 'units': kept, 'redone': redone}) }}
 {% endmacro %}
 
 {% macro _rows_of(value) %}
@@ -106,6 +107,39 @@
   {{ return(found | sort(attribute='input') | sort(attribute='unit')) }}
 {% endmacro %}
 
+{% macro _upstream_restated(previous, redone, time_uom) %}
+  {#- The upstream inc_join tables redone since the last committed run (their table property inc_join.redone
+      names a run this table's record did not know): each restates its unit `from` on, whatever this run reads
+      of it. Rows none: the unit was redone, not counted. -#}
+  {%- if not previous or 'redone' not in previous -%}{{ return([]) }}{%- endif -%}
+  {%- set found = [] -%}
+  {%- for relation, marker in redone.items() | sort -%}
+    {%- if (previous.redone.get(relation) or {}).get('run_key') != marker.run_key -%}
+      {%- set moment = dbt_inc_join._parse_text_value(marker['from'], 'minute') -%}
+      {%- set first = dbt_inc_join._unit_text(dbt_inc_join._floor_value(moment, time_uom)) -%}
+      {%- do found.append({'input': relation, 'unit': first, 'rows_then': none, 'rows_now': none}) -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {{ return(found) }}
+{% endmacro %}
+
+{% macro _upstream_redos() %}
+  {#- The redo markers (table property inc_join.redone: the start and run_key of the table's last redo) of the
+      incremental models this model reads. -#}
+  {%- set found = {} -%}
+  {%- for node_id in model.depends_on.nodes if node_id.startswith('model.') -%}
+    {%- set node = graph.nodes.get(node_id) -%}
+    {%- if node is not none and node.config.materialized == 'incremental' -%}
+      {%- set relation = adapter.get_relation(database=node.database, schema=node.schema, identifier=node.alias) -%}
+      {%- set marker = none if relation is none else dbt_inc_join._table_properties(relation).get('inc_join.redone') -%}
+      {%- if marker -%}
+        {%- do found.update({relation | string: fromjson(marker)}) -%}
+      {%- endif -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {{ return(found) }}
+{% endmacro %}
+
 {% macro _on_restated_input_mode(argument) %}
   {#- What a run does with restated units: var inc_join_on_restated_input > argument > warn. -#}
   {%- set accepted = dbt_inc_join._argument('on_restated_input').accepted -%}
@@ -120,7 +154,12 @@
 {% macro _restated_text(restated, time_uom) %}
   {%- set parts = [] -%}
   {%- for row in restated -%}
-    {%- do parts.append(row.input ~ ' ' ~ dbt_inc_join._unit_label(row.unit, time_uom) ~ ' (rows ' ~ row.rows_then ~ ' → ' ~ row.rows_now ~ ')') -%}
+    {%- set part = row.input ~ ' ' ~ dbt_inc_join._unit_label(row.unit, time_uom) -%}
+    {%- if row.rows_then is none -%}
+      {%- do parts.append(part ~ ' (redone by its model)') -%}
+    {%- else -%}
+      {%- do parts.append(part ~ ' (rows ' ~ row.rows_then ~ ' → ' ~ row.rows_now ~ ')') -%}
+    {%- endif -%}
   {%- endfor -%}
   {{ return(parts | join(', ')) }}
 {% endmacro %}
@@ -207,7 +246,7 @@
   {#- What a run that records its runs finds of its inputs, before it writes (spec §14): the fingerprints of
       its read ranges, and the units among them that differ from what the table's last committed run read.
       A first run (or full refresh) only fingerprints what the next run reads again. -#}
-  {%- set check = {'units': {}, 'queried': {}, 'restated': [], 'mode': mode} -%}
+  {%- set check = {'units': {}, 'queried': {}, 'restated': [], 'mode': mode, 'redone': {}} -%}
   {%- if window.empty or window.get('in_sql') or dbt_inc_join._ledger_for_this_model() is none
          or not dbt_inc_join._is_writing_run() -%}
     {{ return(check) }}
@@ -220,9 +259,13 @@
   {%- endif -%}
   {%- set units = dbt_inc_join._fingerprints(sides, queried, time_uom) -%}
   {%- do check.update({'units': units, 'queried': queried}) -%}
+  {%- set redone = dbt_inc_join._upstream_redos() -%}
+  {%- do check.update({'redone': redone}) -%}
   {%- if is_incremental() -%}
     {%- set previous = dbt_inc_join._table_properties(this).get('inc_join.fingerprints') -%}
-    {%- do check.update({'restated': dbt_inc_join._restated_units(fromjson(previous) if previous else none, units, queried)}) -%}
+    {%- set previous = fromjson(previous) if previous else none -%}
+    {%- set found = dbt_inc_join._restated_units(previous, units, queried) + dbt_inc_join._upstream_restated(previous, redone, time_uom) -%}
+    {%- do check.update({'restated': found | sort(attribute='input') | sort(attribute='unit')}) -%}
   {%- endif -%}
   {%- if check.restated and mode != 'redo' -%}
     {%- set message = dbt_inc_join._restated_message(this, model.name, check.restated, time_uom, mode) -%}
@@ -247,6 +290,9 @@
   {#- The fingerprints the run records (the units the next run reads again), and, for a run that redoes the
       table from a unit on, the start of that redo: set as a table property before the partitions from there
       on are dropped, so a redo killed anywhere is done again by the next run (_start_after_this). -#}
+  {%- if window.get('redo_from') is not none and not window.empty and is_incremental() and dbt_inc_join._is_writing_run() -%}
+    {%- do dbt_inc_join._begin_redo(this, inc_col, window.redo_from, window.time_uom) -%}
+  {%- endif -%}
   {%- if window.empty or window.get('in_sql') or dbt_inc_join._ledger_for_this_model() is none
          or not dbt_inc_join._is_writing_run() -%}
     {{ return({'fingerprints': none, 'restated': check.restated}) }}
@@ -265,10 +311,7 @@
     {#- a redo cut by max_window_units ends before the units the check read: fingerprint those the next run reads -#}
     {%- set units = dbt_inc_join._fingerprints(sides, missing, time_uom) -%}
   {%- endif -%}
-  {%- if window.get('redo_from') is not none and is_incremental() -%}
-    {%- do dbt_inc_join._begin_redo(this, inc_col, window.start, time_uom) -%}
-  {%- endif -%}
-  {{ return({'fingerprints': dbt_inc_join._fingerprint_record(units, following), 'restated': check.restated}) }}
+  {{ return({'fingerprints': dbt_inc_join._fingerprint_record(units, following, check.redone), 'restated': check.restated}) }}
 {% endmacro %}
 
 {% macro _begin_redo(relation, inc_col, start, time_uom) %}

@@ -127,9 +127,11 @@ select
   {%- set type = dbt_inc_join._ledger_columns() | selectattr(0, 'equalto', 'restated') | map(attribute=1) | first -%}
   {%- set items = [] -%}
   {%- for row in restated -%}
+    {%- set then = 'NULL' if row.rows_then is none else row.rows_then -%}
+    {%- set now = 'NULL' if row.rows_now is none else row.rows_now -%}
     {%- do items.append("named_struct('input', " ~ dbt_inc_join._text_literal(row.input) ~ ", 'unit', TIMESTAMP'"
-                        ~ row.unit ~ "', 'rows_then', CAST(" ~ row.rows_then ~ " AS BIGINT), 'rows_now', CAST("
-                        ~ row.rows_now ~ " AS BIGINT))") -%}
+                        ~ row.unit ~ "', 'rows_then', CAST(" ~ then ~ " AS BIGINT), 'rows_now', CAST("
+                        ~ now ~ " AS BIGINT))") -%}
   {%- endfor -%}
   {{ return('CAST(array(' ~ items | join(', ') ~ ') AS ' ~ type ~ ')') }}
 {% endmacro %}

@@ -38,6 +38,10 @@
     {%- if record.get('fingerprints') -%}
       {%- do dbt_inc_join._set_table_property(this, 'inc_join.fingerprints', tojson(record.fingerprints)) -%}
     {%- endif -%}
+    {%- if record.get('redo_from') -%}
+      {#- the models that read this table see its partitions from there on as restated (_upstream_redos) -#}
+      {%- do dbt_inc_join._set_table_property(this, 'inc_join.redone', tojson({'from': record.redo_from, 'run_key': run_key})) -%}
+    {%- endif -%}
     {%- set pending = properties.get('inc_join.redo_from') -%}
     {%- if pending and (record.window_start is none or record.window_start <= pending) -%}
       {%- do run_query('ALTER TABLE ' ~ this ~ " UNSET TBLPROPERTIES IF EXISTS ('inc_join.redo_from')") -%}

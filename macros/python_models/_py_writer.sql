@@ -57,6 +57,11 @@ dbt.inc_join_context = {
     "max_window_units": {{ dbt_inc_join._py_json(var('inc_join_max_window_units', none)) }},
     "invocation_id": {{ dbt_inc_join._py_text(invocation_id) }},
     "ledger": {{ dbt_inc_join._py_json(ledger_state) }},
+    "records_runs": {{ 'False' if ledger is none else 'True' }},
+    "on_restated_input": {{ dbt_inc_join._py_text(var('inc_join_on_restated_input', none)) }},
+    "redo_from": {{ dbt_inc_join._py_text(var('inc_join_redo_from', none)) }},
+    "partition_by": {{ dbt_inc_join._py_json(config.get('partition_by')) }},
+    "upstream_redos": {{ dbt_inc_join._py_json(dbt_inc_join._upstream_redos() if ledger is not none else {}) }},
 }
 df = model(dbt, spark)
 

@@ -8,7 +8,9 @@ A fingerprint record is plain JSON, the same in both languages (macros/ledger/_r
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime
+from dataclasses import dataclass, field
 from typing import Any
 
 from pyspark.sql import DataFrame
@@ -17,9 +19,9 @@ from pyspark.sql.types import DataType
 
 from .predicates import arrival_range_sql, quote
 from .shared_tables import ON_RESTATED_INPUT_VALUES
-from .time_units import TimeUnit, UnitValue
+from .time_units import TimeUnit, UnitValue, floor_value, shift_value
 from .validation import check_choice
-from .window import parse_bound
+from .window import OutputWindow, parse_bound, read_ranges
 
 Ranges = Mapping[str, tuple[str | None, str]]
 Units = dict[str, dict[str, str]]
@@ -102,14 +104,17 @@ def _inside(unit: str, lower: str | None, upper: str | None) -> bool:
     return (lower is None or unit >= lower) and (upper is None or unit <= upper)
 
 
-def fingerprint_record(units: Units, ranges: Mapping[str, Sequence[str | None]]) -> dict[str, Any]:
+def fingerprint_record(units: Units, ranges: Mapping[str, Sequence[str | None]],
+                       redone: Mapping[str, Any] | None = None) -> dict[str, Any]:  # fmt: skip
     """What a run records of its reads: the units the next run reads again (``ranges``: the next window's read
-    ranges up to this one's end), with their fingerprints."""
+    ranges up to this one's end), with their fingerprints; and the redo markers of the upstream inc_join tables
+    (``redone``, see upstream_restated)."""
     kept = {
         name: {unit: value for unit, value in sorted(units.get(name, {}).items()) if _inside(unit, lower, upper)}
         for name, (lower, upper) in ranges.items()
     }
-    return {"ranges": {name: list(bounds) for name, bounds in ranges.items()}, "units": kept}
+    bounds_of = {name: list(bounds) for name, bounds in ranges.items()}
+    return {"ranges": bounds_of, "units": kept, "redone": dict(redone or {})}
 
 
 def _rows_of(value: str | None) -> int:
@@ -136,6 +141,22 @@ def restated_units(previous: Mapping[str, Any] | None, units: Units,
     return sorted(found, key=lambda row: (row["unit"], row["input"]))
 
 
+def upstream_restated(previous: Mapping[str, Any] | None, redone: Mapping[str, Any],
+                      unit: TimeUnit) -> list[dict[str, Any]]:  # fmt: skip
+    """The upstream inc_join tables redone since the last committed run (their table property inc_join.redone
+    names a run this table's record did not know): each restates its unit ``from`` on, whatever this run reads
+    of it (a redo rewrites the upstream table from there on). Rows are None: the unit was redone, not counted."""
+    if not previous or "redone" not in previous:
+        return []
+    found = []
+    for relation, marker in sorted(redone.items()):
+        if (previous["redone"].get(relation) or {}).get("run_key") != marker["run_key"]:
+            moment = datetime.strptime(marker["from"], "%Y-%m-%d %H:%M:%S")
+            first = unit_text(floor_value(moment, unit))
+            found.append({"input": relation, "unit": first, "rows_then": None, "rows_now": None})
+    return found
+
+
 def on_restated_input_mode(argument: object, var_value: object) -> str:
     """What a run does with restated units: var inc_join_on_restated_input > argument > ``warn``."""
     if var_value not in (None, ""):
@@ -151,6 +172,8 @@ def restated_text(restated: Sequence[Mapping[str, Any]], unit: TimeUnit) -> str:
 
 
 def _restated_part(row: Mapping[str, Any], unit: TimeUnit) -> str:
+    if row["rows_then"] is None:
+        return f"{row['input']} {unit_label(row['unit'], unit)} (redone by its model)"
     return f"{row['input']} {unit_label(row['unit'], unit)} (rows {row['rows_then']} → {row['rows_now']})"
 
 
@@ -179,3 +202,181 @@ def check_redo_strategy(strategy: object, parameter: str) -> None:
             "replaces the table's partitions from the restated unit on; any other strategy would keep the rows "
             "it replaces, or write them twice."
         )
+
+
+# --- a dbt run's steps (the macros of the same names in macros/ledger/_restated.sql) ---
+
+
+@dataclass(frozen=True)
+class Side:
+    """An input as the fingerprints read it: its name in the record (a, b, or an input's name)."""
+
+    name: str
+    df: DataFrame
+    arrival: str
+    data_type: DataType
+
+
+@dataclass(frozen=True)
+class Redo:
+    """The earlier start of a run that redoes the table from a unit on, and why."""
+
+    start: UnitValue
+    reason: str
+
+
+@dataclass
+class Check:
+    """What a run found of its inputs before it writes."""
+
+    mode: str
+    units: Units = field(default_factory=dict)
+    queried: dict[str, list[str | None]] = field(default_factory=dict)
+    restated: list[dict[str, Any]] = field(default_factory=list)
+    redone: dict[str, Any] = field(default_factory=dict)
+
+
+def check_redo_config(context: Mapping[str, Any], mode: str, inc_col: str) -> None:
+    """Before any data is read: a redo (on_restated_input=redo, var inc_join_redo_from) replaces the partitions of
+    the table from a unit on, which only insert_overwrite over partitions of the arrival column can."""
+    if context.get("materialized") != "incremental":
+        return
+    parameters = ["on_restated_input=redo"] if mode == "redo" else []
+    if context.get("redo_from") not in (None, ""):
+        parameters.append("var inc_join_redo_from")
+    partition_by = context.get("partition_by") or []
+    partition_by = [partition_by] if isinstance(partition_by, str) else list(partition_by)
+    for parameter in parameters:
+        check_redo_strategy(context.get("incremental_strategy"), parameter)
+        if inc_col.lower() not in [column.lower() for column in partition_by]:
+            raise ValueError(
+                f"inc_join: {parameter} needs partition_by=['{inc_col}'] (the output's arrival column; got "
+                f"{context.get('partition_by')!r})."
+            )
+
+
+def redo_start(
+    start: UnitValue | None, reason: str, redos: Sequence[Redo]
+) -> tuple[UnitValue | None, str, UnitValue | None]:
+    """(start, reason, redo_from): the earliest redo that starts before ``start`` (None is the beginning)."""
+    redo_from = None
+    for redo in sorted(redos, key=lambda r: r.start):
+        if start is not None and redo.start < start:
+            start, reason, redo_from = redo.start, redo.reason, redo.start
+    return start, reason, redo_from
+
+
+def reaches(ranges: Mapping[str, tuple[UnitValue | None, UnitValue]], end: UnitValue, unit: TimeUnit) -> dict[str, int]:
+    """How many units before a window's start each input's read range begins, from the ranges of [end, end]."""
+    return {name: (end - lower) // unit.step for name, (lower, _) in ranges.items() if lower is not None}  # type: ignore[operator]
+
+
+def reach_ranges(reach: Mapping[str, int], start: UnitValue | None, end: UnitValue,
+                 unit: TimeUnit) -> dict[str, list[str | None]]:  # fmt: skip
+    """Each input's read range of a window [start, end] (start None: from the beginning), as text."""
+    return {
+        name: [unit_text(None if start is None else shift_value(start, -units, unit)), unit_text(end)]
+        for name, units in reach.items()
+    }
+
+
+def fingerprints(sides: Sequence[Side], ranges: Mapping[str, Sequence[str | None]], unit: TimeUnit) -> Units:
+    """The fingerprints of every input over its range, in one Spark job."""
+    frames = []
+    for side in sides:
+        if side.name not in ranges:
+            continue
+        lower, upper = (parse_bound(bound, "fingerprint range", unit) for bound in ranges[side.name])
+        found = fingerprint_rows(side.df, side.arrival, side.data_type, lower, upper, unit)
+        frames.append(found.selectExpr(f"'{side.name}' AS input", "unit", "rows", "hash"))
+    if not frames:
+        return {}
+    union = frames[0]
+    for frame in frames[1:]:
+        union = union.unionByName(frame)
+    return units_of([tuple(row) for row in union.collect()])
+
+
+def check_restated(window: OutputWindow, sides: Sequence[Side], reach: Mapping[str, int], mode: str, *,
+                   records_runs: bool, incremental: bool, previous: Mapping[str, Any] | None,
+                   redone: Mapping[str, Any], target: str, model_name: str, unit: TimeUnit,
+                   log: Callable[[str], None]) -> Check:  # fmt: skip
+    """What a run that records its runs finds of its inputs before it writes (spec §14): the fingerprints of its
+    read ranges and the units among them that differ from what the table's last committed run read."""
+    check = Check(mode)
+    if window.is_empty or not records_runs:
+        return check
+    assert window.end is not None
+    first = window.start if window.start is not None else shift_value(window.end, 1, unit)
+    check.queried = reach_ranges(reach, first, window.end, unit)
+    check.units = fingerprints(sides, check.queried, unit)
+    check.redone = dict(redone)
+    if incremental:
+        found = restated_units(previous, check.units, check.queried) + upstream_restated(previous, redone, unit)
+        check.restated = sorted(found, key=lambda row: (row["unit"], row["input"]))
+    if check.restated and mode != "redo":
+        message = restated_message(target, model_name, check.restated, unit, mode)
+        if mode == "fail":
+            raise ValueError(message)
+        log(message)
+    return check
+
+
+def redo_of(check: Check, window: OutputWindow, unit: TimeUnit) -> Redo | None:
+    """The redo a run with on_restated_input=redo makes of its restated units: start at the earliest (no output
+    row a unit can change is placed before it, spec §14), or None when the window already starts there."""
+    if check.mode != "redo" or not check.restated:
+        return None
+    earliest = parse_bound(check.restated[0]["unit"], "restated unit", unit)
+    assert earliest is not None
+    if window.start is not None and earliest >= window.start:
+        return None
+    return Redo(earliest, f"on_restated_input=redo: restated {restated_text(check.restated, unit)}")
+
+
+def restated_record(check: Check, window: OutputWindow, sides: Sequence[Side], reach: Mapping[str, int], *,
+                    records_runs: bool, unit: TimeUnit) -> dict[str, Any]:  # fmt: skip
+    """The fingerprints the run records: the units the next run reads again (a redo cut by max_window_units ends
+    before the units the check read, so those are fingerprinted then)."""
+    if window.is_empty or not records_runs:
+        return {"fingerprints": None, "restated": check.restated}
+    assert window.end is not None
+    following = reach_ranges(reach, shift_value(window.end, 1, unit), window.end, unit)
+    missing = {
+        name: bounds
+        for name, bounds in following.items()
+        if not check.queried.get(name)
+        or not all(_inside(bound or "", *check.queried[name]) for bound in bounds if bound is not None)
+    }
+    units = fingerprints(sides, missing, unit) if missing else check.units
+    return {"fingerprints": fingerprint_record(units, following, check.redone), "restated": check.restated}
+
+
+def begin_redo(spark: Any, relation: str, inc_col: str, start: UnitValue, unit: TimeUnit) -> None:
+    """Before a redo writes: remember its start (table property inc_join.redo_from), then drop the table's
+    partitions from it on (insert_overwrite replaces only the partitions it writes)."""
+    text = unit_text(start)
+    spark.sql(f"ALTER TABLE {relation} SET TBLPROPERTIES ('inc_join.redo_from' = '{text}')")
+    column = quote(inc_col)
+    found = spark.sql(
+        f"SELECT DISTINCT date_format({column}, '{UNIT_TEXT}') FROM {relation}"
+        f" WHERE unix_seconds(CAST({column} AS TIMESTAMP)) >= unix_seconds(TIMESTAMP'{text}')"
+    ).collect()
+    partitions = [f"PARTITION ({column} = '{unit_label(row[0], unit)}')" for row in found]
+    if partitions:
+        spark.sql(f"ALTER TABLE {relation} DROP IF EXISTS {', '.join(partitions)}")
+
+
+def join_reaches(window: OutputWindow, params: Any) -> dict[str, int]:
+    """How far before a window's start inc_join reads A and B ({'a': units, 'b': units}; spec §4)."""
+    if window.is_empty or window.end is None:
+        return {}
+    ranges = read_ranges(
+        OutputWindow(window.end, window.end),
+        how=params.how,
+        look_back_time=params.look_back_time,
+        max_waiting_time=params.max_waiting_time,
+        unit=params.time_uom,
+        late_match_time=params.late_match_time,
+    )
+    return reaches({"a": ranges[0], "b": ranges[1]}, window.end, params.time_uom)

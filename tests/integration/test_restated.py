@@ -22,7 +22,7 @@ pytestmark = pytest.mark.dbt
 FIRST_DAY = date(2025, 3, 1)
 VARS = {"inc_join_restated_tests": True}
 LEDGER = "inc_join_it.dbt_inc_join_runs"
-MODELS = ("restated_left", "restated_many")
+MODELS = ("restated_left", "restated_left_py", "restated_many")
 A_SCHEMA = "TrxId int, Amount decimal(10,2), RecDate date"
 B_SCHEMA = "PaymentId int, TrxId int, RecDate date"
 C_SCHEMA = "TrxId int, Note string, RecDate date"
@@ -138,6 +138,50 @@ def test_restated_units_are_named_then_redone(spark, project):
     # the command the warning names: the tables equal one run over the current inputs
     run(project, day(9), *MODELS, inc_join_redo_from=str(day(6)))
     assert_equal(project, "restated_left", left_reference(inputs))
+    assert_equal(project, "restated_left_py", left_reference(inputs))
     assert_equal(project, "restated_many", many_reference(inputs))
-    record = last_record(spark, "restated_left")
-    assert record.redo_from.date() == day(6) and record.window_start.date() == day(6)
+    for model in MODELS:
+        record = last_record(spark, model)
+        assert record.redo_from.date() == day(6) and record.window_start.date() == day(6), model
+        assert "var inc_join_redo_from=2025-03-06" in record.start_reason, model
+
+
+def table_files(spark, model: str) -> list[str]:
+    return sorted(spark.table(f"inc_join_it.{model}").inputFiles())
+
+
+def test_fail_writes_nothing_and_redo_repairs_a_chain(spark, project):
+    """on_restated_input=fail stops before anything is written, naming the unit and the command; then one `dbt run`
+    with the var set to redo repairs the models and the model that reads one's table (a chain)."""
+    inputs = Inputs(spark)
+    chained = ("restated_many", "restated_chained", "restated_left_py")
+    for n in range(1, 8):
+        inputs.write(day(n))
+        run(project, day(n), *chained)
+    inputs.data["b"].append((9002, 64, day(5)))  # a late-stamped payment for an A row of day 6
+    inputs.data["c"] = [r for r in inputs.data["c"] if r[0] != 60]  # a deleted note of day 6
+    inputs.write(day(8))
+
+    files = {m: table_files(spark, m) for m in chained}
+    records = spark.table(LEDGER).count()
+    result = run(project, day(8), *chained, expect_success=False, inc_join_on_restated_input="fail")
+    assert not result.success
+    message = " ".join(str(r.message) for r in result.result.results if r.message)
+    assert "pay 2025-03-05 (rows" in message and "b 2025-03-05 (rows" in message
+    assert "on_restated_input=fail: nothing was written" in message
+    assert "dbt run --select restated_many --vars '{inc_join_redo_from: \"2025-03-05\"}'" in message
+    assert {m: table_files(spark, m) for m in chained} == files
+    assert spark.table(LEDGER).count() == records
+
+    run(project, day(8), *chained, inc_join_on_restated_input="redo")
+    assert_equal(project, "restated_left_py", left_reference(inputs))
+    assert_equal(project, "restated_many", many_reference(inputs))
+    expected = inc_join(project.table("restated_many"), inputs.table("c"), join_cols="TrxId", how="left",
+                        look_back_time=1, max_waiting_time=2, suffixes=["_M", "_C"])  # fmt: skip
+    assert_equal(project, "restated_chained", expected)
+    for model in ("restated_many", "restated_left_py"):
+        assert last_record(spark, model).redo_from.date() == day(5), model
+    downstream = last_record(spark, "restated_chained")
+    found = [(r.input, r.unit.date(), r.rows_then) for r in downstream.restated]
+    assert ("inc_join_it.restated_many", day(5), None) in found, found
+    assert downstream.redo_from.date() == day(5)

@@ -7,6 +7,7 @@ the ``inc_join_output_window_start/end`` vars. The rules are those of ``dbt_inc_
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -21,7 +22,21 @@ from ..many import PreparedMany, prepare_many, render_many
 from ..predicates import quote
 from ..prepared import PreparedJoin
 from ..render import render_join
-from ..time_units import UnitValue, shift_value
+from ..restated import (
+    Check,
+    Redo,
+    Side,
+    begin_redo,
+    check_redo_config,
+    check_restated,
+    join_reaches,
+    on_restated_input_mode,
+    redo_of,
+    redo_start,
+    restated_record,
+    unit_label,
+)
+from ..time_units import TimeUnit, UnitValue, shift_value
 from ..validation import join_arguments
 from ..watermark import earliest_arrival, latest_arrivals, named_watermark_text, watermark_of, watermark_text
 from ..window import OutputWindow, parse_bound, read_ranges, run_log_line
@@ -40,6 +55,7 @@ class DbtWindow:
     a_max: UnitValue | None = None
     b_max: UnitValue | None = None
     units_behind: int = 0
+    redo_from: UnitValue | None = None
 
 
 def dbt_context(dbt: Any) -> dict[str, Any]:
@@ -105,13 +121,16 @@ def resolve_dbt_window(
     max_window_units=None,
     more_inputs: Sequence[PreparedJoin] = (),
     names: Sequence[str] | None = None,
+    redo: Redo | None = None,
 ) -> DbtWindow:
     """start: argument > var > microbatch batch start > the last committed window in the run ledger + 1 unit (a
     model that records its runs) or max(inc_col) in this + 1 unit > earliest arrival of A (of A or B for how =
     full). end: argument > var > batch end − 1 unit > watermark; always capped at the availability watermark,
     then at max_window_units units from the start. inc_join_many passes its first input as ``prepared`` and the
     others as ``more_inputs``: b_max is then the earliest of the inputs' latest arrivals; ``names`` (a, then each
-    input's name) names each latest arrival in the end's reason and the inputs that hold the watermark back."""
+    input's name) names each latest arrival in the end's reason and the inputs that hold the watermark back.
+    Then a redo that starts earlier (spec §14): ``redo`` (restated units), var inc_join_redo_from, or a redo that
+    did not finish (the macro _start_after_this)."""
     context = dbt_context(dbt)
     unit, zone, how = prepared.params.time_uom, prepared.session_time_zone, prepared.params.how
     inc_cols, types = prepared.inputs.inc_col, prepared.inputs.arrival_types
@@ -119,6 +138,10 @@ def resolve_dbt_window(
     def bound(value, parameter):
         return parse_bound(value or None, parameter, unit, zone)
 
+    redos = [] if redo is None else [redo]
+    if context.get("redo_from"):
+        redo_var = context["redo_from"]
+        redos.append(Redo(bound(redo_var, "inc_join_redo_from"), f"var inc_join_redo_from={redo_var}"))
     start, start_reason = bound(output_window_start, "output_window_start"), "argument output_window_start"
     if start is None and context.get("output_window_start"):
         start, start_reason = (
@@ -127,7 +150,7 @@ def resolve_dbt_window(
         )
     if start is None and context.get("batch_start"):
         start, start_reason = bound(context["batch_start"], "model.batch.event_time_start"), "microbatch batch start"
-    ledger_reason = None
+    ledger_reason, redo_from = None, None
     if start is None and dbt.is_incremental:
         ledger_state = context.get("ledger")
         if not ledger_state:
@@ -141,12 +164,17 @@ def resolve_dbt_window(
             )
             latest = committed.latest
             from_ledger = ledger_start(committed.state, latest, inc_cols[0], unit)
+            pending = committed.state.get("redo_pending")
+            if pending:
+                reason = f"a redo from {unit_label(pending, unit)} did not finish: doing it again"
+                redos.append(Redo(bound(pending, "inc_join.redo_from"), reason))
         if from_ledger is not None:
             start, start_reason = from_ledger.start, from_ledger.reason
             ledger_reason = from_ledger.reason
         elif latest is not None:
             start = shift_value(latest, 1, unit)
             start_reason = f"max({inc_cols[0]}) in {dbt.this} + 1 {unit.value}"
+        start, start_reason, redo_from = redo_start(start, start_reason, redos)
     if start is None:
         earliest = [earliest_arrival(prepared.df_a, inc_cols[0], unit)]
         if how == "full":
@@ -192,7 +220,8 @@ def resolve_dbt_window(
     capped = cap_window(start, end, max_window_units, unit)
     if capped.reason:
         end, end_reason = capped.end, f"{end_reason}; {capped.reason}"
-    return DbtWindow(OutputWindow(start, end), start_reason, end_reason, watermark, a_max, b_max, capped.units_behind)
+    window = OutputWindow(start, end)
+    return DbtWindow(window, start_reason, end_reason, watermark, a_max, b_max, capped.units_behind, redo_from)
 
 
 def _moment_text(value: UnitValue | None) -> str | None:
@@ -202,8 +231,15 @@ def _moment_text(value: UnitValue | None) -> str | None:
     return moment.strftime("%Y-%m-%d %H:%M:%S")
 
 
-def run_record(resolved: DbtWindow, arrival_column: str, unit: str, invocation_id: str | None) -> dict[str, Any]:
-    """What the run decided, for the post-hook record_run (the macro _run_record builds the same dict)."""
+def run_record(
+    resolved: DbtWindow,
+    arrival_column: str,
+    unit: str,
+    invocation_id: str | None,
+    restated: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """What the run decided, for the post-hook record_run (the macro _run_record builds the same dict); restated:
+    what the run found of its inputs (restated.restated_record)."""
     window = resolved.window
     return {
         "invocation_id": invocation_id,
@@ -220,7 +256,36 @@ def run_record(resolved: DbtWindow, arrival_column: str, unit: str, invocation_i
         "b_max": _moment_text(resolved.b_max),
         "units_behind": resolved.units_behind,
         "started_at": round(time.time(), 6),  # timestamp_seconds takes microseconds at most
+        "redo_from": _moment_text(resolved.redo_from),
+        "restated": (restated or {}).get("restated") or [],
+        "fingerprints": (restated or {}).get("fingerprints"),
     }
+
+
+def _check_restated(
+    dbt: Any, resolved: DbtWindow, sides: list[Side], reach: dict[str, int], mode: str, unit: TimeUnit
+) -> Check:
+    """restated.check_restated with what dbt knows of this run (the macro _check_restated reads the same)."""
+    context = dbt_context(dbt)
+    previous = (context.get("ledger") or {}).get("fingerprints")
+    return check_restated(
+        resolved.window, sides, reach, mode, records_runs=bool(context.get("records_runs")),
+        incremental=bool(dbt.is_incremental), previous=json.loads(previous) if previous else None,
+        redone=context.get("upstream_redos") or {},
+        target=str(dbt.this), model_name=str(dbt.this).split(".")[-1], unit=unit, log=_log,
+    )  # fmt: skip
+
+
+def _restated_record(
+    dbt: Any, check: Check, resolved: DbtWindow, sides: list[Side], reach: dict[str, int], inc_col: str, unit: TimeUnit
+) -> dict[str, Any]:
+    """restated.restated_record, and the start of a redo (restated.begin_redo) before the model's rows are written."""
+    context = dbt_context(dbt)
+    records_runs = bool(context.get("records_runs"))
+    recorded = restated_record(check, resolved.window, sides, reach, records_runs=records_runs, unit=unit)
+    if resolved.redo_from is not None and dbt.is_incremental and not resolved.window.is_empty:
+        begin_redo(sides[0].df.sparkSession, str(dbt.this), inc_col, resolved.redo_from, unit)
+    return recorded
 
 
 def _log(message: str) -> None:
@@ -271,7 +336,19 @@ def inc_join_model(
         cap = check_max_window_units(context.get("max_window_units"), "inc_join_max_window_units")
     else:
         cap = check_max_window_units(max_window_units)
+    unit = prepared.params.time_uom
+    mode = on_restated_input_mode(on_restated_input, context.get("on_restated_input"))
+    check_redo_config(context, mode, prepared.inputs.inc_col[0])
     resolved = resolve_dbt_window(dbt, prepared, output_window_start, output_window_end, cap)
+    # inputs rewritten after a committed run read them (spec §14): checked in the run's own read ranges
+    columns, types = prepared.inputs.inc_col, prepared.inputs.arrival_types
+    sides = [Side("a", prepared.df_a, columns[0], types[0]), Side("b", prepared.df_b, columns[1], types[1])]
+    reach = join_reaches(resolved.window, prepared.params)
+    check = _check_restated(dbt, resolved, sides, reach, mode, unit)
+    redo = redo_of(check, resolved.window, unit)
+    if redo is not None:
+        resolved = resolve_dbt_window(dbt, prepared, output_window_start, output_window_end, cap, redo=redo)
+    recorded = _restated_record(dbt, check, resolved, sides, reach, prepared.inputs.inc_col[0], unit)
     window, params = resolved.window, prepared.params
     ranges = (
         None
@@ -288,7 +365,7 @@ def inc_join_model(
     _log(run_log_line(str(dbt.this), window, resolved.start_reason, resolved.end_reason, ranges))
     # the writer hands it to the post-hook record_run (spec §13)
     invocation_id = context.get("invocation_id")
-    dbt.inc_join_run = run_record(resolved, prepared.inputs.inc_col[0], params.time_uom.value, invocation_id)
+    dbt.inc_join_run = run_record(resolved, prepared.inputs.inc_col[0], params.time_uom.value, invocation_id, recorded)
     return render_join(prepared, window)
 
 
@@ -317,10 +394,26 @@ def inc_join_many_model(
         cap = check_max_window_units(max_window_units)
     first, *others = [item.prepared for item in many.inputs]
     names = ["a", *(item.spec.name for item in many.inputs)]
+    unit = many.time_uom
+    mode = on_restated_input_mode(on_restated_input, context.get("on_restated_input"))
+    check_redo_config(context, mode, many.inc_col_a)
     resolved = resolve_dbt_window(dbt, first, output_window_start, output_window_end, cap, others, names)
-    window, unit = resolved.window, many.time_uom
+    # inputs rewritten after a committed run read them (spec §14): checked in the run's own read ranges
+    sides = [Side("a", first.df_a, first.inputs.inc_col[0], first.inputs.arrival_types[0])]
+    sides += [
+        Side(item.spec.name, item.prepared.df_b, item.prepared.inputs.inc_col[1], item.prepared.inputs.arrival_types[1])
+        for item in many.inputs
+    ]
+    reach_a = max(item.prepared.params.max_waiting_time for item in many.inputs)
+    reach = {"a": reach_a, **{i.spec.name: reach_a + i.prepared.params.look_back_time for i in many.inputs}}
+    check = _check_restated(dbt, resolved, sides, reach, mode, unit)
+    redo = redo_of(check, resolved.window, unit)
+    if redo is not None:
+        resolved = resolve_dbt_window(dbt, first, output_window_start, output_window_end, cap, others, names, redo)
+    recorded = _restated_record(dbt, check, resolved, sides, reach, many.inc_col_a, unit)
+    window = resolved.window
     _log(many_run_log_line(str(dbt.this), resolved, many))
-    dbt.inc_join_run = run_record(resolved, many.inc_col_a, unit.value, context.get("invocation_id"))
+    dbt.inc_join_run = run_record(resolved, many.inc_col_a, unit.value, context.get("invocation_id"), recorded)
     if window.is_empty:
         any_end = window.end or window.start or parse_bound("1970-01-01", "output_window_end", unit)
         assert any_end is not None
