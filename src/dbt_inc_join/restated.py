@@ -9,8 +9,8 @@ A fingerprint record is plain JSON, the same in both languages (macros/ledger/_r
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from datetime import datetime
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from pyspark.sql import DataFrame
