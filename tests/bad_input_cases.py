@@ -35,6 +35,13 @@ WAITING = (
 )
 
 
+REDO_APPEND = (
+    "on_restated_input=redo needs incremental_strategy='insert_overwrite' (got 'append'): a redo replaces the "
+    "table's partitions from the restated unit on; any other strategy would keep the rows it replaces, or write "
+    "them twice."
+)
+
+
 @dataclass(frozen=True)
 class Case:
     id: str
@@ -665,7 +672,26 @@ CASES = (
         sql="unknown argument 'look_back'; accepted arguments: a, b, join_cols, inc_col, how, look_back_time, "
         "max_waiting_time, output_window_start, output_window_end, time_uom, enforce_sliding_join_window, "
         "include_waiting, output_select, suffixes, partner, partner_order_by, aggregate, null_fill, "
-        "many_rows_per_key, late_match_time, max_window_units, join_cond.",
+        "many_rows_per_key, late_match_time, max_window_units, join_cond, on_restated_input.",
+    ),
+    # what a run does with restated input units (spec §14)
+    Case(
+        "bad_on_restated_input",
+        model="bad_on_restated_input",
+        sql="on_restated_input='repair' is not supported; accepted values: 'warn', 'fail', 'redo'.",
+    ),
+    *(
+        Case(
+            f"bad_redo_with_append{suffix}",
+            model=f"bad_redo_with_append{suffix}",
+            sql=REDO_APPEND,
+        )
+        for suffix in ("", "_py")
+    ),
+    Case(
+        "bad_redo_unpartitioned",
+        model="bad_redo_unpartitioned",
+        sql="on_restated_input=redo needs partition_by=['RecDate'] (the output's arrival column; got ['k']).",
     ),
 )
 

@@ -23,6 +23,7 @@ __all__ = [
     "JoinType",
     "OUTPUT_SELECT_DEFAULT",
     "suggest_windows",
+    "unit_fingerprints",
 ]
 
 # dbt-core's plugin manager reads this list from every dbt_* module it imports.
@@ -37,6 +38,7 @@ _LAZY = {
     "inc_join_many_model": ("python_models.model", "inc_join_many_model"),
     "suggest_windows": ("sizing", "suggest_windows"),
     "suggest_windows_many": ("sizing", "suggest_windows_many"),
+    "unit_fingerprints": ("restated", "unit_fingerprints"),
 }
 
 

@@ -44,6 +44,7 @@ from dbt_inc_join import (
     placement,
     predicates,
     render,
+    restated,
     scenarios,
     time_units,
     watermark,
@@ -388,6 +389,40 @@ def join_type_table() -> tuple[join_types.JoinTypeRule, ...]:
 
 
 UNIT_ARG = lambda p: TimeUnit(p["unit"])  # noqa: E731
+FINGERPRINT_COLUMNS = [["TrxId", "int"], ["amount", "decimal(10,2)"], ["Tags", "map<string,int>"], ["Paid At", "date"]]
+RESTATED_RANGES = {
+    "a": ["2025-03-04 00:00:00", "2025-03-09 00:00:00"],
+    "b": ["2025-03-02 00:00:00", "2025-03-09 00:00:00"],
+}
+REDONE = {"db.upstream": {"from": "2025-03-05 13:00:00", "run_key": "run-2"}}
+#: a last committed run's record: none, one that predates redo markers, one that knows an older redo
+PREVIOUS_FINGERPRINTS = {
+    "none": None,
+    "old": {
+        "ranges": {"a": ["2025-03-03 00:00:00", "2025-03-08 00:00:00"], "b": [None, "2025-03-08 00:00:00"]},
+        "units": {
+            "a": {"2025-03-03 00:00:00": "6:11", "2025-03-05 00:00:00": "6:12", "2025-03-08 00:00:00": "6:13"},
+            "b": {"2025-03-02 00:00:00": "5:21", "2025-03-06 00:00:00": "5:22"},
+        },
+    },
+    "redone": {
+        "ranges": {"a": ["2025-03-04 00:00:00", "2025-03-08 00:00:00"]},
+        "units": {"a": {"2025-03-05 00:00:00": "6:12"}},
+        "redone": {"db.upstream": {"from": "2025-03-01 00:00:00", "run_key": "run-1"}},
+    },
+}
+#: this run's fingerprints: the same, a unit added, removed and changed
+NOW_UNITS = {
+    "same": {"a": {"2025-03-05 00:00:00": "6:12", "2025-03-08 00:00:00": "6:13"}, "b": {"2025-03-06 00:00:00": "5:22"}},
+    "changed": {
+        "a": {"2025-03-05 00:00:00": "7:99", "2025-03-07 00:00:00": "1:5", "2025-03-09 00:00:00": "6:1"},
+        "b": {"2025-03-02 00:00:00": "5:21", "2025-03-06 00:00:00": "4:30"},
+    },
+}
+RESTATED_ROWS = [
+    {"input": "b", "unit": "2025-03-06 00:00:00", "rows_then": 5, "rows_now": 4},
+    {"input": "db.upstream", "unit": "2025-03-06 13:00:00", "rows_then": None, "rows_now": None},
+]
 SHIFTS = (-3, 0, 1, 5)
 LATE = (0, 2)
 HOWS = join_types.HOW_VALUES
@@ -785,6 +820,56 @@ TWINS: tuple[Twin, ...] = (
         ],
         lambda p: call(p["text"], ["Amount", "Paid At", "Note"], ["amount", "Seq"]),
         lambda p: [p["text"], ["Amount", "Paid At", "Note"], ["amount", "Seq"]],
+    ),
+    # restated.py = ledger/_restated.sql: the fingerprints of a run's reads and what differs (spec §14)
+    Twin(
+        restated.row_hash_sql,
+        "_row_hash_sql",
+        grid(columns=(FINGERPRINT_COLUMNS, FINGERPRINT_COLUMNS[:1], FINGERPRINT_COLUMNS[::-1])),
+        lambda p: call(p["columns"]),
+        lambda p: [p["columns"]],
+    ),
+    Twin(
+        restated.unit_sql,
+        "_unit_sql",
+        grid(unit=UNITS, arrival=("RecDate", "Paid At")),
+        lambda p: call(p["arrival"], UNIT_ARG(p)),
+        lambda p: [p["arrival"], p["unit"]],
+    ),
+    Twin(
+        restated.fingerprint_sql,
+        "_fingerprint_sql",
+        grid(columns=(FINGERPRINT_COLUMNS,)),
+        lambda p: call(p["columns"]),
+        lambda p: [p["columns"]],
+    ),
+    Twin(
+        restated.restated_units,
+        "_restated_units",
+        grid(previous=tuple(PREVIOUS_FINGERPRINTS), now=tuple(NOW_UNITS)),
+        lambda p: call(PREVIOUS_FINGERPRINTS[p["previous"]], NOW_UNITS[p["now"]], RESTATED_RANGES),
+        lambda p: [PREVIOUS_FINGERPRINTS[p["previous"]], NOW_UNITS[p["now"]], RESTATED_RANGES],
+    ),
+    Twin(
+        restated.upstream_restated,
+        "_upstream_restated",
+        grid(previous=tuple(PREVIOUS_FINGERPRINTS), unit=UNITS),
+        lambda p: call(PREVIOUS_FINGERPRINTS[p["previous"]], REDONE, UNIT_ARG(p)),
+        lambda p: [PREVIOUS_FINGERPRINTS[p["previous"]], REDONE, p["unit"]],
+    ),
+    Twin(
+        restated.fingerprint_record,
+        "_fingerprint_record",
+        grid(now=tuple(NOW_UNITS)),
+        lambda p: call(NOW_UNITS[p["now"]], RESTATED_RANGES, REDONE),
+        lambda p: [NOW_UNITS[p["now"]], RESTATED_RANGES, REDONE],
+    ),
+    Twin(
+        restated.restated_message,
+        "_restated_message",
+        grid(unit=("day", "hour"), mode=("warn", "fail")),
+        lambda p: call("db.orders", "orders", RESTATED_ROWS, UNIT_ARG(p), p["mode"]),
+        lambda p: ["db.orders", "orders", RESTATED_ROWS, p["unit"], p["mode"]],
     ),
     Twin(
         join_cond.condition_projection,
