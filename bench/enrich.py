@@ -8,31 +8,10 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from pathlib import Path
 
+from . import protocol
 from .data import COLUMNS, DataSpec, ensure, register_table
-from .protocol import (
-    Cell,
-    Check,
-    Suite,
-    Target,
-    agreed_text,
-    agreement,
-    difference,
-    find,
-    joins,
-    measure,
-    ratio_target,
-    reads,
-    reads_within,
-    render,
-    scans_target,
-    section,
-    table,
-    times,
-    types_text,
-    variant_rows,
-    versus_core,
-)
-from .variants import DATABASE, LABELS
+from .protocol import Cell, Suite, Target, find, ratio_target
+from .variants import CODES, DATABASE, LABELS, Tables, macro_call
 
 GENERATOR_VERSION = 1
 KEY = "TrxId"
@@ -65,8 +44,6 @@ CONDITIONS = {
     AGGREGATE.name: "a.Amount < 100000 OR b.Status = 'settled'",
 }
 
-# JoinType codes per input (spec §3, §11, §12)
-SAME_TIME, A_LATE, B_LATE, A_TIMED_OUT, A_AGGREGATED = 1, 2, 3, 4, 8
 # The output columns (inc_join_many's, which the chain and the hand-written query give too), all fingerprinted:
 # which A row, where it was placed, b's partner and its code, c's aggregates and its code.
 OUTPUT = (
@@ -84,7 +61,7 @@ FINGERPRINT = f"sum(pmod(xxhash64({', '.join(OUTPUT)}), 1000000007))"
 
 
 @dataclass(frozen=True)
-class EnrichCase:
+class EnrichCase(Tables):
     """One measured situation: a history length and an output window over it."""
 
     history: int
@@ -92,21 +69,11 @@ class EnrichCase:
     start: date
     end: date
     data_first_day: date  # the generated data's first day (c has no rows on it)
-
-    def table(self, name: str) -> str:
-        return f"{DATABASE}.{name}_{self.history}d"
-
-    @property
-    def table_a(self) -> str:
-        return self.table("a")
+    fingerprint = FINGERPRINT
 
     @property
     def label(self) -> str:
         return f"enrich {self.window} {self.history}d"
-
-    @property
-    def fingerprint(self) -> str:
-        return FINGERPRINT
 
     def read_from(self, name: str) -> date:
         """The first day a run of ours may read of A (``name`` 'a') or of an input (spec §12)."""
@@ -128,52 +95,21 @@ class EnrichCase:
         }
 
     def model_sql(self) -> str:
-        """The dbt model a user would write for this case."""
-        inputs = input_specs("relation", lambda i: _Raw(f"bench_input('{i.name}_{self.history}d')"))
-        return (
-            f"{{{{ dbt_inc_join.inc_join_many(bench_input('a_{self.history}d'), {_jinja(inputs)}, "
-            f"output_window_start='{self.start}', output_window_end='{self.end}') }}}}"
-        )
+        inputs = input_specs("relation", lambda i: self.input(i.name))
+        window = dict(output_window_start=self.start, output_window_end=self.end)
+        return macro_call("inc_join_many", self.input("a"), inputs, **window)
 
 
-def input_specs(
-    source_key: str, source: Callable[[Input], object], conditions: bool = False
-) -> list[dict[str, object]]:
+def input_specs(source_key: str, source: Callable[[Input], object], conditions: bool = False) -> list[dict]:
     """The inputs of inc_join_many, each with its table under ``source_key`` ('relation' in the macro, 'df' in
     Python); with ``conditions``, each with its join_cond of ``CONDITIONS``."""
     specs: list[dict[str, object]] = []
     for i in INPUTS:
-        spec: dict[str, object] = {
-            source_key: source(i),
-            "name": i.name,
-            "join_cols": [KEY],
-            "inc_col": INC_COL,
-            "look_back_time": i.look_back_time,
-            "max_waiting_time": i.max_waiting_time,
-        }
-        if i.aggregate:
-            spec["aggregate"] = dict(i.aggregate)
-        else:
-            spec["partner"] = "first"
-        if conditions:
-            spec["join_cond"] = CONDITIONS[i.name]
-        specs.append(spec)
+        spec = dict({source_key: source(i)}, name=i.name, join_cols=[KEY], inc_col=INC_COL)
+        spec.update(look_back_time=i.look_back_time, max_waiting_time=i.max_waiting_time)
+        spec.update({"aggregate": dict(i.aggregate)} if i.aggregate else {"partner": "first"})
+        specs.append({**spec, "join_cond": CONDITIONS[i.name]} if conditions else spec)
     return specs
-
-
-class _Raw(str):
-    """A Jinja expression, written as it is."""
-
-
-def _jinja(value: object) -> str:
-    """A Jinja literal; braces get spaces, so no '}}' closes the expression early."""
-    if isinstance(value, _Raw):
-        return str(value)
-    if isinstance(value, dict):
-        return "{ " + ", ".join(f"{_jinja(k)}: {_jinja(v)}" for k, v in value.items()) + " }"
-    if isinstance(value, list):
-        return "[" + ", ".join(_jinja(v) for v in value) + "]"
-    return repr(value)  # str, int
 
 
 # Variant name -> what it is, in report order
@@ -245,9 +181,8 @@ def chain(spark, case: EnrichCase):
 
 def hand_sql(case: EnrichCase) -> str:
     """By hand, in one statement (bench/sql/enrich_hand.sql)."""
-    codes = dict(SAME_TIME=SAME_TIME, A_LATE=A_LATE, B_LATE=B_LATE, A_TIMED_OUT=A_TIMED_OUT, A_AGGREGATED=A_AGGREGATED)
     values = dict(key=KEY, inc_col=INC_COL, a_columns=A_COLUMNS, b_columns=B_COLUMNS, b=FIRST, c=AGGREGATE)
-    return render("sql/enrich_hand.sql", case=case, codes=codes, **values)
+    return protocol.render("sql/enrich_hand.sql", case=case, codes=CODES, **values)
 
 
 # --- data
@@ -282,8 +217,10 @@ def register(spark, dataset: Path, spec: DataSpec, histories: Sequence[int]) -> 
 
 class Enrich(Suite):
     name = "enrich"
+    phase = "enrich "
     few_rows_data = True
     uses_sql = True
+    check_first = True
 
     def data(self, spark, run) -> None:
         cached = (run.config.cache_dir.resolve() / dataset_key(run.spec) / "_COMPLETE.json").exists()
@@ -311,28 +248,16 @@ class Enrich(Suite):
     def builders(self, run) -> dict[str, Callable]:
         return {"sql": run.sql, "core": core, "cond": cond, "chain": chain, "hand": lambda s, c: s.sql(hand_sql(c))}
 
-    def measure(self, spark, cells: Sequence[Cell], run) -> None:
-        """The daily phase, then the whole-history phase: in each, one check run per cell (sequential; it is also
-        the phase's first warm-up round), then the remaining warm-up rounds and the timed runs, interleaved."""
-        chosen = self.builders(run)
-        for window in ("daily", "whole"):
-            phase = [c for c in cells if c.case.window == window]
-            if not phase:
-                continue
-            for cell in phase:
-                cell.check = check(spark, chosen[cell.variant], cell.case)
-                cell.warmups += 1
-                run.say(f"  check run: {cell.case.label:<22} {cell.variant:<5} {cell.check.rows} rows")
-            warmup = max(run.config.warmup - 1, 0)
-            measure(spark, chosen, phase, warmup, not run.config.quick, self.types, run.say)
-            run.phases.done(f"enrich {window} runs")
+    def types(self, variant: str) -> dict[str, str]:
+        """Rows per JoinType of each input (``b a_late``, ...)."""
+        return {f"{i.name} {label}": f"JoinType_{i.name} = {code}" for i in INPUTS for code, label in LABELS.items()}
 
     def bounds(self, case: EnrichCase) -> dict[str, int]:
         return case.bounds()
 
     def cell_json(self, cell: Cell) -> dict[str, object]:
         bounds = self.bounds(cell.case)
-        extra = {"reads": reads(cell, bounds), "reads_within_bounds": reads_within(cell, bounds)}
+        extra = {"reads": protocol.reads(cell, bounds), "reads_within_bounds": protocol.reads_within(cell, bounds)}
         return {**super().cell_json(cell), **extra}
 
     def targets(self, cells: Sequence[Cell]) -> list[Target]:
@@ -347,20 +272,18 @@ class Enrich(Suite):
         found = []
         for window in ("whole", "daily"):
             for v in ("sql", "core"):
-                what = "history" if window == "whole" else "run"
-                name = f"enrich: {v} / chain of two inc_join, {window} {what}, {longest} d"
-                found += ratio_target(name, at(window, v), at(window, "chain"), "≤ 1.0")
-        if len(histories) > 1:
-            for v in ("sql", "core"):
-                name = f"enrich: {v} daily run, {histories[-1]} d / {histories[0]} d of history"
-                found += ratio_target(name, at("daily", v, histories[-1]), at("daily", v, histories[0]), "≤ 1.3")
+                name = f"enrich: {v} / chain of two inc_join, {window} {'history' if window == 'whole' else 'run'}"
+                found += ratio_target(f"{name}, {longest} d", at(window, v), at(window, "chain"), "≤ 1.0")
+        for v in ("sql", "core") if len(histories) > 1 else ():
+            name = f"enrich: {v} daily run, {histories[-1]} d / {histories[0]} d of history"
+            found += ratio_target(name, at("daily", v, histories[-1]), at("daily", v, histories[0]), "≤ 1.3")
         for window in ("whole", "daily"):
             name = f"enrich: join_cond on each input (over A's Amount) / none, {window}, {longest} d"
             found += ratio_target(name, at(window, "cond"), at(window, "core"), "≤ 1.3")
-        found += scans_target(
+        found += protocol.scans_target(
             "enrich: partitions read by sql and core = A [s − max mw, e], input i [s − max mw − lb_i, e], every scan",
             [c for c in cells if c.variant in ("sql", "core", "cond")],
-            lambda c: reads_within(c, self.bounds(c.case)),
+            lambda c: protocol.reads_within(c, self.bounds(c.case)),
         )
         for window in ("whole", "daily"):
             name = f"enrich: hand-written / core, {window}, {longest} d"
@@ -370,53 +293,42 @@ class Enrich(Suite):
     def agreement(self, cells: Sequence[Cell]) -> list[dict[str, object]]:
         """Per case: do sql, cond and hand give the core's rows (count, per JoinType of each input, fingerprint),
         and does the chain differ?"""
-        return agreement(
+        return protocol.agreement(
             cells,
             self.name,
             ("sql", "cond", "hand"),
             hand_agrees=lambda ref, by: "hand" in by and by["hand"].check == ref,
-            chain=lambda ref, by: difference(ref, by["chain"].check if "chain" in by else None),
+            chain=lambda ref, by: protocol.difference(ref, by["chain"].check if "chain" in by else None),
         )
 
     def sections(self, cells: Sequence[Cell], agreed: Sequence[dict], run) -> list[str]:
-        spec = run.spec
-
         def window_text(i: Input) -> str:
             what = f"aggregate `{dict(i.aggregate)}`" if i.aggregate else "partner='first'"
             return f"`{i.name}` ({what}, look_back_time {i.look_back_time}, max_waiting_time {i.max_waiting_time})"
 
         def columns(c: Cell, core_cell: Cell) -> list[object]:
             bounds = self.bounds(c.case)
-            read = " / ".join(",".join(map(str, scans)) or "0" for scans in reads(c, bounds).values())
-            return [c.case.label, c.variant, times(c), versus_core(c, core_cell), c.check.rows] + [
+            read = " / ".join(",".join(map(str, scans)) or "0" for scans in protocol.reads(c, bounds).values())
+            return [c.case.label, c.variant, protocol.times(c), protocol.versus_core(c, core_cell), c.check.rows] + [
                 f"{read} [{' / '.join(map(str, bounds.values()))}]",
                 c.plan.shuffles,
                 c.plan.broadcasts,
-                joins(c),
+                protocol.joins(c),
             ]
 
         head = ["case", "variant", "median s", "× core", "rows", "partitions per scan A / b / c [bound]"]
-        rows = [[r["case"].label, r["rows"], types_text(r["types"]), agreed_text(r), r["chain"]] for r in agreed]
-        return section(
+        rows = [
+            [r["case"].label, r["rows"], protocol.types_text(r["types"]), protocol.agreed_text(r), r["chain"]]
+            for r in agreed
+        ]
+        return protocol.section(
             "enrich",
-            spec=spec,
+            spec=run.spec,
             shift=SHIFT_DAYS,
             inputs=f"{window_text(FIRST)} and {window_text(AGGREGATE)}",
             variants=VARIANTS,
-            cells=table([*head, "shuffles", "broadcasts", "joins"], variant_rows(cells, columns)),
-            agreement=table(("case", "rows", "rows per JoinType", "sql = core = hand", "chain of two inc_join"), rows),
+            cells=protocol.table([*head, "shuffles", "broadcasts", "joins"], protocol.variant_rows(cells, columns)),
+            agreement=protocol.table(
+                ("case", "rows", "rows per JoinType", "sql = core = hand", "chain of two inc_join"), rows
+            ),
         )
-
-
-def check(spark, build: Callable, case: EnrichCase) -> Check:
-    """One untimed run: rows, rows per JoinType of each input (``b a_late``, ...) and the fingerprint."""
-    from pyspark.sql import functions as F
-
-    counts = [
-        F.expr(f"count_if(JoinType_{i.name} = {code})").alias(f"{i.name} {label}")
-        for i in INPUTS
-        for code, label in LABELS.items()
-    ]
-    row = build(spark, case).agg(F.count(F.lit(1)).alias("rows"), F.expr(FINGERPRINT).alias("fp"), *counts).first()
-    types = {name: int(row[name]) for name in row.asDict() if name not in ("rows", "fp") and row[name]}
-    return Check(int(row["rows"]), types, int(row["fp"] or 0))

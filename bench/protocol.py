@@ -78,26 +78,25 @@ def settle(spark) -> None:
 
 def execute(spark, build: Callable, case, types: dict[str, str] | None):
     """One execution, planning included: (Run, Check or None, executed plan summary). ``toRdd().count()`` produces
-    every row and column and sends only a count to the driver; ``types`` (JoinType name -> the literal the variant
-    writes) observes the check on top, in check runs only (the observation would flatten the timed differences)."""
+    every row and column and sends only a count to the driver; ``types`` (JoinType name -> its condition on the
+    variant's output) observes the check on top, in check runs only (the observation would flatten the timed
+    differences)."""
     from pyspark.sql import functions as F
 
     began = time.perf_counter()
     df = build(spark, case)
     if types is not None:
-        counts = [F.expr(f"count_if(JoinType = {value})").alias(name) for name, value in types.items()]
+        counts = [F.expr(f"count_if({condition})").alias(name) for name, condition in types.items()]
         fingerprint = F.expr(case.fingerprint).alias("fingerprint")
         df = df.observe(OBSERVATION, F.count(F.lit(1)).alias("rows"), fingerprint, *counts)
     execution = df._jdf.queryExecution()
-    rows = execution.toRdd().count()
-    run = Run(time.perf_counter() - began, int(rows))
-    seen = None
-    if types is not None:
-        metrics = execution.observedMetrics().get(OBSERVATION).get()
-        values = {name: metrics.get(i) for i, name in enumerate(metrics.schema().fieldNames())}
-        found = {name: int(values[name]) for name in types if values[name]}
-        seen = Check(int(values["rows"]), found, int(values["fingerprint"] or 0))
-    return run, seen, summarize(execution.executedPlan())
+    run = Run(time.perf_counter() - began, int(execution.toRdd().count()))
+    if types is None:
+        return run, None, summarize(execution.executedPlan())
+    metrics = execution.observedMetrics().get(OBSERVATION).get()
+    values = {name: metrics.get(i) for i, name in enumerate(metrics.schema().fieldNames())}
+    found = {name: int(values[name]) for name in types if values[name]}
+    return run, Check(int(values["rows"]), found, int(values["fingerprint"] or 0)), summarize(execution.executedPlan())
 
 
 def rounds(
@@ -137,26 +136,6 @@ def rounds(
         round_number += 1
     LOAD.extend(load)
     return load
-
-
-def measure(
-    spark,
-    builders: dict[str, Callable],
-    cells: Sequence[Cell],
-    warmup: int,
-    settle_first: bool,
-    types: Callable[[str], dict[str, str]],
-    progress: Callable[[str], None] = print,
-) -> list[float]:
-    """The rounds of Spark queries: each cell's variant built by ``builders``, its check observed with
-    ``types(variant)`` (JoinType name -> literal); ``settle_first``: collect garbage before each run (quick mode
-    skips it, its timings mean nothing)."""
-
-    def one(cell: Cell, checking: bool):
-        run, seen, plan = execute(spark, builders[cell.variant], cell.case, types(cell.variant) if checking else None)
-        return run, seen, plan, f"{cell.case.label:<22} {cell.variant:<5} {run.seconds:7.2f} s  {run.rows} rows"
-
-    return rounds(cells, warmup, one, (lambda: settle(spark)) if settle_first else None, progress)
 
 
 # --- looking up, targets, agreement ------------------------------------------------------------------------------
@@ -401,14 +380,15 @@ def section(name: str, **values: object) -> list[str]:
 
 
 class Suite:
-    """One suite: its data, its variants, its cases and targets, its own sections of the report.
-
-    ``run`` (bench/run.py's Context) carries the config, the SparkSession, the state directory, the few-rows
-    data's spec, the SQL macro and the progress printers."""
+    """One suite: its data, its variants, its cases and targets, its own sections of the report. ``run``
+    (bench/run.py's Context) carries the config, the SparkSession, the state directory, the few-rows data's spec,
+    the SQL macro and the progress printers."""
 
     name = ""
+    phase = ""  # the prefix of its phases' names in the timings
     few_rows_data = False  # reads the few-rows suite's data (bench/data.py), which run.py prepares once
     uses_sql = False  # has a `sql` variant (the macro rendered by dbt, bench/variants.py)
+    check_first = False  # each cell's check run untimed before the rounds, as the first warm-up round
 
     def data(self, spark, run) -> None:
         """Generate (or find cached) and register the suite's own data."""
@@ -421,21 +401,38 @@ class Suite:
         return {}
 
     def types(self, variant: str) -> dict[str, str]:
-        """JoinType name -> the literal ``variant`` writes (for the check run's counts)."""
+        """JoinType name -> its condition on ``variant``'s output (for the check run's counts)."""
         from .variants import join_type_values
 
         return join_type_values(variant)
 
     def measure(self, spark, cells: Sequence[Cell], run) -> None:
         """Daily windows first, then whole-history windows: each phase is interleaved on its own, so a daily run
-        is compared with daily runs measured under the same conditions."""
+        is compared with daily runs measured under the same conditions; garbage collected before each run, but in
+        quick mode (its timings mean nothing)."""
+        builders, config = self.builders(run), run.config
+
+        def one(cell: Cell, checking: bool):
+            types = self.types(cell.variant) if checking else None
+            result, seen, plan = execute(spark, builders[cell.variant], cell.case, types)
+            return (
+                result,
+                seen,
+                plan,
+                f"{cell.case.label:<22} {cell.variant:<5} {result.seconds:7.2f} s  {result.rows} rows",
+            )
+
         for window in ("daily", "whole"):
             chosen = [c for c in cells if c.case.window == window]
-            if chosen:
-                measure(spark, self.builders(run), chosen, run.config.warmup, not run.config.quick, self.types, run.say)
-                run.phases.done(f"{self.phase}{window} runs")
-
-    phase = ""  # the prefix of its phases' names in the timings
+            if not chosen:
+                continue
+            for cell in chosen if self.check_first else ():
+                cell.check = execute(spark, builders[cell.variant], cell.case, self.types(cell.variant))[1]
+                cell.warmups += 1
+                run.say(f"  check run: {cell.case.label:<22} {cell.variant:<5} {cell.check.rows} rows")
+            warmup = max(config.warmup - 1, 0) if self.check_first else config.warmup
+            rounds(chosen, warmup, one, None if config.quick else (lambda: settle(spark)), run.say)
+            run.phases.done(f"{self.phase}{window} runs")
 
     def bounds(self, case) -> dict[str, int]:
         """Table -> the partitions spec allows a run of this package to read of it."""
@@ -462,7 +459,5 @@ class Suite:
 
     def as_json(self, cells: Sequence[Cell], agreed: Sequence[dict]) -> dict[str, list | dict]:
         """What the suite adds to the run's JSON: its cells and agreement rows (the cases as dicts)."""
-        return {
-            "cells": [self.cell_json(c) for c in cells],
-            "agreement": [{**row, "case": asdict(row["case"])} for row in agreed],
-        }
+        cases = [{**row, "case": asdict(row["case"])} for row in agreed]
+        return {"cells": [self.cell_json(c) for c in cells], "agreement": cases}
