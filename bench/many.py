@@ -7,27 +7,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 
+from . import protocol
 from .data import MANY_COLUMNS, ManySpec, ensure_many_dataset, register_tables
 from .few import PHASES
 from .metrics import case_bounds
-from .protocol import (
-    Cell,
-    Suite,
-    Target,
-    agreed_text,
-    agreement,
-    find,
-    joins,
-    ratio_target,
-    render,
-    section,
-    table,
-    times,
-    types_text,
-    variant_rows,
-    versus_core,
-)
-from .variants import DATABASE
+from .protocol import Cell, Suite, Target, find, ratio_target
+from .variants import CODES, DATABASE, Tables, core, macro_call
 
 INC_COL = "RecDate"
 KEY = "Symbol"
@@ -36,9 +21,6 @@ B_COLUMNS = ("Seq", "Amount", "Price")
 AGGREGATE = {"n": "count(*)", "total": "sum(Amount)", "last_px": "max_by(Price, Seq)"}
 PARTNER_ORDER_BY = ("Seq",)
 LOOK_BACK_TIME, MAX_WAITING_TIME = 2, 5
-
-# JoinType codes (spec §3 and §11), written by the hand-written variants
-SAME_TIME, A_LATE, B_LATE, A_TIMED_OUT, A_AGGREGATED = 1, 2, 3, 4, 8
 
 # Per output row: which A row, where it was placed, which B row or which aggregates, the derived numbers.
 PAIR_FINGERPRINT = "sum(pmod(xxhash64(TradeId, RecDate, Seq, DiffArrivalTime, WaitingTime), 1000000007))"
@@ -58,7 +40,7 @@ HISTORIES = {"full": {"dense": (365,), "hot": (30, 365)}, "quick": {"dense": (12
 
 
 @dataclass(frozen=True)
-class ManyCase:
+class ManyCase(Tables):
     """One measured situation of the suite: a mode of spec §11 on a data shape, a history and a window."""
 
     mode: str  # all, aggregate, first, last
@@ -72,12 +54,8 @@ class ManyCase:
     max_waiting_time: int = MAX_WAITING_TIME
 
     @property
-    def table_a(self) -> str:
-        return f"{DATABASE}.{self.shape}_a_{self.history}d"
-
-    @property
-    def table_b(self) -> str:
-        return f"{DATABASE}.{self.shape}_b_{self.history}d"
+    def prefix(self) -> str:  # type: ignore[override]
+        return f"{self.shape}_"
 
     @property
     def label(self) -> str:
@@ -87,52 +65,26 @@ class ManyCase:
     def fingerprint(self) -> str:
         return AGGREGATE_FINGERPRINT if self.mode == "aggregate" else PAIR_FINGERPRINT
 
-    def mode_arguments(self) -> dict[str, object]:
-        """The keyword arguments of spec §11 this case passes to inc_join (core and macro alike)."""
+    def arguments(self) -> dict[str, object]:
+        """inc_join's keyword arguments with the case's mode of spec §11 (core and macro alike)."""
+        join = dict(join_cols=[KEY], inc_col=INC_COL, how=self.how, look_back_time=self.look_back_time)
+        join.update(max_waiting_time=self.max_waiting_time, output_window_start=self.start, output_window_end=self.end)
         if self.mode == "all":
-            return {"many_rows_per_key": True}
+            return dict(join, many_rows_per_key=True)
         if self.mode == "aggregate":
-            return {"aggregate": dict(AGGREGATE)}
-        return {"partner": self.mode, "partner_order_by": list(PARTNER_ORDER_BY)}
+            return dict(join, aggregate=dict(AGGREGATE))
+        return dict(join, partner=self.mode, partner_order_by=list(PARTNER_ORDER_BY))
 
     def model_sql(self) -> str:
-        """The dbt model a user would write for this case."""
-        extra = ", ".join(f"{name}={_jinja(value)}" for name, value in self.mode_arguments().items())
-        return (
-            f"{{{{ dbt_inc_join.inc_join(bench_input('{self.shape}_a_{self.history}d'), "
-            f"bench_input('{self.shape}_b_{self.history}d'), join_cols=['{KEY}'], inc_col='{INC_COL}', "
-            f"how='{self.how}', look_back_time={self.look_back_time}, max_waiting_time={self.max_waiting_time}, "
-            f"output_window_start='{self.start}', output_window_end='{self.end}', {extra}) }}}}"
-        )
-
-
-def _jinja(value: object) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return repr(value)  # str, list of str and dict of str render as Jinja literals
-
-
-def core(spark, case: ManyCase, **overrides):
-    """The PySpark core with the case's mode (``overrides`` replace mode arguments)."""
-    from dbt_inc_join import inc_join
-
-    return inc_join(
-        spark.table(case.table_a),
-        spark.table(case.table_b),
-        join_cols=[KEY],
-        inc_col=INC_COL,
-        how=case.how,
-        look_back_time=case.look_back_time,
-        max_waiting_time=case.max_waiting_time,
-        output_window_start=case.start,
-        output_window_end=case.end,
-        **{**case.mode_arguments(), **overrides},
-    )
+        return macro_call("inc_join", self.input("a"), self.input("b"), **self.arguments())
 
 
 def core_default_plan(spark, case: ManyCase):
     """partner = 'all' through the default plan: one join on the key with the window as a condition."""
-    return core(spark, case, many_rows_per_key=False)
+    from dbt_inc_join import inc_join
+
+    arguments = dict(case.arguments(), many_rows_per_key=False)
+    return inc_join(spark.table(case.table_a), spark.table(case.table_b), **arguments)
 
 
 def _read_ranges(case: ManyCase) -> tuple[str, str]:
@@ -147,7 +99,7 @@ def _read_ranges(case: ManyCase) -> tuple[str, str]:
 
 
 # the JoinType of a pair by where B arrived against A (spec §3)
-MATCHED = f"CASE WHEN RecDate_B = RecDate_A THEN {SAME_TIME} WHEN RecDate_B < RecDate_A THEN {A_LATE} ELSE {B_LATE} END"
+MATCHED = "CASE WHEN RecDate_B = RecDate_A THEN {SAME_TIME} WHEN RecDate_B < RecDate_A THEN {A_LATE} ELSE {B_LATE} END"
 BASELINE_SQL = {"bucketed": "all", "join-group-by": "aggregate", "join-row-number": "first last"}  # name -> modes
 
 
@@ -157,11 +109,11 @@ def baseline_sql(case: ManyCase, name: str) -> str:
     assert case.mode in BASELINE_SQL[name].split() and case.how == ("inner" if case.mode == "all" else "left"), case
     read_a, read_b = _read_ranges(case)
     values = dict(key=KEY, inc_col=INC_COL, a_columns=A_COLUMNS, b_columns=B_COLUMNS, order_by=PARTNER_ORDER_BY)
-    values.update(lb=case.look_back_time, mw=case.max_waiting_time, aggregate=AGGREGATE, matched=MATCHED)
-    codes = dict(A_TIMED_OUT=A_TIMED_OUT, A_AGGREGATED=A_AGGREGATED)
-    return render(
-        f"sql/many_{name.replace('-', '_')}.sql", **values, case=case, read_a=read_a, read_b=read_b, codes=codes
+    values.update(
+        lb=case.look_back_time, mw=case.max_waiting_time, aggregate=AGGREGATE, matched=MATCHED.format(**CODES)
     )
+    name = f"sql/many_{name.replace('-', '_')}.sql"
+    return protocol.render(name, **values, case=case, read_a=read_a, read_b=read_b, codes=CODES)
 
 
 # Variant name -> what it is, in report order; "core" and "sql" run the case's mode (for partner = 'all' with
@@ -297,7 +249,7 @@ class ManyRows(Suite):
 
     def agreement(self, cells: Sequence[Cell]) -> list[dict[str, object]]:
         """Per case: do all its variants give the same rows?"""
-        return agreement(cells, self.name, peer=lambda *_: PEER_TEXT)
+        return protocol.agreement(cells, self.name, peer=lambda *_: PEER_TEXT)
 
     def sections(self, cells: Sequence[Cell], agreed: Sequence[dict], run) -> list[str]:
         size = "quick" if run.config.quick else "full"
@@ -311,20 +263,26 @@ class ManyRows(Suite):
         def columns(c: Cell, core_cell: Cell) -> list[object]:
             (ta, a), (tb, b) = self.bounds(c.case).items()
             p = c.plan
-            return [c.case.label, c.variant, times(c), versus_core(c, core_cell), c.check.rows] + [
+            return [c.case.label, c.variant, protocol.times(c), protocol.versus_core(c, core_cell), c.check.rows] + [
                 f"{p.scan_count(ta)} / {p.scan_count(tb)}",
                 f"{p.partitions_read(ta)} / {p.partitions_read(tb)} [{a} / {b}]",
                 p.shuffles,
                 p.broadcasts,
-                joins(c),
+                protocol.joins(c),
             ]
 
         head = ["case", "variant", "median s", "× core", "rows", "scans A / B", "partitions A / B [bound]"]
         rows = [
-            [r["case"].label, r["rows"], types_text(r["types"]), ", ".join(r["variants"]), agreed_text(r)]
+            [
+                r["case"].label,
+                r["rows"],
+                protocol.types_text(r["types"]),
+                ", ".join(r["variants"]),
+                protocol.agreed_text(r),
+            ]
             for r in agreed
         ]
-        return section(
+        return protocol.section(
             "many",
             shapes=shapes_text,
             lb=LOOK_BACK_TIME,
@@ -332,8 +290,8 @@ class ManyRows(Suite):
             aggregate=AGGREGATE,
             order_by=str(list(PARTNER_ORDER_BY)),
             variants=VARIANTS,
-            cells=table([*head, "shuffles", "broadcasts", "joins"], variant_rows(cells, columns)),
-            agreement=table(("case", "rows", "rows per JoinType", "variants", "same rows"), rows),
+            cells=protocol.table([*head, "shuffles", "broadcasts", "joins"], protocol.variant_rows(cells, columns)),
+            agreement=protocol.table(("case", "rows", "rows per JoinType", "variants", "same rows"), rows),
         )
 
 
