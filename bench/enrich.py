@@ -10,7 +10,7 @@ from pathlib import Path
 
 from . import protocol
 from .data import COLUMNS, DataSpec, ensure, register_table
-from .protocol import Cell, Suite, Target, find, ratio_target
+from .protocol import Cell, Suite, Target, agreed_text, find, ratio_target, types_text
 from .variants import CODES, DATABASE, LABELS, Tables, macro_call
 
 GENERATOR_VERSION = 1
@@ -306,28 +306,19 @@ class Enrich(Suite):
             what = f"aggregate `{dict(i.aggregate)}`" if i.aggregate else "partner='first'"
             return f"`{i.name}` ({what}, look_back_time {i.look_back_time}, max_waiting_time {i.max_waiting_time})"
 
-        def columns(c: Cell, core_cell: Cell) -> list[object]:
+        def read(c: Cell) -> list[str]:
             bounds = self.bounds(c.case)
             read = " / ".join(",".join(map(str, scans)) or "0" for scans in protocol.reads(c, bounds).values())
-            return [c.case.label, c.variant, protocol.times(c), protocol.versus_core(c, core_cell), c.check.rows] + [
-                f"{read} [{' / '.join(map(str, bounds.values()))}]",
-                c.plan.shuffles,
-                c.plan.broadcasts,
-                protocol.joins(c),
-            ]
+            return [f"{read} [{' / '.join(map(str, bounds.values()))}]"]
 
-        head = ["case", "variant", "median s", "× core", "rows", "partitions per scan A / b / c [bound]"]
-        rows = [
-            [r["case"].label, r["rows"], protocol.types_text(r["types"]), protocol.agreed_text(r), r["chain"]]
-            for r in agreed
-        ]
+        rows = [[r["case"].label, r["rows"], types_text(r["types"]), agreed_text(r), r["chain"]] for r in agreed]
         return protocol.section(
             "enrich",
             spec=run.spec,
             shift=SHIFT_DAYS,
             inputs=f"{window_text(FIRST)} and {window_text(AGGREGATE)}",
             variants=VARIANTS,
-            cells=protocol.table([*head, "shuffles", "broadcasts", "joins"], protocol.variant_rows(cells, columns)),
+            cells=protocol.variant_table(cells, ("partitions per scan A / b / c [bound]",), read),
             agreement=protocol.table(
                 ("case", "rows", "rows per JoinType", "sql = core = hand", "chain of two inc_join"), rows
             ),

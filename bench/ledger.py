@@ -13,7 +13,7 @@ from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 
 from . import protocol
-from .protocol import Cell, Ratio, Suite, Target, ratio_target
+from .protocol import Cell, Ratio, Suite, Target, agreed_text, ratio_target, types_text
 from .variants import DATABASE, FINGERPRINT, INC_COL, JOIN_COLS, LABELS, REPO
 
 PROJECT = SCHEMA = "inc_join_bench_ledger"
@@ -561,8 +561,8 @@ class Ledger(Suite):
         ]
         statements = protocol.table(("model", "ledger", "statements (kind: seconds)"), rows)
         rows = [
-            [f"{r['history']} d", r["rows"], protocol.types_text(r["types"])]
-            + [protocol.agreed_text({"ours_agree": r["same_rows"], "stable": r["stable"]})]
+            [f"{r['history']} d", r["rows"], types_text(r["types"])]
+            + [agreed_text({"ours_agree": r["same_rows"], "stable": r["stable"]})]
             + ["yes" if r["records_consistent"] else "**NO**"]
             for r in agreed
         ]

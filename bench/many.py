@@ -8,10 +8,10 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 
 from . import protocol
-from .data import MANY_COLUMNS, ManySpec, ensure_many_dataset, register_tables
+from .data import MANY_COLUMNS, ManySpec, ensure_dataset, register_tables
 from .few import PHASES
 from .metrics import case_bounds
-from .protocol import Cell, Suite, Target, find, ratio_target
+from .protocol import Cell, Suite, Target, agreed_text, find, ratio_target, types_text
 from .variants import CODES, DATABASE, Tables, core, macro_call
 
 INC_COL = "RecDate"
@@ -148,7 +148,7 @@ class ManyRows(Suite):
         for shape in ("dense", "hot"):
             spec = SHAPES[size][shape]
             cached = (run.config.cache_dir.resolve() / spec.key / "_COMPLETE.json").exists()
-            dataset = ensure_many_dataset(spark, spec, run.config.cache_dir)
+            dataset = ensure_dataset(spark, spec, run.config.cache_dir)
             histories = HISTORIES[size][shape]
             register_tables(spark, DATABASE, dataset, spec, histories, prefix=f"{shape}_", columns=MANY_COLUMNS)
             run.phases.done(f"data {shape}", f" ({'cached' if cached else 'generated'} in {dataset})")
@@ -260,25 +260,19 @@ class ManyRows(Suite):
             for n, s in SHAPES[size].items()
         )
 
-        def columns(c: Cell, core_cell: Cell) -> list[object]:
+        def read(c: Cell) -> list[str]:
             (ta, a), (tb, b) = self.bounds(c.case).items()
             p = c.plan
-            return [c.case.label, c.variant, protocol.times(c), protocol.versus_core(c, core_cell), c.check.rows] + [
-                f"{p.scan_count(ta)} / {p.scan_count(tb)}",
-                f"{p.partitions_read(ta)} / {p.partitions_read(tb)} [{a} / {b}]",
-                p.shuffles,
-                p.broadcasts,
-                protocol.joins(c),
-            ]
+            scans = f"{p.scan_count(ta)} / {p.scan_count(tb)}"
+            return [scans, f"{p.partitions_read(ta)} / {p.partitions_read(tb)} [{a} / {b}]"]
 
-        head = ["case", "variant", "median s", "× core", "rows", "scans A / B", "partitions A / B [bound]"]
         rows = [
             [
                 r["case"].label,
                 r["rows"],
-                protocol.types_text(r["types"]),
+                types_text(r["types"]),
                 ", ".join(r["variants"]),
-                protocol.agreed_text(r),
+                agreed_text(r),
             ]
             for r in agreed
         ]
@@ -290,7 +284,7 @@ class ManyRows(Suite):
             aggregate=AGGREGATE,
             order_by=str(list(PARTNER_ORDER_BY)),
             variants=VARIANTS,
-            cells=protocol.table([*head, "shuffles", "broadcasts", "joins"], protocol.variant_rows(cells, columns)),
+            cells=protocol.variant_table(cells, ("scans A / B", "partitions A / B [bound]"), read),
             agreement=protocol.table(("case", "rows", "rows per JoinType", "variants", "same rows"), rows),
         )
 

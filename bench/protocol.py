@@ -99,16 +99,10 @@ def execute(spark, build: Callable, case, types: dict[str, str] | None):
     return run, Check(int(values["rows"]), found, int(values["fingerprint"] or 0)), summarize(execution.executedPlan())
 
 
-def rounds(
-    cells: Sequence[Cell],
-    warmup: int,
-    run: Callable[[Cell, bool], tuple[Any, Any, PlanSummary | None, str]],
-    before: Callable[[], None] | None = None,
-    progress: Callable[[str], None] = print,
-) -> list[float]:
+def rounds(cells: Sequence[Cell], warmup: int, run: Callable, progress: Callable[[str], None] = print) -> list[float]:
     """Round-robin over ``cells`` until each has its ``wanted`` runs, after ``warmup`` discarded rounds, each
-    round starting one cell later; ``run(cell, checking)`` gives (run, check, plan, text), ``before`` runs first.
-    Returns the load average at each round's start (also kept in LOAD)."""
+    round starting one cell later; ``run(cell, checking)`` gives (run, check, plan, text). Returns the load
+    average at each round's start (also kept in LOAD)."""
     load: list[float] = []
     round_number = 0
     while any(len(c.runs) < c.wanted for c in cells) or round_number < warmup:
@@ -120,8 +114,6 @@ def rounds(
         load.append(os.getloadavg()[0])
         shift = round_number % len(due)
         for cell in due[shift:] + due[:shift]:
-            if before is not None:
-                before()
             checking = cell.check is None
             result, seen, plan, text = run(cell, checking)
             if checking:
@@ -301,17 +293,20 @@ def times(cell: Cell) -> str:
     return f"{seconds(cell.median)} ({len(cell.runs)})"
 
 
-def variant_rows(cells: Sequence[Cell], columns: Callable[[Cell, Cell], Sequence[object]]) -> list[list[object]]:
-    """One row per measured cell, case by case, from ``columns(cell, the case's core cell)``."""
+def variant_table(cells: Sequence[Cell], read_head: Sequence[str], read: Callable[[Cell], list]) -> list[str]:
+    """One row per measured cell, case by case: its time, × the case's core, rows, ``read(cell)`` (the partitions
+    it read) and plan operators."""
     rows = []
     for case in dict.fromkeys(c.case for c in cells):
         core = next(c for c in cells if c.case == case and c.variant == "core")
-        rows += [columns(c, core) for c in cells if c.case == case and c.runs and c.plan and c.check]
-    return rows
-
-
-def versus_core(cell: Cell, core: Cell) -> str:
-    return f"{Ratio.of(cell, core).median:.2f}"
+        rows += [
+            [c.case.label, c.variant, times(c), f"{Ratio.of(c, core).median:.2f}", c.check.rows, *read(c)]
+            + [c.plan.shuffles, c.plan.broadcasts, joins(c)]
+            for c in cells
+            if c.case == case and c.runs and c.plan and c.check
+        ]
+    head = ["case", "variant", "median s", "× core", "rows", *read_head]
+    return table([*head, "shuffles", "broadcasts", "joins"], rows)
 
 
 def cell_json(cell: Cell, suite: str, **extra: object) -> dict[str, object]:
@@ -413,6 +408,8 @@ class Suite:
         builders, config = self.builders(run), run.config
 
         def one(cell: Cell, checking: bool):
+            if not config.quick:
+                settle(spark)
             types = self.types(cell.variant) if checking else None
             result, seen, plan = execute(spark, builders[cell.variant], cell.case, types)
             return (
@@ -431,7 +428,7 @@ class Suite:
                 cell.warmups += 1
                 run.say(f"  check run: {cell.case.label:<22} {cell.variant:<5} {cell.check.rows} rows")
             warmup = max(config.warmup - 1, 0) if self.check_first else config.warmup
-            rounds(chosen, warmup, one, None if config.quick else (lambda: settle(spark)), run.say)
+            rounds(chosen, warmup, one, run.say)
             run.phases.done(f"{self.phase}{window} runs")
 
     def bounds(self, case) -> dict[str, int]:

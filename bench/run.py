@@ -115,24 +115,19 @@ def parse_args(argv: Sequence[str]) -> Config:
         if args.histories
         else (config.histories if args.days is None else tuple(sorted({min(30, days), min(120, days), days})))
     )
+    given = ("rows_per_day", "repeats", "whole_repeats", "slow_repeats", "out", "cache_dir", "driver_memory")
     config = replace(
         config,
+        **{name: getattr(args, name) for name in given if getattr(args, name)},
         days=days,
-        rows_per_day=args.rows_per_day or config.rows_per_day,
         histories=tuple(sorted(set(histories))),
         hows=tuple(h.strip() for h in args.how.split(",")),
         look_back_time=args.look_back_time,
         max_waiting_time=args.max_waiting_time,
         late_match_time=args.late_match_time,
         ledger_records=tuple(n for n in (int(r) for r in args.ledger_records.split(",")) if n > 0),
-        repeats=args.repeats or config.repeats,
-        whole_repeats=args.whole_repeats or config.whole_repeats,
-        slow_repeats=args.slow_repeats or config.slow_repeats,
         suites=SUITES if args.suite == "all" else (args.suite,),
         warmup=config.warmup if args.warmup is None else args.warmup,
-        out=args.out or config.out,
-        cache_dir=args.cache_dir or config.cache_dir,
-        driver_memory=args.driver_memory or config.driver_memory,
     )
     if max(config.histories) > config.days or min(config.histories) < 1:
         parser.error(f"--histories must lie in 1..{config.days} (the generated days)")
@@ -157,41 +152,17 @@ def start_spark(config: Config, state_dir: Path):
     return local_spark_session(state_dir)
 
 
-def context(
-    config: Config,
-    spark,
-    spec,
-    rows: dict[str, int],
-    generated: bool,
-    phases: Phases,
-    sql_variant,
-    load: list[float],
-    rounds: Sequence[float],
-    suites: Sequence,
-) -> dict[str, str]:
+def context(run: Context, rows: dict[str, int], generated: bool, load: list[float], suites: Sequence) -> dict[str, str]:
     """What the numbers depend on: machine, versions, Spark settings, data, repetitions."""
     import dbt.version
     import pyspark
 
-    from .protocol import load_text
+    from .protocol import LOAD, load_text
 
+    config, spark, spec, sql_variant = run.config, run.spark, run.spec, run.sql
     jvm = spark.sparkContext._jvm
-    cpu = (
-        next(
-            (
-                line.split(":", 1)[1].strip()
-                for line in Path("/proc/cpuinfo").read_text().splitlines()
-                if line.startswith("model name")
-            ),
-            platform.processor(),
-        )
-        if Path("/proc/cpuinfo").exists()
-        else ""
-    )
-    memory = ""
-    if Path("/proc/meminfo").exists():
-        kib = int(Path("/proc/meminfo").read_text().split()[1])
-        memory = f"{kib / 1024**2:.0f} GB"
+    cpu, memory = _proc("cpuinfo", "model name", platform.processor()), _proc("meminfo", "MemTotal", "")
+    memory = f"{int(memory.split()[0]) / 1024**2:.0f} GB" if memory else ""
     conf = spark.conf.get
     few = "few-rows" in config.suites
     data = any(s.few_rows_data for s in suites)
@@ -224,8 +195,8 @@ def context(
         "load average": f"{load[0]:.1f} at start, {load[1]:.1f} at end (1-minute averages; the end value includes "
         "the benchmark's own Spark, which keeps the cores busy; a start value near or above "
         f"{os.cpu_count()} means other processes competed for the CPU); at the start of each round: "
-        f"{load_text(rounds)}",
-        "time": phases.summary(),
+        f"{load_text(LOAD)}",
+        "time": run.phases.summary(),
     }
     return {key: value for key, value in info.items() if value}
 
@@ -273,7 +244,7 @@ def main(argv: Sequence[str] = ()) -> int:
     spark = start_spark(config, state_dir)
     try:
         from .data import ensure_dataset, register_tables
-        from .protocol import LOAD, report
+        from .protocol import report
         from .variants import DATABASE, SqlMacro, load_peer
 
         suites = [suite() for suite in suite_types() if suite.name in config.suites]
@@ -305,7 +276,7 @@ def main(argv: Sequence[str] = ()) -> int:
         agreed = {s.name: s.agreement(cells[s.name]) for s in suites}
         found = [t for s in suites for t in s.targets(cells[s.name])]
         load.append(os.getloadavg()[0])
-        info = context(config, spark, spec, rows, generated, phases, run.sql, load, LOAD, suites)
+        info = context(run, rows, generated, load, suites)
         sections = [line for s in suites for line in s.sections(cells[s.name], agreed[s.name], run)]
         text = report(info, found, sections)
         out = Path(config.out)
@@ -341,6 +312,15 @@ def suite_types() -> list:
     from .many import ManyRows
 
     return [FewRows, ManyRows, Ledger, Enrich]
+
+
+def _proc(name: str, key: str, otherwise: str) -> str:
+    """A value of /proc/<name> ("" without /proc)."""
+    path = Path("/proc") / name
+    if not path.exists():
+        return ""
+    lines = path.read_text().splitlines()
+    return next((line.split(":", 1)[1].strip() for line in lines if line.startswith(key)), otherwise)
 
 
 def _portable(value):
