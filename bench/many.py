@@ -10,7 +10,6 @@ from datetime import date, timedelta
 from . import protocol
 from .data import MANY_COLUMNS, ManySpec, ensure_dataset, register_tables
 from .few import PHASES
-from .metrics import case_bounds
 from .protocol import Cell, Suite, Target, agreed_text, find, ratio_target, types_text
 from .variants import CODES, DATABASE, Tables, core, macro_call
 
@@ -193,11 +192,6 @@ class ManyRows(Suite):
             "core-default-plan": core_default_plan,
             **{name: _baseline(name) for name in BASELINE_SQL},
         }
-
-    def bounds(self, case: ManyCase) -> dict[str, int]:
-        """spec §4's partitions of A and of B (a plan may scan an input more than once: the arrival groups read
-        the slice they group)."""
-        return case_bounds(case)
 
     def cell_json(self, cell: Cell) -> dict[str, object]:
         bounds = self.bounds(cell.case)

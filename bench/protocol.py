@@ -14,7 +14,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from .metrics import PlanSummary, summarize
+from .metrics import PlanSummary, case_bounds, summarize
 
 OBSERVATION = "inc_join_bench"
 LOAD: list[float] = []  # the load average at the start of every round of this run, all suites
@@ -432,8 +432,8 @@ class Suite:
             run.phases.done(f"{self.phase}{window} runs")
 
     def bounds(self, case) -> dict[str, int]:
-        """Table -> the partitions spec allows a run of this package to read of it."""
-        return {}
+        """Table -> the partitions spec §4 allows a run of this package to read of it (a two-table case)."""
+        return case_bounds(case)
 
     def targets(self, cells: Sequence[Cell]) -> list[Target]:
         return []
