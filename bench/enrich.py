@@ -94,10 +94,14 @@ class EnrichCase(Tables):
             for name in ("a", *(i.name for i in INPUTS))
         }
 
+    @property
+    def window(self) -> dict[str, date]:
+        return dict(output_window_start=self.start, output_window_end=self.end)
+
     def model_sql(self) -> str:
-        inputs = input_specs("relation", lambda i: self.input(i.name))
-        window = dict(output_window_start=self.start, output_window_end=self.end)
-        return macro_call("inc_join_many", self.input("a"), inputs, **window)
+        return macro_call(
+            "inc_join_many", self.input("a"), input_specs("relation", lambda i: self.input(i.name)), **self.window
+        )
 
 
 def input_specs(source_key: str, source: Callable[[Input], object], conditions: bool = False) -> list[dict]:
@@ -129,7 +133,7 @@ def core(spark, case: EnrichCase, conditions: bool = False):
     from dbt_inc_join import inc_join_many
 
     inputs = input_specs("df", lambda i: spark.table(case.table(i.name)), conditions)
-    return inc_join_many(spark.table(case.table_a), inputs, output_window_start=case.start, output_window_end=case.end)
+    return inc_join_many(spark.table(case.table_a), inputs, **case.window)
 
 
 def cond(spark, case: EnrichCase):
@@ -141,18 +145,18 @@ def chain(spark, case: EnrichCase):
     step's rows) over [s − mw_c, e] by their output arrival, so the first step runs over that window."""
     from dbt_inc_join import inc_join
 
+    b, c = (
+        {k: v for k, v in spec.items() if k != "name"}
+        for spec in input_specs("df_b", lambda i: spark.table(case.table(i.name)))
+    )
+    select = "join_cols, inc_col, df_a_cols, {}, JoinType"
     first = inc_join(
         spark.table(case.table_a),
-        spark.table(case.table(FIRST.name)),
-        join_cols=[KEY],
-        inc_col=INC_COL,
+        **b,
         how="left",
-        look_back_time=FIRST.look_back_time,
-        max_waiting_time=FIRST.max_waiting_time,
-        partner="first",
         output_window_start=case.start - timedelta(days=AGGREGATE.max_waiting_time),
         output_window_end=case.end,
-        output_select="join_cols, inc_col, df_a_cols, df_b_cols, JoinType",
+        output_select=select.format("df_b_cols"),
     ).selectExpr(
         KEY,
         INC_COL,
@@ -162,19 +166,7 @@ def chain(spark, case: EnrichCase):
         f"{INC_COL}_B AS {INC_COL}_{FIRST.name}",
         f"JoinType AS JoinType_{FIRST.name}",
     )
-    second = inc_join(
-        first,
-        spark.table(case.table(AGGREGATE.name)),
-        join_cols=[KEY],
-        inc_col=INC_COL,
-        how="left",
-        look_back_time=AGGREGATE.look_back_time,
-        max_waiting_time=AGGREGATE.max_waiting_time,
-        aggregate=dict(AGGREGATE.aggregate),
-        output_window_start=case.start,
-        output_window_end=case.end,
-        output_select="join_cols, inc_col, df_a_cols, aggregates, JoinType",
-    )
+    second = inc_join(first, **c, how="left", **case.window, output_select=select.format("aggregates"))
     renamed = {f"{INC_COL}_A": f"{INC_COL}_A0", f"JoinType_{AGGREGATE.name}": "JoinType"}
     return second.selectExpr(*(f"{renamed[c]} AS {c}" if c in renamed else c for c in OUTPUT))
 

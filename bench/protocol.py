@@ -385,11 +385,16 @@ class Suite:
     uses_sql = False  # has a `sql` variant (the macro rendered by dbt, bench/variants.py)
     check_first = False  # each cell's check run untimed before the rounds, as the first warm-up round
 
+    # What every suite declares: its cells (cases x variants, in the order a round runs them), its targets, per
+    # case whether its variants agree, its sections of the report, and how its cells are run (the report's set-up).
+    def cells(self, run) -> list: ...
+    def targets(self, cells: Sequence[Cell]) -> list[Target]: ...
+    def agreement(self, cells: Sequence[Cell]) -> list[dict[str, object]]: ...
+    def sections(self, cells: Sequence[Cell], agreed: Sequence[dict], run) -> list[str]: ...
+    def runs(self, config) -> list[str]: ...
+
     def data(self, spark, run) -> None:
         """Generate (or find cached) and register the suite's own data."""
-
-    def cells(self, run) -> list:
-        raise NotImplementedError
 
     def builders(self, run) -> dict[str, Callable]:
         """Variant name -> function(spark, case) returning the lazy DataFrame."""
@@ -412,12 +417,8 @@ class Suite:
                 settle(spark)
             types = self.types(cell.variant) if checking else None
             result, seen, plan = execute(spark, builders[cell.variant], cell.case, types)
-            return (
-                result,
-                seen,
-                plan,
-                f"{cell.case.label:<22} {cell.variant:<5} {result.seconds:7.2f} s  {result.rows} rows",
-            )
+            text = f"{cell.case.label:<22} {cell.variant:<5} {result.seconds:7.2f} s  {result.rows} rows"
+            return result, seen, plan, text
 
         for window in ("daily", "whole"):
             chosen = [c for c in cells if c.case.window == window]
@@ -435,21 +436,8 @@ class Suite:
         """Table -> the partitions spec §4 allows a run of this package to read of it (a two-table case)."""
         return case_bounds(case)
 
-    def targets(self, cells: Sequence[Cell]) -> list[Target]:
-        return []
-
-    def agreement(self, cells: Sequence[Cell]) -> list[dict[str, object]]:
-        return []
-
     def agrees(self, agreed: Sequence[dict]) -> bool:
         return all(a["ours_agree"] and a["stable"] for a in agreed)
-
-    def sections(self, cells: Sequence[Cell], agreed: Sequence[dict], run) -> list[str]:
-        return []
-
-    def runs(self, config) -> list[str]:
-        """How the suite's cells are run, for the report's set-up."""
-        return []
 
     def cell_json(self, cell: Cell) -> dict[str, object]:
         return cell_json(cell, self.name, bounds=self.bounds(cell.case))
