@@ -95,12 +95,15 @@ class EnrichCase(Tables):
         }
 
     @property
-    def window(self) -> dict[str, date]:
+    def output_window(self) -> dict[str, date]:
         return dict(output_window_start=self.start, output_window_end=self.end)
 
     def model_sql(self) -> str:
         return macro_call(
-            "inc_join_many", self.input("a"), input_specs("relation", lambda i: self.input(i.name)), **self.window
+            "inc_join_many",
+            self.input("a"),
+            input_specs("relation", lambda i: self.input(i.name)),
+            **self.output_window,
         )
 
 
@@ -133,7 +136,7 @@ def core(spark, case: EnrichCase, conditions: bool = False):
     from dbt_inc_join import inc_join_many
 
     inputs = input_specs("df", lambda i: spark.table(case.table(i.name)), conditions)
-    return inc_join_many(spark.table(case.table_a), inputs, **case.window)
+    return inc_join_many(spark.table(case.table_a), inputs, **case.output_window)
 
 
 def cond(spark, case: EnrichCase):
@@ -166,7 +169,7 @@ def chain(spark, case: EnrichCase):
         f"{INC_COL}_B AS {INC_COL}_{FIRST.name}",
         f"JoinType AS JoinType_{FIRST.name}",
     )
-    second = inc_join(first, **c, how="left", **case.window, output_select=select.format("aggregates"))
+    second = inc_join(first, **c, how="left", **case.output_window, output_select=select.format("aggregates"))
     renamed = {f"{INC_COL}_A": f"{INC_COL}_A0", f"JoinType_{AGGREGATE.name}": "JoinType"}
     return second.selectExpr(*(f"{renamed[c]} AS {c}" if c in renamed else c for c in OUTPUT))
 
@@ -175,9 +178,6 @@ def hand_sql(case: EnrichCase) -> str:
     """By hand, in one statement (bench/sql/enrich_hand.sql)."""
     values = dict(key=KEY, inc_col=INC_COL, a_columns=A_COLUMNS, b_columns=B_COLUMNS, b=FIRST, c=AGGREGATE)
     return protocol.render("sql/enrich_hand.sql", case=case, codes=CODES, **values)
-
-
-# --- data
 
 
 def dataset_key(spec: DataSpec) -> str:

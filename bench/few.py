@@ -9,7 +9,7 @@ from datetime import timedelta
 
 from . import protocol
 from .protocol import Cell, Ratio, Suite, Target, agreed_text, find, ratio_target
-from .variants import PEER_B_ONLY, Case, variants
+from .variants import PEER_B_ONLY, Case, core, naive, peer
 
 OURS = ("sql", "core")
 VARIANTS = ("sql", "core", "peer", "naive")
@@ -58,7 +58,7 @@ class FewRows(Suite):
         return [PHASES.format(config=config)]
 
     def builders(self, run) -> dict:
-        return {**variants(), "sql": run.sql}
+        return {"core": core, "peer": peer, "naive": naive, "sql": run.sql}
 
     def cell_json(self, cell: Cell) -> dict[str, object]:
         return {**super().cell_json(cell), "bounds": list(self.bounds(cell.case).values())}
@@ -141,8 +141,8 @@ class FewRows(Suite):
                 plan = last.plan
                 rows.append(
                     [how, variant, *(protocol.seconds(c.median) for c in daily), Ratio.of(last, daily[0])]
-                    + [f"{plan.partitions_read(ta)} [{a}]", f"{plan.partitions_read(tb)} [{b}]"]
-                    + [f"{plan.files_read(ta)} / {plan.files_read(tb)}"]
+                    + [f"{plan.read(ta)} [{a}]", f"{plan.read(tb)} [{b}]"]
+                    + [f"{plan.read(ta, 'files')} / {plan.read(tb, 'files')}"]
                 )
         head = ["how", "variant", *(f"{h} d" for h in histories), f"{longest} d / {histories[0]} d"]
         history = protocol.table([*head, "A partitions [bound]", "B partitions [bound]", "A / B files"], rows)
@@ -159,10 +159,10 @@ class FewRows(Suite):
                     rows.append(
                         [how, window, variant, protocol.times(c), f"{Ratio.of(c, core).median:.2f}", c.check.rows]
                         + [
-                            f"{p.scan_count(ta)} / {p.scan_count(tb)}",
-                            f"{p.partitions_read(ta)} / {p.partitions_read(tb)}",
+                            f"{p.read(ta, 'scans')} / {p.read(tb, 'scans')}",
+                            f"{p.read(ta)} / {p.read(tb)}",
                         ]
-                        + [p.shuffles, p.broadcasts, p.reused_exchanges, protocol.joins(c)]
+                        + [*p.exchanges("Shuffle", "Broadcast", "Reused"), protocol.joins(c)]
                     )
         head = ["how", "window", "variant", "median s", "× core", "rows", "scans A / B", "partitions A / B"]
         variants = protocol.table([*head, "shuffles", "broadcasts", "reused exchanges", "joins"], rows)

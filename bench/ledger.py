@@ -101,9 +101,6 @@ class LedgerCell(Cell):
     statements: list[tuple[str, float, str]] = field(default_factory=list)
 
 
-# --- the generated dbt projects ---------------------------------------------------------------------------------
-
-
 def write_project(root: Path, cases: Sequence[LedgerCase], run) -> Path:
     """A dbt project with one model per case (``models/plain/`` without the post-hook, ``models/ledger/`` with
     it) over the benchmark's catalog tables (source ``bench``, schema inc_join_bench)."""
@@ -138,8 +135,8 @@ class Project:
         self.retries: list[str] = []  # the invocations run again after TRANSIENT
 
     def invoke(self, *args: str, retry: bool = True, **kwargs):
-        """One dbt invocation; raises on failure, but on TRANSIENT runs it again (up to ATTEMPTS), or with
-        ``retry=False`` returns the failed result (the caller undoes the run and runs it again)."""
+        """One dbt invocation; on TRANSIENT run again (up to ATTEMPTS), or with ``retry=False`` the failed result
+        returned (the caller undoes the run and runs it again)."""
         from harness.local_dbt import failure_text
 
         for attempt in range(1, ATTEMPTS + 1):
@@ -153,9 +150,6 @@ class Project:
             if not retry:
                 return result
         raise AssertionError("unreachable")
-
-
-# --- timing the ledger's statements -------------------------------------------------------------------------------
 
 
 @contextmanager
@@ -246,9 +240,6 @@ def _statement_label(text: str) -> str:
     if found or not lower.startswith("select"):
         return found or text.split(" ")[0]
     return "SELECT rows per JoinType" if " from " in lower and " group by " in lower else "SELECT ledger"
-
-
-# --- one run --------------------------------------------------------------------------------------------------
 
 
 def run_key(invocation_id: str, case: LedgerCase, day: date) -> str:
@@ -352,9 +343,6 @@ def check_record(spark, case: LedgerCase, ledger: str, invocation_id: str, last_
     return found
 
 
-# --- set-up -------------------------------------------------------------------------------------------------------
-
-
 @dataclass
 class Setup:
     projects: dict[str, Project]
@@ -401,7 +389,7 @@ def prefill(spark, project: Project, cases: Sequence[LedgerCase], records: int) 
     values = dict(source=first.relation, columns=spark.table(ledger).columns, inc_col=INC_COL)
     for row in spark.sql(f"SELECT DISTINCT run_key FROM {ledger} WHERE relation = '{first.relation}'").collect():
         _drop_record(spark, ledger, row.run_key)
-    table_id = _table_property(spark, first.relation, "inc_join.table_id")
+    table_id = dict(spark.sql(f"SHOW TBLPROPERTIES {first.relation}").collect())["inc_join.table_id"]
     own = dict(relation=f"'{first.relation}'", model=f"'{first.unique_id}'", table_id=table_id, copies=0)
     spark.sql(f"{insert} {protocol.render(RECORDS, **values, **own)}")
     days = spark.table(first.relation).select(INC_COL).distinct().count()
@@ -410,16 +398,6 @@ def prefill(spark, project: Project, cases: Sequence[LedgerCase], records: int) 
         other = "concat('{}', CAST(copy.id AS STRING))"
         others = dict(relation=other.format(f"{first.schema}.other_"), model=other.format("model.other.other_"))
         spark.sql(f"{insert} {protocol.render(RECORDS, **values, **others, table_id='synthetic', copies=copies)}")
-
-
-def _table_property(spark, relation: str, key: str) -> str:
-    for row in spark.sql(f"SHOW TBLPROPERTIES {relation}").collect():
-        if row[0] == key:
-            return row[1]
-    raise AssertionError(f"{relation} has no table property {key}")
-
-
-# --- the suite ----------------------------------------------------------------------------------------------------
 
 
 class Ledger(Suite):

@@ -257,8 +257,8 @@ class ManyRows(Suite):
         def read(c: Cell) -> list[str]:
             (ta, a), (tb, b) = self.bounds(c.case).items()
             p = c.plan
-            scans = f"{p.scan_count(ta)} / {p.scan_count(tb)}"
-            return [scans, f"{p.partitions_read(ta)} / {p.partitions_read(tb)} [{a} / {b}]"]
+            scans = f"{p.read(ta, 'scans')} / {p.read(tb, 'scans')}"
+            return [scans, f"{p.read(ta)} / {p.read(tb)} [{a} / {b}]"]
 
         rows = [
             [

@@ -27,27 +27,13 @@ class PlanSummary:
     scans: list[Scan] = field(default_factory=list)
     nodes: Counter = field(default_factory=Counter)
 
-    def partitions_read(self, table: str) -> int:
-        """Partitions read from ``table`` over all its scans (a re-scan counts again)."""
-        return sum(s.partitions for s in self.scans if s.table == table)
+    def read(self, table: str, what: str = "partitions") -> int:
+        """``what`` (partitions, files or scans) of ``table`` over all its scans (a re-scan counts again)."""
+        return sum(1 if what == "scans" else getattr(s, what) for s in self.scans if s.table == table)
 
-    def files_read(self, table: str) -> int:
-        return sum(s.files for s in self.scans if s.table == table)
-
-    def scan_count(self, table: str) -> int:
-        return sum(1 for s in self.scans if s.table == table)
-
-    @property
-    def shuffles(self) -> int:
-        return self.nodes["ShuffleExchangeExec"]
-
-    @property
-    def broadcasts(self) -> int:
-        return self.nodes["BroadcastExchangeExec"]
-
-    @property
-    def reused_exchanges(self) -> int:
-        return self.nodes["ReusedExchangeExec"]
+    def exchanges(self, *kinds: str) -> list[int]:
+        """Exchange nodes of each kind (Shuffle, Broadcast, Reused)."""
+        return [self.nodes[f"{kind}ExchangeExec"] for kind in kinds]
 
     @property
     def joins(self) -> dict[str, int]:

@@ -64,9 +64,6 @@ class Cell:
         return self.check is not None and all(r.rows == rows for r in self.runs)
 
 
-# --- timing -------------------------------------------------------------------------------------------------------
-
-
 def settle(spark) -> None:
     """Start every timed run from the same state: collect garbage in Python and in the JVM, which also lets
     Spark's cleaner drop the shuffle files and broadcasts of earlier runs, instead of charging that work to
@@ -128,9 +125,6 @@ def rounds(cells: Sequence[Cell], warmup: int, run: Callable, progress: Callable
         round_number += 1
     LOAD.extend(load)
     return load
-
-
-# --- looking up, targets, agreement ------------------------------------------------------------------------------
 
 
 def find(cells: Iterable[Cell], variant: str | None = None, **case: object) -> Cell | None:
@@ -263,9 +257,6 @@ def difference(ours: Check, theirs: Check | None) -> str:
     return ", ".join(parts)
 
 
-# --- Markdown and JSON -------------------------------------------------------------------------------------------
-
-
 def seconds(value: float) -> str:
     return f"{value:.2f}" if value < 10 else f"{value:.1f}"
 
@@ -301,7 +292,7 @@ def variant_table(cells: Sequence[Cell], read_head: Sequence[str], read: Callabl
         core = next(c for c in cells if c.case == case and c.variant == "core")
         rows += [
             [c.case.label, c.variant, times(c), f"{Ratio.of(c, core).median:.2f}", c.check.rows, *read(c)]
-            + [c.plan.shuffles, c.plan.broadcasts, joins(c)]
+            + [*c.plan.exchanges("Shuffle", "Broadcast"), joins(c)]
             for c in cells
             if c.case == case and c.runs and c.plan and c.check
         ]
@@ -369,9 +360,6 @@ def section(name: str, **values: object) -> list[str]:
     """A suite's part of the report (bench/templates/report/<name>.md), as lines; list values are tables."""
     tables = {key: "\n".join(value) if isinstance(value, list) else value for key, value in values.items()}
     return render(f"templates/report/{name}.md", **tables).removesuffix("\n").split("\n")
-
-
-# --- what a suite declares ---------------------------------------------------------------------------------------
 
 
 class Suite:

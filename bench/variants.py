@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -131,19 +131,10 @@ def load_peer(peer_dir: Path = PEER_DIR):
 
 
 def peer(spark, case: Case):
-    """inc-join 0.1.3 with the same keys, windows and output window."""
+    """inc-join 0.1.3 with the same keys, windows and output window (it has no inc_col and no late matches)."""
     assert not case.late_match_time, "the peer has no late matches"
-    module = load_peer()
-    return module.inc_join(
-        spark.table(case.table_a),
-        spark.table(case.table_b),
-        how=case.how,
-        join_cols=list(JOIN_COLS),
-        look_back_time=case.look_back_time,
-        max_waiting_time=case.max_waiting_time,
-        output_window_start=case.start,
-        output_window_end=case.end,
-    )
+    arguments = {k: v for k, v in case.arguments().items() if k not in ("inc_col", "late_match_time")}
+    return load_peer().inc_join(spark.table(case.table_a), spark.table(case.table_b), **arguments)
 
 
 def naive_sql(case: Case) -> str:
@@ -185,15 +176,8 @@ class SqlMacro:
         began = time.perf_counter()
         inline = f"\n{self.SEPARATOR}\n".join(c.model_sql() for c in todo)
         # no cache population: dbt would describe every table of the schema first
-        result = self.project.invoke(
-            "compile",
-            "--inline",
-            inline,
-            "--no-populate-cache",
-            "--target-path",
-            str(self.state_dir / "dbt-target"),
-            *self._flags,
-        )
+        target = ("--target-path", str(self.state_dir / "dbt-target"))
+        result = self.project.invoke("compile", "--inline", inline, "--no-populate-cache", *target, *self._flags)
         parts = result.result.results[0].node.compiled_code.split(self.SEPARATOR)
         assert len(parts) == len(todo), f"expected {len(todo)} rendered cases, got {len(parts)}"
         self.compiled.update((case, sql.strip()) for case, sql in zip(todo, parts, strict=True))
@@ -210,9 +194,3 @@ def join_type_values(variant: str) -> dict[str, str]:
     if variant == "peer":
         return {name: f"JoinType = '{name}'" for name in (*LABELS.values(), PEER_B_ONLY)}
     return {name: f"JoinType = {code}" for code, name in LABELS.items()}
-
-
-def variants() -> dict[str, Callable]:
-    """Name -> function(spark, case) returning the lazy result DataFrame (the ``sql`` variant, an SqlMacro, is
-    made once per run by bench/run.py)."""
-    return {"core": core, "peer": peer, "naive": naive}
