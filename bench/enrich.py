@@ -279,7 +279,7 @@ class Enrich(Suite):
         )
         for window in ("whole", "daily"):
             name = f"enrich: hand-written / core, {window}, {longest} d"
-            found += ratio_target(name, at(window, "hand"), at(window, "core"), reported="—")
+            found += ratio_target(name, at(window, "hand"), at(window, "core"), "—")
         return found
 
     def agreement(self, cells: Sequence[Cell]) -> list[dict[str, object]]:

@@ -10,6 +10,7 @@ from datetime import date, timedelta
 from . import protocol
 from .data import MANY_COLUMNS, ManySpec, ensure_dataset, register_tables
 from .few import PHASES
+from .metrics import read_from
 from .protocol import Cell, Suite, Target, agreed_text, find, ratio_target, types_text
 from .variants import CODES, DATABASE, Tables, core, macro_call
 
@@ -86,17 +87,6 @@ def core_default_plan(spark, case: ManyCase):
     return inc_join(spark.table(case.table_a), spark.table(case.table_b), **arguments)
 
 
-def _read_ranges(case: ManyCase) -> tuple[str, str]:
-    """What every hand-written variant reads (the same partitions as spec §4 allows this package)."""
-    lb, mw = case.look_back_time, case.max_waiting_time
-    a_from = case.start - timedelta(days=mw)
-    b_from = case.start - timedelta(days=mw + lb)
-    return (
-        f"{INC_COL} BETWEEN DATE'{a_from}' AND DATE'{case.end}'",
-        f"{INC_COL} BETWEEN DATE'{b_from}' AND DATE'{case.end}'",
-    )
-
-
 # the JoinType of a pair by where B arrived against A (spec §3)
 MATCHED = "CASE WHEN RecDate_B = RecDate_A THEN {SAME_TIME} WHEN RecDate_B < RecDate_A THEN {A_LATE} ELSE {B_LATE} END"
 BASELINE_SQL = {"bucketed": "all", "join-group-by": "aggregate", "join-row-number": "first last"}  # name -> modes
@@ -106,7 +96,8 @@ def baseline_sql(case: ManyCase, name: str) -> str:
     """A hand-written baseline (bench/sql/many_<name>.sql), for the modes it is written for (how = inner for
     partner = 'all', left otherwise)."""
     assert case.mode in BASELINE_SQL[name].split() and case.how == ("inner" if case.mode == "all" else "left"), case
-    read_a, read_b = _read_ranges(case)
+    # every hand-written variant reads the same partitions as spec §4 allows this package
+    read_a, read_b = (f"{INC_COL} BETWEEN DATE'{lower}' AND DATE'{case.end}'" for lower in read_from(case))
     values = dict(key=KEY, inc_col=INC_COL, a_columns=A_COLUMNS, b_columns=B_COLUMNS, order_by=PARTNER_ORDER_BY)
     values.update(
         lb=case.look_back_time, mw=case.max_waiting_time, aggregate=AGGREGATE, matched=MATCHED.format(**CODES)

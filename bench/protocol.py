@@ -43,7 +43,6 @@ class Cell:
     variant: str
     wanted: int
     runs: list = field(default_factory=list)
-    warmups: int = 0
     # A slow cell (a hand-written baseline taking minutes) may skip the warm-up rounds: its first timed run is
     # then its check run, the observation costing little next to the run.
     skip_warmup: bool = False
@@ -115,9 +114,7 @@ def rounds(cells: Sequence[Cell], warmup: int, run: Callable, progress: Callable
             result, seen, plan, text = run(cell, checking)
             if checking:
                 cell.check = seen
-            if warming:
-                cell.warmups += 1
-            else:
+            if not warming:
                 cell.runs.append(result)
                 cell.plan = plan
             check = " (check run)" if checking else ""
@@ -176,21 +173,15 @@ def meets(value: float, goal: str) -> bool:
     return value <= bound if goal.startswith("≤") else value >= bound
 
 
-def ratio_target(
-    name: str,
-    x: Cell | None,
-    y: Cell | None,
-    goal: str | None = None,
-    reported: str = "none (reported)",
-    value: Callable = lambda r: r.seconds,
-    difference: bool = False,
-) -> list[Target]:
-    """The target x / y (or x − y) against ``goal``; without a goal a ratio reported (goal text ``reported``);
-    nothing when a cell is missing or has no runs."""
+def ratio_target(name: str, x: Cell | None, y: Cell | None, goal: str | None = None, **how) -> list[Target]:
+    """The target x / y (or, ``difference=True``, x − y; ``value`` of a run, else its seconds) against ``goal``;
+    without a goal ('≤ …' or '≥ …') a ratio reported, goal text "none (reported)" or ``goal``; nothing when a
+    cell is missing or has no runs."""
     if x is None or y is None or not x.runs or not y.runs:
         return []
-    ratio = Ratio.of(x, y, value, difference)
-    return [Target(name, goal or reported, str(ratio), meets(ratio.median, goal) if goal else None)]
+    ratio = Ratio.of(x, y, **how)
+    passed = meets(ratio.median, goal) if goal and goal[0] in "≤≥" else None
+    return [Target(name, goal or "none (reported)", str(ratio), passed)]
 
 
 def reads(cell: Cell, bounds: dict[str, int]) -> dict[str, list[int]]:
@@ -414,7 +405,6 @@ class Suite:
                 continue
             for cell in chosen if self.check_first else ():
                 cell.check = execute(spark, builders[cell.variant], cell.case, self.types(cell.variant))[1]
-                cell.warmups += 1
                 run.say(f"  check run: {cell.case.label:<22} {cell.variant:<5} {cell.check.rows} rows")
             warmup = max(config.warmup - 1, 0) if self.check_first else config.warmup
             rounds(chosen, warmup, one, run.say)
