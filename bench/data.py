@@ -121,7 +121,7 @@ COLUMNS: dict[str, str] = {
 }
 
 
-def ensure_dataset(spark, spec: DataSpec | ManySpec, cache_dir: Path) -> Path:
+def ensure_dataset(spark, spec: DataSpec | ManySpec, cache_dir: Path) -> tuple[Path, bool]:
     """The directory holding ``a/`` and ``b/`` for ``spec`` (few rows or many rows per key); generated on first
     use, then reused."""
     many = isinstance(spec, ManySpec)
@@ -132,22 +132,21 @@ def ensure_dataset(spark, spec: DataSpec | ManySpec, cache_dir: Path) -> Path:
     return ensure(spark, spec.key, cache_dir, frames, spec.days * spec.rows_per_day, marker)
 
 
-def ensure(spark, key: str, cache_dir: Path, frames: dict, total: int, marker_content: dict) -> Path:
-    """``cache_dir/key`` holding each frame as a parquet table partitioned by RecDate, generated on first use; a
-    marker file written last makes an interrupted generation count as missing."""
+def ensure(spark, key: str, cache_dir: Path, frames: dict, total: int, marker_content: dict) -> tuple[Path, bool]:
+    """``cache_dir/key`` holding each frame as a parquet table partitioned by RecDate, and whether it was generated
+    now (else found cached); a marker file written last makes an interrupted generation count as missing."""
     root = Path(cache_dir).resolve() / key
     marker = root / "_COMPLETE.json"
     if marker.exists():
-        return root
-    if root.exists():
-        shutil.rmtree(root)
+        return root, False
+    shutil.rmtree(root, ignore_errors=True)
     for side, df in frames.items():
         # One file per daily partition: all rows of a day go to the same task. Small data is written by one task
         # (no shuffle: job overhead would dominate), large data spread by day over tasks of ~1M rows.
         df = df.coalesce(1) if total <= 1_000_000 else df.repartition(max(2, total // 1_000_000), "RecDate")
         df.write.partitionBy("RecDate").parquet(str(root / side))
     marker.write_text(json.dumps(marker_content, indent=2) + "\n")
-    return root
+    return root, True
 
 
 # Many rows per key (the issue 12 suite): its own generator, versioned on its own.

@@ -6,10 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
-from pathlib import Path
 
 from . import protocol
-from .data import COLUMNS, DataSpec, ensure, register_table
+from .data import COLUMNS, ensure, register_table
 from .protocol import Cell, Suite, Target, agreed_text, find, ratio_target, types_text
 from .variants import CODES, DATABASE, LABELS, Tables, macro_call
 
@@ -180,33 +179,6 @@ def hand_sql(case: EnrichCase) -> str:
     return protocol.render("sql/enrich_hand.sql", case=case, codes=CODES, **values)
 
 
-def dataset_key(spec: DataSpec) -> str:
-    """The cache directory of the enrichment ``c`` of the few-rows dataset ``spec``."""
-    return f"enrich_{spec.key}_v{GENERATOR_VERSION}"
-
-
-def ensure_data(spark, spec: DataSpec, few_rows: Path, cache_dir: Path) -> Path:
-    """The directory holding ``c/`` (B's rows one day later), generated from the few-rows data's ``b/`` on first
-    use, then reused."""
-    df = (
-        spark.read.parquet(str(few_rows / "b"))
-        .selectExpr(*B_COLUMNS[:1], KEY, *B_COLUMNS[1:], f"date_add({INC_COL}, {SHIFT_DAYS}) AS {INC_COL}")
-        .where(f"{INC_COL} <= DATE'{spec.last_day}'")
-    )
-    content = {"few_rows": spec.key, "shift_days": SHIFT_DAYS, "generator_version": GENERATOR_VERSION}
-    total = spec.days * spec.rows_per_day
-    return ensure(spark, dataset_key(spec), cache_dir, {AGGREGATE.name: df}, total, content)
-
-
-def register(spark, dataset: Path, spec: DataSpec, histories: Sequence[int]) -> None:
-    """Catalog tables ``c_<n>d`` over the dataset's files, each with the partitions of the last ``n`` days that
-    exist (c has none on the data's first day), like bench/data.py's register_tables."""
-    first = spec.first_day + timedelta(days=SHIFT_DAYS)
-    for n in histories:
-        days = [d for d in (spec.last_day - timedelta(days=i) for i in range(n)) if d >= first]
-        register_table(spark, f"{DATABASE}.{AGGREGATE.name}_{n}d", COLUMNS["b"], dataset / AGGREGATE.name, days)
-
-
 class Enrich(Suite):
     name = "enrich"
     phase = "enrich "
@@ -215,10 +187,22 @@ class Enrich(Suite):
     check_first = True
 
     def data(self, spark, run) -> None:
-        cached = (run.config.cache_dir.resolve() / dataset_key(run.spec) / "_COMPLETE.json").exists()
-        dataset = ensure_data(spark, run.spec, run.dataset, run.config.cache_dir)
-        register(spark, dataset, run.spec, sorted({min(run.config.histories), max(run.config.histories)}))
-        run.phases.done("data enrich", f" ({'cached' if cached else 'generated'} in {dataset})")
+        """``c``: B's rows one day later, generated from the few-rows data's ``b/`` on first use, as catalog tables
+        ``c_<n>d`` with the partitions of the last ``n`` days that exist (c has none on the data's first day)."""
+        spec = run.spec
+        df = (
+            spark.read.parquet(str(run.dataset / "b"))
+            .selectExpr(*B_COLUMNS[:1], KEY, *B_COLUMNS[1:], f"date_add({INC_COL}, {SHIFT_DAYS}) AS {INC_COL}")
+            .where(f"{INC_COL} <= DATE'{spec.last_day}'")
+        )
+        content = {"few_rows": spec.key, "shift_days": SHIFT_DAYS, "generator_version": GENERATOR_VERSION}
+        key, total = f"enrich_{spec.key}_v{GENERATOR_VERSION}", spec.days * spec.rows_per_day
+        dataset, generated = ensure(spark, key, run.config.cache_dir, {AGGREGATE.name: df}, total, content)
+        first = spec.first_day + timedelta(days=SHIFT_DAYS)
+        for n in sorted({min(run.config.histories), max(run.config.histories)}):
+            days = [d for d in (spec.last_day - timedelta(days=i) for i in range(n)) if d >= first]
+            register_table(spark, f"{DATABASE}.{AGGREGATE.name}_{n}d", COLUMNS["b"], dataset / AGGREGATE.name, days)
+        run.phases.done("data enrich", f" ({'generated' if generated else 'cached'} in {dataset})")
 
     def cells(self, run) -> list[Cell]:
         """The daily run over the shortest and the longest history and the whole longest history, each case's

@@ -256,8 +256,7 @@ def main(argv: Sequence[str] = ()) -> int:
         rows: dict[str, int] = {}
         generated = False
         if any(s.few_rows_data for s in suites):
-            generated = not (Path(config.cache_dir).resolve() / spec.key / "_COMPLETE.json").exists()
-            run.dataset = ensure_dataset(spark, spec, config.cache_dir)
+            run.dataset, generated = ensure_dataset(spark, spec, config.cache_dir)
             phases.done("data", f" ({'generated' if generated else 'cached'} in {run.dataset})")
             register_tables(spark, DATABASE, run.dataset, spec, config.histories)
             longest = max(config.histories)
