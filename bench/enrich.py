@@ -185,6 +185,7 @@ class Enrich(Suite):
     few_rows_data = True
     uses_sql = True
     check_first = True
+    builds = {"core": core, "cond": cond, "chain": chain, "hand": lambda spark, case: spark.sql(hand_sql(case))}
 
     def data(self, spark, run) -> None:
         """``c``: B's rows one day later, generated from the few-rows data's ``b/`` on first use, as catalog tables
@@ -220,9 +221,6 @@ class Enrich(Suite):
             f"counts as the first of {max(config.warmup, 1)} warm-up round(s), then {config.repeats} timed runs "
             f"per daily cell and {config.whole_repeats} per whole-history cell, interleaved round-robin"
         ]
-
-    def builders(self, run) -> dict[str, Callable]:
-        return {"sql": run.sql, "core": core, "cond": cond, "chain": chain, "hand": lambda s, c: s.sql(hand_sql(c))}
 
     def types(self, variant: str) -> dict[str, str]:
         """Rows per JoinType of each input (``b a_late``, ...)."""

@@ -25,6 +25,7 @@ class FewRows(Suite):
     name = "few-rows"
     few_rows_data = True
     uses_sql = True
+    builds = {"core": core, "peer": peer, "naive": naive}
 
     def cells(self, run) -> list[Cell]:
         """Every (case, variant), in the order a round runs them: cells compared with each other next to each other,
@@ -56,9 +57,6 @@ class FewRows(Suite):
 
     def runs(self, config) -> list[str]:
         return [PHASES.format(config=config)]
-
-    def builders(self, run) -> dict:
-        return {"core": core, "peer": peer, "naive": naive, "sql": run.sql}
 
     def cell_json(self, cell: Cell) -> dict[str, object]:
         return {**super().cell_json(cell), "bounds": list(self.bounds(cell.case).values())}

@@ -131,6 +131,7 @@ class ManyRows(Suite):
     name = "many-rows"
     phase = "many-rows "
     uses_sql = True
+    builds = {"core": core, "core-default-plan": core_default_plan, **{name: _baseline(name) for name in BASELINE_SQL}}
 
     def data(self, spark, run) -> None:
         """Per shape: the dataset and the history lengths registered (tables ``<shape>_a_<n>d``)."""
@@ -174,14 +175,6 @@ class ManyRows(Suite):
             f"hand-written baselines {config.slow_repeats} timed runs without warm-up (their first run is the "
             "check run)"
         ]
-
-    def builders(self, run) -> dict[str, Callable]:
-        return {
-            "core": core,
-            "sql": run.sql,
-            "core-default-plan": core_default_plan,
-            **{name: _baseline(name) for name in BASELINE_SQL},
-        }
 
     def cell_json(self, cell: Cell) -> dict[str, object]:
         bounds = self.bounds(cell.case)

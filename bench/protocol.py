@@ -363,6 +363,7 @@ class Suite:
     few_rows_data = False  # reads the few-rows suite's data (bench/data.py), which run.py prepares once
     uses_sql = False  # has a `sql` variant (the macro rendered by dbt, bench/variants.py)
     check_first = False  # each cell's check run untimed before the rounds, as the first warm-up round
+    builds: dict[str, Callable] = {}  # variant name -> function(spark, case) returning the lazy DataFrame
 
     # What every suite declares: its cells (cases x variants, in the order a round runs them), its targets, per
     # case whether its variants agree, its sections of the report, and how its cells are run (the report's set-up).
@@ -376,8 +377,8 @@ class Suite:
         """Generate (or find cached) and register the suite's own data."""
 
     def builders(self, run) -> dict[str, Callable]:
-        """Variant name -> function(spark, case) returning the lazy DataFrame."""
-        return {}
+        """Variant name -> function(spark, case) returning the lazy DataFrame: the suite's own and the SQL macro."""
+        return {**self.builds, "sql": run.sql} if self.uses_sql else dict(self.builds)
 
     def types(self, variant: str) -> dict[str, str]:
         """JoinType name -> its condition on ``variant``'s output (for the check run's counts)."""
