@@ -11,6 +11,7 @@ from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field, replace
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
+from typing import Any
 
 from . import protocol
 from .protocol import Cell, Ratio, Suite, Target, agreed_text, ratio_target, types_text
@@ -83,7 +84,7 @@ class LedgerRun:
     invocation: float
     ledger_read: float
     ledger_record: float
-    rows: int
+    rows: int = 0
     # the SQL model's query of the latest output arrival in its own table (max(inc_col) in this, spec §6 and §13),
     # which reads every partition of the table; a Python model runs it in its code, through Spark (not seen: 0)
     table_latest: float = 0.0
@@ -247,24 +248,6 @@ def run_key(invocation_id: str, case: LedgerCase, day: date) -> str:
     return f"{invocation_id}/{case.unique_id}/{day} 00:00:00"
 
 
-def reset(spark, case: LedgerCase, ledger: str, last_day: date, previous_invocation: str | None) -> None:
-    """Back to the state before the daily run: the last day's partition out of the model's table and, with the
-    ledger, the previous run's record out of the ledger (its own run_key partition) and the table property
-    inc_join.committed as yesterday's daily run left it (the set-up's first run covered the whole history; a daily
-    run's window is its day)."""
-    spark.sql(f"ALTER TABLE {case.relation} DROP IF EXISTS PARTITION ({INC_COL} = DATE'{last_day}')")
-    if case.ledger == "off":
-        return
-    if previous_invocation:
-        key = run_key(previous_invocation, case, last_day)
-        _drop_record(spark, ledger, key, datetime.now(timezone.utc).strftime("%Y-%m"))
-    yesterday = last_day - timedelta(days=1)
-    committed = {"window_start": f"{yesterday} 00:00:00", "window_end": f"{yesterday} 00:00:00"}
-    committed["rows_total"] = spark.table(case.relation).where(f"{INC_COL} = DATE'{yesterday}'").count()
-    committed["run_key"] = f"bench/{case.unique_id}/{yesterday} 00:00:00"
-    spark.sql(f"ALTER TABLE {case.relation} SET TBLPROPERTIES ('inc_join.committed' = '{json.dumps(committed)}')")
-
-
 def _drop_record(spark, ledger: str, key: str, month: str | None = None) -> None:
     """A record's partition out of the ledger; a partition is named by both levels, so without ``month`` (a
     record of this benchmark's runs: this month) it is looked up first."""
@@ -280,85 +263,99 @@ def _invocation_id() -> str:
     return get_invocation_id()
 
 
-def daily_run(spark, project: Project, case: LedgerCase, last_day: date) -> tuple[LedgerRun, str, list]:
-    """One ``dbt run --select <model>``: its timings, its invocation id, and its classified statements. A run
-    failing with TRANSIENT is undone (reset) and run again; only the run that succeeded is timed."""
-    for _ in range(ATTEMPTS):
-        began = time.perf_counter()
-        with recording() as statements:
-            result = project.invoke("run", "--select", case.model, retry=False)
-        invocation = time.perf_counter() - began
-        if result.success:
-            break
-        reset(spark, case, project.ledger, last_day, _invocation_id())
-    else:
-        raise RuntimeError(f"dbt run --select {case.model} failed {ATTEMPTS} times with {TRANSIENT}")
-    [node] = result.result.results
-    phases = {t.name: (t.completed_at - t.started_at).total_seconds() for t in node.timing}
-    kinds = classify(statements, case.relation, project.ledger)
-    run = LedgerRun(
-        seconds=node.execution_time,
-        compile=phases.get("compile", 0.0),
-        execute=phases.get("execute", 0.0),
-        invocation=invocation,
-        ledger_read=sum(s for kind, s, _ in kinds if kind == "read"),
-        ledger_record=sum(s for kind, s, _ in kinds if kind == "record"),
-        rows=0,
-        table_latest=sum(s for kind, s, text in kinds if kind == "model" and _is_latest_query(text, case.relation)),
-    )
-    return run, _invocation_id(), kinds
-
-
-def _last_day_rows(spark, case: LedgerCase, last_day: date):
-    return spark.table(case.relation).where(f"{INC_COL} = DATE'{last_day}'")
-
-
-def written_rows(spark, case: LedgerCase, last_day: date) -> dict:
-    """The rows in the table's last-day partition: count, per JoinType name, fingerprint."""
-    rows = _last_day_rows(spark, case, last_day)
-    types = {LABELS[int(r[0])]: int(r[1]) for r in rows.groupBy("JoinType").count().collect()}
-    fingerprint = rows.selectExpr(f"{FINGERPRINT} AS f").first()[0]
-    return {"rows": sum(types.values()), "types": types, "fingerprint": int(fingerprint or 0)}
-
-
-def check_record(spark, case: LedgerCase, ledger: str, invocation_id: str, last_day: date, written: dict) -> dict:
-    """The run's records in the ledger: exactly one, under the run_key reset() drops, for the last day, with the
-    rows the run wrote."""
-    columns = "run_key, relation, window_start, window_end, empty, rows_total, join_type_rows"
-    records = spark.sql(f"SELECT {columns} FROM {ledger} WHERE invocation_id = '{invocation_id}'").collect()
-    found: dict = {"records": len(records)}
-    if len(records) == 1:
-        record = records[0]
-        found.update(
-            run_key_as_expected=record.run_key == run_key(invocation_id, case, last_day),
-            relation=record.relation,
-            window=[str(record.window_start.date()), str(record.window_end.date())],
-            empty=bool(record.empty),
-            rows_total=int(record.rows_total),
-            join_type_rows={LABELS[int(k)]: int(v) for k, v in (record.join_type_rows or {}).items()},
-        )
-    expected = dict(records=1, run_key_as_expected=True, relation=case.relation, window=[str(last_day)] * 2)
-    expected.update(empty=False, rows_total=written["rows"], join_type_rows=written["types"])
-    found["consistent"] = all(found.get(key) == value for key, value in expected.items())
-    return found
-
-
 @dataclass
 class Setup:
-    projects: dict[str, Project]
+    """The generated projects, each model's table up to the day before the last, and what each daily run needs."""
+
+    spark: Any
     last_day: date
-    invocations: dict[LedgerCase, str]  # the latest run's invocation id per case (reset drops its record)
-    records: dict[str, int]  # rows in each project's ledger after the set-up
-    seconds: dict[str, float]
+    projects: dict[str, Project] = field(default_factory=dict)
+    invocations: dict[LedgerCase, str] = field(default_factory=dict)  # each case's latest run (reset drops its record)
+    records: dict[str, int] = field(default_factory=dict)  # rows in each project's ledger after the set-up
+    seconds: dict[str, float] = field(default_factory=dict)
     load: list[float] = field(default_factory=list)  # the 1-minute load average at the start of each round
+
+    def rows(self, case: LedgerCase, day: date | None = None):
+        return self.spark.table(case.relation).where(f"{INC_COL} = DATE'{day or self.last_day}'")
+
+    def reset(self, case: LedgerCase) -> None:
+        """Back to the state before the daily run: the last day's partition out of the model's table and, with the
+        ledger, the previous run's record out of the ledger (its own run_key partition) and the table property
+        inc_join.committed as yesterday's daily run left it (the set-up's first run covered the whole history; a
+        daily run's window is its day)."""
+        spark, ledger = self.spark, self.projects[case.project].ledger
+        spark.sql(f"ALTER TABLE {case.relation} DROP IF EXISTS PARTITION ({INC_COL} = DATE'{self.last_day}')")
+        if case.ledger == "off":
+            return
+        if case in self.invocations:
+            key = run_key(self.invocations[case], case, self.last_day)
+            _drop_record(spark, ledger, key, datetime.now(timezone.utc).strftime("%Y-%m"))
+        yesterday = self.last_day - timedelta(days=1)
+        committed = {"window_start": f"{yesterday} 00:00:00", "window_end": f"{yesterday} 00:00:00"}
+        committed["rows_total"] = self.rows(case, yesterday).count()
+        committed["run_key"] = f"bench/{case.unique_id}/{yesterday} 00:00:00"
+        spark.sql(f"ALTER TABLE {case.relation} SET TBLPROPERTIES ('inc_join.committed' = '{json.dumps(committed)}')")
+
+    def daily_run(self, case: LedgerCase) -> tuple[LedgerRun, list]:
+        """One ``dbt run --select <model>``: its timings and its classified statements. A run failing with
+        TRANSIENT is undone (reset) and run again; only the run that succeeded is timed."""
+        project = self.projects[case.project]
+        for _ in range(ATTEMPTS):
+            began = time.perf_counter()
+            with recording() as statements:
+                result = project.invoke("run", "--select", case.model, retry=False)
+            invocation = time.perf_counter() - began
+            self.invocations[case] = _invocation_id()
+            if result.success:
+                break
+            self.reset(case)
+        else:
+            raise RuntimeError(f"dbt run --select {case.model} failed {ATTEMPTS} times with {TRANSIENT}")
+        [node] = result.result.results
+        phases = {t.name: (t.completed_at - t.started_at).total_seconds() for t in node.timing}
+        kinds = classify(statements, case.relation, project.ledger)
+        latest = sum(s for kind, s, text in kinds if kind == "model" and _is_latest_query(text, case.relation))
+        ledger = {f"ledger_{kind}": sum(s for k, s, _ in kinds if k == kind) for kind in ("read", "record")}
+        run = LedgerRun(
+            node.execution_time, phases.get("compile", 0.0), phases.get("execute", 0.0), invocation, **ledger
+        )
+        return replace(run, table_latest=latest), kinds
+
+    def written(self, case: LedgerCase) -> dict:
+        """The rows in the table's last-day partition: count, per JoinType name, fingerprint."""
+        rows = self.rows(case)
+        types = {LABELS[int(r[0])]: int(r[1]) for r in rows.groupBy("JoinType").count().collect()}
+        fingerprint = rows.selectExpr(f"{FINGERPRINT} AS f").first()[0]
+        return {"rows": sum(types.values()), "types": types, "fingerprint": int(fingerprint or 0)}
+
+    def check_record(self, case: LedgerCase, written: dict) -> dict:
+        """The run's records in the ledger: exactly one, under the run_key reset() drops, for the last day, with
+        the rows the run wrote."""
+        invocation_id, ledger = self.invocations[case], self.projects[case.project].ledger
+        columns = "run_key, relation, window_start, window_end, empty, rows_total, join_type_rows"
+        records = self.spark.sql(f"SELECT {columns} FROM {ledger} WHERE invocation_id = '{invocation_id}'").collect()
+        found: dict = {"records": len(records)}
+        if len(records) == 1:
+            record = records[0]
+            found.update(
+                run_key_as_expected=record.run_key == run_key(invocation_id, case, self.last_day),
+                relation=record.relation,
+                window=[str(record.window_start.date()), str(record.window_end.date())],
+                empty=bool(record.empty),
+                rows_total=int(record.rows_total),
+                join_type_rows={LABELS[int(k)]: int(v) for k, v in (record.join_type_rows or {}).items()},
+            )
+        expected = dict(records=1, run_key_as_expected=True, relation=case.relation, window=[str(self.last_day)] * 2)
+        expected.update(empty=False, rows_total=written["rows"], join_type_rows=written["types"])
+        found["consistent"] = all(found.get(key) == value for key, value in expected.items())
+        return found
 
 
 def set_up(spark, cells: Sequence[LedgerCell], run) -> Setup:
     """Per project: its files, ``dbt deps``, its ledger table, and each model's table up to the day before the
     last (one first run of all its models with var inc_join_output_window_end); then the pre-filled ledgers."""
-    last_day = run.spec.last_day
+    setup = Setup(spark, run.spec.last_day)
     cases = [cell.case for cell in cells]
-    setup = Setup({}, last_day, {}, {}, {})
     for name in dict.fromkeys(c.project for c in cases):
         began = time.perf_counter()
         chosen = [c for c in cases if c.project == name]
@@ -366,7 +363,7 @@ def set_up(spark, cells: Sequence[LedgerCell], run) -> Setup:
         project = setup.projects[name] = Project(root, run.state_dir, chosen[0].schema)
         project.invoke("deps")
         project.invoke("run", "--select", LEDGER_MODEL)  # record_run would create it on the first record too
-        window_end = {"inc_join_output_window_end": str(last_day - timedelta(days=1))}
+        window_end = {"inc_join_output_window_end": str(setup.last_day - timedelta(days=1))}
         project.invoke("run", "--select", *(c.model for c in chosen), vars=window_end)
         setup.invocations.update((case, _invocation_id()) for case in chosen)
         records = chosen[0].records
@@ -430,25 +427,19 @@ class Ledger(Suite):
         """The set-up, then round-robin over the cells (protocol.rounds); the first run of a cell is its check
         run. Every run starts from the same state (reset) and after garbage collection (settle)."""
         setup = self.setup = set_up(spark, cells, run)
-        last_day = setup.last_day
         run.phases.done("ledger set-up", f" (ledger rows: {setup.records})")
 
         def one(cell: LedgerCell, checking: bool):
             case = cell.case
-            project = setup.projects[case.project]
-            reset(spark, case, project.ledger, last_day, setup.invocations.get(case))
+            setup.reset(case)
             protocol.settle(spark)
-            result, invocation, kinds = daily_run(spark, project, case, last_day)
-            setup.invocations[case] = invocation
+            result, kinds = setup.daily_run(case)
             check = None
             if checking:
-                check = written_rows(spark, case, last_day)
-                on = case.ledger != "off"
-                check["record"] = check_record(spark, case, project.ledger, invocation, last_day, check) if on else None
+                check = setup.written(case)
+                check["record"] = setup.check_record(case, check) if case.ledger != "off" else None
                 cell.statements = kinds
-                rows = check["rows"]
-            else:
-                rows = _last_day_rows(spark, case, last_day).count()
+            rows = check["rows"] if check else setup.rows(case).count()
             result = replace(result, rows=rows)
             text = (
                 f"{case.label:<40} {result.seconds:6.2f} s (ledger read {result.ledger_read:.2f} s, record "

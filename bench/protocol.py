@@ -9,7 +9,7 @@ import os
 import statistics
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, astuple, dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -126,10 +126,10 @@ def rounds(cells: Sequence[Cell], warmup: int, run: Callable, progress: Callable
 
 def find(cells: Iterable[Cell], variant: str | None = None, **case: object) -> Cell | None:
     """The first cell of ``variant`` whose case has the given attribute values."""
-    for c in cells:
-        if variant in (None, c.variant) and all(getattr(c.case, k) == v for k, v in case.items()):
-            return c
-    return None
+    matches = (
+        c for c in cells if variant in (None, c.variant) and all(getattr(c.case, k) == v for k, v in case.items())
+    )
+    return next(matches, None)
 
 
 @dataclass(frozen=True)
@@ -152,9 +152,8 @@ class Ratio:
 
     @classmethod
     def of(cls, x: Cell, y: Cell, value: Callable = lambda r: r.seconds, difference: bool = False) -> Ratio:
-        pairs = [
-            value(a) - value(b) if difference else value(a) / value(b) for a, b in zip(x.runs, y.runs, strict=False)
-        ]
+        paired = zip(x.runs, y.runs, strict=False)
+        pairs = [value(a) - value(b) if difference else value(a) / value(b) for a, b in paired]
         return cls(statistics.median(pairs), min(pairs), max(pairs), difference)
 
     def __str__(self) -> str:
@@ -203,13 +202,7 @@ def scans_target(name: str, cells: Sequence[Cell], within: Callable[[Cell], bool
     return [Target(name, "all cases", f"{len(exact)}/{len(cells)} cases", len(exact) == len(cells))]
 
 
-def agreement(
-    cells: Sequence[Cell],
-    suite: str,
-    agreeing: Sequence[str] | None = None,
-    order: Callable | None = None,
-    **compared: Callable[[Any, dict[str, Cell]], object],
-) -> list[dict[str, object]]:
+def agreement(cells: Sequence[Cell], suite: str, agreeing=None, order=None, **compared: Callable) -> list[dict]:
     """Per case: do the ``agreeing`` variants (all when None) give the core's rows (count, per JoinType,
     fingerprint), and did every timed run return as many rows as its check run? ``compared``: further columns,
     each from (the core's check, the case's cells by variant)."""
@@ -328,9 +321,7 @@ def report(context: dict[str, str], found: Sequence[Target], sections: Sequence[
     lines = [f"# inc_join benchmark ({context['mode']})", ""]
     lines += [f"- {key}: {value}" for key, value in context.items() if key != "mode"]
     lines += ["", "## Targets", "", TARGETS_INTRO, ""]
-    lines += table(
-        ("target", "goal", "measured", "result"), ((t.name, t.goal, t.measured, result[t.passed]) for t in found)
-    )
+    lines += table(("target", "goal", "measured", "result"), ((*astuple(t)[:3], result[t.passed]) for t in found))
     return "\n".join([*lines, *sections]) + "\n"
 
 
