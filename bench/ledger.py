@@ -96,15 +96,14 @@ class LedgerRun:
 
 @dataclass
 class LedgerCell(Cell):
-    """A cell of daily dbt runs (``variant`` 'dbt'): ``check`` is a dict, the rows written and, with the ledger, its
-    record; ``statements`` the check run's (kind, seconds, text)."""
+    """Daily dbt runs (``variant`` 'dbt'); ``check`` the rows written and the record (a dict)."""
 
     statements: list[tuple[str, float, str]] = field(default_factory=list)
 
 
 def write_project(root: Path, cases: Sequence[LedgerCase], run) -> Path:
     """A dbt project with one model per case (``models/plain/`` without the post-hook, ``models/ledger/`` with
-    it) over the benchmark's catalog tables (source ``bench``, schema inc_join_bench)."""
+    it) over the benchmark's catalog tables."""
     shutil.rmtree(root, ignore_errors=True)
     config = run.config
     values = dict(project=PROJECT, schema=cases[0].schema, inc_col=INC_COL, repo=REPO, database=DATABASE, how=HOW)
@@ -155,9 +154,8 @@ class Project:
 
 @contextmanager
 def recording() -> Iterator[list[list]]:
-    """Seconds of every statement dbt-spark's session cursor runs, fetch included (a query's work happens in
-    ``fetchall``, after dbt's own query timer stopped), in order: [sql, seconds]; a Python model's code as
-    PYTHON_CODE."""
+    """[sql, seconds] of every statement dbt-spark's session cursor runs, fetch included (a query's work happens in
+    ``fetchall``, after dbt's own query timer stopped); a Python model's code as PYTHON_CODE."""
     from dbt.adapters.spark.session import Cursor
 
     from dbt_inc_join.python_models.submission import BaseInProcessHelper
@@ -265,7 +263,7 @@ def _invocation_id() -> str:
 
 @dataclass
 class Setup:
-    """The generated projects, each model's table up to the day before the last, and what each daily run needs."""
+    """The generated projects and what each daily run starts from."""
 
     spark: Any
     last_day: date
@@ -352,8 +350,8 @@ class Setup:
 
 
 def set_up(spark, cells: Sequence[LedgerCell], run) -> Setup:
-    """Per project: its files, ``dbt deps``, its ledger table, and each model's table up to the day before the
-    last (one first run of all its models with var inc_join_output_window_end); then the pre-filled ledgers."""
+    """Per project: its files, ``dbt deps``, its ledger, each model's table up to the day before the last (one
+    first run of all its models), the pre-filled ledger."""
     setup = Setup(spark, run.spec.last_day)
     cases = [cell.case for cell in cells]
     for name in dict.fromkeys(c.project for c in cases):
@@ -409,9 +407,8 @@ class Ledger(Suite):
         ]
 
     def cells(self, run) -> list[LedgerCell]:
-        """In the order a round runs them: per language, each history without and with the ledger, then the
-        longest history on each pre-filled ledger. Quick mode: the SQL model on the longest history, without and
-        with the ledger (the quick test checks the records, never timings)."""
+        """Per language, each history without and with the ledger, then the longest on each pre-filled ledger;
+        quick mode: the SQL model on the longest history without and with the ledger (records, never timings)."""
         config = run.config
         longest = max(config.histories)
         cases = [LedgerCase("sql", longest, "off"), LedgerCase("sql", longest, "few")]
@@ -424,8 +421,7 @@ class Ledger(Suite):
         return [LedgerCell(case, "dbt", config.repeats) for case in cases]
 
     def measure(self, spark, cells: Sequence[LedgerCell], run) -> None:  # type: ignore[override]
-        """The set-up, then round-robin over the cells (protocol.rounds); the first run of a cell is its check
-        run. Every run starts from the same state (reset) and after garbage collection (settle)."""
+        """The set-up, then rounds over the cells, each run from the same state (reset) after garbage collection."""
         setup = self.setup = set_up(spark, cells, run)
         run.phases.done("ledger set-up", f" (ledger rows: {setup.records})")
 
@@ -451,9 +447,8 @@ class Ledger(Suite):
         run.phases.done("ledger runs")
 
     def targets(self, cells: Sequence[LedgerCell]) -> list[Target]:
-        """The ledger's targets from runs of the same rounds (docs/performance.md, "Run ledger"): the overhead with
-        − without (absolute: the ledger adds a fixed number of statements whatever the model's size), flat in
-        history and in the ledger's size."""
+        """docs/performance.md, "Run ledger": the overhead with − without (absolute: the ledger adds a fixed number
+        of statements whatever the model's size), flat in history and in the ledger's size."""
         found: list[Target] = []
         histories = _histories(cells)
         shortest, longest = histories[0], histories[-1]
@@ -487,8 +482,7 @@ class Ledger(Suite):
         return found
 
     def agreement(self, cells: Sequence[LedgerCell]) -> list[dict[str, object]]:
-        """Per history: every cell (SQL and Python, with and without the ledger) wrote the same rows; every run as
-        many as its check run; every record of a check run is the rows its run wrote."""
+        """Per history: every cell wrote the same rows, every run as many as its check run, every record those rows."""
         rows = []
         for history in _histories(cells):
             chosen = [c for c in cells if c.case.history == history]

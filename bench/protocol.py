@@ -43,8 +43,7 @@ class Cell:
     variant: str
     wanted: int
     runs: list = field(default_factory=list)
-    # A slow cell (a hand-written baseline taking minutes) may skip the warm-up rounds: its first timed run is
-    # then its check run, the observation costing little next to the run.
+    # a slow cell (minutes) may skip warm-up: its first timed run is its check run, the observation costing little
     skip_warmup: bool = False
     check: Any = None
     plan: PlanSummary | None = None
@@ -58,25 +57,22 @@ class Cell:
 
     @property
     def stable(self) -> bool:
-        """Every run returned as many rows as the check run."""
         rows = self.check["rows"] if isinstance(self.check, dict) else getattr(self.check, "rows", None)
         return self.check is not None and all(r.rows == rows for r in self.runs)
 
 
 def settle(spark) -> None:
-    """Start every timed run from the same state: collect garbage in Python and in the JVM, which also lets
-    Spark's cleaner drop the shuffle files and broadcasts of earlier runs, instead of charging that work to
-    whichever run happens to come next (a daily run right after a full recompute, say)."""
+    """Garbage collected in Python and the JVM, so Spark's cleaner drops earlier runs' shuffle files and broadcasts
+    now, not in whichever run comes next (a daily run right after a full recompute, say)."""
     gc.collect()
     spark.sparkContext._jvm.java.lang.System.gc()
     time.sleep(0.1)
 
 
 def execute(spark, build: Callable, case, types: dict[str, str] | None):
-    """One execution, planning included: (Run, Check or None, executed plan summary). ``toRdd().count()`` produces
-    every row and column and sends only a count to the driver; ``types`` (JoinType name -> its condition on the
-    variant's output) observes the check on top, in check runs only (the observation would flatten the timed
-    differences)."""
+    """One execution, planning included: (Run, Check or None, plan summary). ``toRdd().count()`` produces every row
+    and column and sends only a count to the driver; ``types`` (JoinType name -> condition) observes the check on
+    top, in check runs only (the observation would flatten the timed differences)."""
     from pyspark.sql import functions as F
 
     began = time.perf_counter()
@@ -97,8 +93,8 @@ def execute(spark, build: Callable, case, types: dict[str, str] | None):
 
 def rounds(cells: Sequence[Cell], warmup: int, run: Callable, progress: Callable[[str], None] = print) -> list[float]:
     """Round-robin over ``cells`` until each has its ``wanted`` runs, after ``warmup`` discarded rounds, each
-    round starting one cell later; ``run(cell, checking)`` gives (run, check, plan, text). Returns the load
-    average at each round's start (also kept in LOAD)."""
+    round starting one cell later; ``run(cell, checking)`` gives (run, check, plan, text). Returns (and keeps in
+    LOAD) the load average at each round's start."""
     load: list[float] = []
     round_number = 0
     while any(len(c.runs) < c.wanted for c in cells) or round_number < warmup:
@@ -173,9 +169,8 @@ def meets(value: float, goal: str) -> bool:
 
 
 def ratio_target(name: str, x: Cell | None, y: Cell | None, goal: str | None = None, **how) -> list[Target]:
-    """The target x / y (or, ``difference=True``, x − y; ``value`` of a run, else its seconds) against ``goal``;
-    without a goal ('≤ …' or '≥ …') a ratio reported, goal text "none (reported)" or ``goal``; nothing when a
-    cell is missing or has no runs."""
+    """The target x / y (``how``: Ratio.of's) against ``goal``; a goal not '≤ …' or '≥ …' (or none) names a
+    ratio reported; nothing when a cell is missing or has no runs."""
     if x is None or y is None or not x.runs or not y.runs:
         return []
     ratio = Ratio.of(x, y, **how)
@@ -203,9 +198,8 @@ def scans_target(name: str, cells: Sequence[Cell], within: Callable[[Cell], bool
 
 
 def agreement(cells: Sequence[Cell], suite: str, agreeing=None, order=None, **compared: Callable) -> list[dict]:
-    """Per case: do the ``agreeing`` variants (all when None) give the core's rows (count, per JoinType,
-    fingerprint), and did every timed run return as many rows as its check run? ``compared``: further columns,
-    each from (the core's check, the case's cells by variant)."""
+    """Per case: do the ``agreeing`` variants (all when None) give the core's rows, every timed run as many as its
+    check run? ``compared``: further columns from (the core's check, the case's cells by variant)."""
     rows = []
     cases = list(dict.fromkeys(c.case for c in cells))
     for case in sorted(cases, key=order) if order else cases:
@@ -269,8 +263,7 @@ def times(cell: Cell) -> str:
 
 
 def variant_table(cells: Sequence[Cell], read_head: Sequence[str], read: Callable[[Cell], list]) -> list[str]:
-    """One row per measured cell, case by case: its time, × the case's core, rows, ``read(cell)`` (the partitions
-    it read) and plan operators."""
+    """One row per measured cell, case by case: time, × the case's core, rows, ``read(cell)``, plan operators."""
     rows = []
     for case in dict.fromkeys(c.case for c in cells):
         core = next(c for c in cells if c.case == case and c.variant == "core")
@@ -345,9 +338,8 @@ def section(name: str, **values: object) -> list[str]:
 
 
 class Suite:
-    """One suite: its data, its variants, its cases and targets, its own sections of the report. ``run``
-    (bench/run.py's Context) carries the config, the SparkSession, the state directory, the few-rows data's spec,
-    the SQL macro and the progress printers."""
+    """One suite: its data, variants, cases, targets and sections of the report. ``run`` is bench/run.py's
+    Context."""
 
     name = ""
     phase = ""  # the prefix of its phases' names in the timings
@@ -378,9 +370,8 @@ class Suite:
         return join_type_values(variant)
 
     def measure(self, spark, cells: Sequence[Cell], run) -> None:
-        """Daily windows first, then whole-history windows: each phase is interleaved on its own, so a daily run
-        is compared with daily runs measured under the same conditions; garbage collected before each run, but in
-        quick mode (its timings mean nothing)."""
+        """Daily windows first, then whole-history windows, each phase interleaved on its own (a daily run is
+        compared with daily runs measured under the same conditions)."""
         builders, config = self.builders(run), run.config
 
         def one(cell: Cell, checking: bool):
