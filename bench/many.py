@@ -118,6 +118,27 @@ VARIANTS: dict[str, str] = {
 }
 
 
+# The targets on each mode's whole-history case, in the report's order: (mode, its label, (name, x, y, goal) of
+# each ratio x / y; goal None: a ratio reported); after the aggregate's, the daily aggregate's flatness in history.
+RPK = "(many_rows_per_key)"
+SQL = ("sql / core", "sql", "core", None)
+ROW_NUMBER = (("join + row_number / core", "join-row-number", "core", None), SQL)
+TARGETS = (
+    (
+        "all",
+        "partner all, inner",
+        (
+            (f"core {RPK} / hand-written bucketed join", "core", "bucketed", "≤ 1.2"),
+            (f"sql {RPK} / core {RPK}", "sql", "core", None),
+            (f"core default plan / core {RPK}", "core-default-plan", "core", None),
+        ),
+    ),
+    ("aggregate", "aggregate, left", (("join + group by / core", "join-group-by", "core", "≥ 10"), SQL)),
+    ("first", "partner first, left", ROW_NUMBER),
+    ("last", "partner last, left", ROW_NUMBER),
+)
+
+
 def _baseline(name: str) -> Callable:
     return lambda spark, case: spark.sql(baseline_sql(case, name))
 
@@ -181,47 +202,26 @@ class ManyRows(Suite):
         return {**super().cell_json(cell), "bounds": list(bounds.values()), "tables": list(bounds)}
 
     def targets(self, cells: Sequence[Cell]) -> list[Target]:
-        """The issue's targets for the suite, and the ratios it asks to report (goal None)."""
+        """The issue's targets for the suite (TARGETS), and the ratios it asks to report (goal None)."""
 
         def at(mode: str, variant: str, window: str = "whole", **more) -> Cell | None:
             return find(cells, variant, mode=mode, window=window, **more)
 
         found = []
-        dense = at("all", "core")
-        if dense is not None:
-            label = f"partner all, inner, {dense.case.shape} {dense.case.history} d whole history"
-            found += ratio_target(
-                f"core (many_rows_per_key) / hand-written bucketed join, {label}", dense, at("all", "bucketed"), "≤ 1.2"
-            )
-            found += ratio_target(
-                f"sql (many_rows_per_key) / core (many_rows_per_key), {label}", at("all", "sql"), dense
-            )
-            found += ratio_target(
-                f"core default plan / core (many_rows_per_key), {label}", at("all", "core-default-plan"), dense
-            )
-        aggregate = at("aggregate", "core")
-        if aggregate is not None:
-            label = f"aggregate, left, {aggregate.case.shape} {aggregate.case.history} d whole history"
-            found += ratio_target(
-                f"join + group by / core, {label}", at("aggregate", "join-group-by"), aggregate, "≥ 10"
-            )
-            found += ratio_target(f"sql / core, {label}", at("aggregate", "sql"), aggregate)
-        dailies = sorted({c.case.history for c in cells if c.case.window == "daily"})
-        if len(dailies) > 1:
-            for variant in ("core", "sql"):
+        for mode, label, ratios in TARGETS:
+            core_cell = at(mode, "core")
+            if core_cell is not None:
+                label = f"{label}, {core_cell.case.shape} {core_cell.case.history} d whole history"
+                for name, x, y, goal in ratios:
+                    found += ratio_target(f"{name}, {label}", at(mode, x), at(mode, y), goal)
+            dailies = sorted({c.case.history for c in cells if c.case.window == "daily"})
+            for variant in ("core", "sql") if mode == "aggregate" and len(dailies) > 1 else ():
                 found += ratio_target(
                     f"{variant} daily run, aggregate, left, hot: {dailies[-1]} d / {dailies[0]} d of history",
                     at("aggregate", variant, "daily", history=dailies[-1]),
                     at("aggregate", variant, "daily", history=dailies[0]),
                     "≤ 1.3" if variant == "core" else None,
                 )
-        for mode in ("first", "last"):
-            core_cell = at(mode, "core")
-            if core_cell is None:
-                continue
-            label = f"partner {mode}, left, {core_cell.case.shape} {core_cell.case.history} d whole history"
-            found += ratio_target(f"join + row_number / core, {label}", at(mode, "join-row-number"), core_cell)
-            found += ratio_target(f"sql / core, {label}", at(mode, "sql"), core_cell)
         return found
 
     def agreement(self, cells: Sequence[Cell]) -> list[dict[str, object]]:
