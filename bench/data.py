@@ -47,8 +47,7 @@ def _uniform(*parts: str) -> str:
 
 
 def lateness_sql(u: str, lateness=LATENESS, bands=(LATE_TAIL, BEYOND_WAIT)) -> str:
-    """SQL mapping a uniform ``u`` to Δ (days) following ``lateness`` (by default LATENESS, LATE_TAIL and
-    BEYOND_WAIT)."""
+    """SQL mapping a uniform ``u`` to Δ (days) following ``lateness`` and ``bands``."""
     cases, cumulative = [], 0.0
     for delta, share in lateness:
         cumulative += share
@@ -122,8 +121,7 @@ COLUMNS: dict[str, str] = {
 
 
 def ensure_dataset(spark, spec: DataSpec | ManySpec, cache_dir: Path) -> tuple[Path, bool]:
-    """The directory holding ``a/`` and ``b/`` for ``spec`` (few rows or many rows per key); generated on first
-    use, then reused."""
+    """``ensure`` of ``a/`` and ``b/`` for ``spec`` (few rows or many rows per key)."""
     many = isinstance(spec, ManySpec)
     version = MANY_GENERATOR_VERSION if many else GENERATOR_VERSION
     marker = {**asdict(spec), "last_day": spec.last_day.isoformat(), "generator_version": version}
@@ -243,8 +241,7 @@ def register_tables(
     columns: dict[str, str] = COLUMNS,
 ) -> None:
     """Catalog tables ``<database>.<prefix>a_<n>d`` / ``<prefix>b_<n>d`` over the dataset's files, each knowing
-    only the partitions of the last ``n`` days (``ALTER TABLE ... ADD PARTITION``): a table with ``n`` days of
-    history, as a dbt source or a Hive table on a cluster would be."""
+    only the partitions of the last ``n`` days, as a dbt source or a Hive table on a cluster would."""
     spark.sql(f"CREATE DATABASE IF NOT EXISTS {database}")
     for n in histories:
         days = [spec.last_day - timedelta(days=i) for i in range(n)]

@@ -206,8 +206,7 @@ class Enrich(Suite):
         run.phases.done("data enrich", f" ({'generated' if generated else 'cached'} in {dataset})")
 
     def cells(self, run) -> list[Cell]:
-        """The daily run over the shortest and the longest history and the whole longest history, each case's
-        variants next to each other."""
+        """The daily run over the shortest and the longest history, and the whole longest history."""
         histories, spec, config = run.config.histories, run.spec, run.config
         last = spec.last_day
         cases = [EnrichCase(h, "daily", last, last, spec.first_day) for h in sorted({min(histories), max(histories)})]
@@ -265,8 +264,7 @@ class Enrich(Suite):
         return found
 
     def agreement(self, cells: Sequence[Cell]) -> list[dict[str, object]]:
-        """Per case: do sql, cond and hand give the core's rows (count, per JoinType of each input, fingerprint),
-        and does the chain differ?"""
+        """Per case: do sql, cond and hand give the core's rows, and does the chain differ?"""
         return protocol.agreement(
             cells,
             self.name,

@@ -28,8 +28,8 @@ class FewRows(Suite):
     builds = {"core": core, "peer": peer, "naive": naive}
 
     def cells(self, run) -> list[Cell]:
-        """Every (case, variant), in the order a round runs them: cells compared with each other next to each other,
-        the expensive full recompute last; then the late-match cases, their naive recompute once, as the reference."""
+        """Cells compared with each other next to each other, the full recompute last; then the late-match cases,
+        their naive recompute once, as the reference."""
         config, last = run.config, run.spec.last_day
         longest = max(config.histories)
         join = dict(look_back_time=config.look_back_time, max_waiting_time=config.max_waiting_time)
@@ -154,13 +154,10 @@ class FewRows(Suite):
                         continue
                     ta, tb = self.bounds(c.case)
                     p = c.plan
+                    reads = [f"{p.read(ta, 'scans')} / {p.read(tb, 'scans')}", f"{p.read(ta)} / {p.read(tb)}"]
                     rows.append(
                         [how, window, variant, protocol.times(c), f"{Ratio.of(c, core).median:.2f}", c.check.rows]
-                        + [
-                            f"{p.read(ta, 'scans')} / {p.read(tb, 'scans')}",
-                            f"{p.read(ta)} / {p.read(tb)}",
-                        ]
-                        + [*p.exchanges("Shuffle", "Broadcast", "Reused"), protocol.joins(c)]
+                        + [*reads, *p.exchanges("Shuffle", "Broadcast", "Reused"), protocol.joins(c)]
                     )
         head = ["how", "window", "variant", "median s", "× core", "rows", "scans A / B", "partitions A / B"]
         variants = protocol.table([*head, "shuffles", "broadcasts", "reused exchanges", "joins"], rows)
@@ -179,8 +176,7 @@ class FewRows(Suite):
 
     @staticmethod
     def _late_table(cells: Sequence[Cell], histories: list[int]) -> list[str]:
-        """The late-match cases: their daily run over each history and their whole-history run, next to the same
-        runs without late matches."""
+        """The late-match cases' runs next to the same runs without late matches."""
         late = max(c.case.late_match_time for c in cells)
         longest = histories[-1]
         rows = []

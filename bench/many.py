@@ -12,7 +12,7 @@ from .data import MANY_COLUMNS, ManySpec, ensure_dataset, register_tables
 from .few import PHASES
 from .metrics import read_from
 from .protocol import Cell, Suite, Target, agreed_text, find, ratio_target, types_text
-from .variants import CODES, DATABASE, Tables, core, macro_call
+from .variants import CODES, DATABASE, Tables, core
 
 INC_COL = "RecDate"
 KEY = "Symbol"
@@ -74,9 +74,6 @@ class ManyCase(Tables):
         if self.mode == "aggregate":
             return dict(join, aggregate=dict(AGGREGATE))
         return dict(join, partner=self.mode, partner_order_by=list(PARTNER_ORDER_BY))
-
-    def model_sql(self) -> str:
-        return macro_call("inc_join", self.input("a"), self.input("b"), **self.arguments())
 
 
 def core_default_plan(spark, case: ManyCase):
@@ -165,8 +162,7 @@ class ManyRows(Suite):
             run.phases.done(f"data {shape}", f" ({'generated' if generated else 'cached'} in {dataset})")
 
     def cells(self, run) -> list[Cell]:
-        """Every (case, variant) of the suite, in the order a round runs them: the variants of a case next to
-        each other, the slow hand-written baselines (minutes each: --slow-repeats) last in their case."""
+        """The variants of a case next to each other, the slow hand-written baselines (minutes each) last."""
         config = run.config
         size = "quick" if config.quick else "full"
         histories = HISTORIES[size]

@@ -95,8 +95,7 @@ def read_from(case) -> tuple[date, date]:
 
 
 def case_bounds(case) -> dict[str, int]:
-    """Per table of a two-table case: the partitions of ``read_from`` .. end it holds (its history ends on the last
-    day, which every case's window ends on)."""
+    """Per table of a two-table case: the partitions from ``read_from`` to the window's end (its last day) it holds."""
     first = case.end - timedelta(days=case.history - 1)
     tables = (case.table_a.split(".")[1], case.table_b.split(".")[1])
     return {

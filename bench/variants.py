@@ -1,6 +1,7 @@
 """The few-rows suite's four variants (docs/performance.md, "The benchmark"): ``sql`` (the macro rendered once
-per case by ``dbt compile --inline``, run with ``spark.sql``), ``core``, ``peer`` (inc-join 0.1.3 from
-``.bench-peer``) and ``naive`` (a full recompute); every variant gets the same explicit window."""
+per case by ``dbt compile --inline``, run with ``spark.sql``; every suite's), ``core``, ``peer`` (inc-join 0.1.3
+from ``.bench-peer``) and ``naive`` (a full recompute), each with the same explicit window; the cases' tables and
+models, shared by the suites."""
 
 from __future__ import annotations
 
@@ -77,6 +78,10 @@ class Tables:
     def table_b(self) -> str:
         return self.table("b")
 
+    def model_sql(self) -> str:
+        """The dbt model a user would write for the case (its ``arguments()``)."""
+        return macro_call("inc_join", self.input("a"), self.input("b"), **self.arguments())
+
 
 @dataclass(frozen=True)
 class Case(Tables):
@@ -102,9 +107,6 @@ class Case(Tables):
         join = dict(join_cols=list(JOIN_COLS), inc_col=INC_COL, how=self.how, look_back_time=self.look_back_time)
         join.update(max_waiting_time=self.max_waiting_time, late_match_time=self.late_match_time)
         return dict(join, output_window_start=self.start, output_window_end=self.end)
-
-    def model_sql(self) -> str:
-        return macro_call("inc_join", self.input("a"), self.input("b"), **self.arguments())
 
 
 def core(spark, case):
@@ -168,8 +170,8 @@ class SqlMacro:
         self.project.invoke("deps", *self._flags)
 
     def compile(self, cases: Sequence) -> None:
-        """Render every case not rendered yet with one ``dbt compile --inline`` (each case still runs its own
-        describe and watermark queries, as a real run would)."""
+        """Every case not rendered yet, in one ``dbt compile --inline`` (each case still runs its own describe and
+        watermark queries, as a real run would)."""
         todo = [c for c in dict.fromkeys(cases) if c not in self.compiled]
         if not todo:
             return
@@ -189,8 +191,7 @@ class SqlMacro:
 
 
 def join_type_values(variant: str) -> dict[str, str]:
-    """JoinType name -> the condition on the JoinType column ``variant`` writes (the peer writes names, this
-    package and the naive recompute write codes)."""
+    """JoinType name -> its condition on ``variant``'s JoinType column (the peer writes names, the others codes)."""
     if variant == "peer":
         return {name: f"JoinType = '{name}'" for name in (*LABELS.values(), PEER_B_ONLY)}
     return {name: f"JoinType = {code}" for code, name in LABELS.items()}
