@@ -80,30 +80,13 @@ class EnrichCase(Tables):
             return self.start - timedelta(days=REACH)
         return self.start - timedelta(days=REACH + next(i for i in INPUTS if i.name == name).look_back_time)
 
-    def bounds(self) -> dict[str, int]:
-        """Per table (``a_<n>d``, ...): the partitions a run may read, within the days the table holds."""
-        first_a = self.end - timedelta(days=self.history - 1)
-        first = {
-            "a": first_a,
-            FIRST.name: first_a,
-            AGGREGATE.name: max(first_a, self.data_first_day + timedelta(days=SHIFT_DAYS)),
-        }
-        return {
-            f"{name}_{self.history}d": (self.end - max(self.read_from(name), first[name])).days + 1
-            for name in ("a", *(i.name for i in INPUTS))
-        }
-
     @property
     def output_window(self) -> dict[str, date]:
         return dict(output_window_start=self.start, output_window_end=self.end)
 
     def model_sql(self) -> str:
-        return macro_call(
-            "inc_join_many",
-            self.input("a"),
-            input_specs("relation", lambda i: self.input(i.name)),
-            **self.output_window,
-        )
+        inputs = input_specs("relation", lambda i: self.input(i.name))
+        return macro_call("inc_join_many", self.input("a"), inputs, **self.output_window)
 
 
 def input_specs(source_key: str, source: Callable[[Input], object], conditions: bool = False) -> list[dict]:
@@ -138,19 +121,13 @@ def core(spark, case: EnrichCase, conditions: bool = False):
     return inc_join_many(spark.table(case.table_a), inputs, **case.output_window)
 
 
-def cond(spark, case: EnrichCase):
-    return core(spark, case, conditions=True)
-
-
 def chain(spark, case: EnrichCase):
     """A with b (partner first), then its output with c (aggregate). The second step reads its A (the first
     step's rows) over [s − mw_c, e] by their output arrival, so the first step runs over that window."""
     from dbt_inc_join import inc_join
 
-    b, c = (
-        {k: v for k, v in spec.items() if k != "name"}
-        for spec in input_specs("df_b", lambda i: spark.table(case.table(i.name)))
-    )
+    inputs = input_specs("df_b", lambda i: spark.table(case.table(i.name)))
+    b, c = ({k: v for k, v in spec.items() if k != "name"} for spec in inputs)
     select = "join_cols, inc_col, df_a_cols, {}, JoinType"
     first = inc_join(
         spark.table(case.table_a),
@@ -185,7 +162,12 @@ class Enrich(Suite):
     few_rows_data = True
     uses_sql = True
     check_first = True
-    builds = {"core": core, "cond": cond, "chain": chain, "hand": lambda spark, case: spark.sql(hand_sql(case))}
+    builds = {
+        "core": core,
+        "cond": lambda spark, case: core(spark, case, conditions=True),
+        "chain": chain,
+        "hand": lambda spark, case: spark.sql(hand_sql(case)),
+    }
 
     def data(self, spark, run) -> None:
         """``c``: B's rows one day later, generated from the few-rows data's ``b/`` on first use, as catalog tables
@@ -226,7 +208,12 @@ class Enrich(Suite):
         return {f"{i.name} {label}": f"JoinType_{i.name} = {code}" for i in INPUTS for code, label in LABELS.items()}
 
     def bounds(self, case: EnrichCase) -> dict[str, int]:
-        return case.bounds()
+        """Per table (``a_<n>d``, ...): the partitions a run may read (read_from), within the days it holds."""
+        first_a = case.end - timedelta(days=case.history - 1)
+        first = {"a": first_a, FIRST.name: first_a}
+        first[AGGREGATE.name] = max(first_a, case.data_first_day + timedelta(days=SHIFT_DAYS))
+        names = ("a", *(i.name for i in INPUTS))
+        return {f"{n}_{case.history}d": (case.end - max(case.read_from(n), first[n])).days + 1 for n in names}
 
     def cell_json(self, cell: Cell) -> dict[str, object]:
         bounds = self.bounds(cell.case)
