@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass
 from datetime import date, timedelta
 from pathlib import Path
 
+DATABASE = "inc_join_bench"  # the catalog database of every generated table
 # Bump when the generated shape changes, so cached datasets of the old shape are not reused.
 GENERATOR_VERSION = 1
 
@@ -232,19 +233,13 @@ def register_table(spark, name: str, columns: str, location, days) -> None:
 
 
 def register_tables(
-    spark,
-    database: str,
-    dataset: Path,
-    spec: DataSpec | ManySpec,
-    histories: Sequence[int],
-    prefix: str = "",
-    columns: dict[str, str] = COLUMNS,
+    spark, dataset: Path, spec: DataSpec | ManySpec, histories: Sequence[int], prefix: str = ""
 ) -> None:
-    """Catalog tables ``<database>.<prefix>a_<n>d`` / ``<prefix>b_<n>d`` over the dataset's files, each knowing
+    """Catalog tables ``<DATABASE>.<prefix>a_<n>d`` / ``<prefix>b_<n>d`` over the dataset's files, each knowing
     only the partitions of the last ``n`` days, as a dbt source or a Hive table on a cluster would."""
-    spark.sql(f"CREATE DATABASE IF NOT EXISTS {database}")
+    columns = MANY_COLUMNS if isinstance(spec, ManySpec) else COLUMNS
+    spark.sql(f"CREATE DATABASE IF NOT EXISTS {DATABASE}")
     for n in histories:
         days = [spec.last_day - timedelta(days=i) for i in range(n)]
         for side in ("a", "b"):
-            name = f"{database}.{prefix}{side}_{n}d"
-            register_table(spark, name, columns[side], dataset / side, days)
+            register_table(spark, f"{DATABASE}.{prefix}{side}_{n}d", columns[side], dataset / side, days)

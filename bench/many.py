@@ -8,11 +8,11 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 
 from . import protocol
-from .data import MANY_COLUMNS, ManySpec, ensure_dataset, register_tables
+from .data import ManySpec, ensure_dataset, register_tables
 from .few import PHASES
 from .metrics import read_from
 from .protocol import Cell, Suite, Target, agreed_text, find, ratio_target, types_text
-from .variants import CODES, DATABASE, Tables, core
+from .variants import CODES, Tables, core
 
 INC_COL = "RecDate"
 KEY = "Symbol"
@@ -158,7 +158,7 @@ class ManyRows(Suite):
             spec = SHAPES[size][shape]
             dataset, generated = ensure_dataset(spark, spec, run.config.cache_dir)
             histories = HISTORIES[size][shape]
-            register_tables(spark, DATABASE, dataset, spec, histories, prefix=f"{shape}_", columns=MANY_COLUMNS)
+            register_tables(spark, dataset, spec, histories, prefix=f"{shape}_")
             run.phases.done(f"data {shape}", f" ({'generated' if generated else 'cached'} in {dataset})")
 
     def cells(self, run) -> list[Cell]:

@@ -258,7 +258,7 @@ def main(argv: Sequence[str] = ()) -> int:
         if any(s.few_rows_data for s in suites):
             run.dataset, generated = ensure_dataset(spark, spec, config.cache_dir)
             phases.done("data", f" ({'generated' if generated else 'cached'} in {run.dataset})")
-            register_tables(spark, DATABASE, run.dataset, spec, config.histories)
+            register_tables(spark, run.dataset, spec, config.histories)
             longest = max(config.histories)
             rows = {side: spark.table(f"{DATABASE}.{side}_{longest}d").count() for side in ("a", "b")}
             phases.done("catalog", f" ({len(config.histories)} histories, {rows['a']} A / {rows['b']} B rows)")

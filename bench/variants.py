@@ -14,12 +14,12 @@ from pathlib import Path
 
 from dbt_inc_join import JoinType
 
+from .data import DATABASE
 from .protocol import render
 
 REPO = Path(__file__).resolve().parent.parent
 PEER_DIR = REPO / ".bench-peer"
 DBT_PROJECT = Path(__file__).resolve().parent / "dbt"
-DATABASE = "inc_join_bench"
 JOIN_COLS = ("TrxId",)
 INC_COL = "RecDate"
 
