@@ -10,6 +10,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field, replace
 from datetime import date, datetime, timedelta, timezone
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +33,7 @@ PYTHON_CODE = "<the Python model's code>"  # what recording() records for a Pyth
 # A short name of a ledger's statement (the report's statements table), by how it starts
 STATEMENT_LABELS = {"show tblproperties": "SHOW TBLPROPERTIES", "describe": "DESCRIBE", "insert": "INSERT"}
 STATEMENT_LABELS["alter"] = "ALTER TABLE"
+_written = itemgetter("rows", "types", "fingerprint")  # a check run's rows written, compared across cells
 
 
 @dataclass(frozen=True)
@@ -562,10 +564,6 @@ class Ledger(Suite):
             for c in cells
         ]
         return {"ledger": {**ledger, "agreement": list(agreed)}}
-
-
-def _written(check: dict) -> tuple:
-    return check["rows"], check["types"], check["fingerprint"]
 
 
 def _histories(cells: Sequence[LedgerCell]) -> list[int]:
