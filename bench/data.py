@@ -11,20 +11,12 @@ from dataclasses import asdict, dataclass
 from datetime import date, timedelta
 from pathlib import Path
 
+DATABASE = "inc_join_bench"  # the catalog database of every generated table
 # Bump when the generated shape changes, so cached datasets of the old shape are not reused.
 GENERATOR_VERSION = 1
 
 # Δ = b − a (days) and its probability for one partner: a CDF over the cases, checked in order.
-LATENESS: tuple[tuple[int, float], ...] = (
-    (-3, 0.005),
-    (-2, 0.02),
-    (-1, 0.06),
-    (0, 0.55),
-    (1, 0.15),
-    (2, 0.08),
-    (3, 0.04),
-    (4, 0.03),
-)
+LATENESS = ((-3, 0.005), (-2, 0.02), (-1, 0.06), (0, 0.55), (1, 0.15), (2, 0.08), (3, 0.04), (4, 0.03))
 LATE_TAIL = (5, 10, 0.06)  # Δ uniform in 5..10 with this total probability
 BEYOND_WAIT = (11, 14, 0.005)  # Δ uniform in 11..14: later than the default max_waiting_time
 
@@ -56,8 +48,7 @@ def _uniform(*parts: str) -> str:
 
 
 def lateness_sql(u: str, lateness=LATENESS, bands=(LATE_TAIL, BEYOND_WAIT)) -> str:
-    """SQL mapping a uniform ``u`` to Δ (days) following ``lateness`` (by default LATENESS, LATE_TAIL and
-    BEYOND_WAIT)."""
+    """SQL mapping a uniform ``u`` to Δ (days) following ``lateness`` and ``bands``."""
     cases, cumulative = [], 0.0
     for delta, share in lateness:
         cumulative += share
@@ -130,48 +121,39 @@ COLUMNS: dict[str, str] = {
 }
 
 
-def ensure_dataset(spark, spec: DataSpec, cache_dir: Path) -> Path:
-    """The directory holding ``a/`` and ``b/`` for ``spec``; generated on first use, then reused.
-
-    A marker file written last makes an interrupted generation count as missing."""
-    marker = {**asdict(spec), "last_day": spec.last_day.isoformat(), "generator_version": GENERATOR_VERSION}
-    frames = {"a": a_frame(spark, spec), "b": b_frame(spark, spec)}
+def ensure_dataset(spark, spec: DataSpec | ManySpec, cache_dir: Path) -> tuple[Path, bool]:
+    """``ensure`` of ``a/`` and ``b/`` for ``spec`` (few rows or many rows per key)."""
+    many = isinstance(spec, ManySpec)
+    version = MANY_GENERATOR_VERSION if many else GENERATOR_VERSION
+    marker = {**asdict(spec), "last_day": spec.last_day.isoformat(), "generator_version": version}
+    a, b = (many_a_frame, many_b_frame) if many else (a_frame, b_frame)
+    frames = {"a": a(spark, spec), "b": b(spark, spec)}
     return ensure(spark, spec.key, cache_dir, frames, spec.days * spec.rows_per_day, marker)
 
 
-def ensure(spark, key: str, cache_dir: Path, frames: dict, total: int, marker_content: dict) -> Path:
-    """``cache_dir/key`` holding each frame as a parquet table partitioned by RecDate, generated on first use."""
+def ensure(spark, key: str, cache_dir: Path, frames: dict, total: int, marker_content: dict) -> tuple[Path, bool]:
+    """``cache_dir/key`` holding each frame as a parquet table partitioned by RecDate, and whether it was generated
+    now (else found cached); a marker file written last makes an interrupted generation count as missing."""
     root = Path(cache_dir).resolve() / key
     marker = root / "_COMPLETE.json"
     if marker.exists():
-        return root
-    if root.exists():
-        shutil.rmtree(root)
+        return root, False
+    shutil.rmtree(root, ignore_errors=True)
     for side, df in frames.items():
         # One file per daily partition: all rows of a day go to the same task. Small data is written by one task
         # (no shuffle: job overhead would dominate), large data spread by day over tasks of ~1M rows.
         df = df.coalesce(1) if total <= 1_000_000 else df.repartition(max(2, total // 1_000_000), "RecDate")
         df.write.partitionBy("RecDate").parquet(str(root / side))
     marker.write_text(json.dumps(marker_content, indent=2) + "\n")
-    return root
+    return root, True
 
 
 # Many rows per key (the issue 12 suite): its own generator, versioned on its own.
 MANY_GENERATOR_VERSION = 1
 
 # Δ = b − intended day of a B row: mostly inside a window of look_back_time 2 / max_waiting_time 5, some late.
-MANY_LATENESS: tuple[tuple[int, float], ...] = (
-    (-2, 0.03),
-    (-1, 0.07),
-    (0, 0.55),
-    (1, 0.15),
-    (2, 0.08),
-    (3, 0.05),
-    (4, 0.03),
-    (5, 0.02),
-    (7, 0.01),
-    (9, 0.01),
-)
+MANY_LATENESS = ((-2, 0.03), (-1, 0.07), (0, 0.55), (1, 0.15), (2, 0.08), (3, 0.05), (4, 0.03), (5, 0.02), (7, 0.01))
+MANY_LATENESS += ((9, 0.01),)
 ORPHAN_A_SYMBOL_SHARE = 0.01  # A rows of a symbol B never has: how = left gives them code 4
 
 MANY_COLUMNS: dict[str, str] = {
@@ -239,17 +221,6 @@ def many_b_frame(spark, spec: ManySpec):
     )
 
 
-def ensure_many_dataset(spark, spec: ManySpec, cache_dir: Path) -> Path:
-    """Like ``ensure_dataset``, for a many-rows-per-key shape."""
-    marker = {**asdict(spec), "last_day": spec.last_day.isoformat(), "generator_version": MANY_GENERATOR_VERSION}
-    frames = {"a": many_a_frame(spark, spec), "b": many_b_frame(spark, spec)}
-    return ensure(spark, spec.key, cache_dir, frames, spec.days * spec.rows_per_day, marker)
-
-
-def table_name(side: str, history_days: int) -> str:
-    return f"{side}_{history_days}d"
-
-
 def register_table(spark, name: str, columns: str, location, days) -> None:
     """A catalog table over parquet files partitioned by RecDate, with the partitions of ``days`` (added 100 at a
     time: one ALTER per partition would cost a metastore round trip each)."""
@@ -262,23 +233,13 @@ def register_table(spark, name: str, columns: str, location, days) -> None:
 
 
 def register_tables(
-    spark,
-    database: str,
-    dataset: Path,
-    spec: DataSpec | ManySpec,
-    histories: Sequence[int],
-    prefix: str = "",
-    columns: dict[str, str] = COLUMNS,
-) -> list[str]:
-    """Catalog tables ``<database>.<prefix>a_<n>d`` / ``<prefix>b_<n>d`` over the dataset's files, each knowing
-    only the partitions of the last ``n`` days (``ALTER TABLE ... ADD PARTITION``): a table with ``n`` days of
-    history, as a dbt source or a Hive table on a cluster would be."""
-    spark.sql(f"CREATE DATABASE IF NOT EXISTS {database}")
-    created = []
+    spark, dataset: Path, spec: DataSpec | ManySpec, histories: Sequence[int], prefix: str = ""
+) -> None:
+    """Catalog tables ``<DATABASE>.<prefix>a_<n>d`` / ``<prefix>b_<n>d`` over the dataset's files, each knowing
+    only the partitions of the last ``n`` days, as a dbt source or a Hive table on a cluster would."""
+    columns = MANY_COLUMNS if isinstance(spec, ManySpec) else COLUMNS
+    spark.sql(f"CREATE DATABASE IF NOT EXISTS {DATABASE}")
     for n in histories:
         days = [spec.last_day - timedelta(days=i) for i in range(n)]
         for side in ("a", "b"):
-            name = f"{database}.{prefix}{table_name(side, n)}"
-            register_table(spark, name, columns[side], dataset / side, days)
-            created.append(name)
-    return created
+            register_table(spark, f"{DATABASE}.{prefix}{side}_{n}d", columns[side], dataset / side, days)

@@ -7,25 +7,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import timedelta
 
-from .metrics import case_bounds
-from .protocol import (
-    Cell,
-    Ratio,
-    Suite,
-    Target,
-    agreed_text,
-    difference,
-    find,
-    joins,
-    ratio_target,
-    reads_within,
-    scans_target,
-    seconds,
-    section,
-    table,
-    times,
-)
-from .variants import PEER_B_ONLY, Case, variants
+from . import protocol
+from .protocol import Cell, Ratio, Suite, Target, agreed_text, find, ratio_target
+from .variants import PEER_B_ONLY, Case, core, naive, peer
 
 OURS = ("sql", "core")
 VARIANTS = ("sql", "core", "peer", "naive")
@@ -37,20 +21,15 @@ PHASES = (
 )
 
 
-def expected_scans(case: Case) -> int:
-    """Scans of each input in a run of this package: one, and with late matches two (A's slice and B's keys
-    and arrivals again in the anti-join that finds the timed-out A rows)."""
-    return 2 if case.late_match_time else 1
-
-
 class FewRows(Suite):
     name = "few-rows"
     few_rows_data = True
     uses_sql = True
+    builds = {"core": core, "peer": peer, "naive": naive}
 
     def cells(self, run) -> list[Cell]:
-        """Every (case, variant), in the order a round runs them: cells compared with each other next to each other,
-        the expensive full recompute last; then the late-match cases, their naive recompute once, as the reference."""
+        """Cells compared with each other next to each other, the full recompute last; then the late-match cases,
+        their naive recompute once, as the reference."""
         config, last = run.config, run.spec.last_day
         longest = max(config.histories)
         join = dict(look_back_time=config.look_back_time, max_waiting_time=config.max_waiting_time)
@@ -79,13 +58,6 @@ class FewRows(Suite):
     def runs(self, config) -> list[str]:
         return [PHASES.format(config=config)]
 
-    def builders(self, run) -> dict:
-        return {**variants(), "sql": run.sql}
-
-    def bounds(self, case: Case) -> dict[str, int]:
-        """spec §4's partitions for A and B."""
-        return case_bounds(case)
-
     def cell_json(self, cell: Cell) -> dict[str, object]:
         return {**super().cell_json(cell), "bounds": list(self.bounds(cell.case).values())}
 
@@ -98,22 +70,21 @@ class FewRows(Suite):
         def at(how, window, history, variant, late=0):
             return find(cells, variant, how=how, window=window, history=history, late_match_time=late)
 
+        def flat(name: str, how: str, v: str, late: int = 0) -> list[Target]:
+            return ratio_target(name, at(how, "daily", longest, v, late), at(how, "daily", shortest, v, late), "≤ 1.3")
+
         found = [
             t
             for how in hows
             for v in OURS
-            for t in ratio_target(
-                f"{v} daily run, {how}: {longest} d / {shortest} d of history",
-                at(how, "daily", longest, v),
-                at(how, "daily", shortest, v),
-                "≤ 1.3",
-            )
+            for t in flat(f"{v} daily run, {how}: {longest} d / {shortest} d of history", how, v)
         ]
-        ours = [c for c in cells if c.variant in OURS]
-        found += scans_target(
+        # one scan per input, and with late matches two (A's slice and B's keys and arrivals again in the anti-join
+        # that finds the timed-out A rows)
+        found += protocol.scans_target(
             "partitions read by sql and core = spec §4 bounds, one scan per input (two with late matches)",
-            ours,
-            lambda c: reads_within(c, self.bounds(c.case), expected_scans(c.case)),
+            [c for c in cells if c.variant in OURS],
+            lambda c: protocol.reads_within(c, self.bounds(c.case), 2 if c.case.late_match_time else 1),
         )
         for x, y, goal in (("core", "peer", "≤ 1.0"), ("sql", "core", "≤ 1.25")):
             for how in hows:
@@ -131,19 +102,12 @@ class FewRows(Suite):
         late = max((c.case.late_match_time for c in cells), default=0)
         for how in sorted({c.case.how for c in cells if c.case.late_match_time}):
             for v in OURS:
-                found += ratio_target(
-                    f"{v} daily run, {how}, late_match_time {late}: {longest} d / {shortest} d of history",
-                    at(how, "daily", longest, v, late),
-                    at(how, "daily", shortest, v, late),
-                    "≤ 1.3",
+                found += flat(
+                    f"{v} daily run, {how}, late_match_time {late}: {longest} d / {shortest} d of history", how, v, late
                 )
             for v in OURS:
-                found += ratio_target(
-                    f"{v} whole history, {how}: late_match_time {late} / 0",
-                    at(how, "whole", longest, v, late),
-                    at(how, "whole", longest, v),
-                    "≤ 1.75",
-                )
+                name = f"{v} whole history, {how}: late_match_time {late} / 0"
+                found += ratio_target(name, at(how, "whole", longest, v, late), at(how, "whole", longest, v), "≤ 1.75")
         return found
 
     def agreement(self, cells: Sequence[Cell]) -> list[dict[str, object]]:
@@ -151,15 +115,13 @@ class FewRows(Suite):
 
         def peer(reference, by_variant) -> str:
             if "peer" in by_variant:
-                return difference(reference, by_variant["peer"].check)
+                return protocol.difference(reference, by_variant["peer"].check)
             return "no late matches" if next(iter(by_variant.values())).case.late_match_time else "not run"
 
         def order(k):
             return (k.late_match_time, k.how, k.window, k.history)
 
-        from .protocol import agreement
-
-        return agreement(cells, self.name, ("sql", "naive"), order, peer=peer)
+        return protocol.agreement(cells, self.name, ("sql", "naive"), order, peer=peer)
 
     def sections(self, cells: Sequence[Cell], agreed: Sequence[dict], run) -> list[str]:
         histories = sorted({c.case.history for c in cells})
@@ -176,12 +138,12 @@ class FewRows(Suite):
                 (ta, a), (tb, b) = self.bounds(last.case).items()
                 plan = last.plan
                 rows.append(
-                    [how, variant, *(seconds(c.median) for c in daily), Ratio.of(last, daily[0])]
-                    + [f"{plan.partitions_read(ta)} [{a}]", f"{plan.partitions_read(tb)} [{b}]"]
-                    + [f"{plan.files_read(ta)} / {plan.files_read(tb)}"]
+                    [how, variant, *(protocol.seconds(c.median) for c in daily), Ratio.of(last, daily[0])]
+                    + [f"{plan.read(ta)} [{a}]", f"{plan.read(tb)} [{b}]"]
+                    + [f"{plan.read(ta, 'files')} / {plan.read(tb, 'files')}"]
                 )
         head = ["how", "variant", *(f"{h} d" for h in histories), f"{longest} d / {histories[0]} d"]
-        history = table([*head, "A partitions [bound]", "B partitions [bound]", "A / B files"], rows)
+        history = protocol.table([*head, "A partitions [bound]", "B partitions [bound]", "A / B files"], rows)
         rows = []
         for how in hows:
             for window in ("daily", "whole"):
@@ -192,33 +154,29 @@ class FewRows(Suite):
                         continue
                     ta, tb = self.bounds(c.case)
                     p = c.plan
+                    reads = [f"{p.read(ta, 'scans')} / {p.read(tb, 'scans')}", f"{p.read(ta)} / {p.read(tb)}"]
                     rows.append(
-                        [how, window, variant, times(c), f"{Ratio.of(c, core).median:.2f}", c.check.rows]
-                        + [
-                            f"{p.scan_count(ta)} / {p.scan_count(tb)}",
-                            f"{p.partitions_read(ta)} / {p.partitions_read(tb)}",
-                        ]
-                        + [p.shuffles, p.broadcasts, p.reused_exchanges, joins(c)]
+                        [how, window, variant, protocol.times(c), f"{Ratio.of(c, core).median:.2f}", c.check.rows]
+                        + [*reads, *p.exchanges("Shuffle", "Broadcast", "Reused"), protocol.joins(c)]
                     )
         head = ["how", "window", "variant", "median s", "× core", "rows", "scans A / B", "partitions A / B"]
-        variants = table([*head, "shuffles", "broadcasts", "reused exchanges", "joins"], rows)
+        variants = protocol.table([*head, "shuffles", "broadcasts", "reused exchanges", "joins"], rows)
         late = max((c.case.late_match_time for c in cells), default=0)
         rows = [[row["case"].label, row["rows"], agreed_text(row), row["peer"]] for row in agreed]
-        return section(
+        return protocol.section(
             "few",
             history=history,
             longest=longest,
             variants=variants,
             late=late,
             late_table=self._late_table(cells, histories) if late else [],
-            agreement=table(("case", "rows", "sql = core = naive", "peer (inc-join 0.1.3)"), rows),
+            agreement=protocol.table(("case", "rows", "sql = core = naive", "peer (inc-join 0.1.3)"), rows),
             peer_b_only=PEER_B_ONLY if any(PEER_B_ONLY in r["peer"] for r in agreed) else "",
         )
 
     @staticmethod
     def _late_table(cells: Sequence[Cell], histories: list[int]) -> list[str]:
-        """The late-match cases: their daily run over each history and their whole-history run, next to the same
-        runs without late matches."""
+        """The late-match cases' runs next to the same runs without late matches."""
         late = max(c.case.late_match_time for c in cells)
         longest = histories[-1]
         rows = []
@@ -231,9 +189,9 @@ class FewRows(Suite):
                 daily = [at("daily", h, late) for h in histories]
                 whole = at("whole", longest, late)
                 rows.append(
-                    [how, v, *(seconds(c.median) for c in daily), Ratio.of(daily[-1], at("daily", longest, 0))]
-                    + [seconds(whole.median), Ratio.of(whole, at("whole", longest, 0))]
+                    [how, v, *(protocol.seconds(c.median) for c in daily), Ratio.of(daily[-1], at("daily", longest, 0))]
+                    + [protocol.seconds(whole.median), Ratio.of(whole, at("whole", longest, 0))]
                     + [f"{daily[-1].check.types.get('late_match', 0)} / {whole.check.types.get('late_match', 0)}"]
                 )
         head = ["how", "variant", *(f"daily {h} d" for h in histories), f"daily {longest} d × L = 0", "whole"]
-        return table([*head, "whole × L = 0", "late_match rows daily / whole"], rows)
+        return protocol.table([*head, "whole × L = 0", "late_match rows daily / whole"], rows)

@@ -6,44 +6,40 @@ from __future__ import annotations
 import json
 import shutil
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field, replace
 from datetime import date, datetime, timedelta, timezone
+from operator import itemgetter
 from pathlib import Path
+from typing import Any
 
-from .protocol import (
-    Cell,
-    Ratio,
-    Suite,
-    Target,
-    agreed_text,
-    load_text,
-    ratio_target,
-    render,
-    rounds,
-    seconds,
-    section,
-    settle,
-    table,
-    times,
-    types_text,
-)
+from . import protocol
+from .protocol import Cell, Ratio, Suite, Target, agreed_text, ratio_target, types_text
 from .variants import DATABASE, FINGERPRINT, INC_COL, JOIN_COLS, LABELS, REPO
 
-PROJECT = "inc_join_bench_ledger"
-SCHEMA = "inc_join_bench_ledger"
+PROJECT = SCHEMA = "inc_join_bench_ledger"
 LEDGER_MODEL = "dbt_inc_join_runs"
 HOW = "left"
 LANGUAGES = ("sql", "python")
 OVERHEAD_GOAL = "≤ 1 s"  # a daily run may take at most this much longer with the ledger
 FLAT_GOAL = "≤ 1.3"  # the longest history / the shortest, and many records / few
+# The embedded Derby metastore now and then fails a partition filter Spark pushes down to it (also seen by
+# tests/integration/test_ledger.py, macros/ledger/_ledger.sql): an invocation failing with it is run again.
+TRANSIENT = "INTERNAL_ERROR_HIVE_METASTORE_PARTITION_FILTER"
+ATTEMPTS = 3
+RECORDS = "sql/ledger_records.sql"  # one committed record per day of a table
+PYTHON_CODE = "<the Python model's code>"  # what recording() records for a Python model's run
+# A short name of a ledger's statement (the report's statements table), by how it starts
+STATEMENT_LABELS = {"show tblproperties": "SHOW TBLPROPERTIES", "describe": "DESCRIBE", "insert": "INSERT"}
+STATEMENT_LABELS["alter"] = "ALTER TABLE"
+_written = itemgetter("rows", "types", "fingerprint")  # a check run's rows written, compared across cells
 
 
 @dataclass(frozen=True)
 class LedgerCase:
-    """One measured situation: a model's language, its history, and its ledger: ``off`` (no post-hook), ``few``
-    (the ledger holds only this benchmark's runs) or ``many`` (pre-filled with ``records`` records)."""
+    """A model's language, its history, and its ledger: ``off`` (no post-hook), ``few`` (the ledger holds only
+    this benchmark's runs) or ``many`` (pre-filled with ``records`` records)."""
 
     language: str
     history: int
@@ -90,7 +86,7 @@ class LedgerRun:
     invocation: float
     ledger_read: float
     ledger_record: float
-    rows: int
+    rows: int = 0
     # the SQL model's query of the latest output arrival in its own table (max(inc_col) in this, spec §6 and §13),
     # which reads every partition of the table; a Python model runs it in its code, through Spark (not seen: 0)
     table_latest: float = 0.0
@@ -102,55 +98,30 @@ class LedgerRun:
 
 @dataclass
 class LedgerCell(Cell):
-    """A cell of daily dbt runs (``variant`` 'dbt'): ``check`` is a dict, the rows written and, with the ledger, its
-    record; ``statements`` the check run's (kind, seconds, text)."""
+    """Daily dbt runs (``variant`` 'dbt'); ``check`` the rows written and the record (a dict)."""
 
     statements: list[tuple[str, float, str]] = field(default_factory=list)
 
 
-def build_cells(histories: Sequence[int], records: Sequence[int], repeats: int, quick: bool) -> list[LedgerCell]:
-    """The cells, in the order a round runs them: per language, each history without and with the ledger, then the
-    longest history on each pre-filled ledger. Quick mode: the SQL model on the longest history, without and with
-    the ledger (the quick test checks the records, never timings)."""
-    longest = max(histories)
-    if quick:
-        cases = [LedgerCase("sql", longest, "off"), LedgerCase("sql", longest, "few")]
-    else:
-        cases = []
-        for language in LANGUAGES:
-            for history in sorted({min(histories), longest}):
-                cases += [LedgerCase(language, history, "off"), LedgerCase(language, history, "few")]
-            cases += [LedgerCase(language, longest, "many", n) for n in records]
-    return [LedgerCell(case, "dbt", repeats) for case in cases]
-
-
-# --- the generated dbt projects ---------------------------------------------------------------------------------
-
-
-def write_project(root: Path, schema: str, cases: Sequence[LedgerCase], histories: Sequence[int], join: dict) -> Path:
+def write_project(root: Path, cases: Sequence[LedgerCase], run) -> Path:
     """A dbt project with one model per case (``models/plain/`` without the post-hook, ``models/ledger/`` with
-    it) over the benchmark's catalog tables (source ``bench``, schema inc_join_bench)."""
-    if root.exists():
-        shutil.rmtree(root)
-    (root / "models" / "plain").mkdir(parents=True)
-    (root / "models" / "ledger").mkdir(parents=True)
-    files = {"dbt_project.yml": "", "profiles.yml": "", "packages.yml": "", "sources.yml": "models/"}
-    values = dict(project=PROJECT, schema=schema, inc_col=INC_COL, repo=REPO, database=DATABASE, how=HOW)
-    values.update(join, histories=sorted(set(histories)), join_cols=list(JOIN_COLS))
-    for name, folder in files.items():
-        (root / folder / name).write_text(render(f"templates/ledger/{name}", **values))
+    it) over the benchmark's catalog tables."""
+    shutil.rmtree(root, ignore_errors=True)
+    config = run.config
+    values = dict(project=PROJECT, schema=cases[0].schema, inc_col=INC_COL, repo=REPO, database=DATABASE, how=HOW)
+    values.update(look_back_time=config.look_back_time, max_waiting_time=config.max_waiting_time)
+    values.update(histories=sorted(set(config.histories)), join_cols=list(JOIN_COLS))
+    for folder in ("plain", "ledger"):
+        (root / "models" / folder).mkdir(parents=True)
+    for name in ("dbt_project.yml", "profiles.yml", "packages.yml", "sources.yml"):
+        path = root / ("models" if name == "sources.yml" else "") / name
+        path.write_text(protocol.render(f"templates/ledger/{name}", **values))
     for case in cases:
-        folder = root / "models" / ("plain" if case.ledger == "off" else "ledger")
         suffix = "sql" if case.language == "sql" else "py"
-        text = render(f"templates/ledger/model.{suffix}.jinja", **values, history=case.history)
+        text = protocol.render(f"templates/ledger/model.{suffix}.jinja", **values, history=case.history)
+        folder = root / "models" / ("plain" if case.ledger == "off" else "ledger")
         (folder / f"{case.model}.{suffix}").write_text(text)
     return root
-
-
-# The embedded Derby metastore now and then fails a partition filter Spark pushes down to it (also seen by
-# tests/integration/test_ledger.py, macros/ledger/_ledger.sql): an invocation failing with it is run again.
-TRANSIENT = "INTERNAL_ERROR_HIVE_METASTORE_PARTITION_FILTER"
-ATTEMPTS = 3
 
 
 class Project:
@@ -159,24 +130,19 @@ class Project:
     def __init__(self, root: Path, state_dir: Path, schema: str) -> None:
         from harness.local_dbt import LocalDbtProject
 
-        self.schema = schema
+        self.ledger = f"{schema}.{LEDGER_MODEL}"
         self.dbt = LocalDbtProject(root, state_dir)
         self.dbt.target_path = Path(state_dir) / f"dbt-target-{root.name}"
         self.dbt.log_path = Path(state_dir) / f"dbt-logs-{root.name}"
-        self.flags = ("--log-level", "none")
         self.retries: list[str] = []  # the invocations run again after TRANSIENT
 
-    @property
-    def ledger(self) -> str:
-        return f"{self.schema}.{LEDGER_MODEL}"
-
     def invoke(self, *args: str, retry: bool = True, **kwargs):
-        """One dbt invocation; raises on failure, but on TRANSIENT runs it again (up to ATTEMPTS), or with
-        ``retry=False`` returns the failed result (the caller undoes the run and runs it again)."""
+        """One dbt invocation; on TRANSIENT run again (up to ATTEMPTS), or with ``retry=False`` the failed result
+        returned (the caller undoes the run and runs it again)."""
         from harness.local_dbt import failure_text
 
         for attempt in range(1, ATTEMPTS + 1):
-            result = self.dbt.invoke(*args, *self.flags, expect_success=False, **kwargs)
+            result = self.dbt.invoke(*args, "--log-level", "none", expect_success=False, **kwargs)
             if result.success:
                 return result
             text = failure_text(result)
@@ -188,66 +154,45 @@ class Project:
         raise AssertionError("unreachable")
 
 
-# --- timing the ledger's statements -------------------------------------------------------------------------------
+@contextmanager
+def recording() -> Iterator[list[list]]:
+    """[sql, seconds] of every statement dbt-spark's session cursor runs, fetch included (a query's work happens in
+    ``fetchall``, after dbt's own query timer stopped); a Python model's code as PYTHON_CODE."""
+    from dbt.adapters.spark.session import Cursor
+
+    from dbt_inc_join.python_models.submission import BaseInProcessHelper
+
+    statements: list[list] = []
+
+    def fetched(_, took: float) -> None:
+        if statements:
+            statements[-1][1] += took
+
+    patches = [
+        (Cursor, "execute", lambda args, took: statements.append([args[0], took])),
+        (Cursor, "fetchall", fetched),
+        (Cursor, "fetchone", fetched),
+        (BaseInProcessHelper, "submit", lambda _, took: statements.append([PYTHON_CODE, took])),
+    ]
+    originals = [(owner, name, getattr(owner, name)) for owner, name, _ in patches]
+    for (owner, name, record), (_, _, original) in zip(patches, originals, strict=True):
+        setattr(owner, name, _timed(original, record))
+    try:
+        yield statements
+    finally:
+        for owner, name, original in originals:
+            setattr(owner, name, original)
 
 
-class StatementTimes:
-    """Seconds of every statement dbt-spark's session cursor runs, fetch included (a query's work happens in
-    ``fetchall``, after dbt's own query timer stopped), in order: (sql, seconds)."""
-
-    def __init__(self) -> None:
-        self.statements: list[list] = []
-
-    @contextmanager
-    def recording(self) -> Iterator[StatementTimes]:
-        from dbt.adapters.spark import session
-
-        cursor = session.Cursor
-        originals = {name: getattr(cursor, name) for name in ("execute", "fetchall", "fetchone")}
-        statements = self.statements
-
-        def execute(this, sql, *parameters):
-            began = time.perf_counter()
-            try:
-                return originals["execute"](this, sql, *parameters)
-            finally:
-                statements.append([sql, time.perf_counter() - began])
-
-        def fetching(name):
-            def fetch(this):
-                began = time.perf_counter()
-                try:
-                    return originals[name](this)
-                finally:
-                    if statements:
-                        statements[-1][1] += time.perf_counter() - began
-
-            return fetch
-
-        from dbt_inc_join.python_models.submission import BaseInProcessHelper
-
-        submit = BaseInProcessHelper.submit
-
-        def submitting(this, compiled_code):
-            began = time.perf_counter()
-            try:
-                return submit(this, compiled_code)
-            finally:
-                statements.append([PYTHON_CODE, time.perf_counter() - began])
-
-        cursor.execute = execute  # type: ignore[method-assign]
-        cursor.fetchall = fetching("fetchall")  # type: ignore[method-assign]
-        cursor.fetchone = fetching("fetchone")  # type: ignore[method-assign]
-        BaseInProcessHelper.submit = submitting  # type: ignore[method-assign]
+def _timed(original, record):
+    def timed(this, *args):
+        began = time.perf_counter()
         try:
-            yield self
+            return original(this, *args)
         finally:
-            for name, original in originals.items():
-                setattr(cursor, name, original)
-            BaseInProcessHelper.submit = submit  # type: ignore[method-assign]
+            record(args, time.perf_counter() - began)
 
-
-PYTHON_CODE = "<the Python model's code>"  # the marker StatementTimes records for a Python model's run
+    return timed
 
 
 def _statement_text(sql: str) -> str:
@@ -267,9 +212,9 @@ def classify(statements: Sequence[Sequence], relation: str, ledger: str) -> list
     for sql, took in statements:
         text = _statement_text(sql)
         lower = text.lower()
+        kind = "model"
         if lower.startswith((f"insert overwrite table {relation} ", f"create table {relation} ")):
             written = True
-            kind = "model"
         elif lower.startswith(f"insert overwrite table {ledger} "):
             kind = "record"
         elif lower.startswith("show tblproperties") or (lower.startswith("select") and f" from {ledger} " in lower):
@@ -278,55 +223,8 @@ def classify(statements: Sequence[Sequence], relation: str, ledger: str) -> list
             kind = "record"
         elif written and lower.startswith(("select", f"alter table {relation} set tblproperties")):
             kind = "record"  # the rows per JoinType the run wrote; the table property inc_join.committed
-        else:
-            kind = "model"
         kinds.append((kind, took, text))
     return kinds
-
-
-# --- one run --------------------------------------------------------------------------------------------------
-
-
-def run_key(invocation_id: str, case: LedgerCase, day: date) -> str:
-    """A record's partition (macros/ledger/_run_record.sql, _ledger_insert_sql: invocation, model, window start)."""
-    return f"{invocation_id}/{case.unique_id}/{day} 00:00:00"
-
-
-def reset(spark, case: LedgerCase, ledger: str, last_day: date, previous_invocation: str | None) -> None:
-    """Back to the state before the daily run: the last day's partition out of the model's table and, with the
-    ledger, the previous run's record out of the ledger (its own run_key partition) and the table property
-    inc_join.committed as yesterday's daily run left it (the set-up's first run covered the whole history; a daily
-    run's window is its day)."""
-    spark.sql(f"ALTER TABLE {case.relation} DROP IF EXISTS PARTITION ({INC_COL} = DATE'{last_day}')")
-    if case.ledger != "off":
-        if previous_invocation:
-            key = run_key(previous_invocation, case, last_day)
-            _drop_record(spark, ledger, key, datetime.now(timezone.utc).strftime("%Y-%m"))
-        yesterday = last_day - timedelta(days=1)
-        rows = spark.table(case.relation).where(f"{INC_COL} = DATE'{yesterday}'").count()
-        committed = json.dumps(
-            {
-                "window_start": f"{yesterday} 00:00:00",
-                "window_end": f"{yesterday} 00:00:00",
-                "rows_total": rows,
-                "run_key": f"bench/{case.unique_id}/{yesterday} 00:00:00",
-            }
-        )
-        spark.sql(f"ALTER TABLE {case.relation} SET TBLPROPERTIES ('inc_join.committed' = '{committed}')")
-
-
-def _drop_record(spark, ledger: str, key: str, month: str | None = None) -> None:
-    """A record's partition out of the ledger; a partition is named by both levels, so without ``month`` (a
-    record of this benchmark's runs: this month) it is looked up first."""
-    months = (
-        [month]
-        if month
-        else [
-            r[0] for r in spark.sql(f"SELECT DISTINCT recorded_month FROM {ledger} WHERE run_key = '{key}'").collect()
-        ]
-    )
-    for found in months:
-        spark.sql(f"ALTER TABLE {ledger} DROP IF EXISTS PARTITION (recorded_month = '{found}', run_key = '{key}')")
 
 
 def _is_latest_query(text: str, relation: str) -> bool:
@@ -337,6 +235,27 @@ def _is_latest_query(text: str, relation: str) -> bool:
     )
 
 
+def _statement_label(text: str) -> str:
+    lower = text.lower()
+    found = next((label for start, label in STATEMENT_LABELS.items() if lower.startswith(start)), None)
+    if found or not lower.startswith("select"):
+        return found or text.split(" ")[0]
+    return "SELECT rows per JoinType" if " from " in lower and " group by " in lower else "SELECT ledger"
+
+
+def run_key(invocation_id: str, case: LedgerCase, day: date) -> str:
+    """A record's partition (macros/ledger/_run_record.sql, _ledger_insert_sql: invocation, model, window start)."""
+    return f"{invocation_id}/{case.unique_id}/{day} 00:00:00"
+
+
+def _drop_record(spark, ledger: str, key: str, month: str | None = None) -> None:
+    """A record's partition out of the ledger; a partition is named by both levels, so without ``month`` (a
+    record of this benchmark's runs: this month) it is looked up first."""
+    query = f"SELECT DISTINCT recorded_month FROM {ledger} WHERE run_key = '{key}'"
+    for found in [month] if month else [r[0] for r in spark.sql(query).collect()]:
+        spark.sql(f"ALTER TABLE {ledger} DROP IF EXISTS PARTITION (recorded_month = '{found}', run_key = '{key}')")
+
+
 def _invocation_id() -> str:
     """The id of the dbt invocation that just ended (dbt keeps it until the next one starts)."""
     from dbt_common.invocation import get_invocation_id
@@ -344,134 +263,117 @@ def _invocation_id() -> str:
     return get_invocation_id()
 
 
-def daily_run(
-    spark, project: Project, case: LedgerCase, last_day: date
-) -> tuple[LedgerRun, str, list[tuple[str, float, str]]]:
-    """One ``dbt run --select <model>``: its timings, its invocation id, and its classified statements. A run
-    failing with TRANSIENT is undone (reset) and run again; only the run that succeeded is timed."""
-    for _ in range(ATTEMPTS):
-        times = StatementTimes()
-        began = time.perf_counter()
-        with times.recording():
-            result = project.invoke("run", "--select", case.model, retry=False)
-        invocation = time.perf_counter() - began
-        if result.success:
-            break
-        reset(spark, case, project.ledger, last_day, _invocation_id())
-    else:
-        raise RuntimeError(f"dbt run --select {case.model} failed {ATTEMPTS} times with {TRANSIENT}")
-    [node] = result.result.results
-    phases = {t.name: (t.completed_at - t.started_at).total_seconds() for t in node.timing}
-    kinds = classify(times.statements, case.relation, project.ledger)
-    run = LedgerRun(
-        seconds=node.execution_time,
-        compile=phases.get("compile", 0.0),
-        execute=phases.get("execute", 0.0),
-        invocation=invocation,
-        ledger_read=sum(s for kind, s, _ in kinds if kind == "read"),
-        ledger_record=sum(s for kind, s, _ in kinds if kind == "record"),
-        rows=0,
-        table_latest=sum(s for kind, s, text in kinds if kind == "model" and _is_latest_query(text, case.relation)),
-    )
-    return run, _invocation_id(), kinds
-
-
-def _last_day_rows(spark, case: LedgerCase, last_day: date):
-    return spark.table(case.relation).where(f"{INC_COL} = DATE'{last_day}'")
-
-
-def written_rows(spark, case: LedgerCase, last_day: date) -> dict:
-    """The rows in the table's last-day partition: count, per JoinType name, fingerprint."""
-    rows = _last_day_rows(spark, case, last_day)
-    types = {LABELS[int(r[0])]: int(r[1]) for r in rows.groupBy("JoinType").count().collect()}
-    fingerprint = rows.selectExpr(f"{FINGERPRINT} AS f").first()[0]
-    return {"rows": sum(types.values()), "types": types, "fingerprint": int(fingerprint or 0)}
-
-
-def check_record(spark, case: LedgerCase, ledger: str, invocation_id: str, last_day: date, written: dict) -> dict:
-    """The run's records in the ledger: exactly one, under the run_key reset() drops, for the last day, with the
-    rows the run wrote."""
-    records = spark.sql(
-        f"SELECT run_key, relation, window_start, window_end, empty, rows_total, join_type_rows FROM {ledger} "
-        f"WHERE invocation_id = '{invocation_id}'"
-    ).collect()
-    found: dict = {"records": len(records)}
-    if len(records) == 1:
-        record = records[0]
-        found.update(
-            run_key_as_expected=record.run_key == run_key(invocation_id, case, last_day),
-            relation=record.relation,
-            window=[str(record.window_start.date()), str(record.window_end.date())],
-            empty=bool(record.empty),
-            rows_total=int(record.rows_total),
-            join_type_rows={LABELS[int(k)]: int(v) for k, v in (record.join_type_rows or {}).items()},
-        )
-    found["consistent"] = (
-        found["records"] == 1
-        and found["run_key_as_expected"]
-        and found["relation"] == case.relation
-        and found["window"] == [str(last_day), str(last_day)]
-        and not found["empty"]
-        and found["rows_total"] == written["rows"]
-        and found["join_type_rows"] == written["types"]
-    )
-    return found
-
-
-# --- set-up -------------------------------------------------------------------------------------------------------
-
-
 @dataclass
 class Setup:
-    projects: dict[str, Project]
+    """The generated projects and what each daily run starts from."""
+
+    spark: Any
     last_day: date
-    invocations: dict[LedgerCase, str]  # the latest run's invocation id per case (reset drops its record)
-    records: dict[str, int]  # rows in each project's ledger after the set-up
-    seconds: dict[str, float]
+    projects: dict[str, Project] = field(default_factory=dict)
+    invocations: dict[LedgerCase, str] = field(default_factory=dict)  # each case's latest run (reset drops its record)
+    records: dict[str, int] = field(default_factory=dict)  # rows in each project's ledger after the set-up
+    seconds: dict[str, float] = field(default_factory=dict)
     load: list[float] = field(default_factory=list)  # the 1-minute load average at the start of each round
 
+    def rows(self, case: LedgerCase, day: date | None = None):
+        return self.spark.table(case.relation).where(f"{INC_COL} = DATE'{day or self.last_day}'")
 
-def set_up(
-    spark,
-    state_dir: Path,
-    cells: Sequence[LedgerCell],
-    histories: Sequence[int],
-    last_day: date,
-    join: dict,
-    progress: Callable[[str], None] = print,
-) -> Setup:
-    """Per project: its files, ``dbt deps``, its ledger table, and each model's table up to the day before the
-    last (one first run of all its models with var inc_join_output_window_end); then the pre-filled ledgers."""
+    def reset(self, case: LedgerCase) -> None:
+        """Back to the state before the daily run: the last day's partition out of the model's table and, with the
+        ledger, the previous run's record out of the ledger (its own run_key partition) and the table property
+        inc_join.committed as yesterday's daily run left it (the set-up's first run covered the whole history; a
+        daily run's window is its day)."""
+        spark, ledger = self.spark, self.projects[case.project].ledger
+        spark.sql(f"ALTER TABLE {case.relation} DROP IF EXISTS PARTITION ({INC_COL} = DATE'{self.last_day}')")
+        if case.ledger == "off":
+            return
+        if case in self.invocations:
+            key = run_key(self.invocations[case], case, self.last_day)
+            _drop_record(spark, ledger, key, datetime.now(timezone.utc).strftime("%Y-%m"))
+        yesterday = self.last_day - timedelta(days=1)
+        committed = {"window_start": f"{yesterday} 00:00:00", "window_end": f"{yesterday} 00:00:00"}
+        committed["rows_total"] = self.rows(case, yesterday).count()
+        committed["run_key"] = f"bench/{case.unique_id}/{yesterday} 00:00:00"
+        spark.sql(f"ALTER TABLE {case.relation} SET TBLPROPERTIES ('inc_join.committed' = '{json.dumps(committed)}')")
+
+    def daily_run(self, case: LedgerCase) -> tuple[LedgerRun, list]:
+        """One ``dbt run --select <model>``: its timings and its classified statements. A run failing with
+        TRANSIENT is undone (reset) and run again; only the run that succeeded is timed."""
+        project = self.projects[case.project]
+        for _ in range(ATTEMPTS):
+            began = time.perf_counter()
+            with recording() as statements:
+                result = project.invoke("run", "--select", case.model, retry=False)
+            invocation = time.perf_counter() - began
+            self.invocations[case] = _invocation_id()
+            if result.success:
+                break
+            self.reset(case)
+        else:
+            raise RuntimeError(f"dbt run --select {case.model} failed {ATTEMPTS} times with {TRANSIENT}")
+        [node] = result.result.results
+        phases = {t.name: (t.completed_at - t.started_at).total_seconds() for t in node.timing}
+        kinds = classify(statements, case.relation, project.ledger)
+        latest = sum(s for kind, s, text in kinds if kind == "model" and _is_latest_query(text, case.relation))
+        ledger = {f"ledger_{kind}": sum(s for k, s, _ in kinds if k == kind) for kind in ("read", "record")}
+        run = LedgerRun(
+            node.execution_time, phases.get("compile", 0.0), phases.get("execute", 0.0), invocation, **ledger
+        )
+        return replace(run, table_latest=latest), kinds
+
+    def written(self, case: LedgerCase) -> dict:
+        """The rows in the table's last-day partition: count, per JoinType name, fingerprint."""
+        rows = self.rows(case)
+        types = {LABELS[int(r[0])]: int(r[1]) for r in rows.groupBy("JoinType").count().collect()}
+        fingerprint = rows.selectExpr(f"{FINGERPRINT} AS f").first()[0]
+        return {"rows": sum(types.values()), "types": types, "fingerprint": int(fingerprint or 0)}
+
+    def check_record(self, case: LedgerCase, written: dict) -> dict:
+        """The run's records in the ledger: exactly one, under the run_key reset() drops, for the last day, with
+        the rows the run wrote."""
+        invocation_id, ledger = self.invocations[case], self.projects[case.project].ledger
+        columns = "run_key, relation, window_start, window_end, empty, rows_total, join_type_rows"
+        records = self.spark.sql(f"SELECT {columns} FROM {ledger} WHERE invocation_id = '{invocation_id}'").collect()
+        found: dict = {"records": len(records)}
+        if len(records) == 1:
+            record = records[0]
+            found.update(
+                run_key_as_expected=record.run_key == run_key(invocation_id, case, self.last_day),
+                relation=record.relation,
+                window=[str(record.window_start.date()), str(record.window_end.date())],
+                empty=bool(record.empty),
+                rows_total=int(record.rows_total),
+                join_type_rows={LABELS[int(k)]: int(v) for k, v in (record.join_type_rows or {}).items()},
+            )
+        expected = dict(records=1, run_key_as_expected=True, relation=case.relation, window=[str(self.last_day)] * 2)
+        expected.update(empty=False, rows_total=written["rows"], join_type_rows=written["types"])
+        found["consistent"] = all(found.get(key) == value for key, value in expected.items())
+        return found
+
+
+def set_up(spark, cells: Sequence[LedgerCell], run) -> Setup:
+    """Per project: its files, ``dbt deps``, its ledger, each model's table up to the day before the last (one
+    first run of all its models), the pre-filled ledger."""
+    setup = Setup(spark, run.spec.last_day)
     cases = [cell.case for cell in cells]
-    projects: dict[str, Project] = {}
-    seconds: dict[str, float] = {}
-    invocations: dict[LedgerCase, str] = {}
     for name in dict.fromkeys(c.project for c in cases):
         began = time.perf_counter()
         chosen = [c for c in cases if c.project == name]
-        root = write_project(Path(state_dir) / f"ledger-project-{name}", chosen[0].schema, chosen, histories, join)
-        project = Project(root, state_dir, chosen[0].schema)
+        root = write_project(Path(run.state_dir) / f"ledger-project-{name}", chosen, run)
+        project = setup.projects[name] = Project(root, run.state_dir, chosen[0].schema)
         project.invoke("deps")
         project.invoke("run", "--select", LEDGER_MODEL)  # record_run would create it on the first record too
-        project.invoke(
-            "run",
-            "--select",
-            *(c.model for c in chosen),
-            vars={"inc_join_output_window_end": str(last_day - timedelta(days=1))},
-        )
-        invocations.update((case, _invocation_id()) for case in chosen)
-        projects[name] = project
+        window_end = {"inc_join_output_window_end": str(setup.last_day - timedelta(days=1))}
+        project.invoke("run", "--select", *(c.model for c in chosen), vars=window_end)
+        setup.invocations.update((case, _invocation_id()) for case in chosen)
         records = chosen[0].records
         if records:
             prefill(spark, project, chosen, records)
-        seconds[name] = time.perf_counter() - began
-        progress(
-            f"  ledger set-up: project {name}, first runs of {len(chosen)} models"
-            + (f", ledger pre-filled to {records} records" if records else "")
-            + f": {seconds[name]:.1f} s"
-        )
-    counted = {name: spark.table(p.ledger).count() for name, p in projects.items()}
-    return Setup(projects, last_day, invocations, counted, seconds)
+        setup.seconds[name] = took = time.perf_counter() - began
+        filled = f", ledger pre-filled to {records} records" if records else ""
+        run.say(f"  ledger set-up: project {name}, first runs of {len(chosen)} models{filled}: {took:.1f} s")
+    setup.records = {name: spark.table(p.ledger).count() for name, p in setup.projects.items()}
+    return setup
 
 
 def prefill(spark, project: Project, cases: Sequence[LedgerCase], records: int) -> None:
@@ -479,53 +381,20 @@ def prefill(spark, project: Project, cases: Sequence[LedgerCase], records: int) 
     day of its table (that day's rows per JoinType, as daily runs would have recorded them), then synthetic
     records of other models (relation <schema>.other_<i>, a year of daily records each) up to about ``records``
     rows in all. Each record is a partition of its own, like a real record."""
-    ledger = project.ledger
-    columns = spark.table(ledger).columns
-    first = cases[0]
+    ledger, first = project.ledger, cases[0]
+    insert = f"INSERT INTO {ledger} PARTITION (recorded_month, run_key)"
+    values = dict(source=first.relation, columns=spark.table(ledger).columns, inc_col=INC_COL)
     for row in spark.sql(f"SELECT DISTINCT run_key FROM {ledger} WHERE relation = '{first.relation}'").collect():
         _drop_record(spark, ledger, row.run_key)
-    table_id = _table_property(spark, first.relation, "inc_join.table_id")
-    own = _daily_records_sql(first.relation, f"'{first.relation}'", f"'{first.unique_id}'", table_id, columns)
-    spark.sql(f"INSERT INTO {ledger} PARTITION (recorded_month, run_key) {own}")
+    table_id = dict(spark.sql(f"SHOW TBLPROPERTIES {first.relation}").collect())["inc_join.table_id"]
+    own = dict(relation=f"'{first.relation}'", model=f"'{first.unique_id}'", table_id=table_id, copies=0)
+    spark.sql(f"{insert} {protocol.render(RECORDS, **values, **own)}")
     days = spark.table(first.relation).select(INC_COL).distinct().count()
     copies = round(max(0, records - spark.table(ledger).count()) / days)
     if copies:
         other = "concat('{}', CAST(copy.id AS STRING))"
-        others = _daily_records_sql(
-            first.relation,
-            other.format(f"{project.schema}.other_"),
-            other.format("model.other.other_"),
-            "synthetic",
-            columns,
-            copies,
-        )
-        spark.sql(f"INSERT INTO {ledger} PARTITION (recorded_month, run_key) {others}")
-
-
-def _daily_records_sql(
-    source: str, relation: str, model: str, table_id: str, columns: Sequence[str], copies: int = 0
-) -> str:
-    """One committed record per day of ``source``'s table (bench/sql/ledger_records.sql)."""
-    values = dict(source=source, relation=relation, model=model, table_id=table_id, columns=columns, copies=copies)
-    return render("sql/ledger_records.sql", inc_col=INC_COL, **values)
-
-
-def _table_property(spark, relation: str, key: str) -> str:
-    for row in spark.sql(f"SHOW TBLPROPERTIES {relation}").collect():
-        if row[0] == key:
-            return row[1]
-    raise AssertionError(f"{relation} has no table property {key}")
-
-
-# --- the suite ----------------------------------------------------------------------------------------------------
-
-
-def _cell(cells: Sequence[LedgerCell], case: LedgerCase) -> LedgerCell | None:
-    return next((c for c in cells if c.case == case), None)
-
-
-def _histories(cells: Sequence[LedgerCell]) -> list[int]:
-    return sorted({c.case.history for c in cells})
+        others = dict(relation=other.format(f"{first.schema}.other_"), model=other.format("model.other.other_"))
+        spark.sql(f"{insert} {protocol.render(RECORDS, **values, **others, table_id='synthetic', copies=copies)}")
 
 
 class Ledger(Suite):
@@ -540,35 +409,35 @@ class Ledger(Suite):
         ]
 
     def cells(self, run) -> list[LedgerCell]:
+        """Per language, each history without and with the ledger, then the longest on each pre-filled ledger;
+        quick mode: the SQL model on the longest history without and with the ledger (records, never timings)."""
         config = run.config
-        return build_cells(config.histories, config.ledger_records, config.repeats, config.quick)
+        longest = max(config.histories)
+        cases = [LedgerCase("sql", longest, "off"), LedgerCase("sql", longest, "few")]
+        if not config.quick:
+            cases = []
+            for language in LANGUAGES:
+                for history in sorted({min(config.histories), longest}):
+                    cases += [LedgerCase(language, history, "off"), LedgerCase(language, history, "few")]
+                cases += [LedgerCase(language, longest, "many", n) for n in config.ledger_records]
+        return [LedgerCell(case, "dbt", config.repeats) for case in cases]
 
     def measure(self, spark, cells: Sequence[LedgerCell], run) -> None:  # type: ignore[override]
-        """The set-up, then round-robin over the cells (protocol.rounds); the first run of a cell is its check
-        run. Every run starts from the same state (reset) and after garbage collection (settle)."""
-        config = run.config
-        join = {"look_back_time": config.look_back_time, "max_waiting_time": config.max_waiting_time}
-        setup = set_up(spark, run.state_dir, cells, config.histories, run.spec.last_day, join, run.say)
+        """The set-up, then rounds over the cells, each run from the same state (reset) after garbage collection."""
+        setup = self.setup = set_up(spark, cells, run)
         run.phases.done("ledger set-up", f" (ledger rows: {setup.records})")
 
         def one(cell: LedgerCell, checking: bool):
             case = cell.case
-            project = setup.projects[case.project]
-            reset(spark, case, project.ledger, setup.last_day, setup.invocations.get(case))
-            settle(spark)
-            result, invocation, kinds = daily_run(spark, project, case, setup.last_day)
-            setup.invocations[case] = invocation
+            setup.reset(case)
+            protocol.settle(spark)
+            result, kinds = setup.daily_run(case)
             check = None
             if checking:
-                written = written_rows(spark, case, setup.last_day)
-                record = None
-                if case.ledger != "off":
-                    record = check_record(spark, case, project.ledger, invocation, setup.last_day, written)
-                check = {**written, "record": record}
+                check = setup.written(case)
+                check["record"] = setup.check_record(case, check) if case.ledger != "off" else None
                 cell.statements = kinds
-                rows = written["rows"]
-            else:
-                rows = _last_day_rows(spark, case, setup.last_day).count()
+            rows = check["rows"] if check else setup.rows(case).count()
             result = replace(result, rows=rows)
             text = (
                 f"{case.label:<40} {result.seconds:6.2f} s (ledger read {result.ledger_read:.2f} s, record "
@@ -576,115 +445,86 @@ class Ledger(Suite):
             )
             return result, check, None, text
 
-        setup.load = rounds(cells, config.warmup, one, progress=run.say)
-        self.setup = setup
+        setup.load = protocol.rounds(cells, run.config.warmup, one, progress=run.say)
         run.phases.done("ledger runs")
 
     def targets(self, cells: Sequence[LedgerCell]) -> list[Target]:
-        """The ledger's targets from runs of the same rounds (docs/performance.md, "Run ledger"): the overhead with −
-        without (absolute: the ledger adds a fixed number of statements whatever the model's size), flat in history and
-        in the ledger's size."""
+        """docs/performance.md, "Run ledger": the overhead with − without (absolute: the ledger adds a fixed number
+        of statements whatever the model's size), flat in history and in the ledger's size."""
         found: list[Target] = []
         histories = _histories(cells)
         shortest, longest = histories[0], histories[-1]
         for language in dict.fromkeys(c.case.language for c in cells):
 
             def at(history: int, ledger: str, records: int = 0, language=language) -> LedgerCell | None:
-                return _cell(cells, LedgerCase(language, history, ledger, records))
+                return next((c for c in cells if c.case == LedgerCase(language, history, ledger, records)), None)
 
             for history in histories:
                 on, off = at(history, "few"), at(history, "off")
-                if on is None or off is None:
-                    continue
-                name = f"{language} daily run, {history} d: with the ledger − without (× without: "
-                name += f"{Ratio.of(on, off).median:.2f})"
-                found += ratio_target(name, on, off, OVERHEAD_GOAL, difference=True)
+                if on is not None and off is not None:
+                    name = f"{language} daily run, {history} d: with the ledger − without (× without: "
+                    name += f"{Ratio.of(on, off).median:.2f})"
+                    found += ratio_target(name, on, off, OVERHEAD_GOAL, difference=True)
             if len(histories) > 1:
                 for ledger, goal in (("few", FLAT_GOAL), ("off", None)):
                     name = f"{language} daily run {'with' if ledger == 'few' else 'without'} the ledger: "
-                    found += ratio_target(
-                        f"{name}{longest} d / {shortest} d of history", at(longest, ledger), at(shortest, ledger), goal
-                    )
-                found += ratio_target(
-                    f"{language} ledger's own statements (start-from-ledger read + record): {longest} d / "
-                    f"{shortest} d of history",
-                    at(longest, "few"),
-                    at(shortest, "few"),
-                    FLAT_GOAL,
-                    value=lambda r: r.ledger_seconds,
-                )
+                    name += f"{longest} d / {shortest} d of history"
+                    found += ratio_target(name, at(longest, ledger), at(shortest, ledger), goal)
+                name = f"{language} ledger's own statements (start-from-ledger read + record): {longest} d / "
+                name += f"{shortest} d of history"
+                on, off = at(longest, "few"), at(shortest, "few")
+                found += ratio_target(name, on, off, FLAT_GOAL, value=lambda r: r.ledger_seconds)
             for records in sorted({c.case.records for c in cells if c.case.ledger == "many"}):
                 many, few = at(longest, "many", records), at(longest, "few")
-                if many is None or few is None:
-                    continue
-                found += ratio_target(
-                    f"{language} daily run with the ledger, {longest} d: ledger of {records} records / of "
-                    f"this benchmark's few (start-from-ledger read {many.median_of('ledger_read'):.2f} s / "
-                    f"{few.median_of('ledger_read'):.2f} s)",
-                    many,
-                    few,
-                    FLAT_GOAL,
-                )
+                if many is not None and few is not None:
+                    name = f"{language} daily run with the ledger, {longest} d: ledger of {records} records / of "
+                    name += f"this benchmark's few (start-from-ledger read {many.median_of('ledger_read'):.2f} s / "
+                    name += f"{few.median_of('ledger_read'):.2f} s)"
+                    found += ratio_target(name, many, few, FLAT_GOAL)
         return found
 
     def agreement(self, cells: Sequence[LedgerCell]) -> list[dict[str, object]]:
-        """Per history: every cell (SQL and Python, with and without the ledger) wrote the same rows; every run as
-        many as its check run; every record of a check run is the rows its run wrote."""
+        """Per history: every cell wrote the same rows, every run as many as its check run, every record those rows."""
         rows = []
         for history in _histories(cells):
             chosen = [c for c in cells if c.case.history == history]
             reference = chosen[0].check
-            written = [(c.check["rows"], c.check["types"], c.check["fingerprint"]) for c in chosen]
-            same = all(w == (reference["rows"], reference["types"], reference["fingerprint"]) for w in written)
-            rows.append(
-                {
-                    "history": history,
-                    "cells": [c.case.label for c in chosen],
-                    "rows": reference["rows"],
-                    "types": reference["types"],
-                    "same_rows": same,
-                    "stable": all(c.stable for c in chosen),
-                    "records_consistent": all(
-                        c.check["record"]["consistent"] for c in chosen if c.case.ledger != "off"
-                    ),
-                }
-            )
+            row = {"history": history, "cells": [c.case.label for c in chosen], "rows": reference["rows"]}
+            row["types"] = reference["types"]
+            row["same_rows"] = all(_written(c.check) == _written(reference) for c in chosen)
+            row["stable"] = all(c.stable for c in chosen)
+            row["records_consistent"] = all(c.check["record"]["consistent"] for c in chosen if c.case.ledger != "off")
+            rows.append(row)
         return rows
 
     def agrees(self, agreed: Sequence[dict]) -> bool:
         return all(a["same_rows"] and a["stable"] and a["records_consistent"] for a in agreed)
 
     def sections(self, cells: Sequence[LedgerCell], agreed: Sequence[dict], run) -> list[str]:
-        setup = self.setup
         rows = []
         for cell in cells:
             case = cell.case
-            plain = _cell(cells, LedgerCase(case.language, case.history, "off"))
-            alone = plain is None or plain is cell
+            plain = next((c for c in cells if c.case == LedgerCase(case.language, case.history, "off")), cell)
+            alone = plain is cell
             rows.append(
-                [case.language, f"{case.history} d", case.ledger_text, times(cell)]
-                + [f"{seconds(cell.median_of('compile'))} / {seconds(cell.median_of('execute'))}"]
+                [case.language, f"{case.history} d", case.ledger_text, protocol.times(cell)]
+                + [f"{protocol.seconds(cell.median_of('compile'))} / {protocol.seconds(cell.median_of('execute'))}"]
                 + ["—" if alone else f"{Ratio.of(cell, plain).median:.2f}"]
                 + ["—" if alone else str(Ratio.of(cell, plain, difference=True))]
                 + [f"{cell.median_of('ledger_read'):.2f}", f"{cell.median_of('ledger_record'):.2f}"]
                 + ["—" if case.language == "python" else f"{cell.median_of('table_latest'):.2f}"]
-                + [seconds(cell.median_of("invocation")), cell.check["rows"]]
+                + [protocol.seconds(cell.median_of("invocation")), cell.check["rows"]]
             )
         head = ["model", "history", "ledger", "median s (runs)", "compile / execute", "× no ledger", "with − without"]
-        runs = table([*head, "read s", "record s", "max in this s", "invocation s", "rows written"], rows)
+        runs = protocol.table([*head, "read s", "record s", "max in this s", "invocation s", "rows written"], rows)
         longest = max(_histories(cells))
         rows = [
-            [
-                cell.case.language,
-                cell.case.ledger_text,
-                "; ".join(
-                    f"{kind}: {_statement_label(t)} {s:.2f}" for kind, s, t in cell.statements if kind != "model"
-                ),
-            ]
-            for cell in cells
-            if cell.case.ledger != "off" and cell.case.history == longest
+            [c.case.language, c.case.ledger_text]
+            + ["; ".join(f"{kind}: {_statement_label(t)} {s:.2f}" for kind, s, t in c.statements if kind != "model")]
+            for c in cells
+            if c.case.ledger != "off" and c.case.history == longest
         ]
-        statements = table(("model", "ledger", "statements (kind: seconds)"), rows)
+        statements = protocol.table(("model", "ledger", "statements (kind: seconds)"), rows)
         rows = [
             [f"{r['history']} d", r["rows"], types_text(r["types"])]
             + [agreed_text({"ours_agree": r["same_rows"], "stable": r["stable"]})]
@@ -692,63 +532,39 @@ class Ledger(Suite):
             for r in agreed
         ]
         head = ("history", "rows written", "rows per JoinType", "same rows in all cells", "records = rows written")
-        return section(
+        retries = [f"{name}: {what}" for name, project in self.setup.projects.items() for what in project.retries]
+        return protocol.section(
             "ledger",
             how=HOW,
-            records=", ".join(f"{name} {n}" for name, n in setup.records.items()),
-            load=load_text(setup.load),
+            records=", ".join(f"{name} {n}" for name, n in self.setup.records.items()),
+            load=protocol.load_text(self.setup.load),
             transient=TRANSIENT,
-            retries=_retries(setup),
+            retries="; ".join(retries) if retries else "none",
             runs=runs,
             statements=statements,
-            agreement=table(head, rows),
+            agreement=protocol.table(head, rows),
             quick=run.config.quick,
         )
 
     def as_json(self, cells: Sequence[LedgerCell], agreed: Sequence[dict]) -> dict[str, list | dict]:
         """Everything in the suite's sections, machine-readable (the quick-mode test reads it)."""
         setup = self.setup
-        return {
-            "ledger": {
-                "records": setup.records,
-                "setup_seconds": setup.seconds,
-                "load": setup.load,
-                "retries": {name: project.retries for name, project in setup.projects.items()},
-                "cells": [
-                    {
-                        "case": asdict(c.case),
-                        "label": c.case.label,
-                        "median": c.median,
-                        "runs": [asdict(r) for r in c.runs],
-                        "check": c.check,
-                        "stable": c.stable,
-                        "statements": [[kind, s, text[:200]] for kind, s, text in c.statements],
-                    }
-                    for c in cells
-                ],
-                "agreement": list(agreed),
+        ledger: dict[str, object] = {"records": setup.records, "setup_seconds": setup.seconds, "load": setup.load}
+        ledger["retries"] = {name: project.retries for name, project in setup.projects.items()}
+        ledger["cells"] = [
+            {
+                "case": asdict(c.case),
+                "label": c.case.label,
+                "median": c.median,
+                "runs": [asdict(r) for r in c.runs],
+                "check": c.check,
+                "stable": c.stable,
+                "statements": [[kind, s, text[:200]] for kind, s, text in c.statements],
             }
-        }
+            for c in cells
+        ]
+        return {"ledger": {**ledger, "agreement": list(agreed)}}
 
 
-def _retries(setup: Setup) -> str:
-    retried = [f"{name}: {what}" for name, project in setup.projects.items() for what in project.retries]
-    return "; ".join(retried) if retried else "none"
-
-
-def _statement_label(text: str) -> str:
-    """A short name for one of the ledger's statements."""
-    lower = text.lower()
-    if lower.startswith("show tblproperties"):
-        return "SHOW TBLPROPERTIES"
-    if lower.startswith("describe"):
-        return "DESCRIBE"
-    if lower.startswith("insert"):
-        return "INSERT"
-    if lower.startswith("alter"):
-        return "ALTER TABLE"
-    if lower.startswith("select") and " from " in lower and " group by " in lower:
-        return "SELECT rows per JoinType"
-    if lower.startswith("select"):
-        return "SELECT ledger"
-    return text.split(" ")[0]
+def _histories(cells: Sequence[LedgerCell]) -> list[int]:
+    return sorted({c.case.history for c in cells})

@@ -7,27 +7,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from .data import MANY_COLUMNS, ManySpec, ensure_many_dataset, register_tables
+from . import protocol
+from .data import ManySpec, ensure_dataset, register_tables
 from .few import PHASES
-from .metrics import case_bounds
-from .protocol import (
-    Cell,
-    Suite,
-    Target,
-    agreed_text,
-    agreement,
-    find,
-    joins,
-    ratio_target,
-    render,
-    section,
-    table,
-    times,
-    types_text,
-    variant_rows,
-    versus_core,
-)
-from .variants import DATABASE
+from .metrics import read_from
+from .protocol import Cell, Suite, Target, agreed_text, find, ratio_target, types_text
+from .variants import CODES, Tables, core
 
 INC_COL = "RecDate"
 KEY = "Symbol"
@@ -36,9 +21,6 @@ B_COLUMNS = ("Seq", "Amount", "Price")
 AGGREGATE = {"n": "count(*)", "total": "sum(Amount)", "last_px": "max_by(Price, Seq)"}
 PARTNER_ORDER_BY = ("Seq",)
 LOOK_BACK_TIME, MAX_WAITING_TIME = 2, 5
-
-# JoinType codes (spec §3 and §11), written by the hand-written variants
-SAME_TIME, A_LATE, B_LATE, A_TIMED_OUT, A_AGGREGATED = 1, 2, 3, 4, 8
 
 # Per output row: which A row, where it was placed, which B row or which aggregates, the derived numbers.
 PAIR_FINGERPRINT = "sum(pmod(xxhash64(TradeId, RecDate, Seq, DiffArrivalTime, WaitingTime), 1000000007))"
@@ -58,7 +40,7 @@ HISTORIES = {"full": {"dense": (365,), "hot": (30, 365)}, "quick": {"dense": (12
 
 
 @dataclass(frozen=True)
-class ManyCase:
+class ManyCase(Tables):
     """One measured situation of the suite: a mode of spec §11 on a data shape, a history and a window."""
 
     mode: str  # all, aggregate, first, last
@@ -72,12 +54,8 @@ class ManyCase:
     max_waiting_time: int = MAX_WAITING_TIME
 
     @property
-    def table_a(self) -> str:
-        return f"{DATABASE}.{self.shape}_a_{self.history}d"
-
-    @property
-    def table_b(self) -> str:
-        return f"{DATABASE}.{self.shape}_b_{self.history}d"
+    def prefix(self) -> str:  # type: ignore[override]
+        return f"{self.shape}_"
 
     @property
     def label(self) -> str:
@@ -87,67 +65,27 @@ class ManyCase:
     def fingerprint(self) -> str:
         return AGGREGATE_FINGERPRINT if self.mode == "aggregate" else PAIR_FINGERPRINT
 
-    def mode_arguments(self) -> dict[str, object]:
-        """The keyword arguments of spec §11 this case passes to inc_join (core and macro alike)."""
+    def arguments(self) -> dict[str, object]:
+        """inc_join's keyword arguments with the case's mode of spec §11 (core and macro alike)."""
+        join = dict(join_cols=[KEY], inc_col=INC_COL, how=self.how, look_back_time=self.look_back_time)
+        join.update(max_waiting_time=self.max_waiting_time, output_window_start=self.start, output_window_end=self.end)
         if self.mode == "all":
-            return {"many_rows_per_key": True}
+            return dict(join, many_rows_per_key=True)
         if self.mode == "aggregate":
-            return {"aggregate": dict(AGGREGATE)}
-        return {"partner": self.mode, "partner_order_by": list(PARTNER_ORDER_BY)}
-
-    def model_sql(self) -> str:
-        """The dbt model a user would write for this case."""
-        extra = ", ".join(f"{name}={_jinja(value)}" for name, value in self.mode_arguments().items())
-        return (
-            f"{{{{ dbt_inc_join.inc_join(bench_input('{self.shape}_a_{self.history}d'), "
-            f"bench_input('{self.shape}_b_{self.history}d'), join_cols=['{KEY}'], inc_col='{INC_COL}', "
-            f"how='{self.how}', look_back_time={self.look_back_time}, max_waiting_time={self.max_waiting_time}, "
-            f"output_window_start='{self.start}', output_window_end='{self.end}', {extra}) }}}}"
-        )
-
-
-def _jinja(value: object) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return repr(value)  # str, list of str and dict of str render as Jinja literals
-
-
-def core(spark, case: ManyCase, **overrides):
-    """The PySpark core with the case's mode (``overrides`` replace mode arguments)."""
-    from dbt_inc_join import inc_join
-
-    return inc_join(
-        spark.table(case.table_a),
-        spark.table(case.table_b),
-        join_cols=[KEY],
-        inc_col=INC_COL,
-        how=case.how,
-        look_back_time=case.look_back_time,
-        max_waiting_time=case.max_waiting_time,
-        output_window_start=case.start,
-        output_window_end=case.end,
-        **{**case.mode_arguments(), **overrides},
-    )
+            return dict(join, aggregate=dict(AGGREGATE))
+        return dict(join, partner=self.mode, partner_order_by=list(PARTNER_ORDER_BY))
 
 
 def core_default_plan(spark, case: ManyCase):
     """partner = 'all' through the default plan: one join on the key with the window as a condition."""
-    return core(spark, case, many_rows_per_key=False)
+    from dbt_inc_join import inc_join
 
-
-def _read_ranges(case: ManyCase) -> tuple[str, str]:
-    """What every hand-written variant reads (the same partitions as spec §4 allows this package)."""
-    lb, mw = case.look_back_time, case.max_waiting_time
-    a_from = case.start - timedelta(days=mw)
-    b_from = case.start - timedelta(days=mw + lb)
-    return (
-        f"{INC_COL} BETWEEN DATE'{a_from}' AND DATE'{case.end}'",
-        f"{INC_COL} BETWEEN DATE'{b_from}' AND DATE'{case.end}'",
-    )
+    arguments = dict(case.arguments(), many_rows_per_key=False)
+    return inc_join(spark.table(case.table_a), spark.table(case.table_b), **arguments)
 
 
 # the JoinType of a pair by where B arrived against A (spec §3)
-MATCHED = f"CASE WHEN RecDate_B = RecDate_A THEN {SAME_TIME} WHEN RecDate_B < RecDate_A THEN {A_LATE} ELSE {B_LATE} END"
+MATCHED = "CASE WHEN RecDate_B = RecDate_A THEN {SAME_TIME} WHEN RecDate_B < RecDate_A THEN {A_LATE} ELSE {B_LATE} END"
 BASELINE_SQL = {"bucketed": "all", "join-group-by": "aggregate", "join-row-number": "first last"}  # name -> modes
 
 
@@ -155,13 +93,14 @@ def baseline_sql(case: ManyCase, name: str) -> str:
     """A hand-written baseline (bench/sql/many_<name>.sql), for the modes it is written for (how = inner for
     partner = 'all', left otherwise)."""
     assert case.mode in BASELINE_SQL[name].split() and case.how == ("inner" if case.mode == "all" else "left"), case
-    read_a, read_b = _read_ranges(case)
+    # every hand-written variant reads the same partitions as spec §4 allows this package
+    read_a, read_b = (f"{INC_COL} BETWEEN DATE'{lower}' AND DATE'{case.end}'" for lower in read_from(case))
     values = dict(key=KEY, inc_col=INC_COL, a_columns=A_COLUMNS, b_columns=B_COLUMNS, order_by=PARTNER_ORDER_BY)
-    values.update(lb=case.look_back_time, mw=case.max_waiting_time, aggregate=AGGREGATE, matched=MATCHED)
-    codes = dict(A_TIMED_OUT=A_TIMED_OUT, A_AGGREGATED=A_AGGREGATED)
-    return render(
-        f"sql/many_{name.replace('-', '_')}.sql", **values, case=case, read_a=read_a, read_b=read_b, codes=codes
+    values.update(
+        lb=case.look_back_time, mw=case.max_waiting_time, aggregate=AGGREGATE, matched=MATCHED.format(**CODES)
     )
+    name = f"sql/many_{name.replace('-', '_')}.sql"
+    return protocol.render(name, **values, case=case, read_a=read_a, read_b=read_b, codes=CODES)
 
 
 # Variant name -> what it is, in report order; "core" and "sql" run the case's mode (for partner = 'all' with
@@ -174,6 +113,27 @@ VARIANTS: dict[str, str] = {
     "join-group-by": "hand-written: left join on key and window, then GROUP BY the A row",
     "join-row-number": "hand-written: left join on key and window, then row_number() per A row",
 }
+
+
+# The targets on each mode's whole-history case, in the report's order: (mode, its label, (name, x, y, goal) of
+# each ratio x / y; goal None: a ratio reported); after the aggregate's, the daily aggregate's flatness in history.
+RPK = "(many_rows_per_key)"
+SQL = ("sql / core", "sql", "core", None)
+ROW_NUMBER = (("join + row_number / core", "join-row-number", "core", None), SQL)
+TARGETS = (
+    (
+        "all",
+        "partner all, inner",
+        (
+            (f"core {RPK} / hand-written bucketed join", "core", "bucketed", "≤ 1.2"),
+            (f"sql {RPK} / core {RPK}", "sql", "core", None),
+            (f"core default plan / core {RPK}", "core-default-plan", "core", None),
+        ),
+    ),
+    ("aggregate", "aggregate, left", (("join + group by / core", "join-group-by", "core", "≥ 10"), SQL)),
+    ("first", "partner first, left", ROW_NUMBER),
+    ("last", "partner last, left", ROW_NUMBER),
+)
 
 
 def _baseline(name: str) -> Callable:
@@ -189,21 +149,20 @@ class ManyRows(Suite):
     name = "many-rows"
     phase = "many-rows "
     uses_sql = True
+    builds = {"core": core, "core-default-plan": core_default_plan, **{name: _baseline(name) for name in BASELINE_SQL}}
 
     def data(self, spark, run) -> None:
         """Per shape: the dataset and the history lengths registered (tables ``<shape>_a_<n>d``)."""
         size = "quick" if run.config.quick else "full"
         for shape in ("dense", "hot"):
             spec = SHAPES[size][shape]
-            cached = (run.config.cache_dir.resolve() / spec.key / "_COMPLETE.json").exists()
-            dataset = ensure_many_dataset(spark, spec, run.config.cache_dir)
+            dataset, generated = ensure_dataset(spark, spec, run.config.cache_dir)
             histories = HISTORIES[size][shape]
-            register_tables(spark, DATABASE, dataset, spec, histories, prefix=f"{shape}_", columns=MANY_COLUMNS)
-            run.phases.done(f"data {shape}", f" ({'cached' if cached else 'generated'} in {dataset})")
+            register_tables(spark, dataset, spec, histories, prefix=f"{shape}_")
+            run.phases.done(f"data {shape}", f" ({'generated' if generated else 'cached'} in {dataset})")
 
     def cells(self, run) -> list[Cell]:
-        """Every (case, variant) of the suite, in the order a round runs them: the variants of a case next to
-        each other, the slow hand-written baselines (minutes each: --slow-repeats) last in their case."""
+        """The variants of a case next to each other, the slow hand-written baselines (minutes each) last."""
         config = run.config
         size = "quick" if config.quick else "full"
         histories = HISTORIES[size]
@@ -234,70 +193,36 @@ class ManyRows(Suite):
             "check run)"
         ]
 
-    def builders(self, run) -> dict[str, Callable]:
-        return {
-            "core": core,
-            "sql": run.sql,
-            "core-default-plan": core_default_plan,
-            **{name: _baseline(name) for name in BASELINE_SQL},
-        }
-
-    def bounds(self, case: ManyCase) -> dict[str, int]:
-        """spec §4's partitions of A and of B (a plan may scan an input more than once: the arrival groups read
-        the slice they group)."""
-        return case_bounds(case)
-
     def cell_json(self, cell: Cell) -> dict[str, object]:
         bounds = self.bounds(cell.case)
         return {**super().cell_json(cell), "bounds": list(bounds.values()), "tables": list(bounds)}
 
     def targets(self, cells: Sequence[Cell]) -> list[Target]:
-        """The issue's targets for the suite, and the ratios it asks to report (goal None)."""
+        """The issue's targets for the suite (TARGETS), and the ratios it asks to report (goal None)."""
 
         def at(mode: str, variant: str, window: str = "whole", **more) -> Cell | None:
             return find(cells, variant, mode=mode, window=window, **more)
 
         found = []
-        dense = at("all", "core")
-        if dense is not None:
-            label = f"partner all, inner, {dense.case.shape} {dense.case.history} d whole history"
-            found += ratio_target(
-                f"core (many_rows_per_key) / hand-written bucketed join, {label}", dense, at("all", "bucketed"), "≤ 1.2"
-            )
-            found += ratio_target(
-                f"sql (many_rows_per_key) / core (many_rows_per_key), {label}", at("all", "sql"), dense
-            )
-            found += ratio_target(
-                f"core default plan / core (many_rows_per_key), {label}", at("all", "core-default-plan"), dense
-            )
-        aggregate = at("aggregate", "core")
-        if aggregate is not None:
-            label = f"aggregate, left, {aggregate.case.shape} {aggregate.case.history} d whole history"
-            found += ratio_target(
-                f"join + group by / core, {label}", at("aggregate", "join-group-by"), aggregate, "≥ 10"
-            )
-            found += ratio_target(f"sql / core, {label}", at("aggregate", "sql"), aggregate)
-        dailies = sorted({c.case.history for c in cells if c.case.window == "daily"})
-        if len(dailies) > 1:
-            for variant in ("core", "sql"):
+        for mode, label, ratios in TARGETS:
+            core_cell = at(mode, "core")
+            if core_cell is not None:
+                label = f"{label}, {core_cell.case.shape} {core_cell.case.history} d whole history"
+                for name, x, y, goal in ratios:
+                    found += ratio_target(f"{name}, {label}", at(mode, x), at(mode, y), goal)
+            dailies = sorted({c.case.history for c in cells if c.case.window == "daily"})
+            for variant in ("core", "sql") if mode == "aggregate" and len(dailies) > 1 else ():
                 found += ratio_target(
                     f"{variant} daily run, aggregate, left, hot: {dailies[-1]} d / {dailies[0]} d of history",
                     at("aggregate", variant, "daily", history=dailies[-1]),
                     at("aggregate", variant, "daily", history=dailies[0]),
                     "≤ 1.3" if variant == "core" else None,
                 )
-        for mode in ("first", "last"):
-            core_cell = at(mode, "core")
-            if core_cell is None:
-                continue
-            label = f"partner {mode}, left, {core_cell.case.shape} {core_cell.case.history} d whole history"
-            found += ratio_target(f"join + row_number / core, {label}", at(mode, "join-row-number"), core_cell)
-            found += ratio_target(f"sql / core, {label}", at(mode, "sql"), core_cell)
         return found
 
     def agreement(self, cells: Sequence[Cell]) -> list[dict[str, object]]:
         """Per case: do all its variants give the same rows?"""
-        return agreement(cells, self.name, peer=lambda *_: PEER_TEXT)
+        return protocol.agreement(cells, self.name, peer=lambda *_: PEER_TEXT)
 
     def sections(self, cells: Sequence[Cell], agreed: Sequence[dict], run) -> list[str]:
         size = "quick" if run.config.quick else "full"
@@ -308,23 +233,23 @@ class ManyRows(Suite):
             for n, s in SHAPES[size].items()
         )
 
-        def columns(c: Cell, core_cell: Cell) -> list[object]:
+        def read(c: Cell) -> list[str]:
             (ta, a), (tb, b) = self.bounds(c.case).items()
             p = c.plan
-            return [c.case.label, c.variant, times(c), versus_core(c, core_cell), c.check.rows] + [
-                f"{p.scan_count(ta)} / {p.scan_count(tb)}",
-                f"{p.partitions_read(ta)} / {p.partitions_read(tb)} [{a} / {b}]",
-                p.shuffles,
-                p.broadcasts,
-                joins(c),
-            ]
+            scans = f"{p.read(ta, 'scans')} / {p.read(tb, 'scans')}"
+            return [scans, f"{p.read(ta)} / {p.read(tb)} [{a} / {b}]"]
 
-        head = ["case", "variant", "median s", "× core", "rows", "scans A / B", "partitions A / B [bound]"]
         rows = [
-            [r["case"].label, r["rows"], types_text(r["types"]), ", ".join(r["variants"]), agreed_text(r)]
+            [
+                r["case"].label,
+                r["rows"],
+                types_text(r["types"]),
+                ", ".join(r["variants"]),
+                agreed_text(r),
+            ]
             for r in agreed
         ]
-        return section(
+        return protocol.section(
             "many",
             shapes=shapes_text,
             lb=LOOK_BACK_TIME,
@@ -332,8 +257,8 @@ class ManyRows(Suite):
             aggregate=AGGREGATE,
             order_by=str(list(PARTNER_ORDER_BY)),
             variants=VARIANTS,
-            cells=table([*head, "shuffles", "broadcasts", "joins"], variant_rows(cells, columns)),
-            agreement=table(("case", "rows", "rows per JoinType", "variants", "same rows"), rows),
+            cells=protocol.variant_table(cells, ("scans A / B", "partitions A / B [bound]"), read),
+            agreement=protocol.table(("case", "rows", "rows per JoinType", "variants", "same rows"), rows),
         )
 
 

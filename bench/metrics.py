@@ -27,27 +27,13 @@ class PlanSummary:
     scans: list[Scan] = field(default_factory=list)
     nodes: Counter = field(default_factory=Counter)
 
-    def partitions_read(self, table: str) -> int:
-        """Partitions read from ``table`` over all its scans (a re-scan counts again)."""
-        return sum(s.partitions for s in self.scans if s.table == table)
+    def read(self, table: str, what: str = "partitions") -> int:
+        """``what`` (partitions, files or scans) of ``table`` over all its scans (a re-scan counts again)."""
+        return sum(1 if what == "scans" else getattr(s, what) for s in self.scans if s.table == table)
 
-    def files_read(self, table: str) -> int:
-        return sum(s.files for s in self.scans if s.table == table)
-
-    def scan_count(self, table: str) -> int:
-        return sum(1 for s in self.scans if s.table == table)
-
-    @property
-    def shuffles(self) -> int:
-        return self.nodes["ShuffleExchangeExec"]
-
-    @property
-    def broadcasts(self) -> int:
-        return self.nodes["BroadcastExchangeExec"]
-
-    @property
-    def reused_exchanges(self) -> int:
-        return self.nodes["ReusedExchangeExec"]
+    def exchanges(self, *kinds: str) -> list[int]:
+        """Exchange nodes of each kind (Shuffle, Broadcast, Reused)."""
+        return [self.nodes[f"{kind}ExchangeExec"] for kind in kinds]
 
     @property
     def joins(self) -> dict[str, int]:
@@ -97,33 +83,21 @@ def summarize(plan) -> PlanSummary:
     return summary
 
 
-def spec_bounds(
-    start: date,
-    end: date,
-    how: str,
-    look_back_time: int,
-    max_waiting_time: int,
-    first_day: date,
-    late_match_time: int = 0,
-) -> tuple[int, int]:
-    """Daily partitions spec §4 allows a run over ``[start, end]`` to read of A and of B, for a table whose
-    partitions are the days ``first_day .. end`` (written from the spec text, independently of the code
-    under test): A where a ∈ [s − mw, e] ([s − mw − lb, e] for how = full), B where b ∈ [s − mw − lb, e].
-    Late matches (spec §10) reach ``late_match_time`` further back on both sides (with how = full, B one
-    more ``look_back_time``: docs/spec.md §10)."""
-    lb, mw, late = look_back_time, max_waiting_time, late_match_time
-    full = how == "full"
-    a_from = start - timedelta(days=mw + late + (lb if full else 0))
-    b_from = start - timedelta(days=mw + lb + late + (lb if full and late else 0))
-    days = lambda lower: (end - max(lower, first_day)).days + 1  # noqa: E731 - days that exist in the table
-    return days(a_from), days(b_from)
+def read_from(case) -> tuple[date, date]:
+    """The first day spec §4 allows a run over ``[start, end]`` to read of A and of B (written from the spec text,
+    independently of the code under test): A where a ∈ [s − mw, e] ([s − mw − lb, e] for how = full), B where
+    b ∈ [s − mw − lb, e]. Late matches (spec §10) reach ``late_match_time`` further back on both sides (with how =
+    full, B one more ``look_back_time``: docs/spec.md §10)."""
+    lb, mw, late = case.look_back_time, case.max_waiting_time, getattr(case, "late_match_time", 0)
+    full = case.how == "full"
+    a_from = case.start - timedelta(days=mw + late + (lb if full else 0))
+    return a_from, case.start - timedelta(days=mw + lb + late + (lb if full and late else 0))
 
 
 def case_bounds(case) -> dict[str, int]:
-    """``spec_bounds`` of a two-table case (``table_a``, ``table_b``, ``history``, ``start``, ``end``, ``how``, the
-    windows and any ``late_match_time``) per table, within the days the table holds: its history ends on the last
-    day, which every case's window ends on."""
+    """Per table of a two-table case: the partitions from ``read_from`` to the window's end (its last day) it holds."""
     first = case.end - timedelta(days=case.history - 1)
-    late = getattr(case, "late_match_time", 0)
-    found = spec_bounds(case.start, case.end, case.how, case.look_back_time, case.max_waiting_time, first, late)
-    return dict(zip((case.table_a.split(".")[1], case.table_b.split(".")[1]), found, strict=True))
+    tables = (case.table_a.split(".")[1], case.table_b.split(".")[1])
+    return {
+        table: (case.end - max(lower, first)).days + 1 for table, lower in zip(tables, read_from(case), strict=True)
+    }

@@ -9,12 +9,12 @@ import os
 import statistics
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, astuple, dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from .metrics import PlanSummary, summarize
+from .metrics import PlanSummary, case_bounds, summarize
 
 OBSERVATION = "inc_join_bench"
 LOAD: list[float] = []  # the load average at the start of every round of this run, all suites
@@ -43,9 +43,7 @@ class Cell:
     variant: str
     wanted: int
     runs: list = field(default_factory=list)
-    warmups: int = 0
-    # A slow cell (a hand-written baseline taking minutes) may skip the warm-up rounds: its first timed run is
-    # then its check run, the observation costing little next to the run.
+    # a slow cell (minutes) may skip warm-up: its first timed run is its check run, the observation costing little
     skip_warmup: bool = False
     check: Any = None
     plan: PlanSummary | None = None
@@ -59,57 +57,44 @@ class Cell:
 
     @property
     def stable(self) -> bool:
-        """Every run returned as many rows as the check run."""
         rows = self.check["rows"] if isinstance(self.check, dict) else getattr(self.check, "rows", None)
         return self.check is not None and all(r.rows == rows for r in self.runs)
 
 
-# --- timing -------------------------------------------------------------------------------------------------------
-
-
 def settle(spark) -> None:
-    """Start every timed run from the same state: collect garbage in Python and in the JVM, which also lets
-    Spark's cleaner drop the shuffle files and broadcasts of earlier runs, instead of charging that work to
-    whichever run happens to come next (a daily run right after a full recompute, say)."""
+    """Garbage collected in Python and the JVM, so Spark's cleaner drops earlier runs' shuffle files and broadcasts
+    now, not in whichever run comes next (a daily run right after a full recompute, say)."""
     gc.collect()
     spark.sparkContext._jvm.java.lang.System.gc()
     time.sleep(0.1)
 
 
 def execute(spark, build: Callable, case, types: dict[str, str] | None):
-    """One execution, planning included: (Run, Check or None, executed plan summary). ``toRdd().count()`` produces
-    every row and column and sends only a count to the driver; ``types`` (JoinType name -> the literal the variant
-    writes) observes the check on top, in check runs only (the observation would flatten the timed differences)."""
+    """One execution, planning included: (Run, Check or None, plan summary). ``toRdd().count()`` produces every row
+    and column and sends only a count to the driver; ``types`` (JoinType name -> condition) observes the check on
+    top, in check runs only (the observation would flatten the timed differences)."""
     from pyspark.sql import functions as F
 
     began = time.perf_counter()
     df = build(spark, case)
     if types is not None:
-        counts = [F.expr(f"count_if(JoinType = {value})").alias(name) for name, value in types.items()]
+        counts = [F.expr(f"count_if({condition})").alias(name) for name, condition in types.items()]
         fingerprint = F.expr(case.fingerprint).alias("fingerprint")
         df = df.observe(OBSERVATION, F.count(F.lit(1)).alias("rows"), fingerprint, *counts)
     execution = df._jdf.queryExecution()
-    rows = execution.toRdd().count()
-    run = Run(time.perf_counter() - began, int(rows))
-    seen = None
-    if types is not None:
-        metrics = execution.observedMetrics().get(OBSERVATION).get()
-        values = {name: metrics.get(i) for i, name in enumerate(metrics.schema().fieldNames())}
-        found = {name: int(values[name]) for name in types if values[name]}
-        seen = Check(int(values["rows"]), found, int(values["fingerprint"] or 0))
-    return run, seen, summarize(execution.executedPlan())
+    run = Run(time.perf_counter() - began, int(execution.toRdd().count()))
+    if types is None:
+        return run, None, summarize(execution.executedPlan())
+    metrics = execution.observedMetrics().get(OBSERVATION).get()
+    values = {name: metrics.get(i) for i, name in enumerate(metrics.schema().fieldNames())}
+    found = {name: int(values[name]) for name in types if values[name]}
+    return run, Check(int(values["rows"]), found, int(values["fingerprint"] or 0)), summarize(execution.executedPlan())
 
 
-def rounds(
-    cells: Sequence[Cell],
-    warmup: int,
-    run: Callable[[Cell, bool], tuple[Any, Any, PlanSummary | None, str]],
-    before: Callable[[], None] | None = None,
-    progress: Callable[[str], None] = print,
-) -> list[float]:
+def rounds(cells: Sequence[Cell], warmup: int, run: Callable, progress: Callable[[str], None] = print) -> list[float]:
     """Round-robin over ``cells`` until each has its ``wanted`` runs, after ``warmup`` discarded rounds, each
-    round starting one cell later; ``run(cell, checking)`` gives (run, check, plan, text), ``before`` runs first.
-    Returns the load average at each round's start (also kept in LOAD)."""
+    round starting one cell later; ``run(cell, checking)`` gives (run, check, plan, text). Returns (and keeps in
+    LOAD) the load average at each round's start."""
     load: list[float] = []
     round_number = 0
     while any(len(c.runs) < c.wanted for c in cells) or round_number < warmup:
@@ -121,15 +106,11 @@ def rounds(
         load.append(os.getloadavg()[0])
         shift = round_number % len(due)
         for cell in due[shift:] + due[:shift]:
-            if before is not None:
-                before()
             checking = cell.check is None
             result, seen, plan, text = run(cell, checking)
             if checking:
                 cell.check = seen
-            if warming:
-                cell.warmups += 1
-            else:
+            if not warming:
                 cell.runs.append(result)
                 cell.plan = plan
             check = " (check run)" if checking else ""
@@ -139,35 +120,12 @@ def rounds(
     return load
 
 
-def measure(
-    spark,
-    builders: dict[str, Callable],
-    cells: Sequence[Cell],
-    warmup: int,
-    settle_first: bool,
-    types: Callable[[str], dict[str, str]],
-    progress: Callable[[str], None] = print,
-) -> list[float]:
-    """The rounds of Spark queries: each cell's variant built by ``builders``, its check observed with
-    ``types(variant)`` (JoinType name -> literal); ``settle_first``: collect garbage before each run (quick mode
-    skips it, its timings mean nothing)."""
-
-    def one(cell: Cell, checking: bool):
-        run, seen, plan = execute(spark, builders[cell.variant], cell.case, types(cell.variant) if checking else None)
-        return run, seen, plan, f"{cell.case.label:<22} {cell.variant:<5} {run.seconds:7.2f} s  {run.rows} rows"
-
-    return rounds(cells, warmup, one, (lambda: settle(spark)) if settle_first else None, progress)
-
-
-# --- looking up, targets, agreement ------------------------------------------------------------------------------
-
-
 def find(cells: Iterable[Cell], variant: str | None = None, **case: object) -> Cell | None:
     """The first cell of ``variant`` whose case has the given attribute values."""
-    for c in cells:
-        if variant in (None, c.variant) and all(getattr(c.case, k) == v for k, v in case.items()):
-            return c
-    return None
+    matches = (
+        c for c in cells if variant in (None, c.variant) and all(getattr(c.case, k) == v for k, v in case.items())
+    )
+    return next(matches, None)
 
 
 @dataclass(frozen=True)
@@ -190,9 +148,8 @@ class Ratio:
 
     @classmethod
     def of(cls, x: Cell, y: Cell, value: Callable = lambda r: r.seconds, difference: bool = False) -> Ratio:
-        pairs = [
-            value(a) - value(b) if difference else value(a) / value(b) for a, b in zip(x.runs, y.runs, strict=False)
-        ]
+        paired = zip(x.runs, y.runs, strict=False)
+        pairs = [value(a) - value(b) if difference else value(a) / value(b) for a, b in paired]
         return cls(statistics.median(pairs), min(pairs), max(pairs), difference)
 
     def __str__(self) -> str:
@@ -211,21 +168,14 @@ def meets(value: float, goal: str) -> bool:
     return value <= bound if goal.startswith("≤") else value >= bound
 
 
-def ratio_target(
-    name: str,
-    x: Cell | None,
-    y: Cell | None,
-    goal: str | None = None,
-    reported: str = "none (reported)",
-    value: Callable = lambda r: r.seconds,
-    difference: bool = False,
-) -> list[Target]:
-    """The target x / y (or x − y) against ``goal``; without a goal a ratio reported (goal text ``reported``);
-    nothing when a cell is missing or has no runs."""
+def ratio_target(name: str, x: Cell | None, y: Cell | None, goal: str | None = None, **how) -> list[Target]:
+    """The target x / y (``how``: Ratio.of's) against ``goal``; a goal not '≤ …' or '≥ …' (or none) names a
+    ratio reported; nothing when a cell is missing or has no runs."""
     if x is None or y is None or not x.runs or not y.runs:
         return []
-    ratio = Ratio.of(x, y, value, difference)
-    return [Target(name, goal or reported, str(ratio), meets(ratio.median, goal) if goal else None)]
+    ratio = Ratio.of(x, y, **how)
+    passed = meets(ratio.median, goal) if goal and goal[0] in "≤≥" else None
+    return [Target(name, goal or "none (reported)", str(ratio), passed)]
 
 
 def reads(cell: Cell, bounds: dict[str, int]) -> dict[str, list[int]]:
@@ -247,16 +197,9 @@ def scans_target(name: str, cells: Sequence[Cell], within: Callable[[Cell], bool
     return [Target(name, "all cases", f"{len(exact)}/{len(cells)} cases", len(exact) == len(cells))]
 
 
-def agreement(
-    cells: Sequence[Cell],
-    suite: str,
-    agreeing: Sequence[str] | None = None,
-    order: Callable | None = None,
-    **compared: Callable[[Any, dict[str, Cell]], object],
-) -> list[dict[str, object]]:
-    """Per case: do the ``agreeing`` variants (all when None) give the core's rows (count, per JoinType,
-    fingerprint), and did every timed run return as many rows as its check run? ``compared``: further columns,
-    each from (the core's check, the case's cells by variant)."""
+def agreement(cells: Sequence[Cell], suite: str, agreeing=None, order=None, **compared: Callable) -> list[dict]:
+    """Per case: do the ``agreeing`` variants (all when None) give the core's rows, every timed run as many as its
+    check run? ``compared``: further columns from (the core's check, the case's cells by variant)."""
     rows = []
     cases = list(dict.fromkeys(c.case for c in cells))
     for case in sorted(cases, key=order) if order else cases:
@@ -292,9 +235,6 @@ def difference(ours: Check, theirs: Check | None) -> str:
     return ", ".join(parts)
 
 
-# --- Markdown and JSON -------------------------------------------------------------------------------------------
-
-
 def seconds(value: float) -> str:
     return f"{value:.2f}" if value < 10 else f"{value:.1f}"
 
@@ -322,17 +262,19 @@ def times(cell: Cell) -> str:
     return f"{seconds(cell.median)} ({len(cell.runs)})"
 
 
-def variant_rows(cells: Sequence[Cell], columns: Callable[[Cell, Cell], Sequence[object]]) -> list[list[object]]:
-    """One row per measured cell, case by case, from ``columns(cell, the case's core cell)``."""
+def variant_table(cells: Sequence[Cell], read_head: Sequence[str], read: Callable[[Cell], list]) -> list[str]:
+    """One row per measured cell, case by case: time, × the case's core, rows, ``read(cell)``, plan operators."""
     rows = []
     for case in dict.fromkeys(c.case for c in cells):
         core = next(c for c in cells if c.case == case and c.variant == "core")
-        rows += [columns(c, core) for c in cells if c.case == case and c.runs and c.plan and c.check]
-    return rows
-
-
-def versus_core(cell: Cell, core: Cell) -> str:
-    return f"{Ratio.of(cell, core).median:.2f}"
+        rows += [
+            [c.case.label, c.variant, times(c), f"{Ratio.of(c, core).median:.2f}", c.check.rows, *read(c)]
+            + [*c.plan.exchanges("Shuffle", "Broadcast"), joins(c)]
+            for c in cells
+            if c.case == case and c.runs and c.plan and c.check
+        ]
+    head = ["case", "variant", "median s", "× core", "rows", *read_head]
+    return table([*head, "shuffles", "broadcasts", "joins"], rows)
 
 
 def cell_json(cell: Cell, suite: str, **extra: object) -> dict[str, object]:
@@ -372,9 +314,7 @@ def report(context: dict[str, str], found: Sequence[Target], sections: Sequence[
     lines = [f"# inc_join benchmark ({context['mode']})", ""]
     lines += [f"- {key}: {value}" for key, value in context.items() if key != "mode"]
     lines += ["", "## Targets", "", TARGETS_INTRO, ""]
-    lines += table(
-        ("target", "goal", "measured", "result"), ((t.name, t.goal, t.measured, result[t.passed]) for t in found)
-    )
+    lines += table(("target", "goal", "measured", "result"), ((*astuple(t)[:3], result[t.passed]) for t in found))
     return "\n".join([*lines, *sections]) + "\n"
 
 
@@ -397,72 +337,73 @@ def section(name: str, **values: object) -> list[str]:
     return render(f"templates/report/{name}.md", **tables).removesuffix("\n").split("\n")
 
 
-# --- what a suite declares ---------------------------------------------------------------------------------------
-
-
 class Suite:
-    """One suite: its data, its variants, its cases and targets, its own sections of the report.
-
-    ``run`` (bench/run.py's Context) carries the config, the SparkSession, the state directory, the few-rows
-    data's spec, the SQL macro and the progress printers."""
+    """One suite: its data, variants, cases, targets and sections of the report. ``run`` is bench/run.py's
+    Context."""
 
     name = ""
+    phase = ""  # the prefix of its phases' names in the timings
     few_rows_data = False  # reads the few-rows suite's data (bench/data.py), which run.py prepares once
     uses_sql = False  # has a `sql` variant (the macro rendered by dbt, bench/variants.py)
+    check_first = False  # each cell's check run untimed before the rounds, as the first warm-up round
+    builds: dict[str, Callable] = {}  # variant name -> function(spark, case) returning the lazy DataFrame
+
+    # What every suite declares: its cells (cases x variants, in the order a round runs them), its targets, per
+    # case whether its variants agree, its sections of the report, and how its cells are run (the report's set-up).
+    def cells(self, run) -> list: ...
+    def targets(self, cells: Sequence[Cell]) -> list[Target]: ...
+    def agreement(self, cells: Sequence[Cell]) -> list[dict[str, object]]: ...
+    def sections(self, cells: Sequence[Cell], agreed: Sequence[dict], run) -> list[str]: ...
+    def runs(self, config) -> list[str]: ...
 
     def data(self, spark, run) -> None:
         """Generate (or find cached) and register the suite's own data."""
 
-    def cells(self, run) -> list:
-        raise NotImplementedError
-
     def builders(self, run) -> dict[str, Callable]:
-        """Variant name -> function(spark, case) returning the lazy DataFrame."""
-        return {}
+        """Variant name -> function(spark, case) returning the lazy DataFrame: the suite's own and the SQL macro."""
+        return {**self.builds, "sql": run.sql} if self.uses_sql else dict(self.builds)
 
     def types(self, variant: str) -> dict[str, str]:
-        """JoinType name -> the literal ``variant`` writes (for the check run's counts)."""
+        """JoinType name -> its condition on ``variant``'s output (for the check run's counts)."""
         from .variants import join_type_values
 
         return join_type_values(variant)
 
     def measure(self, spark, cells: Sequence[Cell], run) -> None:
-        """Daily windows first, then whole-history windows: each phase is interleaved on its own, so a daily run
-        is compared with daily runs measured under the same conditions."""
+        """Daily windows first, then whole-history windows, each phase interleaved on its own (a daily run is
+        compared with daily runs measured under the same conditions)."""
+        builders, config = self.builders(run), run.config
+
+        def one(cell: Cell, checking: bool):
+            if not config.quick:
+                settle(spark)
+            types = self.types(cell.variant) if checking else None
+            result, seen, plan = execute(spark, builders[cell.variant], cell.case, types)
+            text = f"{cell.case.label:<22} {cell.variant:<5} {result.seconds:7.2f} s  {result.rows} rows"
+            return result, seen, plan, text
+
         for window in ("daily", "whole"):
             chosen = [c for c in cells if c.case.window == window]
-            if chosen:
-                measure(spark, self.builders(run), chosen, run.config.warmup, not run.config.quick, self.types, run.say)
-                run.phases.done(f"{self.phase}{window} runs")
-
-    phase = ""  # the prefix of its phases' names in the timings
+            if not chosen:
+                continue
+            for cell in chosen if self.check_first else ():
+                cell.check = execute(spark, builders[cell.variant], cell.case, self.types(cell.variant))[1]
+                run.say(f"  check run: {cell.case.label:<22} {cell.variant:<5} {cell.check.rows} rows")
+            warmup = max(config.warmup - 1, 0) if self.check_first else config.warmup
+            rounds(chosen, warmup, one, run.say)
+            run.phases.done(f"{self.phase}{window} runs")
 
     def bounds(self, case) -> dict[str, int]:
-        """Table -> the partitions spec allows a run of this package to read of it."""
-        return {}
-
-    def targets(self, cells: Sequence[Cell]) -> list[Target]:
-        return []
-
-    def agreement(self, cells: Sequence[Cell]) -> list[dict[str, object]]:
-        return []
+        """Table -> the partitions spec §4 allows a run of this package to read of it (a two-table case)."""
+        return case_bounds(case)
 
     def agrees(self, agreed: Sequence[dict]) -> bool:
         return all(a["ours_agree"] and a["stable"] for a in agreed)
-
-    def sections(self, cells: Sequence[Cell], agreed: Sequence[dict], run) -> list[str]:
-        return []
-
-    def runs(self, config) -> list[str]:
-        """How the suite's cells are run, for the report's set-up."""
-        return []
 
     def cell_json(self, cell: Cell) -> dict[str, object]:
         return cell_json(cell, self.name, bounds=self.bounds(cell.case))
 
     def as_json(self, cells: Sequence[Cell], agreed: Sequence[dict]) -> dict[str, list | dict]:
         """What the suite adds to the run's JSON: its cells and agreement rows (the cases as dicts)."""
-        return {
-            "cells": [self.cell_json(c) for c in cells],
-            "agreement": [{**row, "case": asdict(row["case"])} for row in agreed],
-        }
+        cases = [{**row, "case": asdict(row["case"])} for row in agreed]
+        return {"cells": [self.cell_json(c) for c in cells], "agreement": cases}

@@ -1,30 +1,32 @@
 """The few-rows suite's four variants (docs/performance.md, "The benchmark"): ``sql`` (the macro rendered once
-per case by ``dbt compile --inline``, run with ``spark.sql``), ``core``, ``peer`` (inc-join 0.1.3 from
-``.bench-peer``) and ``naive`` (a full recompute); every variant gets the same explicit window."""
+per case by ``dbt compile --inline``, run with ``spark.sql``; every suite's), ``core``, ``peer`` (inc-join 0.1.3
+from ``.bench-peer``) and ``naive`` (a full recompute), each with the same explicit window; the cases' tables and
+models, shared by the suites."""
 
 from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
 from dbt_inc_join import JoinType
 
+from .data import DATABASE
 from .protocol import render
 
 REPO = Path(__file__).resolve().parent.parent
 PEER_DIR = REPO / ".bench-peer"
 DBT_PROJECT = Path(__file__).resolve().parent / "dbt"
-DATABASE = "inc_join_bench"
 JOIN_COLS = ("TrxId",)
 INC_COL = "RecDate"
 
 # JoinType codes and names (the package's JoinType table), and the peer's name for a B row without partner
 # (how = full).
 LABELS = {int(join_type): join_type.label for join_type in JoinType}
+CODES = {join_type.name: int(join_type) for join_type in JoinType}  # for the hand-written SQL (bench/sql/)
 PEER_B_ONLY = "not_matched"
 
 # Per row: the key, where it was placed, which B row, and the derived numbers (not the JoinType itself, whose
@@ -32,8 +34,57 @@ PEER_B_ONLY = "not_matched"
 FINGERPRINT = "sum(pmod(xxhash64(TrxId, RecDate, PaymentId, DiffArrivalTime, WaitingTime), 1000000007))"
 
 
+class Raw(str):
+    """A Jinja expression, written as it is."""
+
+
+def jinja(value: object) -> str:
+    """A Jinja literal; braces get spaces, so no '}}' closes the expression early."""
+    if isinstance(value, Raw):
+        return str(value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{jinja(k)}: {jinja(v)}" for k, v in value.items()) + " }"
+    if isinstance(value, list):
+        return "[" + ", ".join(jinja(v) for v in value) + "]"
+    return repr(str(value) if isinstance(value, date) else value)  # str, int
+
+
+def macro_call(macro: str, *inputs: str, **arguments: object) -> str:
+    """The dbt model a user would write: one call of the package's ``macro`` over the benchmark's catalog tables
+    ``inputs`` (bench/dbt/macros/bench_input.sql), the window given explicitly like a re-run of a past window."""
+    values = [jinja(value) for value in inputs] + [f"{name}={jinja(value)}" for name, value in arguments.items()]
+    return f"{{{{ dbt_inc_join.{macro}({', '.join(values)}) }}}}"
+
+
+class Tables:
+    """A case's catalog tables ``<prefix><name>_<history>d`` (bench/data.py's register_tables)."""
+
+    prefix = ""
+    history: int
+
+    def table(self, name: str) -> str:
+        return f"{DATABASE}.{self.prefix}{name}_{self.history}d"
+
+    def input(self, name: str) -> Raw:
+        return Raw(f"bench_input('{self.table(name).split('.')[1]}')")
+
+    @property
+    def table_a(self) -> str:
+        return self.table("a")
+
+    @property
+    def table_b(self) -> str:
+        return self.table("b")
+
+    def model_sql(self) -> str:
+        """The dbt model a user would write for the case (its ``arguments()``)."""
+        return macro_call("inc_join", self.input("a"), self.input("b"), **self.arguments())
+
+
 @dataclass(frozen=True)
-class Case:
+class Case(Tables):
     """One measured situation: a join type, a history length, and an output window over it."""
 
     how: str
@@ -44,52 +95,25 @@ class Case:
     look_back_time: int
     max_waiting_time: int
     late_match_time: int = 0  # spec §10; the peer has no late matches, so such a case has no peer cell
-
-    @property
-    def table_a(self) -> str:
-        return f"{DATABASE}.a_{self.history}d"
-
-    @property
-    def table_b(self) -> str:
-        return f"{DATABASE}.b_{self.history}d"
+    fingerprint = FINGERPRINT  # the check run's fingerprint of all output rows (an aggregate expression)
 
     @property
     def label(self) -> str:
         late = f" late {self.late_match_time}" if self.late_match_time else ""
         return f"{self.how} {self.window} {self.history}d{late}"
 
-    @property
-    def fingerprint(self) -> str:
-        """The check run's fingerprint of all output rows (an aggregate expression)."""
-        return FINGERPRINT
-
-    def model_sql(self) -> str:
-        """The model a user would write (window given explicitly, like a re-run of a past window)."""
-        return (
-            f"{{{{ dbt_inc_join.inc_join(bench_input('a_{self.history}d'), bench_input('b_{self.history}d'), "
-            f"join_cols={list(JOIN_COLS)}, inc_col='{INC_COL}', how='{self.how}', "
-            f"look_back_time={self.look_back_time}, max_waiting_time={self.max_waiting_time}, "
-            f"late_match_time={self.late_match_time}, "
-            f"output_window_start='{self.start}', output_window_end='{self.end}') }}}}"
-        )
+    def arguments(self) -> dict[str, object]:
+        """The keyword arguments of inc_join, the same in the core and the macro."""
+        join = dict(join_cols=list(JOIN_COLS), inc_col=INC_COL, how=self.how, look_back_time=self.look_back_time)
+        join.update(max_waiting_time=self.max_waiting_time, late_match_time=self.late_match_time)
+        return dict(join, output_window_start=self.start, output_window_end=self.end)
 
 
-def core(spark, case: Case):
-    """The PySpark core over the two catalog tables."""
+def core(spark, case):
+    """The PySpark core over the case's two catalog tables (any case with ``arguments()``)."""
     from dbt_inc_join import inc_join
 
-    return inc_join(
-        spark.table(case.table_a),
-        spark.table(case.table_b),
-        join_cols=list(JOIN_COLS),
-        inc_col=INC_COL,
-        how=case.how,
-        look_back_time=case.look_back_time,
-        max_waiting_time=case.max_waiting_time,
-        late_match_time=case.late_match_time,
-        output_window_start=case.start,
-        output_window_end=case.end,
-    )
+    return inc_join(spark.table(case.table_a), spark.table(case.table_b), **case.arguments())
 
 
 def load_peer(peer_dir: Path = PEER_DIR):
@@ -109,28 +133,18 @@ def load_peer(peer_dir: Path = PEER_DIR):
 
 
 def peer(spark, case: Case):
-    """inc-join 0.1.3 with the same keys, windows and output window."""
+    """inc-join 0.1.3 with the same keys, windows and output window (it has no inc_col and no late matches)."""
     assert not case.late_match_time, "the peer has no late matches"
-    module = load_peer()
-    return module.inc_join(
-        spark.table(case.table_a),
-        spark.table(case.table_b),
-        how=case.how,
-        join_cols=list(JOIN_COLS),
-        look_back_time=case.look_back_time,
-        max_waiting_time=case.max_waiting_time,
-        output_window_start=case.start,
-        output_window_end=case.end,
-    )
+    arguments = {k: v for k, v in case.arguments().items() if k not in ("inc_col", "late_match_time")}
+    return load_peer().inc_join(spark.table(case.table_a), spark.table(case.table_b), **arguments)
 
 
 def naive_sql(case: Case) -> str:
     """A full recompute (bench/sql/few_naive.sql)."""
     assert not (case.late_match_time and case.how == "full"), "the naive recompute has late matches for left and inner"
     kind = {"left": "LEFT OUTER", "full": "FULL OUTER", "inner": "INNER"}[case.how]
-    codes = {join_type.name: int(join_type) for join_type in JoinType}
     lb, mw, late = case.look_back_time, case.max_waiting_time, case.late_match_time
-    return render("sql/few_naive.sql", case=case, kind=kind, codes=codes, lb=lb, mw=mw, late=late)
+    return render("sql/few_naive.sql", case=case, kind=kind, codes=CODES, lb=lb, mw=mw, late=late)
 
 
 def naive(spark, case: Case):
@@ -155,29 +169,17 @@ class SqlMacro:
         self._flags = ("--log-level", "none", "--log-path", str(self.state_dir / "dbt-logs"))
         self.project.invoke("deps", *self._flags)
 
-    @staticmethod
-    def model_sql(case) -> str:
-        """The model a user would write for ``case`` (any case with a ``model_sql()``)."""
-        return case.model_sql()
-
     def compile(self, cases: Sequence) -> None:
-        """Render every case not rendered yet with one ``dbt compile --inline`` (each case still runs its own
-        describe and watermark queries, as a real run would)."""
+        """Every case not rendered yet, in one ``dbt compile --inline`` (each case still runs its own describe and
+        watermark queries, as a real run would)."""
         todo = [c for c in dict.fromkeys(cases) if c not in self.compiled]
         if not todo:
             return
         began = time.perf_counter()
-        inline = f"\n{self.SEPARATOR}\n".join(self.model_sql(c) for c in todo)
+        inline = f"\n{self.SEPARATOR}\n".join(c.model_sql() for c in todo)
         # no cache population: dbt would describe every table of the schema first
-        result = self.project.invoke(
-            "compile",
-            "--inline",
-            inline,
-            "--no-populate-cache",
-            "--target-path",
-            str(self.state_dir / "dbt-target"),
-            *self._flags,
-        )
+        target = ("--target-path", str(self.state_dir / "dbt-target"))
+        result = self.project.invoke("compile", "--inline", inline, "--no-populate-cache", *target, *self._flags)
         parts = result.result.results[0].node.compiled_code.split(self.SEPARATOR)
         assert len(parts) == len(todo), f"expected {len(todo)} rendered cases, got {len(parts)}"
         self.compiled.update((case, sql.strip()) for case, sql in zip(todo, parts, strict=True))
@@ -189,14 +191,7 @@ class SqlMacro:
 
 
 def join_type_values(variant: str) -> dict[str, str]:
-    """JoinType name -> the SQL literal ``variant`` writes in its JoinType column for it (the peer writes names,
-    this package and the naive recompute write codes)."""
+    """JoinType name -> its condition on ``variant``'s JoinType column (the peer writes names, the others codes)."""
     if variant == "peer":
-        return {name: f"'{name}'" for name in (*LABELS.values(), PEER_B_ONLY)}
-    return {name: str(code) for code, name in LABELS.items()}
-
-
-def variants() -> dict[str, Callable]:
-    """Name -> function(spark, case) returning the lazy result DataFrame (the ``sql`` variant, an SqlMacro, is
-    made once per run by bench/run.py)."""
-    return {"core": core, "peer": peer, "naive": naive}
+        return {name: f"JoinType = '{name}'" for name in (*LABELS.values(), PEER_B_ONLY)}
+    return {name: f"JoinType = {code}" for code, name in LABELS.items()}
