@@ -101,6 +101,13 @@ def run(project, until: date, *select: str, expect_success: bool = True, **varia
                           vars={**VARS, **variables}, today=until, expect_success=expect_success)  # fmt: skip
 
 
+def failures(project, *tests: str) -> int:
+    """The failing rows of data tests, added up."""
+    result = project.invoke("test", "--select", *tests, vars=VARS, expect_success=False)
+    assert len(result.result.results) == len(tests), [r.node.name for r in result.result.results]
+    return sum(r.failures or 0 for r in result.result.results)
+
+
 def test_restated_units_are_named_then_redone(spark, project):
     """Eight daily runs; then a B row added with an old arrival, a B row deleted and an A amount changed, all in
     the next run's read range: the run warns, writes as usual and records the three units; the redo the
@@ -134,6 +141,8 @@ def test_restated_units_are_named_then_redone(spark, project):
     many_named = [(r.input, r.unit.date()) for r in last_record(spark, "restated_many").restated]
     assert many_named == [("pay", day(6)), ("pay", day(7)), ("a", day(8))]
     assert result.success
+    # until redone, every restated_inputs test fails on them (the re-fingerprinted units are as recorded)
+    assert failures(project, "restated_left_not_redone", "restated_left_last_8", "restated_many_next_reads") == 9
 
     # the command the warning names: the tables equal one run over the current inputs
     run(project, day(9), *MODELS, inc_join_redo_from=str(day(6)))
@@ -144,6 +153,14 @@ def test_restated_units_are_named_then_redone(spark, project):
         record = last_record(spark, model)
         assert record.redo_from.date() == day(6) and record.window_start.date() == day(6), model
         assert "var inc_join_redo_from=2025-03-06" in record.start_reason, model
+    assert failures(project, "restated_left_not_redone", "restated_left_last_8", "restated_many_next_reads") == 0
+
+    # an older unit, out of every daily run's read range: only the test with a horizon reads it again
+    changed = next(i for i, r in enumerate(data["a"]) if r[2] == day(2))
+    data["a"][changed] = (data["a"][changed][0], Decimal("2.50"), day(2))
+    inputs.write(day(9))
+    assert failures(project, "restated_left_last_8") == 1
+    assert failures(project, "restated_left_not_redone", "restated_many_next_reads") == 0
 
 
 def table_files(spark, model: str) -> list[str]:
