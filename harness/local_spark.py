@@ -1,8 +1,11 @@
 """The embedded local Spark used by the demo, the tests and the benchmark.
 
 A session keeps its warehouse and Derby metastore in one directory. Derby allows one JVM at a time, so
-concurrent Spark processes need different directories. The settings match the integration project's dbt
-profile (integration_tests/profiles.yml), so dbt-spark's ``method: session`` reuses a session started here.
+concurrent Spark processes need different directories. The settings are those of the repository's dbt profiles
+(integration_tests/profiles.yml, bench/dbt/profiles.yml), value for value: dbt-spark's ``method: session`` passes
+the profile's ``server_side_parameters`` to ``SparkSession.builder`` before every statement, and Spark logs
+"Using an existing Spark session; only runtime SQL configurations will take effect." each time one of them differs
+from the running session's (tests/packaging/test_profiles.py keeps them equal).
 """
 
 from __future__ import annotations
@@ -11,6 +14,28 @@ import os
 from pathlib import Path
 
 LOG_CONFIG = Path(__file__).resolve().parent / "log4j2.properties"
+# The JVM flags of short runs (the integration profile's); the full benchmark sets INC_JOIN_JVM_FLAGS instead.
+DEFAULT_JVM_FLAGS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:ReservedCodeCacheSize=256m"
+
+
+def local_spark_settings(state_dir: Path) -> dict[str, str]:
+    """The session's settings, written as the profiles write them (the warehouse as the `file:` URI Spark keeps)."""
+    state = Path(state_dir).resolve()
+    jvm_flags = os.environ.get("INC_JOIN_JVM_FLAGS", DEFAULT_JVM_FLAGS)
+    return {
+        "spark.master": "local[2]",
+        "spark.app.name": "inc_join",
+        "spark.sql.shuffle.partitions": "2",
+        "spark.default.parallelism": "2",
+        "spark.ui.enabled": "false",
+        "spark.ui.showConsoleProgress": "false",
+        "spark.driver.host": "127.0.0.1",
+        "spark.driver.bindAddress": "127.0.0.1",
+        "spark.sql.session.timeZone": "UTC",
+        "spark.sql.warehouse.dir": f"file:{state}/warehouse",
+        "spark.hadoop.javax.jdo.option.ConnectionURL": f"jdbc:derby:;databaseName={state}/metastore_db;create=true",
+        "spark.driver.extraJavaOptions": f"-Dderby.system.home={state} {jvm_flags}",
+    }
 
 
 def local_spark_session(state_dir: Path, hive: bool = True):
@@ -21,28 +46,13 @@ def local_spark_session(state_dir: Path, hive: bool = True):
 
     state = Path(state_dir).resolve()
     state.mkdir(parents=True, exist_ok=True)
-    jvm_flags = os.environ.get(
-        "INC_JOIN_JVM_FLAGS", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:ReservedCodeCacheSize=256m"
-    )
-    builder = (
-        SparkSession.builder.master("local[2]")
-        .appName("inc_join")
-        .config("spark.sql.shuffle.partitions", "2")
-        .config("spark.default.parallelism", "2")
-        .config("spark.ui.enabled", "false")
-        .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.driver.host", "127.0.0.1")
-        .config("spark.driver.bindAddress", "127.0.0.1")
-        .config("spark.sql.session.timeZone", "UTC")
-        .config("spark.sql.warehouse.dir", str(state / "warehouse"))
-        .config(
-            "spark.driver.extraJavaOptions",
-            f"-Dderby.system.home={state} {jvm_flags} "
-            f"-Dlog4j2.configurationFile={LOG_CONFIG.as_uri()} -Dinc_join.log.dir={state}",
-        )
-        .config(
-            "spark.hadoop.javax.jdo.option.ConnectionURL",
-            f"jdbc:derby:;databaseName={state / 'metastore_db'};create=true",
-        )
+    builder = SparkSession.builder
+    for key, value in local_spark_settings(state).items():
+        builder = builder.config(key, value)
+    # The logging set-up goes in the JVM's other options entry, which no profile sets, so that the profiles'
+    # spark.driver.extraJavaOptions stays equal to the session's.
+    builder = builder.config(
+        "spark.driver.defaultJavaOptions",
+        f"-Dlog4j2.configurationFile={LOG_CONFIG.as_uri()} -Dinc_join.log.dir={state}",
     )
     return (builder.enableHiveSupport() if hive else builder).getOrCreate()

@@ -71,7 +71,7 @@ def dbt_profile_target(adapter_state):
             "spark.driver.host": "127.0.0.1",
             "spark.driver.bindAddress": "127.0.0.1",
             "spark.sql.session.timeZone": "UTC",
-            "spark.sql.warehouse.dir": f"{state}/warehouse",
+            "spark.sql.warehouse.dir": f"file:{state}/warehouse",  # as Spark keeps it: no per-statement warning
             "spark.hadoop.javax.jdo.option.ConnectionURL": (
                 f"jdbc:derby:;databaseName={state}/metastore_db;create=true"
             ),

@@ -33,6 +33,17 @@ def test_daily_table_equals_the_core_over_the_whole_period(spark, project, daily
         assert 7 in {r[columns.index("JoinType")] for r in daily[f"gen_{how}"]}, "late matches (spec §10) occur"
 
 
+def test_the_daily_runs_log_no_existing_session_warning(project, daily):
+    """dbt-spark hands the profile's server_side_parameters to the session before every statement (SQL, and the
+    Python models through the package's session helper); with every value as the session has it (the warehouse
+    as a `file:` URI) Spark has nothing to warn about (issue 28: 66 such warnings per daily run before). Spark's
+    warnings of this session go to spark.log (harness/log4j2.properties), so the daily runs' are all there."""
+    log = project.state_dir / "spark.log"
+    assert log.exists()
+    warned = [line for line in log.read_text().splitlines() if "Using an existing Spark session" in line]
+    assert warned == [], f"{len(warned)} warnings, the first: {warned[:1]}"
+
+
 HOT_AGGREGATE = {
     "n_payments": "count(*)",
     "countries": "count(distinct Country)",

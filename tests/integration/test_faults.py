@@ -60,6 +60,9 @@ def test_a_daily_run_killed_during_its_write_then_rerun_equals_the_reference(spa
     rerun = fault_driver(tmp_path, "run", DAYS[1], LAST_DAY)
     assert rerun.returncode == 0, rerun.stdout[-3000:] + rerun.stderr[-3000:]
     assert table_rows(spark, tmp_path) == reference
+    # That process's Spark was started by dbt-spark from integration_tests/profiles.yml with Spark's own logging
+    # (warnings on the console), as in a user's `dbt run`: none of its statements met a differing setting.
+    assert "Using an existing Spark session" not in rerun.stdout + rerun.stderr, rerun.stderr[-3000:]
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,73 @@
+"""The repository's dbt profiles for `method: session` say what the embedded session (harness/local_spark.py) has,
+value for value. dbt-spark passes `server_side_parameters` to `SparkSession.builder` before every statement, and
+Spark logs "Using an existing Spark session; only runtime SQL configurations will take effect." for each
+statement whenever one of them differs from the running session's (issue 28). No Spark: the real runs are
+checked in tests/integration/test_dbt_pipeline.py and test_faults.py."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import jinja2
+import pytest
+import yaml
+
+from bench.protocol import render
+from harness.local_spark import DEFAULT_JVM_FLAGS, local_spark_settings
+
+REPO = Path(__file__).resolve().parents[2]
+PROFILES = {
+    "integration_tests/profiles.yml": (REPO / "integration_tests" / "profiles.yml").read_text(),
+    "bench/dbt/profiles.yml": (REPO / "bench" / "dbt" / "profiles.yml").read_text(),
+    "bench/templates/ledger/profiles.yml": render("templates/ledger/profiles.yml", project="p", schema="s"),
+}
+
+
+def session_parameters(text: str, environ: dict[str, str], output: str = "session") -> dict[str, str]:
+    """An output's server_side_parameters, rendered as dbt renders a profile's env_var()."""
+    (profile,) = yaml.safe_load(text).values()
+    parameters = profile["outputs"][output]["server_side_parameters"]
+
+    def env_var(name: str, default: str | None = None) -> str:
+        value = environ.get(name, default)
+        assert value is not None, name
+        return value
+
+    return {key: jinja2.Template(str(value)).render(env_var=env_var) for key, value in parameters.items()}
+
+
+# (profile, INC_JOIN_JVM_FLAGS): the benchmark's profiles also with the full benchmark's JVM flags
+CASES = [(name, None) for name in sorted(PROFILES)] + [
+    (name, "-XX:ReservedCodeCacheSize=256m") for name in sorted(PROFILES) if name.startswith("bench/")
+]
+
+
+@pytest.mark.parametrize(("name", "jvm_flags"), CASES)
+def test_every_session_parameter_of_a_profile_is_the_embedded_sessions(name, jvm_flags, tmp_path, monkeypatch):
+    environ = {"INC_JOIN_STATE_DIR": str(tmp_path.resolve())}
+    if jvm_flags is None:
+        monkeypatch.delenv("INC_JOIN_JVM_FLAGS", raising=False)
+    else:
+        monkeypatch.setenv("INC_JOIN_JVM_FLAGS", jvm_flags)
+        environ["INC_JOIN_JVM_FLAGS"] = jvm_flags
+    profile = session_parameters(PROFILES[name], environ)
+    session = local_spark_settings(tmp_path)
+    assert {key: (value, session.get(key)) for key, value in profile.items() if session.get(key) != value} == {}
+
+
+def test_the_warehouse_is_written_as_spark_keeps_it(tmp_path, monkeypatch):
+    """Spark qualifies spark.sql.warehouse.dir to a `file:` URI; a plain path differs from it on every statement."""
+    monkeypatch.delenv("INC_JOIN_JVM_FLAGS", raising=False)
+    settings = local_spark_settings(tmp_path)
+    assert settings["spark.sql.warehouse.dir"] == f"file:{tmp_path.resolve()}/warehouse"
+    assert settings["spark.driver.extraJavaOptions"] == f"-Dderby.system.home={tmp_path.resolve()} {DEFAULT_JVM_FLAGS}"
+
+
+def test_the_readme_profile_writes_the_warehouse_as_a_file_uri():
+    """The profile users copy (README step 3) starts its session through dbt, so only Spark's own rewriting of a
+    value can differ: the warehouse's."""
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    section = text[text.index("### 3. A profile") : text.index("### 4. A SQL model")]
+    block = section[section.index("```yaml\n") + len("```yaml\n") :]
+    profile = session_parameters(block[: block.index("```")], {"INC_JOIN_STATE_DIR": "/state"}, output="local")
+    assert profile["spark.sql.warehouse.dir"] == "file:/state/warehouse"
