@@ -112,12 +112,18 @@ def test_the_python_signatures_take_the_tables_arguments_with_its_defaults(entry
 
 def test_the_tables_rules_name_the_python_values():
     from dbt_inc_join.join_types import HOW_VALUES, PARTNER_VALUES
-    from dbt_inc_join.shared_tables import ARGUMENTS, TIME_UOM_VALUES
+    from dbt_inc_join.shared_tables import ARGUMENTS, ON_RESTATED_INPUT_VALUES, TIME_UOM_VALUES
     from dbt_inc_join.time_units import TimeUnit
 
     assert tuple(unit.value for unit in TimeUnit) == TIME_UOM_VALUES
     accepted = {row["name"]: row["accepted"] for row in ARGUMENTS if row["check"] == "choice"}
-    assert accepted == {"how": HOW_VALUES, "time_uom": TIME_UOM_VALUES, "partner": PARTNER_VALUES}
+    assert accepted == {
+        "how": HOW_VALUES,
+        "time_uom": TIME_UOM_VALUES,
+        "partner": PARTNER_VALUES,
+        "on_restated_input": ON_RESTATED_INPUT_VALUES,
+    }
+    assert ON_RESTATED_INPUT_VALUES == ("warn", "fail", "redo")
 
 
 def test_check_parameters_takes_the_join_arguments_at_their_defaults():
