@@ -4,6 +4,7 @@
 
     run:DAY            dbt run --select MODEL on the simulated DAY
     full:DAY           the same with --full-refresh
+    redo:DAY:FROM      the same with --vars '{inc_join_redo_from: FROM}' (spec §14: the table redone from FROM on)
     halt:TABLE:K       arm the fault injector: the JVM halts when about to move the (K+1)-th staged partition
                        into TABLE (tests/integration/faults/HaltingFileSystem.java; test_ledger.py starts this
                        process with it as Spark's local file system)
@@ -40,6 +41,10 @@ def main(state_dir: str, *steps: str) -> int:
             armed = True
             continue
         extra = ["--full-refresh"] if kind == "full" else []
+        variables = None
+        if kind == "redo":
+            argument, _, redo_from = argument.partition(":")
+            variables = {"inc_join_redo_from": redo_from}
         result = project.invoke(
             "run",
             "--select",
@@ -47,6 +52,7 @@ def main(state_dir: str, *steps: str) -> int:
             "dbt_inc_join_runs",
             *extra,
             "--quiet",
+            vars=variables,
             today=argument,
             expect_success=False,
         )

@@ -302,3 +302,40 @@ def test_a_run_killed_anywhere_is_completed_by_the_next_plain_run(spark, project
     runs = ledger_rows(ledger(), "inc_join_it.ledger_left")
     assert len(runs) == 1 and "no committed run of this table" in runs[0].start_reason
     assert_ledger_agrees(df, runs, DAYS[0], LAST_DAY)
+
+
+def test_a_redo_killed_anywhere_is_completed_by_the_next_plain_run(spark, project, halting_file_system, tmp_path):
+    """ledger_left run daily for five days, then redone from day 2 (var inc_join_redo_from, spec §14) and killed:
+    before its first partition moved (its old partitions from day 2 on already dropped), then after one. Each
+    time the next plain `dbt run` of the same day starts at day 2 again (the table remembers the redo until it
+    records its run) and the table equals the core over the period."""
+    a = spark.table("inc_join_it.gen_a")
+    b = spark.table("inc_join_it.gen_b").where(f"RecDate <= DATE'{DAYS[4]}'")
+    expected = inc_join(a.where(f"RecDate <= DATE'{DAYS[4]}'"), b, how="left", output_window_start=DAYS[0],
+                        output_window_end=DAYS[4], **SETTINGS)  # fmt: skip
+    reference = rows(expected, sorted(expected.columns))
+    warehouse = tmp_path / "warehouse" / "inc_join_it.db"
+    d = [str(day) for day in DAYS]
+
+    def table_rows():
+        df = spark.read.parquet(str(warehouse / "ledger_left"))
+        return rows(df, sorted(df.columns))
+
+    result = ledger_driver(halting_file_system, tmp_path, *(f"run:{day}" for day in d[:5]))
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    assert table_rows() == reference
+    for moved in (0, 1):
+        result = ledger_driver(halting_file_system, tmp_path, f"halt:ledger_left:{moved}", f"redo:{d[4]}:{d[1]}")
+        assert result.returncode == 137, result.stdout[-3000:] + result.stderr[-3000:]
+        assert table_rows() != reference  # the redo dropped the partitions from day 2 on and was killed
+        result = ledger_driver(halting_file_system, tmp_path, f"run:{d[4]}")
+        assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+        assert table_rows() == reference, moved
+        last = ledger_rows(ledger_df(spark, warehouse), "inc_join_it.ledger_left")[-1]
+        assert (last.window_start.date(), last.window_end.date()) == (DAYS[1], DAYS[4])
+        assert f"a redo from {DAYS[1]} did not finish: doing it again" in last.start_reason, last.start_reason
+        assert last.redo_from.date() == DAYS[1]
+
+
+def ledger_df(spark, warehouse: Path):
+    return spark.read.parquet(str(warehouse / "dbt_inc_join_runs"))
