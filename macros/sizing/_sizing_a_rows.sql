@@ -12,7 +12,7 @@
 {% endmacro %}
 
 {% macro _minimal_a_row_window(points, count, coverage) %}
-  {#- Smallest lb + mw (ties: smaller mw) keeping at least `coverage` of the A rows; only 0 and the distances
+  {#- Smallest lb + mw (ties: smaller mw; _better_window) keeping at least `coverage` of the A rows; only 0 and the distances
       that occur can be optimal. The smallest sufficient mw only moves down as lb grows; the A rows not yet
       covered by lb are kept per `after`, and raising lb takes each A row out of them once. -#}
   {%- set need = dbt_inc_join._required_pairs(coverage, count) -%}
@@ -47,7 +47,7 @@
         {%- else -%}{%- break -%}{%- endif -%}
       {%- endfor -%}
       {%- set mw = aheads[ns.j] -%}
-      {%- if ns.best is none or (lb + mw) < (ns.best[0] + ns.best[1]) or ((lb + mw) == (ns.best[0] + ns.best[1]) and mw < ns.best[1]) -%}
+      {%- if dbt_inc_join._better_window([lb, mw], ns.best) -%}
         {%- set ns.best = [lb, mw] -%}
       {%- endif -%}
     {%- endif -%}

@@ -1,5 +1,5 @@
 {#- The window that keeps a share of the partner pairs (partner = 'all'), from the histogram of delta = b - a:
-    the rules of sizing/ (check_coverage, required_pairs, covered_pairs, minimal_window, quantiles,
+    the rules of sizing/ (check_coverage, required_pairs, covered_pairs, better_window, minimal_window, quantiles,
     late_match_values, late_match_shares, suggest_from_histogram), on exact decimals like it. -#}
 
 {% macro _check_coverage(value) %}
@@ -25,8 +25,19 @@
   {{ return(ns.pairs) }}
 {% endmacro %}
 
+{% macro _better_window(candidate, best) %}
+  {#- Whether the window [lb, mw] `candidate` beats `best`: the smaller lb + mw; ties: the smaller mw; any
+      window beats none. The one tie rule of both minimal windows (_minimal_a_row_window's too). -#}
+  {%- if best is none -%}
+    {{ return(true) }}
+  {%- endif -%}
+  {%- set length = candidate[0] + candidate[1] -%}
+  {%- set best_length = best[0] + best[1] -%}
+  {{ return(length < best_length or (length == best_length and candidate[1] < best[1])) }}
+{% endmacro %}
+
 {% macro _minimal_window(histogram, count, coverage) %}
-  {#- Smallest lb + mw (ties: smaller mw) keeping at least `coverage` of the pairs; only 0 and the distances
+  {#- Smallest lb + mw (ties: smaller mw; _better_window) keeping at least `coverage` of the pairs; only 0 and the distances
       that occur can be optimal. Two pointers over the distinct distances. -#}
   {%- set need = dbt_inc_join._required_pairs(coverage, count) -%}
   {%- if need == 0 -%}{{ return([0, 0]) }}{%- endif -%}
@@ -46,7 +57,7 @@
         {%- if behind + ahead[ns.j - 1][1] >= need -%}{%- set ns.j = ns.j - 1 -%}{%- else -%}{%- break -%}{%- endif -%}
       {%- endfor -%}
       {%- set mw = ahead[ns.j][0] -%}
-      {%- if ns.best is none or (lb + mw) < (ns.best[0] + ns.best[1]) or ((lb + mw) == (ns.best[0] + ns.best[1]) and mw < ns.best[1]) -%}
+      {%- if dbt_inc_join._better_window([lb, mw], ns.best) -%}
         {%- set ns.best = [lb, mw] -%}
       {%- endif -%}
     {%- endif -%}

@@ -1,4 +1,4 @@
-"""The PySpark incremental join (spec §3): the public ``inc_join``, its checks, and the resolved inputs.
+"""The PySpark incremental join (spec §3): the public ``inc_join`` and its checks (the inputs resolved in inputs.py).
 
 Every output row gets an output arrival that depends only on the data, never on the run (the JoinType table,
 join_types.py), and a run emits exactly the rows placed inside its window: that is what makes any tiling of
@@ -14,49 +14,13 @@ from pyspark.sql import DataFrame
 
 from .aggregates import aggregate_fills, check_aggregates
 from .columns import plan_columns
+from .inputs import orderable_type_name, resolve_inputs
 from .join_cond import check_join_cond, rewrite_join_cond
 from .prepared import PreparedJoin, ResolvedInputs
 from .render import render_join
-from .validation import (
-    JoinParameters,
-    check_arrival_type,
-    check_key_types,
-    check_parameters,
-    field_type,
-    join_arguments,
-    orderable_type_name,
-    require_column,
-)
+from .validation import JoinParameters, check_parameters, join_arguments
 from .watermark import availability_watermark
 from .window import OutputWindow, parse_bound
-
-
-def resolve_inputs(params: JoinParameters, df_a: DataFrame, df_b: DataFrame, case_sensitive: bool) -> ResolvedInputs:
-    """Find the key and arrival columns on both sides and check their types (schemas only, no data)."""
-    schema_a, schema_b = df_a.schema, df_b.schema
-    keys = []
-    for name_a, name_b in params.key_pairs:
-        key_a = require_column(schema_a, name_a, "join_cols", "df_a", case_sensitive)
-        key_b = require_column(schema_b, name_b, "join_cols", "df_b", case_sensitive)
-        label = name_a if name_a == name_b else f"{name_a} (df_b: {name_b})"
-        check_key_types(label, field_type(schema_a, key_a), field_type(schema_b, key_b))
-        keys.append((key_a, key_b))
-    inc_a = require_column(schema_a, params.inc_cols[0], "inc_col", "df_a", case_sensitive)
-    inc_b = require_column(schema_b, params.inc_cols[1], "inc_col", "df_b", case_sensitive)
-    type_a, type_b = field_type(schema_a, inc_a), field_type(schema_b, inc_b)
-    check_arrival_type(type_a, params.inc_cols[0], "df_a", params.time_uom)
-    check_arrival_type(type_b, params.inc_cols[1], "df_b", params.time_uom)
-    order_by = []
-    for name in params.partner_order_by:
-        column = require_column(schema_b, name, "partner_order_by", "df_b", case_sensitive)
-        type_name = field_type(schema_b, column).simpleString()
-        if not orderable_type_name(type_name):
-            raise TypeError(
-                f"inc_join: partner_order_by column {name!r} is {type_name.upper()}, which Spark cannot order; "
-                "order by a column of another type (or a field of it)."
-            )
-        order_by.append(column)
-    return ResolvedInputs(tuple(keys), (inc_a, inc_b), (type_a, type_b), tuple(order_by))
 
 
 def inc_join(

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from pyspark.sql import DataFrame
 
+from .inputs import find_column
 from .join_types import JoinType
 from .predicates import quote
 from .sizing import (
@@ -25,7 +26,6 @@ from .sizing import (
     suggest_from_histogram,
     window_text,
 )
-from .validation import find_column
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes

@@ -1,38 +1,19 @@
 """Checks of every inc_join argument before any data is read (spec §7).
 
 Each failure is one ``ValueError`` or ``TypeError`` whose message starts with ``inc_join:``, names the
-parameter and says what is accepted. Nothing here touches data: schemas only.
+parameter and says what is accepted. Nothing here touches data; the inputs' schemas are checked in inputs.py.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
 from typing import Any, cast
 
-from pyspark.sql.types import (
-    ArrayType,
-    DataType,
-    DateType,
-    MapType,
-    NumericType,
-    StructType,
-    TimestampNTZType,
-    TimestampType,
-)
-
 from .shared_tables import ARGUMENTS, MESSAGES
 from .time_units import TimeUnit
-
-try:  # Spark 4.0+; pyspark 3.5 has no VARIANT type
-    from pyspark.sql.types import VariantType
-
-    _NOT_COMPARABLE: tuple[type, ...] = (MapType, VariantType)
-except ImportError:
-    _NOT_COMPARABLE = (MapType,)
 
 OUTPUT_SELECT_DEFAULT = "join_cols, inc_col, df_a_cols, df_b_cols, DiffArrivalTime, WaitingTime, JoinType"
 OUTPUT_SELECT_AGGREGATE_DEFAULT = "join_cols, inc_col, df_a_cols, aggregates, DiffArrivalTime, WaitingTime, JoinType"
@@ -397,81 +378,3 @@ def _null_fill(value: object, aggregates: tuple[tuple[str, str], ...]) -> tuple[
             )
         fills.append((names[key.strip().lower()], literal))
     return tuple(fills)
-
-
-# --- schema checks -------------------------------------------------------------------------------------
-
-ARRIVAL_TYPES = (DateType, TimestampType, TimestampNTZType)
-
-
-def find_column(schema: StructType, name: str, case_sensitive: bool) -> str | None:
-    """The schema's spelling of ``name``, or None. Follows Spark's ``spark.sql.caseSensitive``."""
-    for field in schema.fields:
-        if field.name == name:
-            return field.name
-    if not case_sensitive:
-        for field in schema.fields:
-            if field.name.lower() == name.lower():
-                return field.name
-    return None
-
-
-def require_column(schema: StructType, name: str, parameter: str, side: str, case_sensitive: bool) -> str:
-    found = find_column(schema, name, case_sensitive)
-    if found is None:
-        available = ", ".join(repr(f.name) for f in schema.fields)
-        raise ValueError(f"inc_join: {parameter} column {name!r} is missing from {side}; its columns are {available}.")
-    return found
-
-
-def field_type(schema: StructType, name: str) -> DataType:
-    return next(f.dataType for f in schema.fields if f.name == name)
-
-
-def check_arrival_type(data_type: DataType, inc_col: str, side: str, unit: TimeUnit) -> None:
-    """Arrivals must be DATE or TIMESTAMP; finer units than a day need a time of day."""
-    if not isinstance(data_type, ARRIVAL_TYPES):
-        raise TypeError(
-            f"inc_join: inc_col {inc_col!r} of {side} is {data_type.simpleString().upper()}; it must be DATE or "
-            f"TIMESTAMP (cast it, e.g. to_date({inc_col}) or to_timestamp({inc_col}))."
-        )
-    if unit is not TimeUnit.DAY and isinstance(data_type, DateType):
-        raise TypeError(
-            f"inc_join: time_uom={unit.value!r} needs a TIMESTAMP arrival column, but inc_col {inc_col!r} of {side} "
-            "is DATE; use time_uom='day' or a TIMESTAMP column."
-        )
-
-
-def _comparable(data_type: DataType) -> bool:
-    """Whether Spark can test values of this type for equality (maps and variants it cannot)."""
-    if isinstance(data_type, _NOT_COMPARABLE):
-        return False
-    if isinstance(data_type, ArrayType):
-        return _comparable(data_type.elementType)
-    if isinstance(data_type, StructType):
-        return all(_comparable(field.dataType) for field in data_type.fields)
-    return True
-
-
-def orderable_type_name(type_name: str) -> bool:
-    """Whether Spark can order values of a type, from its SQL name (maps and variants it cannot, nor anything
-    that holds one). The SQL macro decides from the same names."""
-    lowered = type_name.lower()
-    return "map<" not in lowered and re.search(r"(^|[<:,])variant($|[>,])", lowered) is None
-
-
-def check_key_types(key: str, type_a: DataType, type_b: DataType) -> None:
-    """Keys compare with plain SQL equality: equal types, or both numeric. Anything else would be cast
-    implicitly by Spark and could silently match or miss rows."""
-    for data_type in (type_a, type_b):
-        if not _comparable(data_type):
-            raise TypeError(
-                f"inc_join: join_cols column {key!r} is {data_type.simpleString().upper()}, which Spark cannot "
-                "compare; join on columns of a comparable type (cast or extract a field)."
-            )
-    if type_a == type_b or (isinstance(type_a, NumericType) and isinstance(type_b, NumericType)):
-        return
-    raise TypeError(
-        f"inc_join: join_cols column {key!r} is {type_a.simpleString().upper()} in df_a but "
-        f"{type_b.simpleString().upper()} in df_b; cast one side so both have the same type."
-    )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 
 from pyspark.sql import DataFrame
@@ -94,6 +95,20 @@ def _unit_value(text: str | None, unit: TimeUnit) -> UnitValue | None:
         return None
     moment = datetime.strptime(text, "%Y-%m-%d %H:%M:%S")
     return moment.date() if unit is TimeUnit.DAY else moment
+
+
+@dataclass(frozen=True)
+class EarliestOf:
+    """Where a first run starts: the sides whose earliest arrival counts, and the text that says so."""
+
+    sides: tuple[str, ...]
+    text: str
+
+
+def earliest_of(how: str) -> EarliestOf:
+    """The earliest arrival of a (of a or b for how = full); the macro _earliest_of."""
+    sides = ("a", "b") if how == "full" else ("a",)
+    return EarliestOf(sides, "earliest arrival of " + " or ".join(sides))
 
 
 def earliest_arrival(df: DataFrame, inc_col: str, unit: TimeUnit) -> UnitValue | None:

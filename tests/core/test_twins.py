@@ -52,6 +52,7 @@ from dbt_inc_join import (
 )
 from dbt_inc_join.placement import PlacementContext
 from dbt_inc_join.scenarios import Scenario
+from dbt_inc_join.sizing import histogram as sizing_histogram
 from dbt_inc_join.sizing import results as sizing_results
 from dbt_inc_join.sizing import spark as sizing_spark
 from dbt_inc_join.time_units import TimeUnit
@@ -593,7 +594,15 @@ TWINS: tuple[Twin, ...] = (
         lambda p: call(["a", "pay", "ship"], named_maxima(p)),
         lambda p: [["a", "pay", "ship"], named_maxima(p)],
     ),
-    # sizing/ = sizing/_sizing_*.sql: which A rows a sizing over a live history counts, and its report line
+    # sizing/ = sizing/_sizing_*.sql: which A rows a sizing over a live history counts, and its report line;
+    # which of two windows is the minimal one (the tie rule of both minimal windows)
+    Twin(
+        sizing_histogram.better_window,
+        "_better_window",
+        grid(candidate=((0, 0), (1, 2), (2, 1), (3, 0), (0, 4)), best=(None, (0, 0), (1, 2), (2, 1), (3, 1))),
+        lambda p: call(p["candidate"], p["best"]),
+        lambda p: [p["candidate"], p["best"]],
+    ),
     Twin(
         sizing_spark._kept_sql,
         "_kept_sql",

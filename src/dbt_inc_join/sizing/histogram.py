@@ -68,9 +68,18 @@ def required_pairs(coverage: float, count: int) -> int:
     return ceil(_exact(coverage) * count)
 
 
+def better_window(candidate: tuple[int, int], best: tuple[int, int] | None) -> bool:
+    """Whether the window ``(lb, mw)`` beats ``best``: the smaller ``lb + mw``; ties: the smaller ``mw``; any
+    window beats none. The one tie rule of both minimal windows (nearest.py's too; the macro _better_window)."""
+    if best is None:
+        return True
+    return (sum(candidate), candidate[1]) < (sum(best), best[1])
+
+
 def minimal_window(histogram: Mapping[int, int], coverage: float) -> tuple[int, int]:
     """The ``(lb, mw)`` with ``covered(lb, mw) ≥ coverage``, ``lb`` in ``[0, max(0, −min)]`` and ``mw`` in
-    ``[0, max(0, max)]``, with the smallest ``lb + mw``; ties: the smaller ``mw``. ``(0, 0)`` without pairs.
+    ``[0, max(0, max)]``, the best by ``better_window`` (the smallest ``lb + mw``; ties: the smaller ``mw``).
+    ``(0, 0)`` without pairs.
 
     Only 0 and the distances that occur can be optimal (shrinking a bound to the nearest occurring distance
     keeps every pair and the sum does not grow), so two pointers over the distinct distances find the answer in
@@ -96,7 +105,7 @@ def minimal_window(histogram: Mapping[int, int], coverage: float) -> tuple[int, 
         while j > 0 and behind + ahead[j - 1][1] >= need:
             j -= 1
         mw = ahead[j][0]
-        if best is None or (lb + mw, mw) < (best[0] + best[1], best[1]):
+        if better_window((lb, mw), best):
             best = (lb, mw)
     assert best is not None  # the widest window keeps every pair, and need ≤ count
     return best

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .histogram import coverage_targets, required_pairs
+from .histogram import better_window, coverage_targets, required_pairs
 from .results import Histogram, NearestHistogram, WindowCandidate
 
 
@@ -63,8 +63,8 @@ def covered_a_row_share(
 
 def minimal_a_row_window(nearest: Mapping[tuple[int | None, int | None], int], coverage: float) -> tuple[int, int]:
     """The ``(lb, mw)`` keeping at least ``coverage`` of the A rows (``before ≤ lb`` or ``after ≤ mw``), ``lb``
-    in ``[0, max(0, max before)]`` and ``mw`` in ``[0, max(0, max after)]``, with the smallest ``lb + mw``;
-    ties: the smaller ``mw``. ``(0, 0)`` without A rows.
+    in ``[0, max(0, max before)]`` and ``mw`` in ``[0, max(0, max after)]``, the best by ``better_window`` (the
+    smallest ``lb + mw``; ties: the smaller ``mw``). ``(0, 0)`` without A rows.
 
     As for pairs, only 0 and the distances that occur can be optimal, and the smallest sufficient ``mw`` only
     moves down as ``lb`` grows. The A rows not yet covered by ``lb`` are kept per ``after``; raising ``lb``
@@ -98,7 +98,7 @@ def minimal_a_row_window(nearest: Mapping[tuple[int | None, int | None], int], c
             kept -= uncovered.get(aheads[j], 0)
             j -= 1
         mw = aheads[j]
-        if best is None or (lb + mw, mw) < (best[0] + best[1], best[1]):
+        if better_window((lb, mw), best):
             best = (lb, mw)
     assert best is not None  # the widest window keeps every A row with a partner, and need ≤ count
     return best
