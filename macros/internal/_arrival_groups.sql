@@ -2,8 +2,8 @@
     arrival, so B is joined to the distinct (keys, arrival) of A's slice, never to A's rows: an equi-join on the
     keys and a time bucket of width look_back_time + max_waiting_time + 1 (B's row falls into one bucket, an
     arrival's window touches one or two), then joined back to A by equality. With join_cond (spec §12) the distinct
-    rows of A also carry the A columns the condition reads (_ac<i>), which come back as _gc<i> and join back
-    null-safe. Read side by side with src/dbt_inc_join/arrival_groups.py (same names, same text). -#}
+    rows of A also carry the A columns its pair conjuncts read (_ac<i>), which come back as _gc<i> and join back
+    null-safe; its A-only conjuncts filter those rows and test the A row in the join back instead. Read side by side with src/dbt_inc_join/arrival_groups.py (same names, same text). -#}
 
 {% macro _pairs_by_bucket(mode, how) %}
   {#- Every partner with how = inner: the pairs are the output, so A's rows themselves go into the buckets
@@ -35,11 +35,23 @@
   {{ return(projection) }}
 {% endmacro %}
 
-{% macro _arrival_filter_sql(key_count) %}
-  {#- A NULL key never has a partner. -#}
+{% macro _arrival_filter_sql(key_count, a_only=none) %}
+  {#- The A rows whose (keys, arrival) may have partners: no NULL key, and join_cond's A-only conjuncts. -#}
   {%- set tests = [] -%}
   {%- for index in range(key_count) -%}{%- do tests.append('_ak' ~ index ~ ' IS NOT NULL') -%}{%- endfor -%}
+  {%- if a_only -%}{%- do tests.append(a_only) -%}{%- endif -%}
   {{ return(tests | join(' AND ')) }}
+{% endmacro %}
+
+{% macro _group_condition(condition) %}
+  {#- join_cond in this plan: [the A columns (i of _ac<i>) its pair conjuncts read, which the distinct rows carry;
+      its A-only conjuncts, which filter those rows (and the join back); the rest, B-only and pair, for the match
+      with B (Spark pushes a B-only conjunct of an inner match into B's slice)]. -#}
+  {%- if condition is none -%}{{ return([[], none, none]) }}{%- endif -%}
+  {%- set parts = dbt_inc_join._condition_parts(condition) -%}
+  {%- set matched = [] -%}
+  {%- for part in [parts.b_only, parts.pair] -%}{%- if part -%}{%- do matched.append(part) -%}{%- endif -%}{%- endfor -%}
+  {{ return([dbt_inc_join._a_column_indexes(parts.pair), parts.a_only, matched | join(' AND ') if matched else none]) }}
 {% endmacro %}
 
 {% macro _group_window_sql(key_count, lb, mw, time_uom) %}
@@ -54,20 +66,22 @@
   {{ return(test ~ ' AND (' ~ condition ~ ')' if condition else test) }}
 {% endmacro %}
 
-{% macro _condition_group_projection(condition_count) %}
+{% macro _condition_group_projection(indexes) %}
   {#- join_cond's A columns of a reduced row, renamed for the join back (A's own are _ac<i> too). -#}
   {%- set projection = [] -%}
-  {%- for index in range(condition_count) -%}{%- do projection.append('_ac' ~ index ~ ' AS _gc' ~ index) -%}{%- endfor -%}
+  {%- for index in indexes -%}{%- do projection.append('_ac' ~ index ~ ' AS _gc' ~ index) -%}{%- endfor -%}
   {{ return(projection) }}
 {% endmacro %}
 
-{% macro _back_to_a_sql(key_count, condition_count=0) %}
-  {#- An A row and the result for its (keys, arrival): plain equality (a NULL key gets nothing); join_cond's A
-      columns null-safe (a NULL there may still meet the condition). -#}
+{% macro _back_to_a_sql(key_count, indexes=[], a_only=none) %}
+  {#- An A row and the result for its (keys, arrival): plain equality (a NULL key gets nothing); the A columns of
+      join_cond's pair conjuncts null-safe (a NULL there may still meet the condition); its A-only conjuncts over
+      the A row (one that fails them gets no partner, and stays). -#}
   {%- set tests = [] -%}
   {%- for index in range(key_count) -%}{%- do tests.append('_ak' ~ index ~ ' = _gk' ~ index) -%}{%- endfor -%}
   {%- do tests.append('_a_arrival = _g_arrival') -%}
-  {%- for index in range(condition_count) -%}{%- do tests.append('_ac' ~ index ~ ' <=> _gc' ~ index) -%}{%- endfor -%}
+  {%- for index in indexes -%}{%- do tests.append('_ac' ~ index ~ ' <=> _gc' ~ index) -%}{%- endfor -%}
+  {%- if a_only -%}{%- do tests.append(a_only) -%}{%- endif -%}
   {{ return(tests | join(' AND ')) }}
 {% endmacro %}
 

@@ -116,3 +116,153 @@
   {%- endfor -%}
   {{ return(state.text) }}
 {% endmacro %}
+
+{#- Splitting the condition (join_cond.py: split_conjuncts, conjunct_side, condition_parts; spec §12, "What
+    join_cond costs"): only on a top-level AND (outside parentheses, string literals, CASE ... END, and not the AND
+    of BETWEEN ... AND), and not at all with a top-level OR, a leading NOT before the last conjunct, a comment, a
+    quoted name or a semicolon. A conjunct is A-only (B-only) when it reads only A's (B's) columns and every other
+    word is a literal or one of _pure_words; anything else stays a pair conjunct. -#}
+
+{% macro _pure_words() %}
+  {#- Keywords, type names and deterministic functions: evaluated once per row instead of once per pair, they give
+      the same answer (join_cond.py: PURE_WORDS). -#}
+  {{ return(['abs', 'and', 'as', 'between', 'bigint', 'boolean', 'case', 'cast', 'ceil', 'ceiling', 'coalesce',
+             'concat', 'date', 'date_add', 'date_sub', 'datediff', 'day', 'decimal', 'distinct', 'double', 'else',
+             'end', 'false', 'float', 'floor', 'from', 'greatest', 'if', 'ifnull', 'ilike', 'in', 'int', 'integer',
+             'interval', 'is', 'least', 'length', 'like', 'lower', 'ltrim', 'month', 'not', 'null', 'nullif', 'nvl',
+             'or', 'rlike', 'round', 'rtrim', 'sign', 'smallint', 'sqrt', 'string', 'substr', 'substring', 'then',
+             'timestamp', 'tinyint', 'to_date', 'trim', 'true', 'upper', 'when', 'year']) }}
+{% endmacro %}
+
+{% macro _code_pieces(text) %}
+  {#- The text as [piece, is_code]: string literals are not code. -#}
+  {%- set pieces = [] -%}
+  {%- set state = namespace(position=0) -%}
+  {%- for literal in modules.re.finditer(dbt_inc_join._join_cond_patterns().literal, text) -%}
+    {%- do pieces.append([text[state.position:literal.start()], true]) -%}
+    {%- do pieces.append([literal.group(0), false]) -%}
+    {%- set state.position = literal.end() -%}
+  {%- endfor -%}
+  {%- do pieces.append([text[state.position:], true]) -%}
+  {{ return(pieces) }}
+{% endmacro %}
+
+{% macro _code_tokens(sql) %}
+  {#- [start, end, lower-case token] of the code outside string literals. -#}
+  {%- set tokens = [] -%}
+  {%- set state = namespace(position=0) -%}
+  {%- for piece, is_code in dbt_inc_join._code_pieces(sql) -%}
+    {%- if is_code -%}
+      {%- for token in modules.re.finditer('\\w+|[()]|[^\\w\\s()]+', piece) -%}
+        {%- do tokens.append([state.position + token.start(), state.position + token.end(), token.group(0) | lower]) -%}
+      {%- endfor -%}
+    {%- endif -%}
+    {%- set state.position = state.position + piece | length -%}
+  {%- endfor -%}
+  {{ return(tokens) }}
+{% endmacro %}
+
+{% macro _split_conjuncts(sql) %}
+  {#- The top-level AND conjuncts of a condition, or the whole condition when a split is not provably safe. -#}
+  {%- for piece, is_code in dbt_inc_join._code_pieces(sql) -%}
+    {%- for marker in ['`', '--', '/*', ';'] -%}
+      {%- if is_code and marker in piece -%}{{ return([sql]) }}{%- endif -%}
+    {%- endfor -%}
+  {%- endfor -%}
+  {%- set state = namespace(depth=0, between=false, previous='and') -%}
+  {%- set cuts = [] -%}
+  {%- set leading_not = [] -%}
+  {%- for start, end, token in dbt_inc_join._code_tokens(sql) -%}
+    {%- set at_top = state.depth == 0 -%}
+    {%- if token in ['(', 'case'] -%}
+      {%- set state.depth = state.depth + 1 -%}
+    {%- elif token in [')', 'end'] -%}
+      {%- set state.depth = state.depth - 1 -%}
+    {%- elif at_top and token == 'or' -%}
+      {{ return([sql]) }}
+    {%- elif at_top and token == 'between' -%}
+      {%- set state.between = true -%}
+    {%- elif at_top and token == 'and' and state.between -%}
+      {%- set state.between = false -%}
+    {%- elif at_top and token == 'and' -%}
+      {%- do cuts.append([start, end]) -%}
+    {%- elif at_top and token == 'not' and state.previous == 'and' -%}
+      {%- do leading_not.append(cuts | length) -%}
+    {%- endif -%}
+    {%- if state.depth < 0 -%}{{ return([sql]) }}{%- endif -%}
+    {%- if at_top -%}{%- set state.previous = token -%}{%- endif -%}
+  {%- endfor -%}
+  {#- NOT x AND y: whether NOT takes y too depends on precedence; only a last conjunct may start with NOT -#}
+  {%- if state.depth != 0 or (leading_not and leading_not | min < cuts | length) -%}{{ return([sql]) }}{%- endif -%}
+  {%- set bounds = [0] -%}
+  {%- for cut in cuts -%}{%- do bounds.extend(cut) -%}{%- endfor -%}
+  {%- do bounds.append(sql | length) -%}
+  {%- set conjuncts = [] -%}
+  {%- for i in range(0, bounds | length, 2) -%}
+    {%- set conjunct = sql[bounds[i]:bounds[i + 1]] | trim -%}
+    {%- if not conjunct -%}{{ return([sql]) }}{%- endif -%}
+    {%- do conjuncts.append(conjunct) -%}
+  {%- endfor -%}
+  {{ return(conjuncts) }}
+{% endmacro %}
+
+{% macro _conjunct_side(conjunct) %}
+  {#- 'a' or 'b' when the conjunct provably reads only that side's columns, else 'pair'. -#}
+  {%- set sides = [] -%}
+  {%- set pure = dbt_inc_join._pure_words() -%}
+  {%- for start, end, token in dbt_inc_join._code_tokens(conjunct) -%}
+    {%- set column = modules.re.fullmatch('_([ab])c(\\d+)', token) -%}
+    {%- if column is not none -%}
+      {%- if column.group(1) not in sides -%}{%- do sides.append(column.group(1)) -%}{%- endif -%}
+    {%- elif (token[0].isalpha() or token[0] == '_') and token not in pure -%}
+      {{ return('pair') }}
+    {%- endif -%}
+  {%- endfor -%}
+  {{ return(sides[0] if sides | length == 1 else 'pair') }}
+{% endmacro %}
+
+{% macro _condition_parts(sql) %}
+  {#- The condition as the AND of its A-only, B-only and pair conjuncts: {'a_only', 'b_only', 'pair'}, each none
+      when it has no conjunct. -#}
+  {%- set found = {'a': [], 'b': [], 'pair': []} -%}
+  {%- for conjunct in dbt_inc_join._split_conjuncts(sql) -%}
+    {%- do found[dbt_inc_join._conjunct_side(conjunct)].append('(' ~ conjunct ~ ')') -%}
+  {%- endfor -%}
+  {%- set parts = {} -%}
+  {%- for part, key in [('a', 'a_only'), ('b', 'b_only'), ('pair', 'pair')] -%}
+    {%- do parts.update({key: found[part] | join(' AND ') if found[part] else none}) -%}
+  {%- endfor -%}
+  {{ return(parts) }}
+{% endmacro %}
+
+{% macro _a_column_indexes(sql) %}
+  {#- The i of each _ac<i> a text reads, ascending. -#}
+  {%- set found = [] -%}
+  {%- if sql is not none -%}
+    {%- for start, end, token in dbt_inc_join._code_tokens(sql) -%}
+      {%- set column = modules.re.fullmatch('_ac(\\d+)', token) -%}
+      {%- if column is not none and (column.group(1) | int) not in found -%}{%- do found.append(column.group(1) | int) -%}{%- endif -%}
+    {%- endfor -%}
+  {%- endif -%}
+  {{ return(found | sort) }}
+{% endmacro %}
+
+{% macro _renamed_a_columns(sql, names) %}
+  {#- The text with each _ac<i> as names[i] (string literals untouched). -#}
+  {%- set out = [] -%}
+  {%- for piece, is_code in dbt_inc_join._code_pieces(sql) -%}
+    {%- if is_code -%}
+      {%- set cursor = namespace(at=0) -%}
+      {%- for match in modules.re.finditer('(?i)\\b_([ab])c(\\d+)\\b', piece) -%}
+        {%- if match.group(1) | lower == 'a' -%}
+          {%- do out.append(piece[cursor.at:match.start()] ~ names[match.group(2) | int]) -%}
+          {%- set cursor.at = match.end() -%}
+        {%- endif -%}
+      {%- endfor -%}
+      {%- do out.append(piece[cursor.at:]) -%}
+    {%- else -%}
+      {%- do out.append(piece) -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {{ return(out | join('')) }}
+{% endmacro %}

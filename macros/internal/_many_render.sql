@@ -7,7 +7,8 @@
   {%- set group = [] -%}
   {%- for index in range(key_count) -%}{%- do group.append('_gk' ~ index) -%}{%- endfor -%}
   {%- do group.append('_g_arrival') -%}
-  {%- for index in range(dbt_inc_join._condition_count(item.inputs)) -%}{%- do group.append('_gc' ~ index) -%}{%- endfor -%}
+  {%- set indexes = dbt_inc_join._group_condition(dbt_inc_join._condition_sql(item.inputs))[0] -%}
+  {%- for index in indexes -%}{%- do group.append('_gc' ~ index) -%}{%- endfor -%}
   {%- if item.params.mode == 'aggregate' -%}
     {%- set outputs = [] -%}
     {%- for pair in item.params.aggregate -%}{%- do outputs.append('_g' ~ loop.index0) -%}{%- endfor -%}
@@ -121,7 +122,10 @@ _inc_join_many_joined as (
     {%- set back = [] -%}
     {%- for key in keys -%}{%- do back.append(key ~ ' = _i' ~ index ~ '_gk' ~ loop.index0) -%}{%- endfor -%}
     {%- do back.append('_a_arrival = _i' ~ index ~ '_g_arrival') -%}
-    {%- for column in conditioned -%}{%- do back.append(column ~ ' <=> _i' ~ index ~ '_gc' ~ loop.index0) -%}{%- endfor %}
+    {#- join_cond's pair conjuncts' A columns null-safe, its A-only conjuncts over A's own columns -#}
+    {%- set indexes, a_only, matched = dbt_inc_join._group_condition(dbt_inc_join._condition_sql(item.inputs)) -%}
+    {%- for j in indexes -%}{%- do back.append(conditioned[j] ~ ' <=> _i' ~ index ~ '_gc' ~ j) -%}{%- endfor -%}
+    {%- if a_only -%}{%- do back.append(dbt_inc_join._renamed_a_columns(a_only, conditioned)) -%}{%- endif %}
     LEFT OUTER JOIN (select {{ renamed | join(', ') }} from {{ prefix }}_reduced)
       on {{ back | join(' AND ') }}
     {%- set fills = dbt_inc_join._fills_from_empty(item.plan) -%}

@@ -49,7 +49,8 @@ _inc_join_pairs as (
     select *
     from _inc_join_a
     {{ join_kind }} JOIN _inc_join_reduced
-      on {{ dbt_inc_join._back_to_a_sql(inputs['keys'] | length, dbt_inc_join._condition_count(inputs)) }}
+      {%- set indexes, a_only, matched = dbt_inc_join._group_condition(condition_sql) %}
+      on {{ dbt_inc_join._back_to_a_sql(inputs['keys'] | length, indexes, a_only) }}
     {%- if dbt_inc_join._fills_from_empty(plan) %}
     CROSS JOIN _inc_join_empty
     {%- endif %}
@@ -120,12 +121,6 @@ where _join_type is not null
     {%- do slices.append({'sql': projection | join(', '), 'source': relation | string, 'predicate': predicate}) -%}
   {%- endfor -%}
   {{ return(slices) }}
-{% endmacro %}
-
-{% macro _condition_count(inputs) %}
-  {#- How many A columns join_cond reads (0 without join_cond). -#}
-  {%- set condition = inputs.get('condition') -%}
-  {{ return(0 if condition is none else condition.a_columns | length) }}
 {% endmacro %}
 
 {% macro _condition_sql(inputs) %}

@@ -75,10 +75,11 @@ _inc_join_pairs as (
   {%- set group = [] -%}
   {%- for index in range(key_count) -%}{%- do group.append('_gk' ~ index) -%}{%- endfor -%}
   {%- do group.append('_g_arrival') -%}
-  {#- join_cond's A columns join the group; the reduced rows name them _gc<i> for the join back -#}
+  {#- join_cond's pair conjuncts' A columns join the group; the reduced rows name them _gc<i> for the join back -#}
+  {%- set indexes, a_only, matched = dbt_inc_join._group_condition(dbt_inc_join._condition_sql(inputs)) -%}
   {%- set conditioned = [] -%}
-  {%- for index in range(dbt_inc_join._condition_count(inputs)) -%}{%- do conditioned.append('_ac' ~ index) -%}{%- endfor -%}
-  {%- set named = group + dbt_inc_join._condition_group_projection(conditioned | length) -%}
+  {%- for index in indexes -%}{%- do conditioned.append('_ac' ~ index) -%}{%- endfor -%}
+  {%- set named = group + dbt_inc_join._condition_group_projection(indexes) -%}
   {%- set not_null = [] -%}
   {%- for name in group -%}{%- do not_null.append(name ~ ' IS NOT NULL') -%}{%- endfor -%}
   {%- set group = group + conditioned -%}
@@ -91,14 +92,14 @@ _inc_join_pairs as (
     from (
         select distinct {{ (dbt_inc_join._arrival_projection(key_count) + conditioned) | join(', ') }}
         from {{ a_cte }}
-        where {{ dbt_inc_join._arrival_filter_sql(key_count) }}
+        where {{ dbt_inc_join._arrival_filter_sql(key_count, a_only) }}
     )
 ),
 {{ prefix }}_matches as (
     select *
     from {{ prefix }}_arrivals
     {{ match_kind }} JOIN {{ b_cte }}
-      on {{ dbt_inc_join._group_match_sql(key_count, lb, mw, unit, dbt_inc_join._condition_sql(inputs)) }}
+      on {{ dbt_inc_join._group_match_sql(key_count, lb, mw, unit, matched) }}
 ),
 {{ prefix }}_reduced as (
   {%- if params.mode == 'aggregate' %}

@@ -6,9 +6,10 @@ equi-join on the keys and a time bucket of width ``look_back_time + max_waiting_
 one bucket, and the window ``[a − lb, a + mw]`` of an arrival touches one or two, so each (a, b) pair in the
 window is found exactly once and a key's rows are compared only with the B rows of neighbouring buckets.
 The result, at most one row per (keys, a) for ``first``, ``last`` and ``aggregate``, is joined back to A by
-equality. With join_cond (spec §12) the distinct rows of A also carry the A columns the condition reads
-(``_ac<i>``), which come back as ``_gc<i>`` and join back null-safe. SQL twin: macros/internal/_arrival_groups.sql,
-same names, same text.
+equality. With join_cond (spec §12) the distinct rows of A also carry the A columns its pair conjuncts read
+(``_ac<i>``), which come back as ``_gc<i>`` and join back null-safe; its A-only conjuncts filter those distinct
+rows and test the A row in the join back instead (an A row that fails them stays, without partner). SQL twin:
+macros/internal/_arrival_groups.sql, same names, same text.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from .join_cond import a_column_indexes, condition_parts
 from .placement import ARRIVAL_B, keys_equal_sql, sliding_window_sql
 from .predicates import quote
 from .time_units import TimeUnit, unit_number_sql
@@ -62,8 +64,21 @@ def arrival_projection(key_count: int) -> list[str]:
     return [f"_ak{i} AS {group_key(i)}" for i in range(key_count)] + [f"_a_arrival AS {GROUP_ARRIVAL}"]
 
 
-def arrival_filter_sql(key_count: int) -> str:
-    return " AND ".join(f"_ak{i} IS NOT NULL" for i in range(key_count))
+def arrival_filter_sql(key_count: int, a_only: str | None = None) -> str:
+    """The A rows whose (keys, arrival) may have partners: no NULL key, and join_cond's A-only conjuncts."""
+    tests = [f"_ak{i} IS NOT NULL" for i in range(key_count)] + ([a_only] if a_only else [])
+    return " AND ".join(tests)
+
+
+def group_condition(condition: str | None) -> tuple[list[int], str | None, str | None]:
+    """join_cond in this plan: the A columns (i of ``_ac<i>``) its pair conjuncts read, which the distinct rows
+    carry; its A-only conjuncts, which filter those rows (and the join back); the rest, B-only and pair, for the
+    match with B (Spark pushes a B-only conjunct of an inner match into B's slice)."""
+    if condition is None:
+        return [], None, None
+    parts = condition_parts(condition)
+    matched = " AND ".join(p for p in (parts.b_only, parts.pair) if p) or None
+    return a_column_indexes(parts.pair), parts.a_only, matched
 
 
 def group_window_sql(key_count: int, look_back_time: int, max_waiting_time: int, unit: TimeUnit) -> str:
@@ -80,18 +95,19 @@ def group_match_sql(
     return f"{test} AND ({condition})" if condition else test
 
 
-def condition_group_projection(condition_count: int) -> list[str]:
+def condition_group_projection(indexes: Sequence[int]) -> list[str]:
     """join_cond's A columns of a reduced row, renamed for the join back (A's own are ``_ac<i>`` too)."""
-    return [f"_ac{i} AS {GROUP_CONDITION}{i}" for i in range(condition_count)]
+    return [f"_ac{i} AS {GROUP_CONDITION}{i}" for i in indexes]
 
 
-def back_to_a_sql(key_count: int, condition_count: int = 0) -> str:
-    """An A row and the result for its (keys, arrival): plain equality (a NULL key gets nothing); join_cond's
-    A columns null-safe (a NULL there may still meet the condition)."""
+def back_to_a_sql(key_count: int, indexes: Sequence[int] = (), a_only: str | None = None) -> str:
+    """An A row and the result for its (keys, arrival): plain equality (a NULL key gets nothing); the A columns
+    of join_cond's pair conjuncts null-safe (a NULL there may still meet the condition); its A-only conjuncts
+    over the A row (one that fails them gets no partner, and stays)."""
     tests = [f"_ak{i} = {group_key(i)}" for i in range(key_count)]
     tests.append(f"_a_arrival = {GROUP_ARRIVAL}")
-    tests += [f"_ac{i} <=> {GROUP_CONDITION}{i}" for i in range(condition_count)]
-    return " AND ".join(tests)
+    tests += [f"_ac{i} <=> {GROUP_CONDITION}{i}" for i in indexes]
+    return " AND ".join(tests + ([a_only] if a_only else []))
 
 
 def projected_names(projection: Sequence[str]) -> list[str]:

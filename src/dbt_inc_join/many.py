@@ -24,8 +24,9 @@ from typing import Any
 from pyspark.sql import DataFrame
 from pyspark.sql import functions as F
 
-from .arrival_groups import GROUP_ARRIVAL, GROUP_CONDITION, group_key
+from .arrival_groups import GROUP_ARRIVAL, GROUP_CONDITION, group_condition, group_key
 from .join import is_spark_dataframe, prepare_join
+from .join_cond import renamed_a_columns
 from .predicates import arrival_range_sql, quote
 from .prepared import PreparedJoin
 from .render import arrival_is_truncated, in_window_sql, reduced_by_arrival
@@ -257,7 +258,10 @@ def render_many(many: PreparedMany, start: UnitValue | None, end: UnitValue) -> 
         reduced = reduced.selectExpr(*[f"{quote(c)} AS {_internal(i, c)}" for c in reduced.columns])
         back = [f"{key} = {_internal(i, group_key(j))}" for j, key in enumerate(keys)]
         back.append(f"_a_arrival = {_internal(i, GROUP_ARRIVAL)}")
-        back += [f"{column} <=> {_internal(i, f'{GROUP_CONDITION}{j}')}" for j, column in enumerate(conditioned)]
+        # join_cond's pair conjuncts' A columns null-safe, its A-only conjuncts over A's own columns
+        indexes, a_only, _ = group_condition(None if prepared.condition is None else prepared.condition.sql)
+        back += [f"{conditioned[j]} <=> {_internal(i, f'{GROUP_CONDITION}{j}')}" for j in indexes]
+        back += [renamed_a_columns(a_only, conditioned)] if a_only else []
         joined = joined.join(reduced, F.expr(" AND ".join(back)), "left")
         empty = [j for j, fill in enumerate(prepared.plan.aggregate_fills) if fill == f"_e{j}"]
         if empty:

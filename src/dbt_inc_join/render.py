@@ -25,6 +25,7 @@ from .arrival_groups import (
     b_bucket_sql,
     back_to_a_sql,
     condition_group_projection,
+    group_condition,
     group_key,
     group_match_sql,
     order_projection,
@@ -303,7 +304,8 @@ def arrival_group_pairs(prepared: PreparedJoin, a_side: DataFrame, b_slice: Data
     The result has the columns of the plain plan's pairs (and ``_g<j>`` per aggregate)."""
     params = prepared.params
     reduced = reduced_by_arrival(prepared, a_side, b_slice)
-    back = back_to_a_sql(len(prepared.inputs.keys), condition_count(prepared))
+    indexes, a_only, _ = group_condition(condition_sql(prepared))
+    back = back_to_a_sql(len(prepared.inputs.keys), indexes, a_only)
     joined = a_side.join(reduced, F.expr(back), JOIN_KINDS[params.how])
     return with_empty_aggregates(prepared, joined, df_b)
 
@@ -319,31 +321,27 @@ def with_empty_aggregates(prepared: PreparedJoin, joined: DataFrame, df_b: DataF
     return joined.crossJoin(empty)
 
 
-def condition_count(prepared: PreparedJoin) -> int:
-    """How many A columns join_cond reads (0 without join_cond)."""
-    return 0 if prepared.condition is None else len(prepared.condition.a_columns)
-
-
 def reduced_by_arrival(prepared: PreparedJoin, a_side: DataFrame, b_slice: DataFrame) -> DataFrame:
     """B joined to the distinct (keys, arrival) of A's slice and reduced per mode: at most one row per (keys,
     arrival) for first, last and aggregate (``_gk<i>``, ``_g_arrival``, join_cond's A columns as ``_gc<i>`` and
     B's internal columns); with how = full also the B rows of no arrival's window."""
     params, inputs = prepared.params, prepared.inputs
     unit, lb, mw = params.time_uom, params.look_back_time, params.max_waiting_time
-    key_count, conditioned = len(inputs.keys), [f"_ac{i}" for i in range(condition_count(prepared))]
+    indexes, a_only, matched = group_condition(condition_sql(prepared))
+    key_count, conditioned = len(inputs.keys), [f"_ac{i}" for i in indexes]
     b_side = b_slice.selectExpr(*b_group_projection(prepared))
     arrivals = (
-        a_side.where(arrival_filter_sql(key_count))
+        a_side.where(arrival_filter_sql(key_count, a_only))
         .selectExpr(*arrival_projection(key_count), *conditioned)
         .distinct()
         .selectExpr("*", f"explode({arrival_buckets_sql(lb, mw, unit)}) AS {BUCKET}")
     )
     # how = full: a B row of no arrival's window is kept (with NULL group columns): it is code 6.
     kind = "right" if params.how == "full" else "inner"
-    matches = arrivals.join(b_side, F.expr(group_match_sql(key_count, lb, mw, unit, condition_sql(prepared))), kind)
+    matches = arrivals.join(b_side, F.expr(group_match_sql(key_count, lb, mw, unit, matched)), kind)
     group = [group_key(i) for i in range(key_count)] + [GROUP_ARRIVAL] + conditioned
     # the group as the reduced rows name it: join_cond's A columns renamed for the join back
-    named = group[: key_count + 1] + condition_group_projection(len(conditioned))
+    named = group[: key_count + 1] + condition_group_projection(indexes)
     b_names = projected_names(b_projection(prepared))
     if params.mode == "aggregate":
         reduced = matches.groupBy(*group).agg(

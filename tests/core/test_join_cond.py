@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 from dbt_inc_join import inc_join
-from dbt_inc_join.join_cond import rewrite_join_cond
+from dbt_inc_join.join_cond import ConditionParts, condition_parts, rewrite_join_cond, split_conjuncts
 
 from .frames import bound, oracle_rows, side_frame, units_since_origin
 from .oracle import expected_rows
@@ -100,10 +100,18 @@ NULLABLE_CONDITION = (
 )
 
 
-@pytest.mark.parametrize("cond", [*sorted(CONDITIONS), "nullable"])
+#: an A-only conjunct that is NULL for every third A row: those A rows stay, without partner
+NULLABLE_A_ONLY = (
+    "a.a_val IS NOT NULL AND a.a_val <> 'none' AND b.id % 2 = 0",
+    lambda a, b: a["id"] % 3 != 0 and b["id"] % 2 == 0,
+)
+
+
+@pytest.mark.parametrize("cond", [*sorted(CONDITIONS), "nullable", "nullable_a_only"])
 @pytest.mark.parametrize("mode", sorted(ONE_ROW_MODES))
 def test_join_cond_decides_the_one_row_of_each_a_row(renamed_frames, cond, mode):
-    sql, test = NULLABLE_CONDITION if cond == "nullable" else CONDITIONS[cond]
+    extra = {"nullable": NULLABLE_CONDITION, "nullable_a_only": NULLABLE_A_ONLY}
+    sql, test = extra[cond] if cond in extra else CONDITIONS[cond]
     a, b = renamed_frames
     a = a.selectExpr("id", "k", "RecDate", "CASE WHEN id % 3 = 0 THEN NULL ELSE a_val END AS a_val")
     arguments = dict(ONE_ROW_MODES[mode], join_cols={"k": "bk"}, inc_col=("RecDate", "PaidAt"), join_cond=sql)
@@ -129,3 +137,34 @@ def test_join_cond_decides_the_one_row_of_each_a_row(renamed_frames, cond, mode)
     assert expected != Counter(expected_rows(A_ROWS, B_ROWS, start=0, end=16, **oracle)), "the condition decides"
     assert rows(0, 16) == expected
     assert rows(0, 4) + rows(5, 5) + rows(6, 16) == expected
+
+
+# spec §12, what join_cond costs: the split into conjuncts, which refuses what it cannot prove
+@pytest.mark.parametrize(
+    ("sql", "conjuncts"),
+    [
+        ("_ac0 >= 0 AND _bc0 >= 0", ["_ac0 >= 0", "_bc0 >= 0"]),
+        ("_ac0 > 1 and (_bc0 > 1 AND _ac1 > 1)", ["_ac0 > 1", "(_bc0 > 1 AND _ac1 > 1)"]),
+        ("_ac0 BETWEEN 1 AND 2 AND _bc0 NOT BETWEEN 1 AND 3", ["_ac0 BETWEEN 1 AND 2", "_bc0 NOT BETWEEN 1 AND 3"]),
+        ("CASE WHEN _ac0 AND _ac1 THEN _bc0 END AND _ac1", ["CASE WHEN _ac0 AND _ac1 THEN _bc0 END", "_ac1"]),
+        ("_ac0 = 'x AND y' AND _bc0 IS NOT NULL", ["_ac0 = 'x AND y'", "_bc0 IS NOT NULL"]),
+        ("_bc0 > 1 AND NOT _ac0 > 1", ["_bc0 > 1", "NOT _ac0 > 1"]),
+        # not split: OR binds looser than AND; a leading NOT before the last conjunct; comments, quoted names
+        ("_ac0 > 1 AND _bc0 > 1 OR _ac1 > 1", ["_ac0 > 1 AND _bc0 > 1 OR _ac1 > 1"]),
+        ("NOT _ac0 > 1 AND _bc0 > 1", ["NOT _ac0 > 1 AND _bc0 > 1"]),
+        ("_ac0 > 1 -- AND\n AND _bc0 > 1", ["_ac0 > 1 -- AND\n AND _bc0 > 1"]),
+        ("_ac0 > 1 AND `_bc0` > 1", ["_ac0 > 1 AND `_bc0` > 1"]),
+        ("_ac0 > 1 AND (_bc0 > 1", ["_ac0 > 1 AND (_bc0 > 1"]),
+    ],
+)
+def test_a_condition_splits_only_on_a_top_level_and(sql, conjuncts):
+    assert split_conjuncts(sql) == conjuncts
+
+
+def test_only_a_conjunct_that_provably_reads_one_side_is_one_sided():
+    sql = "_ac0 % 2 = 0 AND rand() < _ac1 AND abs(_bc0) > 1 AND _ac0 < _bc1 AND 1 = 1 AND upper(_ac2) = 'B.X'"
+    assert condition_parts(sql) == ConditionParts(
+        a_only="(_ac0 % 2 = 0) AND (upper(_ac2) = 'B.X')",
+        b_only="(abs(_bc0) > 1)",
+        pair="(rand() < _ac1) AND (_ac0 < _bc1) AND (1 = 1)",
+    )

@@ -42,7 +42,7 @@ def many_scenarios(draw):
                 lb=draw(st.integers(0, 2)),
                 mw=draw(st.integers(0, 4)),
                 mode=draw(st.sampled_from(["first", "last", "aggregate"])),
-                cond=draw(st.sampled_from([None, None, "pair", "a_only", "b_only"])),
+                cond=draw(st.sampled_from([None, None, "pair", "a_only", "b_only", "mixed", "one_sided"])),
             )
         )
     start = draw(st.integers(0, 4))

@@ -56,7 +56,7 @@ def scenarios(draw):
         end=end,
         cuts=sorted(cuts),
         # spec §12: join_cond over both sides, A only or B only (None: none); B's key and arrival renamed
-        cond=draw(st.sampled_from(["pair", None, "a_only", "b_only", None])),
+        cond=draw(st.sampled_from(["pair", None, "a_only", "b_only", None, "mixed", "one_sided"])),
         renamed=draw(st.booleans()),
     )
 
@@ -66,6 +66,12 @@ CONDITIONS = {
     "pair": ("(a.id + b.id) % 3 <> 0", lambda a, b: (a["id"] + b["id"]) % 3 != 0),
     "a_only": ("a.id % 2 = 0", lambda a, b: a["id"] % 2 == 0),
     "b_only": ("b.id % 3 <> 1 AND b.b_val IS NOT NULL", lambda a, b: b["id"] % 3 != 1),
+    # split into conjuncts (join_cond.py: condition_parts): A-only, pair and B-only ones, and A-only with B-only
+    "mixed": (
+        "a.id % 2 = 0 AND (a.id + b.id) % 3 <> 0 AND b.id % 5 <> 2",
+        lambda a, b: a["id"] % 2 == 0 and (a["id"] + b["id"]) % 3 != 0 and b["id"] % 5 != 2,
+    ),
+    "one_sided": ("a.id % 3 <> 0 AND b.id % 2 = 0", lambda a, b: a["id"] % 3 != 0 and b["id"] % 2 == 0),
 }
 
 

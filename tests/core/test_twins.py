@@ -428,6 +428,31 @@ SHIFTS = (-3, 0, 1, 5)
 LATE = (0, 2)
 HOWS = join_types.HOW_VALUES
 
+#: join_cond over internal names, to split (join_cond.py: split_conjuncts): each rule of the split once
+CONDITIONS = (
+    "_ac0 >= 0 AND _bc0 >= 0",
+    "_ac0 < 100000 OR _bc1 = 'settled'",
+    "abs(_ac0 - _bc0) < 0.01 and _ac1 IS NOT NULL AND _bc1 like 'x AND y'",
+    "_ac0 BETWEEN 1 AND 2 AND (_bc0 > 1 OR _ac1 > 1) AND CASE WHEN _ac2 AND _ac1 > 0 THEN true END",
+    "NOT _ac0 > 1 AND _bc0 > 1",
+    "_bc0 > 1 AND NOT _ac0 > 1 AND _AC2 = 'a'",
+    "rand() < _ac0 AND _ac1 = 2 AND _bc0 = 3",
+    "_ac0 > 0 AND `x` > 0",
+    "_ac0 > 0 AND (_bc0 > 0",
+    "_ac0 > 0 AND ",
+)
+#: conjuncts to classify (join_cond.py: conjunct_side), among them one with every word of PURE_WORDS
+CONJUNCTS = (
+    "_ac0 >= 0",
+    "_bc1 = 'a.x'",
+    "abs(_ac0 - _bc0) < 0.01",
+    "1 = 1",
+    "rand() < _ac0",
+    "Amount > _ac0",
+    "_ac0 " + " ".join(sorted(join_cond.PURE_WORDS)),
+    "_bc0 IN (SELECT 1)",
+)
+
 TWINS: tuple[Twin, ...] = (
     # scenarios.py = macros/scenarios/*.sql: where, arrival, diff, waiting of every JoinType
     scenario_twin(scenarios.same_time, "_scenario_same_time"),
@@ -747,9 +772,9 @@ TWINS: tuple[Twin, ...] = (
     Twin(
         arrival_groups.arrival_filter_sql,
         "_arrival_filter_sql",
-        grid(keys=(1, 3)),
-        lambda p: call(p["keys"]),
-        lambda p: [p["keys"]],
+        grid(keys=(1, 3), a_only=(None, "(_ac0 >= 0)")),
+        lambda p: call(p["keys"], p["a_only"]),
+        lambda p: [p["keys"], p["a_only"]],
     ),
     Twin(
         arrival_groups.group_match_sql,
@@ -761,16 +786,23 @@ TWINS: tuple[Twin, ...] = (
     Twin(
         arrival_groups.condition_group_projection,
         "_condition_group_projection",
-        grid(count=(0, 2)),
-        lambda p: call(p["count"]),
-        lambda p: [p["count"]],
+        grid(indexes=([], [0, 2])),
+        lambda p: call(p["indexes"]),
+        lambda p: [p["indexes"]],
     ),
     Twin(
         arrival_groups.back_to_a_sql,
         "_back_to_a_sql",
-        grid(keys=(1, 2), conditions=(0, 2)),
-        lambda p: call(p["keys"], p["conditions"]),
-        lambda p: [p["keys"], p["conditions"]],
+        grid(keys=(1, 2), indexes=([], [0, 2]), a_only=(None, "(_ac1 > 0)")),
+        lambda p: call(p["keys"], p["indexes"], p["a_only"]),
+        lambda p: [p["keys"], p["indexes"], p["a_only"]],
+    ),
+    Twin(
+        arrival_groups.group_condition,
+        "_group_condition",
+        [{"condition": c} for c in (None, *CONDITIONS)],
+        lambda p: call(p["condition"]),
+        lambda p: [p["condition"]],
     ),
     Twin(
         arrival_groups.own_columns,
@@ -879,6 +911,41 @@ TWINS: tuple[Twin, ...] = (
         grid(unit=("day", "hour"), mode=("warn", "fail")),
         lambda p: call("db.orders", "orders", RESTATED_ROWS, UNIT_ARG(p), p["mode"]),
         lambda p: ["db.orders", "orders", RESTATED_ROWS, p["unit"], p["mode"]],
+    ),
+    Twin(
+        join_cond.split_conjuncts,
+        "_split_conjuncts",
+        [{"sql": c} for c in CONDITIONS],
+        lambda p: call(p["sql"]),
+        lambda p: [p["sql"]],
+    ),
+    Twin(
+        join_cond.conjunct_side,
+        "_conjunct_side",
+        [{"sql": c} for c in CONJUNCTS],
+        lambda p: call(p["sql"]),
+        lambda p: [p["sql"]],
+    ),
+    Twin(
+        join_cond.condition_parts,
+        "_condition_parts",
+        [{"sql": c} for c in CONDITIONS],
+        lambda p: call(p["sql"]),
+        lambda p: [p["sql"]],
+    ),
+    Twin(
+        join_cond.a_column_indexes,
+        "_a_column_indexes",
+        [{"sql": c} for c in (None, *CONDITIONS)],
+        lambda p: call(p["sql"]),
+        lambda p: [p["sql"]],
+    ),
+    Twin(
+        join_cond.renamed_a_columns,
+        "_renamed_a_columns",
+        [{"sql": c} for c in CONDITIONS],
+        lambda p: call(p["sql"], ["_a3", "_a0", "_a7"]),
+        lambda p: [p["sql"], ["_a3", "_a0", "_a7"]],
     ),
     Twin(
         join_cond.condition_projection,

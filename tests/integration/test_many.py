@@ -74,6 +74,16 @@ CASES = [
                 max_waiting_time=4,
                 join_cond="b.PaymentId % 3 <> a.TrxId % 3",
             ),
+            # split into conjuncts: A-only (its rows stay, without partner), pair and B-only
+            dict(
+                b="gen_b",
+                name="mix",
+                join_cols="TrxId",
+                look_back_time=1,
+                max_waiting_time=3,
+                join_cond="a.Amount > 300 AND b.PaymentId % 2 = a.TrxId % 2 AND b.Status <> 'x'",
+                suffix="_mix",
+            ),
             dict(
                 b="renamed_b",
                 name="agg",

@@ -188,6 +188,17 @@ CASES = [
         end="2025-01-07",
         engines=False,
     ),
+    # spec §12, what join_cond costs: a condition split into A-only, pair and B-only conjuncts (the A-only one
+    # filters A's distinct rows and tests the A row in the join back, which stays without partner when it fails)
+    dict(
+        a="hot_keys_a",
+        b="hot_keys_b",
+        how="full",
+        partner="last",
+        join_cond="a.Amount > 300 AND b.PaymentId % 2 = a.Seq % 2 AND b.Status <> 'x'",
+        start="2025-01-03",
+        end="2025-01-09",
+    ),
 ]
 # The engine runs of `make test` (Spark 4 with ANSI on, Spark 3.5) take the cases not marked engines=False: the
 # §11 cases there are one per plan shape (the pick of last with how = full, the aggregate with its empty row, every
