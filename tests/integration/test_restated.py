@@ -96,8 +96,10 @@ def last_record(spark, model: str):
     return runs[-1]
 
 
-def run(project, until: date, *select: str, expect_success: bool = True, **variables):
-    return project.invoke("run", "--select", *(select or ("tag:restated",)), "--threads", "1",
+def run(project, until: date, *select: str, expect_success: bool = True, full_refresh: bool = False, **variables):
+    """dbt run of the models on the simulated day (each test starts its tables afresh: full_refresh)."""
+    extra = ["--full-refresh"] if full_refresh else []
+    return project.invoke("run", "--select", *(select or ("tag:restated",)), "--threads", "1", *extra,
                           vars={**VARS, **variables}, today=until, expect_success=expect_success)  # fmt: skip
 
 
@@ -115,7 +117,7 @@ def test_restated_units_are_named_then_redone(spark, project):
     inputs = Inputs(spark)
     for n in range(1, 9):
         inputs.write(day(n))
-        run(project, day(n), *MODELS)
+        run(project, day(n), *MODELS, full_refresh=n == 1)
     assert_equal(project, "restated_left", left_reference(inputs))
     assert_equal(project, "restated_many", many_reference(inputs))
     first = last_record(spark, "restated_left")
@@ -174,7 +176,7 @@ def test_fail_writes_nothing_and_redo_repairs_a_chain(spark, project):
     chained = ("restated_many", "restated_chained", "restated_left_py")
     for n in range(1, 8):
         inputs.write(day(n))
-        run(project, day(n), *chained)
+        run(project, day(n), *chained, full_refresh=n == 1)
     inputs.data["b"].append((9002, 64, day(5)))  # a late-stamped payment for an A row of day 6
     inputs.data["c"] = [r for r in inputs.data["c"] if r[0] != 60]  # a deleted note of day 6
     inputs.write(day(8))
