@@ -1,0 +1,154 @@
+"""restated.py (docs/spec.md §14): fingerprints of a DataFrame's units on real Spark, and the pure rules that
+compare them; their Jinja twins are compared as text in test_twins.py, the dbt runs in
+tests/integration/test_restated.py."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+import pytest
+
+from dbt_inc_join import unit_fingerprints
+from dbt_inc_join.restated import (
+    Redo,
+    check_redo_config,
+    fingerprint_record,
+    on_restated_input_mode,
+    redo_start,
+    restated_message,
+    restated_units,
+    upstream_restated,
+)
+from dbt_inc_join.time_units import TimeUnit
+
+SCHEMA = "k int, amount decimal(10,2), tags map<string,int>, RecDate date"
+ROWS = [
+    (1, "1.50", {"x": 1}, date(2025, 3, 1)),
+    (2, "2.00", None, date(2025, 3, 1)),
+    (3, "3.00", {"y": 2}, date(2025, 3, 2)),
+    (4, None, {}, date(2025, 3, 3)),
+]
+
+
+def frame(spark, rows):
+    from decimal import Decimal
+
+    typed = [(k, None if a is None else Decimal(a), t, d) for k, a, t, d in rows]
+    return spark.createDataFrame(typed, SCHEMA)
+
+
+def fingerprints(df, **kwargs):
+    return {r.unit: (r.rows, r.hash) for r in unit_fingerprints(df, **kwargs).collect()}
+
+
+def test_the_same_rows_in_another_order_or_partitioning_have_the_same_fingerprint(spark):
+    before = fingerprints(frame(spark, ROWS))
+    assert sorted(before) == ["2025-03-01 00:00:00", "2025-03-02 00:00:00", "2025-03-03 00:00:00"]
+    assert before["2025-03-01 00:00:00"][0] == 2
+    shuffled = frame(spark, ROWS[::-1]).repartition(3)
+    assert fingerprints(shuffled) == before
+
+
+@pytest.mark.parametrize(
+    "change",
+    ["added", "removed", "payload", "key", "map"],
+)
+def test_an_added_removed_or_changed_row_changes_its_unit_only(spark, change):
+    rows = list(ROWS)
+    if change == "added":
+        rows.append((5, "9.99", None, date(2025, 3, 1)))
+    elif change == "removed":
+        rows.remove(ROWS[1])
+    elif change == "payload":
+        rows[1] = (2, "2.01", None, date(2025, 3, 1))
+    elif change == "key":
+        rows[1] = (7, "2.00", None, date(2025, 3, 1))
+    else:
+        rows[0] = (1, "1.50", {"x": 2}, date(2025, 3, 1))
+    before, after = fingerprints(frame(spark, ROWS)), fingerprints(frame(spark, rows))
+    changed = {unit for unit in before if before[unit] != after.get(unit)}
+    assert changed == {"2025-03-01 00:00:00"}
+
+
+def test_a_range_and_hour_units(spark):
+    df = spark.createDataFrame(
+        [(1, datetime(2025, 3, 1, 10, 5)), (2, datetime(2025, 3, 1, 10, 55)), (3, datetime(2025, 3, 1, 12, 0))],
+        "k int, ts timestamp",
+    )
+    found = fingerprints(df, inc_col="TS", time_uom="hour", start="2025-03-01 10:00", end="2025-03-01 11:00")
+    assert {unit: rows for unit, (rows, _) in found.items()} == {"2025-03-01 10:00:00": 2}
+    with pytest.raises(ValueError, match="inc_col='RecDate' is not a column of df"):
+        unit_fingerprints(df)
+
+
+RANGES = {"a": ["2025-03-04 00:00:00", "2025-03-09 00:00:00"]}
+PREVIOUS = {
+    "ranges": {"a": ["2025-03-03 00:00:00", "2025-03-08 00:00:00"]},
+    "units": {"a": {"2025-03-03 00:00:00": "6:1", "2025-03-05 00:00:00": "6:2", "2025-03-07 00:00:00": "2:3"}},
+    "redone": {},
+}
+
+
+def test_restated_units_are_the_differences_inside_both_ranges():
+    now = {"a": {"2025-03-05 00:00:00": "7:9", "2025-03-06 00:00:00": "1:4", "2025-03-09 00:00:00": "3:3"}}
+    found = restated_units(PREVIOUS, now, RANGES)
+    # 03-03: outside this run's range; 03-07: gone; 03-09: after the last run's range (not read by it)
+    assert found == [
+        {"input": "a", "unit": "2025-03-05 00:00:00", "rows_then": 6, "rows_now": 7},
+        {"input": "a", "unit": "2025-03-06 00:00:00", "rows_then": 0, "rows_now": 1},
+        {"input": "a", "unit": "2025-03-07 00:00:00", "rows_then": 2, "rows_now": 0},
+    ]
+    same = {"a": {"2025-03-05 00:00:00": "6:2", "2025-03-07 00:00:00": "2:3"}}
+    assert restated_units(PREVIOUS, same, RANGES) == []
+    assert restated_units(None, now, RANGES) == []
+
+
+def test_a_record_keeps_the_units_the_next_run_reads_again():
+    units = {"a": {"2025-03-01 00:00:00": "1:1", "2025-03-05 00:00:00": "6:2"}, "b": {"2025-03-09 00:00:00": "1:2"}}
+    record = fingerprint_record(units, RANGES, {"db.up": {"from": "2025-03-01 00:00:00", "run_key": "r"}})
+    assert record == {
+        "ranges": RANGES,
+        "units": {"a": {"2025-03-05 00:00:00": "6:2"}},
+        "redone": {"db.up": {"from": "2025-03-01 00:00:00", "run_key": "r"}},
+    }
+
+
+def test_an_upstream_redo_restates_its_start_once():
+    redone = {"db.up": {"from": "2025-03-05 13:00:00", "run_key": "r2"}}
+    assert upstream_restated({**PREVIOUS, "redone": {"db.up": {"run_key": "r1"}}}, redone, TimeUnit.DAY) == [
+        {"input": "db.up", "unit": "2025-03-05 00:00:00", "rows_then": None, "rows_now": None}
+    ]
+    assert upstream_restated({**PREVIOUS, "redone": redone}, redone, TimeUnit.DAY) == []
+    assert upstream_restated({"ranges": {}, "units": {}}, redone, TimeUnit.DAY) == []  # a record before markers
+
+
+def test_modes_and_their_messages():
+    assert on_restated_input_mode("warn", None) == "warn"
+    assert on_restated_input_mode(" FAIL ", None) == "fail"
+    assert on_restated_input_mode("warn", "redo") == "redo"  # the var wins
+    with pytest.raises(ValueError, match="inc_join_on_restated_input='nope' is not supported"):
+        on_restated_input_mode("warn", "nope")
+    restated = [{"input": "b", "unit": "2025-03-06 00:00:00", "rows_then": 5, "rows_now": 6}]
+    assert restated_message("db.m", "m", restated, TimeUnit.DAY, "fail") == (
+        "inc_join db.m: inputs changed after a committed run read them: b 2025-03-06 (rows 5 → 6). The table from "
+        "2025-03-06 on can differ from one run over the current inputs (on_restated_input=fail: nothing was "
+        "written). Redo it with: dbt run --select m --vars '{inc_join_redo_from: \"2025-03-06\"}'"
+    )
+
+
+def test_a_redo_starts_at_the_earliest_redo_before_the_start():
+    start = date(2025, 3, 9)
+    redos = [Redo(date(2025, 3, 6), "late"), Redo(date(2025, 3, 4), "earliest"), Redo(date(2025, 3, 10), "after")]
+    assert redo_start(start, "ledger", redos) == (date(2025, 3, 4), "earliest", date(2025, 3, 4))
+    assert redo_start(start, "ledger", [Redo(date(2025, 3, 10), "after")]) == (start, "ledger", None)
+    assert redo_start(None, "beginning", redos) == (None, "beginning", None)
+
+
+def test_a_redo_needs_insert_overwrite_over_the_arrival_partitions():
+    config = {"materialized": "incremental", "incremental_strategy": "insert_overwrite", "partition_by": ["RecDate"]}
+    check_redo_config(config, "redo", "RecDate")
+    with pytest.raises(ValueError, match="on_restated_input=redo needs incremental_strategy='insert_overwrite'"):
+        check_redo_config({**config, "incremental_strategy": "append"}, "redo", "RecDate")
+    with pytest.raises(ValueError, match="var inc_join_redo_from needs partition_by=\\['RecDate'\\]"):
+        check_redo_config({**config, "partition_by": "k", "redo_from": "2025-03-01"}, "warn", "RecDate")
+    check_redo_config({**config, "materialized": "table", "incremental_strategy": "append"}, "redo", "RecDate")
