@@ -103,6 +103,15 @@ partitioned by (recorded_month, run_key)
   {{ return(invocation_id ~ '/' ~ modules.datetime.datetime.utcnow().strftime('%Y%m%dT%H%M%S%f')) }}
 {% endmacro %}
 
+{% macro _set_table_properties(relation, properties) %}
+  {#- Several properties in one ALTER TABLE (one metastore write). -#}
+  {%- set pairs = [] -%}
+  {%- for key, value in properties.items() -%}
+    {%- do pairs.append(dbt_inc_join._text_literal(key) ~ ' = ' ~ dbt_inc_join._text_literal(value)) -%}
+  {%- endfor -%}
+  {%- do run_query('ALTER TABLE ' ~ relation ~ ' SET TBLPROPERTIES (' ~ pairs | join(', ') ~ ')') -%}
+{% endmacro %}
+
 {% macro _set_table_property(relation, key, value) %}
   {%- do run_query('ALTER TABLE ' ~ relation ~ ' SET TBLPROPERTIES (' ~ dbt_inc_join._text_literal(key)
                    ~ ' = ' ~ dbt_inc_join._text_literal(value) ~ ')') -%}

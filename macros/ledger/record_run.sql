@@ -31,17 +31,18 @@
   {%- set run_key = invocation_id ~ '/' ~ model.unique_id ~ '/' ~ (record.window_start or '') -%}
   {%- do run_query(dbt_inc_join._ledger_insert_sql(ledger, record, table_id, run_key, counted)) -%}
   {%- if not record.empty -%}
-    {%- do dbt_inc_join._set_table_property(this, 'inc_join.committed', tojson({
+    {%- set mirrored = {'inc_join.committed': tojson({
         'window_start': record.window_start, 'window_end': record.window_end, 'rows_total': counted.rows_total,
-        'run_key': run_key})) -%}
-    {#- what the next run compares its reads with (spec §14), and the end of a redo that has now recorded -#}
+        'run_key': run_key})} -%}
+    {#- what the next run compares its reads with (spec §14); a redo's mark, which the models that read this
+        table see as restated from there on (_upstream_redos) -#}
     {%- if record.get('fingerprints') -%}
-      {%- do dbt_inc_join._set_table_property(this, 'inc_join.fingerprints', tojson(record.fingerprints)) -%}
+      {%- do mirrored.update({'inc_join.fingerprints': tojson(record.fingerprints)}) -%}
     {%- endif -%}
     {%- if record.get('redo_from') -%}
-      {#- the models that read this table see its partitions from there on as restated (_upstream_redos) -#}
-      {%- do dbt_inc_join._set_table_property(this, 'inc_join.redone', tojson({'from': record.redo_from, 'run_key': run_key})) -%}
+      {%- do mirrored.update({'inc_join.redone': tojson({'from': record.redo_from, 'run_key': run_key})}) -%}
     {%- endif -%}
+    {%- do dbt_inc_join._set_table_properties(this, mirrored) -%}
     {%- set pending = properties.get('inc_join.redo_from') -%}
     {%- if pending and (record.window_start is none or record.window_start <= pending) -%}
       {%- do run_query('ALTER TABLE ' ~ this ~ " UNSET TBLPROPERTIES IF EXISTS ('inc_join.redo_from')") -%}
