@@ -36,7 +36,7 @@ from .test_properties import (
     tiles,
 )
 
-KINDS = ("add", "delete", "payload", "key", "reorder")
+KINDS = ("add", "delete", "payload", "key", "arrival", "reorder")
 KEYS = (None, 0, 1, 2, 3, HOT_KEY)
 SMALL = (None, 0, 1)  # the payloads v and w take few values (spec §11's ties)
 # the columns a payload change may touch: id (and with it <side>_val), the arrival inside its unit (jitter), v, w
@@ -51,7 +51,8 @@ def _read(rows, read_until):
 
 @st.composite
 def restatement(draw, version, read_until: int, redo_end: int, payloads):
-    """Version 2 of the inputs: one or two restatements, each of a drawn kind on a drawn input, then up to two rows
+    """Version 2 of the inputs: one or two restatements, each of a drawn kind on a drawn input (a row added with an
+    old arrival, deleted, its key, a payload or its arrival changed, or the input's rows reordered), then up to two rows
     with new arrivals in ``(read_until, redo_end]`` (not restatements). Rows of each input may carry the payload
     columns ``payloads[i]``. Returns (version 2, the kinds applied)."""
     after = [list(rows) for rows in version]
@@ -61,7 +62,7 @@ def restatement(draw, version, read_until: int, redo_end: int, payloads):
         i = draw(st.integers(0, len(after) - 1))
         rows, read = after[i], _read(after[i], read_until)
         kind = draw(st.sampled_from(KINDS))
-        if kind in ("delete", "payload", "key") and not read:
+        if kind in ("delete", "payload", "key", "arrival") and not read:
             kind = "add"
         if kind == "add":
             rows.append(_new_row(draw, next(fresh), draw(st.integers(0, read_until)), payloads[i]))
@@ -70,6 +71,9 @@ def restatement(draw, version, read_until: int, redo_end: int, payloads):
         elif kind == "key":
             j = draw(st.sampled_from(read))
             rows[j] = dict(rows[j], k=draw(st.sampled_from([k for k in KEYS if k != rows[j]["k"]])))
+        elif kind == "arrival":  # moved to another unit, maybe one not read yet
+            j = draw(st.sampled_from(read))
+            rows[j] = dict(rows[j], t=draw(st.sampled_from([t for t in range(redo_end + 1) if t != rows[j]["t"]])))
         elif kind == "payload":
             j = draw(st.sampled_from(read))
             field = draw(st.sampled_from(payloads[i]))
@@ -415,6 +419,9 @@ def test_each_restatement_of_a_or_b_is_repaired_by_the_redo_and_only_by_it(spark
         assert got["without_redo"] == expected
     else:
         assert got["without_redo"] != expected, "the restatement changes a committed row"
+        # B's restatements change the row placed on the restated unit itself (B 11 or B 13 is on it): one unit late
+        # is too late; A's change rows placed a day or more later
+        assert (got["too_late"] != expected) == (side == "B")
 
 
 # inc_join_many over the same A: input in0 (partner first, look-back 1, max_waiting_time 2) with B's rows, input
