@@ -16,6 +16,7 @@ such a B row is not ``b_timed_out``.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -292,3 +293,61 @@ def censored_sizing(
             after = min((d for d in found if d >= 0), default=None)
             counts[(before, after)] = counts.get((before, after), 0) + 1
     return counts, without_partner, left_out, watermark, reach
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Restated inputs (spec §14): the dbt life cycle by brute force. An input version is a sequence of row lists (A
+# and B, or A and each input of inc_join_many); ``one_run(version, start, end)`` gives the oracle's rows of one
+# run over ``[start, end]`` (a list of tuples, each with its output arrival at index 1), for example a wrapper of
+# ``expected_rows`` or ``expected_many_rows``.
+
+Version = Sequence[Sequence[dict]]
+OneRun = Callable[[Version, int | None, int], list]
+
+
+def loaded_by(version: Version, until: int) -> list[list[dict]]:
+    """The rows each input holds once it is loaded up to ``until`` (rows without an arrival are always there)."""
+    return [[r for r in rows if r["t"] is None or r["t"] <= until] for rows in version]
+
+
+def _unit_contents(rows: Sequence[dict], unit: int) -> Counter:
+    """The rows of one arrival unit as a multiset of whole rows: their order is no part of it."""
+    return Counter(tuple(sorted(r.items())) for r in rows if r["t"] == unit)
+
+
+def earliest_restated_unit(before: Version, after: Version, read_until: int) -> int | None:
+    """The earliest unit ``<= read_until`` whose rows differ, in any input, between the two versions (None:
+    none). Units after ``read_until`` were never read, and rows without an arrival belong to no unit."""
+    assert len(before) == len(after)
+    units = sorted({r["t"] for rows in (*before, *after) for r in rows if r["t"] is not None and r["t"] <= read_until})
+    for unit in units:
+        if any(_unit_contents(old, unit) != _unit_contents(new, unit) for old, new in zip(before, after, strict=True)):
+            return unit
+    return None
+
+
+def committed_tiling(version: Version, one_run: OneRun, tiles: Sequence[tuple[int, int]]) -> list:
+    """The table after a run per tile, in order, each over the rows loaded by its own end."""
+    return [row for lo, hi in tiles for row in one_run(loaded_by(version, hi), lo, hi)]
+
+
+def table_after_restatement_and_redo(
+    before: Version,
+    after: Version,
+    one_run: OneRun,
+    tiles: Sequence[tuple[int, int]],
+    redo_end: int,
+    redo_from: int | None = None,
+) -> list:
+    """The table of the dbt life cycle of spec §14: the runs of ``tiles`` (contiguous, in order) committed over
+    ``before``; the inputs become ``after``; then a redo drops every row placed at or after ``u`` and writes one
+    run over ``[u, redo_end]`` on ``after`` (loaded by ``redo_end``). ``u`` is the earliest restated unit (no
+    earlier than the first tile's start; the unit after the last tile when nothing was restated), or
+    ``redo_from`` when given (a test of a redo that starts elsewhere)."""
+    start, read_until = tiles[0][0], tiles[-1][1]
+    assert redo_end > read_until
+    if redo_from is None:
+        restated = earliest_restated_unit(before, after, read_until)
+        redo_from = read_until + 1 if restated is None else max(restated, start)
+    kept = [row for row in committed_tiling(before, one_run, tiles) if row[1] < redo_from]
+    return kept + one_run(loaded_by(after, redo_end), redo_from, redo_end)

@@ -88,6 +88,11 @@ def many_inputs(frames, scenario):
 
 
 def many_run(frames, scenario, start, end, include_waiting=False) -> Counter:
+    return many_rows(many_result(frames, scenario, start, end, include_waiting).collect(), scenario)
+
+
+def many_result(frames, scenario, start, end, include_waiting=False):
+    """One run of inc_join_many, not collected (with its output arrival as text, ``_out``)."""
     unit = scenario.get("unit", "day")
     result = inc_join_many(
         frames[0],
@@ -97,9 +102,14 @@ def many_run(frames, scenario, start, end, include_waiting=False) -> Counter:
         time_uom=unit,
         include_waiting=include_waiting,
     )
-    result = result.selectExpr("*", "date_format(RecDate, 'yyyy-MM-dd HH:mm:ss') AS _out")
+    return result.selectExpr("*", "date_format(RecDate, 'yyyy-MM-dd HH:mm:ss') AS _out")
+
+
+def many_rows(collected, scenario) -> Counter:
+    """Collected rows of ``many_result`` as the oracle's rows ``(a_id, out_time, per input)``."""
+    unit = scenario.get("unit", "day")
     rows = []
-    for r in result.collect():
+    for r in collected:
         values = []
         for spec in scenario["inputs"]:
             name = spec["name"]

@@ -354,8 +354,9 @@ def collect_runs(scenario, runs: dict) -> dict:
     return result
 
 
-def mode_expected(scenario, start, end, until=None, include_waiting=False):
-    """The oracle's rows of the scenario's mode, over the rows loaded by ``until`` (None: all)."""
+def mode_expected(scenario, start, end, until=None, include_waiting=False, late_match_time=0):
+    """The oracle's rows of the scenario's mode, over the rows loaded by ``until`` (None: all), with late matches
+    (spec §10) when ``late_match_time`` > 0."""
     mode = scenario["mode"]
     unit, arrival_type = scenario["unit"], scenario["arrival_type"]
 
@@ -383,6 +384,7 @@ def mode_expected(scenario, start, end, until=None, include_waiting=False):
             end=end,
             include_waiting=include_waiting,
             join_cond=oracle_cond(scenario),
+            late_match_time=late_match_time,
             **extra,
         )
     )
