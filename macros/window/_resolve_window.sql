@@ -92,10 +92,11 @@
 {% endmacro %}
 
 {% macro _redo_start(found, redos) %}
-  {#- The earliest redo ({'start', 'reason'}) that starts before `found` (a start none is the beginning). -#}
+  {#- The earliest redo ({'start', 'reason'}) that starts at or before `found` (a start none is the beginning):
+      a redo replaces the table's partitions from its start, which a plain run from there would not. -#}
   {%- set found = found.copy() -%}
   {%- for redo in redos | sort(attribute='start') -%}
-    {%- if found.start is not none and redo.start < found.start -%}
+    {%- if found.start is not none and redo.start <= found.start and found.redo_from is none -%}
       {%- do found.update({'start': redo.start, 'reason': redo.reason, 'redo_from': redo.start}) -%}
     {%- endif -%}
   {%- endfor -%}

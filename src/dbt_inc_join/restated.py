@@ -258,10 +258,11 @@ def check_redo_config(context: Mapping[str, Any], mode: str, inc_col: str) -> No
 def redo_start(
     start: UnitValue | None, reason: str, redos: Sequence[Redo]
 ) -> tuple[UnitValue | None, str, UnitValue | None]:
-    """(start, reason, redo_from): the earliest redo that starts before ``start`` (None is the beginning)."""
+    """(start, reason, redo_from): the earliest redo that starts at or before ``start`` (None is the beginning):
+    a redo replaces the table's partitions from its start, which a plain run from there would not."""
     redo_from = None
     for redo in sorted(redos, key=lambda r: r.start):
-        if start is not None and redo.start < start:
+        if start is not None and redo.start <= start and redo_from is None:
             start, reason, redo_from = redo.start, redo.reason, redo.start
     return start, reason, redo_from
 

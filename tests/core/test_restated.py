@@ -142,6 +142,8 @@ def test_a_redo_starts_at_the_earliest_redo_before_the_start():
     assert redo_start(start, "ledger", redos) == (date(2025, 3, 4), "earliest", date(2025, 3, 4))
     assert redo_start(start, "ledger", [Redo(date(2025, 3, 10), "after")]) == (start, "ledger", None)
     assert redo_start(None, "beginning", redos) == (None, "beginning", None)
+    # a redo from the start itself is a redo (it replaces the partitions from there)
+    assert redo_start(start, "ledger", [Redo(start, "same")]) == (start, "same", start)
 
 
 def test_a_redo_needs_insert_overwrite_over_the_arrival_partitions():
