@@ -345,7 +345,7 @@ def _invocation_id() -> str:
 
 
 def daily_run(
-    spark, project: Project, case: LedgerCase, last_day: date
+    spark, project: Project, case: LedgerCase, last_day: date, variables: dict | None = None
 ) -> tuple[LedgerRun, str, list[tuple[str, float, str]]]:
     """One ``dbt run --select <model>``: its timings, its invocation id, and its classified statements. A run
     failing with TRANSIENT is undone (reset) and run again; only the run that succeeded is timed."""
@@ -353,7 +353,7 @@ def daily_run(
         times = StatementTimes()
         began = time.perf_counter()
         with times.recording():
-            result = project.invoke("run", "--select", case.model, retry=False)
+            result = project.invoke("run", "--select", case.model, retry=False, vars=variables)
         invocation = time.perf_counter() - began
         if result.success:
             break
