@@ -21,7 +21,7 @@ Cells (SQL models, left join, the ledger on; one round runs each once, interleav
 - ``window``: the same table, a run with var inc_join_output_window_start on that day (same end, the watermark):
   it overwrites the same partitions without a redo.
 
-Quick mode runs the daily cells without the pre-filled ledger, the redo and the window, and checks rows only.
+Quick mode runs the longest history's daily cell, the redo and the window, and checks rows only.
 """
 
 from __future__ import annotations
@@ -50,6 +50,7 @@ from .protocol import (
     Suite,
     Target,
     load_text,
+    meets,
     ratio_target,
     rounds,
     seconds,
@@ -103,10 +104,14 @@ class RestatedRun(LedgerRun):
 
 
 def build_cells(histories: Sequence[int], records: Sequence[int], repeats: int, quick: bool) -> list[LedgerCell]:
+    """The cells, in the order a round runs them; quick mode (rows only, kept short for the test suite): the
+    longest history's daily run, the redo and the window."""
     shortest, longest = min(histories), max(histories)
-    cases = [RestatedCase("sql", shortest, "few"), RestatedCase("sql", longest, "few")]
-    if records and not quick:
-        cases.append(RestatedCase("sql", longest, "many", max(records)))
+    cases = [RestatedCase("sql", longest, "few")]
+    if not quick:
+        cases.insert(0, RestatedCase("sql", shortest, "few"))
+        if records:
+            cases.append(RestatedCase("sql", longest, "many", max(records)))
     cases += [RestatedCase("sql", longest, "few", run="redo"), RestatedCase("sql", longest, "few", run="window")]
     return [LedgerCell(case, "dbt", repeats) for case in cases]
 
@@ -245,14 +250,15 @@ class Restated(Suite):
                     f"statements, {long.median_of('check'):.2f} s))",
                     CHECK_GOAL,
                     str(overhead),
-                    overhead.median <= float(CHECK_GOAL[1:]),
+                    meets(overhead.median, CHECK_GOAL),
                 )
             )
-        found += ratio_target(f"sql daily run with the check: {longest} d / {shortest} d of history", long, short,
-                              FLAT_GOAL)  # fmt: skip
-        found += ratio_target(
-            f"sql check's statements: {longest} d / {shortest} d of history", long, short, value=lambda r: r.check
-        )
+        if shortest != longest:
+            found += ratio_target(f"sql daily run with the check: {longest} d / {shortest} d of history", long,
+                                  short, FLAT_GOAL)  # fmt: skip
+            found += ratio_target(
+                f"sql check's statements: {longest} d / {shortest} d of history", long, short, value=lambda r: r.check
+            )
         many = _cell(cells, run="daily", ledger="many")
         if many is not None:
             counted = self.setup.records
