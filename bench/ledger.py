@@ -296,14 +296,15 @@ class Setup:
         committed["run_key"] = f"bench/{case.unique_id}/{yesterday} 00:00:00"
         spark.sql(f"ALTER TABLE {case.relation} SET TBLPROPERTIES ('inc_join.committed' = '{json.dumps(committed)}')")
 
-    def daily_run(self, case: LedgerCase) -> tuple[LedgerRun, list]:
-        """One ``dbt run --select <model>``: its timings and its classified statements. A run failing with
-        TRANSIENT is undone (reset) and run again; only the run that succeeded is timed."""
+    def daily_run(self, case: LedgerCase, variables: dict | None = None) -> tuple[LedgerRun, list]:
+        """One ``dbt run --select <model>`` (with ``variables`` as --vars): its timings and its classified
+        statements. A run failing with TRANSIENT is undone (reset) and run again; only the run that succeeded is
+        timed."""
         project = self.projects[case.project]
         for _ in range(ATTEMPTS):
             began = time.perf_counter()
             with recording() as statements:
-                result = project.invoke("run", "--select", case.model, retry=False)
+                result = project.invoke("run", "--select", case.model, retry=False, vars=variables)
             invocation = time.perf_counter() - began
             self.invocations[case] = _invocation_id()
             if result.success:

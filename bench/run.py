@@ -28,8 +28,8 @@ from .data import DataSpec
 
 BENCH = Path(__file__).resolve().parent
 QUICK = dict(days=40, rows_per_day=200, histories=(20, 40), repeats=1, whole_repeats=1, slow_repeats=1, warmup=0)
-SUITES = ("few-rows", "many-rows", "ledger", "enrich")  # the report's order
-MEASURED = ("few-rows", "many-rows", "enrich", "ledger")  # the order they run in
+SUITES = ("few-rows", "many-rows", "ledger", "restated", "enrich")  # the report's order
+MEASURED = ("few-rows", "many-rows", "enrich", "ledger", "restated")  # the order they run in
 
 
 @dataclass(frozen=True)
@@ -67,7 +67,8 @@ def parse_args(argv: Sequence[str]) -> Config:
         default="all",
         help="few-rows: the daily run against history length, four variants (--days, --rows-per-day, --histories "
         "and --how shape it); many-rows: spec §11's modes (fixed shapes); ledger: a daily dbt run with and without "
-        "record_run; enrich: inc_join_many with two inputs; all (default): all four, in one report",
+        "record_run; restated: the check of restated inputs and a redo (spec §14); enrich: inc_join_many with two "
+        "inputs; all (default): all five, in one report",
     )
     parser.add_argument("--days", type=int, help="days of generated history (default 365)")
     parser.add_argument("--rows-per-day", type=int, help="A rows per daily load; B gets about as many (default 20000)")
@@ -306,8 +307,9 @@ def suite_types() -> list:
     from .few import FewRows
     from .ledger import Ledger
     from .many import ManyRows
+    from .restated import Restated
 
-    return [FewRows, ManyRows, Ledger, Enrich]
+    return [FewRows, ManyRows, Ledger, Restated, Enrich]
 
 
 def _proc(name: str, key: str, otherwise: str) -> str:

@@ -1,12 +1,14 @@
-"""The benchmark's quick mode runs end to end (bench/run.py --quick, all four suites): CI keeps it working.
+"""The benchmark's quick mode runs end to end (bench/run.py --quick, all five suites): CI keeps it working.
 
 It checks what must hold on any machine: every run of this package's SQL macro and PySpark core reads
 exactly spec §4's partitions (one scan per input, two with late matches), and the SQL macro, the core and the
 naive full recompute give the same rows; in the many-rows-per-key suite, every variant of a case (core, SQL macro, the
 hand-written baselines) gives the same rows, and every scan of the core and the macro reads exactly spec §4's
 partitions; in the run ledger's suite, a daily dbt run with the post-hook record_run writes the rows it writes
-without it, and records exactly those rows; in the enrich suite (inc_join_many with two inputs), the SQL macro,
-the core and the hand-written query give the same rows, and every scan reads exactly its input's range (spec §12).
+without it, and records exactly those rows; in the restated-inputs suite, a daily run finds nothing restated in
+unchanged inputs and a redo writes the same rows as a run over the same days; in the enrich suite (inc_join_many
+with two inputs), the SQL macro, the core and the hand-written query give the same rows, and every scan reads
+exactly its input's range (spec §12).
 Timing targets are reported by the benchmark, never asserted here (timings on a shared CI machine are noise).
 """
 
@@ -175,6 +177,22 @@ def test_ledger_suite_records_the_rows_each_run_wrote(quick_results):
             latest = [t for t in texts if t.startswith("select date_format(max(")]
             assert latest and all(" where unix_seconds(" in t for t in latest), latest
     assert ledger["agreement"] and all(row["same_rows"] and row["records_consistent"] for row in ledger["agreement"])
+
+
+def test_restated_suite_finds_nothing_restated_and_a_redo_writes_the_same_rows(quick_results):
+    """The restated-inputs suite (bench/restated.py, spec §14): the daily run of a model that records its runs
+    fingerprints its reads and finds no restated unit in unchanged inputs; a redo from 30 days back and a run over
+    the same days write the table's rows again, the redo's record naming its start; the check's statements (the
+    fingerprint query, the ALTER TABLE storing the fingerprints) were seen in every run."""
+    restated = quick_results["restated"]
+    assert [row["runs"] for row in restated["agreement"]] == ["daily", "redo and window, 30 days"]
+    for row in restated["agreement"]:
+        assert row["same_rows"] and row["stable"] and row["records_consistent"] and row["rows"] > 0, row
+    assert {cell["case"]["run"] for cell in restated["cells"]} == {"daily", "redo", "window"}
+    for cell in restated["cells"]:
+        texts = [text.lower() for _, _, text in cell["statements"]]
+        assert any(t.startswith("select '") and " as input, " in t for t in texts), cell["label"]
+        assert any("'inc_join.fingerprints'" in t for t in texts), cell["label"]
 
 
 def test_enrich_suite_gives_the_hand_written_rows_and_reads_each_input_s_range(quick_results):

@@ -1,0 +1,388 @@
+"""The restated-inputs suite (`--suite restated`, spec §14): what checking a run's inputs for restated units costs,
+and what a redo costs, on the run ledger suite's generated dbt projects (bench/ledger.py, bench/templates/ledger/);
+docs/performance.md, "Restated inputs".
+
+A SQL model that records its runs fingerprints the units of its read ranges in one aggregate query before it
+writes (macros/ledger/_restated.sql, _check_restated) and keeps them as the table property inc_join.fingerprints.
+There is no switch that turns the check off while the ledger stays on, and the benchmark adds none: a run
+"without the check" is the same run minus the check's own statements, each timed in dbt-spark's cursor (fetch
+included) during the timed run itself: the fingerprint query (``SELECT '<input>' AS input, <unit> AS unit,
+count(*) ... UNION ALL ...``) and the ALTER TABLE that stores the fingerprints. The overhead ratio of a run is
+run seconds / (run seconds − those statements' seconds). What this leaves out is the check's Jinja (comparing two
+small dicts), which runs in dbt's compile step and is not a Spark statement.
+
+Cells (SQL models, left join, the ledger on; one round runs each once, interleaved):
+
+- ``daily``: the daily run of the last day on the shortest and the longest history, with the ledger of this
+  benchmark's few records, and on the longest history with a ledger pre-filled to the largest ``--ledger-records``
+  (bench/ledger.py's prefill); each run starts from the state bench/ledger.py's reset gives.
+- ``redo``: on the longest history's table (complete up to the last day), a run with var inc_join_redo_from
+  ``REDO_DAYS - 1`` days before the last day: it drops the table's partitions from there and writes them again.
+- ``window``: the same table, a run with var inc_join_output_window_start on that day (same end, the watermark):
+  it overwrites the same partitions without a redo.
+
+Quick mode runs the longest history's daily cell, the redo and the window, and checks rows only.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from datetime import date, datetime, timedelta, timezone
+
+from .ledger import (
+    SCHEMA,
+    LedgerCase,
+    LedgerCell,
+    LedgerRun,
+    Setup,
+    _drop_record,
+    _statement_text,
+    run_key,
+    set_up,
+)
+from .protocol import (
+    Ratio,
+    Suite,
+    Target,
+    load_text,
+    meets,
+    ratio_target,
+    rounds,
+    seconds,
+    section,
+    settle,
+    table,
+    times,
+    types_text,
+)
+from .variants import FINGERPRINT, INC_COL, LABELS
+
+RESTATED_SCHEMA = "inc_join_bench_restated"
+REDO_DAYS = 30  # the redo's window: this many days up to the last day
+CHECK_GOAL = "≤ 1.10"  # a daily run with the check / without it
+FLAT_GOAL = "≤ 1.3"  # the longest history / the shortest, and many records / few
+REDO_GOAL = "≤ 1.2"  # a redo / a run over the same days
+
+
+@dataclass(frozen=True)
+class RestatedCase(LedgerCase):
+    """A ledger suite case (always with the ledger, SQL) in this suite's own projects and schemas; ``run``:
+    ``daily``, ``redo`` or ``window`` (the last two on the longest history's daily model)."""
+
+    run: str = "daily"
+
+    @property
+    def project(self) -> str:
+        return f"restated-{super().project}"
+
+    @property
+    def schema(self) -> str:
+        return super().schema.replace(SCHEMA, RESTATED_SCHEMA, 1)
+
+    @property
+    def label(self) -> str:
+        if self.run == "daily":
+            return f"daily {self.history}d, {self.ledger_text}"
+        how = "var inc_join_redo_from" if self.run == "redo" else "var inc_join_output_window_start"
+        return f"{REDO_DAYS} days {self.history}d, {how}"
+
+
+@dataclass(frozen=True)
+class RestatedRun(LedgerRun):
+    """A ledger suite run, with the seconds of the check's own statements (fingerprint query, its table property)."""
+
+    check: float = 0.0
+
+    @property
+    def without_check(self) -> float:
+        return self.seconds - self.check
+
+
+def build_cells(histories: Sequence[int], records: Sequence[int], repeats: int, quick: bool) -> list[LedgerCell]:
+    """The cells, in the order a round runs them; quick mode (rows only, kept short for the test suite): the
+    longest history's daily run, the redo and the window."""
+    shortest, longest = min(histories), max(histories)
+    cases = [RestatedCase("sql", longest, "few")]
+    if not quick:
+        cases.insert(0, RestatedCase("sql", shortest, "few"))
+        if records:
+            cases.append(RestatedCase("sql", longest, "many", max(records)))
+    cases += [RestatedCase("sql", longest, "few", run="redo"), RestatedCase("sql", longest, "few", run="window")]
+    return [LedgerCell(case, "dbt", repeats) for case in cases]
+
+
+def is_check_statement(text: str) -> bool:
+    """One of the check's own statements (macros/ledger/_restated.sql, record_run.sql): the fingerprint query, or
+    the ALTER TABLE storing the fingerprints."""
+    lower = _statement_text(text).lower()
+    return (lower.startswith("select '") and " as input, " in lower) or (
+        lower.startswith("alter table") and "'inc_join.fingerprints'" in lower
+    )
+
+
+def redo_start(last_day: date) -> date:
+    return last_day - timedelta(days=REDO_DAYS - 1)
+
+
+def run_variables(case: RestatedCase, last_day: date) -> dict | None:
+    start = str(redo_start(last_day))
+    return {"redo": {"inc_join_redo_from": start}, "window": {"inc_join_output_window_start": start}}.get(case.run)
+
+
+def range_rows(spark, relation: str, start: date, end: date) -> dict:
+    """The rows in a table's partitions [start, end]: count, per JoinType name, fingerprint."""
+    rows = spark.table(relation).where(f"{INC_COL} BETWEEN DATE'{start}' AND DATE'{end}'")
+    types = {LABELS[int(r[0])]: int(r[1]) for r in rows.groupBy("JoinType").count().collect()}
+    fingerprint = rows.selectExpr(f"{FINGERPRINT} AS f").first()[0]
+    return {"rows": sum(types.values()), "types": types, "fingerprint": int(fingerprint or 0)}
+
+
+def run_restated(spark, ledger: str, invocation: str) -> dict:
+    """What the run's record says of its inputs: restated units, its redo's start, fingerprints recorded."""
+    [record] = spark.sql(
+        f"SELECT restated, redo_from, fingerprints FROM {ledger} WHERE invocation_id = '{invocation}'"
+    ).collect()
+    return {
+        "restated": len(record.restated or []),
+        "redo_from": str(record.redo_from.date()) if record.redo_from else None,
+        "fingerprints": bool(record.fingerprints),
+    }
+
+
+def _cell(cells: Sequence[LedgerCell], **fields: object) -> LedgerCell | None:
+    return next((c for c in cells if all(getattr(c.case, k) == v for k, v in fields.items())), None)
+
+
+def _same(found: dict, expected: dict) -> bool:
+    """The same rows: count, per JoinType, fingerprint."""
+    return all(found[key] == expected[key] for key in ("rows", "types", "fingerprint"))
+
+
+def _overhead(cell: LedgerCell) -> Ratio:
+    values = [r.seconds / r.without_check for r in cell.runs]
+    return Ratio(statistics.median(values), min(values), max(values))
+
+
+class Restated(Suite):
+    name = "restated"
+    few_rows_data = True
+    setup: Setup
+    before: dict  # the redo window's rows as the set-up wrote them
+
+    def runs(self, config) -> list[str]:
+        return [
+            f"restated suite: {config.warmup} warm-up round(s) discarded, then {config.repeats} timed dbt runs per "
+            "cell, interleaved round-robin, garbage collected before each; medians"
+        ]
+
+    def cells(self, run) -> list[LedgerCell]:
+        config = run.config
+        return build_cells(config.histories, config.ledger_records, config.repeats, config.quick)
+
+    def measure(self, spark, cells: Sequence[LedgerCell], run) -> None:  # type: ignore[override]
+        """bench/ledger.py's set-up, then round-robin over the cells; the first run of a cell is its check run. A
+        daily run starts from the state bench/ledger.py's reset gives; a redo or window run's record leaves the
+        ledger afterwards (untimed), so the ledger keeps its size."""
+        config = run.config
+        setup = set_up(spark, cells, run)
+        run.phases.done("restated set-up", f" (ledger rows: {setup.records})")
+        last_day = setup.last_day
+        longest = max(config.histories)
+        # the set-up wrote the table up to the day before the last
+        before_last = last_day - timedelta(days=1)
+        self.before = range_rows(spark, RestatedCase("sql", longest, "few").relation, redo_start(last_day), before_last)
+
+        def one(cell: LedgerCell, checking: bool):
+            case = cell.case
+            project = setup.projects[case.project]
+            if case.run == "daily":
+                setup.reset(case)
+            settle(spark)
+            result, kinds = setup.daily_run(case, run_variables(case, last_day))
+            invocation = setup.invocations[case]
+            start = last_day if case.run == "daily" else redo_start(last_day)
+            check = None
+            if checking:
+                written = range_rows(spark, case.relation, start, last_day)
+                record = None
+                if case.run == "daily":
+                    record = setup.check_record(case, written)
+                check = {**written, "record": record, "restated": run_restated(spark, project.ledger, invocation)}
+                if case.run != "daily":
+                    check["earlier"] = range_rows(spark, case.relation, start, last_day - timedelta(days=1))
+                    check["last"] = range_rows(spark, case.relation, last_day, last_day)
+                cell.statements = kinds
+                rows = written["rows"]
+            else:
+                rows = range_rows(spark, case.relation, start, last_day)["rows"]
+            if case.run != "daily":
+                month = datetime.now(timezone.utc).strftime("%Y-%m")
+                _drop_record(spark, project.ledger, run_key(invocation, case, start), month)
+            checked = sum(s for _, s, text in kinds if is_check_statement(text))
+            result = RestatedRun(**{**asdict(result), "rows": rows}, check=checked)
+            text = f"{case.label:<52} {result.seconds:6.2f} s (check {checked:.2f} s)  {rows} rows"
+            return result, check, None, text
+
+        setup.load = rounds(cells, config.warmup, one, progress=run.say)
+        self.setup = setup
+        run.phases.done("restated runs")
+
+    def targets(self, cells: Sequence[LedgerCell]) -> list[Target]:
+        """spec §14's targets, from runs of the same rounds (docs/performance.md, "Restated inputs")."""
+        found: list[Target] = []
+        daily = [c for c in cells if c.case.run == "daily" and c.case.ledger == "few"]
+        shortest, longest = min(c.case.history for c in daily), max(c.case.history for c in daily)
+        short, long = (
+            _cell(cells, run="daily", history=shortest, ledger="few"),
+            _cell(cells, run="daily", history=longest, ledger="few"),
+        )
+        if long is not None and long.runs:
+            overhead = _overhead(long)
+            found.append(
+                Target(
+                    f"sql daily run, {longest} d, ledger on: with the check / without (run ÷ (run − the check's "
+                    f"statements, {long.median_of('check'):.2f} s))",
+                    CHECK_GOAL,
+                    str(overhead),
+                    meets(overhead.median, CHECK_GOAL),
+                )
+            )
+        if shortest != longest:
+            found += ratio_target(f"sql daily run with the check: {longest} d / {shortest} d of history", long,
+                                  short, FLAT_GOAL)  # fmt: skip
+            found += ratio_target(
+                f"sql check's statements: {longest} d / {shortest} d of history", long, short, value=lambda r: r.check
+            )
+        many = _cell(cells, run="daily", ledger="many")
+        if many is not None:
+            counted = self.setup.records
+            name = f"sql daily run with the check, {longest} d: ledger of {counted.get(many.case.project)} records / "
+            name += f"of {counted.get(long.case.project) if long else '?'} records"
+            found += ratio_target(name, many, long, FLAT_GOAL)
+        found += ratio_target(
+            f"sql redo from {REDO_DAYS} days back (var inc_join_redo_from) / a run over those {REDO_DAYS} days "
+            "(var inc_join_output_window_start), same table",
+            _cell(cells, run="redo"),
+            _cell(cells, run="window"),
+            REDO_GOAL,
+        )
+        return found
+
+    def agreement(self, cells: Sequence[LedgerCell]) -> list[dict[str, object]]:
+        """Daily cells: the same rows on the last day in every cell, records consistent (bench/ledger.py), no
+        restated unit found, fingerprints recorded. Redo and window: the rows the set-up wrote over those days;
+        the redo recorded its start, the window run none."""
+        rows = []
+        daily = [c for c in cells if c.case.run == "daily"]
+        reference = daily[0].check
+        same = all(_same(c.check, reference) for c in daily)
+        rows.append(
+            {
+                "runs": "daily",
+                "rows": reference["rows"],
+                "types": reference["types"],
+                "same_rows": same,
+                "stable": all(c.stable for c in daily),
+                "records_consistent": all(
+                    c.check["record"]["consistent"]
+                    and c.check["restated"]["restated"] == 0
+                    and c.check["restated"]["fingerprints"]
+                    for c in daily
+                ),
+            }
+        )
+        redone = [c for c in cells if c.case.run != "daily"]
+        if redone:
+            expected = {"redo": str(redo_start(self.setup.last_day)), "window": None}
+            first = redone[0].check
+            rows.append(
+                {
+                    "runs": f"redo and window, {REDO_DAYS} days",
+                    "rows": first["rows"],
+                    "types": first["types"],
+                    # the days before the last as the set-up wrote them, the last day as the daily runs write it
+                    "same_rows": all(
+                        _same(c.check, first)
+                        and _same(c.check["earlier"], self.before)
+                        and _same(c.check["last"], reference)
+                        for c in redone
+                    ),
+                    "stable": all(c.stable for c in redone),
+                    "records_consistent": all(
+                        c.check["restated"]["redo_from"] == expected[c.case.run]
+                        and c.check["restated"]["restated"] == 0
+                        and c.check["restated"]["fingerprints"]
+                        for c in redone
+                    ),
+                }
+            )
+        return rows
+
+    def agrees(self, agreed: Sequence[dict]) -> bool:
+        return all(a["same_rows"] and a["stable"] and a["records_consistent"] and a["rows"] > 0 for a in agreed)
+
+    def sections(self, cells: Sequence[LedgerCell], agreed: Sequence[dict], run) -> list[str]:
+        setup = self.setup
+        rows = [
+            [cell.case.label, times(cell)]
+            + [f"{seconds(cell.median_of('compile'))} / {seconds(cell.median_of('execute'))}"]
+            + [f"{cell.median_of('check'):.2f}", str(_overhead(cell))]
+            + [seconds(cell.median_of("invocation")), cell.check["rows"]]
+            for cell in cells
+        ]
+        head = ("run", "median s (runs)", "compile / execute", "check s", "with / without the check")
+        runs = table([*head, "invocation s", "rows"], rows)
+        rows = [
+            [
+                cell.case.label,
+                "; ".join(f"{_label(t)} {s:.2f}" for _, s, t in cell.statements if is_check_statement(t)),
+            ]
+            for cell in cells
+        ]
+        statements = table(("run", "the check's statements (seconds)"), rows)
+        rows = [
+            [r["runs"], r["rows"], types_text(r["types"]), "yes" if r["same_rows"] and r["stable"] else "**NO**"]
+            + ["yes" if r["records_consistent"] else "**NO**"]
+            for r in agreed
+        ]
+        head = ("runs", "rows", "rows per JoinType", "same rows", "records as expected")
+        return section(
+            "restated",
+            records=", ".join(f"{name} {n}" for name, n in setup.records.items()),
+            load=load_text(setup.load),
+            days=REDO_DAYS,
+            runs=runs,
+            statements=statements,
+            agreement=table(head, rows),
+            quick=run.config.quick,
+        )
+
+    def as_json(self, cells: Sequence[LedgerCell], agreed: Sequence[dict]) -> dict[str, list | dict]:
+        """Everything in the suite's sections, machine-readable."""
+        setup = self.setup
+        return {
+            "restated": {
+                "records": setup.records,
+                "setup_seconds": setup.seconds,
+                "load": setup.load,
+                "cells": [
+                    {
+                        "case": asdict(c.case),
+                        "label": c.case.label,
+                        "median": c.median,
+                        "runs": [asdict(r) for r in c.runs],
+                        "check": c.check,
+                        "stable": c.stable,
+                        "statements": [[kind, s, text[:200]] for kind, s, text in c.statements],
+                    }
+                    for c in cells
+                ],
+                "agreement": list(agreed),
+            }
+        }
+
+
+def _label(text: str) -> str:
+    return "ALTER TABLE (fingerprints)" if text.lower().startswith("alter") else "SELECT fingerprints"
