@@ -317,14 +317,15 @@
 {% macro _begin_redo(relation, inc_col, start, time_uom) %}
   {#- Before a redo writes: remember its start, then drop the table's partitions from it on (insert_overwrite
       replaces only the partitions it writes; one that the inputs no longer fill would keep its old rows). -#}
-  {%- do dbt_inc_join._set_table_property(relation, 'inc_join.redo_from', dbt_inc_join._unit_text(start)) -%}
-  {%- set column = dbt_inc_join._quote(inc_col) -%}
-  {%- set found = run_query("SELECT DISTINCT date_format(" ~ column ~ ", 'yyyy-MM-dd HH:mm:ss') FROM " ~ relation
-                            ~ " WHERE unix_seconds(CAST(" ~ column ~ " AS TIMESTAMP)) >= unix_seconds("
-                            ~ dbt_inc_join._moment_literal(start) ~ ")") -%}
+  {%- set first = dbt_inc_join._unit_text(start) -%}
+  {%- do dbt_inc_join._set_table_property(relation, 'inc_join.redo_from', first) -%}
+  {#- the catalog's partitions (no data read): 'RecDate=2025-03-06', or 'ts=2025-03-06 05%3A00%3A00' -#}
   {%- set partitions = [] -%}
-  {%- for row in found.rows -%}
-    {%- do partitions.append('PARTITION (' ~ column ~ " = '" ~ dbt_inc_join._unit_label(row[0], time_uom) ~ "')") -%}
+  {%- for row in run_query('SHOW PARTITIONS ' ~ relation).rows -%}
+    {%- set value = row[0].split('=', 1)[1].replace('%3A', ':').replace('%20', ' ') -%}
+    {%- if (value ~ ' 00:00:00')[:19] >= first -%}
+      {%- do partitions.append('PARTITION (' ~ dbt_inc_join._quote(inc_col) ~ " = '" ~ value ~ "')") -%}
+    {%- endif -%}
   {%- endfor -%}
   {%- if partitions -%}
     {%- do run_query('ALTER TABLE ' ~ relation ~ ' DROP IF EXISTS ' ~ partitions | join(', ')) -%}

@@ -356,14 +356,14 @@ def restated_record(check: Check, window: OutputWindow, sides: Sequence[Side], r
 def begin_redo(spark: Any, relation: str, inc_col: str, start: UnitValue, unit: TimeUnit) -> None:
     """Before a redo writes: remember its start (table property inc_join.redo_from), then drop the table's
     partitions from it on (insert_overwrite replaces only the partitions it writes)."""
-    text = unit_text(start)
-    spark.sql(f"ALTER TABLE {relation} SET TBLPROPERTIES ('inc_join.redo_from' = '{text}')")
-    column = quote(inc_col)
-    found = spark.sql(
-        f"SELECT DISTINCT date_format({column}, '{UNIT_TEXT}') FROM {relation}"
-        f" WHERE unix_seconds(CAST({column} AS TIMESTAMP)) >= unix_seconds(TIMESTAMP'{text}')"
-    ).collect()
-    partitions = [f"PARTITION ({column} = '{unit_label(row[0], unit)}')" for row in found]
+    first = unit_text(start)
+    spark.sql(f"ALTER TABLE {relation} SET TBLPROPERTIES ('inc_join.redo_from' = '{first}')")
+    partitions = []
+    # the catalog's partitions (no data read): 'RecDate=2025-03-06', or 'ts=2025-03-06 05%3A00%3A00'
+    for row in spark.sql(f"SHOW PARTITIONS {relation}").collect():
+        value = row[0].split("=", 1)[1].replace("%3A", ":").replace("%20", " ")
+        if (value + " 00:00:00")[:19] >= str(first):
+            partitions.append(f"PARTITION ({quote(inc_col)} = '{value}')")
     if partitions:
         spark.sql(f"ALTER TABLE {relation} DROP IF EXISTS {', '.join(partitions)}")
 
