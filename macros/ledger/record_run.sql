@@ -31,14 +31,15 @@
   {%- set run_key = invocation_id ~ '/' ~ model.unique_id ~ '/' ~ (record.window_start or '') -%}
   {%- do run_query(dbt_inc_join._ledger_insert_sql(ledger, record, table_id, run_key, counted)) -%}
   {%- if not record.empty -%}
-    {%- set mirrored = {'inc_join.committed': tojson({
-        'window_start': record.window_start, 'window_end': record.window_end, 'rows_total': counted.rows_total,
-        'run_key': run_key})} -%}
     {#- what the next run compares its reads with (spec §14); a redo's mark, which the models that read this
         table see as restated from there on (_upstream_redos) -#}
+    {%- set mirrored = {} -%}
     {%- if record.get('fingerprints') -%}
       {%- do mirrored.update({'inc_join.fingerprints': tojson(record.fingerprints)}) -%}
     {%- endif -%}
+    {%- do mirrored.update({'inc_join.committed': tojson({
+        'window_start': record.window_start, 'window_end': record.window_end, 'rows_total': counted.rows_total,
+        'run_key': run_key})}) -%}
     {%- if record.get('redo_from') -%}
       {%- do mirrored.update({'inc_join.redone': tojson({'from': record.redo_from, 'run_key': run_key})}) -%}
     {%- endif -%}
