@@ -552,19 +552,23 @@ class Ledger(Suite):
         setup = self.setup
         ledger: dict[str, object] = {"records": setup.records, "setup_seconds": setup.seconds, "load": setup.load}
         ledger["retries"] = {name: project.retries for name, project in setup.projects.items()}
-        ledger["cells"] = [
-            {
-                "case": asdict(c.case),
-                "label": c.case.label,
-                "median": c.median,
-                "runs": [asdict(r) for r in c.runs],
-                "check": c.check,
-                "stable": c.stable,
-                "statements": [[kind, s, text[:200]] for kind, s, text in c.statements],
-            }
-            for c in cells
-        ]
-        return {"ledger": {**ledger, "agreement": list(agreed)}}
+        return {"ledger": {**ledger, "cells": cells_json(cells), "agreement": list(agreed)}}
+
+
+def cells_json(cells: Sequence[LedgerCell]) -> list[dict]:
+    """The ledger and restated suites' cells, machine-readable (statements cut to their first 200 characters)."""
+    return [
+        {
+            "case": asdict(c.case),
+            "label": c.case.label,
+            "median": c.median,
+            "runs": [asdict(r) for r in c.runs],
+            "check": c.check,
+            "stable": c.stable,
+            "statements": [[kind, s, text[:200]] for kind, s, text in c.statements],
+        }
+        for c in cells
+    ]
 
 
 def _histories(cells: Sequence[LedgerCell]) -> list[int]:

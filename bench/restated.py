@@ -39,6 +39,7 @@ from .ledger import (
     Setup,
     _drop_record,
     _statement_text,
+    cells_json,
     run_key,
     set_up,
 )
@@ -367,18 +368,7 @@ class Restated(Suite):
                 "records": setup.records,
                 "setup_seconds": setup.seconds,
                 "load": setup.load,
-                "cells": [
-                    {
-                        "case": asdict(c.case),
-                        "label": c.case.label,
-                        "median": c.median,
-                        "runs": [asdict(r) for r in c.runs],
-                        "check": c.check,
-                        "stable": c.stable,
-                        "statements": [[kind, s, text[:200]] for kind, s, text in c.statements],
-                    }
-                    for c in cells
-                ],
+                "cells": cells_json(cells),
                 "agreement": list(agreed),
             }
         }

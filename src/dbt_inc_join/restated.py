@@ -87,11 +87,6 @@ def unit_label(text: str, unit: TimeUnit) -> str:
     return text[:10] if unit is TimeUnit.DAY else text
 
 
-def text_ranges(ranges: Mapping[str, tuple[UnitValue | None, UnitValue]]) -> dict[str, list[str | None]]:
-    """Read ranges (unit values) as fingerprint text."""
-    return {name: [unit_text(lower), unit_text(upper)] for name, (lower, upper) in ranges.items()}
-
-
 def units_of(rows: Sequence[Sequence[Any]]) -> Units:
     """{input: {unit: "rows:hash"}} from (input, unit, rows, hash) rows."""
     found: Units = {}

@@ -1,0 +1,162 @@
+{#- A dbt run's steps with restated inputs (spec §14): the check before the write, the redo, what the run
+    records (restated.py's second half, same names); the fingerprints and the rules are in _restated.sql. -#}
+
+{% macro _is_writing_run() %}
+  {#- A dbt command that writes the model (dbt compile or show render it too, and must not change a thing). -#}
+  {{ return(execute and flags.WHICH in ['run', 'build', 'retry']) }}
+{% endmacro %}
+
+{% macro _check_redo_config(mode, inc_col) %}
+  {#- Before any data is read: a redo (on_restated_input=redo, var inc_join_redo_from) replaces the partitions of
+      this from a unit on, which only insert_overwrite over partitions of the arrival column can. -#}
+  {%- if config.get('materialized') != 'incremental' -%}{{ return(none) }}{%- endif -%}
+  {%- set parameters = [] -%}
+  {%- if mode == 'redo' -%}{%- do parameters.append('on_restated_input=redo') -%}{%- endif -%}
+  {%- if var('inc_join_redo_from', none) not in [none, ''] -%}{%- do parameters.append('var inc_join_redo_from') -%}{%- endif -%}
+  {%- for parameter in parameters -%}
+    {%- do dbt_inc_join._check_redo_strategy(config.get('incremental_strategy'), parameter) -%}
+    {%- set partition_by = config.get('partition_by') or [] -%}
+    {%- set partition_by = [partition_by] if partition_by is string else partition_by -%}
+    {%- if inc_col | lower not in partition_by | map('lower') | list -%}
+      {{ exceptions.raise_compiler_error("inc_join: " ~ parameter ~ " needs partition_by=['" ~ inc_col
+         ~ "'] (the output's arrival column; got " ~ dbt_inc_join._repr(config.get('partition_by')) ~ ").") }}
+    {%- endif -%}
+  {%- endfor -%}
+{% endmacro %}
+
+{% macro _reaches(ranges, end, time_uom) %}
+  {#- How many units before a window's start each input's read range begins ({name: units}), from the read
+      ranges of a window [end, end]. -#}
+  {%- set found = {} -%}
+  {%- for name, bounds in ranges.items() -%}
+    {%- do found.update({name: dbt_inc_join._units_between(end, bounds[0], time_uom)}) -%}
+  {%- endfor -%}
+  {{ return(found) }}
+{% endmacro %}
+
+{% macro _reach_ranges(reaches, start, end, time_uom) %}
+  {#- Each input's read range of a window [start, end] (start none: from the beginning), as text. -#}
+  {%- set found = {} -%}
+  {%- for name, reach in reaches.items() -%}
+    {%- set lower = none if start is none else dbt_inc_join._shift_value(start, -reach, time_uom) -%}
+    {%- do found.update({name: [dbt_inc_join._unit_text(lower), dbt_inc_join._unit_text(end)]}) -%}
+  {%- endfor -%}
+  {{ return(found) }}
+{% endmacro %}
+
+{% macro _fingerprints(sides, ranges, time_uom) %}
+  {#- The fingerprints of every input over its range, in one query: {input: {unit: "rows:hash"}}. -#}
+  {%- set queries = [] -%}
+  {%- for side in sides if ranges.get(side.name) -%}
+    {%- set bounds = ranges[side.name] -%}
+    {%- do queries.append(dbt_inc_join._fingerprint_query(side, dbt_inc_join._parse_text_value(bounds[0], time_uom),
+                                                          dbt_inc_join._parse_text_value(bounds[1], time_uom), time_uom)) -%}
+  {%- endfor -%}
+  {%- if not queries -%}{{ return({}) }}{%- endif -%}
+  {{ return(dbt_inc_join._units_of(run_query(queries | join('\nUNION ALL\n')).rows)) }}
+{% endmacro %}
+
+{% macro _check_restated(window, sides, reaches, mode) %}
+  {#- What a run that records its runs finds of its inputs, before it writes (spec §14): the fingerprints of
+      its read ranges, and the units among them that differ from what the table's last committed run read.
+      A first run (or full refresh) only fingerprints what the next run reads again. -#}
+  {%- set check = {'units': {}, 'queried': {}, 'restated': [], 'mode': mode, 'redone': {}} -%}
+  {%- if window.empty or window.get('in_sql') or dbt_inc_join._ledger_for_this_model() is none
+         or not dbt_inc_join._is_writing_run() -%}
+    {{ return(check) }}
+  {%- endif -%}
+  {%- set time_uom = window.time_uom -%}
+  {%- if window.start is none -%}
+    {%- set queried = dbt_inc_join._reach_ranges(reaches, dbt_inc_join._shift_value(window.end, 1, time_uom), window.end, time_uom) -%}
+  {%- else -%}
+    {%- set queried = dbt_inc_join._reach_ranges(reaches, window.start, window.end, time_uom) -%}
+  {%- endif -%}
+  {%- set units = dbt_inc_join._fingerprints(sides, queried, time_uom) -%}
+  {%- do check.update({'units': units, 'queried': queried}) -%}
+  {%- set redone = dbt_inc_join._upstream_redos() -%}
+  {%- do check.update({'redone': redone}) -%}
+  {%- if is_incremental() -%}
+    {%- set previous = dbt_inc_join._table_properties(this).get('inc_join.fingerprints') -%}
+    {%- set previous = fromjson(previous) if previous else none -%}
+    {%- set found = dbt_inc_join._restated_units(previous, units, queried) + dbt_inc_join._upstream_restated(previous, redone, time_uom) -%}
+    {%- do check.update({'restated': found | sort(attribute='input') | sort(attribute='unit')}) -%}
+  {%- endif -%}
+  {%- if check.restated and mode != 'redo' -%}
+    {%- set message = dbt_inc_join._restated_message(this, model.name, check.restated, time_uom, mode) -%}
+    {%- if mode == 'fail' -%}
+      {{ exceptions.raise_compiler_error(message) }}
+    {%- endif -%}
+    {%- do exceptions.warn(message) -%}
+  {%- endif -%}
+  {{ return(check) }}
+{% endmacro %}
+
+{% macro _redo_of(check, window) %}
+  {#- The redo a run with on_restated_input=redo makes of its restated units: start at the earliest (no output
+      row a unit can change is placed before it, spec §14), or none when the window already starts there. -#}
+  {%- if check.mode != 'redo' or not check.restated -%}{{ return(none) }}{%- endif -%}
+  {%- set earliest = dbt_inc_join._parse_text_value(check.restated[0].unit, window.time_uom) -%}
+  {%- if window.start is not none and earliest >= window.start -%}{{ return(none) }}{%- endif -%}
+  {{ return({'start': earliest, 'reason': 'on_restated_input=redo: restated ' ~ dbt_inc_join._restated_text(check.restated, window.time_uom)}) }}
+{% endmacro %}
+
+{% macro _restated_record(check, window, sides, reaches, inc_col) %}
+  {#- The fingerprints the run records (the units the next run reads again), and, for a run that redoes the
+      table from a unit on, the start of that redo: set as a table property before the partitions from there
+      on are dropped, so a redo killed anywhere is done again by the next run (_start_after_this). -#}
+  {%- if window.get('redo_from') is not none and not window.empty and is_incremental() and dbt_inc_join._is_writing_run() -%}
+    {%- do dbt_inc_join._begin_redo(this, inc_col, window.redo_from, window.time_uom) -%}
+  {%- endif -%}
+  {%- if window.empty or window.get('in_sql') or dbt_inc_join._ledger_for_this_model() is none
+         or not dbt_inc_join._is_writing_run() -%}
+    {{ return({'fingerprints': none, 'restated': check.restated}) }}
+  {%- endif -%}
+  {%- set time_uom = window.time_uom -%}
+  {%- set following = dbt_inc_join._reach_ranges(reaches, dbt_inc_join._shift_value(window.end, 1, time_uom), window.end, time_uom) -%}
+  {%- set units = check.units -%}
+  {%- set missing = {} -%}
+  {%- for name, bounds in following.items() -%}
+    {%- set queried = check.queried.get(name) -%}
+    {%- if not queried or not dbt_inc_join._inside(bounds[0], queried[0], queried[1]) or not dbt_inc_join._inside(bounds[1], queried[0], queried[1]) -%}
+      {%- do missing.update({name: bounds}) -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {%- if missing -%}
+    {#- a redo cut by max_window_units ends before the units the check read: fingerprint those the next run reads -#}
+    {%- set units = dbt_inc_join._fingerprints(sides, missing, time_uom) -%}
+  {%- endif -%}
+  {{ return({'fingerprints': dbt_inc_join._fingerprint_record(units, following, check.redone), 'restated': check.restated}) }}
+{% endmacro %}
+
+{% macro _begin_redo(relation, inc_col, start, time_uom) %}
+  {#- Before a redo writes: remember its start, then drop the table's partitions from it on (insert_overwrite
+      replaces only the partitions it writes; one that the inputs no longer fill would keep its old rows). -#}
+  {%- set first = dbt_inc_join._unit_text(start) -%}
+  {%- do dbt_inc_join._set_table_property(relation, 'inc_join.redo_from', first) -%}
+  {#- the catalog's partitions (no data read): 'RecDate=2025-03-06', or 'ts=2025-03-06 05%3A00%3A00' -#}
+  {%- set partitions = [] -%}
+  {%- for row in run_query('SHOW PARTITIONS ' ~ relation).rows -%}
+    {%- set value = row[0].split('=', 1)[1].replace('%3A', ':').replace('%20', ' ') -%}
+    {%- if (value ~ ' 00:00:00')[:19] >= first -%}
+      {%- do partitions.append('PARTITION (' ~ dbt_inc_join._quote(inc_col) ~ " = '" ~ value ~ "')") -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {%- if partitions -%}
+    {%- do run_query('ALTER TABLE ' ~ relation ~ ' DROP IF EXISTS ' ~ partitions | join(', ')) -%}
+  {%- endif -%}
+{% endmacro %}
+
+{% macro _fingerprint_sides(window, names, columns_of) %}
+  {#- The inputs as the fingerprints read them: {'name', 'relation', 'columns', 'arrival', 'raw_type'}, from the
+      sides the window was decided on (a, then each B input), named `names`. -#}
+  {%- set found = [] -%}
+  {%- for side in window.get('sides') or [] -%}
+    {%- set columns = [] -%}
+    {%- for column in columns_of[loop.index0] -%}
+      {%- do columns.append((column.name, column.dtype)) -%}
+    {%- endfor -%}
+    {%- do found.append({'name': names[loop.index0], 'relation': side[1], 'columns': columns,
+                         'arrival': side[2].name, 'raw_type': side[3]}) -%}
+  {%- endfor -%}
+  {{ return(found) }}
+{% endmacro %}
