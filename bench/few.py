@@ -9,7 +9,7 @@ from datetime import timedelta
 
 from . import protocol
 from .protocol import Cell, Ratio, Suite, Target, agreed_text, find, ratio_target
-from .variants import PEER_B_ONLY, Case, core, naive, peer
+from .variants import PEER_B_ONLY, Case, core, core_with, naive, peer
 
 OURS = ("sql", "core")
 VARIANTS = ("sql", "core", "peer", "naive")
@@ -25,7 +25,7 @@ class FewRows(Suite):
     name = "few-rows"
     few_rows_data = True
     uses_sql = True
-    builds = {"core": core, "peer": peer, "naive": naive}
+    builds = {"core": core, "core-plain": core_with(False), "peer": peer, "naive": naive}
 
     def cells(self, run) -> list[Cell]:
         """Cells compared with each other next to each other, the full recompute last; then the late-match cases,
@@ -43,6 +43,9 @@ class FewRows(Suite):
             ]
             whole = Case(how, longest, "whole", whole_start, last, **join)
             cells += [Cell(whole, v, config.whole_repeats) for v in VARIANTS]
+            # spec §15: the core's default (many_rows_per_key='auto') against the plain plan it should choose here
+            daily = Case(how, longest, "daily", last, last, **join)
+            cells += [Cell(c, "core-plain", n) for c, n in ((daily, config.repeats), (whole, config.whole_repeats))]
         if not (config.late_match_time and LATE_HOW in config.hows):
             return cells
         late = dict(join, late_match_time=config.late_match_time)
@@ -86,7 +89,7 @@ class FewRows(Suite):
             [c for c in cells if c.variant in OURS],
             lambda c: protocol.reads_within(c, self.bounds(c.case), 2 if c.case.late_match_time else 1),
         )
-        for x, y, goal in (("core", "peer", "≤ 1.0"), ("sql", "core", "≤ 1.25")):
+        for x, y, goal in (("core", "peer", "≤ 1.0"), ("sql", "core", "≤ 1.25"), ("core", "core-plain", "≤ 1.1")):
             for how in hows:
                 for window in ("daily", "whole"):
                     name = f"{x} / {y}, {how}, {window} window"

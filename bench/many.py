@@ -12,7 +12,7 @@ from .data import ManySpec, ensure_dataset, register_tables
 from .few import PHASES
 from .metrics import read_from
 from .protocol import Cell, Suite, Target, agreed_text, find, ratio_target, types_text
-from .variants import CODES, Tables, core
+from .variants import CODES, Tables, core, core_with
 
 INC_COL = "RecDate"
 KEY = "Symbol"
@@ -76,14 +76,6 @@ class ManyCase(Tables):
         return dict(join, partner=self.mode, partner_order_by=list(PARTNER_ORDER_BY))
 
 
-def core_default_plan(spark, case: ManyCase):
-    """partner = 'all' through the default plan: one join on the key with the window as a condition."""
-    from dbt_inc_join import inc_join
-
-    arguments = dict(case.arguments(), many_rows_per_key=False)
-    return inc_join(spark.table(case.table_a), spark.table(case.table_b), **arguments)
-
-
 # the JoinType of a pair by where B arrived against A (spec §3)
 MATCHED = "CASE WHEN RecDate_B = RecDate_A THEN {SAME_TIME} WHEN RecDate_B < RecDate_A THEN {A_LATE} ELSE {B_LATE} END"
 BASELINE_SQL = {"bucketed": "all", "join-group-by": "aggregate", "join-row-number": "first last"}  # name -> modes
@@ -108,7 +100,8 @@ def baseline_sql(case: ManyCase, name: str) -> str:
 VARIANTS: dict[str, str] = {
     "core": "the PySpark core with the mode's arguments (partner = 'all': many_rows_per_key=True)",
     "sql": "the SQL macro with the same arguments (rendered by dbt compile --inline)",
-    "core-default-plan": "the PySpark core, partner = 'all' with its default plan (one join on the key)",
+    "core-default-plan": "the PySpark core, partner = 'all' with the plain plan (many_rows_per_key=False)",
+    "core-auto": "the PySpark core, partner = 'all' with many_rows_per_key='auto' (the default, spec §15)",
     "bucketed": "hand-written: equi-join on (key, time bucket of width lb + mw + 1), then the window filter",
     "join-group-by": "hand-written: left join on key and window, then GROUP BY the A row",
     "join-row-number": "hand-written: left join on key and window, then row_number() per A row",
@@ -128,6 +121,7 @@ TARGETS = (
             (f"core {RPK} / hand-written bucketed join", "core", "bucketed", "≤ 1.2"),
             (f"sql {RPK} / core {RPK}", "sql", "core", None),
             (f"core default plan / core {RPK}", "core-default-plan", "core", None),
+            (f"core auto / core {RPK}", "core-auto", "core", "≤ 1.1"),
         ),
     ),
     ("aggregate", "aggregate, left", (("join + group by / core", "join-group-by", "core", "≥ 10"), SQL)),
@@ -149,7 +143,12 @@ class ManyRows(Suite):
     name = "many-rows"
     phase = "many-rows "
     uses_sql = True
-    builds = {"core": core, "core-default-plan": core_default_plan, **{name: _baseline(name) for name in BASELINE_SQL}}
+    builds = {
+        "core": core,
+        "core-default-plan": core_with(False),
+        "core-auto": core_with("auto"),
+        **{name: _baseline(name) for name in BASELINE_SQL},
+    }
 
     def data(self, spark, run) -> None:
         """Per shape: the dataset and the history lengths registered (tables ``<shape>_a_<n>d``)."""
@@ -178,8 +177,11 @@ class ManyRows(Suite):
             for history in histories["hot"]
         ]
         everything = whole("all", "dense", "inner", histories["dense"][-1])
-        cells += [Cell(everything, v, config.whole_repeats) for v in ("core", "bucketed", "sql")]
+        cells += [Cell(everything, v, config.whole_repeats) for v in ("core", "bucketed", "sql", "core-auto")]
         cells.append(Cell(everything, "core-default-plan", config.slow_repeats))
+        # spec §15: the daily run of partner = 'all' on dense data, both forced plans and the automatic choice
+        daily = ManyCase("all", "dense", "inner", histories["dense"][-1], "daily", last, last)
+        cells += [Cell(daily, v, config.repeats) for v in ("core", "core-default-plan", "core-auto")]
         for mode in ("aggregate", "first", "last"):
             case = whole(mode, "hot", "left", histories["hot"][0])
             cells += [Cell(case, v, config.whole_repeats) for v in ("core", "sql")]
@@ -210,7 +212,15 @@ class ManyRows(Suite):
                 label = f"{label}, {core_cell.case.shape} {core_cell.case.history} d whole history"
                 for name, x, y, goal in ratios:
                     found += ratio_target(f"{name}, {label}", at(mode, x), at(mode, y), goal)
-            dailies = sorted({c.case.history for c in cells if c.case.window == "daily"})
+            if mode == "all" and at("all", "core-auto", "daily") is not None:
+                for name, forced in ((f"core {RPK}", "core"), ("core plain plan", "core-default-plan")):
+                    found += ratio_target(
+                        f"core auto / {name}, partner all, inner, dense daily run",
+                        at("all", "core-auto", "daily"),
+                        at("all", forced, "daily"),
+                        "≤ 1.1",
+                    )
+            dailies = sorted({c.case.history for c in cells if c.case.window == "daily" and c.case.mode == "aggregate"})
             for variant in ("core", "sql") if mode == "aggregate" and len(dailies) > 1 else ():
                 found += ratio_target(
                     f"{variant} daily run, aggregate, left, hot: {dailies[-1]} d / {dailies[0]} d of history",

@@ -116,6 +116,19 @@ def core(spark, case):
     return inc_join(spark.table(case.table_a), spark.table(case.table_b), **case.arguments())
 
 
+def core_with(many_rows_per_key: bool | str):
+    """``core`` with the plan of partner = 'all' forced (False: one join on the key, the window a condition;
+    True: the grouped plan) or chosen by many_rows_per_key='auto' (spec §15)."""
+
+    def build(spark, case):
+        from dbt_inc_join import inc_join
+
+        arguments = dict(case.arguments(), many_rows_per_key=many_rows_per_key)
+        return inc_join(spark.table(case.table_a), spark.table(case.table_b), **arguments)
+
+    return build
+
+
 def load_peer(peer_dir: Path = PEER_DIR):
     """The peer module from the overlay directory, refusing any other ``inc_join`` on the path."""
     if not (peer_dir / "inc_join" / "__init__.py").exists():

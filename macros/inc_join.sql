@@ -41,9 +41,13 @@
                                               max_window_units, redo=redo) -%}
   {%- endif -%}
   {%- set restated = dbt_inc_join._restated_record(check, window, sides, reaches, params.inc_col) -%}
-  {%- do dbt_inc_join._log_run(params, window) -%}
+  {#- the plan that pairs the rows (spec §15): with many_rows_per_key='auto', from samples of the read ranges -#}
+  {%- set choice = dbt_inc_join._choose_join_plan(a, b, params, inputs, window) -%}
+  {%- do params.update({'groups_by_arrival': choice.grouped}) -%}
+  {%- do dbt_inc_join._log_run(params, window, choice) -%}
   {#- the run's record, for the post-hook record_run (spec §13), rides in the compiled code -#}
-  {%- set marker = '' if window.get('in_sql') else dbt_inc_join._run_marker(dbt_inc_join._run_record(window, params.inc_col, 'sql', restated)) -%}
+  {%- set record = dbt_inc_join._run_record(window, params.inc_col, 'sql', restated, choice.text) -%}
+  {%- set marker = '' if window.get('in_sql') else dbt_inc_join._run_marker(record) -%}
   {{ return(marker ~ '\n' ~ dbt_inc_join._render_join(a, b, params, inputs, plan, window)) }}
 {% endmacro %}
 
@@ -71,8 +75,8 @@
   {{ return(dbt_inc_join._reaches({'a': ranges[0], 'b': ranges[1]}, window.end, params.time_uom)) }}
 {% endmacro %}
 
-{% macro _log_run(params, window) %}
-  {#- One line per run in dbt's log (the same text as a Python model's). -#}
+{% macro _log_run(params, window, choice) %}
+  {#- One line per run in dbt's log (the same text as a Python model's), ending with the run's plan. -#}
   {%- set ranges = none -%}
   {%- if not window.empty -%}
     {%- set ranges = dbt_inc_join._read_ranges(window.start, window.end, params.how, params.look_back_time,
@@ -82,5 +86,5 @@
   {%- if dbt_inc_join._in_unit_test() -%}
     {%- set target = 'unit test ' ~ model.name -%}
   {%- endif -%}
-  {{ log(dbt_inc_join._run_log_line(target, window, ranges), info=True) }}
+  {{ log(dbt_inc_join._run_log_line(target, window, ranges) ~ '; plan: ' ~ choice.text, info=True) }}
 {% endmacro %}

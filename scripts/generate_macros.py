@@ -109,8 +109,15 @@ def generated_files(tables: ModuleType) -> dict[str, str]:
         "The messages of the arguments' rules, after 'inc_join: '; _message fills in their {fields}.",
         "{\n" + "".join(f"      {literal(key)}: {literal(text)},\n" for key, text in tables.MESSAGES.items()) + "  }",
     )
+    plan_choice = macro_file(
+        "_plan_choice_settings",
+        "PLAN_CHOICE",
+        "How many_rows_per_key='auto' chooses the plan of partner = all: the sample size and the threshold.",
+        literal(tables.PLAN_CHOICE),
+    )
     return {
         f"{GENERATED}/_arguments.sql": arguments,
+        f"{GENERATED}/_plan_choice_settings.sql": plan_choice,
         f"{GENERATED}/_messages.sql": messages,
         f"{GENERATED}/_join_types.sql": join_types,
         f"{GENERATED}/_ledger_columns.sql": ledger_columns,

@@ -461,7 +461,7 @@ CASES = (
         "many_rows_per_key-string",
         dict(many_rows_per_key="yes"),
         TypeError,
-        "inc_join: many_rows_per_key must be True or False (got str 'yes').",
+        "inc_join: many_rows_per_key must be True, False or 'auto' (got str 'yes').",
     ),
     Case(
         "late_match_time-negative",

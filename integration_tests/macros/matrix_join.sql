@@ -21,7 +21,7 @@
     partner_order_by=m.get('partner_order_by'),
     aggregate=m.get('aggregate'),
     null_fill=m.get('null_fill'),
-    many_rows_per_key=m.get('many_rows_per_key', false),
+    many_rows_per_key=m.get('many_rows_per_key', 'auto'),
     late_match_time=m.get('late_match_time', 0),
     join_cond=m.get('join_cond')
 ) }}

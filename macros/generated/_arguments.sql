@@ -20,7 +20,7 @@
       {'name': 'partner_order_by', 'default': none, 'required': false, 'check': 'own', 'accepted': [], 'joined': true, 'macros': ['inc_join']},
       {'name': 'aggregate', 'default': none, 'required': false, 'check': 'own', 'accepted': [], 'joined': true, 'macros': ['inc_join']},
       {'name': 'null_fill', 'default': none, 'required': false, 'check': 'own', 'accepted': [], 'joined': true, 'macros': ['inc_join']},
-      {'name': 'many_rows_per_key', 'default': false, 'required': false, 'check': 'flag', 'accepted': [], 'joined': true, 'macros': ['inc_join']},
+      {'name': 'many_rows_per_key', 'default': 'auto', 'required': false, 'check': 'flag_or_auto', 'accepted': [], 'joined': true, 'macros': ['inc_join']},
       {'name': 'late_match_time', 'default': 0, 'required': false, 'check': 'window_length', 'accepted': [], 'joined': true, 'macros': ['inc_join']},
       {'name': 'max_window_units', 'default': none, 'required': false, 'check': 'window_cap', 'accepted': [], 'joined': false, 'macros': ['inc_join', 'inc_join_many']},
       {'name': 'join_cond', 'default': none, 'required': false, 'check': 'own', 'accepted': [], 'joined': true, 'macros': ['inc_join']},

@@ -26,6 +26,7 @@
       ('redo_from', 'timestamp'),
       ('restated', 'array<struct<input:string,unit:timestamp,rows_then:bigint,rows_now:bigint>>'),
       ('fingerprints', 'string'),
+      ('plan', 'string'),
       ('recorded_month', 'string'),
       ('run_key', 'string'),
   ]) }}

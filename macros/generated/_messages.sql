@@ -5,6 +5,7 @@
   {{ return({
       'choice': '{parameter}={value} is not supported; accepted values: {accepted}.',
       'flag': '{parameter} must be {true} or {false} (got {value}).',
+      'flag_or_auto': '{parameter} must be {true}, {false} or {auto} (got {value}).',
       'window_length': '{parameter} must be a non-negative whole number of time_uom units, e.g. 2 (got {value}).',
       'window_length_negative': '{parameter} must be a non-negative whole number of time_uom units (got {value}).',
   }) }}

@@ -44,6 +44,13 @@
   {{ return(value) }}
 {% endmacro %}
 
+{% macro _flag_or_auto(parameter, value) %}
+  {#- true, false, or 'auto' (any case, surrounding blanks ignored). -#}
+  {%- if value is boolean -%}{{ return(value) }}{%- endif -%}
+  {%- if value is string and value | trim | lower == 'auto' -%}{{ return('auto') }}{%- endif -%}
+  {{ dbt_inc_join._fail(dbt_inc_join._message('flag_or_auto', {'parameter': parameter, 'true': 'true', 'false': 'false', 'auto': "'auto'", 'value': dbt_inc_join._repr(value)})) }}
+{% endmacro %}
+
 {% macro _name_list(parameter, value) %}
   {%- if value is string -%}
     {%- set names = [] -%}{%- for part in value.split(',') -%}{%- do names.append(part | trim) -%}{%- endfor -%}
@@ -251,7 +258,7 @@
 {% endmacro %}
 
 {% macro _check_argument(name, value) %}
-  {#- An argument checked by its table row's rule (choice, flag, window_length), normalised. -#}
+  {#- An argument checked by its table row's rule (choice, flag, window_length, flag_or_auto), normalised. -#}
   {%- set row = dbt_inc_join._argument(name) -%}
   {%- if row.check == 'choice' -%}
     {{ return(dbt_inc_join._choice(name, value, row.accepted)) }}
@@ -259,6 +266,8 @@
     {{ return(dbt_inc_join._flag(name, value)) }}
   {%- elif row.check == 'window_length' -%}
     {{ return(dbt_inc_join._window_length(name, value)) }}
+  {%- elif row.check == 'flag_or_auto' -%}
+    {{ return(dbt_inc_join._flag_or_auto(name, value)) }}
   {%- endif -%}
   {{ exceptions.raise_compiler_error('inc_join: no table rule checks ' ~ name ~ ' (it has a check of its own).') }}
 {% endmacro %}
@@ -293,7 +302,6 @@
     {%- do dbt_inc_join._check_late_matches(how, partner, aggregates | length > 0, enforce) -%}
   {%- endif -%}
   {%- set mode = 'aggregate' if aggregates else partner -%}
-  {#- groups_by_arrival: late matches use the plain plan; many_rows_per_key is a hint, the rows are the same -#}
   {{ return({
       'join_cols': keys,
       'join_cols_b': keys_b,
@@ -315,7 +323,6 @@
       'many_rows_per_key': many,
       'late_match_time': late,
       'mode': mode,
-      'groups_by_arrival': mode != 'all' or (many and late == 0),
   }) }}
 {% endmacro %}
 
@@ -336,7 +343,7 @@
   {%- if aggregates and how not in ['left', 'inner'] -%}
     {{ dbt_inc_join._fail("aggregate gives one row per A row, so how must be 'left' or 'inner' (got how='" ~ how ~ "').") }}
   {%- endif -%}
-  {%- if not enforce and (partner != 'all' or aggregates or many) -%}
+  {%- if not enforce and (partner != 'all' or aggregates or many is sameas true) -%}
     {%- set used = 'aggregate' if aggregates else ('many_rows_per_key' if partner == 'all' else 'partner') -%}
     {{ dbt_inc_join._fail(used ~ " needs the sliding join window; enforce_sliding_join_window=False (the compatibility mode) only supports partner='all' without aggregate.") }}
   {%- endif -%}

@@ -7,9 +7,10 @@
   {{ return(moment.strftime('%Y-%m-%d %H:%M:%S')) }}
 {% endmacro %}
 
-{% macro _run_record(window, arrival_column, language, restated=none) %}
+{% macro _run_record(window, arrival_column, language, restated=none, plan=none) %}
   {#- What a run decided, as the post-hook records it (python_models/model.py: run_record is the same dict).
-      restated: what the run found of its inputs (_restated_record: fingerprints, restated units). -#}
+      restated: what the run found of its inputs (_restated_record: fingerprints, restated units); plan: the
+      text of its plan (spec §15). -#}
   {{ return({
       'invocation_id': invocation_id,
       'language': language,
@@ -28,6 +29,7 @@
       'redo_from': dbt_inc_join._moment_text(window.get('redo_from')),
       'restated': (restated or {}).get('restated') or [],
       'fingerprints': (restated or {}).get('fingerprints'),
+      'plan': plan,
   }) }}
 {% endmacro %}
 
@@ -119,6 +121,7 @@ select
   {{ moment(record.get('redo_from')) }} as redo_from,
   {{ dbt_inc_join._restated_literal(record.get('restated') or []) }} as restated,
   {{ text(tojson(record.fingerprints) if record.get('fingerprints') else none) }} as fingerprints,
+  {{ text(record.get('plan')) }} as plan,
   {{ text(run_key) }} as run_key
 {%- endmacro %}
 

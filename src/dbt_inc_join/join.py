@@ -43,7 +43,7 @@ def inc_join(
     partner_order_by=None,
     aggregate=None,
     null_fill=None,
-    many_rows_per_key: bool = False,
+    many_rows_per_key: bool | str = "auto",
     late_match_time: int = 0,
     join_cond: str | None = None,
 ) -> DataFrame:

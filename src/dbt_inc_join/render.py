@@ -9,6 +9,7 @@ re-joins both inputs for every branch of a UNION ALL (measured 2-3x slower, see 
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from datetime import date, datetime
 
@@ -40,6 +41,7 @@ from .join_cond import condition_projection
 from .join_types import JoinType, emitted_join_types
 from .late_matches import late_copies, late_window_sql
 from .placement import ARRIVAL_A, ARRIVAL_B, PlacementContext, keys_equal_sql, sliding_window_sql
+from .plan_choice import PlanChoice, choose_join_plan
 from .predicates import arrival_range_sql, quote
 from .prepared import PreparedJoin, ResolvedInputs
 from .scenarios import SCENARIOS, Scenario
@@ -50,6 +52,7 @@ from .window import OutputWindow, read_ranges
 CODE = "_join_type"
 EPOCH = {"date": date(1970, 1, 1), "timestamp": datetime(1970, 1, 1)}
 JOIN_KINDS = {"inner": "inner", "left": "left", "left_anti": "left", "full": "full"}
+_log = logging.getLogger("dbt_inc_join")
 
 
 def arrival_is_truncated(data_type: DataType, unit: TimeUnit) -> bool:
@@ -181,8 +184,11 @@ def placed_columns(
     return columns
 
 
-def render_join(prepared: PreparedJoin, window: OutputWindow) -> DataFrame:
-    """The lazy plan for a resolved window."""
+def render_join(prepared: PreparedJoin, window: OutputWindow, choice: PlanChoice | None = None) -> DataFrame:
+    """The lazy plan for a resolved window; ``choice``: plan_choice.choose_join_plan's (made here when not given:
+    with many_rows_per_key='auto' it reads a sample of each input, spec §15)."""
+    choice = choice or choose_join_plan(prepared, window)
+    _log.info("inc_join plan: %s", choice.text)
     df_a, df_b, params, inputs, plan = prepared.df_a, prepared.df_b, prepared.params, prepared.inputs, prepared.plan
     unit = params.time_uom
     start, end = window.start, window.end
@@ -228,9 +234,9 @@ def render_join(prepared: PreparedJoin, window: OutputWindow) -> DataFrame:
 
     if params.late_match_time:
         sides[0] = late_copies(sides[0], sides[1], params, len(inputs.keys), condition_sql(prepared))
-    if params.groups_by_arrival and pairs_by_bucket(params.mode, params.how):
+    if choice.grouped and pairs_by_bucket(params.mode, params.how):
         pairs = bucketed_pairs(prepared, sides[0], slices[1])
-    elif params.groups_by_arrival:
+    elif choice.grouped:
         pairs = arrival_group_pairs(prepared, sides[0], slices[1], df_b)
     else:
         condition = partner_condition_sql(params, start, len(inputs.keys), condition_sql(prepared))

@@ -86,6 +86,7 @@ LEDGER_COLUMNS = (
     ("redo_from", "timestamp"),
     ("restated", "array<struct<input:string,unit:timestamp,rows_then:bigint,rows_now:bigint>>"),
     ("fingerprints", "string"),
+    ("plan", "string"),
     ("recorded_month", "string"),
     ("run_key", "string"),
 )
@@ -104,9 +105,10 @@ _IN_DBT = ("inc_join_model", "inc_join_many_model")
 #: positions and of the Python signatures. name and default (``required``: no default); check, the rule that
 #: checks it (validation.py and macros/internal/_validation.sql): "choice" (one of ``accepted``, any case),
 #: "flag" (true or false), "window_length" (a whole number of units >= 0), "window_bound" (output window bounds,
-#: window.py), "window_cap" (max_window_units, ledger.py), or the argument's own rule (``own``: written as code,
-#: a check of its own name in both languages); joined, whether check_parameters takes it (the arguments of one
-#: join, as opposed to the run's window); entries, the entry points that take it (see ENTRIES).
+#: window.py), "window_cap" (max_window_units, ledger.py), "flag_or_auto" (true, false or 'auto'), or the
+#: argument's own rule (``own``: written as code, a check of its own name in both languages); joined, whether
+#: check_parameters takes it (the arguments of one join, as opposed to the run's window); entries, the entry
+#: points that take it (see ENTRIES).
 
 
 def _argument(name, default, check="own", accepted=(), joined=True, entries=_JOIN, required=False) -> dict:
@@ -134,7 +136,7 @@ ARGUMENTS = (
     _argument("partner_order_by", None),
     _argument("aggregate", None),
     _argument("null_fill", None),
-    _argument("many_rows_per_key", False, "flag"),
+    _argument("many_rows_per_key", "auto", "flag_or_auto"),
     _argument("late_match_time", 0, "window_length"),
     _argument("max_window_units", None, "window_cap", joined=False, entries=_IN_DBT),
     _argument("join_cond", None),
@@ -147,10 +149,17 @@ SQL_MACROS = {"inc_join": "inc_join_model", "inc_join_many": "inc_join_many_mode
 
 #: The messages of the rules the arguments table names (ARGUMENTS' check), after "inc_join: ". Each language
 #: fills in {parameter}, {value} (Python: the type and repr of a value of the wrong type, the repr of a wrong
-#: choice; Jinja: its repr), {accepted} (the accepted values, quoted) and {true}/{false} (its spelling).
+#: choice; Jinja: its repr), {accepted} (the accepted values, quoted) and {true}/{false}/{auto} (its spelling).
 MESSAGES = {
     "choice": "{parameter}={value} is not supported; accepted values: {accepted}.",
     "flag": "{parameter} must be {true} or {false} (got {value}).",
+    "flag_or_auto": "{parameter} must be {true}, {false} or {auto} (got {value}).",
     "window_length": "{parameter} must be a non-negative whole number of time_uom units, e.g. 2 (got {value}).",
     "window_length_negative": "{parameter} must be a non-negative whole number of time_uom units (got {value}).",
 }
+
+#: How ``many_rows_per_key='auto'`` chooses the plan of partner = all (docs/spec.md §15; plan_choice.py and
+#: macros/internal/_plan_choice.sql): each side's first ``sample_rows`` rows of the run's read range with
+#: non-NULL keys; the grouped plan when, in both samples, a row shares its key with at least ``shared_rows``
+#: rows of its sample (itself included) on average.
+PLAN_CHOICE = {"sample_rows": 1000, "shared_rows": 8}

@@ -39,7 +39,7 @@ class JoinParameters:
     partner_order_by: tuple[str, ...] = ()
     aggregate: tuple[tuple[str, str], ...] = ()  #: (output column, Spark SQL aggregate), in the given order
     null_fill: tuple[tuple[str, object], ...] = ()  #: (aggregate name, literal)
-    many_rows_per_key: bool = False
+    many_rows_per_key: bool | str = "auto"  #: True, False, or "auto": chosen per run (spec §15, plan_choice.py)
     late_match_time: int = 0  #: spec §10: how long after A's window closes a partner still counts (0: off)
     join_cols_b: tuple[str, ...] = ()  #: B's spelling of each key, when join_cols was a mapping (else A's)
     inc_col_b: str = ""  #: B's arrival column, when inc_col was an (A, B) pair (else A's)
@@ -59,13 +59,6 @@ class JoinParameters:
     def mode(self) -> str:
         """The row mode of spec §11: the partner choice, or "aggregate"."""
         return "aggregate" if self.aggregate else self.partner
-
-    @property
-    def groups_by_arrival(self) -> bool:
-        """Whether the run pairs rows through the distinct (keys, arrival) of A and time buckets (spec §11,
-        Cost): always for one row per A, and for partner = all with many_rows_per_key. Late matches (spec §10)
-        use the plain plan: many_rows_per_key is a hint, the rows are the same either way."""
-        return self.mode != "all" or (self.many_rows_per_key and self.late_match_time == 0)
 
 
 def message(rule: str, **fields: str) -> str:
@@ -99,6 +92,17 @@ def check_window_length(parameter: str, value: object) -> int:
     if value < 0:
         raise ValueError(message("window_length_negative", parameter=parameter, value=str(value)))
     return value
+
+
+def check_flag_or_auto(parameter: str, value: object) -> bool | str:
+    """True, False, or "auto" (any case, surrounding blanks ignored)."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().lower() == "auto":
+        return "auto"
+    raise TypeError(
+        message("flag_or_auto", parameter=parameter, value=_typed(value), true="True", false="False", auto="'auto'")
+    )
 
 
 def check_flag(parameter: str, value: object) -> bool:
@@ -201,7 +205,8 @@ def join_arguments(values: Mapping[str, object]) -> dict[str, object]:
 
 
 def check_argument(name: str, value: object) -> object:
-    """An argument checked by the rule of its row in shared_tables.ARGUMENTS (choice, flag, window_length)."""
+    """An argument checked by the rule of its row in shared_tables.ARGUMENTS (choice, flag, window_length,
+    flag_or_auto)."""
     row = _RULES[name]
     if row["check"] == "choice":
         return check_choice(name, value, row["accepted"])
@@ -209,6 +214,8 @@ def check_argument(name: str, value: object) -> object:
         return check_flag(name, value)
     if row["check"] == "window_length":
         return check_window_length(name, value)
+    if row["check"] == "flag_or_auto":
+        return check_flag_or_auto(name, value)
     raise AssertionError(f"no table rule checks {name} (it has a check of its own)")
 
 
@@ -232,7 +239,7 @@ def check_parameters(**given: object) -> JoinParameters:
     order_by = _partner_order_by(arguments["partner_order_by"], partner_value)
     aggregates = _aggregates(arguments["aggregate"])
     fills = _null_fill(arguments["null_fill"], aggregates)
-    many = cast(bool, check_argument("many_rows_per_key", arguments["many_rows_per_key"]))
+    many = cast("bool | str", check_argument("many_rows_per_key", arguments["many_rows_per_key"]))
     _check_row_mode(how_value, partner_value, bool(aggregates), many, enforce)
     late = cast(int, check_argument("late_match_time", arguments["late_match_time"]))
     if late:
@@ -272,7 +279,7 @@ def _partner_order_by(value: object, partner: str) -> tuple[str, ...]:
     return order_by
 
 
-def _check_row_mode(how: str, partner: str, aggregates: bool, many: bool, enforce: bool) -> None:
+def _check_row_mode(how: str, partner: str, aggregates: bool, many: bool | str, enforce: bool) -> None:
     """spec §11: aggregate takes every partner of an A row; one row per A row needs the sliding window."""
     if aggregates and partner != "all":
         raise ValueError(
@@ -283,7 +290,7 @@ def _check_row_mode(how: str, partner: str, aggregates: bool, many: bool, enforc
         raise ValueError(
             f"inc_join: aggregate gives one row per A row, so how must be 'left' or 'inner' (got how={how!r})."
         )
-    if not enforce and (partner != "all" or aggregates or many):
+    if not enforce and (partner != "all" or aggregates or many is True):
         used = "aggregate" if aggregates else ("many_rows_per_key" if partner == "all" else "partner")
         raise ValueError(
             f"inc_join: {used} needs the sliding join window; enforce_sliding_join_window=False (the "

@@ -42,6 +42,7 @@ from dbt_inc_join import (
     late_matches,
     ledger,
     placement,
+    plan_choice,
     predicates,
     render,
     restated,
@@ -424,6 +425,37 @@ RESTATED_ROWS = [
     {"input": "b", "unit": "2025-03-06 00:00:00", "rows_then": 5, "rows_now": 4},
     {"input": "db.upstream", "unit": "2025-03-06 13:00:00", "rows_then": None, "rows_now": None},
 ]
+#: spec §15: many_rows_per_key values, key samples and (rows, shared) of a sample
+MANY = (True, False, "auto")
+SAMPLED_KEYS = ([], [[1], [2], [3]], [[7], [7], [1], [7], [2], [7]], [[1, "x"], [1, "y"], [1, "x"], [None, "x"]])
+SHARINGS = {"sparse": (1000, 1.04), "edge": (400, 7.96), "dense": (1000, 8.0), "empty": (0, 0.0)}
+
+
+def sharing_or_none(name: str | None) -> plan_choice.KeySharing | None:
+    return None if name is None else plan_choice.KeySharing(*SHARINGS[name])
+
+
+def sharing_dict_or_none(name: str | None) -> dict[str, Any] | None:
+    return None if name is None else dict(zip(("rows", "shared"), SHARINGS[name], strict=True))
+
+
+def choice_dict(choice: plan_choice.PlanChoice | None) -> dict[str, Any] | None:
+    """A PlanChoice as the macros return it (with its text)."""
+    return None if choice is None else {"grouped": choice.grouped, "reason": choice.reason, "text": choice.text}
+
+
+def plan_parameters(p: Params) -> JoinParameters:
+    aggregate = (("n", "count(*)"),) if p["mode"] == "aggregate" else ()
+    partner = "first" if p["mode"] == "first" else "all"
+    fields = dict(many_rows_per_key=p["many"], partner=partner, aggregate=aggregate)
+    return dataclasses.replace(join_parameters(dict(p, lb=1, mw=2, unit="day")), **fields)
+
+
+def plan_macro_parameters(p: Params) -> dict[str, Any]:
+    fields = dict(mode=p["mode"], many_rows_per_key=p["many"])
+    return dict(macro_parameters(dict(p, lb=1, mw=2, unit="day")), **fields)
+
+
 SHIFTS = (-3, 0, 1, 5)
 LATE = (0, 2)
 HOWS = join_types.HOW_VALUES
@@ -861,6 +893,38 @@ TWINS: tuple[Twin, ...] = (
         ],
         lambda p: call(p["text"], ["Amount", "Paid At", "Note"], ["amount", "Seq"]),
         lambda p: [p["text"], ["Amount", "Paid At", "Note"], ["amount", "Seq"]],
+    ),
+    # plan_choice.py = _plan_choice.sql: the plan of a run and why (spec §15)
+    Twin(
+        plan_choice.fixed_plan,
+        "_fixed_plan",
+        grid(mode=("all", "first", "aggregate"), late=LATE, enforce=(True, False), many=MANY, empty=(False, True)),
+        lambda p: call(plan_parameters(p), p["empty"]),
+        lambda p: [plan_macro_parameters(p), p["empty"]],
+        python_shape=choice_dict,
+    ),
+    Twin(
+        plan_choice.key_sharing,
+        "_key_sharing",
+        [{"keys": keys} for keys in SAMPLED_KEYS],
+        lambda p: call(p["keys"]),
+        lambda p: [p["keys"]],
+        python_shape=dataclasses.asdict,
+    ),
+    Twin(
+        plan_choice.auto_plan,
+        "_auto_plan",
+        grid(a=tuple(SHARINGS), b=(None, *SHARINGS)),
+        lambda p: call(plan_choice.KeySharing(*SHARINGS[p["a"]]), sharing_or_none(p["b"])),
+        lambda p: [dict(zip(("rows", "shared"), SHARINGS[p["a"]], strict=True)), sharing_dict_or_none(p["b"])],
+        python_shape=choice_dict,
+    ),
+    Twin(
+        plan_choice.sample_predicate,
+        "_sample_predicate",
+        [{"keys": ["k"]}, {"keys": ["Trade Id", "k2"]}],
+        lambda p: call(p["keys"], "RecDate >= DATE'2025-03-01'"),
+        lambda p: [p["keys"], "RecDate >= DATE'2025-03-01'"],
     ),
     # restated.py = ledger/_restated.sql: the fingerprints of a run's reads and what differs (spec §14)
     Twin(

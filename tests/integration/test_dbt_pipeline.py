@@ -6,6 +6,8 @@ re-running a past day or the same day changes nothing."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from dbt_inc_join import inc_join
@@ -189,8 +191,11 @@ def test_sql_and_python_models_log_the_same_line(project, daily):
     assert rerun["gen_left"].startswith(
         f"window {past}..{past}; start: var inc_join_output_window_start; end: var inc_join_output_window_end; reads a "
     )
+    # spec §15: the line ends with the plan and why; one key a row on each day: the plain join
+    assert re.search(r"; plan: plain \(auto: 1\.0 rows a key in a sample of \d+ A rows, below 8\)$", rerun["gen_left"])
     caught_up = logged_lines(today=LAST_DAY)
     assert caught_up["gen_left"] == caught_up["gen_left_py"]
+    assert caught_up["gen_left"].endswith("; reads nothing; plan: plain (the run reads nothing)")
     assert (
         caught_up["gen_left"].startswith("window empty (")
         and "; start: max(RecDate) in <this> + 1 day; end: " in caught_up["gen_left"]

@@ -124,6 +124,11 @@ def test_thirty_days_with_four_threads_ledger_and_tables_agree(spark, project):
         }, model
     codes = {r.JoinType for r in project.table("long_full").select("JoinType").distinct().collect()}
     assert codes == {1, 2, 3, 4, 6}
+    # spec §15: every record names its run's plan; a SQL model and its Python twin choose alike, run by run
+    plans = {model: [r.plan for r in ledger_rows(ledger, f"inc_join_it.{model}")] for model in LONG_MODELS}
+    assert plans["long_left"] == plans["long_left_py"]
+    assert all(plan.startswith("plain (auto: ") and plan.endswith(", below 8)") for plan in plans["long_left"])
+    assert set(plans["long_inner"]) == {"plain (late matches use the plain plan)"}
     assert_monitoring_agrees(spark, project, LONG_MODELS, days[-1], runs_each=30)
 
     # a model of several inputs (spec §12) records its runs too: one per day, tiling the period, the table equal
@@ -140,7 +145,7 @@ def test_thirty_days_with_four_threads_ledger_and_tables_agree(spark, project):
     )  # fmt: skip
     assert rows(many, sorted(many.columns)) == rows(expected, sorted(many.columns))
     runs = ledger_rows(ledger, "inc_join_it.long_many")
-    assert len(runs) == 30 and len({r.run_key for r in runs}) == 30
+    assert len(runs) == 30 and len({r.run_key for r in runs}) == 30 and {r.plan for r in runs} == {None}
     assert_ledger_agrees(many, runs, first_arrival(spark, "left"), days[-1], join_type=False)
     assert committed_property(spark, "long_many")["window_end"] == str(runs[-1].window_end)
     assert {r.JoinType_first_b for r in many.select("JoinType_first_b").distinct().collect()} == {1, 2, 3, 4}

@@ -20,6 +20,7 @@ from pyspark.sql.types import DataType
 from ..join import prepare_join
 from ..ledger import cap_window, check_max_window_units, committed_state, ledger_start
 from ..many import PreparedMany, prepare_many, render_many
+from ..plan_choice import choose_join_plan
 from ..predicates import quote
 from ..prepared import PreparedJoin
 from ..render import render_join
@@ -384,9 +385,10 @@ def run_record(
     unit: str,
     invocation_id: str | None,
     restated: dict[str, Any] | None = None,
+    plan: str | None = None,
 ) -> dict[str, Any]:
     """What the run decided, for the post-hook record_run (the macro _run_record builds the same dict); restated:
-    what the run found of its inputs (restated.restated_record)."""
+    what the run found of its inputs (restated.restated_record); plan: the text of its plan (spec §15)."""
     window = resolved.window
     return {
         "invocation_id": invocation_id,
@@ -406,6 +408,7 @@ def run_record(
         "redo_from": _moment_text(resolved.redo_from),
         "restated": (restated or {}).get("restated") or [],
         "fingerprints": (restated or {}).get("fingerprints"),
+        "plan": plan,
     }
 
 
@@ -467,7 +470,7 @@ def inc_join_model(
     partner_order_by=None,
     aggregate=None,
     null_fill=None,
-    many_rows_per_key: bool = False,
+    many_rows_per_key: bool | str = "auto",
     late_match_time: int = 0,
     max_window_units: int | None = None,
     join_cond: str | None = None,
@@ -506,11 +509,14 @@ def inc_join_model(
             late_match_time=params.late_match_time,
         )
     )
-    _log(run_log_line(str(dbt.this), window, resolved.start_reason, resolved.end_reason, ranges))
+    choice = choose_join_plan(prepared, window)
+    line = run_log_line(str(dbt.this), window, resolved.start_reason, resolved.end_reason, ranges)
+    _log(f"{line}; plan: {choice.text}")
     # the writer hands it to the post-hook record_run (spec §13)
     invocation_id = context.get("invocation_id")
-    dbt.inc_join_run = run_record(resolved, prepared.inputs.inc_col[0], params.time_uom.value, invocation_id, recorded)
-    return render_join(prepared, window)
+    arrival = prepared.inputs.inc_col[0]
+    dbt.inc_join_run = run_record(resolved, arrival, params.time_uom.value, invocation_id, recorded, choice.text)
+    return render_join(prepared, window, choice)
 
 
 def inc_join_many_model(

@@ -1,0 +1,91 @@
+{#- Which plan pairs the rows of one run (docs/spec.md §15): the plain key join, or the grouped plan of spec §11.
+    Read side by side with src/dbt_inc_join/plan_choice.py (same steps, same names, same texts); the sample
+    size and threshold come from the shared table (macros/generated/_plan_choice_settings.sql). -#}
+
+{% macro _fixed_plan(params, reads_nothing) %}
+  {#- The plan when no sample is needed ({'grouped', 'reason', 'text'}), or none. -#}
+  {%- if params.mode != 'all' -%}
+    {{ return(dbt_inc_join._plan_choice(true, 'one row per A row')) }}
+  {%- elif params.late_match_time -%}
+    {{ return(dbt_inc_join._plan_choice(false, 'late matches use the plain plan')) }}
+  {%- elif not params.enforce_sliding_join_window -%}
+    {{ return(dbt_inc_join._plan_choice(false, 'compatibility mode')) }}
+  {%- elif params.many_rows_per_key is boolean -%}
+    {{ return(dbt_inc_join._plan_choice(params.many_rows_per_key, 'set by many_rows_per_key')) }}
+  {%- elif reads_nothing -%}
+    {{ return(dbt_inc_join._plan_choice(false, 'the run reads nothing')) }}
+  {%- endif -%}
+  {{ return(none) }}
+{% endmacro %}
+
+{% macro _plan_choice(grouped, reason) %}
+  {{ return({
+      'grouped': grouped,
+      'reason': reason,
+      'text': ('grouped' if grouped else 'plain') ~ ' (' ~ reason ~ ')',
+  }) }}
+{% endmacro %}
+
+{% macro _key_sharing(keys) %}
+  {#- A sample of key tuples: its rows, and how many rows of the sample a row shares its key with, on average
+      over the rows (sum of squared key counts / rows). -#}
+  {%- set counts = {} -%}
+  {%- for key in keys -%}
+    {%- set name = key | list | map('string') | join('|~|') -%}
+    {%- do counts.update({name: counts.get(name, 0) + 1}) -%}
+  {%- endfor -%}
+  {%- set rows = counts.values() | sum -%}
+  {%- set squares = [] -%}
+  {%- for n in counts.values() -%}{%- do squares.append(n * n) -%}{%- endfor -%}
+  {{ return({'rows': rows, 'shared': (squares | sum) / rows if rows else 0.0}) }}
+{% endmacro %}
+
+{% macro _auto_plan(a, b) %}
+  {#- The choice of many_rows_per_key='auto' from A's sample and, when A's is dense, B's. -#}
+  {%- set threshold = dbt_inc_join._plan_choice_settings().shared_rows -%}
+  {%- set a_text = 'auto: ' ~ '%.1f' | format(a.shared) ~ ' rows a key in a sample of ' ~ a.rows ~ ' A rows' -%}
+  {%- if b is none or a.shared < threshold -%}
+    {{ return(dbt_inc_join._plan_choice(false, a_text ~ ', below ' ~ threshold)) }}
+  {%- endif -%}
+  {%- set b_text = '%.1f' | format(b.shared) ~ ' in a sample of ' ~ b.rows ~ ' B rows' -%}
+  {%- if b.shared < threshold -%}
+    {{ return(dbt_inc_join._plan_choice(false, a_text ~ ', ' ~ b_text ~ ', below ' ~ threshold)) }}
+  {%- endif -%}
+  {{ return(dbt_inc_join._plan_choice(true, a_text ~ ', ' ~ b_text ~ ', both at least ' ~ threshold)) }}
+{% endmacro %}
+
+{% macro _sample_predicate(keys, range_sql) %}
+  {#- The rows a side's sample is drawn from: its read range, keys not NULL (they never pair). -#}
+  {%- set parts = ['(' ~ range_sql ~ ')'] -%}
+  {%- for key in keys -%}{%- do parts.append(dbt_inc_join._quote(key) ~ ' IS NOT NULL') -%}{%- endfor -%}
+  {{ return(parts | join(' AND ')) }}
+{% endmacro %}
+
+{% macro _choose_join_plan(a, b, params, inputs, window) %}
+  {#- The plan of a run: _fixed_plan, or _auto_plan over samples of the read ranges (spec §4). A unit test's
+      window is decided in SQL over its given rows: nothing to sample there. -#}
+  {%- set fixed = dbt_inc_join._fixed_plan(params, window.end is none or window.empty) -%}
+  {%- if fixed is not none -%}{{ return(fixed) }}{%- endif -%}
+  {%- if window.get('in_sql') -%}
+    {{ return(dbt_inc_join._plan_choice(false, "a unit test's given rows")) }}
+  {%- endif -%}
+  {%- set unit = params.time_uom -%}
+  {%- set ranges = dbt_inc_join._read_ranges(window.start, window.end, params.how, params.look_back_time,
+                                              params.max_waiting_time, unit, 0) -%}
+  {%- set size = dbt_inc_join._plan_choice_settings().sample_rows -%}
+  {%- set samples = [] -%}
+  {%- for relation in [a, b] -%}
+    {%- set index = loop.index0 -%}
+    {%- if index == 0 or samples[0].shared >= dbt_inc_join._plan_choice_settings().shared_rows -%}
+      {%- set keys = inputs['keys'] | map(attribute=index) | list -%}
+      {%- set range_sql = dbt_inc_join._arrival_range_sql(inputs.inc_col[index], inputs.raw_types[index],
+                                                          ranges[index][0], ranges[index][1], unit) -%}
+      {%- set quoted = [] -%}
+      {%- for key in keys -%}{%- do quoted.append(dbt_inc_join._quote(key)) -%}{%- endfor -%}
+      {%- set found = run_query('select ' ~ quoted | join(', ') ~ ' from ' ~ relation
+                                ~ ' where ' ~ dbt_inc_join._sample_predicate(keys, range_sql) ~ ' limit ' ~ size) -%}
+      {%- do samples.append(dbt_inc_join._key_sharing(found.rows)) -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {{ return(dbt_inc_join._auto_plan(samples[0], samples[1] if samples | length > 1 else none)) }}
+{% endmacro %}

@@ -1,0 +1,110 @@
+"""Which plan pairs the rows of one run (docs/spec.md §15): the plain key join, or the grouped plan of spec §11
+(A's distinct (keys, arrival) in time buckets). The SQL twin is macros/internal/_plan_choice.sql.
+
+The rows never depend on the choice, only the cost does. One row per A and many_rows_per_key=True always
+group; late matches, the compatibility mode and many_rows_per_key=False never do. With 'auto' (the default)
+a run of partner = all looks at the first rows of its own read range on each side: when a row there shares its
+key with many rows of the sample on both sides, the plain join would compare every A row of a key with every
+B row of it, and the grouped plan wins. Reading a few hundred rows costs one small Spark job per side (B's
+only when A's sample is dense); the plan is decided before the join is built.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from .predicates import arrival_range_sql, quote
+from .prepared import PreparedJoin
+from .shared_tables import PLAN_CHOICE
+from .validation import JoinParameters
+from .window import OutputWindow, read_ranges
+
+SAMPLE_ROWS: int = PLAN_CHOICE["sample_rows"]
+SHARED_ROWS: int = PLAN_CHOICE["shared_rows"]
+
+
+@dataclass(frozen=True)
+class PlanChoice:
+    """The plan of a run and why: the text of the run's log line and of the ledger's ``plan`` column."""
+
+    grouped: bool
+    reason: str
+
+    @property
+    def text(self) -> str:
+        return f"{'grouped' if self.grouped else 'plain'} ({self.reason})"
+
+
+@dataclass(frozen=True)
+class KeySharing:
+    """A sample of one side: its rows, and how many rows of the sample a row shares its key with, on average
+    over the rows (itself included: sum of squared key counts / rows; 1.0 when every key is unique)."""
+
+    rows: int
+    shared: float
+
+
+def fixed_plan(params: JoinParameters, reads_nothing: bool) -> PlanChoice | None:
+    """The plan when no sample is needed, or None (many_rows_per_key='auto' with partner = all)."""
+    if params.mode != "all":
+        return PlanChoice(True, "one row per A row")
+    if params.late_match_time:
+        return PlanChoice(False, "late matches use the plain plan")
+    if not params.enforce_sliding_join_window:
+        return PlanChoice(False, "compatibility mode")
+    if params.many_rows_per_key is True or params.many_rows_per_key is False:
+        return PlanChoice(params.many_rows_per_key, "set by many_rows_per_key")
+    if reads_nothing:
+        return PlanChoice(False, "the run reads nothing")
+    return None
+
+
+def key_sharing(keys: Iterable[Sequence[object]]) -> KeySharing:
+    """The sharing of a sample of key tuples."""
+    counts = Counter(tuple(key) for key in keys)
+    rows = sum(counts.values())
+    return KeySharing(rows, sum(n * n for n in counts.values()) / rows if rows else 0.0)
+
+
+def auto_plan(a: KeySharing, b: KeySharing | None) -> PlanChoice:
+    """The choice of many_rows_per_key='auto' from A's sample and, when A's is dense, B's."""
+    a_text = f"auto: {a.shared:.1f} rows a key in a sample of {a.rows} A rows"
+    if b is None or a.shared < SHARED_ROWS:
+        return PlanChoice(False, f"{a_text}, below {SHARED_ROWS}")
+    b_text = f"{b.shared:.1f} in a sample of {b.rows} B rows"
+    if b.shared < SHARED_ROWS:
+        return PlanChoice(False, f"{a_text}, {b_text}, below {SHARED_ROWS}")
+    return PlanChoice(True, f"{a_text}, {b_text}, both at least {SHARED_ROWS}")
+
+
+def sample_predicate(keys: Sequence[str], range_sql: str) -> str:
+    """The rows a side's sample is drawn from: its read range, keys not NULL (they never pair)."""
+    return " AND ".join([f"({range_sql})"] + [f"{quote(key)} IS NOT NULL" for key in keys])
+
+
+def choose_join_plan(prepared: PreparedJoin, window: OutputWindow) -> PlanChoice:
+    """The plan of a run over ``window``: fixed_plan, or auto_plan over samples of the read ranges (spec §4)."""
+    params, inputs = prepared.params, prepared.inputs
+    fixed = fixed_plan(params, window.end is None or window.is_empty)
+    if fixed is not None:
+        return fixed
+    unit = params.time_uom
+    ranges = read_ranges(
+        window,
+        how=params.how,
+        look_back_time=params.look_back_time,
+        max_waiting_time=params.max_waiting_time,
+        unit=unit,
+    )
+    samples: list[KeySharing] = []
+    for index, df in enumerate((prepared.df_a, prepared.df_b)):
+        keys = [key[index] for key in inputs.keys]
+        lower, upper = ranges[index]
+        range_sql = arrival_range_sql(inputs.inc_col[index], inputs.arrival_types[index], lower, upper, unit)
+        rows = df.where(sample_predicate(keys, range_sql)).select(*[quote(k) for k in keys]).limit(SAMPLE_ROWS)
+        samples.append(key_sharing(tuple(row) for row in rows.collect()))
+        if samples[0].shared < SHARED_ROWS:
+            break  # A's keys are (nearly) unique: the plain join pairs each B row with few A rows
+    return auto_plan(samples[0], samples[1] if len(samples) > 1 else None)

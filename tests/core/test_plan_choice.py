@@ -1,0 +1,111 @@
+"""spec §15: many_rows_per_key='auto' chooses the plan of partner = all per run, from the run's own slices, and
+the rows never depend on the choice (plan_choice.py; the SQL twin is macros/internal/_plan_choice.sql, compared in
+test_twins.py)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from dbt_inc_join import inc_join
+from dbt_inc_join.join import prepare_join
+from dbt_inc_join.plan_choice import KeySharing, auto_plan, choose_join_plan, fixed_plan, key_sharing
+from dbt_inc_join.validation import check_parameters
+from dbt_inc_join.window import OutputWindow
+
+from .frames import bound, oracle_rows, side_frame
+from .oracle import expected_rows
+from .test_properties import PROPERTY_SETTINGS, tiles
+
+
+def test_key_sharing_counts_how_many_rows_of_the_sample_a_row_shares_its_key_with():
+    assert key_sharing([]) == KeySharing(0, 0.0)
+    assert key_sharing([(1,), (2,), (3,)]) == KeySharing(3, 1.0)
+    # one hot key among singles: 4 rows share one key (4 * 4), 2 are alone (1 + 1): 18 / 6
+    assert key_sharing([(7,), (7,), (1,), (7,), (2,), (7,)]) == KeySharing(6, 3.0)
+    assert key_sharing([(1, "x"), (1, "y"), (1, "x")]) == KeySharing(3, 5 / 3)
+
+
+def test_auto_plan_groups_only_when_both_samples_are_dense_and_says_why():
+    sparse, dense = KeySharing(1000, 1.04), KeySharing(1000, 50.0)
+    assert auto_plan(sparse, None).text == "plain (auto: 1.0 rows a key in a sample of 1000 A rows, below 8)"
+    assert auto_plan(dense, KeySharing(400, 7.96)).text == (
+        "plain (auto: 50.0 rows a key in a sample of 1000 A rows, 8.0 in a sample of 400 B rows, below 8)"
+    )
+    assert auto_plan(dense, KeySharing(1000, 8.0)).text == (
+        "grouped (auto: 50.0 rows a key in a sample of 1000 A rows, 8.0 in a sample of 1000 B rows, both at least 8)"
+    )
+
+
+def test_fixed_plans_need_no_sample():
+    def fixed(empty=False, **arguments):
+        choice = fixed_plan(check_parameters(join_cols="k", **arguments), empty)
+        return None if choice is None else choice.text
+
+    assert fixed() is None  # the default: auto, partner = all
+    assert fixed(many_rows_per_key=" AUTO ") is None
+    assert fixed(empty=True) == "plain (the run reads nothing)"
+    assert fixed(many_rows_per_key=True) == "grouped (set by many_rows_per_key)"
+    assert fixed(many_rows_per_key=False) == "plain (set by many_rows_per_key)"
+    assert fixed(partner="first") == "grouped (one row per A row)"
+    assert fixed(aggregate={"n": "count(*)"}) == "grouped (one row per A row)"
+    assert fixed(many_rows_per_key=True, late_match_time=2) == "plain (late matches use the plain plan)"
+    assert fixed(enforce_sliding_join_window=False) == "plain (compatibility mode)"
+
+
+def shaped(prefix: int, sparse_days: range, dense_days: range, per_day: int) -> list[dict]:
+    """Rows with a key of their own on the sparse days, and ``per_day`` rows of key 0 on each dense day."""
+    rows = [dict(id=prefix + t, k=prefix + t, t=t) for t in sparse_days]
+    rows += [dict(id=prefix + 100 + t * per_day + i, k=0, t=t) for t in dense_days for i in range(per_day)]
+    return rows
+
+
+def test_a_run_chooses_from_its_own_slices_so_the_plan_switches_with_the_data(spark):
+    """Days 0-9 hold unique keys, days 12-16 one key with 10 rows a day on each side: the runs over the first days
+    choose the plain join, the runs over the last ones the grouped plan, and the rows are the oracle's."""
+    a, b = shaped(1000, range(10), range(12, 17), 10), shaped(5000, range(10), range(12, 17), 10)
+    frames = side_frame(spark, a, "a", "day", "date"), side_frame(spark, b, "b", "day", "date")
+    arguments = dict(join_cols="k", how="left", look_back_time=1, max_waiting_time=2)
+    chosen = {}
+    for lo, hi in ((0, 5), (13, 16)):
+        window = OutputWindow(bound(lo, "day"), bound(hi, "day"))
+        chosen[lo] = choose_join_plan(prepare_join(*frames, **arguments), window).text
+        got = inc_join(*frames, output_window_start=window.start, output_window_end=window.end, **arguments)
+        expected = expected_rows(a, b, how="left", lb=1, mw=2, start=lo, end=hi)
+        assert Counter(oracle_rows(got, "day")) == Counter(expected)
+    assert chosen[0] == "plain (auto: 1.0 rows a key in a sample of 6 A rows, below 8)"  # A reads days 0-5
+    # A reads days 11-16, B days 10-17: both the 50 rows of key 0 on days 12-16
+    assert chosen[13] == (
+        "grouped (auto: 50.0 rows a key in a sample of 50 A rows, 50.0 in a sample of 50 B rows, both at least 8)"
+    )
+
+
+@st.composite
+def shifting(draw):
+    """Inputs whose shape changes between runs: unique keys on some days, one dense key on others (A and B alike,
+    so that both samples are dense there), a few rows of other keys among them, and a tiling of the window."""
+    dense_from = draw(st.integers(0, 10))
+    dense_to = draw(st.integers(dense_from, dense_from + 4))
+    per_day = draw(st.sampled_from([3, 9, 12]))
+    a = shaped(1000, range(0, 14), range(dense_from, dense_to + 1), per_day)
+    b = shaped(5000, range(0, 14, 2), range(dense_from, dense_to + 1), per_day)
+    b += [dict(id=9000 + i, k=1000 + t, t=t + draw(st.integers(-1, 3))) for i, t in enumerate(range(1, 14, 3))]
+    start, end = draw(st.integers(0, 4)), draw(st.integers(8, 18))
+    cuts = sorted(draw(st.lists(st.integers(start + 1, end), max_size=3, unique=True)))
+    return dict(a=a, b=b, how=draw(st.sampled_from(["inner", "left", "full"])), start=start, end=end, cuts=cuts)
+
+
+@PROPERTY_SETTINGS
+@given(case=shifting())
+def test_auto_tiles_like_one_run_and_like_the_spec_on_data_that_changes_shape(spark, case):
+    """Whatever plan each run of a tiling chooses, the runs add up to the oracle's one run (spec §15)."""
+    frames = side_frame(spark, case["a"], "a", "day", "date"), side_frame(spark, case["b"], "b", "day", "date")
+    arguments = dict(join_cols="k", how=case["how"], look_back_time=1, max_waiting_time=3)
+    pieces = Counter()
+    for lo, hi in tiles(case["start"], case["end"], case["cuts"]):
+        run = inc_join(*frames, output_window_start=bound(lo, "day"), output_window_end=bound(hi, "day"), **arguments)
+        pieces += Counter(oracle_rows(run, "day"))
+    expected = expected_rows(case["a"], case["b"], how=case["how"], lb=1, mw=3, start=case["start"], end=case["end"])
+    assert pieces == Counter(expected)
