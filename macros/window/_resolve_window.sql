@@ -1,4 +1,4 @@
-{#- The output window of spec §6, step by step; the same rules as python_models/model.py: resolve_dbt_window.
+{#- The output window of spec §6, step by step; the same rules as python_models/resolve_window.py: resolve_dbt_window.
     A unit test's given rows take the same steps as SQL over them (_fixtures.sql: _window_in_sql); both paths
     share the inputs' arrival sides, the given bounds, the earliest arrival's rule and the watermark's
     (_watermark.sql). -#}

@@ -19,6 +19,8 @@ import yaml
 from dbt.tests.fixtures.project import *  # noqa: F403  (dbt-tests-adapter's fixtures: project, run_dbt's set-up)
 from dbt.tests.util import write_file
 
+from harness.local_spark import local_spark_settings
+
 REPO = Path(__file__).resolve().parents[2]
 MODES = ("without", "with")
 
@@ -56,28 +58,9 @@ def adapter_state(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="class")
 def dbt_profile_target(adapter_state):
-    state = str(adapter_state)
-    return {
-        "type": "spark",
-        "method": "session",
-        "host": "localhost",
-        "threads": 1,
-        "server_side_parameters": {
-            "spark.master": "local[2]",
-            "spark.sql.shuffle.partitions": "2",
-            "spark.default.parallelism": "2",
-            "spark.ui.enabled": "false",
-            "spark.ui.showConsoleProgress": "false",
-            "spark.driver.host": "127.0.0.1",
-            "spark.driver.bindAddress": "127.0.0.1",
-            "spark.sql.session.timeZone": "UTC",
-            "spark.sql.warehouse.dir": f"file:{state}/warehouse",  # as Spark keeps it: no per-statement warning
-            "spark.hadoop.javax.jdo.option.ConnectionURL": (
-                f"jdbc:derby:;databaseName={state}/metastore_db;create=true"
-            ),
-            "spark.driver.extraJavaOptions": f"-Dderby.system.home={state} -XX:TieredStopAtLevel=1 -XX:+UseSerialGC",
-        },
-    }
+    """A `method: session` profile whose settings are the embedded Spark's of the tests (harness/local_spark.py)."""
+    settings = local_spark_settings(adapter_state)
+    return {"type": "spark", "method": "session", "host": "localhost", "threads": 1, "server_side_parameters": settings}
 
 
 @pytest.fixture(scope="class")

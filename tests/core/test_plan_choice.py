@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dbt_inc_join import inc_join
@@ -97,7 +97,8 @@ def shifting(draw):
     return dict(a=a, b=b, how=draw(st.sampled_from(["inner", "left", "full"])), start=start, end=end, cuts=cuts)
 
 
-@PROPERTY_SETTINGS
+# each example is up to four runs and their samples; the main tiling properties (test_properties.py) run 'auto' too
+@settings(PROPERTY_SETTINGS, max_examples=min(10, settings().max_examples))
 @given(case=shifting())
 def test_auto_tiles_like_one_run_and_like_the_spec_on_data_that_changes_shape(spark, case):
     """Whatever plan each run of a tiling chooses, the runs add up to the oracle's one run (spec §15)."""
