@@ -45,17 +45,11 @@ CONDITIONS = {
 
 # The output columns (inc_join_many's, which the chain and the hand-written query give too), all fingerprinted:
 # which A row, where it was placed, b's partner and its code, c's aggregates and its code.
-OUTPUT = (
-    KEY,
-    INC_COL,
-    *A_COLUMNS,
-    f"{INC_COL}_A",
-    *(f"{c}_{FIRST.name}" for c in B_COLUMNS),
-    f"{INC_COL}_{FIRST.name}",
-    f"JoinType_{FIRST.name}",
-    *(name for name, _ in AGGREGATE.aggregate),
-    f"JoinType_{AGGREGATE.name}",
-)
+# b's partner and its code: inc_join's column -> inc_join_many's
+FIRST_OUTPUT = {c: f"{c}_{FIRST.name}" for c in B_COLUMNS} | {f"{INC_COL}_B": f"{INC_COL}_{FIRST.name}"}
+FIRST_OUTPUT["JoinType"] = f"JoinType_{FIRST.name}"
+OUTPUT = (KEY, INC_COL, *A_COLUMNS, f"{INC_COL}_A", *FIRST_OUTPUT.values(), *dict(AGGREGATE.aggregate))
+OUTPUT += (f"JoinType_{AGGREGATE.name}",)
 FINGERPRINT = f"sum(pmod(xxhash64({', '.join(OUTPUT)}), 1000000007))"
 
 
@@ -129,21 +123,12 @@ def chain(spark, case: EnrichCase):
     inputs = input_specs("df_b", lambda i: spark.table(case.table(i.name)))
     b, c = ({k: v for k, v in spec.items() if k != "name"} for spec in inputs)
     select = "join_cols, inc_col, df_a_cols, {}, JoinType"
-    first = inc_join(
-        spark.table(case.table_a),
-        **b,
-        how="left",
-        output_window_start=case.start - timedelta(days=AGGREGATE.max_waiting_time),
-        output_window_end=case.end,
-        output_select=select.format("df_b_cols"),
-    ).selectExpr(
-        KEY,
-        INC_COL,
-        *A_COLUMNS,
-        f"{INC_COL}_A AS {INC_COL}_A0",
-        *(f"{c} AS {c}_{FIRST.name}" for c in B_COLUMNS),
-        f"{INC_COL}_B AS {INC_COL}_{FIRST.name}",
-        f"JoinType AS JoinType_{FIRST.name}",
+    window = dict(
+        output_window_start=case.start - timedelta(days=AGGREGATE.max_waiting_time), output_window_end=case.end
+    )
+    first = inc_join(spark.table(case.table_a), **b, how="left", **window, output_select=select.format("df_b_cols"))
+    first = first.selectExpr(
+        KEY, INC_COL, *A_COLUMNS, f"{INC_COL}_A AS {INC_COL}_A0", *(f"{c} AS {n}" for c, n in FIRST_OUTPUT.items())
     )
     second = inc_join(first, **c, how="left", **case.output_window, output_select=select.format("aggregates"))
     renamed = {f"{INC_COL}_A": f"{INC_COL}_A0", f"JoinType_{AGGREGATE.name}": "JoinType"}

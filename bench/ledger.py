@@ -6,11 +6,10 @@ from __future__ import annotations
 import json
 import shutil
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field, replace
 from datetime import date, datetime, timedelta, timezone
-from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +32,6 @@ PYTHON_CODE = "<the Python model's code>"  # what recording() records for a Pyth
 # A short name of a ledger's statement (the report's statements table), by how it starts
 STATEMENT_LABELS = {"show tblproperties": "SHOW TBLPROPERTIES", "describe": "DESCRIBE", "insert": "INSERT"}
 STATEMENT_LABELS["alter"] = "ALTER TABLE"
-_written = itemgetter("rows", "types", "fingerprint")  # a check run's rows written, compared across cells
 
 
 @dataclass(frozen=True)
@@ -263,6 +261,19 @@ def _invocation_id() -> str:
     return get_invocation_id()
 
 
+def range_rows(spark, relation: str, start: date, end: date) -> dict:
+    """The rows in a table's partitions [start, end]: count, per JoinType name, fingerprint."""
+    rows = spark.table(relation).where(f"{INC_COL} BETWEEN DATE'{start}' AND DATE'{end}'")
+    types = {LABELS[int(r[0])]: int(r[1]) for r in rows.groupBy("JoinType").count().collect()}
+    fingerprint = rows.selectExpr(f"{FINGERPRINT} AS f").first()[0]
+    return {"rows": sum(types.values()), "types": types, "fingerprint": int(fingerprint or 0)}
+
+
+def same_rows(found: dict, expected: dict) -> bool:
+    """The same rows (range_rows): count, per JoinType, fingerprint."""
+    return all(found[key] == expected[key] for key in ("rows", "types", "fingerprint"))
+
+
 @dataclass
 class Setup:
     """The generated projects and what each daily run starts from."""
@@ -321,13 +332,6 @@ class Setup:
             node.execution_time, phases.get("compile", 0.0), phases.get("execute", 0.0), invocation, **ledger
         )
         return replace(run, table_latest=latest), kinds
-
-    def written(self, case: LedgerCase) -> dict:
-        """The rows in the table's last-day partition: count, per JoinType name, fingerprint."""
-        rows = self.rows(case)
-        types = {LABELS[int(r[0])]: int(r[1]) for r in rows.groupBy("JoinType").count().collect()}
-        fingerprint = rows.selectExpr(f"{FINGERPRINT} AS f").first()[0]
-        return {"rows": sum(types.values()), "types": types, "fingerprint": int(fingerprint or 0)}
 
     def check_record(self, case: LedgerCase, written: dict) -> dict:
         """The run's records in the ledger: exactly one, under the run_key reset() drops, for the last day, with
@@ -401,13 +405,18 @@ def prefill(spark, project: Project, cases: Sequence[LedgerCase], records: int) 
 class Ledger(Suite):
     name = "ledger"
     few_rows_data = True
+    timed = "daily dbt runs"  # what each cell's timed runs are (the report's set-up)
     setup: Setup
 
     def runs(self, config) -> list[str]:
-        return [
-            f"ledger suite: {config.warmup} warm-up round(s) discarded, then {config.repeats} timed daily dbt runs "
-            "per cell, interleaved round-robin, garbage collected before each; medians"
-        ]
+        rounds = f"{config.warmup} warm-up round(s) discarded, then {config.repeats} timed {self.timed} per cell"
+        return [f"{self.name} suite: {rounds}, interleaved round-robin, garbage collected before each; medians"]
+
+    def section(self, run, **values: object) -> list[str]:
+        """The suite's part of the report (bench/templates/report/<name>.md), with the set-up's values."""
+        records = ", ".join(f"{name} {n}" for name, n in self.setup.records.items())
+        load = protocol.load_text(self.setup.load)
+        return protocol.section(self.name, records=records, load=load, quick=run.config.quick, **values)
 
     def cells(self, run) -> list[LedgerCell]:
         """Per language, each history without and with the ledger, then the longest on each pre-filled ledger;
@@ -435,7 +444,7 @@ class Ledger(Suite):
             result, kinds = setup.daily_run(case)
             check = None
             if checking:
-                check = setup.written(case)
+                check = range_rows(spark, case.relation, setup.last_day, setup.last_day)
                 check["record"] = setup.check_record(case, check) if case.ledger != "off" else None
                 cell.statements = kinds
             rows = check["rows"] if check else setup.rows(case).count()
@@ -489,13 +498,8 @@ class Ledger(Suite):
         rows = []
         for history in _histories(cells):
             chosen = [c for c in cells if c.case.history == history]
-            reference = chosen[0].check
-            row = {"history": history, "cells": [c.case.label for c in chosen], "rows": reference["rows"]}
-            row["types"] = reference["types"]
-            row["same_rows"] = all(_written(c.check) == _written(reference) for c in chosen)
-            row["stable"] = all(c.stable for c in chosen)
-            row["records_consistent"] = all(c.check["record"]["consistent"] for c in chosen if c.case.ledger != "off")
-            rows.append(row)
+            labels = {"history": history, "cells": [c.case.label for c in chosen]}
+            rows.append(agreement_row(labels, chosen, chosen[0].check, _records_consistent))
         return rows
 
     def agrees(self, agreed: Sequence[dict]) -> bool:
@@ -534,25 +538,36 @@ class Ledger(Suite):
         ]
         head = ("history", "rows written", "rows per JoinType", "same rows in all cells", "records = rows written")
         retries = [f"{name}: {what}" for name, project in self.setup.projects.items() for what in project.retries]
-        return protocol.section(
-            "ledger",
+        return self.section(
+            run,
             how=HOW,
-            records=", ".join(f"{name} {n}" for name, n in self.setup.records.items()),
-            load=protocol.load_text(self.setup.load),
             transient=TRANSIENT,
             retries="; ".join(retries) if retries else "none",
             runs=runs,
             statements=statements,
             agreement=protocol.table(head, rows),
-            quick=run.config.quick,
         )
 
     def as_json(self, cells: Sequence[LedgerCell], agreed: Sequence[dict]) -> dict[str, list | dict]:
         """Everything in the suite's sections, machine-readable (the quick-mode test reads it)."""
-        setup = self.setup
-        ledger: dict[str, object] = {"records": setup.records, "setup_seconds": setup.seconds, "load": setup.load}
-        ledger["retries"] = {name: project.retries for name, project in setup.projects.items()}
-        return {"ledger": {**ledger, "cells": cells_json(cells), "agreement": list(agreed)}}
+        retries = {name: project.retries for name, project in self.setup.projects.items()}
+        return {"ledger": setup_json(self.setup, cells, agreed, retries=retries)}
+
+
+def agreement_row(labels: dict, cells: Sequence, reference: dict, consistent: Callable, same: Callable | None = None):
+    """A dbt suite's row of agreement: ``labels``, then the reference's rows; did every cell write them (``same``,
+    else the same rows as ``reference``), every run as many as its check run, and are the records as expected
+    (``consistent``)?"""
+    same = same or (lambda c: same_rows(c.check, reference))
+    found = {"rows": reference["rows"], "types": reference["types"], "same_rows": all(map(same, cells))}
+    found.update(stable=all(c.stable for c in cells), records_consistent=all(map(consistent, cells)))
+    return {**labels, **found}
+
+
+def setup_json(setup: Setup, cells: Sequence[LedgerCell], agreed: Sequence[dict], **more: object) -> dict:
+    """A dbt suite's set-up, cells and agreement, machine-readable."""
+    found = {"records": setup.records, "setup_seconds": setup.seconds, "load": setup.load, **more}
+    return {**found, "cells": cells_json(cells), "agreement": list(agreed)}
 
 
 def cells_json(cells: Sequence[LedgerCell]) -> list[dict]:
@@ -569,6 +584,10 @@ def cells_json(cells: Sequence[LedgerCell]) -> list[dict]:
         }
         for c in cells
     ]
+
+
+def _records_consistent(cell: LedgerCell) -> bool:
+    return cell.case.ledger == "off" or cell.check["record"]["consistent"]
 
 
 def _histories(cells: Sequence[LedgerCell]) -> list[int]:

@@ -113,17 +113,14 @@ VARIANTS: dict[str, str] = {
 RPK = "(many_rows_per_key)"
 SQL = ("sql / core", "sql", "core", None)
 ROW_NUMBER = (("join + row_number / core", "join-row-number", "core", None), SQL)
+ALL = (
+    (f"core {RPK} / hand-written bucketed join", "core", "bucketed", "≤ 1.2"),
+    (f"sql {RPK} / core {RPK}", "sql", "core", None),
+    (f"core default plan / core {RPK}", "core-default-plan", "core", None),
+    (f"core auto / core {RPK}", "core-auto", "core", "≤ 1.1"),
+)
 TARGETS = (
-    (
-        "all",
-        "partner all, inner",
-        (
-            (f"core {RPK} / hand-written bucketed join", "core", "bucketed", "≤ 1.2"),
-            (f"sql {RPK} / core {RPK}", "sql", "core", None),
-            (f"core default plan / core {RPK}", "core-default-plan", "core", None),
-            (f"core auto / core {RPK}", "core-auto", "core", "≤ 1.1"),
-        ),
-    ),
+    ("all", "partner all, inner", ALL),
     ("aggregate", "aggregate, left", (("join + group by / core", "join-group-by", "core", "≥ 10"), SQL)),
     ("first", "partner first, left", ROW_NUMBER),
     ("last", "partner last, left", ROW_NUMBER),
@@ -250,13 +247,7 @@ class ManyRows(Suite):
             return [scans, f"{p.read(ta)} / {p.read(tb)} [{a} / {b}]"]
 
         rows = [
-            [
-                r["case"].label,
-                r["rows"],
-                types_text(r["types"]),
-                ", ".join(r["variants"]),
-                agreed_text(r),
-            ]
+            [r["case"].label, r["rows"], types_text(r["types"]), ", ".join(r["variants"]), agreed_text(r)]
             for r in agreed
         ]
         return protocol.section(

@@ -150,8 +150,12 @@ class Ratio:
     @classmethod
     def of(cls, x: Cell, y: Cell, value: Callable = lambda r: r.seconds, difference: bool = False) -> Ratio:
         paired = zip(x.runs, y.runs, strict=False)
-        pairs = [value(a) - value(b) if difference else value(a) / value(b) for a, b in paired]
-        return cls(statistics.median(pairs), min(pairs), max(pairs), difference)
+        return cls.over([value(a) - value(b) if difference else value(a) / value(b) for a, b in paired], difference)
+
+    @classmethod
+    def over(cls, values: Sequence[float], difference: bool = False) -> Ratio:
+        """The median of per-run ``values``, with the smallest and largest."""
+        return cls(statistics.median(values), min(values), max(values), difference)
 
     def __str__(self) -> str:
         if self.difference:
@@ -174,9 +178,13 @@ def ratio_target(name: str, x: Cell | None, y: Cell | None, goal: str | None = N
     ratio reported; nothing when a cell is missing or has no runs."""
     if x is None or y is None or not x.runs or not y.runs:
         return []
-    ratio = Ratio.of(x, y, **how)
+    return [target(name, Ratio.of(x, y, **how), goal)]
+
+
+def target(name: str, ratio: Ratio, goal: str | None = None) -> Target:
+    """``ratio`` against ``goal`` (as ratio_target's)."""
     passed = meets(ratio.median, goal) if goal and goal[0] in "≤≥" else None
-    return [Target(name, goal or "none (reported)", str(ratio), passed)]
+    return Target(name, goal or "none (reported)", str(ratio), passed)
 
 
 def reads(cell: Cell, bounds: dict[str, int]) -> dict[str, list[int]]:

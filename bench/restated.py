@@ -1,64 +1,43 @@
 """The restated-inputs suite (`--suite restated`, spec §14): what checking a run's inputs for restated units costs,
-and what a redo costs, on the run ledger suite's generated dbt projects (bench/ledger.py, bench/templates/ledger/);
-docs/performance.md, "Restated inputs".
-
-A SQL model that records its runs fingerprints the units of its read ranges in one aggregate query before it
-writes (macros/ledger/_restated.sql, _check_restated) and keeps them as the table property inc_join.fingerprints.
-There is no switch that turns the check off while the ledger stays on, and the benchmark adds none: a run
-"without the check" is the same run minus the check's own statements, each timed in dbt-spark's cursor (fetch
-included) during the timed run itself: the fingerprint query (``SELECT '<input>' AS input, <unit> AS unit,
-count(*) ... UNION ALL ...``) and the ALTER TABLE that stores the fingerprints. The overhead ratio of a run is
-run seconds / (run seconds − those statements' seconds). What this leaves out is the check's Jinja (comparing two
-small dicts), which runs in dbt's compile step and is not a Spark statement.
-
-Cells (SQL models, left join, the ledger on; one round runs each once, interleaved):
-
-- ``daily``: the daily run of the last day on the shortest and the longest history, with the ledger of this
-  benchmark's few records, and on the longest history with a ledger pre-filled to the largest ``--ledger-records``
-  (bench/ledger.py's prefill); each run starts from the state bench/ledger.py's reset gives.
-- ``redo``: on the longest history's table (complete up to the last day), a run with var inc_join_redo_from
-  ``REDO_DAYS - 1`` days before the last day: it drops the table's partitions from there and writes them again.
-- ``window``: the same table, a run with var inc_join_output_window_start on that day (same end, the watermark):
-  it overwrites the same partitions without a redo.
-
-Quick mode runs the longest history's daily cell, the redo and the window, and checks rows only.
-"""
+and what a redo costs, on the run ledger suite's generated dbt projects (bench/ledger.py). The cells, and how a run
+"without the check" is measured (the run minus the check's own statements, timed in dbt-spark's cursor): docs/
+performance.md, "Restated inputs"."""
 
 from __future__ import annotations
 
-import statistics
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from datetime import date, datetime, timedelta, timezone
 
 from .ledger import (
     SCHEMA,
+    Ledger,
     LedgerCase,
     LedgerCell,
     LedgerRun,
-    Setup,
     _drop_record,
     _statement_text,
-    cells_json,
+    agreement_row,
+    range_rows,
     run_key,
+    same_rows,
     set_up,
+    setup_json,
 )
 from .protocol import (
+    Cell,
     Ratio,
-    Suite,
     Target,
-    load_text,
-    meets,
+    find,
     ratio_target,
     rounds,
     seconds,
-    section,
     settle,
     table,
+    target,
     times,
     types_text,
 )
-from .variants import FINGERPRINT, INC_COL, LABELS
 
 RESTATED_SCHEMA = "inc_join_bench_restated"
 REDO_DAYS = 30  # the redo's window: this many days up to the last day
@@ -132,14 +111,6 @@ def run_variables(case: RestatedCase, last_day: date) -> dict | None:
     return {"redo": {"inc_join_redo_from": start}, "window": {"inc_join_output_window_start": start}}.get(case.run)
 
 
-def range_rows(spark, relation: str, start: date, end: date) -> dict:
-    """The rows in a table's partitions [start, end]: count, per JoinType name, fingerprint."""
-    rows = spark.table(relation).where(f"{INC_COL} BETWEEN DATE'{start}' AND DATE'{end}'")
-    types = {LABELS[int(r[0])]: int(r[1]) for r in rows.groupBy("JoinType").count().collect()}
-    fingerprint = rows.selectExpr(f"{FINGERPRINT} AS f").first()[0]
-    return {"rows": sum(types.values()), "types": types, "fingerprint": int(fingerprint or 0)}
-
-
 def run_restated(spark, ledger: str, invocation: str) -> dict:
     """What the run's record says of its inputs: restated units, its redo's start, fingerprints recorded."""
     [record] = spark.sql(
@@ -152,31 +123,19 @@ def run_restated(spark, ledger: str, invocation: str) -> dict:
     }
 
 
-def _cell(cells: Sequence[LedgerCell], **fields: object) -> LedgerCell | None:
-    return next((c for c in cells if all(getattr(c.case, k) == v for k, v in fields.items())), None)
+def _overhead(cell: Cell) -> Ratio:
+    return Ratio.over([r.seconds / r.without_check for r in cell.runs])
 
 
-def _same(found: dict, expected: dict) -> bool:
-    """The same rows: count, per JoinType, fingerprint."""
-    return all(found[key] == expected[key] for key in ("rows", "types", "fingerprint"))
+def _found_nothing(cell: LedgerCell) -> bool:
+    """The run found no restated unit and recorded its fingerprints."""
+    return cell.check["restated"]["restated"] == 0 and bool(cell.check["restated"]["fingerprints"])
 
 
-def _overhead(cell: LedgerCell) -> Ratio:
-    values = [r.seconds / r.without_check for r in cell.runs]
-    return Ratio(statistics.median(values), min(values), max(values))
-
-
-class Restated(Suite):
+class Restated(Ledger):
     name = "restated"
-    few_rows_data = True
-    setup: Setup
+    timed = "dbt runs"
     before: dict  # the redo window's rows as the set-up wrote them
-
-    def runs(self, config) -> list[str]:
-        return [
-            f"restated suite: {config.warmup} warm-up round(s) discarded, then {config.repeats} timed dbt runs per "
-            "cell, interleaved round-robin, garbage collected before each; medians"
-        ]
 
     def cells(self, run) -> list[LedgerCell]:
         config = run.config
@@ -235,28 +194,17 @@ class Restated(Suite):
         found: list[Target] = []
         daily = [c for c in cells if c.case.run == "daily" and c.case.ledger == "few"]
         shortest, longest = min(c.case.history for c in daily), max(c.case.history for c in daily)
-        short, long = (
-            _cell(cells, run="daily", history=shortest, ledger="few"),
-            _cell(cells, run="daily", history=longest, ledger="few"),
-        )
+        short, long = (find(cells, run="daily", history=h, ledger="few") for h in (shortest, longest))
         if long is not None and long.runs:
-            overhead = _overhead(long)
-            found.append(
-                Target(
-                    f"sql daily run, {longest} d, ledger on: with the check / without (run ÷ (run − the check's "
-                    f"statements, {long.median_of('check'):.2f} s))",
-                    CHECK_GOAL,
-                    str(overhead),
-                    meets(overhead.median, CHECK_GOAL),
-                )
-            )
+            name = f"sql daily run, {longest} d, ledger on: with the check / without (run ÷ (run − the check's "
+            found.append(target(f"{name}statements, {long.median_of('check'):.2f} s))", _overhead(long), CHECK_GOAL))
         if shortest != longest:
             found += ratio_target(f"sql daily run with the check: {longest} d / {shortest} d of history", long,
                                   short, FLAT_GOAL)  # fmt: skip
             found += ratio_target(
                 f"sql check's statements: {longest} d / {shortest} d of history", long, short, value=lambda r: r.check
             )
-        many = _cell(cells, run="daily", ledger="many")
+        many = find(cells, run="daily", ledger="many")
         if many is not None:
             counted = self.setup.records
             name = f"sql daily run with the check, {longest} d: ledger of {counted.get(many.case.project)} records / "
@@ -265,8 +213,8 @@ class Restated(Suite):
         found += ratio_target(
             f"sql redo from {REDO_DAYS} days back (var inc_join_redo_from) / a run over those {REDO_DAYS} days "
             "(var inc_join_output_window_start), same table",
-            _cell(cells, run="redo"),
-            _cell(cells, run="window"),
+            find(cells, run="redo"),
+            find(cells, run="window"),
             REDO_GOAL,
         )
         return found
@@ -275,57 +223,34 @@ class Restated(Suite):
         """Daily cells: the same rows on the last day in every cell, records consistent (bench/ledger.py), no
         restated unit found, fingerprints recorded. Redo and window: the rows the set-up wrote over those days;
         the redo recorded its start, the window run none."""
-        rows = []
         daily = [c for c in cells if c.case.run == "daily"]
         reference = daily[0].check
-        same = all(_same(c.check, reference) for c in daily)
-        rows.append(
-            {
-                "runs": "daily",
-                "rows": reference["rows"],
-                "types": reference["types"],
-                "same_rows": same,
-                "stable": all(c.stable for c in daily),
-                "records_consistent": all(
-                    c.check["record"]["consistent"]
-                    and c.check["restated"]["restated"] == 0
-                    and c.check["restated"]["fingerprints"]
-                    for c in daily
-                ),
-            }
-        )
+
+        def consistent(c: LedgerCell) -> bool:
+            return c.check["record"]["consistent"] and _found_nothing(c)
+
+        rows = [agreement_row({"runs": "daily"}, daily, reference, consistent)]
         redone = [c for c in cells if c.case.run != "daily"]
         if redone:
             expected = {"redo": str(redo_start(self.setup.last_day)), "window": None}
             first = redone[0].check
-            rows.append(
-                {
-                    "runs": f"redo and window, {REDO_DAYS} days",
-                    "rows": first["rows"],
-                    "types": first["types"],
-                    # the days before the last as the set-up wrote them, the last day as the daily runs write it
-                    "same_rows": all(
-                        _same(c.check, first)
-                        and _same(c.check["earlier"], self.before)
-                        and _same(c.check["last"], reference)
-                        for c in redone
-                    ),
-                    "stable": all(c.stable for c in redone),
-                    "records_consistent": all(
-                        c.check["restated"]["redo_from"] == expected[c.case.run]
-                        and c.check["restated"]["restated"] == 0
-                        and c.check["restated"]["fingerprints"]
-                        for c in redone
-                    ),
-                }
-            )
+
+            def same(c: LedgerCell) -> bool:
+                # the days before the last as the set-up wrote them, the last day as the daily runs write it
+                earlier, last = same_rows(c.check["earlier"], self.before), same_rows(c.check["last"], reference)
+                return same_rows(c.check, first) and earlier and last
+
+            def redo_recorded(c: LedgerCell) -> bool:
+                return c.check["restated"]["redo_from"] == expected[c.case.run] and _found_nothing(c)
+
+            labels = {"runs": f"redo and window, {REDO_DAYS} days"}
+            rows.append(agreement_row(labels, redone, first, redo_recorded, same))
         return rows
 
     def agrees(self, agreed: Sequence[dict]) -> bool:
         return all(a["same_rows"] and a["stable"] and a["records_consistent"] and a["rows"] > 0 for a in agreed)
 
     def sections(self, cells: Sequence[LedgerCell], agreed: Sequence[dict], run) -> list[str]:
-        setup = self.setup
         rows = [
             [cell.case.label, times(cell)]
             + [f"{seconds(cell.median_of('compile'))} / {seconds(cell.median_of('execute'))}"]
@@ -336,10 +261,7 @@ class Restated(Suite):
         head = ("run", "median s (runs)", "compile / execute", "check s", "with / without the check")
         runs = table([*head, "invocation s", "rows"], rows)
         rows = [
-            [
-                cell.case.label,
-                "; ".join(f"{_label(t)} {s:.2f}" for _, s, t in cell.statements if is_check_statement(t)),
-            ]
+            [cell.case.label, "; ".join(f"{_label(t)} {s:.2f}" for _, s, t in cell.statements if is_check_statement(t))]
             for cell in cells
         ]
         statements = table(("run", "the check's statements (seconds)"), rows)
@@ -349,29 +271,17 @@ class Restated(Suite):
             for r in agreed
         ]
         head = ("runs", "rows", "rows per JoinType", "same rows", "records as expected")
-        return section(
-            "restated",
-            records=", ".join(f"{name} {n}" for name, n in setup.records.items()),
-            load=load_text(setup.load),
+        return self.section(
+            run,
             days=REDO_DAYS,
             runs=runs,
             statements=statements,
             agreement=table(head, rows),
-            quick=run.config.quick,
         )
 
     def as_json(self, cells: Sequence[LedgerCell], agreed: Sequence[dict]) -> dict[str, list | dict]:
         """Everything in the suite's sections, machine-readable."""
-        setup = self.setup
-        return {
-            "restated": {
-                "records": setup.records,
-                "setup_seconds": setup.seconds,
-                "load": setup.load,
-                "cells": cells_json(cells),
-                "agreement": list(agreed),
-            }
-        }
+        return {"restated": setup_json(self.setup, cells, agreed)}
 
 
 def _label(text: str) -> str:

@@ -281,13 +281,8 @@ def main(argv: Sequence[str] = ()) -> int:
         first = suites[0].name
         stem = out / (f"d{spec.days}-r{spec.rows_per_day}" if first == "few-rows" else first)
         stem.with_suffix(".md").write_text(text)
-        result: dict[str, object] = {
-            "config": {k: _portable(v) for k, v in asdict(config).items()},
-            "context": info,
-            "targets": [asdict(t) for t in found],
-            "cells": [],
-            "agreement": [],
-        }
+        result: dict[str, object] = {"config": {k: _portable(v) for k, v in asdict(config).items()}, "context": info}
+        result.update(targets=[asdict(t) for t in found], cells=[], agreement=[])
         for suite in suites:
             for key, value in suite.as_json(cells[suite.name], agreed[suite.name]).items():
                 result[key] = result[key] + value if isinstance(value, list) else value  # type: ignore[operator]
