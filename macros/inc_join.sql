@@ -46,8 +46,10 @@
   {%- do params.update({'groups_by_arrival': choice.grouped}) -%}
   {%- do dbt_inc_join._log_run(params, window, choice) -%}
   {#- the run's record, for the post-hook record_run (spec §13), rides in the compiled code -#}
-  {%- set record = dbt_inc_join._run_record(window, params.inc_col, 'sql', restated, choice.text) -%}
-  {%- set marker = '' if window.get('in_sql') else dbt_inc_join._run_marker(record) -%}
+  {%- set marker = '' -%}
+  {%- if not window.get('in_sql') -%}
+    {%- set marker = dbt_inc_join._run_marker(dbt_inc_join._run_record(window, params.inc_col, 'sql', restated, choice.text)) -%}
+  {%- endif -%}
   {{ return(marker ~ '\n' ~ dbt_inc_join._render_join(a, b, params, inputs, plan, window)) }}
 {% endmacro %}
 
