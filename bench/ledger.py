@@ -7,7 +7,7 @@ import json
 import shutil
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import asdict, dataclass, field, replace
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
@@ -172,14 +172,11 @@ def recording() -> Iterator[list[list]]:
         (Cursor, "fetchone", fetched),
         (BaseInProcessHelper, "submit", lambda _, took: statements.append([PYTHON_CODE, took])),
     ]
-    originals = [(owner, name, getattr(owner, name)) for owner, name, _ in patches]
-    for (owner, name, record), (_, _, original) in zip(patches, originals, strict=True):
-        setattr(owner, name, _timed(original, record))
-    try:
+    with ExitStack() as originals:
+        for owner, name, record in patches:
+            originals.callback(setattr, owner, name, getattr(owner, name))
+            setattr(owner, name, _timed(getattr(owner, name), record))
         yield statements
-    finally:
-        for owner, name, original in originals:
-            setattr(owner, name, original)
 
 
 def _timed(original, record):
@@ -328,10 +325,8 @@ class Setup:
         kinds = classify(statements, case.relation, project.ledger)
         latest = sum(s for kind, s, text in kinds if kind == "model" and _is_latest_query(text, case.relation))
         ledger = {f"ledger_{kind}": sum(s for k, s, _ in kinds if k == kind) for kind in ("read", "record")}
-        run = LedgerRun(
-            node.execution_time, phases.get("compile", 0.0), phases.get("execute", 0.0), invocation, **ledger
-        )
-        return replace(run, table_latest=latest), kinds
+        compiled, executed = (phases.get(phase, 0.0) for phase in ("compile", "execute"))
+        return LedgerRun(node.execution_time, compiled, executed, invocation, **ledger, table_latest=latest), kinds
 
     def check_record(self, case: LedgerCase, written: dict) -> dict:
         """The run's records in the ledger: exactly one, under the run_key reset() drops, for the last day, with
@@ -555,9 +550,8 @@ class Ledger(Suite):
 
 
 def agreement_row(labels: dict, cells: Sequence, reference: dict, consistent: Callable, same: Callable | None = None):
-    """A dbt suite's row of agreement: ``labels``, then the reference's rows; did every cell write them (``same``,
-    else the same rows as ``reference``), every run as many as its check run, and are the records as expected
-    (``consistent``)?"""
+    """A dbt suite's row of agreement: ``labels``, the reference's rows; did every cell write them (``same``, else
+    ``reference``'s rows), every run as many as its check run, are the records as expected (``consistent``)?"""
     same = same or (lambda c: same_rows(c.check, reference))
     found = {"rows": reference["rows"], "types": reference["types"], "same_rows": all(map(same, cells))}
     found.update(stable=all(c.stable for c in cells), records_consistent=all(map(consistent, cells)))

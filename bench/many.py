@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 
@@ -127,10 +127,6 @@ TARGETS = (
 )
 
 
-def _baseline(name: str) -> Callable:
-    return lambda spark, case: spark.sql(baseline_sql(case, name))
-
-
 def baseline(case: ManyCase) -> str:
     """The hand-written variant a case is compared with."""
     return {"all": "bucketed", "aggregate": "join-group-by"}.get(case.mode, "join-row-number")
@@ -140,12 +136,8 @@ class ManyRows(Suite):
     name = "many-rows"
     phase = "many-rows "
     uses_sql = True
-    builds = {
-        "core": core,
-        "core-default-plan": core_with(False),
-        "core-auto": core_with("auto"),
-        **{name: _baseline(name) for name in BASELINE_SQL},
-    }
+    builds = {"core": core, "core-default-plan": core_with(False), "core-auto": core_with("auto")}
+    builds |= {name: lambda spark, case, name=name: spark.sql(baseline_sql(case, name)) for name in BASELINE_SQL}
 
     def data(self, spark, run) -> None:
         """Per shape: the dataset and the history lengths registered (tables ``<shape>_a_<n>d``)."""

@@ -215,15 +215,9 @@ def agreement(cells: Sequence[Cell], suite: str, agreeing=None, order=None, **co
         by_variant = {c.variant: c for c in cells if c.case == case}
         reference = by_variant["core"].check
         chosen = by_variant if agreeing is None else [v for v in agreeing if v in by_variant]
-        row = {
-            "suite": suite,
-            "case": case,
-            "variants": list(by_variant),
-            "ours_agree": all(by_variant[v].check == reference for v in chosen),
-            "rows": reference.rows,
-            "types": reference.types,
-            "stable": all(c.stable for c in by_variant.values()),
-        }
+        row = {"suite": suite, "case": case, "variants": list(by_variant)}
+        row["ours_agree"] = all(by_variant[v].check == reference for v in chosen)
+        row.update(rows=reference.rows, types=reference.types, stable=all(c.stable for c in by_variant.values()))
         rows.append({**row, **{name: how(reference, by_variant) for name, how in compared.items()}})
     return rows
 
@@ -288,21 +282,12 @@ def variant_table(cells: Sequence[Cell], read_head: Sequence[str], read: Callabl
 
 def cell_json(cell: Cell, suite: str, **extra: object) -> dict[str, object]:
     """A measured Spark cell, machine-readable (the quick-mode test reads it)."""
-    check = cell.check
-    return {
-        "suite": suite,
-        "case": asdict(cell.case),
-        "variant": cell.variant,
-        "median": cell.median,
-        "seconds": [r.seconds for r in cell.runs],
-        "rows": check.rows if check else None,
-        "types": check.types if check else None,
-        "fingerprint": check.fingerprint if check else None,
-        "stable": cell.stable,
-        **extra,
-        "scans": [asdict(s) for s in cell.plan.scans] if cell.plan else [],
-        "nodes": dict(cell.plan.nodes) if cell.plan else {},
-    }
+    found = {"suite": suite, "case": asdict(cell.case), "variant": cell.variant, "median": cell.median}
+    found["seconds"] = [r.seconds for r in cell.runs]
+    found.update({key: getattr(cell.check, key) if cell.check else None for key in ("rows", "types", "fingerprint")})
+    plan = cell.plan
+    scans = {"scans": [asdict(s) for s in plan.scans] if plan else [], "nodes": dict(plan.nodes) if plan else {}}
+    return {**found, "stable": cell.stable, **extra, **scans}
 
 
 def load_text(load: Sequence[float]) -> str:
@@ -311,18 +296,13 @@ def load_text(load: Sequence[float]) -> str:
     return f"median {statistics.median(load):.1f} ({min(load):.1f}–{max(load):.1f}, {len(load)} rounds)"
 
 
-TARGETS_INTRO = (
-    "Each ratio is the median over rounds of the ratio of two runs taken in the same round (seconds "
-    "apart), with the smallest and largest per-round ratio in brackets."
-)
-
-
 def report(context: dict[str, str], found: Sequence[Target], sections: Sequence[str]) -> str:
     """The report: the set-up, one table of every suite's targets, then the suites' sections."""
     result = {None: "—", True: "PASS", False: "MISS"}
     lines = [f"# inc_join benchmark ({context['mode']})", ""]
     lines += [f"- {key}: {value}" for key, value in context.items() if key != "mode"]
-    lines += ["", "## Targets", "", TARGETS_INTRO, ""]
+    intro = "Each ratio is the median over rounds of the ratio of two runs taken in the same round (seconds apart), "
+    lines += ["", "## Targets", "", intro + "with the smallest and largest per-round ratio in brackets.", ""]
     lines += table(("target", "goal", "measured", "result"), ((*astuple(t)[:3], result[t.passed]) for t in found))
     return "\n".join([*lines, *sections]) + "\n"
 

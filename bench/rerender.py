@@ -36,9 +36,8 @@ def rerender(path: Path) -> str:
     result = json.loads(path.read_text())
     if "ledger" in result or any(row.get("suite", "few-rows") != "few-rows" for row in result["cells"]):
         raise SystemExit("bench.rerender: only a few-rows run can be rendered again (--suite few-rows)")
-    result["context"]["rendered"] = (
-        "again from the run's JSON by python -m bench.rerender (the times are the run's own)"
-    )
+    rendered = "again from the run's JSON by python -m bench.rerender (the times are the run's own)"
+    result["context"]["rendered"] = rendered
     suite = FewRows()
     cells = [cell_from_json(row) for row in result["cells"]]
     found, agreed = suite.targets(cells), suite.agreement(cells)

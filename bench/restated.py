@@ -80,19 +80,6 @@ class RestatedRun(LedgerRun):
         return self.seconds - self.check
 
 
-def build_cells(histories: Sequence[int], records: Sequence[int], repeats: int, quick: bool) -> list[LedgerCell]:
-    """The cells, in the order a round runs them; quick mode (rows only, kept short for the test suite): the
-    longest history's daily run, the redo and the window."""
-    shortest, longest = min(histories), max(histories)
-    cases = [RestatedCase("sql", longest, "few")]
-    if not quick:
-        cases.insert(0, RestatedCase("sql", shortest, "few"))
-        if records:
-            cases.append(RestatedCase("sql", longest, "many", max(records)))
-    cases += [RestatedCase("sql", longest, "few", run="redo"), RestatedCase("sql", longest, "few", run="window")]
-    return [LedgerCell(case, "dbt", repeats) for case in cases]
-
-
 def is_check_statement(text: str) -> bool:
     """One of the check's own statements (macros/ledger/_restated.sql, record_run.sql): the fingerprint query, or
     the ALTER TABLE storing the fingerprints."""
@@ -138,8 +125,17 @@ class Restated(Ledger):
     before: dict  # the redo window's rows as the set-up wrote them
 
     def cells(self, run) -> list[LedgerCell]:
+        """The cells, in the order a round runs them; quick mode (rows only, kept short for the test suite): the
+        longest history's daily run, the redo and the window."""
         config = run.config
-        return build_cells(config.histories, config.ledger_records, config.repeats, config.quick)
+        shortest, longest = min(config.histories), max(config.histories)
+        cases = [RestatedCase("sql", longest, "few")]
+        if not config.quick:
+            cases.insert(0, RestatedCase("sql", shortest, "few"))
+            if config.ledger_records:
+                cases.append(RestatedCase("sql", longest, "many", max(config.ledger_records)))
+        cases += [RestatedCase("sql", longest, "few", run="redo"), RestatedCase("sql", longest, "few", run="window")]
+        return [LedgerCell(case, "dbt", config.repeats) for case in cases]
 
     def measure(self, spark, cells: Sequence[LedgerCell], run) -> None:  # type: ignore[override]
         """bench/ledger.py's set-up, then round-robin over the cells; the first run of a cell is its check run. A

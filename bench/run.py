@@ -123,9 +123,7 @@ def parse_args(argv: Sequence[str]) -> Config:
         days=days,
         histories=tuple(sorted(set(histories))),
         hows=tuple(h.strip() for h in args.how.split(",")),
-        look_back_time=args.look_back_time,
-        max_waiting_time=args.max_waiting_time,
-        late_match_time=args.late_match_time,
+        **{name: getattr(args, name) for name in ("look_back_time", "max_waiting_time", "late_match_time")},
         ledger_records=tuple(n for n in (int(r) for r in args.ledger_records.split(",")) if n > 0),
         suites=SUITES if args.suite == "all" else (args.suite,),
         warmup=config.warmup if args.warmup is None else args.warmup,
@@ -287,9 +285,7 @@ def main(argv: Sequence[str] = ()) -> int:
             for key, value in suite.as_json(cells[suite.name], agreed[suite.name]).items():
                 result[key] = result[key] + value if isinstance(value, list) else value  # type: ignore[operator]
         stem.with_suffix(".json").write_text(json.dumps(result, indent=1, default=str) + "\n")
-        print()
-        print(text)
-        print(f"bench: wrote {stem.with_suffix('.md')} and .json")
+        print(f"\n{text}\nbench: wrote {stem.with_suffix('.md')} and .json")
         return 0 if all(s.agrees(agreed[s.name]) for s in suites) else 1
     finally:
         spark.stop()
