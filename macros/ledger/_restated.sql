@@ -16,25 +16,36 @@
 {% endmacro %}
 
 {% macro _unit_sql(arrival, time_uom) %}
-  {#- A row's arrival unit as fingerprint text. -#}
-  {%- set truncated = "CAST(date_trunc('" ~ time_uom | upper ~ "', " ~ dbt_inc_join._quote(arrival) ~ ") AS TIMESTAMP)" -%}
-  {{ return("date_format(" ~ truncated ~ ", 'yyyy-MM-dd HH:mm:ss')") }}
+  {#- The start of a row's arrival unit, as a timestamp (_fingerprint_sql writes it as text once per unit). -#}
+  {{ return("CAST(date_trunc('" ~ time_uom | upper ~ "', " ~ dbt_inc_join._quote(arrival) ~ ") AS TIMESTAMP)") }}
 {% endmacro %}
 
-{% macro _fingerprint_sql(columns) %}
-  {#- The two aggregates of a unit's fingerprint: its rows, and the sum of its rows' hashes (order-free;
-      DECIMAL(38,0) never overflows where a BIGINT sum would under ANSI mode). -#}
-  {{ return(['count(*)', 'CAST(sum(CAST(' ~ dbt_inc_join._row_hash_sql(columns) ~ ' AS DECIMAL(38,0))) AS STRING)']) }}
+{% macro _fingerprint_sql(columns, arrival, time_uom) %}
+  {#- A unit's fingerprint in three projections: per row (its unit's start, its hash), per unit (the row count,
+      and the sums of three parts of the hashes, bits 42-63 signed, 21-41 and 0-20: BIGINT sums, which overflow
+      only past 2^42 rows in a unit), and the result (the unit as text, the rows, the exact sum of the hashes,
+      order-free, as text; DECIMAL once per unit, where a DECIMAL sum per row is slow and a BIGINT sum of whole
+      hashes overflows). -#}
+  {%- set per_row = [dbt_inc_join._unit_sql(arrival, time_uom) ~ ' AS unit_start',
+                     dbt_inc_join._row_hash_sql(columns) ~ ' AS row_hash'] -%}
+  {%- set per_unit = ['count(*) AS rows',
+                      'sum(shiftright(row_hash, 42)) AS hash_high',
+                      'sum(shiftright(row_hash, 21) & 2097151) AS hash_middle',
+                      'sum(row_hash & 2097151) AS hash_low'] -%}
+  {%- set total = 'CAST(hash_high AS DECIMAL(38,0)) * 4398046511104 + CAST(hash_middle AS DECIMAL(38,0)) * 2097152 + hash_low' -%}
+  {%- set result = ["date_format(unit_start, 'yyyy-MM-dd HH:mm:ss') AS unit", 'rows', 'CAST(' ~ total ~ ' AS STRING) AS hash'] -%}
+  {{ return([per_row, per_unit, result]) }}
 {% endmacro %}
 
 {% macro _fingerprint_query(side, lower, upper, time_uom) %}
   {#- One input's fingerprints over [lower, upper]: a row (input, unit, rows, hash) per unit with rows. side:
       {'name', 'relation', 'columns': [(name, type name)], 'arrival', 'raw_type'}. -#}
-  {%- set aggregates = dbt_inc_join._fingerprint_sql(side.columns) -%}
-  {{ return("SELECT '" ~ side.name ~ "' AS input, " ~ dbt_inc_join._unit_sql(side.arrival, time_uom) ~ " AS unit, "
-            ~ aggregates[0] ~ " AS rows, " ~ aggregates[1] ~ " AS hash FROM " ~ side.relation
-            ~ " WHERE " ~ dbt_inc_join._arrival_range_sql(side.arrival, side.raw_type, lower, upper, time_uom)
-            ~ " GROUP BY 2") }}
+  {%- set parts = dbt_inc_join._fingerprint_sql(side.columns, side.arrival, time_uom) -%}
+  {%- set where = dbt_inc_join._arrival_range_sql(side.arrival, side.raw_type, lower, upper, time_uom) -%}
+  {{ return("SELECT '" ~ side.name ~ "' AS input, " ~ parts[2] | join(', ')
+            ~ " FROM (SELECT unit_start, " ~ parts[1] | join(', ')
+            ~ " FROM (SELECT " ~ parts[0] | join(', ') ~ " FROM " ~ side.relation ~ " WHERE " ~ where ~ ")"
+            ~ " GROUP BY unit_start)") }}
 {% endmacro %}
 
 {% macro _unit_text(value) %}

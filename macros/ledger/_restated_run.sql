@@ -76,7 +76,9 @@
   {%- set redone = dbt_inc_join._upstream_redos() -%}
   {%- do check.update({'redone': redone}) -%}
   {%- if is_incremental() -%}
-    {%- set previous = dbt_inc_join._table_properties(this).get('inc_join.fingerprints') -%}
+    {#- the table property inc_join.fingerprints as the window's ledger state read it, else read now -#}
+    {%- set committed = window.get('committed_fingerprints') -%}
+    {%- set previous = committed.text if committed else dbt_inc_join._table_properties(this).get('inc_join.fingerprints') -%}
     {%- set previous = fromjson(previous) if previous else none -%}
     {%- set found = dbt_inc_join._restated_units(previous, units, queried) + dbt_inc_join._upstream_restated(previous, redone, time_uom) -%}
     {%- do check.update({'restated': found | sort(attribute='input') | sort(attribute='unit')}) -%}

@@ -32,7 +32,7 @@
   {{ return({'start': begin.start, 'end': end.end, 'empty': end.empty, 'start_reason': begin.reason,
              'end_reason': end.reason, 'watermark': seen.watermark, 'a_max': seen.a_max, 'b_max': seen.b_max,
              'time_uom': time_uom, 'units_behind': end.units_behind, 'redo_from': begin.get('redo_from'),
-             'sides': sides}) }}
+             'sides': sides, 'committed_fingerprints': begin.get('committed_fingerprints')}) }}
 {% endmacro %}
 
 {% macro _arrival_sides(a, b, a_columns, b_columns, inc_col, time_uom, more_inputs) %}
@@ -77,6 +77,8 @@
     {%- set committed = dbt_inc_join._committed_state(ledger, this, inc_col, time_uom) -%}
     {%- set latest = committed.latest -%}
     {%- set from_ledger = dbt_inc_join._ledger_start(committed.state, latest, inc_col, time_uom) -%}
+    {#- what the last committed run read, for the check of restated inputs (read here once, _check_restated) -#}
+    {%- do found.update({'committed_fingerprints': {'text': committed.state.fingerprints}}) -%}
     {%- if committed.state.redo_pending -%}
       {%- do redos.append({'start': dbt_inc_join._parse_text_value(committed.state.redo_pending, time_uom),
                            'reason': 'a redo from ' ~ dbt_inc_join._unit_label(committed.state.redo_pending, time_uom) ~ ' did not finish: doing it again'}) -%}

@@ -39,15 +39,28 @@ def row_hash_sql(columns: Sequence[tuple[str, str]]) -> str:
 
 
 def unit_sql(arrival: str, unit: TimeUnit) -> str:
-    """A row's arrival unit as fingerprint text."""
-    truncated = f"CAST(date_trunc('{unit.value.upper()}', {quote(arrival)}) AS TIMESTAMP)"
-    return f"date_format({truncated}, '{UNIT_TEXT}')"
+    """The start of a row's arrival unit, as a timestamp (fingerprint_sql writes it as text once per unit, not once
+    per row)."""
+    return f"CAST(date_trunc('{unit.value.upper()}', {quote(arrival)}) AS TIMESTAMP)"
 
 
-def fingerprint_sql(columns: Sequence[tuple[str, str]]) -> tuple[str, str]:
-    """The two aggregates of a unit's fingerprint: its row count, and the sum of its rows' hashes (order-free;
-    DECIMAL(38,0) never overflows where a BIGINT sum would under ANSI mode)."""
-    return "count(*)", f"CAST(sum(CAST({row_hash_sql(columns)} AS DECIMAL(38,0))) AS STRING)"
+def fingerprint_sql(columns: Sequence[tuple[str, str]], arrival: str,
+                    unit: TimeUnit) -> tuple[list[str], list[str], list[str]]:  # fmt: skip
+    """A unit's fingerprint in three projections: per row (its unit's start, its hash), per unit (the row count,
+    and the sums of three parts of the hashes, bits 42-63 signed, 21-41 and 0-20: BIGINT sums, which overflow
+    only past 2^42 rows in a unit), and the result (the unit as text, the rows, the exact sum of the hashes,
+    order-free, as text; DECIMAL once per unit, where a DECIMAL sum per row is slow and a BIGINT sum of whole
+    hashes overflows)."""
+    per_row = [f"{unit_sql(arrival, unit)} AS unit_start", f"{row_hash_sql(columns)} AS row_hash"]
+    per_unit = [
+        "count(*) AS rows",
+        "sum(shiftright(row_hash, 42)) AS hash_high",
+        "sum(shiftright(row_hash, 21) & 2097151) AS hash_middle",
+        "sum(row_hash & 2097151) AS hash_low",
+    ]
+    total = "CAST(hash_high AS DECIMAL(38,0)) * 4398046511104 + CAST(hash_middle AS DECIMAL(38,0)) * 2097152 + hash_low"
+    result = [f"date_format(unit_start, '{UNIT_TEXT}') AS unit", "rows", f"CAST({total} AS STRING) AS hash"]
+    return per_row, per_unit, result
 
 
 def unit_fingerprints(df: DataFrame, inc_col: str = "RecDate", time_uom: str = "day", start=None,
@@ -68,11 +81,10 @@ def unit_fingerprints(df: DataFrame, inc_col: str = "RecDate", time_uom: str = "
 def fingerprint_rows(df: DataFrame, arrival: str, data_type: DataType, lower: UnitValue | None,
                      upper: UnitValue | None, unit: TimeUnit) -> DataFrame:  # fmt: skip
     """(unit, rows, hash) per unit of ``df`` with rows in [lower, upper]: the SQL of _fingerprint_query."""
-    rows, hashed = fingerprint_sql([(f.name, f.dataType.simpleString()) for f in df.schema.fields])
-    found = df.where(arrival_range_sql(arrival, data_type, lower, upper, unit))
-    return found.groupBy(F.expr(unit_sql(arrival, unit)).alias("unit")).agg(
-        F.expr(rows).alias("rows"), F.expr(hashed).alias("hash")
-    )
+    columns = [(f.name, f.dataType.simpleString()) for f in df.schema.fields]
+    per_row, per_unit, result = fingerprint_sql(columns, arrival, unit)
+    found = df.where(arrival_range_sql(arrival, data_type, lower, upper, unit)).selectExpr(*per_row)
+    return found.groupBy("unit_start").agg(*(F.expr(e) for e in per_unit)).selectExpr(*result)
 
 
 def unit_text(value: UnitValue | None) -> str | None:

@@ -944,9 +944,9 @@ TWINS: tuple[Twin, ...] = (
     Twin(
         restated.fingerprint_sql,
         "_fingerprint_sql",
-        grid(columns=(FINGERPRINT_COLUMNS,)),
-        lambda p: call(p["columns"]),
-        lambda p: [p["columns"]],
+        grid(columns=(FINGERPRINT_COLUMNS,), unit=UNITS, arrival=("Paid At",)),
+        lambda p: call(p["columns"], p["arrival"], UNIT_ARG(p)),
+        lambda p: [p["columns"], p["arrival"], p["unit"]],
     ),
     Twin(
         restated.restated_units,

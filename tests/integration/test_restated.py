@@ -22,7 +22,11 @@ pytestmark = pytest.mark.dbt
 FIRST_DAY = date(2025, 3, 1)
 VARS = {"inc_join_restated_tests": True}
 LEDGER = "inc_join_it.dbt_inc_join_runs"
-MODELS = ("restated_left", "restated_left_py", "restated_many")
+MODELS = ("restated_left", "restated_left_py", "restated_many", "restated_many_py")
+MANY = ("restated_many", "restated_many_py")
+# restated_left in hours over views of the same inputs (every row at hour (TrxId % 6) * 4 of its day), from day 7 on;
+# not "..._hourly": Spark redacts a table property whose value matches spark.sql.redaction.options.regex, "(?i)url"
+HOURLY = ("restated_hour_a", "restated_hour_b", "restated_in_hours")
 A_SCHEMA = "TrxId int, Amount decimal(10,2), RecDate date"
 B_SCHEMA = "PaymentId int, TrxId int, RecDate date"
 C_SCHEMA = "TrxId int, Note string, RecDate date"
@@ -91,6 +95,19 @@ def assert_equal(project, model: str, expected) -> None:
     assert rows(table, columns) == rows(expected.select(*columns), columns), model
 
 
+def at_hour(trx: int, n: int) -> str:
+    """A row's arrival in restated_hour_a and _b, as the ledger's text."""
+    return f"{day(n)} {(trx % 6) * 4:02d}:00:00"
+
+
+def restated_units(spark, model: str) -> list[tuple[str, str]]:
+    """The restated units of the model's last record: (input, unit as 'yyyy-MM-dd HH:mm:ss' in UTC)."""
+    last = f"SELECT restated FROM {LEDGER} WHERE relation = 'inc_join_it.{model}' ORDER BY finished_at DESC LIMIT 1"
+    units = f"SELECT posexplode(restated) AS (i, r) FROM ({last})"
+    found = spark.sql(f"SELECT r.input, date_format(r.unit, 'yyyy-MM-dd HH:mm:ss') FROM ({units}) ORDER BY i")
+    return [tuple(row) for row in found.collect()]
+
+
 def last_record(spark, model: str):
     runs = spark.table(LEDGER).where(f"relation = 'inc_join_it.{model}'").orderBy("finished_at").collect()
     return runs[-1]
@@ -117,7 +134,8 @@ def test_restated_units_are_named_then_redone(spark, project):
     inputs = Inputs(spark)
     for n in range(1, 9):
         inputs.write(day(n))
-        run(project, day(n), *MODELS, full_refresh=n == 1)
+        hourly = HOURLY if n == 7 else HOURLY[-1:] if n > 7 else ()
+        run(project, day(n), *MODELS, *hourly, full_refresh=n == 1)
     assert_equal(project, "restated_left", left_reference(inputs))
     assert_equal(project, "restated_many", many_reference(inputs))
     first = last_record(spark, "restated_left")
@@ -125,6 +143,10 @@ def test_restated_units_are_named_then_redone(spark, project):
     recorded = json.loads(first.fingerprints)
     assert recorded["ranges"] == {"a": ["2025-03-05 00:00:00", "2025-03-08 00:00:00"],
                                   "b": ["2025-03-03 00:00:00", "2025-03-08 00:00:00"]}  # fmt: skip
+    # SQL model = Python model: the same units, counts and hashes recorded
+    for sql_model, python_model in (("restated_left", "restated_left_py"), MANY):
+        python_recorded = json.loads(last_record(spark, python_model).fingerprints)
+        assert python_recorded == json.loads(last_record(spark, sql_model).fingerprints), python_model
 
     # the restatements: a late-stamped payment (day 6), a deleted payment (day 7), a changed amount (day 8)
     data = inputs.data
@@ -134,14 +156,18 @@ def test_restated_units_are_named_then_redone(spark, project):
     changed = next(i for i, r in enumerate(data["a"]) if r[2] == day(8))
     data["a"][changed] = (data["a"][changed][0], Decimal("1.50"), day(8))
     inputs.write(day(9))
-    result = run(project, day(9), *MODELS)
-    for model in [m for m in MODELS if m != "restated_many"]:
+    result = run(project, day(9), *MODELS, "restated_in_hours")
+    for model in [m for m in MODELS if m not in MANY]:
         record = last_record(spark, model)
         named = [(r.input, r.unit.date()) for r in record.restated]
         assert named == [("b", day(6)), ("b", day(7)), ("a", day(8))], model
         assert record.redo_from is None
-    many_named = [(r.input, r.unit.date()) for r in last_record(spark, "restated_many").restated]
-    assert many_named == [("pay", day(6)), ("pay", day(7)), ("a", day(8))]
+    for model in MANY:
+        many_named = [(r.input, r.unit.date()) for r in last_record(spark, model).restated]
+        assert many_named == [("pay", day(6)), ("pay", day(7)), ("a", day(8))], model
+    # in hours: each unit named by its hour
+    expected = [("b", at_hour(53, 6)), ("b", at_hour(deleted[1], 7)), ("a", at_hour(data["a"][changed][0], 8))]
+    assert restated_units(spark, "restated_in_hours") == expected
     assert result.success
     # until redone, every restated_inputs test fails on them (the re-fingerprinted units are as recorded)
     assert failures(project, "restated_left_not_redone", "restated_left_last_8", "restated_many_next_reads") == 9
@@ -151,6 +177,7 @@ def test_restated_units_are_named_then_redone(spark, project):
     assert_equal(project, "restated_left", left_reference(inputs))
     assert_equal(project, "restated_left_py", left_reference(inputs))
     assert_equal(project, "restated_many", many_reference(inputs))
+    assert_equal(project, "restated_many_py", many_reference(inputs))
     for model in MODELS:
         record = last_record(spark, model)
         assert record.redo_from.date() == day(6) and record.window_start.date() == day(6), model
