@@ -89,8 +89,18 @@ partitioned by (recorded_month, run_key)
 {% endmacro %}
 
 {% macro _table_properties(relation) %}
-  {#- A table's properties, as a dict. -#}
+  {#- A table's properties, as a dict. Spark shows a value that matches spark.sql.redaction.options.regex
+      (default '(?i)url') as '*********(redacted)': a model named like *_hourly names its table in
+      inc_join.committed. Such a table's properties are read again with that setting matching nothing, then
+      the setting is put back. -#}
   {%- set found = run_query('SHOW TBLPROPERTIES ' ~ relation) -%}
+  {%- if found.rows | selectattr(1, 'equalto', '*********(redacted)') | list | length > 0 -%}
+    {%- set setting = 'spark.sql.redaction.options.regex' -%}
+    {%- set previous = run_query('SET ' ~ setting).rows[0][1] -%}
+    {%- do run_query('SET ' ~ setting ~ '=(?!)') -%}
+    {%- set found = run_query('SHOW TBLPROPERTIES ' ~ relation) -%}
+    {%- do run_query('SET ' ~ setting ~ '=' ~ previous) -%}
+  {%- endif -%}
   {%- set properties = {} -%}
   {%- for row in found.rows -%}
     {%- do properties.update({row[0]: row[1]}) -%}

@@ -82,14 +82,19 @@ def test_sql_core_and_full_recompute_agree(quick_results):
 
 def test_every_case_has_all_four_variants(quick_results):
     """The peer has no late matches: a late-match case is sql, core and the naive recompute (with late matches,
-    on the longest history), next to the same case without them."""
+    on the longest history), next to the same case without them. On the longest history the core's forced plain
+    plan runs too (spec §15: 'auto', the default, against the plan it should choose)."""
     variants = {}
     for cell in _cells(quick_results, "few-rows"):
         variants.setdefault(json.dumps(cell["case"], sort_keys=True), set()).add(cell["variant"])
     plain = {case: found for case, found in variants.items() if not json.loads(case)["late_match_time"]}
-    assert plain and all(found == {"sql", "core", "peer", "naive"} for found in plain.values())
-    late = {case: found for case, found in variants.items() if json.loads(case)["late_match_time"]}
     longest = max(json.loads(case)["history"] for case in variants)
+    four = {"sql", "core", "peer", "naive"}
+    assert plain and all(
+        found == four | ({"core-plain"} if json.loads(case)["history"] == longest else set())
+        for case, found in plain.items()
+    )
+    late = {case: found for case, found in variants.items() if json.loads(case)["late_match_time"]}
     assert {(json.loads(case)["window"], json.loads(case)["history"]) for case in late} == {
         ("daily", h) for h in quick_results["config"]["histories"]
     } | {("whole", longest)}
