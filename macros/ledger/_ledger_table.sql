@@ -92,14 +92,13 @@ partitioned by (recorded_month, run_key)
   {#- A table's properties, as a dict. Spark shows a value that matches spark.sql.redaction.options.regex
       (default '(?i)url') as '*********(redacted)': a model named like *_hourly names its table in
       inc_join.committed. Such a table's properties are read again with that setting matching nothing, then
-      the setting is put back. -#}
+      the setting is reset to the session's own (its value cannot be read back: SET shows it redacted too). -#}
   {%- set found = run_query('SHOW TBLPROPERTIES ' ~ relation) -%}
   {%- if found.rows | selectattr(1, 'equalto', '*********(redacted)') | list | length > 0 -%}
     {%- set setting = 'spark.sql.redaction.options.regex' -%}
-    {%- set previous = run_query('SET ' ~ setting).rows[0][1] -%}
     {%- do run_query('SET ' ~ setting ~ '=(?!)') -%}
     {%- set found = run_query('SHOW TBLPROPERTIES ' ~ relation) -%}
-    {%- do run_query('SET ' ~ setting ~ '=' ~ previous) -%}
+    {%- do run_query('RESET ' ~ setting) -%}
   {%- endif -%}
   {%- set properties = {} -%}
   {%- for row in found.rows -%}
