@@ -82,7 +82,8 @@ def execute(spark, build: Callable, case, types: dict[str, str] | None):
         fingerprint = F.expr(case.fingerprint).alias("fingerprint")
         df = df.observe(OBSERVATION, F.count(F.lit(1)).alias("rows"), fingerprint, *counts)
     execution = df._jdf.queryExecution()
-    run = Run(time.perf_counter() - began, int(execution.toRdd().count()))
+    rows = int(execution.toRdd().count())  # before the clock is read: the run is its execution
+    run = Run(time.perf_counter() - began, rows)
     if types is None:
         return run, None, summarize(execution.executedPlan())
     metrics = execution.observedMetrics().get(OBSERVATION).get()
