@@ -229,20 +229,15 @@ class Big(FewRows):
         return {} if variant == "equi" else super().types(variant)
 
     def targets(self, cells: Sequence[Cell]) -> list[Target]:
-        (short, long), how = sorted({c.case.history for c in cells}), cells[0].case.how
-        size = f"{self.rows_per_day} rows/day"
-        found = protocol.scans_target(
-            f"{size}: partitions read by sql and core = spec §4 bounds, one scan per input",
-            [c for c in cells if c.variant in OURS],
-            lambda c: protocol.reads_within(c, self.bounds(c.case), 1),
-        )
+        (short, long), how, size = sorted({c.case.history for c in cells}), cells[0].case.how, self.rows_per_day
+        ours = [c for c in cells if c.variant in OURS]
+        name = f"{size} rows/day: partitions read by sql and core = spec §4 bounds, one scan per input"
+        found = protocol.scans_target(name, ours, lambda c: protocol.reads_within(c, self.bounds(c.case), 1))
         for v in OURS:
             at = [find(cells, v, window="daily", history=h) for h in (long, short)]
-            found += ratio_target(f"{size}: {v} daily run, {how}: {long} d / {short} d", *at, "≤ 1.3")
-        equi = find(cells, "equi")
-        for v in OURS:
-            name = f"{size}: {v} whole history / plain equi-join, {how}"
-            found += ratio_target(name, find(cells, v, window="whole"), equi, "≤ 1.15")
+            found += ratio_target(f"{size} rows/day: {v} daily run, {how}: {long} d / {short} d", *at, "≤ 1.3")
+            at = [find(cells, v, window="whole"), find(cells, "equi")]
+            found += ratio_target(f"{size} rows/day: {v} whole history / plain equi-join, {how}", *at, "≤ 1.15")
         return found
 
     def agreement(self, cells: Sequence[Cell]) -> list[dict[str, object]]:
@@ -258,11 +253,9 @@ class Big(FewRows):
         for c in cells:
             j, (ta, tb) = self.cell_json(c), self.bounds(c.case)
             mb = [f"{j['peak_memory'][name] / 2**20:.0f}" for name in MEMORY]
-            loads = f"{min(j['load']):.1f}–{max(j['load']):.1f}"
-            reads = f"{c.plan.read(ta)} / {c.plan.read(tb)}"
+            reads, loads = f"{c.plan.read(ta)} / {c.plan.read(tb)}", f"{min(j['load']):.1f}–{max(j['load']):.1f}"
             rows.append([c.case.label, c.variant, protocol.times(c), loads, c.check.rows, reads, *mb])
-        head = ["case", "variant", "median s", "load avg", "rows", "partitions A / B", "peak heap MB"]
-        head += ["peak execution MB", "peak off-heap MB"]
+        head = ["case", "variant", "median s", "load avg", "rows", "partitions A/B", *(f"peak {m} MB" for m in MEMORY)]
         plans = [f"{c.case.label} {c.variant}:\n\n```\n{c.plan.text}```" for c in cells]
         text = [f"## Ten times the data ({self.rows_per_day} A rows a day)", "", *protocol.table(head, rows)]
         return ["", *text, "", "Plans as executed (each cell's last timed run):", "", *"\n\n".join(plans).split("\n")]
