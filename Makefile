@@ -155,16 +155,16 @@ check: $(STAMP) ## ruff lint and format check, mypy
 generate: $(STAMP) ## Write macros/generated/*.sql and dbt_project.yml's version from src/dbt_inc_join/shared_tables.py
 	$(BIN)/python scripts/generate_macros.py
 
-# The README's benchmark (bench/): `make bench` is the full run of the five suites, each a bench/protocol.py Suite
+# The README's benchmark (bench/): `make bench` is the full run of the six suites, each a bench/protocol.py Suite
 # timed and reported by that one module: the daily run against history length (bench/few.py, about 25 minutes on
-# 2 cores), the many-rows-per-key modes of spec §11 (bench/many.py, 20-40 minutes, most of it its hand-written
+# 2 cores; `big`, the same at 200,000 A rows a day, bench/few.py's Big), the many-rows-per-key modes of spec §11 (bench/many.py, 20-40 minutes, most of it its hand-written
 # baselines), the run ledger's daily dbt runs with and without record_run (bench/ledger.py, about 12-20 minutes),
 # the check of restated inputs and a redo (bench/restated.py, spec §14, about 25 minutes), and inc_join_many
 # against chained inc_join calls and one hand-written query (bench/enrich.py, about 21 minutes);
 # the data is generated once and cached under bench/.cache/.
 # `make bench-quick` is the CI-sized one. Pass options with BENCH_ARGS, e.g.
 # `make bench BENCH_ARGS="--days 730 --repeats 7"` or `make bench BENCH_ARGS="--suite ledger"`.
-bench: $(STAMP) $(PEER_STAMP) ## The README's benchmark, five suites (~25 + 20-40 + 12-20 + ~25 + 15-25 min; BENCH_ARGS for options)
+bench: $(STAMP) $(PEER_STAMP) ## The README's benchmark, six suites (BENCH_ARGS for options)
 	$(BIN)/python -m bench.run $(BENCH_ARGS)
 
 bench-quick: $(STAMP) $(PEER_STAMP) ## The benchmark's CI-sized run

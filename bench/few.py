@@ -8,8 +8,9 @@ from collections.abc import Sequence
 from datetime import timedelta
 
 from . import protocol
-from .protocol import Cell, Ratio, Suite, Target, agreed_text, find, ratio_target
-from .variants import PEER_B_ONLY, Case, core, core_with, naive, peer
+from .data import DataSpec, ensure_dataset, register_tables
+from .protocol import MEMORY, Cell, Ratio, Suite, Target, agreed_text, find, ratio_target
+from .variants import PEER_B_ONLY, Case, core, core_with, equi, naive, peer
 
 OURS = ("sql", "core")
 VARIANTS = ("sql", "core", "peer", "naive")
@@ -198,3 +199,66 @@ class FewRows(Suite):
                 )
         head = ["how", "variant", *(f"daily {h} d" for h in histories), f"daily {longest} d × L = 0", "whole"]
         return protocol.table([*head, "whole × L = 0", "late_match rows daily / whole"], rows)
+
+
+class BigCase(Case):
+    prefix = "big_"  # the tables of ten times the data
+
+
+class Big(FewRows):
+    """Ten times the data (`--suite big`, issue 29): 10 × --rows-per-day A rows a day, the first how; SQL macro and
+    core daily on the shortest and longest history and over the whole history, a plain equi-join beside the
+    latter; each run's peak memory from Spark's executor metrics."""
+
+    name, phase, few_rows_data, memory = "big", "big ", False, True
+    builds = {"core": core, "equi": equi}
+
+    def data(self, spark, run) -> None:
+        spec = DataSpec(run.config.days, 10 * run.config.rows_per_day)
+        dataset, generated = ensure_dataset(spark, spec, run.config.cache_dir)
+        register_tables(spark, dataset, spec, (min(run.config.histories), spec.days), prefix=BigCase.prefix)
+        self.rows_per_day = spec.rows_per_day
+        run.phases.done("big data", f" ({'generated' if generated else 'cached'} in {dataset})")
+
+    def cells(self, run) -> list[Cell]:
+        config, last = run.config, run.spec.last_day
+        join = dict(look_back_time=config.look_back_time, max_waiting_time=config.max_waiting_time)
+        histories, how = (min(config.histories), config.days), config.hows[0]
+        cells = [Cell(BigCase(how, h, "daily", last, last, **join), v, config.repeats) for h in histories for v in OURS]
+        whole = BigCase(how, config.days, "whole", last - timedelta(days=config.days - 1), last, **join)
+        return cells + [Cell(whole, v, config.whole_repeats) for v in (*OURS, "equi")]
+
+    def types(self, variant: str) -> dict[str, str]:
+        return {} if variant == "equi" else super().types(variant)
+
+    def targets(self, cells: Sequence[Cell]) -> list[Target]:
+        (short, long), how, size = sorted({c.case.history for c in cells}), cells[0].case.how, self.rows_per_day
+        ours = [c for c in cells if c.variant in OURS]
+        name = f"{size} rows/day: partitions read by sql and core = spec §4 bounds, one scan per input"
+        found = protocol.scans_target(name, ours, lambda c: protocol.reads_within(c, self.bounds(c.case), 1))
+        for v in OURS:
+            at = [find(cells, v, window="daily", history=h) for h in (long, short)]
+            found += ratio_target(f"{size} rows/day: {v} daily run, {how}: {long} d / {short} d", *at, "≤ 1.3")
+            at = [find(cells, v, window="whole"), find(cells, "equi")]
+            found += ratio_target(f"{size} rows/day: {v} whole history / plain equi-join, {how}", *at, "≤ 1.15")
+        return found
+
+    def agreement(self, cells: Sequence[Cell]) -> list[dict[str, object]]:
+        return protocol.agreement(cells, self.name, ("sql",), lambda k: (k.window, k.history))
+
+    def cell_json(self, cell: Cell) -> dict[str, object]:
+        memory = {name: max(r.memory.get(name, 0) for r in cell.runs) for name in MEMORY}
+        load = [r.load for r in cell.runs]
+        return {**super().cell_json(cell), "peak_memory": memory, "load": load, "plan": cell.plan.text}
+
+    def sections(self, cells: Sequence[Cell], agreed: Sequence[dict], run) -> list[str]:
+        rows = []
+        for c in cells:
+            j, (ta, tb) = self.cell_json(c), self.bounds(c.case)
+            mb = [f"{j['peak_memory'][name] / 2**20:.0f}" for name in MEMORY]
+            reads, loads = f"{c.plan.read(ta)} / {c.plan.read(tb)}", f"{min(j['load']):.1f}–{max(j['load']):.1f}"
+            rows.append([c.case.label, c.variant, protocol.times(c), loads, c.check.rows, reads, *mb])
+        head = ["case", "variant", "median s", "load avg", "rows", "partitions A/B", *(f"peak {m} MB" for m in MEMORY)]
+        plans = [f"{c.case.label} {c.variant}:\n\n```\n{c.plan.text}```" for c in cells]
+        text = [f"## Ten times the data ({self.rows_per_day} A rows a day)", "", *protocol.table(head, rows)]
+        return ["", *text, "", "Plans as executed (each cell's last timed run):", "", *"\n\n".join(plans).split("\n")]

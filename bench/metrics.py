@@ -26,6 +26,7 @@ class PlanSummary:
 
     scans: list[Scan] = field(default_factory=list)
     nodes: Counter = field(default_factory=Counter)
+    text: str = ""  # the executed plan as Spark prints it
 
     def read(self, table: str, what: str = "partitions") -> int:
         """``what`` (partitions, files or scans) of ``table`` over all its scans (a re-scan counts again)."""
@@ -64,7 +65,7 @@ def _unwrap(node):
 
 def summarize(plan) -> PlanSummary:
     """Walk an executed physical plan (a py4j ``SparkPlan``), subqueries included."""
-    summary = PlanSummary()
+    summary = PlanSummary(text=_unwrap(plan).toString())  # adaptive execution's final plan
     pending = [plan]
     while pending:
         node = _unwrap(pending.pop())

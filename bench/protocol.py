@@ -9,7 +9,7 @@ import os
 import statistics
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import asdict, astuple, dataclass, field
+from dataclasses import asdict, astuple, dataclass, field, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -17,6 +17,8 @@ from typing import Any
 from .metrics import PlanSummary, case_bounds, summarize
 
 OBSERVATION = "inc_join_bench"
+# Spark's executor metrics a memory suite reports per run (in local mode the driver is the executor: one JVM)
+MEMORY = ("JVMHeapMemory", "OnHeapExecutionMemory", "JVMOffHeapMemory")
 LOAD: list[float] = []  # the load average at the start of every round of this run, all suites
 
 
@@ -24,6 +26,8 @@ LOAD: list[float] = []  # the load average at the start of every round of this r
 class Run:
     seconds: float
     rows: int
+    memory: dict[str, int] = field(default_factory=dict)  # MEMORY's peaks, in a memory suite
+    load: float = 0.0  # the 1-minute load average at the run's start
 
 
 @dataclass(frozen=True)
@@ -75,7 +79,7 @@ def execute(spark, build: Callable, case, types: dict[str, str] | None):
     top, in check runs only (the observation would flatten the timed differences)."""
     from pyspark.sql import functions as F
 
-    began = time.perf_counter()
+    load, began = os.getloadavg()[0], time.perf_counter()
     df = build(spark, case)
     if types is not None:
         counts = [F.expr(f"count_if({condition})").alias(name) for name, condition in types.items()]
@@ -83,13 +87,22 @@ def execute(spark, build: Callable, case, types: dict[str, str] | None):
         df = df.observe(OBSERVATION, F.count(F.lit(1)).alias("rows"), fingerprint, *counts)
     execution = df._jdf.queryExecution()
     rows = int(execution.toRdd().count())  # before the clock is read: the run is its execution
-    run = Run(time.perf_counter() - began, rows)
+    run = Run(time.perf_counter() - began, rows, load=load)
     if types is None:
         return run, None, summarize(execution.executedPlan())
     metrics = execution.observedMetrics().get(OBSERVATION).get()
     values = {name: metrics.get(i) for i, name in enumerate(metrics.schema().fieldNames())}
     found = {name: int(values[name]) for name in types if values[name]}
     return run, Check(int(values["rows"]), found, int(values["fingerprint"] or 0)), summarize(execution.executedPlan())
+
+
+def peak_memory(spark, group: str) -> dict[str, int]:
+    """The highest value of each of MEMORY over the stages of the jobs of ``group`` (Spark's stage-level peak
+    executor metrics, sampled every spark.executor.metrics.pollingInterval while a task runs)."""
+    tracker, store = spark.sparkContext.statusTracker(), spark.sparkContext._jsc.sc().statusStore()
+    stages = [s for job in tracker.getJobIdsForGroup(group) for s in tracker.getJobInfo(job).stageIds]
+    peaks = [p.get() for p in (store.lastStageAttempt(s).peakExecutorMetrics() for s in stages) if p.isDefined()]
+    return {name: max((p.getMetricValue(name) for p in peaks), default=0) for name in MEMORY}
 
 
 def rounds(cells: Sequence[Cell], warmup: int, run: Callable, progress: Callable[[str], None] = print) -> list[float]:
@@ -335,6 +348,7 @@ class Suite:
     few_rows_data = False  # reads the few-rows suite's data (bench/data.py), which run.py prepares once
     uses_sql = False  # has a `sql` variant (the macro rendered by dbt, bench/variants.py)
     check_first = False  # each cell's check run untimed before the rounds, as the first warm-up round
+    memory = False  # each run's peak memory (peak_memory) kept in its Run
     builds: dict[str, Callable] = {}  # variant name -> function(spark, case) returning the lazy DataFrame
 
     # What every suite declares: its cells (cases x variants, in the order a round runs them), its targets, per
@@ -367,7 +381,11 @@ class Suite:
             if not config.quick:
                 settle(spark)
             types = self.types(cell.variant) if checking else None
+            group = f"{cell.case.label} {cell.variant} {time.time()}"
+            if self.memory:
+                spark.sparkContext.setJobGroup(group, group)
             result, seen, plan = execute(spark, builders[cell.variant], cell.case, types)
+            result = replace(result, memory=peak_memory(spark, group)) if self.memory else result
             text = f"{cell.case.label:<22} {cell.variant:<5} {result.seconds:7.2f} s  {result.rows} rows"
             return result, seen, plan, text
 

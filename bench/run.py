@@ -28,8 +28,8 @@ from .data import DataSpec
 
 BENCH = Path(__file__).resolve().parent
 QUICK = dict(days=40, rows_per_day=200, histories=(20, 40), repeats=1, whole_repeats=1, slow_repeats=1, warmup=0)
-SUITES = ("few-rows", "many-rows", "ledger", "restated", "enrich")  # the report's order
-MEASURED = ("few-rows", "many-rows", "enrich", "ledger", "restated")  # the order they run in
+SUITES = ("few-rows", "big", "many-rows", "ledger", "restated", "enrich")  # the report's order
+MEASURED = ("few-rows", "big", "many-rows", "enrich", "ledger", "restated")  # the order they run in
 
 
 @dataclass(frozen=True)
@@ -68,7 +68,8 @@ def parse_args(argv: Sequence[str]) -> Config:
         help="few-rows: the daily run against history length, four variants (--days, --rows-per-day, --histories "
         "and --how shape it); many-rows: spec §11's modes (fixed shapes); ledger: a daily dbt run with and without "
         "record_run; restated: the check of restated inputs and a redo (spec §14); enrich: inc_join_many with two "
-        "inputs; all (default): all five, in one report",
+        "inputs; big: few-rows at ten times --rows-per-day, with a plain equi-join and peak memory; all (default): "
+        "all six, in one report",
     )
     parser.add_argument("--days", type=int, help="days of generated history (default 365)")
     parser.add_argument("--rows-per-day", type=int, help="A rows per daily load; B gets about as many (default 20000)")
@@ -145,7 +146,9 @@ def start_spark(config: Config, state_dir: Path):
     os.environ["INC_JOIN_STATE_DIR"] = str(state_dir)
     if not config.quick:
         os.environ.setdefault("INC_JOIN_JVM_FLAGS", "-XX:ReservedCodeCacheSize=256m")
-    os.environ["PYSPARK_SUBMIT_ARGS"] = f"--driver-memory {config.driver_memory} pyspark-shell"
+    # the big suite's peak memory: Spark's executor metrics sampled every 100 ms (default: only at heartbeats)
+    polling = " --conf spark.executor.metrics.pollingInterval=100ms" * ("big" in config.suites)
+    os.environ["PYSPARK_SUBMIT_ARGS"] = f"--driver-memory {config.driver_memory}{polling} pyspark-shell"
     from harness.local_spark import local_spark_session
 
     return local_spark_session(state_dir)
@@ -295,12 +298,12 @@ def main(argv: Sequence[str] = ()) -> int:
 def suite_types() -> list:
     """The suites, in the report's order (bench/few.py, many.py, ledger.py, enrich.py)."""
     from .enrich import Enrich
-    from .few import FewRows
+    from .few import Big, FewRows
     from .ledger import Ledger
     from .many import ManyRows
     from .restated import Restated
 
-    return [FewRows, ManyRows, Ledger, Restated, Enrich]
+    return [FewRows, Big, ManyRows, Ledger, Restated, Enrich]
 
 
 def _proc(name: str, key: str, otherwise: str) -> str:

@@ -28,6 +28,7 @@ INC_COL = "RecDate"
 LABELS = {int(join_type): join_type.label for join_type in JoinType}
 CODES = {join_type.name: int(join_type) for join_type in JoinType}  # for the hand-written SQL (bench/sql/)
 PEER_B_ONLY = "not_matched"
+KINDS = {"left": "LEFT OUTER", "full": "FULL OUTER", "inner": "INNER"}  # how -> the hand-written SQL's join
 
 # Per row: the key, where it was placed, which B row, and the derived numbers (not the JoinType itself, whose
 # type differs between this package (code) and the peer (name); it is compared through the counts per type).
@@ -155,13 +156,18 @@ def peer(spark, case: Case):
 def naive_sql(case: Case) -> str:
     """A full recompute (bench/sql/few_naive.sql)."""
     assert not (case.late_match_time and case.how == "full"), "the naive recompute has late matches for left and inner"
-    kind = {"left": "LEFT OUTER", "full": "FULL OUTER", "inner": "INNER"}[case.how]
+    kind = KINDS[case.how]
     lb, mw, late = case.look_back_time, case.max_waiting_time, case.late_match_time
     return render("sql/few_naive.sql", case=case, kind=kind, codes=CODES, lb=lb, mw=mw, late=late)
 
 
 def naive(spark, case: Case):
     return spark.sql(naive_sql(case))
+
+
+def equi(spark, case: Case):
+    """The plain equi-join of the case's tables (bench/sql/few_equi.sql)."""
+    return spark.sql(render("sql/few_equi.sql", case=case, kind=KINDS[case.how]))
 
 
 class SqlMacro:
