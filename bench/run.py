@@ -1,12 +1,7 @@
-"""`make bench` / `make bench-quick`: the benchmark's suites (bench/few.py, many.py, ledger.py, enrich.py) in one
-process on one SparkSession, timed and reported by bench/protocol.py.
-
-    python -m bench.run                     # all suites, one report (the README's and docs/performance.md's)
-    python -m bench.run --suite ledger      # one suite: few-rows, many-rows, ledger or enrich
-    python -m bench.run --quick             # tiny data, one run each: keeps the benchmark working (CI)
-    python -m bench.run --days 730 --rows-per-day 50000 --repeats 7
-
-Writes ``<out>/d<days>-r<rows>.md`` (or ``<suite>.md``, and ``.json``) and prints the Markdown.
+"""`make bench` / `make bench-quick`: the benchmark's suites (bench/few.py, many.py, ledger.py, restated.py,
+enrich.py) in one process on one SparkSession, timed and reported by bench/protocol.py; e.g.
+``python -m bench.run --suite ledger`` or ``--quick`` (tiny data, one run each: CI). Writes
+``<out>/d<days>-r<rows>.md`` (or ``<suite>.md``, and ``.json``) and prints the Markdown.
 """
 
 from __future__ import annotations
@@ -55,57 +50,24 @@ class Config:
 
 def parse_args(argv: Sequence[str]) -> Config:
     parser = argparse.ArgumentParser(prog="python -m bench.run", description=__doc__.split("\n\n")[0])
-    parser.add_argument(
-        "--quick",
-        action="store_true",
-        help=f"tiny data and one run per cell ({QUICK['days']} days x {QUICK['rows_per_day']} rows, "
-        f"histories {QUICK['histories']}); results go to bench/.cache/results",
-    )
-    parser.add_argument(
-        "--suite",
-        choices=("all", *SUITES),
-        default="all",
-        help="few-rows: the daily run against history length, four variants (--days, --rows-per-day, --histories "
-        "and --how shape it); many-rows: spec §11's modes (fixed shapes); ledger: a daily dbt run with and without "
-        "record_run; restated: the check of restated inputs and a redo (spec §14); enrich: inc_join_many with two "
-        "inputs; big: few-rows at ten times --rows-per-day, with a plain equi-join and peak memory; all (default): "
-        "all six, in one report",
-    )
-    parser.add_argument("--days", type=int, help="days of generated history (default 365)")
-    parser.add_argument("--rows-per-day", type=int, help="A rows per daily load; B gets about as many (default 20000)")
-    parser.add_argument(
-        "--histories",
-        help="comma-separated history lengths in days for the daily run "
-        "(default 30,120,<days>); the longest is used for the variant comparison",
-    )
-    parser.add_argument("--how", default="left,full", help="join types, comma-separated (default left,full)")
-    parser.add_argument("--look-back-time", type=int, default=2)
-    parser.add_argument("--max-waiting-time", type=int, default=10)
-    parser.add_argument(
-        "--late-match-time",
-        type=int,
-        default=3,
-        help="late_match_time of the late-match cases (left join, sql and core, daily and whole-history, against "
-        "the same runs without late matches); 0 leaves them out (default 3)",
-    )
-    parser.add_argument(
-        "--ledger-records",
-        default="365,3650",
-        help="the ledger suite's pre-filled ledgers, comma-separated record counts (one dbt project each; the "
-        "SQL model's own daily records, then other models' synthetic ones); 0 leaves them out (default 365,3650)",
-    )
-    parser.add_argument("--repeats", type=int, help="timed runs per daily-window cell (default 9)")
-    parser.add_argument("--whole-repeats", type=int, help="timed runs per whole-history cell (default 5)")
-    parser.add_argument(
-        "--slow-repeats",
-        type=int,
-        help="timed runs of the many-rows suite's slow hand-written baselines, minutes each (default 1; no "
-        "warm-up: the first run is the check run)",
-    )
-    parser.add_argument("--warmup", type=int, help="discarded rounds over all cells of a phase first (default 1)")
-    parser.add_argument("--out", type=Path, help="directory for the Markdown and JSON results (default bench/results)")
-    parser.add_argument("--cache-dir", type=Path, help="where generated data is kept (default bench/.cache/data)")
-    parser.add_argument("--driver-memory", default=None, help="Spark driver memory (default 4g; quick: 1g)")
+    add = parser.add_argument
+    add("--quick", action="store_true", help="tiny data, one run per cell; results in bench/.cache/results")
+    add("--suite", choices=("all", *SUITES), default="all", help="one suite (docs/performance.md), or all (default)")
+    add("--days", type=int, help="days of generated history (default 365)")
+    add("--rows-per-day", type=int, help="A rows per daily load; B gets about as many (default 20000)")
+    add("--histories", help="history lengths in days for the daily run (default 30,120,<days>)")
+    add("--how", default="left,full", help="join types, comma-separated (default left,full)")
+    add("--look-back-time", type=int, default=2)
+    add("--max-waiting-time", type=int, default=10)
+    add("--late-match-time", type=int, default=3, help="of the late-match cases; 0 leaves them out (default 3)")
+    add("--ledger-records", default="365,3650", help="the ledger suite's pre-filled ledgers; 0 leaves them out")
+    add("--repeats", type=int, help="timed runs per daily-window cell (default 9)")
+    add("--whole-repeats", type=int, help="timed runs per whole-history cell (default 5)")
+    add("--slow-repeats", type=int, help="timed runs of the many-rows suite's slow baselines (default 1)")
+    add("--warmup", type=int, help="discarded rounds over all cells of a phase first (default 1)")
+    add("--out", type=Path, help="directory for the Markdown and JSON results (default bench/results)")
+    add("--cache-dir", type=Path, help="where generated data is kept (default bench/.cache/data)")
+    add("--driver-memory", default=None, help="Spark driver memory (default 4g; quick: 1g)")
     args = parser.parse_args(argv)
 
     config = (
