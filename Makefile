@@ -70,23 +70,23 @@ test: $(STAMP) $(PEER_STAMP) integration-deps ## check, then every engine run, i
 integration-deps: $(STAMP)
 	cd integration_tests && ../$(BIN)/dbt deps --project-dir .
 
-test-lane-1: # lint and types, then the Spark 4 dbt legs and the run ledger's leg (with the restated inputs)
+test-lane-1: # lint and types, then the Spark 4 dbt legs, the run ledger's leg (with the restated inputs) and the cluster
 	$(MAKE) --no-print-directory check
 	$(MAKE) --no-print-directory test-spark4-dbt
 	$(MAKE) --no-print-directory test-spark4-thrift
 	$(MAKE) --no-print-directory test-spark4-ansi-dbt
 	$(MAKE) --no-print-directory test-spark4-ansi-core
 	$(MAKE) --no-print-directory test-spark4-ledger
+	$(MAKE) --no-print-directory test-spark4-cluster
 
-test-lane-2: # the Spark 3.5 environment first, its legs, the Spark 4 core leg, the Spark 3.5 matrix, the cluster,
-# dbt's adapter suite
+test-lane-2: # the Spark 3.5 environment first, its legs, the Spark 4 core leg, the Spark 3.5 matrix, dbt's adapter
+# suite
 	$(MAKE) --no-print-directory $(STAMP35)
 	$(MAKE) --no-print-directory test-spark35-core
 	$(MAKE) --no-print-directory test-spark35-ansi-dbt
 	$(MAKE) --no-print-directory test-spark35-ansi-core
 	$(MAKE) --no-print-directory test-spark4-core
 	$(MAKE) --no-print-directory test-spark35-dbt
-	$(MAKE) --no-print-directory test-spark4-cluster
 	$(MAKE) --no-print-directory test-spark4-adapter
 
 test-spark4: test-spark4-dbt test-spark4-thrift test-spark4-ledger test-spark4-core ## The whole suite on Spark 4 (pyspark 4.3), as configured by default

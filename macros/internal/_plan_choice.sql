@@ -82,7 +82,8 @@
                                                           ranges[index][0], ranges[index][1], unit) -%}
       {%- set quoted = [] -%}
       {%- for key in keys -%}{%- do quoted.append(dbt_inc_join._quote(key)) -%}{%- endfor -%}
-      {%- set found = run_query('select ' ~ quoted | join(', ') ~ ' from ' ~ relation
+      {#- COALESCE(1): one job, even when the first split holds fewer rows than the sample -#}
+      {%- set found = run_query('select /*+ COALESCE(1) */ ' ~ quoted | join(', ') ~ ' from ' ~ relation
                                 ~ ' where ' ~ dbt_inc_join._sample_predicate(keys, range_sql) ~ ' limit ' ~ size) -%}
       {%- do samples.append(dbt_inc_join._key_sharing(found.rows)) -%}
     {%- endif -%}

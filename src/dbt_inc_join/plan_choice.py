@@ -103,7 +103,9 @@ def choose_join_plan(prepared: PreparedJoin, window: OutputWindow) -> PlanChoice
         keys = [key[index] for key in inputs.keys]
         lower, upper = ranges[index]
         range_sql = arrival_range_sql(inputs.inc_col[index], inputs.arrival_types[index], lower, upper, unit)
-        rows = df.where(sample_predicate(keys, range_sql)).select(*[quote(k) for k in keys]).limit(SAMPLE_ROWS)
+        # one partition read in order: a single job even when the first split holds fewer rows than the sample
+        sliced = df.where(sample_predicate(keys, range_sql)).select(*[quote(k) for k in keys])
+        rows = sliced.coalesce(1).limit(SAMPLE_ROWS)
         samples.append(key_sharing(tuple(row) for row in rows.collect()))
         if samples[0].shared < SHARED_ROWS:
             break  # A's keys are (nearly) unique: the plain join pairs each B row with few A rows
