@@ -55,7 +55,11 @@
                                               arguments.output_window_end, max_window_units, more, names, redo) -%}
   {%- endif -%}
   {%- set restated = dbt_inc_join._restated_record(check, window, sides, reaches, first.params.inc_col) -%}
-  {%- do dbt_inc_join._log_many_run(window, reach, prepared) -%}
-  {%- set marker = '' if window.get('in_sql') else dbt_inc_join._run_marker(dbt_inc_join._run_record(window, first.params.inc_col, 'sql', restated)) -%}
-  {{ return(marker ~ '\n' ~ dbt_inc_join._render_many(a, a_columns, prepared, window, arguments.output_select, include_waiting)) }}
+  {#- each input's plan (spec §15): with many_rows_per_key='auto', from samples of the read ranges -#}
+  {%- set a_lower = none if window.start is none else dbt_inc_join._shift_value(window.start, -reach, time_uom) -%}
+  {%- set plans = dbt_inc_join._many_input_plans(a, prepared, window, a_lower) -%}
+  {%- set plans_text = dbt_inc_join._many_plans_text(prepared, plans) -%}
+  {%- do dbt_inc_join._log_many_run(window, reach, prepared, plans_text) -%}
+  {%- set marker = '' if window.get('in_sql') else dbt_inc_join._run_marker(dbt_inc_join._run_record(window, first.params.inc_col, 'sql', restated, plans_text)) -%}
+  {{ return(marker ~ '\n' ~ dbt_inc_join._render_many(a, a_columns, prepared, window, arguments.output_select, include_waiting, plans)) }}
 {% endmacro %}

@@ -115,8 +115,15 @@ def generated_files(tables: ModuleType) -> dict[str, str]:
         "How many_rows_per_key='auto' chooses the plan of partner = all: the sample size and the threshold.",
         literal(tables.PLAN_CHOICE),
     )
+    many_input_keys = macro_file(
+        "_many_input_keys",
+        "MANY_INPUT_KEYS",
+        "The keys of an input of inc_join_many after its relation, in the order the messages list them.",
+        literal(list(tables.MANY_INPUT_KEYS)),
+    )
     return {
         f"{GENERATED}/_arguments.sql": arguments,
+        f"{GENERATED}/_many_input_keys.sql": many_input_keys,
         f"{GENERATED}/_plan_choice_settings.sql": plan_choice,
         f"{GENERATED}/_messages.sql": messages,
         f"{GENERATED}/_join_types.sql": join_types,

@@ -60,9 +60,11 @@
   {{ return(dbt_inc_join._keys_equal_sql(key_count, '_gk') ~ ' AND ' ~ window) }}
 {% endmacro %}
 
-{% macro _group_match_sql(key_count, lb, mw, time_uom, condition=none) %}
-  {#- Equal keys, the same bucket, b inside the arrival's window, and join_cond (over the internal names). -#}
-  {%- set test = '_bucket = _b_bucket AND ' ~ dbt_inc_join._group_window_sql(key_count, lb, mw, time_uom) -%}
+{% macro _group_match_sql(key_count, lb, mw, time_uom, condition=none, bucketed=true) %}
+  {#- Equal keys, the same bucket (unless the plain key join of inc_join_many's inputs without hot keys), b
+      inside the arrival's window, and join_cond (over the internal names). -#}
+  {%- set test = dbt_inc_join._group_window_sql(key_count, lb, mw, time_uom) -%}
+  {%- set test = '_bucket = _b_bucket AND ' ~ test if bucketed else test -%}
   {{ return(test ~ ' AND (' ~ condition ~ ')' if condition else test) }}
 {% endmacro %}
 

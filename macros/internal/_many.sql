@@ -9,8 +9,7 @@
 {% macro _many_specs(inputs) %}
   {#- The inputs, checked: a non-empty list of mappings, names unique, each with a relation and a window, and
       one row per A row (partner first or last, or aggregate). -#}
-  {%- set accepted = ['relation', 'name', 'join_cols', 'inc_col', 'look_back_time', 'max_waiting_time', 'partner',
-                      'partner_order_by', 'aggregate', 'null_fill', 'join_cond', 'suffix'] -%}
+  {%- set accepted = ['relation'] + dbt_inc_join._many_input_keys() -%}
   {%- if inputs is string or inputs is mapping or inputs is not iterable or inputs | length == 0 -%}
     {{ dbt_inc_join._fail_many("inputs must be a non-empty list of inputs ({'relation': ref(...), 'name': ..., 'join_cols': ..., ...}).") }}
   {%- endif -%}
@@ -67,6 +66,7 @@
       'aggregate': aggregate,
       'null_fill': spec.get('null_fill'),
       'join_cond': spec.get('join_cond'),
+      'many_rows_per_key': spec.get('many_rows_per_key', 'auto'),
   }) -%}
   {%- set relation = dbt_inc_join._unfiltered(spec.relation) -%}
   {%- set b_table = dbt_inc_join._table_of(relation, 'b') -%}
@@ -77,8 +77,51 @@
              'inputs': prepared.inputs, 'plan': prepared.plan}) }}
 {% endmacro %}
 
-{% macro _log_many_run(window, reach, prepared) %}
-  {#- One line per run: the window and what decided it, then each input's read range. -#}
+{% macro _many_input_plans(a, prepared, window, a_lower) %}
+  {#- Each input's plan (spec §15): set by its many_rows_per_key, or chosen from the first rows of A's slice on the
+      input's keys (one sample per set of keys) and, when those are dense, of the input's slice. A unit test's
+      window is decided in SQL over its given rows: nothing to sample there. -#}
+  {%- set unit = window.time_uom -%}
+  {%- set first = prepared[0] -%}
+  {%- set a_range = none if window.empty else dbt_inc_join._arrival_range_sql(first.inputs.inc_col[0], first.inputs.raw_types[0], a_lower, window.end, unit) -%}
+  {%- set a_samples = {} -%}
+  {%- set plans = [] -%}
+  {%- for item in prepared -%}
+    {%- set fixed = dbt_inc_join._fixed_input_plan(item.params, window.end is none or window.empty) -%}
+    {%- if fixed is none and window.get('in_sql') -%}
+      {%- set fixed = dbt_inc_join._plan_choice(false, "a unit test's given rows") -%}
+    {%- endif -%}
+    {%- if fixed is not none -%}
+      {%- do plans.append(fixed) -%}
+    {%- else -%}
+      {%- set a_keys = item.inputs['keys'] | map(attribute=0) | list -%}
+      {%- if (a_keys | join('|~|')) not in a_samples -%}
+        {%- do a_samples.update({a_keys | join('|~|'): dbt_inc_join._sample_sharing(a, a_keys, a_range)}) -%}
+      {%- endif -%}
+      {%- set a_sample = a_samples[a_keys | join('|~|')] -%}
+      {%- if a_sample.shared < dbt_inc_join._plan_choice_settings().shared_rows -%}
+        {#- A's keys (nearly) unique: no need to look at the input's -#}
+        {%- do plans.append(dbt_inc_join._auto_plan(a_sample, none)) -%}
+      {%- else -%}
+        {%- set b_lower = none if a_lower is none else dbt_inc_join._shift_value(a_lower, -item.params.look_back_time, unit) -%}
+        {%- set b_range = dbt_inc_join._arrival_range_sql(item.inputs.inc_col[1], item.inputs.raw_types[1], b_lower, window.end, unit) -%}
+        {%- set b_keys = item.inputs['keys'] | map(attribute=1) | list -%}
+        {%- do plans.append(dbt_inc_join._auto_plan(a_sample, dbt_inc_join._sample_sharing(item.relation, b_keys, b_range))) -%}
+      {%- endif -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {{ return(plans) }}
+{% endmacro %}
+
+{% macro _many_plans_text(prepared, plans) %}
+  {#- The plans of a run, input by input: the end of its log line and the ledger's plan. -#}
+  {%- set texts = [] -%}
+  {%- for item in prepared -%}{%- do texts.append(item.name ~ ' ' ~ plans[loop.index0].text) -%}{%- endfor -%}
+  {{ return(texts | join('; ')) }}
+{% endmacro %}
+
+{% macro _log_many_run(window, reach, prepared, plans_text) %}
+  {#- One line per run: the window and what decided it, then each input's read range, then each input's plan. -#}
   {%- set ranges = none -%}
   {%- set reads = [] -%}
   {%- if not window.empty -%}
@@ -98,5 +141,5 @@
     {#- inc_join's line names a and b; here a and each input by its name -#}
     {%- set line = line.split(', b ')[0] ~ ', ' ~ reads | join(', ') -%}
   {%- endif -%}
-  {{ log(line.replace('inc_join ', 'inc_join_many ', 1), info=True) }}
+  {{ log(line.replace('inc_join ', 'inc_join_many ', 1) ~ '; plan: ' ~ plans_text, info=True) }}
 {% endmacro %}

@@ -54,7 +54,7 @@
   {{ return([closes, code]) }}
 {% endmacro %}
 
-{% macro _render_many(a, a_columns, prepared, window, output_select, include_waiting=false) %}
+{% macro _render_many(a, a_columns, prepared, window, output_select, include_waiting, plans) %}
   {#- Over 60 lines on purpose: one query template, read top to bottom like the statement it renders (A's
       slice; per input its A side, B slice and arrival-group CTEs; the joins back to A; the placement), whose
       whitespace is the rendered text. The per-input pieces it calls are the shared ones of _render.sql. -#}
@@ -104,11 +104,11 @@ with {{ window.get('ctes', '') }}_inc_join_many_a as (
     from _inc_join_many_a
 ),
 {{ prefix }}_b as (
-    select {{ dbt_inc_join._b_group_projection(item.params, item.inputs, item.plan) | join(', ') }}
+    select {{ dbt_inc_join._b_group_projection(item.params, item.inputs, item.plan, plans[index].grouped) | join(', ') }}
     from {{ item.relation }}
     where {{ 'false' if empty else dbt_inc_join._arrival_range_sql(item.inputs.inc_col[1], item.inputs.raw_types[1], b_lower, end, unit) }}
 ),
-{{ dbt_inc_join._arrival_group_ctes(item.relation, item.params, item.inputs, item.plan, prefix, prefix ~ '_a', prefix ~ '_b') }}
+{{ dbt_inc_join._arrival_group_ctes(item.relation, item.params, item.inputs, item.plan, prefix, prefix ~ '_a', prefix ~ '_b', plans[index].grouped) }}
 {%- endfor %}
 _inc_join_many_joined as (
     select *

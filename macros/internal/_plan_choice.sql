@@ -18,6 +18,16 @@
   {{ return(none) }}
 {% endmacro %}
 
+{% macro _fixed_input_plan(params, reads_nothing) %}
+  {#- An input of inc_join_many (one row per A row): its plan when no sample is needed, or none ('auto'). -#}
+  {%- if params.many_rows_per_key is boolean -%}
+    {{ return(dbt_inc_join._plan_choice(params.many_rows_per_key, 'set by many_rows_per_key')) }}
+  {%- elif reads_nothing -%}
+    {{ return(dbt_inc_join._plan_choice(false, 'the run reads nothing')) }}
+  {%- endif -%}
+  {{ return(none) }}
+{% endmacro %}
+
 {% macro _plan_choice(grouped, reason) %}
   {{ return({
       'grouped': grouped,
@@ -72,7 +82,6 @@
   {%- set unit = params.time_uom -%}
   {%- set ranges = dbt_inc_join._read_ranges(window.start, window.end, params.how, params.look_back_time,
                                               params.max_waiting_time, unit, 0) -%}
-  {%- set size = dbt_inc_join._plan_choice_settings().sample_rows -%}
   {%- set samples = [] -%}
   {%- for relation in [a, b] -%}
     {%- set index = loop.index0 -%}
@@ -80,13 +89,19 @@
       {%- set keys = inputs['keys'] | map(attribute=index) | list -%}
       {%- set range_sql = dbt_inc_join._arrival_range_sql(inputs.inc_col[index], inputs.raw_types[index],
                                                           ranges[index][0], ranges[index][1], unit) -%}
-      {%- set quoted = [] -%}
-      {%- for key in keys -%}{%- do quoted.append(dbt_inc_join._quote(key)) -%}{%- endfor -%}
-      {#- COALESCE(1): one job, even when the first split holds fewer rows than the sample -#}
-      {%- set found = run_query('select /*+ COALESCE(1) */ ' ~ quoted | join(', ') ~ ' from ' ~ relation
-                                ~ ' where ' ~ dbt_inc_join._sample_predicate(keys, range_sql) ~ ' limit ' ~ size) -%}
-      {%- do samples.append(dbt_inc_join._key_sharing(found.rows)) -%}
+      {%- do samples.append(dbt_inc_join._sample_sharing(relation, keys, range_sql)) -%}
     {%- endif -%}
   {%- endfor -%}
   {{ return(dbt_inc_join._auto_plan(samples[0], samples[1] if samples | length > 1 else none)) }}
+{% endmacro %}
+
+{% macro _sample_sharing(relation, keys, range_sql) %}
+  {#- The key sharing of a side's first sample_rows rows in range_sql: one Spark job. -#}
+  {%- set quoted = [] -%}
+  {%- for key in keys -%}{%- do quoted.append(dbt_inc_join._quote(key)) -%}{%- endfor -%}
+  {#- COALESCE(1): one partition read in order, a single job even when the first split holds fewer rows than the sample -#}
+  {%- set found = run_query('select /*+ COALESCE(1) */ ' ~ quoted | join(', ') ~ ' from ' ~ relation
+                            ~ ' where ' ~ dbt_inc_join._sample_predicate(keys, range_sql)
+                            ~ ' limit ' ~ dbt_inc_join._plan_choice_settings().sample_rows) -%}
+  {{ return(dbt_inc_join._key_sharing(found.rows)) }}
 {% endmacro %}

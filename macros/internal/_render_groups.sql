@@ -3,9 +3,9 @@
     b_group_projection, tie_breakers, bucketed_pairs, arrival_group_pairs, reduced_by_arrival). inc_join_many
     renders them once per input. -#}
 
-{% macro _b_group_projection(params, inputs, plan) %}
+{% macro _b_group_projection(params, inputs, plan, bucketed=true) %}
   {#- B's slice for the arrival-group plan: the usual internal columns, partner_order_by's columns, join_cond's B
-      columns and the bucket; with aggregate, B's own columns too, which the aggregates name. -#}
+      columns and the bucket (when bucketed); with aggregate, B's own columns too, which the aggregates name. -#}
   {%- set keys = inputs['keys'] | map(attribute=1) | list -%}
   {%- set projection = dbt_inc_join._side_projection('b', keys, plan.b_columns, inputs.inc_col[1], inputs.raw_types[1], params.time_uom) -%}
   {%- set projection = projection + dbt_inc_join._order_projection(inputs.partner_order_by) -%}
@@ -15,6 +15,7 @@
   {%- if params.aggregate -%}
     {%- set projection = dbt_inc_join._own_columns(inputs.b_names) + projection -%}
   {%- endif -%}
+  {%- if not bucketed -%}{{ return(projection) }}{%- endif -%}
   {{ return(projection + [dbt_inc_join._b_bucket_sql(params.look_back_time, params.max_waiting_time, params.time_uom) ~ ' AS _b_bucket']) }}
 {% endmacro %}
 
@@ -63,11 +64,13 @@ _inc_join_pairs as (
 ),
 {%- endmacro %}
 
-{% macro _arrival_group_ctes(b, params, inputs, plan, prefix='_inc_join', a_cte='_inc_join_a', b_cte='_inc_join_b') %}
+{% macro _arrival_group_ctes(b, params, inputs, plan, prefix='_inc_join', a_cte='_inc_join_a', b_cte='_inc_join_b',
+                             bucketed=true) %}
   {#- spec §11, Cost: B joined to the distinct (keys, arrival) of A's slice, reduced per mode (render.py:
       arrival_group_pairs, reduced_by_arrival). Ends with <prefix>_reduced (and <prefix>_empty), each followed
-      by a comma; inc_join_many renders one set per input, each under a prefix of its own. Over 60 lines on
-      purpose: one CTE chain, read top to bottom like the SQL it renders. -#}
+      by a comma; inc_join_many renders one set per input, each under a prefix of its own. Not bucketed
+      (inc_join_many's plain key join, spec §15): B joined on the keys alone, to A's rows themselves for first and
+      last. Over 60 lines on purpose: one CTE chain, read top to bottom like the SQL it renders. -#}
   {%- set unit = params.time_uom -%}
   {%- set lb = params.look_back_time -%}
   {%- set mw = params.max_waiting_time -%}
@@ -88,18 +91,25 @@ _inc_join_pairs as (
   {#- how = full: a B row of no arrival's window is kept (with NULL group columns): it is code 6. -#}
   {%- set match_kind = 'RIGHT OUTER' if params.how == 'full' else 'INNER' -%}
 {{ prefix }}_arrivals as (
+  {%- if bucketed %}
     select *, explode({{ dbt_inc_join._arrival_buckets_sql(lb, mw, unit) }}) AS _bucket
     from (
         select distinct {{ (dbt_inc_join._arrival_projection(key_count) + conditioned) | join(', ') }}
         from {{ a_cte }}
         where {{ dbt_inc_join._arrival_filter_sql(key_count, a_only) }}
     )
+  {%- else %}
+    {#- an aggregate counts each partner once per (keys, arrival); a pick is the same over repeated A rows #}
+    select {{ 'distinct ' if params.mode == 'aggregate' }}{{ (dbt_inc_join._arrival_projection(key_count) + conditioned) | join(', ') }}
+    from {{ a_cte }}
+    where {{ dbt_inc_join._arrival_filter_sql(key_count, a_only) }}
+  {%- endif %}
 ),
 {{ prefix }}_matches as (
     select *
     from {{ prefix }}_arrivals
     {{ match_kind }} JOIN {{ b_cte }}
-      on {{ dbt_inc_join._group_match_sql(key_count, lb, mw, unit, matched) }}
+      on {{ dbt_inc_join._group_match_sql(key_count, lb, mw, unit, matched, bucketed) }}
 ),
 {{ prefix }}_reduced as (
   {%- if params.mode == 'aggregate' %}

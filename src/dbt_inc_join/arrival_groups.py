@@ -88,10 +88,17 @@ def group_window_sql(key_count: int, look_back_time: int, max_waiting_time: int,
 
 
 def group_match_sql(
-    key_count: int, look_back_time: int, max_waiting_time: int, unit: TimeUnit, condition: str | None = None
+    key_count: int,
+    look_back_time: int,
+    max_waiting_time: int,
+    unit: TimeUnit,
+    condition: str | None = None,
+    bucketed: bool = True,
 ) -> str:
-    """Equal keys, the same bucket, b inside the arrival's window, and join_cond (over the internal names)."""
-    test = f"{BUCKET} = _b_bucket AND {group_window_sql(key_count, look_back_time, max_waiting_time, unit)}"
+    """Equal keys, the same bucket (unless the plain key join of inc_join_many's inputs without hot keys), b
+    inside the arrival's window, and join_cond (over the internal names)."""
+    test = group_window_sql(key_count, look_back_time, max_waiting_time, unit)
+    test = f"{BUCKET} = _b_bucket AND {test}" if bucketed else test
     return f"{test} AND ({condition})" if condition else test
 
 

@@ -7,7 +7,9 @@ always for ``last`` and ``aggregate``) when its window closes, ``a + mw_i``. The
 Each input reuses the one-row-per-A plan of inc_join (render.py: ``reduced_by_arrival``): B_i is joined to the
 distinct (keys_i, arrival) of A's slice and reduced to at most one row per group, which A joins by equality, so
 duplicated A rows stay as many as they are and no input multiplies another's rows. Reads: A ``[s − max mw_i, e]``,
-input i ``[s − max mw − lb_i, e]``.
+input i ``[s − max mw − lb_i, e]``. Each input has its plan (spec §15, input_plans): the grouped one in time
+buckets when the first rows of A and of the input share keys many times over, else a plain join on the keys
+(the distinct (keys, arrival) only for an aggregate), the floor of a query written by hand.
 
 With ``include_waiting`` (views and tables only, like inc_join's code 5) a run also shows each A row not settled by
 its end ``e``, at ``e``: the inputs settled by then as they will stay, each other input with ``JoinType_<name>`` 5
@@ -17,6 +19,7 @@ partners up to ``e``, or the fill).
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,28 +30,19 @@ from pyspark.sql import functions as F
 from .arrival_groups import GROUP_ARRIVAL, GROUP_CONDITION, group_condition, group_key
 from .join import is_spark_dataframe, prepare_join
 from .join_cond import renamed_a_columns
+from .plan_choice import SHARED_ROWS, KeySharing, PlanChoice, auto_plan, fixed_input_plan, sample_sharing
 from .predicates import arrival_range_sql, quote
 from .prepared import PreparedJoin
 from .render import arrival_is_truncated, in_window_sql, reduced_by_arrival
+from .shared_tables import MANY_INPUT_KEYS
 from .time_units import TimeUnit, UnitValue, add_units_sql, shift_value, sql_literal, truncate_sql
 from .validation import check_argument
 from .watermark import latest_arrivals, watermark_of
 from .window import parse_bound
 
-INPUT_KEYS = (
-    "df",
-    "name",
-    "join_cols",
-    "inc_col",
-    "look_back_time",
-    "max_waiting_time",
-    "partner",
-    "partner_order_by",
-    "aggregate",
-    "null_fill",
-    "join_cond",
-    "suffix",
-)
+_log = logging.getLogger("dbt_inc_join")
+
+INPUT_KEYS = ("df", *MANY_INPUT_KEYS)
 
 
 @dataclass(frozen=True)
@@ -67,6 +61,7 @@ class ManyInput:
     null_fill: Mapping[str, Any] | None = None
     join_cond: str | None = None  #: an extra condition over a. and b. that the partners must meet (spec §12)
     suffix: str | None = None  #: default ``_<name>``
+    many_rows_per_key: bool | str = "auto"  #: the input's plan (spec §15): True grouped, False plain, or chosen
 
 
 @dataclass(frozen=True)
@@ -166,6 +161,7 @@ def _prepare_input(df_a: DataFrame, spec: ManyInput, unit: TimeUnit) -> Prepared
             aggregate=spec.aggregate,
             null_fill=spec.null_fill,
             join_cond=spec.join_cond,
+            many_rows_per_key=spec.many_rows_per_key,
         )
     except (TypeError, ValueError) as error:
         text = str(error).removeprefix("inc_join: ").replace("df_b", f"input {spec.name!r}")
@@ -223,13 +219,60 @@ def _settled_sql(i: int, item: PreparedInput, unit: TimeUnit) -> tuple[str, str]
     return closes, code
 
 
-def render_many(many: PreparedMany, start: UnitValue | None, end: UnitValue) -> DataFrame:
-    """The rows of one run over ``[start, end]``."""
+def input_plans(
+    many: PreparedMany, start: UnitValue | None, end: UnitValue, reads_nothing: bool = False
+) -> list[PlanChoice]:
+    """Each input's plan (spec §15): set by its many_rows_per_key, or chosen from the first rows of A's slice on
+    the input's keys (one sample per set of keys) and, when those are dense, of the input's slice."""
+    unit, df_a = many.time_uom, many.df_a
+    first = many.inputs[0].prepared.inputs
+    a_lower = _a_lower(many, start)
+    a_range = arrival_range_sql(first.inc_col[0], first.arrival_types[0], a_lower, end, unit)
+    a_samples: dict[tuple[str, ...], KeySharing] = {}
+
+    def a_sample(keys: tuple[str, ...]) -> KeySharing:
+        if keys not in a_samples:
+            a_samples[keys] = sample_sharing(df_a, keys, a_range)
+        return a_samples[keys]
+
+    plans = []
+    for item in many.inputs:
+        prepared, inputs = item.prepared, item.prepared.inputs
+        fixed = fixed_input_plan(prepared.params, reads_nothing)
+        if fixed is not None:
+            plans.append(fixed)
+            continue
+        a = a_sample(tuple(a for a, _ in inputs.keys))
+        if a.shared < SHARED_ROWS:
+            plans.append(auto_plan(a, None))  # A's keys (nearly) unique: no need to look at the input's
+            continue
+        b_lower = None if a_lower is None else shift_value(a_lower, -prepared.params.look_back_time, unit)
+        b_range = arrival_range_sql(inputs.inc_col[1], inputs.arrival_types[1], b_lower, end, unit)
+        plans.append(auto_plan(a, sample_sharing(prepared.df_b, [b for _, b in inputs.keys], b_range)))
+    return plans
+
+
+def plans_text(many: PreparedMany, plans: Sequence[PlanChoice]) -> str:
+    """The plans of a run, input by input: the end of its log line and the ledger's ``plan``."""
+    return "; ".join(f"{item.spec.name} {plan.text}" for item, plan in zip(many.inputs, plans, strict=True))
+
+
+def _a_lower(many: PreparedMany, start: UnitValue | None) -> UnitValue | None:
+    """The first unit of A's slice: ``start − max mw_i``."""
+    reach = max(item.prepared.params.max_waiting_time for item in many.inputs)
+    return None if start is None else shift_value(start, -reach, many.time_uom)
+
+
+def render_many(
+    many: PreparedMany, start: UnitValue | None, end: UnitValue, plans: Sequence[PlanChoice] | None = None
+) -> DataFrame:
+    """The rows of one run over ``[start, end]``; ``plans``: input_plans' (made here when not given)."""
+    plans = plans or input_plans(many, start, end)
+    _log.info("inc_join_many plan: %s", plans_text(many, plans))
     unit, df_a = many.time_uom, many.df_a
     first = many.inputs[0].prepared
     inc_a, type_a = first.inputs.inc_col[0], first.inputs.arrival_types[0]
-    reach = max(item.prepared.params.max_waiting_time for item in many.inputs)
-    a_lower = None if start is None else shift_value(start, -reach, unit)
+    a_lower = _a_lower(many, start)
 
     # A's slice, under internal names: its columns (_a<j>, which also serve as each input's keys and join_cond
     # columns) and its truncated arrival
@@ -254,7 +297,7 @@ def render_many(many: PreparedMany, start: UnitValue | None, end: UnitValue) -> 
         b_slice = prepared.df_b.where(
             arrival_range_sql(prepared.inputs.inc_col[1], prepared.inputs.arrival_types[1], b_lower, end, unit)
         )
-        reduced = reduced_by_arrival(prepared, a_side, b_slice)
+        reduced = reduced_by_arrival(prepared, a_side, b_slice, bucketed=plans[i].grouped)
         reduced = reduced.selectExpr(*[f"{quote(c)} AS {_internal(i, c)}" for c in reduced.columns])
         back = [f"{key} = {_internal(i, group_key(j))}" for j, key in enumerate(keys)]
         back.append(f"_a_arrival = {_internal(i, GROUP_ARRIVAL)}")
@@ -356,5 +399,5 @@ def inc_join_many(
         # no unit to finalise: the same columns, no rows
         any_end = start or end or parse_bound("1970-01-01", "output_window_end", unit, zone)
         assert any_end is not None
-        return render_many(many, None, any_end).where("false")
+        return render_many(many, None, any_end, input_plans(many, None, any_end, reads_nothing=True)).where("false")
     return render_many(many, start, end)

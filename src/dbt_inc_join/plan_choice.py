@@ -15,6 +15,8 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from pyspark.sql import DataFrame
+
 from .predicates import arrival_range_sql, quote
 from .prepared import PreparedJoin
 from .shared_tables import PLAN_CHOICE
@@ -61,6 +63,15 @@ def fixed_plan(params: JoinParameters, reads_nothing: bool) -> PlanChoice | None
     return None
 
 
+def fixed_input_plan(params: JoinParameters, reads_nothing: bool) -> PlanChoice | None:
+    """An input of inc_join_many (one row per A row): its plan when no sample is needed, or None ('auto')."""
+    if params.many_rows_per_key is True or params.many_rows_per_key is False:
+        return PlanChoice(params.many_rows_per_key, "set by many_rows_per_key")
+    if reads_nothing:
+        return PlanChoice(False, "the run reads nothing")
+    return None
+
+
 def key_sharing(keys: Iterable[Sequence[object]]) -> KeySharing:
     """The sharing of a sample of key tuples."""
     counts = Counter(tuple(key) for key in keys)
@@ -100,13 +111,17 @@ def choose_join_plan(prepared: PreparedJoin, window: OutputWindow) -> PlanChoice
     )
     samples: list[KeySharing] = []
     for index, df in enumerate((prepared.df_a, prepared.df_b)):
-        keys = [key[index] for key in inputs.keys]
         lower, upper = ranges[index]
         range_sql = arrival_range_sql(inputs.inc_col[index], inputs.arrival_types[index], lower, upper, unit)
-        # one partition read in order: a single job even when the first split holds fewer rows than the sample
-        sliced = df.where(sample_predicate(keys, range_sql)).select(*[quote(k) for k in keys])
-        rows = sliced.coalesce(1).limit(SAMPLE_ROWS)
-        samples.append(key_sharing(tuple(row) for row in rows.collect()))
+        samples.append(sample_sharing(df, [key[index] for key in inputs.keys], range_sql))
         if samples[0].shared < SHARED_ROWS:
             break  # A's keys are (nearly) unique: the plain join pairs each B row with few A rows
     return auto_plan(samples[0], samples[1] if len(samples) > 1 else None)
+
+
+def sample_sharing(df: DataFrame, keys: Sequence[str], range_sql: str) -> KeySharing:
+    """The key sharing of a side's first SAMPLE_ROWS rows in ``range_sql``: one Spark job."""
+    sliced = df.where(sample_predicate(keys, range_sql)).select(*[quote(k) for k in keys])
+    # one partition read in order: a single job even when the first split holds fewer rows than the sample
+    rows = sliced.coalesce(1).limit(SAMPLE_ROWS)
+    return key_sharing(tuple(row) for row in rows.collect())

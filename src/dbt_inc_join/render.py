@@ -265,9 +265,9 @@ def b_projection(prepared: PreparedJoin) -> list[str]:
     )
 
 
-def b_group_projection(prepared: PreparedJoin) -> list[str]:
+def b_group_projection(prepared: PreparedJoin, bucketed: bool = True) -> list[str]:
     """B's slice for the arrival-group plan: the usual internal columns, partner_order_by's columns, join_cond's
-    B columns and the bucket; with aggregate, B's own columns too, which the aggregates name."""
+    B columns and the bucket (when ``bucketed``); with aggregate, B's own columns too, which the aggregates name."""
     params = prepared.params
     unit = params.time_uom
     projection = b_projection(prepared) + order_projection(prepared.inputs.partner_order_by)
@@ -275,6 +275,8 @@ def b_group_projection(prepared: PreparedJoin) -> list[str]:
         projection += condition_projection("b", prepared.condition.b_columns)
     if params.aggregate:
         projection = own_columns(prepared.df_b.columns) + projection
+    if not bucketed:
+        return projection
     return projection + [f"{b_bucket_sql(params.look_back_time, params.max_waiting_time, unit)} AS _b_bucket"]
 
 
@@ -327,24 +329,30 @@ def with_empty_aggregates(prepared: PreparedJoin, joined: DataFrame, df_b: DataF
     return joined.crossJoin(empty)
 
 
-def reduced_by_arrival(prepared: PreparedJoin, a_side: DataFrame, b_slice: DataFrame) -> DataFrame:
+def reduced_by_arrival(
+    prepared: PreparedJoin, a_side: DataFrame, b_slice: DataFrame, bucketed: bool = True
+) -> DataFrame:
     """B joined to the distinct (keys, arrival) of A's slice and reduced per mode: at most one row per (keys,
     arrival) for first, last and aggregate (``_gk<i>``, ``_g_arrival``, join_cond's A columns as ``_gc<i>`` and
-    B's internal columns); with how = full also the B rows of no arrival's window."""
+    B's internal columns); with how = full also the B rows of no arrival's window. Not ``bucketed`` (inc_join_many's
+    plain key join, spec §15): B joined on the keys alone, to A's rows themselves for first and last."""
     params, inputs = prepared.params, prepared.inputs
     unit, lb, mw = params.time_uom, params.look_back_time, params.max_waiting_time
     indexes, a_only, matched = group_condition(condition_sql(prepared))
     key_count, conditioned = len(inputs.keys), [f"_ac{i}" for i in indexes]
-    b_side = b_slice.selectExpr(*b_group_projection(prepared))
-    arrivals = (
-        a_side.where(arrival_filter_sql(key_count, a_only))
-        .selectExpr(*arrival_projection(key_count), *conditioned)
-        .distinct()
-        .selectExpr("*", f"explode({arrival_buckets_sql(lb, mw, unit)}) AS {BUCKET}")
+    b_side = b_slice.selectExpr(*b_group_projection(prepared, bucketed))
+    arrivals = a_side.where(arrival_filter_sql(key_count, a_only)).selectExpr(
+        *arrival_projection(key_count), *conditioned
     )
+    if bucketed:
+        arrivals = arrivals.distinct().selectExpr("*", f"explode({arrival_buckets_sql(lb, mw, unit)}) AS {BUCKET}")
+    elif params.mode == "aggregate":
+        # an aggregate counts each partner once per (keys, arrival); a pick is the same over repeated A rows
+        arrivals = arrivals.distinct()
     # how = full: a B row of no arrival's window is kept (with NULL group columns): it is code 6.
     kind = "right" if params.how == "full" else "inner"
-    matches = arrivals.join(b_side, F.expr(group_match_sql(key_count, lb, mw, unit, matched)), kind)
+    match = group_match_sql(key_count, lb, mw, unit, matched, bucketed)
+    matches = arrivals.join(b_side, F.expr(match), kind)
     group = [group_key(i) for i in range(key_count)] + [GROUP_ARRIVAL] + conditioned
     # the group as the reduced rows name it: join_cond's A columns renamed for the join back
     named = group[: key_count + 1] + condition_group_projection(indexes)

@@ -158,6 +158,23 @@ MESSAGES = {
     "window_length_negative": "{parameter} must be a non-negative whole number of time_uom units (got {value}).",
 }
 
+#: The keys of an input of inc_join_many (spec §12) after its data (Python: ``df``, SQL: ``relation``), in the
+#: order the messages list them (many.py and macros/internal/_many.sql).
+MANY_INPUT_KEYS = (
+    "name",
+    "join_cols",
+    "inc_col",
+    "look_back_time",
+    "max_waiting_time",
+    "partner",
+    "partner_order_by",
+    "aggregate",
+    "null_fill",
+    "join_cond",
+    "suffix",
+    "many_rows_per_key",
+)
+
 #: How ``many_rows_per_key='auto'`` chooses the plan of partner = all (docs/spec.md §15; plan_choice.py and
 #: macros/internal/_plan_choice.sql): each side's first ``sample_rows`` rows of the run's read range with
 #: non-NULL keys; the grouped plan when, in both samples, a row shares its key with at least ``shared_rows``

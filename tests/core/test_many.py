@@ -1,7 +1,7 @@
 """spec §12 in the core: inc_join_many (src/dbt_inc_join/many.py) against the brute-force oracle, tiled runs
-adding up to one run with 2 and 3 inputs of different windows, partner / aggregate mixes and join_cond, in days,
-hours and minutes, a first run with include_waiting, a stalled input holding the watermark back, and each bad
-argument with its message."""
+adding up to one run with 2 and 3 inputs of different windows, partner / aggregate mixes, join_cond and each
+input's plan (chosen or forced, spec §15), in days, hours and minutes, a first run with include_waiting, a stalled
+input holding the watermark back, and each bad argument with its message."""
 
 from __future__ import annotations
 
@@ -43,6 +43,8 @@ def many_scenarios(draw):
                 mw=draw(st.integers(0, 4)),
                 mode=draw(st.sampled_from(["first", "last", "aggregate"])),
                 cond=draw(st.sampled_from([None, None, "pair", "a_only", "b_only", "mixed", "one_sided"])),
+                # the input's plan (spec §15): chosen per run, or forced either way; the rows never differ
+                plan=draw(st.sampled_from(["auto", True, False])),
             )
         )
     start = draw(st.integers(0, 4))
@@ -79,6 +81,8 @@ def many_inputs(frames, scenario):
         entry = dict(df=df, name=spec["name"], join_cols="k", look_back_time=spec["lb"], max_waiting_time=spec["mw"])
         if spec.get("cond") is not None:
             entry["join_cond"] = CONDITIONS[spec["cond"]][0]
+        if "plan" in spec:
+            entry["many_rows_per_key"] = spec["plan"]
         if spec["mode"] == "aggregate":
             entry["aggregate"] = {f"{name}_{spec['name']}": sql for name, (sql, _) in AGGREGATES.items()}
         else:
@@ -272,8 +276,21 @@ def test_an_empty_input_holds_every_row_back_until_an_end_is_declared(spark):
             "inc_join_many: input 'fin': join_cond 'c.k > 0 AND b.id > 0' names 'c.k': the side alias 'c' is "
             "unknown; write a.<column> for A's columns and b.<column> for B's.",
         ),
+        (
+            lambda i: i[1].update(many_rows_per_key="sometimes"),
+            TypeError,
+            "inc_join_many: input 'sepa': many_rows_per_key must be True, False or 'auto' (got str 'sometimes').",
+        ),
     ],
-    ids=["same-name", "no-window", "partner-all", "mapping-missing-column", "arrival-not-a-time", "cond-alias"],
+    ids=[
+        "same-name",
+        "no-window",
+        "partner-all",
+        "mapping-missing-column",
+        "arrival-not-a-time",
+        "cond-alias",
+        "plan-not-a-flag",
+    ],
 )
 def test_bad_argument_gets_one_exact_message(spark, change, error, message):
     a, inputs = fixed_inputs(spark)

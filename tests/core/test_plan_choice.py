@@ -11,12 +11,13 @@ from hypothesis import strategies as st
 
 from dbt_inc_join import inc_join
 from dbt_inc_join.join import prepare_join
-from dbt_inc_join.plan_choice import KeySharing, auto_plan, choose_join_plan, fixed_plan, key_sharing
+from dbt_inc_join.many import inc_join_many, input_plans, plans_text, prepare_many
+from dbt_inc_join.plan_choice import KeySharing, auto_plan, choose_join_plan, fixed_input_plan, fixed_plan, key_sharing
 from dbt_inc_join.validation import check_parameters
 from dbt_inc_join.window import OutputWindow
 
-from .frames import bound, oracle_rows, side_frame
-from .oracle import expected_rows
+from .frames import ORIGINS, bound, oracle_rows, side_frame
+from .oracle import expected_many_rows, expected_rows
 from .test_properties import PROPERTY_SETTINGS, tiles
 
 
@@ -110,3 +111,61 @@ def test_auto_tiles_like_one_run_and_like_the_spec_on_data_that_changes_shape(sp
         pieces += Counter(oracle_rows(run, "day"))
     expected = expected_rows(case["a"], case["b"], how=case["how"], lb=1, mw=3, start=case["start"], end=case["end"])
     assert pieces == Counter(expected)
+
+
+def test_fixed_input_plans_of_inc_join_many_need_no_sample():
+    def fixed(empty=False, **arguments):
+        choice = fixed_input_plan(check_parameters(join_cols="k", partner="first", **arguments), empty)
+        return None if choice is None else choice.text
+
+    assert fixed() is None  # the default: auto, whatever the input's mode
+    assert fixed(empty=True) == "plain (the run reads nothing)"
+    assert fixed(many_rows_per_key=True) == "grouped (set by many_rows_per_key)"
+    assert fixed(many_rows_per_key=False, empty=True) == "plain (set by many_rows_per_key)"
+
+
+def test_each_input_of_inc_join_many_chooses_its_plan_from_the_run_s_slices(spark):
+    """The shaped days again, with two inputs on the same key: the first run samples A once (unique keys: both
+    inputs plain, no input sampled), the run over the dense days samples A once and each input (both dense:
+    grouped); the rows are the oracle's either way, and a forced plan skips its input's sample."""
+    a, b = shaped(1000, range(10), range(12, 17), 10), shaped(5000, range(10), range(12, 17), 10)
+    c = [dict(row, id=row["id"] + 20000) for row in b]
+    frames = side_frame(spark, a, "a", "day", "date"), [side_frame(spark, r, "b", "day", "date") for r in (b, c)]
+    specs = [dict(name="b", partner="first", lb=1, mw=2), dict(name="c", aggregate=True, lb=0, mw=1)]
+
+    def inputs(plans):
+        made = []
+        for df, spec, plan in zip(frames[1], specs, plans, strict=True):
+            entry = dict(df=df, name=spec["name"], join_cols="k", look_back_time=spec["lb"])
+            entry.update(max_waiting_time=spec["mw"], many_rows_per_key=plan)
+            if "aggregate" in spec:
+                entry["aggregate"] = {"ids": "sort_array(collect_list(id))"}
+            else:
+                entry["partner"] = spec["partner"]
+            made.append(entry)
+        return made
+
+    oracle_specs = [
+        dict(rows=b, lb=1, mw=2, partner="first"),
+        dict(rows=c, lb=0, mw=1, aggregate={"ids": lambda found: tuple(sorted(r["id"] for r in found))}),
+    ]
+    chosen = {}
+    for lo, hi, plans in ((0, 5, ("auto", "auto")), (13, 16, ("auto", "auto")), (13, 16, (False, True))):
+        many = prepare_many(frames[0], inputs(plans), "day")
+        start, end = bound(lo, "day"), bound(hi, "day")
+        chosen[lo, plans] = plans_text(many, input_plans(many, start, end))
+        got = inc_join_many(frames[0], inputs(plans), output_window_start=start, output_window_end=end)
+        day, collected = ORIGINS["day"].date(), got.collect()
+        per_input = [((r["id_b"], r["JoinType_b"]), ((tuple(r["ids"]),), r["JoinType_c"])) for r in collected]
+        rows = Counter((r["id"], (r["RecDate"] - day).days, p) for r, p in zip(collected, per_input, strict=True))
+        assert rows == Counter(expected_many_rows(a, oracle_specs, start=lo, end=hi))
+    # A reads days mw 2 back: 0-5 from -2; the same sample serves both inputs (the same key)
+    sparse = "plain (auto: 1.0 rows a key in a sample of 6 A rows, below 8)"
+    assert chosen[0, ("auto", "auto")] == f"b {sparse}; c {sparse}"
+    dense = "50.0 rows a key in a sample of 50 A rows"
+    assert chosen[13, ("auto", "auto")] == (
+        f"b grouped (auto: {dense}, 50.0 in a sample of 50 B rows, both at least 8); "
+        f"c grouped (auto: {dense}, 50.0 in a sample of 50 B rows, both at least 8)"
+    )
+    forced = "by many_rows_per_key)"
+    assert chosen[13, (False, True)] == f"b plain (set {forced}; c grouped (set {forced}"

@@ -57,6 +57,7 @@ CASES = [
                 max_waiting_time=5,
                 aggregate={"paid_ids": "sort_array(collect_list(PaymentId))", "k": "count(*)"},
                 null_fill={"k": -1},
+                many_rows_per_key=True,  # the grouped plan in SQL (core_rows: the core chooses, here plain)
             ),
         ],
     ),
@@ -83,6 +84,7 @@ CASES = [
                 max_waiting_time=3,
                 join_cond="a.Amount > 300 AND b.PaymentId % 2 = a.TrxId % 2 AND b.Status <> 'x'",
                 suffix="_mix",
+                many_rows_per_key=True,
             ),
             dict(
                 b="renamed_b",
@@ -141,9 +143,10 @@ def rendered(project):
 
 
 def core_rows(spark, case):
+    """The core's rows, each input's plan chosen by the core (spec §15: the rows never depend on it)."""
     inputs = []
     for spec in case["inputs"]:
-        entry = {k: v for k, v in spec.items() if k != "b"}
+        entry = {k: v for k, v in spec.items() if k not in ("b", "many_rows_per_key")}
         if isinstance(entry.get("inc_col"), list):
             entry["inc_col"] = tuple(entry["inc_col"])
         inputs.append(dict(df=spark.table(f"inc_join_it.{spec['b']}"), **entry))
@@ -161,6 +164,9 @@ def core_rows(spark, case):
 def test_sql_macro_equals_core(spark, rendered, index):
     table = spark.sql(rendered[index])
     assert (table.columns, rows(table, table.columns)) == core_rows(spark, CASES[index])
+    # the integration keys are unique: the grouped plan (time buckets) only where an input forces it
+    forced = [spec for spec in CASES[index]["inputs"] if spec.get("many_rows_per_key")]
+    assert rendered[index].count(" AS _bucket") == len(forced)
     assert table.count() > 0
     codes = {r[0] for r in table.selectExpr(f"JoinType_{CASES[index]['inputs'][0]['name']}").collect()}
     assert len(codes) > 1, codes  # the case has rows with and without partner
@@ -284,7 +290,8 @@ def test_the_log_line_names_the_stalled_input(spark, project, rendered):
     assert line == (
         f"window empty (no end: no availability watermark); start: argument output_window_start; end: a or b has "
         f"no arrival from {start} on yet: watermark min(max a {latest['gen_a']}, max pay {latest['gen_b']}, "
-        "max late none), held back by late; reads nothing"
+        "max late none), held back by late; reads nothing; plan: pay plain (the run reads nothing); late plain (the "
+        "run reads nothing)"
     )
 
 
@@ -297,3 +304,6 @@ def test_sql_and_python_many_models_log_the_same_line(project):
         f"; end: availability watermark min(max a {LAST_DAY}, max pay {LAST_DAY}, max near {LAST_DAY}), held back "
         f"by a and pay and near; reads a " in lines["gen_many"]
     )
+    # each input's plan (spec §15): TrxId is unique in A, so one sample of A decides both
+    sparse = "plain (auto: 1.0 rows a key in a sample of 920 A rows, below 8)"  # the 920 keyed A rows of its read range
+    assert lines["gen_many"].endswith(f"; plan: pay {sparse}; near {sparse}")

@@ -16,7 +16,7 @@ from pyspark.sql import DataFrame
 
 from ..join import prepare_join
 from ..ledger import check_max_window_units
-from ..many import PreparedMany, prepare_many, render_many
+from ..many import PreparedMany, input_plans, plans_text, prepare_many, render_many
 from ..plan_choice import choose_join_plan
 from ..render import render_join
 from ..restated import (
@@ -248,14 +248,17 @@ def inc_join_many_model(
         resolved = resolve_dbt_window(dbt, first, output_window_start, output_window_end, cap, others, names, redo)
     recorded = _restated_record(dbt, check, resolved, sides, reach, many.inc_col_a, unit)
     window = resolved.window
-    _log(many_run_log_line(str(dbt.this), resolved, many))
-    dbt.inc_join_run = run_record(resolved, many.inc_col_a, unit.value, context.get("invocation_id"), recorded)
-    if window.is_empty:
-        any_end = window.end or window.start or parse_bound("1970-01-01", "output_window_end", unit)
-        assert any_end is not None
-        return render_many(many, None, any_end).where("false")
-    assert window.end is not None
-    return render_many(many, window.start, window.end)
+    any_end = window.end or window.start or parse_bound("1970-01-01", "output_window_end", unit)
+    assert any_end is not None
+    start, end = (None, any_end) if window.is_empty else (window.start, window.end)
+    assert end is not None
+    plans = input_plans(many, start, end, reads_nothing=window.is_empty)
+    text = plans_text(many, plans)
+    _log(f"{many_run_log_line(str(dbt.this), resolved, many)}; plan: {text}")
+    invocation_id = context.get("invocation_id")
+    dbt.inc_join_run = run_record(resolved, many.inc_col_a, unit.value, invocation_id, recorded, text)
+    rows = render_many(many, start, end, plans)
+    return rows.where("false") if window.is_empty else rows
 
 
 def many_run_log_line(target: str, resolved: DbtWindow, many: PreparedMany) -> str:
