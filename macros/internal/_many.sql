@@ -87,7 +87,7 @@
   {%- set a_samples = {} -%}
   {%- set plans = [] -%}
   {%- for item in prepared -%}
-    {%- set fixed = dbt_inc_join._fixed_input_plan(item.params, window.end is none or window.empty) -%}
+    {%- set fixed = dbt_inc_join._forced_plan(item.params, window.end is none or window.empty) -%}
     {%- if fixed is none and window.get('in_sql') -%}
       {%- set fixed = dbt_inc_join._plan_choice(false, "a unit test's given rows") -%}
     {%- endif -%}

@@ -10,16 +10,13 @@
     {{ return(dbt_inc_join._plan_choice(false, 'late matches use the plain plan')) }}
   {%- elif not params.enforce_sliding_join_window -%}
     {{ return(dbt_inc_join._plan_choice(false, 'compatibility mode')) }}
-  {%- elif params.many_rows_per_key is boolean -%}
-    {{ return(dbt_inc_join._plan_choice(params.many_rows_per_key, 'set by many_rows_per_key')) }}
-  {%- elif reads_nothing -%}
-    {{ return(dbt_inc_join._plan_choice(false, 'the run reads nothing')) }}
   {%- endif -%}
-  {{ return(none) }}
+  {{ return(dbt_inc_join._forced_plan(params, reads_nothing)) }}
 {% endmacro %}
 
-{% macro _fixed_input_plan(params, reads_nothing) %}
-  {#- An input of inc_join_many (one row per A row): its plan when no sample is needed, or none ('auto'). -#}
+{% macro _forced_plan(params, reads_nothing) %}
+  {#- The plan many_rows_per_key sets, or the plain one for a run that reads nothing; none: 'auto' decides (also
+      for each input of inc_join_many, whose one row per A may take either plan). -#}
   {%- if params.many_rows_per_key is boolean -%}
     {{ return(dbt_inc_join._plan_choice(params.many_rows_per_key, 'set by many_rows_per_key')) }}
   {%- elif reads_nothing -%}

@@ -30,7 +30,7 @@ from pyspark.sql import functions as F
 from .arrival_groups import GROUP_ARRIVAL, GROUP_CONDITION, group_condition, group_key
 from .join import is_spark_dataframe, prepare_join
 from .join_cond import renamed_a_columns
-from .plan_choice import SHARED_ROWS, KeySharing, PlanChoice, auto_plan, fixed_input_plan, sample_sharing
+from .plan_choice import SHARED_ROWS, KeySharing, PlanChoice, auto_plan, forced_plan, sample_sharing
 from .predicates import arrival_range_sql, quote
 from .prepared import PreparedJoin
 from .render import arrival_is_truncated, in_window_sql, reduced_by_arrival
@@ -238,7 +238,7 @@ def input_plans(
     plans = []
     for item in many.inputs:
         prepared, inputs = item.prepared, item.prepared.inputs
-        fixed = fixed_input_plan(prepared.params, reads_nothing)
+        fixed = forced_plan(prepared.params, reads_nothing)
         if fixed is not None:
             plans.append(fixed)
             continue

@@ -56,15 +56,12 @@ def fixed_plan(params: JoinParameters, reads_nothing: bool) -> PlanChoice | None
         return PlanChoice(False, "late matches use the plain plan")
     if not params.enforce_sliding_join_window:
         return PlanChoice(False, "compatibility mode")
-    if params.many_rows_per_key is True or params.many_rows_per_key is False:
-        return PlanChoice(params.many_rows_per_key, "set by many_rows_per_key")
-    if reads_nothing:
-        return PlanChoice(False, "the run reads nothing")
-    return None
+    return forced_plan(params, reads_nothing)
 
 
-def fixed_input_plan(params: JoinParameters, reads_nothing: bool) -> PlanChoice | None:
-    """An input of inc_join_many (one row per A row): its plan when no sample is needed, or None ('auto')."""
+def forced_plan(params: JoinParameters, reads_nothing: bool) -> PlanChoice | None:
+    """The plan many_rows_per_key sets, or the plain one for a run that reads nothing; None: 'auto' decides (also
+    for each input of inc_join_many, whose one row per A may take either plan)."""
     if params.many_rows_per_key is True or params.many_rows_per_key is False:
         return PlanChoice(params.many_rows_per_key, "set by many_rows_per_key")
     if reads_nothing:

@@ -223,8 +223,8 @@ def test_restated_suite_finds_nothing_restated_and_a_redo_writes_the_same_rows(q
 
 def test_enrich_suite_gives_the_hand_written_rows_and_reads_each_input_s_range(quick_results):
     """The enrich suite (bench/enrich.py, inc_join_many of A with b: partner first, lb 2, mw 4, and c: aggregate,
-    lb 1, mw 2): in every case the SQL macro, the core, the core with a join_cond every pair meets and the
-    hand-written query give the same rows, and every
+    lb 1, mw 2): in every case the SQL macro, the core (each input's plan chosen), the core with the grouped plan
+    forced, the core with a join_cond every pair meets and the hand-written query give the same rows, and every
     scan of theirs reads exactly spec §12's range: A [s − max mw, e], input i [s − max mw − lb_i, e]."""
     rows = [row for row in quick_results["agreement"] if row["suite"] == "enrich"]
     histories = quick_results["config"]["histories"]
@@ -234,12 +234,13 @@ def test_enrich_suite_gives_the_hand_written_rows_and_reads_each_input_s_range(q
         ("whole", max(histories)),
     }
     for row in rows:
-        assert set(row["variants"]) == {"sql", "core", "cond", "chain", "hand"}, row
+        assert set(row["variants"]) == {"sql", "core", "grouped", "cond", "chain", "hand"}, row
         assert row["ours_agree"] and row["hand_agrees"] and row["stable"] and row["rows"] > 0, row
         # both inputs' rows without partner and with partners are among the compared rows
         assert all(row["types"].get(t, 0) > 0 for t in ("b a_timed_out", "b same_time", "c a_timed_out")), row
-    cells = [cell for cell in _cells(quick_results, "enrich") if cell["variant"] in ("sql", "core", "cond", "hand")]
-    assert len(cells) == 4 * len(rows)
+    ours = ("sql", "core", "grouped", "cond", "hand")
+    cells = [cell for cell in _cells(quick_results, "enrich") if cell["variant"] in ours]
+    assert len(cells) == 5 * len(rows)
     for cell in cells:
         history = cell["case"]["history"]
         if cell["case"]["window"] == "daily":  # the last day: 1 + max mw (4) days of A, 1 + 4 + lb_i of input i

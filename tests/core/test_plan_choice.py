@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from dbt_inc_join import inc_join
 from dbt_inc_join.join import prepare_join
 from dbt_inc_join.many import inc_join_many, input_plans, plans_text, prepare_many
-from dbt_inc_join.plan_choice import KeySharing, auto_plan, choose_join_plan, fixed_input_plan, fixed_plan, key_sharing
+from dbt_inc_join.plan_choice import KeySharing, auto_plan, choose_join_plan, forced_plan, fixed_plan, key_sharing
 from dbt_inc_join.validation import check_parameters
 from dbt_inc_join.window import OutputWindow
 
@@ -113,9 +113,9 @@ def test_auto_tiles_like_one_run_and_like_the_spec_on_data_that_changes_shape(sp
     assert pieces == Counter(expected)
 
 
-def test_fixed_input_plans_of_inc_join_many_need_no_sample():
+def test_forced_plans_of_inc_join_many_need_no_sample():
     def fixed(empty=False, **arguments):
-        choice = fixed_input_plan(check_parameters(join_cols="k", partner="first", **arguments), empty)
+        choice = forced_plan(check_parameters(join_cols="k", partner="first", **arguments), empty)
         return None if choice is None else choice.text
 
     assert fixed() is None  # the default: auto, whatever the input's mode

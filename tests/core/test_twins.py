@@ -811,9 +811,9 @@ TWINS: tuple[Twin, ...] = (
     Twin(
         arrival_groups.group_match_sql,
         "_group_match_sql",
-        with_lbmw(grid(unit=UNITS, lbmw=WINDOWS, keys=(1, 2), condition=(None, "_ac0 < _bc0"))),
-        lambda p: call(p["keys"], p["lb"], p["mw"], UNIT_ARG(p), p["condition"]),
-        lambda p: [p["keys"], p["lb"], p["mw"], p["unit"], p["condition"]],
+        with_lbmw(grid(unit=UNITS, lbmw=WINDOWS, keys=(1, 2), condition=(None, "_ac0 < _bc0"), bucketed=(True, False))),
+        lambda p: call(p["keys"], p["lb"], p["mw"], UNIT_ARG(p), p["condition"], p["bucketed"]),
+        lambda p: [p["keys"], p["lb"], p["mw"], p["unit"], p["condition"], p["bucketed"]],
     ),
     Twin(
         arrival_groups.condition_group_projection,
@@ -899,6 +899,14 @@ TWINS: tuple[Twin, ...] = (
         plan_choice.fixed_plan,
         "_fixed_plan",
         grid(mode=("all", "first", "aggregate"), late=LATE, enforce=(True, False), many=MANY, empty=(False, True)),
+        lambda p: call(plan_parameters(p), p["empty"]),
+        lambda p: [plan_macro_parameters(p), p["empty"]],
+        python_shape=choice_dict,
+    ),
+    Twin(
+        plan_choice.forced_plan,
+        "_forced_plan",
+        grid(mode=("first", "aggregate"), late=(0,), enforce=(True,), many=MANY, empty=(False, True)),
         lambda p: call(plan_parameters(p), p["empty"]),
         lambda p: [plan_macro_parameters(p), p["empty"]],
         python_shape=choice_dict,
