@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from dbt_inc_join import inc_join
 from dbt_inc_join.join import prepare_join
 from dbt_inc_join.many import inc_join_many, input_plans, plans_text, prepare_many
-from dbt_inc_join.plan_choice import KeySharing, auto_plan, choose_join_plan, forced_plan, fixed_plan, key_sharing
+from dbt_inc_join.plan_choice import KeySharing, auto_plan, choose_join_plan, fixed_plan, forced_plan, key_sharing
 from dbt_inc_join.validation import check_parameters
 from dbt_inc_join.window import OutputWindow
 
