@@ -99,10 +99,16 @@ _inc_join_pairs as (
         where {{ dbt_inc_join._arrival_filter_sql(key_count, a_only) }}
     )
   {%- else %}
-    {#- an aggregate counts each partner once per (keys, arrival); a pick is the same over repeated A rows #}
-    select {{ 'distinct ' if params.mode == 'aggregate' }}{{ (dbt_inc_join._arrival_projection(key_count) + conditioned) | join(', ') }}
-    from {{ a_cte }}
-    where {{ dbt_inc_join._arrival_filter_sql(key_count, a_only) }}
+    {#- distributed by the keys, as the key join needs: inputs on the same keys share this exchange of A, and an
+        aggregate's distinct (keys, arrival) (each partner counted once; a pick is the same over repeated A rows)
+        needs no exchange of its own #}
+    select {{ 'distinct ' if params.mode == 'aggregate' }}*
+    from (
+        select {{ (dbt_inc_join._arrival_projection(key_count) + conditioned) | join(', ') }}
+        from {{ a_cte }}
+        where {{ dbt_inc_join._arrival_filter_sql(key_count, a_only) }}
+        distribute by {{ group[:key_count] | join(', ') }}
+    )
   {%- endif %}
 ),
 {{ prefix }}_matches as (

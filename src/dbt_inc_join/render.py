@@ -346,9 +346,12 @@ def reduced_by_arrival(
     )
     if bucketed:
         arrivals = arrivals.distinct().selectExpr("*", f"explode({arrival_buckets_sql(lb, mw, unit)}) AS {BUCKET}")
-    elif params.mode == "aggregate":
-        # an aggregate counts each partner once per (keys, arrival); a pick is the same over repeated A rows
-        arrivals = arrivals.distinct()
+    else:
+        # distributed by the keys, as the key join needs: inputs on the same keys share this exchange of A, and
+        # an aggregate's distinct (keys, arrival) (each partner counted once; a pick is the same over repeated A
+        # rows) needs no exchange of its own
+        arrivals = arrivals.repartition(*[group_key(i) for i in range(key_count)])
+        arrivals = arrivals.distinct() if params.mode == "aggregate" else arrivals
     # how = full: a B row of no arrival's window is kept (with NULL group columns): it is code 6.
     kind = "right" if params.how == "full" else "inner"
     match = group_match_sql(key_count, lb, mw, unit, matched, bucketed)
