@@ -26,6 +26,7 @@
   "redo_from": "CAST(NULL AS TIMESTAMP)",
   "restated": "CAST(array() AS array<struct<input:string,unit:timestamp,rows_then:bigint,rows_now:bigint>>)",
   "fingerprints": "CAST(NULL AS STRING)",
+  "plan": "CAST(NULL AS STRING)",
   "recorded_month": "date_format(%s, 'yyyy-MM')" % inc_col,
   "run_key": "concat('synthetic/', %s, '/', CAST(%s AS STRING))" % (relation, inc_col),
 } %}

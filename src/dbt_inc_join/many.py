@@ -4,12 +4,12 @@ Input i is resolved at ``r_i``: with ``partner='first'`` at ``max(a, b_i)`` when
 always for ``last`` and ``aggregate``) when its window closes, ``a + mw_i``. The row's output arrival is
 ``max_i r_i``: it is written once every input has settled, so any tiling of runs adds up to one run (§3).
 
-Each input reuses the one-row-per-A plan of inc_join (render.py: ``reduced_by_arrival``): B_i is joined to the
-distinct (keys_i, arrival) of A's slice and reduced to at most one row per group, which A joins by equality, so
+Each input reuses the one-row-per-A reduction of inc_join (render.py: ``reduced_by_arrival``): B_i is joined to
+the (keys_i, arrival) of A's slice and reduced to at most one row per group, which A joins by equality, so
 duplicated A rows stay as many as they are and no input multiplies another's rows. Reads: A ``[s − max mw_i, e]``,
-input i ``[s − max mw − lb_i, e]``. Each input has its plan (spec §15, input_plans): the grouped one in time
-buckets when the first rows of A and of the input share keys many times over, else a plain join on the keys
-(the distinct (keys, arrival) only for an aggregate), the floor of a query written by hand.
+input i ``[s − max mw − lb_i, e]``. Each input has its plan (spec §15, input_plans): the grouped one (A's
+distinct (keys, arrival) in time buckets) when the first rows of A and of the input share keys many times over,
+else the plain join on the keys that a query written by hand does.
 
 With ``include_waiting`` (views and tables only, like inc_join's code 5) a run also shows each A row not settled by
 its end ``e``, at ``e``: the inputs settled by then as they will stay, each other input with ``JoinType_<name>`` 5
