@@ -43,14 +43,13 @@
   {%- set restated = dbt_inc_join._restated_record(check, window, sides, reaches, params.inc_col) -%}
   {#- the plan that pairs the rows (spec §15): with many_rows_per_key='auto', from samples of the read ranges -#}
   {%- set choice = dbt_inc_join._choose_join_plan(a, b, params, inputs, window) -%}
-  {%- do params.update({'groups_by_arrival': choice.grouped}) -%}
   {%- do dbt_inc_join._log_run(params, window, choice) -%}
   {#- the run's record, for the post-hook record_run (spec §13), rides in the compiled code -#}
   {%- set marker = '' -%}
   {%- if not window.get('in_sql') -%}
     {%- set marker = dbt_inc_join._run_marker(dbt_inc_join._run_record(window, params.inc_col, 'sql', restated, choice.text)) -%}
   {%- endif -%}
-  {{ return(marker ~ '\n' ~ dbt_inc_join._render_join(a, b, params, inputs, plan, window)) }}
+  {{ return(marker ~ '\n' ~ dbt_inc_join._render_join(a, b, params, inputs, plan, window, choice)) }}
 {% endmacro %}
 
 {% macro _prepare_join(params, a_table, b_table, a_columns, b_columns, b_side='b') %}

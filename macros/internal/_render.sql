@@ -7,9 +7,10 @@
     UNION ALL and pushes each branch's filter below the join, so each branch re-scanned both inputs and joined
     them again (4-5 scans per input, 2-3x the time of one join; see docs/performance.md). -#}
 
-{% macro _render_join(a, b, params, inputs, plan, window) %}
-  {#- render.py: render_join. The steps first (_placement_context, _input_slices, _scenarios), then one query
-      template read top to bottom like the statement it renders. -#}
+{% macro _render_join(a, b, params, inputs, plan, window, choice) %}
+  {#- render.py: render_join; choice: _choose_join_plan's (spec §15), as render.py takes it. The steps first
+      (_placement_context, _input_slices, _scenarios), then one query template read top to bottom like the
+      statement it renders. -#}
   {%- set unit = params.time_uom -%}
   {%- set start = window.start -%}
   {%- set end = window.end -%}
@@ -22,7 +23,7 @@
   {%- set ctx = dbt_inc_join._placement_context(params, end) -%}
   {%- set condition = inputs.get('condition') -%}
   {%- set condition_sql = none if condition is none else condition.sql -%}
-  {%- set slices = dbt_inc_join._input_slices(a, b, params, inputs, plan, start, end, window.empty) -%}
+  {%- set slices = dbt_inc_join._input_slices(a, b, params, inputs, plan, start, end, window.empty, choice.grouped) -%}
 
   {%- set partner = dbt_inc_join._partner_condition_sql(params, start, inputs['keys'] | length, condition_sql) -%}
   {%- set join_kind = {'inner': 'INNER', 'left': 'LEFT OUTER', 'left_anti': 'LEFT OUTER', 'full': 'FULL OUTER'}[params.how] -%}
@@ -41,9 +42,9 @@ _inc_join_b as (
 {%- if params.late_match_time %}
 {{ dbt_inc_join._late_copies_ctes(params, inputs['keys'] | length, condition_sql) }}
 {%- endif %}
-{%- if params.groups_by_arrival and dbt_inc_join._pairs_by_bucket(params.mode, params.how) %}
+{%- if choice.grouped and dbt_inc_join._pairs_by_bucket(params.mode, params.how) %}
 {{ dbt_inc_join._bucketed_pairs_cte(params, inputs) }}
-{%- elif params.groups_by_arrival %}
+{%- elif choice.grouped %}
 {{ dbt_inc_join._arrival_group_ctes(b, params, inputs, plan) }}
 _inc_join_pairs as (
     select *
@@ -94,7 +95,7 @@ where _join_type is not null
   {{ return(scenarios) }}
 {% endmacro %}
 
-{% macro _input_slices(a, b, params, inputs, plan, start, end, empty) %}
+{% macro _input_slices(a, b, params, inputs, plan, start, end, empty, grouped) %}
   {#- What this run reads of each input (docs/spec.md §4): [{'sql': projection, 'source', 'predicate'}] for A
       and B; an empty window reads nothing (a false filter). -#}
   {%- set unit = params.time_uom -%}
@@ -111,10 +112,10 @@ where _join_type is not null
     {%- endif -%}
     {%- set keys = inputs['keys'] | map(attribute=index) | list -%}
     {%- set projection = dbt_inc_join._side_projection(side, keys, columns, inputs.inc_col[index], inputs.raw_types[index], unit) -%}
-    {%- if side == 'b' and params.groups_by_arrival -%}
+    {%- if side == 'b' and grouped -%}
       {%- set projection = dbt_inc_join._b_group_projection(params, inputs, plan) -%}
     {%- endif -%}
-    {%- if condition is not none and not (side == 'b' and params.groups_by_arrival) -%}
+    {%- if condition is not none and not (side == 'b' and grouped) -%}
       {#- (the arrival-group plan's B projection carries them already) -#}
       {%- set projection = projection + dbt_inc_join._condition_projection(side, condition[side ~ '_columns']) -%}
     {%- endif -%}
