@@ -27,12 +27,13 @@
   {%- set b_columns = adapter.get_columns_in_relation(b_table) -%}
   {%- set prepared = dbt_inc_join._prepare_join(params, a_table, b_table, a_columns, b_columns) -%}
   {%- set inputs, plan = prepared.inputs, prepared.plan -%}
+  {#- inputs rewritten after a committed run read them (spec §14): checked in the run's own read ranges, which
+      the window's query fingerprints -#}
+  {%- set reaches = dbt_inc_join._join_reaches(params) -%}
   {%- set window = dbt_inc_join._resolve_window(a, b, a_columns, b_columns, params.inc_cols, params.time_uom, params.how,
                                             arguments.output_window_start, arguments.output_window_end,
-                                            max_window_units) -%}
-  {#- inputs rewritten after a committed run read them (spec §14): checked in the run's own read ranges -#}
+                                            max_window_units, reaches=reaches) -%}
   {%- set sides = dbt_inc_join._fingerprint_sides(window, ['a', 'b'], [a_columns, b_columns]) -%}
-  {%- set reaches = dbt_inc_join._join_reaches(window, params) -%}
   {%- set check = dbt_inc_join._check_restated(window, sides, reaches, on_restated) -%}
   {%- set redo = dbt_inc_join._redo_of(check, window) -%}
   {%- if redo is not none -%}
@@ -67,13 +68,14 @@
   {{ return({'inputs': inputs, 'plan': plan}) }}
 {% endmacro %}
 
-{% macro _join_reaches(window, params) %}
-  {#- How far before a window's start inc_join reads A and B ({'a': units, 'b': units}; spec §4). A unit test's
-      window is decided in SQL over its given rows (_window_in_sql): nothing to fingerprint there. -#}
-  {%- if window.get('in_sql') or window.empty or window.end is none -%}{{ return({}) }}{%- endif -%}
-  {%- set ranges = dbt_inc_join._read_ranges(window.end, window.end, params.how, params.look_back_time,
+{% macro _join_reaches(params) %}
+  {#- How far before a window's start inc_join reads A and B ({'a': units, 'b': units}; spec §4): the read
+      ranges of any one-unit window, here 2000-01-01's. -#}
+  {%- set any_unit = modules.datetime.datetime(2000, 1, 1) -%}
+  {%- set any_unit = any_unit.date() if params.time_uom == 'day' else any_unit -%}
+  {%- set ranges = dbt_inc_join._read_ranges(any_unit, any_unit, params.how, params.look_back_time,
                                               params.max_waiting_time, params.time_uom, params.late_match_time) -%}
-  {{ return(dbt_inc_join._reaches({'a': ranges[0], 'b': ranges[1]}, window.end, params.time_uom)) }}
+  {{ return(dbt_inc_join._reaches({'a': ranges[0], 'b': ranges[1]}, any_unit, params.time_uom)) }}
 {% endmacro %}
 
 {% macro _log_run(params, window, choice) %}

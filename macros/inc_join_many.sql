@@ -37,16 +37,18 @@
   {%- endfor -%}
   {%- do dbt_inc_join._check_redo_config(on_restated, first.params.inc_col) -%}
   {%- set names = ['a'] + prepared | map(attribute='name') | list -%}
-  {%- set window = dbt_inc_join._resolve_window(a, first.relation, a_columns, first.b_columns, first.params.inc_cols,
-                                            time_uom, 'left', arguments.output_window_start,
-                                            arguments.output_window_end, max_window_units, more, names) -%}
+  {#- inputs rewritten after a committed run read them (spec §14): checked in the run's own read ranges, which
+      the window's query fingerprints -#}
   {%- set reach = prepared | map(attribute='params') | map(attribute='max_waiting_time') | max -%}
-  {#- inputs rewritten after a committed run read them (spec §14): checked in the run's own read ranges -#}
-  {%- set sides = dbt_inc_join._fingerprint_sides(window, names, [a_columns] + prepared | map(attribute='b_columns') | list) -%}
   {%- set reaches = {'a': reach} -%}
   {%- for item in prepared -%}
     {%- do reaches.update({item.name: reach + item.params.look_back_time}) -%}
   {%- endfor -%}
+  {%- set window = dbt_inc_join._resolve_window(a, first.relation, a_columns, first.b_columns, first.params.inc_cols,
+                                            time_uom, 'left', arguments.output_window_start,
+                                            arguments.output_window_end, max_window_units, more, names,
+                                            reaches=reaches) -%}
+  {%- set sides = dbt_inc_join._fingerprint_sides(window, names, [a_columns] + prepared | map(attribute='b_columns') | list) -%}
   {%- set check = dbt_inc_join._check_restated(window, sides, reaches, on_restated) -%}
   {%- set redo = dbt_inc_join._redo_of(check, window) -%}
   {%- if redo is not none -%}

@@ -56,13 +56,61 @@
   {{ return(dbt_inc_join._units_of(run_query(queries | join('\nUNION ALL\n')).rows)) }}
 {% endmacro %}
 
+{% macro _checks_inputs() %}
+  {#- A run that fingerprints its inputs and checks them for restated units: one that records its runs, and writes. -#}
+  {{ return(dbt_inc_join._ledger_for_this_model() is not none and dbt_inc_join._is_writing_run()) }}
+{% endmacro %}
+
+{% macro _read_upper(start, end, max_window_units, time_uom) %}
+  {#- The last unit a run from `start` can read, as far as it is known before the watermark is: the end it is
+      given, or its max_window_units units; else none (up to the watermark). -#}
+  {%- set bounds = [] if end is none else [end] -%}
+  {%- set cap = dbt_inc_join._max_window_units(max_window_units) -%}
+  {%- if cap is not none -%}
+    {%- do bounds.append(dbt_inc_join._shift_value(start, cap - 1, time_uom)) -%}
+  {%- endif -%}
+  {{ return(bounds | min if bounds else none) }}
+{% endmacro %}
+
+{% macro _read_units(sides, reaches, start, upper, time_uom) %}
+  {#- The fingerprints of every input from its read range's first unit (start - reach) up to `upper` (none: no
+      end), in one query: {'ranges': {input: [lower, upper]}, 'units': {input: {unit: "rows:hash"}}}. The
+      watermark's query of a run that checks its inputs: the latest arrivals are the latest units (_latest_units). -#}
+  {%- set ranges = dbt_inc_join._reach_ranges(reaches, start, upper, time_uom) -%}
+  {{ return({'ranges': ranges, 'units': dbt_inc_join._fingerprints(sides, ranges, time_uom)}) }}
+{% endmacro %}
+
+{% macro _latest_units(read, names, start) %}
+  {#- Each input's latest unit from `start` on, as text, none without one, in the order of `names` (the
+      watermark's query asks max(arrival) from `start` on, _latest_arrivals; a unit starts at its arrivals'). -#}
+  {%- set first = dbt_inc_join._unit_text(start) -%}
+  {%- set found = [] -%}
+  {%- for name in names -%}
+    {%- set seen = (read.units.get(name) or {}).keys() | select('ge', first) | list -%}
+    {%- do found.append(seen | max if seen else none) -%}
+  {%- endfor -%}
+  {{ return(found) }}
+{% endmacro %}
+
+{% macro _units_read(read, queried) %}
+  {#- The read units (_read_units) when they cover every queried range, else none (then the check reads them). -#}
+  {%- if read is none -%}{{ return(none) }}{%- endif -%}
+  {%- for name, bounds in queried.items() -%}
+    {%- set have = read.ranges.get(name) -%}
+    {%- if not have or bounds[0] is none or not dbt_inc_join._inside(bounds[0], have[0], have[1])
+           or not dbt_inc_join._inside(bounds[1], have[0], have[1]) -%}
+      {{ return(none) }}
+    {%- endif -%}
+  {%- endfor -%}
+  {{ return(read.units) }}
+{% endmacro %}
+
 {% macro _check_restated(window, sides, reaches, mode) %}
   {#- What a run that records its runs finds of its inputs, before it writes (spec §14): the fingerprints of
       its read ranges, and the units among them that differ from what the table's last committed run read.
       A first run (or full refresh) only fingerprints what the next run reads again. -#}
   {%- set check = {'units': {}, 'queried': {}, 'restated': [], 'mode': mode, 'redone': {}} -%}
-  {%- if window.empty or window.get('in_sql') or dbt_inc_join._ledger_for_this_model() is none
-         or not dbt_inc_join._is_writing_run() -%}
+  {%- if window.empty or window.get('in_sql') or not dbt_inc_join._checks_inputs() -%}
     {{ return(check) }}
   {%- endif -%}
   {%- set time_uom = window.time_uom -%}
@@ -71,7 +119,11 @@
   {%- else -%}
     {%- set queried = dbt_inc_join._reach_ranges(reaches, window.start, window.end, time_uom) -%}
   {%- endif -%}
-  {%- set units = dbt_inc_join._fingerprints(sides, queried, time_uom) -%}
+  {#- read with the watermark (_read_units) when the window's query took them -#}
+  {%- set units = dbt_inc_join._units_read(window.get('read_units'), queried) -%}
+  {%- if units is none -%}
+    {%- set units = dbt_inc_join._fingerprints(sides, queried, time_uom) -%}
+  {%- endif -%}
   {%- do check.update({'units': units, 'queried': queried}) -%}
   {%- set redone = dbt_inc_join._upstream_redos() -%}
   {%- do check.update({'redone': redone}) -%}
@@ -109,8 +161,7 @@
   {%- if window.get('redo_from') is not none and not window.empty and is_incremental() and dbt_inc_join._is_writing_run() -%}
     {%- do dbt_inc_join._begin_redo(this, inc_col, window.redo_from, window.time_uom) -%}
   {%- endif -%}
-  {%- if window.empty or window.get('in_sql') or dbt_inc_join._ledger_for_this_model() is none
-         or not dbt_inc_join._is_writing_run() -%}
+  {%- if window.empty or window.get('in_sql') or not dbt_inc_join._checks_inputs() -%}
     {{ return({'fingerprints': none, 'restated': check.restated}) }}
   {%- endif -%}
   {%- set time_uom = window.time_uom -%}

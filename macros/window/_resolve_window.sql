@@ -4,12 +4,14 @@
     (_watermark.sql). -#}
 
 {% macro _resolve_window(a, b, a_columns, b_columns, inc_col, time_uom, how, output_window_start, output_window_end,
-                         max_window_units=none, more_inputs=[], names=none, redo=none) %}
+                         max_window_units=none, more_inputs=[], names=none, redo=none, reaches=none) %}
   {#- output_window for inputs already read from the batch filter and described: inc_join calls this with the
       columns it described, so a run describes each input once. inc_join_many passes its first input as b and
       the others as more_inputs ({'relation', 'columns', 'inc_col'}): the watermark is the earliest of all;
       and `names` (a, then each input's name), which the end's reason gives each latest arrival. redo: the
-      earlier start ({'start', 'reason'}) of a run that redoes its restated units (spec §14). -#}
+      earlier start ({'start', 'reason'}) of a run that redoes its restated units (spec §14). reaches: how far
+      before the start each input is read ({name: units}, names as the fingerprints name them), given by a run
+      that checks its inputs for restated units: it fingerprints them in the watermark's query (read_units). -#}
   {%- set arrivals = dbt_inc_join._arrival_sides(a, b, a_columns, b_columns, inc_col, time_uom, more_inputs) -%}
   {%- set inc_col, sides = arrivals.inc_col, arrivals.sides -%}
   {%- set batch = model.batch if (model is defined and model is not none and model.batch is defined) else none -%}
@@ -23,7 +25,22 @@
       inputs are loaded up to a unit (quiet days leave no rows to show it) declares it with a var instead. -#}
   {%- set declared = dbt_inc_join._declared_watermark(time_uom) -%}
   {%- set need_earliest = begin.start is none -%}
-  {%- set row = dbt_inc_join._latest_arrivals(sides, begin.start, declared, need_earliest, time_uom) -%}
+  {%- set read = none -%}
+  {%- if reaches and not need_earliest and declared is none and dbt_inc_join._checks_inputs() -%}
+    {#- a run that checks its inputs (spec §14) fingerprints its read ranges in the query that finds the
+        watermark: the check reads nothing more -#}
+    {%- set columns_of = [a_columns, b_columns] + more_inputs | map(attribute='columns') | list -%}
+    {%- set checked = dbt_inc_join._fingerprint_sides({'sides': sides}, names or ['a', 'b'], columns_of) -%}
+    {%- set upper = dbt_inc_join._read_upper(begin.start, explicit.end, max_window_units, time_uom) -%}
+    {%- set read = dbt_inc_join._read_units(checked, reaches, begin.start, upper, time_uom) -%}
+    {%- set latest = dbt_inc_join._latest_units(read, checked | map(attribute='name') | list, begin.start) -%}
+    {%- set row = {} -%}
+    {%- for side in sides -%}
+      {%- do row.update({side[0] ~ '_max': latest[loop.index0]}) -%}
+    {%- endfor -%}
+  {%- else -%}
+    {%- set row = dbt_inc_join._latest_arrivals(sides, begin.start, declared, need_earliest, time_uom) -%}
+  {%- endif -%}
   {%- set seen = dbt_inc_join._watermark_from(row, sides, declared, time_uom, names) -%}
   {%- if need_earliest -%}
     {%- set begin = dbt_inc_join._earliest_start(row, how, begin.ledger_reason, time_uom) -%}
@@ -32,7 +49,7 @@
   {{ return({'start': begin.start, 'end': end.end, 'empty': end.empty, 'start_reason': begin.reason,
              'end_reason': end.reason, 'watermark': seen.watermark, 'a_max': seen.a_max, 'b_max': seen.b_max,
              'time_uom': time_uom, 'units_behind': end.units_behind, 'redo_from': begin.get('redo_from'),
-             'sides': sides, 'committed_fingerprints': begin.get('committed_fingerprints')}) }}
+             'sides': sides, 'committed_fingerprints': begin.get('committed_fingerprints'), 'read_units': read}) }}
 {% endmacro %}
 
 {% macro _arrival_sides(a, b, a_columns, b_columns, inc_col, time_uom, more_inputs) %}

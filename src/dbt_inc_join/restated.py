@@ -279,9 +279,10 @@ def reaches(ranges: Mapping[str, tuple[UnitValue | None, UnitValue]], end: UnitV
     return {name: (end - lower) // unit.step for name, (lower, _) in ranges.items() if lower is not None}  # type: ignore[operator]
 
 
-def reach_ranges(reach: Mapping[str, int], start: UnitValue | None, end: UnitValue,
+def reach_ranges(reach: Mapping[str, int], start: UnitValue | None, end: UnitValue | None,
                  unit: TimeUnit) -> dict[str, list[str | None]]:  # fmt: skip
-    """Each input's read range of a window [start, end] (start None: from the beginning), as text."""
+    """Each input's read range of a window [start, end] (start None: from the beginning; end None: no end), as
+    text."""
     return {
         name: [unit_text(None if start is None else shift_value(start, -units, unit)), unit_text(end)]
         for name, units in reach.items()
@@ -305,19 +306,71 @@ def fingerprints(sides: Sequence[Side], ranges: Mapping[str, Sequence[str | None
     return units_of([tuple(row) for row in union.collect()])
 
 
+@dataclass(frozen=True)
+class ReadUnits:
+    """The fingerprints the watermark's query of a run that checks its inputs took (read_units)."""
+
+    ranges: dict[str, list[str | None]]
+    units: Units
+
+
+def read_upper(start: UnitValue, end: UnitValue | None, max_window_units: int | None,
+               unit: TimeUnit) -> UnitValue | None:  # fmt: skip
+    """The last unit a run from ``start`` can read, as far as it is known before the watermark is: the end it is
+    given, or its max_window_units units; else None (up to the watermark)."""
+    bounds = [] if end is None else [end]
+    if max_window_units is not None:
+        bounds.append(shift_value(start, max_window_units - 1, unit))
+    return min(bounds) if bounds else None
+
+
+def read_units(sides: Sequence[Side], reach: Mapping[str, int], start: UnitValue, upper: UnitValue | None,
+               unit: TimeUnit) -> ReadUnits:  # fmt: skip
+    """The fingerprints of every input from its read range's first unit (start - reach) up to ``upper`` (None: no
+    end), in one Spark job: the watermark's query of a run that checks its inputs, whose latest arrivals are the
+    latest units (latest_units)."""
+    ranges = reach_ranges(reach, start, upper, unit)
+    return ReadUnits(ranges, fingerprints(sides, ranges, unit))
+
+
+def latest_units(read: ReadUnits, names: Sequence[str], start: UnitValue, unit: TimeUnit) -> list[UnitValue | None]:
+    """Each input's latest unit from ``start`` on, None without one, in the order of ``names`` (the watermark's
+    query asks max(arrival) from ``start`` on, latest_arrivals; a unit starts at its arrivals')."""
+    first = unit_text(start)
+    assert first is not None
+    found: list[UnitValue | None] = []
+    for name in names:
+        seen = [text for text in read.units.get(name, {}) if text >= first]
+        found.append(parse_bound(max(seen), "latest unit", unit) if seen else None)
+    return found
+
+
+def units_read(read: ReadUnits | None, queried: Mapping[str, Sequence[str | None]]) -> Units | None:
+    """The read units when they cover every queried range, else None (then the check reads them)."""
+    if read is None:
+        return None
+    for name, (lower, upper) in queried.items():
+        have = read.ranges.get(name)
+        if not have or lower is None or not _inside(lower, *have) or (upper is not None and not _inside(upper, *have)):
+            return None
+    return read.units
+
+
 def check_restated(window: OutputWindow, sides: Sequence[Side], reach: Mapping[str, int], mode: str, *,
                    records_runs: bool, incremental: bool, previous: Mapping[str, Any] | None,
                    redone: Mapping[str, Any], target: str, model_name: str, unit: TimeUnit,
-                   log: Callable[[str], None]) -> Check:  # fmt: skip
+                   log: Callable[[str], None], read: ReadUnits | None = None) -> Check:  # fmt: skip
     """What a run that records its runs finds of its inputs before it writes (spec §14): the fingerprints of its
-    read ranges and the units among them that differ from what the table's last committed run read."""
+    read ranges (``read``: from the watermark's query, when it took them) and the units among them that differ
+    from what the table's last committed run read."""
     check = Check(mode)
     if window.is_empty or not records_runs:
         return check
     assert window.end is not None
     first = window.start if window.start is not None else shift_value(window.end, 1, unit)
     check.queried = reach_ranges(reach, first, window.end, unit)
-    check.units = fingerprints(sides, check.queried, unit)
+    units = units_read(read, check.queried)
+    check.units = fingerprints(sides, check.queried, unit) if units is None else units
     check.redone = dict(redone)
     if incremental:
         found = restated_units(previous, check.units, check.queried) + upstream_restated(previous, redone, unit)
@@ -375,16 +428,17 @@ def begin_redo(spark: Any, relation: str, inc_col: str, start: UnitValue, unit: 
         spark.sql(f"ALTER TABLE {relation} DROP IF EXISTS {', '.join(partitions)}")
 
 
-def join_reaches(window: OutputWindow, params: Any) -> dict[str, int]:
-    """How far before a window's start inc_join reads A and B ({'a': units, 'b': units}; spec §4)."""
-    if window.is_empty or window.end is None:
-        return {}
+def join_reaches(params: Any) -> dict[str, int]:
+    """How far before a window's start inc_join reads A and B ({'a': units, 'b': units}; spec §4): the read
+    ranges of any one-unit window, here 2000-01-01's."""
+    any_unit = parse_bound("2000-01-01", "any unit", params.time_uom)
+    assert any_unit is not None
     ranges = read_ranges(
-        OutputWindow(window.end, window.end),
+        OutputWindow(any_unit, any_unit),
         how=params.how,
         look_back_time=params.look_back_time,
         max_waiting_time=params.max_waiting_time,
         unit=params.time_uom,
         late_match_time=params.late_match_time,
     )
-    return reaches({"a": ranges[0], "b": ranges[1]}, window.end, params.time_uom)
+    return reaches({"a": ranges[0], "b": ranges[1]}, any_unit, params.time_uom)

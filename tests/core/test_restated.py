@@ -4,22 +4,32 @@ tests/integration/test_restated.py."""
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 
 import pytest
+from pyspark.sql.types import TimestampType
 
 from dbt_inc_join import unit_fingerprints
 from dbt_inc_join.restated import (
     Redo,
+    Side,
     check_redo_config,
     fingerprint_record,
+    latest_units,
     on_restated_input_mode,
+    reach_ranges,
+    read_units,
     redo_start,
     restated_message,
     restated_units,
+    unit_text,
+    units_read,
     upstream_restated,
 )
+from dbt_inc_join.restated import fingerprints as fingerprints_of
 from dbt_inc_join.time_units import TimeUnit
+from dbt_inc_join.watermark import latest_arrivals
+from dbt_inc_join.window import parse_bound
 
 SCHEMA = "k int, amount decimal(10,2), tags map<string,int>, RecDate date"
 ROWS = [
@@ -79,6 +89,41 @@ def test_a_range_and_hour_units(spark):
     assert {unit: rows for unit, (rows, _) in found.items()} == {"2025-03-01 10:00:00": 2}
     with pytest.raises(ValueError, match="inc_col='RecDate' is not a column of df"):
         unit_fingerprints(df)
+
+
+@pytest.mark.parametrize("unit", ["day", "hour"])
+def test_the_watermarks_query_gives_the_latest_arrivals_and_the_checks_fingerprints(spark, unit):
+    """A run that checks its inputs reads them once before the join (spec §14): the read units' latest units from
+    the start on are latest_arrivals' answer, and the units of each queried range are fingerprints' answer."""
+    time_unit = TimeUnit(unit)
+    step = timedelta(days=1) if unit == "day" else timedelta(hours=1)
+    first = datetime(2025, 3, 1)
+    schema = "k int, note string, ts timestamp"
+    a = spark.createDataFrame([(i, f"a{i}", first + step * (i % 9) + step / 3) for i in range(40)], schema)
+    b = spark.createDataFrame([(i, f"b{i}", first + step * (i % 6)) for i in range(30)], schema)
+    empty = spark.createDataFrame([(i, "c", first + step * (i % 3)) for i in range(5)], schema)
+    sides = [Side(name, df, "ts", TimestampType()) for name, df in (("a", a), ("b", b), ("c", empty))]
+    start = parse_bound(first + step * 4, "start", time_unit)
+    reach = {"a": 2, "b": 3, "c": 1}
+    for upper in (None, parse_bound(first + step * 7, "end", time_unit)):
+        read = read_units(sides, reach, start, upper, time_unit)
+        expected = latest_arrivals([(s.df, s.arrival, s.data_type) for s in sides], time_unit, start)
+        if upper is None:
+            assert latest_units(read, ["a", "b", "c"], start, time_unit) == expected
+        assert expected[1] == parse_bound(first + step * 5, "b", time_unit) and expected[2] is None
+        queried = reach_ranges(reach, start, parse_bound(first + step * 5, "end", time_unit), time_unit)
+        units = units_read(read, queried)
+        assert units is not None
+        within = {
+            name: {text: value for text, value in units.get(name, {}).items() if bounds[0] <= text <= bounds[1]}
+            for name, bounds in queried.items()
+        }
+        alone = fingerprints_of(sides, queried, time_unit)
+        assert {name: found for name, found in within.items() if found} == alone
+        # a: units 2..5, b: units 1..5, c: none from unit 3 on
+        assert {name: len(found) for name, found in alone.items()} == {"a": 4, "b": 5}
+    # a range the read units do not cover is read again
+    assert units_read(read, {"a": [unit_text(first), None]}) is None
 
 
 RANGES = {"a": ["2025-03-04 00:00:00", "2025-03-09 00:00:00"]}

@@ -421,6 +421,26 @@ NOW_UNITS = {
         "b": {"2025-03-02 00:00:00": "5:21", "2025-03-06 00:00:00": "4:30"},
     },
 }
+#: what the watermark's query of a run that checks its inputs read: up to a unit, and with no end
+READ_UNITS = {
+    "closed": {"ranges": RESTATED_RANGES, "units": NOW_UNITS["changed"]},
+    "open": {"ranges": {"a": ["2025-03-04 00:00:00", None], "b": ["2025-03-03 00:00:00", None]},
+             "units": NOW_UNITS["changed"]},
+    "none": None,
+}  # fmt: skip
+#: the ranges a check queries: inside what was read, past its end, before its start
+QUERIED = {
+    "inside": RESTATED_RANGES,
+    "later": {"a": ["2025-03-05 00:00:00", "2025-03-10 00:00:00"]},
+    "earlier": {"b": ["2025-03-01 00:00:00", "2025-03-06 00:00:00"]},
+}
+
+
+def read_units_of(name: str) -> restated.ReadUnits | None:
+    found = READ_UNITS[name]
+    return None if found is None else restated.ReadUnits(**found)
+
+
 RESTATED_ROWS = [
     {"input": "b", "unit": "2025-03-06 00:00:00", "rows_then": 5, "rows_now": 4},
     {"input": "db.upstream", "unit": "2025-03-06 13:00:00", "rows_then": None, "rows_now": None},
@@ -976,6 +996,28 @@ TWINS: tuple[Twin, ...] = (
         grid(now=tuple(NOW_UNITS)),
         lambda p: call(NOW_UNITS[p["now"]], RESTATED_RANGES, REDONE),
         lambda p: [NOW_UNITS[p["now"]], RESTATED_RANGES, REDONE],
+    ),
+    Twin(
+        restated.read_upper,
+        "_read_upper",
+        grid(unit=UNITS, end=(False, True), cap=(None, 1, 10)),
+        lambda p: call(START[p["unit"]], END[p["unit"]] if p["end"] else None, p["cap"], UNIT_ARG(p)),
+        lambda p: [START[p["unit"]], END[p["unit"]] if p["end"] else None, p["cap"], p["unit"]],
+    ),
+    Twin(
+        restated.latest_units,
+        "_latest_units",
+        grid(unit=("day",), start=("2025-03-01", "2025-03-06", "2025-03-10"), names=(["a", "b"], ["b", "c"])),
+        lambda p: call(read_units_of("open"), p["names"], date.fromisoformat(p["start"]), UNIT_ARG(p)),
+        lambda p: [READ_UNITS["open"], p["names"], date.fromisoformat(p["start"])],
+        python_shape=lambda found: [restated.unit_text(value) for value in found],
+    ),
+    Twin(
+        restated.units_read,
+        "_units_read",
+        grid(read=tuple(READ_UNITS), queried=tuple(QUERIED)),
+        lambda p: call(read_units_of(p["read"]), QUERIED[p["queried"]]),
+        lambda p: [READ_UNITS[p["read"]], QUERIED[p["queried"]]],
     ),
     Twin(
         restated.restated_message,

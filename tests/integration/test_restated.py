@@ -8,6 +8,7 @@ var inc_join_restated_tests); the reference is the core over the inputs as they 
 from __future__ import annotations
 
 import json
+import re
 from datetime import date, timedelta
 from decimal import Decimal
 
@@ -114,11 +115,36 @@ def last_record(spark, model: str):
     return runs[-1]
 
 
-def run(project, until: date, *select: str, expect_success: bool = True, full_refresh: bool = False, **variables):
+def run(project, until: date, *select: str, expect_success: bool = True, full_refresh: bool = False, callbacks=(),
+        **variables):  # fmt: skip
     """dbt run of the models on the simulated day (each test starts its tables afresh: full_refresh)."""
     extra = ["--full-refresh"] if full_refresh else []
     return project.invoke("run", "--select", *(select or ("tag:restated",)), "--threads", "1", *extra,
-                          vars={**VARS, **variables}, today=until, expect_success=expect_success)  # fmt: skip
+                          vars={**VARS, **variables}, today=until, expect_success=expect_success,
+                          callbacks=callbacks)  # fmt: skip
+
+
+def statements_into(found: dict[str, list[str]]):
+    """A dbt callback that keeps each model's SQL statements, leading comments stripped: {model name: [sql]}."""
+
+    def collect(event) -> None:
+        if event.info.name == "SQLQuery":
+            text = re.sub(r"^\s*(/\*.*?\*/\s*)*", "", event.data.sql, flags=re.S)
+            found.setdefault(event.data.node_info.node_name, []).append(text)
+
+    return collect
+
+
+def reads_before_the_write(statements: list[str], relation: str) -> list[str]:
+    """The queries that read `relation` before the model's write (dbt-spark's temporary view of the model's SQL,
+    then its insert)."""
+    before = []
+    for text in statements:
+        if text.lower().startswith(("create or replace temporary view", "insert ")):
+            break
+        if text.lower().startswith("select") and relation in text:
+            before.append(text)
+    return before
 
 
 def failures(project, *tests: str) -> int:
@@ -133,10 +159,16 @@ def test_restated_units_are_named_then_redone(spark, project):
     the next run's read range: the run warns, writes as usual and records the three units; the redo the
     message names makes each table equal to one run over the current inputs."""
     inputs = Inputs(spark)
+    statements: dict[str, list[str]] = {}
     for n in range(1, 9):
         inputs.write(day(n))
         hourly = HOURLY if n == 7 else HOURLY[-1:] if n > 7 else ()
-        run(project, day(n), *MODELS, *hourly, full_refresh=n == 1)
+        statements.clear()
+        run(project, day(n), *MODELS, *hourly, full_refresh=n == 1, callbacks=[statements_into(statements)])
+    # a daily run reads each input once before its write: the watermark's query fingerprints the read ranges
+    for model, relation in (("restated_left", "restated_b"), ("restated_many", "restated_c")):
+        reads = reads_before_the_write(statements[model], f"inc_join_it.{relation}")
+        assert len(reads) == 1 and " AS input, " in reads[0], (model, reads)
     assert_equal(project, "restated_left", left_reference(inputs))
     assert_equal(project, "restated_many", many_reference(inputs))
     first = last_record(spark, "restated_left")

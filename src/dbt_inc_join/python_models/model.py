@@ -111,7 +111,7 @@ def _check_restated(
         resolved.window, sides, reach, mode, records_runs=bool(context.get("records_runs")),
         incremental=bool(dbt.is_incremental), previous=json.loads(previous) if previous else None,
         redone=context.get("upstream_redos") or {},
-        target=str(dbt.this), model_name=str(dbt.this).split(".")[-1], unit=unit, log=_log,
+        target=str(dbt.this), model_name=str(dbt.this).split(".")[-1], unit=unit, log=_log, read=resolved.read,
     )  # fmt: skip
 
 
@@ -175,11 +175,14 @@ def inc_join_model(
     unit = prepared.params.time_uom
     mode = on_restated_input_mode(on_restated_input, context.get("on_restated_input"))
     check_redo_config(context, mode, prepared.inputs.inc_col[0])
-    resolved = resolve_dbt_window(dbt, prepared, output_window_start, output_window_end, cap)
-    # inputs rewritten after a committed run read them (spec §14): checked in the run's own read ranges
+    # inputs rewritten after a committed run read them (spec §14): checked in the run's own read ranges, which
+    # the window's query fingerprints
     columns, types = prepared.inputs.inc_col, prepared.inputs.arrival_types
     sides = [Side("a", prepared.df_a, columns[0], types[0]), Side("b", prepared.df_b, columns[1], types[1])]
-    reach = join_reaches(resolved.window, prepared.params)
+    reach = join_reaches(prepared.params)
+    resolved = resolve_dbt_window(
+        dbt, prepared, output_window_start, output_window_end, cap, checked=sides, reach=reach
+    )
     check = _check_restated(dbt, resolved, sides, reach, mode, unit)
     redo = redo_of(check, resolved.window, unit)
     if redo is not None:
@@ -233,8 +236,8 @@ def inc_join_many_model(
     unit = many.time_uom
     mode = on_restated_input_mode(on_restated_input, context.get("on_restated_input"))
     check_redo_config(context, mode, many.inc_col_a)
-    resolved = resolve_dbt_window(dbt, first, output_window_start, output_window_end, cap, others, names)
-    # inputs rewritten after a committed run read them (spec §14): checked in the run's own read ranges
+    # inputs rewritten after a committed run read them (spec §14): checked in the run's own read ranges, which
+    # the window's query fingerprints
     sides = [Side("a", first.df_a, first.inputs.inc_col[0], first.inputs.arrival_types[0])]
     sides += [
         Side(item.spec.name, item.prepared.df_b, item.prepared.inputs.inc_col[1], item.prepared.inputs.arrival_types[1])
@@ -242,6 +245,9 @@ def inc_join_many_model(
     ]
     reach_a = max(item.prepared.params.max_waiting_time for item in many.inputs)
     reach = {"a": reach_a, **{i.spec.name: reach_a + i.prepared.params.look_back_time for i in many.inputs}}
+    resolved = resolve_dbt_window(
+        dbt, first, output_window_start, output_window_end, cap, others, names, checked=sides, reach=reach
+    )
     check = _check_restated(dbt, resolved, sides, reach, mode, unit)
     redo = redo_of(check, resolved.window, unit)
     if redo is not None:

@@ -4,7 +4,7 @@ python_models/model.py calls)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -15,7 +15,7 @@ from pyspark.sql.types import DataType
 from ..ledger import cap_window, committed_state, ledger_start
 from ..predicates import quote
 from ..prepared import PreparedJoin
-from ..restated import Redo, redo_start, unit_label
+from ..restated import ReadUnits, Redo, Side, latest_units, read_units, read_upper, redo_start, unit_label
 from ..time_units import TimeUnit, UnitValue, shift_value
 from ..watermark import (
     earliest_arrival,
@@ -40,6 +40,7 @@ class DbtWindow:
     b_max: UnitValue | None = None
     units_behind: int = 0
     redo_from: UnitValue | None = None
+    read: ReadUnits | None = None
 
 
 def dbt_context(dbt: Any) -> dict[str, Any]:
@@ -245,13 +246,15 @@ def watermark_from(
     declared: UnitValue | None,
     unit: TimeUnit,
     names: Sequence[str] | None,
+    latest: Sequence[UnitValue | None] | None = None,
 ) -> SeenWatermark:
     """The declared watermark, else the earliest of the latest arrivals from ``start`` on, A and every input in
-    one Spark job; b_max: the earliest of the inputs' latest arrivals. The text says how the watermark came
-    about; ``names`` (inc_join_many) names each latest arrival (the macro _watermark_from)."""
+    one Spark job (``latest``: taken already, by a run that checks its inputs); b_max: the earliest of the
+    inputs' latest arrivals. The text says how the watermark came about; ``names`` (inc_join_many) names each
+    latest arrival (the macro _watermark_from)."""
     if declared is not None:
         return SeenWatermark(declared, f"{declared} declared by var inc_join_available_until")
-    a_max, *b_maxima = latest_arrivals(sides, unit, start)
+    a_max, *b_maxima = latest_arrivals(sides, unit, start) if latest is None else latest
     b_max = watermark_of(*b_maxima)
     text = watermark_text(a_max, b_max) if names is None else named_watermark_text(names, [a_max, *b_maxima])
     return SeenWatermark(watermark_of(a_max, b_max), text, a_max, b_max)
@@ -289,6 +292,8 @@ def resolve_dbt_window(
     more_inputs: Sequence[PreparedJoin] = (),
     names: Sequence[str] | None = None,
     redo: Redo | None = None,
+    checked: Sequence[Side] = (),
+    reach: Mapping[str, int] | None = None,
 ) -> DbtWindow:
     """start: argument > var > microbatch batch start > the last committed window in the run ledger + 1 unit (a
     model that records its runs) or max(inc_col) in this + 1 unit > earliest arrival of A (of A or B for how =
@@ -297,8 +302,9 @@ def resolve_dbt_window(
     others as ``more_inputs``: b_max is then the earliest of the inputs' latest arrivals; ``names`` (a, then each
     input's name) names each latest arrival in the end's reason and the inputs that hold the watermark back.
     Then a redo that starts earlier (spec §14): ``redo`` (restated units), var inc_join_redo_from, or a redo that
-    did not finish. The macro _resolve_window takes the same steps (it reads the earliest arrival in the
-    watermark's query)."""
+    did not finish. ``checked`` and ``reach`` (each input as the fingerprints name it, and how far before the
+    start it is read): a run that checks its inputs fingerprints them in the watermark's query (``read``). The
+    macro _resolve_window takes the same steps (it reads the earliest arrival in the watermark's query)."""
     context = dbt_context(dbt)
     unit, zone = prepared.params.time_uom, prepared.session_time_zone
     explicit = explicit_bounds(context, output_window_start, output_window_end, unit, zone)
@@ -306,7 +312,14 @@ def resolve_dbt_window(
     if begin.start is None:
         begin = earliest_start(prepared, begin.ledger_reason, unit)
     declared = declared_watermark(context, unit, zone)
-    seen = watermark_from(arrival_sides(prepared, more_inputs), begin.start, declared, unit, names)
+    read, latest = None, None
+    if reach and begin.start is not None and declared is None and context.get("records_runs"):
+        # a run that checks its inputs (spec §14) fingerprints its read ranges in the query that finds the
+        # watermark: the check reads nothing more
+        upper = read_upper(begin.start, explicit.end, max_window_units, unit)
+        read = read_units(checked, reach, begin.start, upper, unit)
+        latest = latest_units(read, [side.name for side in checked], begin.start, unit)
+    seen = watermark_from(arrival_sides(prepared, more_inputs), begin.start, declared, unit, names, latest)
     end = window_end(explicit, begin.start, seen, max_window_units, unit)
     return DbtWindow(
         OutputWindow(begin.start, end.end),
@@ -317,4 +330,5 @@ def resolve_dbt_window(
         seen.b_max,
         end.units_behind,
         begin.redo_from,
+        read,
     )
