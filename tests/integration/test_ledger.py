@@ -30,6 +30,7 @@ pytestmark = pytest.mark.dbt
 REPO = Path(__file__).resolve().parents[2]
 LEDGER = "inc_join_it.dbt_inc_join_runs"
 LONG_FIRST_DAY = date(2025, 1, 1)
+LONG_DAYS = 18  # the daily runs of the long models (every JoinType of how = full appears by then)
 
 
 def ledger_rows(ledger_df, relation: str):
@@ -102,11 +103,11 @@ LONG_MODELS = {
 }
 
 
-def test_thirty_days_with_four_threads_ledger_and_tables_agree(spark, project):
-    """Four models (SQL and Python, left/full/inner with late matches) run every day for 30 days with threads = 4,
+def test_daily_runs_with_four_threads_ledger_and_tables_agree(spark, project):
+    """Four models (SQL and Python, left/full/inner with late matches) run every day for 18 days with threads = 4,
     so their post-hooks write the ledger at the same time: every run is recorded once, the windows of each
     table tile the period, and each table equals the core over the period."""
-    days = [LONG_FIRST_DAY + timedelta(days=i) for i in range(30)]
+    days = [LONG_FIRST_DAY + timedelta(days=i) for i in range(LONG_DAYS)]
     for day in days:
         project.invoke("run", "--select", "+tag:long", "dbt_inc_join_runs", "--threads", "4", "--quiet", today=day)
     ledger = spark.table(LEDGER)
@@ -115,7 +116,7 @@ def test_thirty_days_with_four_threads_ledger_and_tables_agree(spark, project):
         expected = long_reference(spark, how, **options)
         assert rows(table, sorted(table.columns)) == rows(expected, sorted(table.columns)), model
         runs = ledger_rows(ledger, f"inc_join_it.{model}")
-        assert len(runs) == 30 and len({r.run_key for r in runs}) == 30, model
+        assert len(runs) == LONG_DAYS and len({r.run_key for r in runs}) == LONG_DAYS, model
         assert_ledger_agrees(table, runs, first_arrival(spark, how), days[-1])
         assert committed_property(spark, model) == {
             "window_start": str(runs[-1].window_start),
@@ -130,7 +131,7 @@ def test_thirty_days_with_four_threads_ledger_and_tables_agree(spark, project):
     assert plans["long_left"] == plans["long_left_py"]
     assert all(plan.startswith("plain (auto: ") and plan.endswith(", below 8)") for plan in plans["long_left"])
     assert set(plans["long_inner"]) == {"plain (late matches use the plain plan)"}
-    assert_monitoring_agrees(spark, project, LONG_MODELS, days[-1], runs_each=30)
+    assert_monitoring_agrees(spark, project, LONG_MODELS, days[-1], runs_each=LONG_DAYS)
 
     # a model of several inputs (spec §12) records its runs too: one per day, tiling the period, the table equal
     # to the core's one run over it
@@ -146,7 +147,7 @@ def test_thirty_days_with_four_threads_ledger_and_tables_agree(spark, project):
     )  # fmt: skip
     assert rows(many, sorted(many.columns)) == rows(expected, sorted(many.columns))
     runs = ledger_rows(ledger, "inc_join_it.long_many")
-    assert len(runs) == 30 and len({r.run_key for r in runs}) == 30
+    assert len(runs) == LONG_DAYS and len({r.run_key for r in runs}) == LONG_DAYS
     # each input's plan, run by run (spec §15): TrxId is unique in A, so one sample of A decides both
     chosen = re.compile(r"first_b plain \(auto: 1\.0 .*\); all_b plain \(auto: 1\.0 .*, below 8\)")
     assert all(chosen.fullmatch(r.plan) for r in runs), {r.plan for r in runs}
