@@ -107,6 +107,8 @@ VARIANTS: dict[str, str] = {
     "A row) and B's columns",
     "chain": "two chained dbt_inc_join.inc_join: A with b (partner first) over [s − mw_c, e], then its output with "
     "c (aggregate) over [s, e]",
+    "chain-grouped": "the same chain with each step's grouped plan forced (many_rows_per_key=True), the only plan "
+    "of one row per A before spec §15 let it choose",
     "hand": "hand-written Spark SQL: each input's own read range, min_by for b, GROUP BY for c, then the rows "
     "whose latest settle time lies in [s, e]",
 }
@@ -119,13 +121,15 @@ def core(spark, case: EnrichCase, conditions: bool = False, grouped: bool = Fals
     return inc_join_many(spark.table(case.table_a), inputs, **case.output_window)
 
 
-def chain(spark, case: EnrichCase):
+def chain(spark, case: EnrichCase, grouped: bool = False):
     """A with b (partner first), then its output with c (aggregate). The second step reads its A (the first
-    step's rows) over [s − mw_c, e] by their output arrival, so the first step runs over that window."""
+    step's rows) over [s − mw_c, e] by their output arrival, so the first step runs over that window. Each step
+    chooses its plan (spec §15), or takes the grouped one (``grouped``: the only plan of one row per A before)."""
     from dbt_inc_join import inc_join
 
     inputs = input_specs("df_b", lambda i: spark.table(case.table(i.name)))
-    b, c = ({k: v for k, v in spec.items() if k != "name"} for spec in inputs)
+    plan = {"many_rows_per_key": True} if grouped else {}
+    b, c = ({**{k: v for k, v in spec.items() if k != "name"}, **plan} for spec in inputs)
     select = "join_cols, inc_col, df_a_cols, {}, JoinType"
     window = dict(
         output_window_start=case.start - timedelta(days=AGGREGATE.max_waiting_time), output_window_end=case.end
@@ -156,6 +160,7 @@ class Enrich(Suite):
         "grouped": lambda spark, case: core(spark, case, grouped=True),
         "cond": lambda spark, case: core(spark, case, conditions=True),
         "chain": chain,
+        "chain-grouped": lambda spark, case: chain(spark, case, grouped=True),
         "hand": lambda spark, case: spark.sql(hand_sql(case)),
     }
 
@@ -241,16 +246,23 @@ class Enrich(Suite):
         for window in ("whole", "daily"):
             name = f"enrich: core (plan chosen) / grouped plan forced, {window}, {longest} d"
             found += ratio_target(name, at(window, "core"), at(window, "grouped"), "≤ 1.1")
+            name = f"enrich: chain, one row per A (plan chosen) / grouped plan forced, {window}, {longest} d"
+            found += ratio_target(name, at(window, "chain"), at(window, "chain-grouped"), "≤ 1.1")
         return found
 
+    def agrees(self, agreed: Sequence[dict]) -> bool:
+        return all(a["ours_agree"] and a["stable"] and a["chain_plans_agree"] for a in agreed)
+
     def agreement(self, cells: Sequence[Cell]) -> list[dict[str, object]]:
-        """Per case: do sql, grouped, cond and hand give the core's rows, and does the chain differ?"""
+        """Per case: do sql, grouped, cond and hand give the core's rows, does the chain differ, and do the chain's
+        two plans agree?"""
         return protocol.agreement(
             cells,
             self.name,
             ("sql", "grouped", "cond", "hand"),
             hand_agrees=lambda ref, by: "hand" in by and by["hand"].check == ref,
             chain=lambda ref, by: protocol.difference(ref, by["chain"].check if "chain" in by else None),
+            chain_plans_agree=lambda ref, by: "chain-grouped" in by and by["chain-grouped"].check == by["chain"].check,
         )
 
     def sections(self, cells: Sequence[Cell], agreed: Sequence[dict], run) -> list[str]:
@@ -263,7 +275,11 @@ class Enrich(Suite):
             read = " / ".join(",".join(map(str, scans)) or "0" for scans in protocol.reads(c, bounds).values())
             return [f"{read} [{' / '.join(map(str, bounds.values()))}]"]
 
-        rows = [[r["case"].label, r["rows"], types_text(r["types"]), agreed_text(r), r["chain"]] for r in agreed]
+        rows = [
+            [r["case"].label, r["rows"], types_text(r["types"]), agreed_text(r), r["chain"]]
+            + ["yes" if r["chain_plans_agree"] else "**NO**"]
+            for r in agreed
+        ]
         return protocol.section(
             "enrich",
             spec=run.spec,
@@ -272,7 +288,8 @@ class Enrich(Suite):
             variants=VARIANTS,
             cells=protocol.variant_table(cells, ("partitions per scan A / b / c [bound]",), read),
             agreement=protocol.table(
-                ("case", "rows", "rows per JoinType", "sql = core = grouped = cond = hand", "chain of two inc_join"),
+                ("case", "rows", "rows per JoinType", "sql = core = grouped = cond = hand", "chain of two inc_join")
+                + ("chain = chain-grouped",),
                 rows,
             ),
         )

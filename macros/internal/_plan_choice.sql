@@ -3,10 +3,10 @@
     size and threshold come from the shared table (macros/generated/_plan_choice_settings.sql). -#}
 
 {% macro _fixed_plan(params, reads_nothing) %}
-  {#- The plan when no sample is needed ({'grouped', 'reason', 'text'}), or none. -#}
-  {%- if params.mode != 'all' -%}
-    {{ return(dbt_inc_join._plan_choice(true, 'one row per A row')) }}
-  {%- elif params.late_match_time -%}
+  {#- The plan when no sample is needed ({'grouped', 'reason', 'text'}), or none (many_rows_per_key='auto'). One
+      row per A (partner first, last, aggregate) reduces B per A's (keys, arrival) either way: grouped over time
+      buckets, or plain on the keys. -#}
+  {%- if params.late_match_time -%}
     {{ return(dbt_inc_join._plan_choice(false, 'late matches use the plain plan')) }}
   {%- elif not params.enforce_sliding_join_window -%}
     {{ return(dbt_inc_join._plan_choice(false, 'compatibility mode')) }}

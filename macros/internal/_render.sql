@@ -23,7 +23,10 @@
   {%- set ctx = dbt_inc_join._placement_context(params, end) -%}
   {%- set condition = inputs.get('condition') -%}
   {%- set condition_sql = none if condition is none else condition.sql -%}
-  {%- set slices = dbt_inc_join._input_slices(a, b, params, inputs, plan, start, end, window.empty, choice.grouped) -%}
+  {#- one row per A reduces B per A's (keys, arrival) whatever the plan: over time buckets when grouped -#}
+  {%- set reduced = choice.grouped or params.mode != 'all' -%}
+  {%- set slices = dbt_inc_join._input_slices(a, b, params, inputs, plan, start, end, window.empty, reduced,
+                                              choice.grouped) -%}
 
   {%- set partner = dbt_inc_join._partner_condition_sql(params, start, inputs['keys'] | length, condition_sql) -%}
   {%- set join_kind = {'inner': 'INNER', 'left': 'LEFT OUTER', 'left_anti': 'LEFT OUTER', 'full': 'FULL OUTER'}[params.how] -%}
@@ -44,8 +47,8 @@ _inc_join_b as (
 {%- endif %}
 {%- if choice.grouped and dbt_inc_join._pairs_by_bucket(params.mode, params.how) %}
 {{ dbt_inc_join._bucketed_pairs_cte(params, inputs) }}
-{%- elif choice.grouped %}
-{{ dbt_inc_join._arrival_group_ctes(b, params, inputs, plan) }}
+{%- elif reduced %}
+{{ dbt_inc_join._arrival_group_ctes(b, params, inputs, plan, bucketed=choice.grouped) }}
 _inc_join_pairs as (
     select *
     from _inc_join_a
@@ -95,9 +98,10 @@ where _join_type is not null
   {{ return(scenarios) }}
 {% endmacro %}
 
-{% macro _input_slices(a, b, params, inputs, plan, start, end, empty, grouped) %}
+{% macro _input_slices(a, b, params, inputs, plan, start, end, empty, reduced, bucketed=true) %}
   {#- What this run reads of each input (docs/spec.md §4): [{'sql': projection, 'source', 'predicate'}] for A
-      and B; an empty window reads nothing (a false filter). -#}
+      and B; an empty window reads nothing (a false filter). reduced: B is reduced per A's (keys, arrival), over
+      time buckets when bucketed (_arrival_group_ctes). -#}
   {%- set unit = params.time_uom -%}
   {%- set ranges = dbt_inc_join._read_ranges(start, end, params.how, params.look_back_time, params.max_waiting_time, unit, params.late_match_time) -%}
   {%- set condition = inputs.get('condition') -%}
@@ -112,10 +116,10 @@ where _join_type is not null
     {%- endif -%}
     {%- set keys = inputs['keys'] | map(attribute=index) | list -%}
     {%- set projection = dbt_inc_join._side_projection(side, keys, columns, inputs.inc_col[index], inputs.raw_types[index], unit) -%}
-    {%- if side == 'b' and grouped -%}
-      {%- set projection = dbt_inc_join._b_group_projection(params, inputs, plan) -%}
+    {%- if side == 'b' and reduced -%}
+      {%- set projection = dbt_inc_join._b_group_projection(params, inputs, plan, bucketed) -%}
     {%- endif -%}
-    {%- if condition is not none and not (side == 'b' and grouped) -%}
+    {%- if condition is not none and not (side == 'b' and reduced) -%}
       {#- (the arrival-group plan's B projection carries them already) -#}
       {%- set projection = projection + dbt_inc_join._condition_projection(side, condition[side ~ '_columns']) -%}
     {%- endif -%}

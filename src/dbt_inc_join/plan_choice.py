@@ -49,9 +49,8 @@ class KeySharing:
 
 
 def fixed_plan(params: JoinParameters, reads_nothing: bool) -> PlanChoice | None:
-    """The plan when no sample is needed, or None (many_rows_per_key='auto' with partner = all)."""
-    if params.mode != "all":
-        return PlanChoice(True, "one row per A row")
+    """The plan when no sample is needed, or None (many_rows_per_key='auto'). One row per A (partner first, last,
+    aggregate) reduces B per A's (keys, arrival) either way: grouped over time buckets, or plain on the keys."""
     if params.late_match_time:
         return PlanChoice(False, "late matches use the plain plan")
     if not params.enforce_sliding_join_window:

@@ -236,8 +236,8 @@ def render_join(prepared: PreparedJoin, window: OutputWindow, choice: PlanChoice
         sides[0] = late_copies(sides[0], sides[1], params, len(inputs.keys), condition_sql(prepared))
     if choice.grouped and pairs_by_bucket(params.mode, params.how):
         pairs = bucketed_pairs(prepared, sides[0], slices[1])
-    elif choice.grouped:
-        pairs = arrival_group_pairs(prepared, sides[0], slices[1], df_b)
+    elif choice.grouped or params.mode != "all":
+        pairs = arrival_group_pairs(prepared, sides[0], slices[1], df_b, bucketed=choice.grouped)
     else:
         condition = partner_condition_sql(params, start, len(inputs.keys), condition_sql(prepared))
         pairs = sides[0].join(sides[1], F.expr(condition), JOIN_KINDS[params.how])
@@ -307,11 +307,14 @@ def bucketed_pairs(prepared: PreparedJoin, a_side: DataFrame, b_slice: DataFrame
     return a_buckets.join(b_side, F.expr(match), "inner")
 
 
-def arrival_group_pairs(prepared: PreparedJoin, a_side: DataFrame, b_slice: DataFrame, df_b: DataFrame) -> DataFrame:
-    """spec §11, Cost: B joined to the distinct (keys, arrival) of A's slice, reduced per mode, joined back to A.
-    The result has the columns of the plain plan's pairs (and ``_g<j>`` per aggregate)."""
+def arrival_group_pairs(
+    prepared: PreparedJoin, a_side: DataFrame, b_slice: DataFrame, df_b: DataFrame, bucketed: bool = True
+) -> DataFrame:
+    """spec §11, Cost: B joined to the (keys, arrival) of A's slice, reduced per mode, joined back to A; over time
+    buckets when ``bucketed`` (the grouped plan), on the keys alone otherwise (spec §15). The result has the
+    columns of the plain plan's pairs (and ``_g<j>`` per aggregate)."""
     params = prepared.params
-    reduced = reduced_by_arrival(prepared, a_side, b_slice)
+    reduced = reduced_by_arrival(prepared, a_side, b_slice, bucketed)
     indexes, a_only, _ = group_condition(condition_sql(prepared))
     back = back_to_a_sql(len(prepared.inputs.keys), indexes, a_only)
     joined = a_side.join(reduced, F.expr(back), JOIN_KINDS[params.how])

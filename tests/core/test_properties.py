@@ -288,6 +288,8 @@ def one_row_scenarios(draw, mode: str, how: str):
         order_by=draw(st.sampled_from(ORDER_BY)) if mode in ("first", "last") else None,
         null_fill=draw(st.sampled_from(NULL_FILLS)) if mode == "aggregate" else None,
         arrangements=[draw(st.sampled_from(sorted(B_ARRANGEMENTS))) for _ in range(len(cuts) + 1)],
+        # one row per A takes either plan (spec §15): chosen per run, or forced
+        plan=draw(st.sampled_from(("auto", True, False))) if mode != "many" else True,
     )
 
 
@@ -296,9 +298,11 @@ def mode_arguments(scenario):
     mode = scenario["mode"]
     if mode == "many":
         return dict(many_rows_per_key=True)
+    plan = dict(many_rows_per_key=scenario.get("plan", "auto"))
     if mode == "aggregate":
-        return dict(aggregate={name: sql for name, (sql, _) in AGGREGATES.items()}, null_fill=scenario["null_fill"])
-    return dict(partner=mode, partner_order_by=scenario["order_by"])
+        aggregates = {name: sql for name, (sql, _) in AGGREGATES.items()}
+        return dict(aggregate=aggregates, null_fill=scenario["null_fill"], **plan)
+    return dict(partner=mode, partner_order_by=scenario["order_by"], **plan)
 
 
 def mode_frames(spark, scenario, arrangement: str, until: int | None = None):
