@@ -3,10 +3,16 @@
     size and threshold come from the shared table (macros/generated/_plan_choice_settings.sql). -#}
 
 {% macro _fixed_plan(params, reads_nothing) %}
-  {#- The plan when no sample is needed ({'grouped', 'reason', 'text'}), or none (many_rows_per_key='auto'). One
-      row per A (partner first, last, aggregate) reduces B per A's (keys, arrival) either way: grouped over time
-      buckets, or plain on the keys. -#}
-  {%- if params.late_match_time -%}
+  {#- The plan when no sample is needed ({'grouped', 'reason', 'text'}), or none (many_rows_per_key='auto' with
+      partner = all). One row per A (partner first, last, aggregate) reduces B per A's (keys, arrival): over time
+      buckets unless many_rows_per_key=false asks for the plain key join (no sample: A is often an earlier
+      step's output, which a sample would compute). -#}
+  {%- if params.mode != 'all' -%}
+    {%- if params.many_rows_per_key is sameas false -%}
+      {{ return(dbt_inc_join._plan_choice(false, 'set by many_rows_per_key')) }}
+    {%- endif -%}
+    {{ return(dbt_inc_join._plan_choice(true, 'one row per A row')) }}
+  {%- elif params.late_match_time -%}
     {{ return(dbt_inc_join._plan_choice(false, 'late matches use the plain plan')) }}
   {%- elif not params.enforce_sliding_join_window -%}
     {{ return(dbt_inc_join._plan_choice(false, 'compatibility mode')) }}

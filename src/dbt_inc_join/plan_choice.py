@@ -49,8 +49,14 @@ class KeySharing:
 
 
 def fixed_plan(params: JoinParameters, reads_nothing: bool) -> PlanChoice | None:
-    """The plan when no sample is needed, or None (many_rows_per_key='auto'). One row per A (partner first, last,
-    aggregate) reduces B per A's (keys, arrival) either way: grouped over time buckets, or plain on the keys."""
+    """The plan when no sample is needed, or None (many_rows_per_key='auto' with partner = all). One row per A
+    (partner first, last, aggregate) reduces B per A's (keys, arrival): over time buckets unless
+    many_rows_per_key=False asks for the plain key join (no sample: A is often an earlier step's output, which a
+    sample would compute)."""
+    if params.mode != "all":
+        if params.many_rows_per_key is False:
+            return PlanChoice(False, "set by many_rows_per_key")
+        return PlanChoice(True, "one row per A row")
     if params.late_match_time:
         return PlanChoice(False, "late matches use the plain plan")
     if not params.enforce_sliding_join_window:

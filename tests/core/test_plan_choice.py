@@ -50,10 +50,10 @@ def test_fixed_plans_need_no_sample():
     assert fixed(empty=True) == "plain (the run reads nothing)"
     assert fixed(many_rows_per_key=True) == "grouped (set by many_rows_per_key)"
     assert fixed(many_rows_per_key=False) == "plain (set by many_rows_per_key)"
-    # one row per A chooses like partner = all (spec §15): either plan reduces B per A's (keys, arrival)
-    assert fixed(partner="first") is None and fixed(aggregate={"n": "count(*)"}) is None
+    # one row per A (spec §15): B reduced per A's (keys, arrival) over time buckets, or on the keys when asked
+    assert fixed(partner="first") == "grouped (one row per A row)"
+    assert fixed(aggregate={"n": "count(*)"}, many_rows_per_key=True) == "grouped (one row per A row)"
     assert fixed(partner="last", many_rows_per_key=False) == "plain (set by many_rows_per_key)"
-    assert fixed(aggregate={"n": "count(*)"}, many_rows_per_key=True) == "grouped (set by many_rows_per_key)"
     assert fixed(many_rows_per_key=True, late_match_time=2) == "plain (late matches use the plain plan)"
     assert fixed(enforce_sliding_join_window=False) == "plain (compatibility mode)"
 
