@@ -61,22 +61,11 @@
   {{ return(dbt_inc_join._ledger_for_this_model() is not none and dbt_inc_join._is_writing_run()) }}
 {% endmacro %}
 
-{% macro _read_upper(start, end, max_window_units, time_uom) %}
-  {#- The last unit a run from `start` can read, as far as it is known before the watermark is: the end it is
-      given, or its max_window_units units; else none (up to the watermark). -#}
-  {%- set bounds = [] if end is none else [end] -%}
-  {%- set cap = dbt_inc_join._max_window_units(max_window_units) -%}
-  {%- if cap is not none -%}
-    {%- do bounds.append(dbt_inc_join._shift_value(start, cap - 1, time_uom)) -%}
-  {%- endif -%}
-  {{ return(bounds | min if bounds else none) }}
-{% endmacro %}
-
-{% macro _read_units(sides, reaches, start, upper, time_uom) %}
-  {#- The fingerprints of every input from its read range's first unit (start - reach) up to `upper` (none: no
-      end), in one query: {'ranges': {input: [lower, upper]}, 'units': {input: {unit: "rows:hash"}}}. The
-      watermark's query of a run that checks its inputs: the latest arrivals are the latest units (_latest_units). -#}
-  {%- set ranges = dbt_inc_join._reach_ranges(reaches, start, upper, time_uom) -%}
+{% macro _read_units(sides, reaches, start, time_uom) %}
+  {#- The fingerprints of every input from its read range's first unit (start - reach) on, in one query:
+      {'ranges': {input: [lower, none]}, 'units': {input: {unit: "rows:hash"}}}. The watermark's query of a run
+      that checks its inputs: the latest arrivals are the latest units (_latest_units). -#}
+  {%- set ranges = dbt_inc_join._reach_ranges(reaches, start, none, time_uom) -%}
   {{ return({'ranges': ranges, 'units': dbt_inc_join._fingerprints(sides, ranges, time_uom)}) }}
 {% endmacro %}
 

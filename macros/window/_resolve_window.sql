@@ -26,13 +26,14 @@
   {%- set declared = dbt_inc_join._declared_watermark(time_uom) -%}
   {%- set need_earliest = begin.start is none -%}
   {%- set read = none -%}
-  {%- if reaches and not need_earliest and declared is none and dbt_inc_join._checks_inputs() -%}
-    {#- a run that checks its inputs (spec §14) fingerprints its read ranges in the query that finds the
-        watermark: the check reads nothing more -#}
+  {#- a run that checks its inputs (spec §14) fingerprints its read ranges in the query that finds the watermark:
+      the check reads nothing more. Not a run given an end or max_window_units: its read ends there, the
+      watermark (which the record and units_behind keep) may lie beyond. -#}
+  {%- set open_ended = explicit.end is none and dbt_inc_join._max_window_units(max_window_units) is none -%}
+  {%- if reaches and not need_earliest and declared is none and open_ended and dbt_inc_join._checks_inputs() -%}
     {%- set columns_of = [a_columns, b_columns] + more_inputs | map(attribute='columns') | list -%}
     {%- set checked = dbt_inc_join._fingerprint_sides({'sides': sides}, names or ['a', 'b'], columns_of) -%}
-    {%- set upper = dbt_inc_join._read_upper(begin.start, explicit.end, max_window_units, time_uom) -%}
-    {%- set read = dbt_inc_join._read_units(checked, reaches, begin.start, upper, time_uom) -%}
+    {%- set read = dbt_inc_join._read_units(checked, reaches, begin.start, time_uom) -%}
     {%- set latest = dbt_inc_join._latest_units(read, checked | map(attribute='name') | list, begin.start) -%}
     {%- set row = {} -%}
     {%- for side in sides -%}

@@ -314,22 +314,11 @@ class ReadUnits:
     units: Units
 
 
-def read_upper(start: UnitValue, end: UnitValue | None, max_window_units: int | None,
-               unit: TimeUnit) -> UnitValue | None:  # fmt: skip
-    """The last unit a run from ``start`` can read, as far as it is known before the watermark is: the end it is
-    given, or its max_window_units units; else None (up to the watermark)."""
-    bounds = [] if end is None else [end]
-    if max_window_units is not None:
-        bounds.append(shift_value(start, max_window_units - 1, unit))
-    return min(bounds) if bounds else None
-
-
-def read_units(sides: Sequence[Side], reach: Mapping[str, int], start: UnitValue, upper: UnitValue | None,
-               unit: TimeUnit) -> ReadUnits:  # fmt: skip
-    """The fingerprints of every input from its read range's first unit (start - reach) up to ``upper`` (None: no
-    end), in one Spark job: the watermark's query of a run that checks its inputs, whose latest arrivals are the
-    latest units (latest_units)."""
-    ranges = reach_ranges(reach, start, upper, unit)
+def read_units(sides: Sequence[Side], reach: Mapping[str, int], start: UnitValue, unit: TimeUnit) -> ReadUnits:
+    """The fingerprints of every input from its read range's first unit (start - reach) on, in one Spark job: the
+    watermark's query of a run that checks its inputs, whose latest arrivals are the latest units
+    (latest_units)."""
+    ranges = reach_ranges(reach, start, None, unit)
     return ReadUnits(ranges, fingerprints(sides, ranges, unit))
 
 

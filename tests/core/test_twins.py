@@ -998,13 +998,6 @@ TWINS: tuple[Twin, ...] = (
         lambda p: [NOW_UNITS[p["now"]], RESTATED_RANGES, REDONE],
     ),
     Twin(
-        restated.read_upper,
-        "_read_upper",
-        grid(unit=UNITS, end=(False, True), cap=(None, 1, 10)),
-        lambda p: call(START[p["unit"]], END[p["unit"]] if p["end"] else None, p["cap"], UNIT_ARG(p)),
-        lambda p: [START[p["unit"]], END[p["unit"]] if p["end"] else None, p["cap"], p["unit"]],
-    ),
-    Twin(
         restated.latest_units,
         "_latest_units",
         grid(unit=("day",), start=("2025-03-01", "2025-03-06", "2025-03-10"), names=(["a", "b"], ["b", "c"])),

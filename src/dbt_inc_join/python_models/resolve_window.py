@@ -15,7 +15,7 @@ from pyspark.sql.types import DataType
 from ..ledger import cap_window, committed_state, ledger_start
 from ..predicates import quote
 from ..prepared import PreparedJoin
-from ..restated import ReadUnits, Redo, Side, latest_units, read_units, read_upper, redo_start, unit_label
+from ..restated import ReadUnits, Redo, Side, latest_units, read_units, redo_start, unit_label
 from ..time_units import TimeUnit, UnitValue, shift_value
 from ..watermark import (
     earliest_arrival,
@@ -313,11 +313,12 @@ def resolve_dbt_window(
         begin = earliest_start(prepared, begin.ledger_reason, unit)
     declared = declared_watermark(context, unit, zone)
     read, latest = None, None
-    if reach and begin.start is not None and declared is None and context.get("records_runs"):
-        # a run that checks its inputs (spec §14) fingerprints its read ranges in the query that finds the
-        # watermark: the check reads nothing more
-        upper = read_upper(begin.start, explicit.end, max_window_units, unit)
-        read = read_units(checked, reach, begin.start, upper, unit)
+    # a run that checks its inputs (spec §14) fingerprints its read ranges in the query that finds the watermark:
+    # the check reads nothing more. Not a run given an end or max_window_units: its read ends there, the
+    # watermark (which the record and units_behind keep) may lie beyond.
+    open_ended = explicit.end is None and max_window_units is None
+    if reach and begin.start is not None and declared is None and open_ended and context.get("records_runs"):
+        read = read_units(checked, reach, begin.start, unit)
         latest = latest_units(read, [side.name for side in checked], begin.start, unit)
     seen = watermark_from(arrival_sides(prepared, more_inputs), begin.start, declared, unit, names, latest)
     end = window_end(explicit, begin.start, seen, max_window_units, unit)
