@@ -33,7 +33,7 @@
   {%- set window = dbt_inc_join._resolve_window(a, b, a_columns, b_columns, params.inc_cols, params.time_uom, params.how,
                                             arguments.output_window_start, arguments.output_window_end,
                                             max_window_units, reaches=reaches) -%}
-  {%- set sides = dbt_inc_join._fingerprint_sides(window, ['a', 'b'], [a_columns, b_columns]) -%}
+  {%- set sides = window.get('fingerprint_sides', []) -%}
   {%- set check = dbt_inc_join._check_restated(window, sides, reaches, on_restated) -%}
   {%- set redo = dbt_inc_join._redo_of(check, window) -%}
   {%- if redo is not none -%}

@@ -48,7 +48,7 @@
                                             time_uom, 'left', arguments.output_window_start,
                                             arguments.output_window_end, max_window_units, more, names,
                                             reaches=reaches) -%}
-  {%- set sides = dbt_inc_join._fingerprint_sides(window, names, [a_columns] + prepared | map(attribute='b_columns') | list) -%}
+  {%- set sides = window.get('fingerprint_sides', []) -%}
   {%- set check = dbt_inc_join._check_restated(window, sides, reaches, on_restated) -%}
   {%- set redo = dbt_inc_join._redo_of(check, window) -%}
   {%- if redo is not none -%}

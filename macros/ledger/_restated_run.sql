@@ -188,11 +188,11 @@
   {%- endif -%}
 {% endmacro %}
 
-{% macro _fingerprint_sides(window, names, columns_of) %}
+{% macro _fingerprint_sides(sides, names, columns_of) %}
   {#- The inputs as the fingerprints read them: {'name', 'relation', 'columns', 'arrival', 'raw_type'}, from the
-      sides the window was decided on (a, then each B input), named `names`. -#}
+      sides the window is decided on (a, then each B input; _arrival_sides), named `names`. -#}
   {%- set found = [] -%}
-  {%- for side in window.get('sides') or [] -%}
+  {%- for side in sides -%}
     {%- set columns = [] -%}
     {%- for column in columns_of[loop.index0] -%}
       {%- do columns.append((column.name, column.dtype)) -%}

@@ -20,6 +20,9 @@
     {#- a unit test's given rows: the same rules, decided by SQL over them (_fixtures.sql) -#}
     {{ return(dbt_inc_join._window_in_sql(sides, inc_col, time_uom, how, explicit, max_window_units)) }}
   {%- endif -%}
+  {#- the inputs as the fingerprints of restated units read them (spec §14), named a, b or a and each input's name -#}
+  {%- set columns_of = [a_columns, b_columns] + more_inputs | map(attribute='columns') | list -%}
+  {%- set checked = dbt_inc_join._fingerprint_sides(sides, names or ['a', 'b'], columns_of) -%}
   {%- set begin = dbt_inc_join._start_after_this(explicit, inc_col, time_uom, redo) -%}
   {#- the watermark (and the earliest arrival on a first run), in one query. An orchestrator that knows both
       inputs are loaded up to a unit (quiet days leave no rows to show it) declares it with a var instead. -#}
@@ -31,8 +34,6 @@
       watermark (which the record and units_behind keep) may lie beyond. -#}
   {%- set open_ended = explicit.end is none and dbt_inc_join._max_window_units(max_window_units) is none -%}
   {%- if reaches and not need_earliest and declared is none and open_ended and dbt_inc_join._checks_inputs() -%}
-    {%- set columns_of = [a_columns, b_columns] + more_inputs | map(attribute='columns') | list -%}
-    {%- set checked = dbt_inc_join._fingerprint_sides({'sides': sides}, names or ['a', 'b'], columns_of) -%}
     {%- set read = dbt_inc_join._read_units(checked, reaches, begin.start, time_uom) -%}
     {%- set latest = dbt_inc_join._latest_units(read, checked | map(attribute='name') | list, begin.start) -%}
     {%- set row = {} -%}
@@ -50,7 +51,8 @@
   {{ return({'start': begin.start, 'end': end.end, 'empty': end.empty, 'start_reason': begin.reason,
              'end_reason': end.reason, 'watermark': seen.watermark, 'a_max': seen.a_max, 'b_max': seen.b_max,
              'time_uom': time_uom, 'units_behind': end.units_behind, 'redo_from': begin.get('redo_from'),
-             'sides': sides, 'committed_fingerprints': begin.get('committed_fingerprints'), 'read_units': read}) }}
+             'sides': sides, 'committed_fingerprints': begin.get('committed_fingerprints'), 'read_units': read,
+             'fingerprint_sides': checked}) }}
 {% endmacro %}
 
 {% macro _arrival_sides(a, b, a_columns, b_columns, inc_col, time_uom, more_inputs) %}
