@@ -112,7 +112,8 @@ def generated_files(tables: ModuleType) -> dict[str, str]:
     plan_choice = macro_file(
         "_plan_choice_settings",
         "PLAN_CHOICE",
-        "How many_rows_per_key='auto' chooses the plan of partner = all: the sample size and the threshold.",
+        "How many_rows_per_key='auto' chooses the plan of partner = all: the read range without a sample, the "
+        "sample size and the threshold.",
         literal(tables.PLAN_CHOICE),
     )
     many_input_keys = macro_file(

@@ -78,9 +78,10 @@
 {% endmacro %}
 
 {% macro _many_input_plans(a, prepared, window, a_lower) %}
-  {#- Each input's plan (spec §15): set by its many_rows_per_key, or chosen from the first rows of A's slice on the
-      input's keys (one sample per set of keys) and, when those are dense, of the input's slice. A unit test's
-      window is decided in SQL over its given rows: nothing to sample there. -#}
+  {#- Each input's plan (spec §15): set by its many_rows_per_key, plain when the input's read range is short
+      (_range_plan), or chosen from the first rows of A's slice on the input's keys (one sample per set of keys)
+      and, when those are dense, of the input's slice. A unit test's window is decided in SQL over its given
+      rows: nothing to sample there. -#}
   {%- set unit = window.time_uom -%}
   {%- set first = prepared[0] -%}
   {%- set a_range = none if window.empty else dbt_inc_join._arrival_range_sql(first.inputs.inc_col[0], first.inputs.raw_types[0], a_lower, window.end, unit) -%}
@@ -90,6 +91,11 @@
     {%- set fixed = dbt_inc_join._forced_plan(item.params, window.end is none or window.empty) -%}
     {%- if fixed is none and window.get('in_sql') -%}
       {%- set fixed = dbt_inc_join._plan_choice(false, "a unit test's given rows") -%}
+    {%- endif -%}
+    {%- set b_lower = none if a_lower is none else dbt_inc_join._shift_value(a_lower, -item.params.look_back_time, unit) -%}
+    {%- if fixed is none -%}
+      {%- set fixed = dbt_inc_join._range_plan(b_lower, window.end, item.params.look_back_time,
+                                               item.params.max_waiting_time, unit) -%}
     {%- endif -%}
     {%- if fixed is not none -%}
       {%- do plans.append(fixed) -%}
@@ -103,7 +109,6 @@
         {#- A's keys (nearly) unique: no need to look at the input's -#}
         {%- do plans.append(dbt_inc_join._auto_plan(a_sample, none)) -%}
       {%- else -%}
-        {%- set b_lower = none if a_lower is none else dbt_inc_join._shift_value(a_lower, -item.params.look_back_time, unit) -%}
         {%- set b_range = dbt_inc_join._arrival_range_sql(item.inputs.inc_col[1], item.inputs.raw_types[1], b_lower, window.end, unit) -%}
         {%- set b_keys = item.inputs['keys'] | map(attribute=1) | list -%}
         {%- do plans.append(dbt_inc_join._auto_plan(a_sample, dbt_inc_join._sample_sharing(item.relation, b_keys, b_range))) -%}

@@ -39,6 +39,23 @@
   }) }}
 {% endmacro %}
 
+{% macro _range_plan(b_lower, end, look_back_time, max_waiting_time, time_uom) %}
+  {#- The plain plan when B's read range [b_lower, end] spans at most range_windows join windows (the grouped
+      plan's bucket width), or none: then the samples decide. No data is read. -#}
+  {%- if b_lower is none -%}{{ return(none) }}{%- endif -%}
+  {%- set units = dbt_inc_join._units_between(end, b_lower, time_uom) + 1 -%}
+  {%- set width = dbt_inc_join._bucket_width(look_back_time, max_waiting_time) -%}
+  {%- set windows = dbt_inc_join._plan_choice_settings().range_windows -%}
+  {%- if units > windows * width -%}{{ return(none) }}{%- endif -%}
+  {{ return(dbt_inc_join._plan_choice(false, "auto: B's read range of " ~ dbt_inc_join._units_text(units, time_uom)
+                                             ~ ' is at most ' ~ windows ~ ' join windows of '
+                                             ~ dbt_inc_join._units_text(width, time_uom))) }}
+{% endmacro %}
+
+{% macro _units_text(units, time_uom) %}
+  {{ return(units ~ ' ' ~ time_uom ~ ('' if units == 1 else 's')) }}
+{% endmacro %}
+
 {% macro _key_sharing(keys) %}
   {#- A sample of key tuples: its rows, and how many rows of the sample a row shares its key with, on average
       over the rows (sum of squared key counts / rows). -#}
@@ -75,7 +92,7 @@
 {% endmacro %}
 
 {% macro _choose_join_plan(a, b, params, inputs, window) %}
-  {#- The plan of a run: _fixed_plan, or _auto_plan over samples of the read ranges (spec §4). A unit test's
+  {#- The plan of a run: _fixed_plan, _range_plan, or _auto_plan over samples of the read ranges (spec §4). A unit test's
       window is decided in SQL over its given rows: nothing to sample there. -#}
   {%- set fixed = dbt_inc_join._fixed_plan(params, window.end is none or window.empty) -%}
   {%- if fixed is not none -%}{{ return(fixed) }}{%- endif -%}
@@ -85,6 +102,9 @@
   {%- set unit = params.time_uom -%}
   {%- set ranges = dbt_inc_join._read_ranges(window.start, window.end, params.how, params.look_back_time,
                                               params.max_waiting_time, unit, 0) -%}
+  {%- set short = dbt_inc_join._range_plan(ranges[1][0], ranges[1][1], params.look_back_time,
+                                           params.max_waiting_time, unit) -%}
+  {%- if short is not none -%}{{ return(short) }}{%- endif -%}
   {%- set samples = [] -%}
   {%- for relation in [a, b] -%}
     {%- set index = loop.index0 -%}

@@ -30,7 +30,7 @@ from pyspark.sql import functions as F
 from .arrival_groups import GROUP_ARRIVAL, GROUP_CONDITION, group_condition, group_key
 from .join import is_spark_dataframe, prepare_join
 from .join_cond import renamed_a_columns
-from .plan_choice import SHARED_ROWS, KeySharing, PlanChoice, auto_plan, forced_plan, sample_sharing
+from .plan_choice import SHARED_ROWS, KeySharing, PlanChoice, auto_plan, forced_plan, range_plan, sample_sharing
 from .predicates import arrival_range_sql, quote
 from .prepared import PreparedJoin
 from .render import arrival_is_truncated, in_window_sql, reduced_by_arrival
@@ -222,8 +222,9 @@ def _settled_sql(i: int, item: PreparedInput, unit: TimeUnit) -> tuple[str, str]
 def input_plans(
     many: PreparedMany, start: UnitValue | None, end: UnitValue, reads_nothing: bool = False
 ) -> list[PlanChoice]:
-    """Each input's plan (spec §15): set by its many_rows_per_key, or chosen from the first rows of A's slice on
-    the input's keys (one sample per set of keys) and, when those are dense, of the input's slice."""
+    """Each input's plan (spec §15): set by its many_rows_per_key, plain when the input's read range is short
+    (range_plan), or chosen from the first rows of A's slice on the input's keys (one sample per set of keys)
+    and, when those are dense, of the input's slice."""
     unit, df_a = many.time_uom, many.df_a
     first = many.inputs[0].prepared.inputs
     a_lower = _a_lower(many, start)
@@ -242,11 +243,16 @@ def input_plans(
         if fixed is not None:
             plans.append(fixed)
             continue
+        params = prepared.params
+        b_lower = None if a_lower is None else shift_value(a_lower, -params.look_back_time, unit)
+        short = range_plan(b_lower, end, params.look_back_time, params.max_waiting_time, unit)
+        if short is not None:
+            plans.append(short)
+            continue
         a = a_sample(tuple(a for a, _ in inputs.keys))
         if a.shared < SHARED_ROWS:
             plans.append(auto_plan(a, None))  # A's keys (nearly) unique: no need to look at the input's
             continue
-        b_lower = None if a_lower is None else shift_value(a_lower, -prepared.params.look_back_time, unit)
         b_range = arrival_range_sql(inputs.inc_col[1], inputs.arrival_types[1], b_lower, end, unit)
         plans.append(auto_plan(a, sample_sharing(prepared.df_b, [b for _, b in inputs.keys], b_range)))
     return plans

@@ -3,10 +3,13 @@
 
 The rows never depend on the choice, only the cost does. One row per A and many_rows_per_key=True always
 group; late matches, the compatibility mode and many_rows_per_key=False never do. With 'auto' (the default)
-a run of partner = all looks at the first rows of its own read range on each side: when a row there shares its
-key with many rows of the sample on both sides, the plain join would compare every A row of a key with every
-B row of it, and the grouped plan wins. Reading a few hundred rows costs one small Spark job per side (B's
-only when A's sample is dense); the plan is decided before the join is built.
+a run of partner = all whose B read range spans at most a few join windows (a daily run) takes the plain join:
+the grouped plan would compare each A row with the B rows of the one or two buckets its window touches, about
+as many as such a range holds, and add work of its own. A longer run looks at the first rows of its own read
+range on each side: when a row there shares its key with many rows of the sample on both sides, the plain join
+would compare every A row of a key with every B row of it, and the grouped plan wins. Reading a few hundred
+rows costs one small Spark job per side (B's only when A's sample is dense); the plan is decided before the
+join is built.
 """
 
 from __future__ import annotations
@@ -17,12 +20,16 @@ from dataclasses import dataclass
 
 from pyspark.sql import DataFrame
 
+from .arrival_groups import bucket_width
+from .ledger import units_between
 from .predicates import arrival_range_sql, quote
 from .prepared import PreparedJoin
 from .shared_tables import PLAN_CHOICE
+from .time_units import TimeUnit, UnitValue
 from .validation import JoinParameters
 from .window import OutputWindow, read_ranges
 
+RANGE_WINDOWS: int = PLAN_CHOICE["range_windows"]
 SAMPLE_ROWS: int = PLAN_CHOICE["sample_rows"]
 SHARED_ROWS: int = PLAN_CHOICE["shared_rows"]
 
@@ -74,6 +81,27 @@ def forced_plan(params: JoinParameters, reads_nothing: bool) -> PlanChoice | Non
     return None
 
 
+def range_plan(
+    b_lower: UnitValue | None, end: UnitValue, look_back_time: int, max_waiting_time: int, unit: TimeUnit
+) -> PlanChoice | None:
+    """The plain plan when B's read range ``[b_lower, end]`` spans at most RANGE_WINDOWS join windows (the
+    grouped plan's bucket width), or None: then the samples decide. No data is read."""
+    if b_lower is None:
+        return None
+    units, width = units_between(end, b_lower, unit) + 1, bucket_width(look_back_time, max_waiting_time)
+    if units > RANGE_WINDOWS * width:
+        return None
+    return PlanChoice(
+        False,
+        f"auto: B's read range of {units_text(units, unit)} is at most {RANGE_WINDOWS} join windows of "
+        f"{units_text(width, unit)}",
+    )
+
+
+def units_text(units: int, unit: TimeUnit) -> str:
+    return f"{units} {unit.value}{'' if units == 1 else 's'}"
+
+
 def key_sharing(keys: Iterable[Sequence[object]]) -> KeySharing:
     """The sharing of a sample of key tuples."""
     counts = Counter(tuple(key) for key in keys)
@@ -98,7 +126,8 @@ def sample_predicate(keys: Sequence[str], range_sql: str) -> str:
 
 
 def choose_join_plan(prepared: PreparedJoin, window: OutputWindow) -> PlanChoice:
-    """The plan of a run over ``window``: fixed_plan, or auto_plan over samples of the read ranges (spec §4)."""
+    """The plan of a run over ``window``: fixed_plan, range_plan, or auto_plan over samples of the read ranges
+    (spec §4)."""
     params, inputs = prepared.params, prepared.inputs
     fixed = fixed_plan(params, window.end is None or window.is_empty)
     if fixed is not None:
@@ -111,6 +140,9 @@ def choose_join_plan(prepared: PreparedJoin, window: OutputWindow) -> PlanChoice
         max_waiting_time=params.max_waiting_time,
         unit=unit,
     )
+    short = range_plan(ranges[1][0], ranges[1][1], params.look_back_time, params.max_waiting_time, unit)
+    if short is not None:
+        return short
     samples: list[KeySharing] = []
     for index, df in enumerate((prepared.df_a, prepared.df_b)):
         lower, upper = ranges[index]

@@ -176,7 +176,8 @@ MANY_INPUT_KEYS = (
 )
 
 #: How ``many_rows_per_key='auto'`` chooses the plan of partner = all (docs/spec.md §15; plan_choice.py and
-#: macros/internal/_plan_choice.sql): each side's first ``sample_rows`` rows of the run's read range with
-#: non-NULL keys; the grouped plan when, in both samples, a row shares its key with at least ``shared_rows``
-#: rows of its sample (itself included) on average.
-PLAN_CHOICE = {"sample_rows": 1000, "shared_rows": 8}
+#: macros/internal/_plan_choice.sql): the plain plan, without a sample, when B's read range spans at most
+#: ``range_windows`` join windows (look_back_time + max_waiting_time + 1 units); otherwise each side's first
+#: ``sample_rows`` rows of the run's read range with non-NULL keys, and the grouped plan when, in both samples,
+#: a row shares its key with at least ``shared_rows`` rows of its sample (itself included) on average.
+PLAN_CHOICE = {"range_windows": 2, "sample_rows": 1000, "shared_rows": 8}

@@ -66,23 +66,26 @@ def shaped(prefix: int, sparse_days: range, dense_days: range, per_day: int) -> 
 
 
 def test_a_run_chooses_from_its_own_slices_so_the_plan_switches_with_the_data(spark):
-    """Days 0-9 hold unique keys, days 12-16 one key with 10 rows a day on each side: the runs over the first days
-    choose the plain join, the runs over the last ones the grouped plan, and the rows are the oracle's."""
+    """Days 0-9 hold unique keys, days 12-16 one key with 10 rows a day on each side: the run over the first days
+    chooses the plain join, the run over the last ones the grouped plan, a daily run the plain join without a
+    sample (its B read range is a join window), and the rows are the oracle's."""
     a, b = shaped(1000, range(10), range(12, 17), 10), shaped(5000, range(10), range(12, 17), 10)
     frames = side_frame(spark, a, "a", "day", "date"), side_frame(spark, b, "b", "day", "date")
-    arguments = dict(join_cols="k", how="left", look_back_time=1, max_waiting_time=2)
+    arguments = dict(join_cols="k", how="left", look_back_time=1, max_waiting_time=1)
     chosen = {}
-    for lo, hi in ((0, 5), (13, 16)):
+    for lo, hi in ((0, 5), (12, 16), (16, 16)):
         window = OutputWindow(bound(lo, "day"), bound(hi, "day"))
         chosen[lo] = choose_join_plan(prepare_join(*frames, **arguments), window).text
         got = inc_join(*frames, output_window_start=window.start, output_window_end=window.end, **arguments)
-        expected = expected_rows(a, b, how="left", lb=1, mw=2, start=lo, end=hi)
+        expected = expected_rows(a, b, how="left", lb=1, mw=1, start=lo, end=hi)
         assert Counter(oracle_rows(got, "day")) == Counter(expected)
-    assert chosen[0] == "plain (auto: 1.0 rows a key in a sample of 6 A rows, below 8)"  # A reads days 0-5
-    # A reads days 11-16, B days 10-17: both the 50 rows of key 0 on days 12-16
-    assert chosen[13] == (
+    # B reads days -2-5 (8 days, more than 2 join windows of 3): A's sample, days -1-5
+    assert chosen[0] == "plain (auto: 1.0 rows a key in a sample of 6 A rows, below 8)"
+    # A reads days 11-16, B days 10-16: both the 50 rows of key 0 on days 12-16
+    assert chosen[12] == (
         "grouped (auto: 50.0 rows a key in a sample of 50 A rows, 50.0 in a sample of 50 B rows, both at least 8)"
     )
+    assert chosen[16] == "plain (auto: B's read range of 3 days is at most 2 join windows of 3 days)"
 
 
 @st.composite
@@ -128,8 +131,9 @@ def test_forced_plans_of_inc_join_many_need_no_sample():
 
 def test_each_input_of_inc_join_many_chooses_its_plan_from_the_run_s_slices(spark):
     """The shaped days again, with two inputs on the same key: the first run samples A once (unique keys: both
-    inputs plain, no input sampled), the run over the dense days samples A once and each input (both dense:
-    grouped); the rows are the oracle's either way, and a forced plan skips its input's sample."""
+    inputs plain, no input sampled); over the dense days `b`'s read range spans 2 of its join windows (plain,
+    no sample) and `c` samples A and its own slice (both dense: grouped); the rows are the oracle's either way,
+    and a forced plan skips its input's sample."""
     a, b = shaped(1000, range(10), range(12, 17), 10), shaped(5000, range(10), range(12, 17), 10)
     c = [dict(row, id=row["id"] + 20000) for row in b]
     frames = side_frame(spark, a, "a", "day", "date"), [side_frame(spark, r, "b", "day", "date") for r in (b, c)]
@@ -165,8 +169,9 @@ def test_each_input_of_inc_join_many_chooses_its_plan_from_the_run_s_slices(spar
     sparse = "plain (auto: 1.0 rows a key in a sample of 6 A rows, below 8)"
     assert chosen[0, ("auto", "auto")] == f"b {sparse}; c {sparse}"
     dense = "50.0 rows a key in a sample of 50 A rows"
+    # A reads days 11-16; b days 10-16 (7 days, join windows of 1 + 2 + 1), c days 11-16 (join windows of 2)
     assert chosen[13, ("auto", "auto")] == (
-        f"b grouped (auto: {dense}, 50.0 in a sample of 50 B rows, both at least 8); "
+        "b plain (auto: B's read range of 7 days is at most 2 join windows of 4 days); "
         f"c grouped (auto: {dense}, 50.0 in a sample of 50 B rows, both at least 8)"
     )
     forced = "by many_rows_per_key)"

@@ -948,6 +948,21 @@ TWINS: tuple[Twin, ...] = (
         python_shape=choice_dict,
     ),
     Twin(
+        plan_choice.range_plan,
+        "_range_plan",
+        grid(unit=UNITS, start=(False, True), reach=((0, 0), (1, 0), (1, 2), (30, 20))),
+        lambda p: call(start_of(p), END[p["unit"]], *p["reach"], UNIT_ARG(p)),
+        lambda p: [start_of(p), END[p["unit"]], *p["reach"], p["unit"]],
+        python_shape=choice_dict,
+    ),
+    Twin(
+        plan_choice.units_text,
+        "_units_text",
+        grid(unit=UNITS, units=(1, 8)),
+        lambda p: call(p["units"], UNIT_ARG(p)),
+        lambda p: [p["units"], p["unit"]],
+    ),
+    Twin(
         plan_choice.sample_predicate,
         "_sample_predicate",
         [{"keys": ["k"]}, {"keys": ["Trade Id", "k2"]}],

@@ -12,7 +12,6 @@ from __future__ import annotations
 import glob
 import json
 import os
-import re
 import subprocess
 import sys
 from datetime import date, timedelta
@@ -129,7 +128,10 @@ def test_daily_runs_with_four_threads_ledger_and_tables_agree(spark, project):
     # spec §15: every record names its run's plan; a SQL model and its Python twin choose alike, run by run
     plans = {model: [r.plan for r in ledger_rows(ledger, f"inc_join_it.{model}")] for model in LONG_MODELS}
     assert plans["long_left"] == plans["long_left_py"]
-    assert all(plan.startswith("plain (auto: ") and plan.endswith(", below 8)") for plan in plans["long_left"])
+    # the first run decides on its own read range; each daily run's B read range is one join window (spec §15)
+    assert plans["long_left"][0].startswith("plain (auto: ")
+    daily = "plain (auto: B's read range of 7 days is at most 2 join windows of 7 days)"
+    assert plans["long_left"][1:] == [daily] * (LONG_DAYS - 1)
     assert set(plans["long_inner"]) == {"plain (late matches use the plain plan)"}
     assert_monitoring_agrees(spark, project, LONG_MODELS, days[-1], runs_each=LONG_DAYS)
 
@@ -148,9 +150,14 @@ def test_daily_runs_with_four_threads_ledger_and_tables_agree(spark, project):
     assert rows(many, sorted(many.columns)) == rows(expected, sorted(many.columns))
     runs = ledger_rows(ledger, "inc_join_it.long_many")
     assert len(runs) == LONG_DAYS and len({r.run_key for r in runs}) == LONG_DAYS
-    # each input's plan, run by run (spec §15): TrxId is unique in A, so one sample of A decides both
-    chosen = re.compile(r"first_b plain \(auto: 1\.0 .*\); all_b plain \(auto: 1\.0 .*, below 8\)")
-    assert all(chosen.fullmatch(r.plan) for r in runs), {r.plan for r in runs}
+    # each input's plan, run by run (spec §15): a daily run reads A from 6 days back (the largest max_waiting_time),
+    # first_b 2 days more, all_b 1: each within 2 of its join windows, so no sample
+    daily = (
+        "first_b plain (auto: B's read range of 9 days is at most 2 join windows of 7 days); "
+        "all_b plain (auto: B's read range of 8 days is at most 2 join windows of 8 days)"
+    )
+    assert runs[0].plan.startswith("first_b plain (auto: ")
+    assert [r.plan for r in runs[1:]] == [daily] * (LONG_DAYS - 1)
     assert_ledger_agrees(many, runs, first_arrival(spark, "left"), days[-1], join_type=False)
     assert committed_property(spark, "long_many")["window_end"] == str(runs[-1].window_end)
     assert {r.JoinType_first_b for r in many.select("JoinType_first_b").distinct().collect()} == {1, 2, 3, 4}
