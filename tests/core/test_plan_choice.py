@@ -130,10 +130,11 @@ def test_forced_plans_of_inc_join_many_need_no_sample():
 
 
 def test_each_input_of_inc_join_many_chooses_its_plan_from_the_run_s_slices(spark):
-    """The shaped days again, with two inputs on the same key: the first run samples A once (unique keys: both
-    inputs plain, no input sampled); over the dense days `b`'s read range spans 2 of its join windows (plain,
-    no sample) and `c` samples A and its own slice (both dense: grouped); the rows are the oracle's either way,
-    and a forced plan skips its input's sample."""
+    """The shaped days again, with two inputs on the same key, `b` a pick and `c` an aggregate: the first run
+    samples A once (unique keys: both inputs plain, no input sampled), the run over the dense days samples A
+    once and each input (both dense: grouped), a daily run takes `c`'s plain plan without a sample (its read
+    range is short and its plain plan pairs B with A's distinct rows) while `b` samples (a pick's plain plan
+    pairs B with every A row); the rows are the oracle's each time, and a forced plan skips its input's sample."""
     a, b = shaped(1000, range(10), range(12, 17), 10), shaped(5000, range(10), range(12, 17), 10)
     c = [dict(row, id=row["id"] + 20000) for row in b]
     frames = side_frame(spark, a, "a", "day", "date"), [side_frame(spark, r, "b", "day", "date") for r in (b, c)]
@@ -156,7 +157,8 @@ def test_each_input_of_inc_join_many_chooses_its_plan_from_the_run_s_slices(spar
         dict(rows=c, lb=0, mw=1, aggregate={"ids": lambda found: tuple(sorted(r["id"] for r in found))}),
     ]
     chosen = {}
-    for lo, hi, plans in ((0, 5, ("auto", "auto")), (13, 16, ("auto", "auto")), (13, 16, (False, True))):
+    runs = ((0, 5, ("auto", "auto")), (13, 16, ("auto", "auto")), (16, 16, ("auto", "auto")), (13, 16, (False, True)))
+    for lo, hi, plans in runs:
         many = prepare_many(frames[0], inputs(plans), "day")
         start, end = bound(lo, "day"), bound(hi, "day")
         chosen[lo, plans] = plans_text(many, input_plans(many, start, end))
@@ -169,10 +171,14 @@ def test_each_input_of_inc_join_many_chooses_its_plan_from_the_run_s_slices(spar
     sparse = "plain (auto: 1.0 rows a key in a sample of 6 A rows, below 8)"
     assert chosen[0, ("auto", "auto")] == f"b {sparse}; c {sparse}"
     dense = "50.0 rows a key in a sample of 50 A rows"
-    # A reads days 11-16; b days 10-16 (7 days, join windows of 1 + 2 + 1), c days 11-16 (join windows of 2)
     assert chosen[13, ("auto", "auto")] == (
-        "b plain (auto: B's read range of 7 days is at most 2 join windows of 4 days); "
+        f"b grouped (auto: {dense}, 50.0 in a sample of 50 B rows, both at least 8); "
         f"c grouped (auto: {dense}, 50.0 in a sample of 50 B rows, both at least 8)"
+    )
+    # a daily run: A reads days 14-16, b days 13-16; c days 14-16, 3 days, within 2 of its join windows (0 + 1 + 1)
+    assert chosen[16, ("auto", "auto")] == (
+        "b grouped (auto: 30.0 rows a key in a sample of 30 A rows, 40.0 in a sample of 40 B rows, both at least 8); "
+        "c plain (auto: B's read range of 3 days is at most 2 join windows of 2 days)"
     )
     forced = "by many_rows_per_key)"
     assert chosen[13, (False, True)] == f"b plain (set {forced}; c grouped (set {forced}"
