@@ -247,8 +247,10 @@ def input_plans(
         b_lower = None if a_lower is None else shift_value(a_lower, -params.look_back_time, unit)
         # an aggregate's plain plan pairs B with A's distinct (keys, a), as the grouped plan does; a pick's pairs
         # it with every A row, which a hot key makes A × B: only a sample tells
-        short = range_plan(b_lower, end, params.look_back_time, params.max_waiting_time, unit)
-        if short is not None and params.mode == "aggregate":
+        short = None
+        if params.mode == "aggregate":
+            short = range_plan(b_lower, end, params.look_back_time, params.max_waiting_time, unit)
+        if short is not None:
             plans.append(short)
             continue
         a = a_sample(tuple(a for a, _ in inputs.keys))
