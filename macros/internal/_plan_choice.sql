@@ -52,10 +52,6 @@
                                              ~ dbt_inc_join._units_text(width, time_uom))) }}
 {% endmacro %}
 
-{% macro _units_text(units, time_uom) %}
-  {{ return(units ~ ' ' ~ time_uom ~ ('' if units == 1 else 's')) }}
-{% endmacro %}
-
 {% macro _key_sharing(keys) %}
   {#- A sample of key tuples: its rows, and how many rows of the sample a row shares its key with, on average
       over the rows (sum of squared key counts / rows). -#}

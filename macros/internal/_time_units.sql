@@ -28,6 +28,11 @@
   {{ return(value.replace(second=0, microsecond=0)) }}
 {% endmacro %}
 
+{% macro _units_text(units, time_uom) %}
+  {#- A number of units as a log line says it: 1 day, 3 hours. -#}
+  {{ return(units ~ ' ' ~ time_uom ~ ('' if units == 1 else 's')) }}
+{% endmacro %}
+
 {% macro _shift_value(value, units, time_uom) %}
   {#- A unit value, or a SQL bound ({'sql': expression, 'units': n, 'time_uom': unit}: a window decided in SQL, _fixtures.sql). -#}
   {%- if value is mapping -%}

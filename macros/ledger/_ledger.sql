@@ -156,5 +156,6 @@
   {%- endif -%}
   {%- set behind = dbt_inc_join._units_between(end, last, time_uom) -%}
   {{ return({'end': last, 'units_behind': behind,
-             'reason': 'max_window_units=' ~ cap ~ ': caught up to ' ~ last ~ ', ' ~ behind ~ ' ' ~ time_uom ~ ('s' if behind != 1 else '') ~ ' behind ' ~ end}) }}
+             'reason': 'max_window_units=' ~ cap ~ ': caught up to ' ~ last ~ ', '
+                       ~ dbt_inc_join._units_text(behind, time_uom) ~ ' behind ' ~ end}) }}
 {% endmacro %}

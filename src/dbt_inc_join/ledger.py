@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .time_units import TimeUnit, UnitValue, shift_value
+from .time_units import TimeUnit, UnitValue, shift_value, units_text
 from .window import parse_bound
 
 
@@ -119,9 +119,8 @@ def cap_window(
     if end <= last:
         return CappedEnd(end, 0, None)
     behind = units_between(end, last, unit)
-    plural = "s" if behind != 1 else ""
     return CappedEnd(
         last,
         behind,
-        f"max_window_units={max_window_units}: caught up to {last}, {behind} {unit.value}{plural} behind {end}",
+        f"max_window_units={max_window_units}: caught up to {last}, {units_text(behind, unit)} behind {end}",
     )

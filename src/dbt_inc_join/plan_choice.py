@@ -25,7 +25,7 @@ from .ledger import units_between
 from .predicates import arrival_range_sql, quote
 from .prepared import PreparedJoin
 from .shared_tables import PLAN_CHOICE
-from .time_units import TimeUnit, UnitValue
+from .time_units import TimeUnit, UnitValue, units_text
 from .validation import JoinParameters
 from .window import OutputWindow, read_ranges
 
@@ -96,10 +96,6 @@ def range_plan(
         f"auto: B's read range of {units_text(units, unit)} is at most {RANGE_WINDOWS} join windows of "
         f"{units_text(width, unit)}",
     )
-
-
-def units_text(units: int, unit: TimeUnit) -> str:
-    return f"{units} {unit.value}{'' if units == 1 else 's'}"
 
 
 def key_sharing(keys: Iterable[Sequence[object]]) -> KeySharing:

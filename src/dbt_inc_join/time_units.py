@@ -50,6 +50,11 @@ def shift_value(value: UnitValue, units: int, unit: TimeUnit) -> UnitValue:
     return value + units * unit.step
 
 
+def units_text(units: int, unit: TimeUnit) -> str:
+    """A number of units as a log line says it: ``1 day``, ``3 hours``."""
+    return f"{units} {unit.value}{'' if units == 1 else 's'}"
+
+
 def sql_literal(value: UnitValue, sql_type: str) -> str:
     """A typed SQL literal (``DATE'…'``, ``TIMESTAMP'…'``, ``TIMESTAMP_NTZ'…'``) read in the session time zone."""
     if sql_type == "date":

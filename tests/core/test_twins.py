@@ -540,6 +540,13 @@ TWINS: tuple[Twin, ...] = (
     ),
     # time_units.py = _time_units.sql
     Twin(
+        time_units.units_text,
+        "_units_text",
+        grid(unit=UNITS, units=(1, 8)),
+        lambda p: call(p["units"], UNIT_ARG(p)),
+        lambda p: [p["units"], p["unit"]],
+    ),
+    Twin(
         time_units.add_units_sql,
         "_add_units_sql",
         grid(unit=UNITS, n=SHIFTS),
@@ -954,13 +961,6 @@ TWINS: tuple[Twin, ...] = (
         lambda p: call(start_of(p), END[p["unit"]], *p["reach"], UNIT_ARG(p)),
         lambda p: [start_of(p), END[p["unit"]], *p["reach"], p["unit"]],
         python_shape=choice_dict,
-    ),
-    Twin(
-        plan_choice.units_text,
-        "_units_text",
-        grid(unit=UNITS, units=(1, 8)),
-        lambda p: call(p["units"], UNIT_ARG(p)),
-        lambda p: [p["units"], p["unit"]],
     ),
     Twin(
         plan_choice.sample_predicate,
