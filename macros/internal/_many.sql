@@ -78,8 +78,8 @@
 {% endmacro %}
 
 {% macro _many_input_plans(a, prepared, window, a_lower) %}
-  {#- Each input's plan (spec §15): set by its many_rows_per_key, plain when an aggregate input's read range is
-      short (_range_plan), or chosen from the first rows of A's slice on the input's keys (one sample per set of keys)
+  {#- Each input's plan (spec §15): set by its many_rows_per_key, plain when the input's read range is short
+      (_range_plan), or chosen from the first rows of A's slice on the input's keys (one sample per set of keys)
       and, when those are dense, of the input's slice. A unit test's window is decided in SQL over its given
       rows: nothing to sample there. -#}
   {%- set unit = window.time_uom -%}
@@ -93,9 +93,7 @@
       {%- set fixed = dbt_inc_join._plan_choice(false, "a unit test's given rows") -%}
     {%- endif -%}
     {%- set b_lower = none if a_lower is none else dbt_inc_join._shift_value(a_lower, -item.params.look_back_time, unit) -%}
-    {#- an aggregate's plain plan pairs B with A's distinct (keys, a), as the grouped plan does; a pick's pairs it
-        with every A row, which a hot key makes A x B: only a sample tells -#}
-    {%- if fixed is none and item.params.mode == 'aggregate' -%}
+    {%- if fixed is none -%}
       {%- set fixed = dbt_inc_join._range_plan(b_lower, window.end, item.params.look_back_time,
                                                item.params.max_waiting_time, unit) -%}
     {%- endif -%}

@@ -3,18 +3,11 @@
     size and threshold come from the shared table (macros/generated/_plan_choice_settings.sql). -#}
 
 {% macro _fixed_plan(params, reads_nothing) %}
-  {#- The plan when no sample is needed ({'grouped', 'reason', 'text'}), or none (many_rows_per_key='auto' with
-      partner = all). One row per A (partner first, last, aggregate) reduces B per A's (keys, arrival): over time
-      buckets unless many_rows_per_key=false asks for the plain key join (no sample: A is often an earlier
-      step's output, which a sample would compute). -#}
-  {%- if params.mode != 'all' -%}
-    {%- if params.many_rows_per_key is sameas false -%}
-      {{ return(dbt_inc_join._plan_choice(false, 'set by many_rows_per_key')) }}
-    {%- endif -%}
-    {{ return(dbt_inc_join._plan_choice(true, 'one row per A row')) }}
-  {%- elif params.late_match_time -%}
+  {#- The plan when the read ranges need not be known ({'grouped', 'reason', 'text'}), or none
+      (many_rows_per_key='auto': _range_plan, then the samples or, for one row per A, the grouped plan decide). -#}
+  {%- if params.mode == 'all' and params.late_match_time -%}
     {{ return(dbt_inc_join._plan_choice(false, 'late matches use the plain plan')) }}
-  {%- elif not params.enforce_sliding_join_window -%}
+  {%- elif params.mode == 'all' and not params.enforce_sliding_join_window -%}
     {{ return(dbt_inc_join._plan_choice(false, 'compatibility mode')) }}
   {%- endif -%}
   {{ return(dbt_inc_join._forced_plan(params, reads_nothing)) }}
@@ -88,8 +81,9 @@
 {% endmacro %}
 
 {% macro _choose_join_plan(a, b, params, inputs, window) %}
-  {#- The plan of a run: _fixed_plan, _range_plan, or _auto_plan over samples of the read ranges (spec §4). A unit test's
-      window is decided in SQL over its given rows: nothing to sample there. -#}
+  {#- The plan of a run: _fixed_plan, _range_plan, the grouped plan for one row per A, or _auto_plan over samples
+      of the read ranges (spec §4). A unit test's window is decided in SQL over its given rows: nothing to sample
+      there. -#}
   {%- set fixed = dbt_inc_join._fixed_plan(params, window.end is none or window.empty) -%}
   {%- if fixed is not none -%}{{ return(fixed) }}{%- endif -%}
   {%- if window.get('in_sql') -%}
@@ -101,6 +95,11 @@
   {%- set short = dbt_inc_join._range_plan(ranges[1][0], ranges[1][1], params.look_back_time,
                                            params.max_waiting_time, unit) -%}
   {%- if short is not none -%}{{ return(short) }}{%- endif -%}
+  {%- if params.mode != 'all' -%}
+    {#- one row per A (partner first, last, aggregate) reduces B per A's (keys, arrival) either way; over a long
+        range the buckets win, and A is often an earlier step's output, which a sample would compute -#}
+    {{ return(dbt_inc_join._plan_choice(true, 'one row per A row')) }}
+  {%- endif -%}
   {%- set samples = [] -%}
   {%- for relation in [a, b] -%}
     {%- set index = loop.index0 -%}

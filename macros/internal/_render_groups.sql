@@ -69,8 +69,8 @@ _inc_join_pairs as (
   {#- spec §11, Cost: B joined to the distinct (keys, arrival) of A's slice, reduced per mode (render.py:
       arrival_group_pairs, reduced_by_arrival). Ends with <prefix>_reduced (and <prefix>_empty), each followed
       by a comma; inc_join_many renders one set per input, each under a prefix of its own. Not bucketed
-      (inc_join_many's plain key join, spec §15): B joined on the keys alone, to A's rows themselves for first and
-      last. Over 60 lines on purpose: one CTE chain, read top to bottom like the SQL it renders. -#}
+      (the plain key join, spec §15): B joined on the keys alone, to the same distinct (keys, arrival). Over 60
+      lines on purpose: one CTE chain, read top to bottom like the SQL it renders. -#}
   {%- set unit = params.time_uom -%}
   {%- set lb = params.look_back_time -%}
   {%- set mw = params.max_waiting_time -%}
@@ -99,10 +99,10 @@ _inc_join_pairs as (
         where {{ dbt_inc_join._arrival_filter_sql(key_count, a_only) }}
     )
   {%- else %}
-    {#- distributed by the keys, as the key join needs: inputs on the same keys share this exchange of A, and an
-        aggregate's distinct (keys, arrival) (each partner counted once; a pick is the same over repeated A rows)
-        needs no exchange of its own #}
-    select {{ 'distinct ' if params.mode == 'aggregate' }}*
+    {#- distributed by the keys, as the key join needs: inputs on the same keys share this exchange of A, and the
+        distinct (keys, arrival) needs no exchange of its own. Distinct for every mode: an aggregate counts each
+        partner once, and a pick pairs B with each (key, arrival) once, not with every A row of a hot key #}
+    select distinct *
     from (
         select {{ (dbt_inc_join._arrival_projection(key_count) + conditioned) | join(', ') }}
         from {{ a_cte }}

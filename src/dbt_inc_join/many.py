@@ -222,8 +222,8 @@ def _settled_sql(i: int, item: PreparedInput, unit: TimeUnit) -> tuple[str, str]
 def input_plans(
     many: PreparedMany, start: UnitValue | None, end: UnitValue, reads_nothing: bool = False
 ) -> list[PlanChoice]:
-    """Each input's plan (spec §15): set by its many_rows_per_key, plain when an aggregate input's read range is
-    short (range_plan), or chosen from the first rows of A's slice on the input's keys (one sample per set of keys)
+    """Each input's plan (spec §15): set by its many_rows_per_key, plain when the input's read range is short
+    (range_plan), or chosen from the first rows of A's slice on the input's keys (one sample per set of keys)
     and, when those are dense, of the input's slice."""
     unit, df_a = many.time_uom, many.df_a
     first = many.inputs[0].prepared.inputs
@@ -245,11 +245,7 @@ def input_plans(
             continue
         params = prepared.params
         b_lower = None if a_lower is None else shift_value(a_lower, -params.look_back_time, unit)
-        # an aggregate's plain plan pairs B with A's distinct (keys, a), as the grouped plan does; a pick's pairs
-        # it with every A row, which a hot key makes A × B: only a sample tells
-        short = None
-        if params.mode == "aggregate":
-            short = range_plan(b_lower, end, params.look_back_time, params.max_waiting_time, unit)
+        short = range_plan(b_lower, end, params.look_back_time, params.max_waiting_time, unit)
         if short is not None:
             plans.append(short)
             continue

@@ -1,13 +1,14 @@
 """Which plan pairs the rows of one run (docs/spec.md §15): the plain key join, or the grouped plan of spec §11
 (A's distinct (keys, arrival) in time buckets). The SQL twin is macros/internal/_plan_choice.sql.
 
-The rows never depend on the choice, only the cost does. One row per A and many_rows_per_key=True always
-group; late matches, the compatibility mode and many_rows_per_key=False never do. With 'auto' (the default)
-a run of partner = all whose B read range spans at most a few join windows (a daily run) takes the plain join:
-the grouped plan would compare each A row with the B rows of the one or two buckets its window touches, about
-as many as such a range holds, and add work of its own. A longer run looks at the first rows of its own read
-range on each side: when a row there shares its key with many rows of the sample on both sides, the plain join
-would compare every A row of a key with every B row of it, and the grouped plan wins. Reading a few hundred
+The rows never depend on the choice, only the cost does. many_rows_per_key=True always groups; late
+matches, the compatibility mode and many_rows_per_key=False never do. With 'auto' (the default) a run whose
+B read range spans at most a few join windows (a daily run) takes the plain join: the grouped plan would
+compare each of A's distinct (keys, arrival) with the B rows of the one or two buckets its window touches,
+about as many as such a range holds, and add work of its own. A longer run of one row per A groups; a longer
+run of partner = all looks at the first rows of its own read range on each side: when a row there shares its
+key with many rows of the sample on both sides, the plain join would compare every A row of a key with every B
+row of it, and the grouped plan wins. Reading a few hundred
 rows costs one small Spark job per side (B's only when A's sample is dense); the plan is decided before the
 join is built.
 """
@@ -56,17 +57,11 @@ class KeySharing:
 
 
 def fixed_plan(params: JoinParameters, reads_nothing: bool) -> PlanChoice | None:
-    """The plan when no sample is needed, or None (many_rows_per_key='auto' with partner = all). One row per A
-    (partner first, last, aggregate) reduces B per A's (keys, arrival): over time buckets unless
-    many_rows_per_key=False asks for the plain key join (no sample: A is often an earlier step's output, which a
-    sample would compute)."""
-    if params.mode != "all":
-        if params.many_rows_per_key is False:
-            return PlanChoice(False, "set by many_rows_per_key")
-        return PlanChoice(True, "one row per A row")
-    if params.late_match_time:
+    """The plan when the read ranges need not be known, or None (many_rows_per_key='auto': range_plan, then
+    the samples or, for one row per A, the grouped plan decide)."""
+    if params.mode == "all" and params.late_match_time:
         return PlanChoice(False, "late matches use the plain plan")
-    if not params.enforce_sliding_join_window:
+    if params.mode == "all" and not params.enforce_sliding_join_window:
         return PlanChoice(False, "compatibility mode")
     return forced_plan(params, reads_nothing)
 
@@ -122,8 +117,8 @@ def sample_predicate(keys: Sequence[str], range_sql: str) -> str:
 
 
 def choose_join_plan(prepared: PreparedJoin, window: OutputWindow) -> PlanChoice:
-    """The plan of a run over ``window``: fixed_plan, range_plan, or auto_plan over samples of the read ranges
-    (spec §4)."""
+    """The plan of a run over ``window``: fixed_plan, range_plan, the grouped plan for one row per A, or
+    auto_plan over samples of the read ranges (spec §4)."""
     params, inputs = prepared.params, prepared.inputs
     fixed = fixed_plan(params, window.end is None or window.is_empty)
     if fixed is not None:
@@ -139,6 +134,10 @@ def choose_join_plan(prepared: PreparedJoin, window: OutputWindow) -> PlanChoice
     short = range_plan(ranges[1][0], ranges[1][1], params.look_back_time, params.max_waiting_time, unit)
     if short is not None:
         return short
+    if params.mode != "all":
+        # one row per A (partner first, last, aggregate) reduces B per A's (keys, arrival) either way; over a long
+        # range the buckets win, and A is often an earlier step's output, which a sample would compute
+        return PlanChoice(True, "one row per A row")
     samples: list[KeySharing] = []
     for index, df in enumerate((prepared.df_a, prepared.df_b)):
         lower, upper = ranges[index]

@@ -338,7 +338,7 @@ def reduced_by_arrival(
     """B joined to the distinct (keys, arrival) of A's slice and reduced per mode: at most one row per (keys,
     arrival) for first, last and aggregate (``_gk<i>``, ``_g_arrival``, join_cond's A columns as ``_gc<i>`` and
     B's internal columns); with how = full also the B rows of no arrival's window. Not ``bucketed`` (inc_join_many's
-    plain key join, spec §15): B joined on the keys alone, to A's rows themselves for first and last."""
+    plain key join, spec §15): B joined on the keys alone, to the same distinct (keys, arrival)."""
     params, inputs = prepared.params, prepared.inputs
     unit, lb, mw = params.time_uom, params.look_back_time, params.max_waiting_time
     indexes, a_only, matched = group_condition(condition_sql(prepared))
@@ -351,10 +351,9 @@ def reduced_by_arrival(
         arrivals = arrivals.distinct().selectExpr("*", f"explode({arrival_buckets_sql(lb, mw, unit)}) AS {BUCKET}")
     else:
         # distributed by the keys, as the key join needs: inputs on the same keys share this exchange of A, and
-        # an aggregate's distinct (keys, arrival) (each partner counted once; a pick is the same over repeated A
-        # rows) needs no exchange of its own
-        arrivals = arrivals.repartition(*[group_key(i) for i in range(key_count)])
-        arrivals = arrivals.distinct() if params.mode == "aggregate" else arrivals
+        # the distinct (keys, arrival) needs no exchange of its own. Distinct for every mode: an aggregate counts
+        # each partner once, and a pick pairs B with each (key, arrival) once, not with every A row of a hot key
+        arrivals = arrivals.repartition(*[group_key(i) for i in range(key_count)]).distinct()
     # how = full: a B row of no arrival's window is kept (with NULL group columns): it is code 6.
     kind = "right" if params.how == "full" else "inner"
     match = group_match_sql(key_count, lb, mw, unit, matched, bucketed)

@@ -16,7 +16,7 @@ from dbt_inc_join.plan_choice import KeySharing, auto_plan, choose_join_plan, fi
 from dbt_inc_join.validation import check_parameters
 from dbt_inc_join.window import OutputWindow
 
-from .frames import ORIGINS, bound, oracle_rows, side_frame
+from .frames import ORIGINS, bound, oracle_rows, oracle_shape, shaped_rows, side_frame
 from .oracle import expected_many_rows, expected_rows
 from .test_properties import PROPERTY_SETTINGS, tiles
 
@@ -50,9 +50,9 @@ def test_fixed_plans_need_no_sample():
     assert fixed(empty=True) == "plain (the run reads nothing)"
     assert fixed(many_rows_per_key=True) == "grouped (set by many_rows_per_key)"
     assert fixed(many_rows_per_key=False) == "plain (set by many_rows_per_key)"
-    # one row per A (spec §15): B reduced per A's (keys, arrival) over time buckets, or on the keys when asked
-    assert fixed(partner="first") == "grouped (one row per A row)"
-    assert fixed(aggregate={"n": "count(*)"}, many_rows_per_key=True) == "grouped (one row per A row)"
+    # one row per A (spec §15): the read range decides 'auto' (test below); many_rows_per_key sets it
+    assert fixed(partner="first") is None
+    assert fixed(aggregate={"n": "count(*)"}, many_rows_per_key=True) == "grouped (set by many_rows_per_key)"
     assert fixed(partner="last", many_rows_per_key=False) == "plain (set by many_rows_per_key)"
     assert fixed(many_rows_per_key=True, late_match_time=2) == "plain (late matches use the plain plan)"
     assert fixed(enforce_sliding_join_window=False) == "plain (compatibility mode)"
@@ -86,6 +86,37 @@ def test_a_run_chooses_from_its_own_slices_so_the_plan_switches_with_the_data(sp
         "grouped (auto: 50.0 rows a key in a sample of 50 A rows, 50.0 in a sample of 50 B rows, both at least 8)"
     )
     assert chosen[16] == "plain (auto: B's read range of 3 days is at most 2 join windows of 3 days)"
+
+
+def test_one_row_per_a_takes_the_plain_plan_on_a_short_read_range_and_groups_on_a_long_one(spark):
+    """partner first, last and aggregate on the shaped days (unique keys, then one dense key): a daily run over
+    the dense days takes the plain key join (its B read range is one join window), a run over all days the
+    grouped plan without a sample, and the rows are the oracle's either way."""
+    a, b = shaped(1000, range(10), range(12, 17), 10), shaped(5000, range(10), range(12, 17), 10)
+    frames = side_frame(spark, a, "a", "day", "date"), side_frame(spark, b, "b", "day", "date")
+    modes = {
+        "first": (dict(partner="first"), dict(partner="first")),
+        "last": (dict(partner="last", partner_order_by="id"), dict(partner="last", partner_order_by=("id",))),
+        "aggregate": (
+            dict(aggregate={"ids": "sort_array(collect_list(id))"}),
+            dict(aggregate={"ids": lambda found: tuple(sorted(r["id"] for r in found))}),
+        ),
+    }
+    for mode, (options, oracle_options) in modes.items():
+        arguments = dict(join_cols="k", how="left", look_back_time=1, max_waiting_time=1, **options)
+        chosen = []
+        for lo, hi in ((16, 16), (0, 16)):
+            window = OutputWindow(bound(lo, "day"), bound(hi, "day"))
+            chosen.append(choose_join_plan(prepare_join(*frames, **arguments), window).text)
+            got = inc_join(*frames, output_window_start=window.start, output_window_end=window.end, **arguments)
+            aggregates = list(options.get("aggregate", {}))
+            found = shaped_rows(oracle_shape(got, aggregates).collect(), "day", len(aggregates))
+            expected = expected_rows(a, b, how="left", lb=1, mw=1, start=lo, end=hi, **oracle_options)
+            assert Counter(found) == Counter(expected), (mode, lo)
+        assert chosen == [
+            "plain (auto: B's read range of 3 days is at most 2 join windows of 3 days)",
+            "grouped (one row per A row)",
+        ], mode
 
 
 @st.composite
@@ -132,9 +163,9 @@ def test_forced_plans_of_inc_join_many_need_no_sample():
 def test_each_input_of_inc_join_many_chooses_its_plan_from_the_run_s_slices(spark):
     """The shaped days again, with two inputs on the same key, `b` a pick and `c` an aggregate: the first run
     samples A once (unique keys: both inputs plain, no input sampled), the run over the dense days samples A
-    once and each input (both dense: grouped), a daily run takes `c`'s plain plan without a sample (its read
-    range is short and its plain plan pairs B with A's distinct rows) while `b` samples (a pick's plain plan
-    pairs B with every A row); the rows are the oracle's each time, and a forced plan skips its input's sample."""
+    once and each input (both dense: grouped), a daily run takes each input's plain plan without a sample (each
+    read range is short, and a plain plan pairs B with A's distinct (keys, arrival)); the rows are the oracle's
+    each time, and a forced plan skips its input's sample."""
     a, b = shaped(1000, range(10), range(12, 17), 10), shaped(5000, range(10), range(12, 17), 10)
     c = [dict(row, id=row["id"] + 20000) for row in b]
     frames = side_frame(spark, a, "a", "day", "date"), [side_frame(spark, r, "b", "day", "date") for r in (b, c)]
@@ -175,9 +206,10 @@ def test_each_input_of_inc_join_many_chooses_its_plan_from_the_run_s_slices(spar
         f"b grouped (auto: {dense}, 50.0 in a sample of 50 B rows, both at least 8); "
         f"c grouped (auto: {dense}, 50.0 in a sample of 50 B rows, both at least 8)"
     )
-    # a daily run: A reads days 14-16, b days 13-16; c days 14-16, 3 days, within 2 of its join windows (0 + 1 + 1)
+    # a daily run: A reads days 14-16; b days 13-16, within 2 of its join windows (1 + 2 + 1); c days 14-16, within
+    # 2 of its join windows (0 + 1 + 1)
     assert chosen[16, ("auto", "auto")] == (
-        "b grouped (auto: 30.0 rows a key in a sample of 30 A rows, 40.0 in a sample of 40 B rows, both at least 8); "
+        "b plain (auto: B's read range of 4 days is at most 2 join windows of 4 days); "
         "c plain (auto: B's read range of 3 days is at most 2 join windows of 2 days)"
     )
     forced = "by many_rows_per_key)"

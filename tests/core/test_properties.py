@@ -288,7 +288,7 @@ def one_row_scenarios(draw, mode: str, how: str):
         order_by=draw(st.sampled_from(ORDER_BY)) if mode in ("first", "last") else None,
         null_fill=draw(st.sampled_from(NULL_FILLS)) if mode == "aggregate" else None,
         arrangements=[draw(st.sampled_from(sorted(B_ARRANGEMENTS))) for _ in range(len(cuts) + 1)],
-        # one row per A takes either plan (spec §15): grouped by default, plain when many_rows_per_key=False
+        # one row per A takes either plan (spec §15): 'auto' by the read range's length, or the one forced
         plan=draw(st.sampled_from(("auto", True, False))) if mode != "many" else True,
     )
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import glob
 import json
 import os
-import re
 import subprocess
 import sys
 from datetime import date, timedelta
@@ -151,14 +150,15 @@ def test_daily_runs_with_four_threads_ledger_and_tables_agree(spark, project):
     assert rows(many, sorted(many.columns)) == rows(expected, sorted(many.columns))
     runs = ledger_rows(ledger, "inc_join_it.long_many")
     assert len(runs) == LONG_DAYS and len({r.run_key for r in runs}) == LONG_DAYS
-    # each input's plan, run by run (spec §15): TrxId is unique in A, so one sample of A decides first_b (a pick);
-    # a daily run reads all_b (an aggregate) from 7 days back, within 2 of its join windows (1 + 6 + 1): no sample
+    # each input's plan, run by run (spec §15): the first run samples A once (TrxId is unique in A); a daily run
+    # reads first_b from 8 days back (A from max mw = 6, then lb 2), within 2 of its join windows (2 + 4 + 1), and
+    # all_b from 7 days back, within 2 of its join windows (1 + 6 + 1): no sample
     assert runs[0].plan.startswith("first_b plain (auto: 1.0 ")
-    daily = re.compile(
-        r"first_b plain \(auto: 1\.0 rows a key in a sample of \d+ A rows, below 8\); "
-        r"all_b plain \(auto: B's read range of 8 days is at most 2 join windows of 8 days\)"
+    daily = (
+        "first_b plain (auto: B's read range of 9 days is at most 2 join windows of 7 days); "
+        "all_b plain (auto: B's read range of 8 days is at most 2 join windows of 8 days)"
     )
-    assert all(daily.fullmatch(r.plan) for r in runs[1:]), {r.plan for r in runs}
+    assert [r.plan for r in runs[1:]] == [daily] * (LONG_DAYS - 1)
     assert_ledger_agrees(many, runs, first_arrival(spark, "left"), days[-1], join_type=False)
     assert committed_property(spark, "long_many")["window_end"] == str(runs[-1].window_end)
     assert {r.JoinType_first_b for r in many.select("JoinType_first_b").distinct().collect()} == {1, 2, 3, 4}
