@@ -326,7 +326,8 @@ def test_a_redo_killed_anywhere_is_completed_by_the_next_plain_run(spark, projec
     """ledger_left run daily for five days, then redone from day 2 (var inc_join_redo_from, spec §14) and killed:
     before its first partition moved (its old partitions from day 2 on already dropped), then after one. Each
     time the next plain `dbt run` of the same day starts at day 2 again (the table remembers the redo until it
-    records its run) and the table equals the core over the period."""
+    records its run) and the table equals the core over the period. A process ends at each kill, and the
+    plain run that completes one kill is the start of the next process."""
     a = spark.table("inc_join_it.gen_a")
     b = spark.table("inc_join_it.gen_b").where(f"RecDate <= DATE'{DAYS[4]}'")
     expected = inc_join(a.where(f"RecDate <= DATE'{DAYS[4]}'"), b, how="left", output_window_start=DAYS[0],
@@ -339,20 +340,25 @@ def test_a_redo_killed_anywhere_is_completed_by_the_next_plain_run(spark, projec
         df = spark.read.parquet(str(warehouse / "ledger_left"))
         return rows(df, sorted(df.columns))
 
-    result = ledger_driver(halting_file_system, tmp_path, *(f"run:{day}" for day in d[:5]))
-    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
-    assert table_rows() == reference
-    for moved in (0, 1):
-        result = ledger_driver(halting_file_system, tmp_path, f"halt:ledger_left:{moved}", f"redo:{d[4]}:{d[1]}")
-        assert result.returncode == 137, result.stdout[-3000:] + result.stderr[-3000:]
-        assert table_rows() != reference  # the redo dropped the partitions from day 2 on and was killed
-        result = ledger_driver(halting_file_system, tmp_path, f"run:{d[4]}")
-        assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
-        assert table_rows() == reference, moved
+    def completed_redo():
         last = ledger_rows(ledger_df(spark, warehouse), "inc_join_it.ledger_left")[-1]
         assert (last.window_start.date(), last.window_end.date()) == (DAYS[1], DAYS[4])
         assert f"a redo from {DAYS[1]} did not finish: doing it again" in last.start_reason, last.start_reason
         assert last.redo_from.date() == DAYS[1]
+
+    redo = ["halt:ledger_left:0", f"redo:{d[4]}:{d[1]}"]
+    result = ledger_driver(halting_file_system, tmp_path, *(f"run:{day}" for day in d[:5]), *redo)
+    assert result.returncode == 137, result.stdout[-3000:] + result.stderr[-3000:]
+    assert table_rows() != reference  # the redo dropped the partitions from day 2 on and was killed
+    # the plain run completes the redo; the same redo again, killed after one partition moved
+    result = ledger_driver(halting_file_system, tmp_path, f"run:{d[4]}", "halt:ledger_left:1", f"redo:{d[4]}:{d[1]}")
+    assert result.returncode == 137, result.stdout[-3000:] + result.stderr[-3000:]
+    completed_redo()  # the plain run's record; the killed redo recorded nothing
+    assert table_rows() != reference
+    result = ledger_driver(halting_file_system, tmp_path, f"run:{d[4]}")
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    assert table_rows() == reference
+    completed_redo()
 
 
 def ledger_df(spark, warehouse: Path):
