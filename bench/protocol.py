@@ -347,7 +347,7 @@ class Suite:
     phase = ""  # the prefix of its phases' names in the timings
     few_rows_data = False  # reads the few-rows suite's data (bench/data.py), which run.py prepares once
     uses_sql = False  # has a `sql` variant (the macro rendered by dbt, bench/variants.py)
-    check_first = False  # each cell's check run untimed before the rounds, as the first warm-up round
+    check_first = False  # each cell's check run untimed before the rounds, as the first warm-up round (full mode)
     memory = False  # each run's peak memory (peak_memory) kept in its Run
     builds: dict[str, Callable] = {}  # variant name -> function(spark, case) returning the lazy DataFrame
 
@@ -393,7 +393,8 @@ class Suite:
             chosen = [c for c in cells if c.case.window == window]
             if not chosen:
                 continue
-            for cell in chosen if self.check_first else ():
+            # quick mode (rows, never timings): the first round's run is the check run
+            for cell in chosen if self.check_first and not config.quick else ():
                 cell.check = execute(spark, builders[cell.variant], cell.case, self.types(cell.variant))[1]
                 run.say(f"  check run: {cell.case.label:<22} {cell.variant:<5} {cell.check.rows} rows")
             warmup = max(config.warmup - 1, 0) if self.check_first else config.warmup

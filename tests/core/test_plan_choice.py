@@ -188,7 +188,7 @@ def test_each_input_of_inc_join_many_chooses_its_plan_from_the_run_s_slices(spar
         dict(rows=c, lb=0, mw=1, aggregate={"ids": lambda found: tuple(sorted(r["id"] for r in found))}),
     ]
     chosen = {}
-    runs = ((0, 5, ("auto", "auto")), (13, 16, ("auto", "auto")), (16, 16, ("auto", "auto")), (13, 16, (False, True)))
+    runs = ((0, 5, ("auto", "auto")), (11, 16, ("auto", "auto")), (16, 16, ("auto", "auto")), (13, 16, (False, True)))
     for lo, hi, plans in runs:
         many = prepare_many(frames[0], inputs(plans), "day")
         start, end = bound(lo, "day"), bound(hi, "day")
@@ -201,10 +201,13 @@ def test_each_input_of_inc_join_many_chooses_its_plan_from_the_run_s_slices(spar
     # A reads days mw 2 back: 0-5 from -2; the same sample serves both inputs (the same key)
     sparse = "plain (auto: 1.0 rows a key in a sample of 6 A rows, below 8)"
     assert chosen[0, ("auto", "auto")] == f"b {sparse}; c {sparse}"
-    dense = "50.0 rows a key in a sample of 50 A rows"
-    assert chosen[13, ("auto", "auto")] == (
-        f"b grouped (auto: {dense}, 50.0 in a sample of 50 B rows, both at least 8); "
-        f"c grouped (auto: {dense}, 50.0 in a sample of 50 B rows, both at least 8)"
+    # days 11-16: A reads 9-16 (day 9's single row, then the 50 rows of key 0: (50² + 1) / 51), b reads 8-16
+    # (9 days, more than 2 of its join windows of 4; two single rows: (50² + 2) / 52), c reads 9-16 (8 days, more
+    # than 2 of its join windows of 2)
+    dense = "49.0 rows a key in a sample of 51 A rows"
+    assert chosen[11, ("auto", "auto")] == (
+        f"b grouped (auto: {dense}, 48.1 in a sample of 52 B rows, both at least 8); "
+        f"c grouped (auto: {dense}, 49.0 in a sample of 51 B rows, both at least 8)"
     )
     # a daily run: A reads days 14-16; b days 13-16, within 2 of its join windows (1 + 2 + 1); c days 14-16, within
     # 2 of its join windows (0 + 1 + 1)

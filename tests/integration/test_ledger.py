@@ -29,7 +29,9 @@ pytestmark = pytest.mark.dbt
 REPO = Path(__file__).resolve().parents[2]
 LEDGER = "inc_join_it.dbt_inc_join_runs"
 LONG_FIRST_DAY = date(2025, 1, 1)
-LONG_DAYS = 18  # the daily runs of the long models (every JoinType of how = full appears by then)
+LONG_DAYS = 18  # the days of the long models (every JoinType of how = full appears by then)
+LONG_FIRST_RUN = 6  # their first run is on day 6 (a first run over the days loaded by then), then one a day
+LONG_RUNS = LONG_DAYS - LONG_FIRST_RUN + 1
 
 
 def ledger_rows(ledger_df, relation: str):
@@ -103,10 +105,11 @@ LONG_MODELS = {
 
 
 def test_daily_runs_with_four_threads_ledger_and_tables_agree(spark, project):
-    """Four models (SQL and Python, left/full/inner with late matches) run every day for 18 days with threads = 4,
-    so their post-hooks write the ledger at the same time: every run is recorded once, the windows of each
-    table tile the period, and each table equals the core over the period."""
-    days = [LONG_FIRST_DAY + timedelta(days=i) for i in range(LONG_DAYS)]
+    """Four models (SQL and Python, left/full/inner with late matches) and a model of several inputs, run first on
+    day 6 and then every day to day 18 with threads = 4, so their post-hooks write the ledger at the same time:
+    every run is recorded once, the windows of each table tile the period, and each table equals the core over
+    the period."""
+    days = [LONG_FIRST_DAY + timedelta(days=i) for i in range(LONG_FIRST_RUN - 1, LONG_DAYS)]
     for day in days:
         project.invoke("run", "--select", "+tag:long", "dbt_inc_join_runs", "--threads", "4", "--quiet", today=day)
     ledger = spark.table(LEDGER)
@@ -115,7 +118,7 @@ def test_daily_runs_with_four_threads_ledger_and_tables_agree(spark, project):
         expected = long_reference(spark, how, **options)
         assert rows(table, sorted(table.columns)) == rows(expected, sorted(table.columns)), model
         runs = ledger_rows(ledger, f"inc_join_it.{model}")
-        assert len(runs) == LONG_DAYS and len({r.run_key for r in runs}) == LONG_DAYS, model
+        assert len(runs) == LONG_RUNS and len({r.run_key for r in runs}) == LONG_RUNS, model
         assert_ledger_agrees(table, runs, first_arrival(spark, how), days[-1])
         assert committed_property(spark, model) == {
             "window_start": str(runs[-1].window_start),
@@ -131,9 +134,9 @@ def test_daily_runs_with_four_threads_ledger_and_tables_agree(spark, project):
     # the first run decides on its own read range; each daily run's B read range is one join window (spec §15)
     assert plans["long_left"][0].startswith("plain (auto: ")
     daily = "plain (auto: B's read range of 7 days is at most 2 join windows of 7 days)"
-    assert plans["long_left"][1:] == [daily] * (LONG_DAYS - 1)
+    assert plans["long_left"][1:] == [daily] * (LONG_RUNS - 1)
     assert set(plans["long_inner"]) == {"plain (late matches use the plain plan)"}
-    assert_monitoring_agrees(spark, project, LONG_MODELS, days[-1], runs_each=LONG_DAYS)
+    assert_monitoring_agrees(spark, project, LONG_MODELS, days[-1], runs_each=LONG_RUNS)
 
     # a model of several inputs (spec §12) records its runs too: one per day, tiling the period, the table equal
     # to the core's one run over it
@@ -149,16 +152,15 @@ def test_daily_runs_with_four_threads_ledger_and_tables_agree(spark, project):
     )  # fmt: skip
     assert rows(many, sorted(many.columns)) == rows(expected, sorted(many.columns))
     runs = ledger_rows(ledger, "inc_join_it.long_many")
-    assert len(runs) == LONG_DAYS and len({r.run_key for r in runs}) == LONG_DAYS
-    # each input's plan, run by run (spec §15): the first run samples A once (TrxId is unique in A); a daily run
-    # reads first_b from 8 days back (A from max mw = 6, then lb 2), within 2 of its join windows (2 + 4 + 1), and
-    # all_b from 7 days back, within 2 of its join windows (1 + 6 + 1): no sample
-    assert runs[0].plan.startswith("first_b plain (auto: 1.0 ")
-    daily = (
-        "first_b plain (auto: B's read range of 9 days is at most 2 join windows of 7 days); "
-        "all_b plain (auto: B's read range of 8 days is at most 2 join windows of 8 days)"
-    )
-    assert [r.plan for r in runs[1:]] == [daily] * (LONG_DAYS - 1)
+    assert len(runs) == LONG_RUNS and len({r.run_key for r in runs}) == LONG_RUNS
+    # each input's plan, run by run (spec §15), by the length of its read range, no sample: A is read from max mw = 6
+    # days back; first_b then from lb = 2 more (join window 2 + 4 + 1), all_b from 1 more (1 + 6 + 1). The first
+    # run covers days 1-6, each later run one day.
+    within = "B's read range of {} days is at most 2 join windows of {} days"
+    first_b, all_b = "first_b plain (auto: " + within + "); ", "all_b plain (auto: " + within + ")"
+    assert runs[0].plan == first_b.format(14, 7) + all_b.format(13, 8)
+    daily = first_b.format(9, 7) + all_b.format(8, 8)
+    assert [r.plan for r in runs[1:]] == [daily] * (LONG_RUNS - 1)
     assert_ledger_agrees(many, runs, first_arrival(spark, "left"), days[-1], join_type=False)
     assert committed_property(spark, "long_many")["window_end"] == str(runs[-1].window_end)
     assert {r.JoinType_first_b for r in many.select("JoinType_first_b").distinct().collect()} == {1, 2, 3, 4}

@@ -156,8 +156,8 @@ def failures(project, *tests: str) -> int:
 
 def test_restated_units_are_named_then_redone(spark, project):
     """A first run over days 1-5, three daily runs; then a B row added with an old arrival, a B row deleted and an
-    A amount changed, all in the next run's read range: the run warns, writes as usual and records the three units; the redo the
-    message names makes each table equal to one run over the current inputs."""
+    A amount changed, all in the next run's read range: the run warns, writes as usual and records the three
+    units; the redo the message names makes each table equal to one run over the current inputs."""
     inputs = Inputs(spark)
     statements: dict[str, list[str]] = {}
     for n in range(5, 9):
