@@ -304,6 +304,9 @@ def test_sql_and_python_many_models_log_the_same_line(project):
         f"; end: availability watermark min(max a {LAST_DAY}, max pay {LAST_DAY}, max near {LAST_DAY}), held back "
         f"by a and pay and near; reads a " in lines["gen_many"]
     )
-    # each input's plan (spec §15): TrxId is unique in A, so one sample of A decides both
+    # each input's plan (spec §15): the 8 days read pay from 6 days back (max mw 4, then lb 2), 14 days, within 2
+    # of its join windows (2 + 4 + 1); near's 13 days are more than 2 of its (1 + 1 + 1), and TrxId is unique in A,
+    # so one sample of A decides it
+    short = "plain (auto: B's read range of 14 days is at most 2 join windows of 7 days)"
     sparse = "plain (auto: 1.0 rows a key in a sample of 920 A rows, below 8)"  # the 920 keyed A rows of its read range
-    assert lines["gen_many"].endswith(f"; plan: pay {sparse}; near {sparse}")
+    assert lines["gen_many"].endswith(f"; plan: pay {short}; near {sparse}")
