@@ -63,7 +63,7 @@ TMPDIR_READY := mkdir -p .pytest-tmp &&
 # `make test` runs two lanes at once, each its legs one after the other: a test process keeps about one of the
 # 2 cores busy (Python, dbt and Spark's driver take turns with the executors), and the lanes take about as long
 # as each other. --output-sync prints each leg's output in one piece when it ends.
-test: $(STAMP) $(PEER_STAMP) integration-deps ## check, then every engine run, in two lanes at once (~25 min on 2 cores)
+test: $(STAMP) $(PEER_STAMP) integration-deps ## check, then every engine run, in two lanes at once (about 32 min on 2 cores)
 	$(MAKE) --no-print-directory -j2 --output-sync=recurse test-lane-1 test-lane-2
 
 # The integration project's package link (dbt_packages/dbt_inc_join -> ..), made once before the lanes start.
