@@ -5,10 +5,12 @@
 {% macro _fixed_plan(params, reads_nothing) %}
   {#- The plan when the read ranges need not be known ({'grouped', 'reason', 'text'}), or none
       (many_rows_per_key='auto': _range_plan, then the samples or, for one row per A, the grouped plan decide). -#}
-  {%- if params.mode == 'all' and params.late_match_time -%}
-    {{ return(dbt_inc_join._plan_choice(false, 'late matches use the plain plan')) }}
-  {%- elif params.mode == 'all' and not params.enforce_sliding_join_window -%}
-    {{ return(dbt_inc_join._plan_choice(false, 'compatibility mode')) }}
+  {%- if params.mode == 'all' -%}
+    {%- if params.late_match_time -%}
+      {{ return(dbt_inc_join._plan_choice(false, 'late matches use the plain plan')) }}
+    {%- elif not params.enforce_sliding_join_window -%}
+      {{ return(dbt_inc_join._plan_choice(false, 'compatibility mode')) }}
+    {%- endif -%}
   {%- endif -%}
   {{ return(dbt_inc_join._forced_plan(params, reads_nothing)) }}
 {% endmacro %}

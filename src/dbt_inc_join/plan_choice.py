@@ -8,9 +8,8 @@ compare each of A's distinct (keys, arrival) with the B rows of the one or two b
 about as many as such a range holds, and add work of its own. A longer run of one row per A groups; a longer
 run of partner = all looks at the first rows of its own read range on each side: when a row there shares its
 key with many rows of the sample on both sides, the plain join would compare every A row of a key with every B
-row of it, and the grouped plan wins. Reading a few hundred
-rows costs one small Spark job per side (B's only when A's sample is dense); the plan is decided before the
-join is built.
+row of it, and the grouped plan wins. Reading a few hundred rows costs one small Spark job per side (B's only
+when A's sample is dense); the plan is decided before the join is built.
 """
 
 from __future__ import annotations
@@ -59,10 +58,11 @@ class KeySharing:
 def fixed_plan(params: JoinParameters, reads_nothing: bool) -> PlanChoice | None:
     """The plan when the read ranges need not be known, or None (many_rows_per_key='auto': range_plan, then
     the samples or, for one row per A, the grouped plan decide)."""
-    if params.mode == "all" and params.late_match_time:
-        return PlanChoice(False, "late matches use the plain plan")
-    if params.mode == "all" and not params.enforce_sliding_join_window:
-        return PlanChoice(False, "compatibility mode")
+    if params.mode == "all":
+        if params.late_match_time:
+            return PlanChoice(False, "late matches use the plain plan")
+        if not params.enforce_sliding_join_window:
+            return PlanChoice(False, "compatibility mode")
     return forced_plan(params, reads_nothing)
 
 

@@ -337,8 +337,8 @@ def reduced_by_arrival(
 ) -> DataFrame:
     """B joined to the distinct (keys, arrival) of A's slice and reduced per mode: at most one row per (keys,
     arrival) for first, last and aggregate (``_gk<i>``, ``_g_arrival``, join_cond's A columns as ``_gc<i>`` and
-    B's internal columns); with how = full also the B rows of no arrival's window. Not ``bucketed`` (inc_join_many's
-    plain key join, spec §15): B joined on the keys alone, to the same distinct (keys, arrival)."""
+    B's internal columns); with how = full also the B rows of no arrival's window. Not ``bucketed`` (the plain key
+    join, spec §15): B joined on the keys alone, to the same distinct (keys, arrival)."""
     params, inputs = prepared.params, prepared.inputs
     unit, lb, mw = params.time_uom, params.look_back_time, params.max_waiting_time
     indexes, a_only, matched = group_condition(condition_sql(prepared))
