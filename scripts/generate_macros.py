@@ -122,8 +122,15 @@ def generated_files(tables: ModuleType) -> dict[str, str]:
         "The keys of an input of inc_join_many after its relation, in the order the messages list them.",
         literal(list(tables.MANY_INPUT_KEYS)),
     )
+    empty_aggregates = macro_file(
+        "_empty_aggregates",
+        "EMPTY_AGGREGATES",
+        "An aggregate's value over no rows when it is one call of one of these functions: a literal in the plan.",
+        literal(tables.EMPTY_AGGREGATES),
+    )
     return {
         f"{GENERATED}/_arguments.sql": arguments,
+        f"{GENERATED}/_empty_aggregates.sql": empty_aggregates,
         f"{GENERATED}/_many_input_keys.sql": many_input_keys,
         f"{GENERATED}/_plan_choice_settings.sql": plan_choice,
         f"{GENERATED}/_messages.sql": messages,

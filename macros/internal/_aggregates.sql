@@ -55,8 +55,41 @@
   {{ return("DATE'" ~ value.isoformat() ~ "'") }}
 {% endmacro %}
 
+{% macro _single_call(expression) %}
+  {#- The function's name, in lower case, when expression is one call of it: the parenthesis after the name closes
+      at the end (parentheses inside string literals and quoted names do not count); else none. -#}
+  {%- set match = modules.re.match('^\\s*([A-Za-z_][A-Za-z0-9_]*)\\s*\\((.*)\\)\\s*$', expression, modules.re.S) -%}
+  {%- if match is none -%}{{ return(none) }}{%- endif -%}
+  {%- set scan = namespace(depth=1, quote='', escaped=false, closed=false) -%}
+  {%- for char in match.group(2) if not scan.closed -%}
+    {%- if scan.escaped -%}
+      {%- set scan.escaped = false -%}
+    {%- elif scan.quote -%}
+      {%- set scan.escaped = char == '\\' and scan.quote != '`' -%}
+      {%- set scan.quote = '' if char == scan.quote else scan.quote -%}
+    {%- elif char in "'\"`" -%}
+      {%- set scan.quote = char -%}
+    {%- elif char == '(' -%}
+      {%- set scan.depth = scan.depth + 1 -%}
+    {%- elif char == ')' -%}
+      {%- set scan.depth = scan.depth - 1 -%}
+      {#- the call closes before the end: more follows, e.g. count(x) + count(y) -#}
+      {%- set scan.closed = scan.depth == 0 -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {{ return(match.group(1) | lower if scan.depth == 1 and not scan.quote and not scan.closed else none) }}
+{% endmacro %}
+
+{% macro _empty_value_sql(expression) %}
+  {#- An aggregate's value over no rows as a literal, when it is one call of a function of the shared table
+      (count(*), max(x), ...); none: the run computes it over no rows of B. -#}
+  {%- set name = dbt_inc_join._single_call(expression) -%}
+  {{ return(none if name is none else dbt_inc_join._empty_aggregates().get(name)) }}
+{% endmacro %}
+
 {% macro _aggregate_fills(params) %}
-  {#- Per aggregate, the SQL an A row without partner gets: its null_fill literal, else its value over no rows. -#}
+  {#- Per aggregate, the SQL an A row without partner gets: its null_fill literal, else its value over no rows: a
+      literal where _empty_value_sql knows it, else _e<j>. -#}
   {%- set fills = {} -%}
   {%- for pair in params.null_fill -%}{%- do fills.update({pair[0]: pair[1]}) -%}{%- endfor -%}
   {%- set rendered = [] -%}
@@ -64,7 +97,7 @@
     {%- if pair[0] in fills -%}
       {%- do rendered.append(dbt_inc_join._fill_literal_sql(fills[pair[0]])) -%}
     {%- else -%}
-      {%- do rendered.append('_e' ~ loop.index0) -%}
+      {%- do rendered.append(dbt_inc_join._empty_value_sql(pair[1]) or '_e' ~ loop.index0) -%}
     {%- endif -%}
   {%- endfor -%}
   {{ return(rendered) }}

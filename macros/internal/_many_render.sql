@@ -108,7 +108,7 @@ with {{ window.get('ctes', '') }}_inc_join_many_a as (
     from {{ item.relation }}
     where {{ 'false' if empty else dbt_inc_join._arrival_range_sql(item.inputs.inc_col[1], item.inputs.raw_types[1], b_lower, end, unit) }}
 ),
-{{ dbt_inc_join._arrival_group_ctes(item.relation, item.params, item.inputs, item.plan, prefix, prefix ~ '_a', prefix ~ '_b', plans[index].grouped) }}
+{{ dbt_inc_join._arrival_group_ctes(item.relation, item.params, item.inputs, item.plan, prefix, prefix ~ '_a', prefix ~ '_b', plans[index].grouped, plans[index].pairs_a_rows) }}
 {%- endfor %}
 _inc_join_many_joined as (
     select *

@@ -26,10 +26,13 @@
   {{ return(none) }}
 {% endmacro %}
 
-{% macro _plan_choice(grouped, reason) %}
+{% macro _plan_choice(grouped, reason, pairs_a_rows=false) %}
+  {#- pairs_a_rows: the plain plan may pair B with A's rows as they are (A's sample showed (nearly) unique keys),
+      so a pick needs no distinct (keys, arrival) of A first; an aggregate always takes it (spec §15). -#}
   {{ return({
       'grouped': grouped,
       'reason': reason,
+      'pairs_a_rows': pairs_a_rows,
       'text': ('grouped' if grouped else 'plain') ~ ' (' ~ reason ~ ')',
   }) }}
 {% endmacro %}
@@ -66,7 +69,7 @@
   {%- set threshold = dbt_inc_join._plan_choice_settings().shared_rows -%}
   {%- set a_text = 'auto: ' ~ '%.1f' | format(a.shared) ~ ' rows a key in a sample of ' ~ a.rows ~ ' A rows' -%}
   {%- if b is none or a.shared < threshold -%}
-    {{ return(dbt_inc_join._plan_choice(false, a_text ~ ', below ' ~ threshold)) }}
+    {{ return(dbt_inc_join._plan_choice(false, a_text ~ ', below ' ~ threshold, a.shared < threshold)) }}
   {%- endif -%}
   {%- set b_text = '%.1f' | format(b.shared) ~ ' in a sample of ' ~ b.rows ~ ' B rows' -%}
   {%- if b.shared < threshold -%}

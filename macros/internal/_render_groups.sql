@@ -65,12 +65,13 @@ _inc_join_pairs as (
 {%- endmacro %}
 
 {% macro _arrival_group_ctes(b, params, inputs, plan, prefix='_inc_join', a_cte='_inc_join_a', b_cte='_inc_join_b',
-                             bucketed=true) %}
+                             bucketed=true, pairs_a_rows=false) %}
   {#- spec §11, Cost: B joined to the distinct (keys, arrival) of A's slice, reduced per mode (render.py:
       arrival_group_pairs, reduced_by_arrival). Ends with <prefix>_reduced (and <prefix>_empty), each followed
       by a comma; inc_join_many renders one set per input, each under a prefix of its own. Not bucketed
-      (the plain key join, spec §15): B joined on the keys alone, to the same distinct (keys, arrival). Over 60
-      lines on purpose: one CTE chain, read top to bottom like the SQL it renders. -#}
+      (the plain key join, spec §15): B joined on the keys alone, to the same distinct (keys, arrival), or for a
+      pick with pairs_a_rows (the plan choice's) to A's (keys, arrival) as they are. Over 60 lines on purpose: one
+      CTE chain, read top to bottom like the SQL it renders. -#}
   {%- set unit = params.time_uom -%}
   {%- set lb = params.look_back_time -%}
   {%- set mw = params.max_waiting_time -%}
@@ -100,9 +101,10 @@ _inc_join_pairs as (
     )
   {%- else %}
     {#- distributed by the keys, as the key join needs: inputs on the same keys share this exchange of A, and the
-        distinct (keys, arrival) needs no exchange of its own. Distinct for every mode: an aggregate counts each
-        partner once, and a pick pairs B with each (key, arrival) once, not with every A row of a hot key #}
-    select distinct *
+        distinct (keys, arrival) needs no exchange of its own. An aggregate counts each partner once, so it always
+        takes the distinct; a pick takes it unless A's sample showed (nearly) unique keys: it never pairs every A
+        row of a hot key with every B row of it #}
+    select {{ '' if pairs_a_rows and params.mode in ['first', 'last'] else 'distinct ' }}*
     from (
         select {{ (dbt_inc_join._arrival_projection(key_count) + conditioned) | join(', ') }}
         from {{ a_cte }}

@@ -17,10 +17,13 @@ from decimal import Decimal
 
 from pyspark.sql import DataFrame
 
+from .shared_tables import EMPTY_AGGREGATES
 from .spark_errors import quiet_spark_errors
 from .validation import JoinParameters
 
 PROBE_COUNT = "count(1) AS _inc_join_probe"
+#: a function's name, an opening parenthesis, and everything up to a closing one at the end
+CALL = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*\((.*)\)\s*$", re.S)
 
 
 def probe_select(expression: str) -> list[str]:
@@ -78,10 +81,42 @@ def fill_literal_sql(value: object) -> str:
     return "'" + str(value).replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
+def single_call(expression: str) -> str | None:
+    """The function's name, in lower case, when ``expression`` is one call of it: the parenthesis after the name
+    closes at the end (parentheses inside string literals and quoted names do not count); else None."""
+    match = CALL.match(expression)
+    if match is None:
+        return None
+    depth, quote, escaped = 1, "", False
+    for char in match.group(2):
+        if escaped:
+            escaped = False
+        elif quote:
+            escaped = char == "\\" and quote != "`"
+            quote = "" if char == quote else quote
+        elif char in "'\"`":
+            quote = char
+        elif char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+            if depth == 0:
+                return None  # the call closes before the end: more follows, e.g. count(x) + count(y)
+    return match.group(1).lower() if depth == 1 and not quote else None
+
+
+def empty_value_sql(expression: str) -> str | None:
+    """An aggregate's value over no rows as a literal, when it is one call of a function of EMPTY_AGGREGATES
+    (count(*), max(x), ...); None: the run computes it over no rows of B."""
+    name = single_call(expression)
+    return None if name is None else EMPTY_AGGREGATES.get(name)
+
+
 def aggregate_fills(params: JoinParameters) -> tuple[str, ...]:
-    """Per aggregate, the SQL an A row without partner gets: its null_fill literal, else its value over no rows
-    (``_e<j>``, render.py: with_empty_aggregates)."""
+    """Per aggregate, the SQL an A row without partner gets: its null_fill literal, else its value over no rows:
+    a literal where empty_value_sql knows it, else ``_e<j>`` (render.py: with_empty_aggregates)."""
     fills = dict(params.null_fill)
     return tuple(
-        fill_literal_sql(fills[name]) if name in fills else f"_e{j}" for j, (name, _) in enumerate(params.aggregate)
+        fill_literal_sql(fills[name]) if name in fills else empty_value_sql(expression) or f"_e{j}"
+        for j, (name, expression) in enumerate(params.aggregate)
     )

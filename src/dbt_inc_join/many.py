@@ -303,7 +303,7 @@ def render_many(
         b_slice = prepared.df_b.where(
             arrival_range_sql(prepared.inputs.inc_col[1], prepared.inputs.arrival_types[1], b_lower, end, unit)
         )
-        reduced = reduced_by_arrival(prepared, a_side, b_slice, bucketed=plans[i].grouped)
+        reduced = reduced_by_arrival(prepared, a_side, b_slice, plans[i].grouped, plans[i].pairs_a_rows)
         reduced = reduced.selectExpr(*[f"{quote(c)} AS {_internal(i, c)}" for c in reduced.columns])
         back = [f"{key} = {_internal(i, group_key(j))}" for j, key in enumerate(keys)]
         back.append(f"_a_arrival = {_internal(i, GROUP_ARRIVAL)}")

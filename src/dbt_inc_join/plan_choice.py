@@ -40,6 +40,9 @@ class PlanChoice:
 
     grouped: bool
     reason: str
+    #: the plain plan may pair B with A's rows as they are: A's sample showed (nearly) unique keys, so a pick
+    #: (first, last) needs no distinct (keys, arrival) of A first; an aggregate always takes it (spec §15)
+    pairs_a_rows: bool = False
 
     @property
     def text(self) -> str:
@@ -104,7 +107,7 @@ def auto_plan(a: KeySharing, b: KeySharing | None) -> PlanChoice:
     """The choice of many_rows_per_key='auto' from A's sample and, when A's is dense, B's."""
     a_text = f"auto: {a.shared:.1f} rows a key in a sample of {a.rows} A rows"
     if b is None or a.shared < SHARED_ROWS:
-        return PlanChoice(False, f"{a_text}, below {SHARED_ROWS}")
+        return PlanChoice(False, f"{a_text}, below {SHARED_ROWS}", pairs_a_rows=a.shared < SHARED_ROWS)
     b_text = f"{b.shared:.1f} in a sample of {b.rows} B rows"
     if b.shared < SHARED_ROWS:
         return PlanChoice(False, f"{a_text}, {b_text}, below {SHARED_ROWS}")

@@ -333,12 +333,13 @@ def with_empty_aggregates(prepared: PreparedJoin, joined: DataFrame, df_b: DataF
 
 
 def reduced_by_arrival(
-    prepared: PreparedJoin, a_side: DataFrame, b_slice: DataFrame, bucketed: bool = True
+    prepared: PreparedJoin, a_side: DataFrame, b_slice: DataFrame, bucketed: bool = True, pairs_a_rows: bool = False
 ) -> DataFrame:
     """B joined to the distinct (keys, arrival) of A's slice and reduced per mode: at most one row per (keys,
     arrival) for first, last and aggregate (``_gk<i>``, ``_g_arrival``, join_cond's A columns as ``_gc<i>`` and
     B's internal columns); with how = full also the B rows of no arrival's window. Not ``bucketed`` (the plain key
-    join, spec §15): B joined on the keys alone, to the same distinct (keys, arrival)."""
+    join, spec §15): B joined on the keys alone, to the same distinct (keys, arrival), or for a pick with
+    ``pairs_a_rows`` (PlanChoice's) to A's (keys, arrival) as they are."""
     params, inputs = prepared.params, prepared.inputs
     unit, lb, mw = params.time_uom, params.look_back_time, params.max_waiting_time
     indexes, a_only, matched = group_condition(condition_sql(prepared))
@@ -351,9 +352,12 @@ def reduced_by_arrival(
         arrivals = arrivals.distinct().selectExpr("*", f"explode({arrival_buckets_sql(lb, mw, unit)}) AS {BUCKET}")
     else:
         # distributed by the keys, as the key join needs: inputs on the same keys share this exchange of A, and
-        # the distinct (keys, arrival) needs no exchange of its own. Distinct for every mode: an aggregate counts
-        # each partner once, and a pick pairs B with each (key, arrival) once, not with every A row of a hot key
-        arrivals = arrivals.repartition(*[group_key(i) for i in range(key_count)]).distinct()
+        # the distinct (keys, arrival) needs no exchange of its own. An aggregate counts each partner once, so it
+        # always takes the distinct; a pick takes it unless A's sample showed (nearly) unique keys: it never pairs
+        # every A row of a hot key with every B row of it
+        arrivals = arrivals.repartition(*[group_key(i) for i in range(key_count)])
+        if not (pairs_a_rows and params.mode in ("first", "last")):
+            arrivals = arrivals.distinct()
     # how = full: a B row of no arrival's window is kept (with NULL group columns): it is code 6.
     kind = "right" if params.how == "full" else "inner"
     match = group_match_sql(key_count, lb, mw, unit, matched, bucketed)

@@ -181,3 +181,20 @@ MANY_INPUT_KEYS = (
 #: ``sample_rows`` rows of the run's read range with non-NULL keys, and the grouped plan when, in both samples,
 #: a row shares its key with at least ``shared_rows`` rows of its sample (itself included) on average.
 PLAN_CHOICE = {"range_windows": 2, "sample_rows": 1000, "shared_rows": 8}
+
+#: An aggregate's value over no rows, for the A rows without partner (spec §11), when the aggregate is one call of
+#: one of these Spark functions: a literal in the plan, where any other aggregate is computed over no rows of B in
+#: the run (aggregates.py and macros/internal/_aggregates.sql). count and count_if are 0, the others NULL.
+EMPTY_AGGREGATES = {
+    "count": "CAST(0 AS BIGINT)",
+    "count_if": "CAST(0 AS BIGINT)",
+    "sum": "NULL",
+    "avg": "NULL",
+    "mean": "NULL",
+    "min": "NULL",
+    "max": "NULL",
+    "min_by": "NULL",
+    "max_by": "NULL",
+    "first": "NULL",
+    "last": "NULL",
+}

@@ -95,6 +95,37 @@ def test_aggregate_with_null_fill(inputs):
     assert sorted(r.TrxId for r in inner.collect()) == [1, 2, 3, 4, 5, 7]
 
 
+def cross_joins(df) -> int:
+    """The cross joins in a DataFrame's plan as Spark analysed it."""
+    return df._jdf.queryExecution().analyzed().toString().count("Join Cross")
+
+
+def test_aggregates_over_no_rows_are_literals_where_known(inputs):
+    """An A row without partner gets each aggregate's value over no rows: one call of count or max is known (0,
+    NULL) and written as a literal; any other aggregate is computed over no rows of B, in one cross join."""
+    aggregate = {
+        "n_b": "count(*)",
+        "country": " MAX(CountryCode) ",
+        "countries": "sort_array(collect_set(CountryCode))",
+        "n_plus": "count(*) + 1",
+    }
+    result = inc_join(*inputs, aggregate=aggregate, **WINDOW, **SETTINGS)
+    types = dict(result.dtypes)
+    assert (types["n_b"], types["country"], types["countries"], types["n_plus"]) == (
+        "bigint",
+        "string",
+        "array<string>",
+        "bigint",
+    )
+    rows = {r.TrxId: (r.JoinType, r.n_b, r.country, tuple(r.countries), r.n_plus) for r in result.collect()}
+    assert rows[6] == (4, 0, None, (), 1)
+    assert rows[4] == (8, 1, "UK", ("UK",), 2)
+    assert cross_joins(result) == 1
+    known = inc_join(*inputs, aggregate={"n_b": "count(*)", "country": "max(CountryCode)"}, **WINDOW, **SETTINGS)
+    assert {r.TrxId: (r.n_b, r.country) for r in known.collect()}[6] == (0, None)
+    assert cross_joins(known) == 0
+
+
 # --- a hot key: lb = 1, mw = 2; X has six B rows (one delivered twice), Y's only B row is too late ----------
 
 HOT_A = [(1, "X", "2025-03-02"), (2, "X", "2025-03-04"), (3, "Y", "2025-03-02"), (4, "Z", "2025-03-03")]

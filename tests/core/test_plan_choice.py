@@ -29,6 +29,13 @@ def test_key_sharing_counts_how_many_rows_of_the_sample_a_row_shares_its_key_wit
     assert key_sharing([(1, "x"), (1, "y"), (1, "x")]) == KeySharing(3, 5 / 3)
 
 
+def distincts(df) -> int:
+    """The distinct (keys, arrival) steps of A in a DataFrame's plan, as Spark analysed it (DataFrame.distinct is
+    a Deduplicate node, SELECT DISTINCT a Distinct node)."""
+    plan = df._jdf.queryExecution().analyzed().toString()
+    return sum(1 for line in plan.splitlines() if line.lstrip(" :+-").split(" ")[0] in ("Deduplicate", "Distinct"))
+
+
 def test_auto_plan_groups_only_when_both_samples_are_dense_and_says_why():
     sparse, dense = KeySharing(1000, 1.04), KeySharing(1000, 50.0)
     assert auto_plan(sparse, None).text == "plain (auto: 1.0 rows a key in a sample of 1000 A rows, below 8)"
@@ -162,10 +169,11 @@ def test_forced_plans_of_inc_join_many_need_no_sample():
 
 def test_each_input_of_inc_join_many_chooses_its_plan_from_the_run_s_slices(spark):
     """The shaped days again, with two inputs on the same key, `b` a pick and `c` an aggregate: the first run
-    samples A once (unique keys: both inputs plain, no input sampled), the run over the dense days samples A
-    once and each input (both dense: grouped), a daily run takes each input's plain plan without a sample (each
-    read range is short, and a plain plan pairs B with A's distinct (keys, arrival)); the rows are the oracle's
-    each time, and a forced plan skips its input's sample."""
+    samples A once (unique keys: both inputs plain, no input sampled; the pick pairs B with A's rows as they are,
+    the aggregate with A's distinct (keys, arrival)), the run over the dense days samples A once and each input
+    (both dense: grouped), a daily run takes each input's plain plan without a sample (each read range is short,
+    and both plain plans pair B with A's distinct (keys, arrival), since no sample ruled out a hot key); the rows
+    are the oracle's each time, and a forced plan skips its input's sample."""
     a, b = shaped(1000, range(10), range(12, 17), 10), shaped(5000, range(10), range(12, 17), 10)
     c = [dict(row, id=row["id"] + 20000) for row in b]
     frames = side_frame(spark, a, "a", "day", "date"), [side_frame(spark, r, "b", "day", "date") for r in (b, c)]
@@ -187,13 +195,14 @@ def test_each_input_of_inc_join_many_chooses_its_plan_from_the_run_s_slices(spar
         dict(rows=b, lb=1, mw=2, partner="first"),
         dict(rows=c, lb=0, mw=1, aggregate={"ids": lambda found: tuple(sorted(r["id"] for r in found))}),
     ]
-    chosen = {}
+    chosen, distinct = {}, {}
     runs = ((0, 5, ("auto", "auto")), (11, 16, ("auto", "auto")), (16, 16, ("auto", "auto")), (13, 16, (False, True)))
     for lo, hi, plans in runs:
         many = prepare_many(frames[0], inputs(plans), "day")
         start, end = bound(lo, "day"), bound(hi, "day")
         chosen[lo, plans] = plans_text(many, input_plans(many, start, end))
         got = inc_join_many(frames[0], inputs(plans), output_window_start=start, output_window_end=end)
+        distinct[lo, plans] = distincts(got)
         day, collected = ORIGINS["day"].date(), got.collect()
         per_input = [((r["id_b"], r["JoinType_b"]), ((tuple(r["ids"]),), r["JoinType_c"])) for r in collected]
         rows = Counter((r["id"], (r["RecDate"] - day).days, p) for r, p in zip(collected, per_input, strict=True))
@@ -217,3 +226,7 @@ def test_each_input_of_inc_join_many_chooses_its_plan_from_the_run_s_slices(spar
     )
     forced = "by many_rows_per_key)"
     assert chosen[13, (False, True)] == f"b plain (set {forced}; c grouped (set {forced}"
+    # A's distinct (keys, arrival): the aggregate's alone where A's sample ruled out a hot key, the pick's too on
+    # the daily run and with its plain plan forced; every grouped plan has its own
+    assert distinct[0, ("auto", "auto")] == 1
+    assert distinct[11, ("auto", "auto")] == distinct[16, ("auto", "auto")] == distinct[13, (False, True)] == 2

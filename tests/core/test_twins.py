@@ -109,6 +109,23 @@ def as_json(value: Any) -> Any:
     return value
 
 
+#: aggregates that are one call of a function, and some that only look like one (aggregates.single_call)
+CALL_EXPRESSIONS = (
+    "count(*)",
+    " COUNT ( DISTINCT Status ) ",
+    "count_if(Status = ')')",
+    "max(`Paid)At`)",
+    "max_by(Id, IF(Note = 'it\\'s (', 1, 0))",
+    "sort_array(collect_set(Status))",
+    "count(x) + count(y)",
+    "sum(Paid) / count(*)",
+    "max(Paid) FILTER (WHERE Paid > 0)",
+    "count(*",
+    "max(Paid) + 1",
+    "percentile(Paid, 0.5)",
+)
+
+
 def grid(**axes: Sequence[Any]) -> list[dict[str, Any]]:
     """Every combination of the axes' values, one dict per case."""
     return [dict(zip(axes, values, strict=True)) for values in itertools.product(*axes.values())]
@@ -461,7 +478,14 @@ def sharing_dict_or_none(name: str | None) -> dict[str, Any] | None:
 
 def choice_dict(choice: plan_choice.PlanChoice | None) -> dict[str, Any] | None:
     """A PlanChoice as the macros return it (with its text)."""
-    return None if choice is None else {"grouped": choice.grouped, "reason": choice.reason, "text": choice.text}
+    if choice is None:
+        return None
+    return {
+        "grouped": choice.grouped,
+        "reason": choice.reason,
+        "pairs_a_rows": choice.pairs_a_rows,
+        "text": choice.text,
+    }
 
 
 def plan_parameters(p: Params) -> JoinParameters:
@@ -898,6 +922,20 @@ TWINS: tuple[Twin, ...] = (
         [{}],
         lambda p: call("sum(Paid)"),
         lambda p: ["sum(Paid)"],
+    ),
+    Twin(
+        aggregates.single_call,
+        "_single_call",
+        [{"expression": e} for e in CALL_EXPRESSIONS],
+        lambda p: call(p["expression"]),
+        lambda p: [p["expression"]],
+    ),
+    Twin(
+        aggregates.empty_value_sql,
+        "_empty_value_sql",
+        [{"expression": e} for e in CALL_EXPRESSIONS],
+        lambda p: call(p["expression"]),
+        lambda p: [p["expression"]],
     ),
     Twin(
         aggregates.fill_literal_sql,

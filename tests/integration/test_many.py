@@ -106,6 +106,13 @@ CASES = [
 ]
 
 
+# per case, the inputs that take A's distinct (keys, arrival) in SQL: 0: pay (13 days read, within 2 of its join
+# windows of 7) and agg (an aggregate); 1: fees (grouped) alone, last_pay and first_pay sampled A (14 and 16
+# days, over 2 of their windows of 4); 2: pay (11 days, within 14), mix (grouped), agg; 3: pay (the macro starts
+# the first run at A's first arrival, 2025-01-01, so pay reads 12 days, within 14)
+DISTINCTS = [2, 1, 3, 1]
+
+
 def jinja_literal(value) -> str:
     """A Python value as a Jinja literal (dicts, lists, strings, numbers, None)."""
     if value is None:
@@ -167,6 +174,9 @@ def test_sql_macro_equals_core(spark, rendered, index):
     # the integration keys are unique: the grouped plan (time buckets) only where an input forces it
     forced = [spec for spec in CASES[index]["inputs"] if spec.get("many_rows_per_key")]
     assert rendered[index].count(" AS _bucket") == len(forced)
+    # A's distinct (keys, arrival) (spec §15): every aggregate and grouped plan, and a pick whose read range decided
+    # its plain plan; a pick that A's sample gave the plain plan pairs B with A's rows (unique keys here)
+    assert rendered[index].lower().count("select distinct") == DISTINCTS[index]
     assert table.count() > 0
     codes = {r[0] for r in table.selectExpr(f"JoinType_{CASES[index]['inputs'][0]['name']}").collect()}
     assert len(codes) > 1, codes  # the case has rows with and without partner
