@@ -56,28 +56,11 @@
 {% endmacro %}
 
 {% macro _single_call(expression) %}
-  {#- The function's name, in lower case, when expression is one call of it: the parenthesis after the name closes
-      at the end (parentheses inside string literals and quoted names do not count); else none. -#}
+  {#- The function's name, in lower case, when expression (an aggregate, balanced as _validation.sql checked it) is
+      one call of it: what lies between the parentheses after the name is balanced, so they close at the end; else
+      none (e.g. count(x) + count(y)). -#}
   {%- set match = modules.re.match('^\\s*([A-Za-z_][A-Za-z0-9_]*)\\s*\\((.*)\\)\\s*$', expression, modules.re.S) -%}
-  {%- if match is none -%}{{ return(none) }}{%- endif -%}
-  {%- set scan = namespace(depth=1, quote='', escaped=false, closed=false) -%}
-  {%- for char in match.group(2) if not scan.closed -%}
-    {%- if scan.escaped -%}
-      {%- set scan.escaped = false -%}
-    {%- elif scan.quote -%}
-      {%- set scan.escaped = char == '\\' and scan.quote != '`' -%}
-      {%- set scan.quote = '' if char == scan.quote else scan.quote -%}
-    {%- elif char in "'\"`" -%}
-      {%- set scan.quote = char -%}
-    {%- elif char == '(' -%}
-      {%- set scan.depth = scan.depth + 1 -%}
-    {%- elif char == ')' -%}
-      {%- set scan.depth = scan.depth - 1 -%}
-      {#- the call closes before the end: more follows, e.g. count(x) + count(y) -#}
-      {%- set scan.closed = scan.depth == 0 -%}
-    {%- endif -%}
-  {%- endfor -%}
-  {{ return(match.group(1) | lower if scan.depth == 1 and not scan.quote and not scan.closed else none) }}
+  {{ return(match.group(1) | lower if match is not none and dbt_inc_join._balanced(match.group(2)) else none) }}
 {% endmacro %}
 
 {% macro _empty_value_sql(expression) %}

@@ -19,7 +19,7 @@ from pyspark.sql import DataFrame
 
 from .shared_tables import EMPTY_AGGREGATES
 from .spark_errors import quiet_spark_errors
-from .validation import JoinParameters
+from .validation import JoinParameters, balanced
 
 PROBE_COUNT = "count(1) AS _inc_join_probe"
 #: a function's name, an opening parenthesis, and everything up to a closing one at the end
@@ -82,27 +82,11 @@ def fill_literal_sql(value: object) -> str:
 
 
 def single_call(expression: str) -> str | None:
-    """The function's name, in lower case, when ``expression`` is one call of it: the parenthesis after the name
-    closes at the end (parentheses inside string literals and quoted names do not count); else None."""
+    """The function's name, in lower case, when ``expression`` (an aggregate, balanced as validation.py checked
+    it) is one call of it: what lies between the parentheses after the name is balanced, so they close at the
+    end; else None (e.g. ``count(x) + count(y)``)."""
     match = CALL.match(expression)
-    if match is None:
-        return None
-    depth, quote, escaped = 1, "", False
-    for char in match.group(2):
-        if escaped:
-            escaped = False
-        elif quote:
-            escaped = char == "\\" and quote != "`"
-            quote = "" if char == quote else quote
-        elif char in "'\"`":
-            quote = char
-        elif char == "(":
-            depth += 1
-        elif char == ")":
-            depth -= 1
-            if depth == 0:
-                return None  # the call closes before the end: more follows, e.g. count(x) + count(y)
-    return match.group(1).lower() if depth == 1 and not quote else None
+    return match.group(1).lower() if match is not None and balanced(match.group(2)) else None
 
 
 def empty_value_sql(expression: str) -> str | None:

@@ -334,7 +334,7 @@ def _aggregates(value: object) -> tuple[tuple[str, str], ...]:
             raise type_failure(
                 f"aggregate[{name!r}]", "a Spark SQL aggregate expression such as 'sum(Amount)'", expression
             )
-        if not _balanced(expression):
+        if not balanced(expression):
             raise ValueError(f"inc_join: aggregate[{name!r}] = {expression!r} has unbalanced parentheses or quotes.")
         pairs.append((name.strip(), expression.strip()))
     lowered = [name.lower() for name, _ in pairs]
@@ -344,7 +344,7 @@ def _aggregates(value: object) -> tuple[tuple[str, str], ...]:
     return tuple(pairs)
 
 
-def _balanced(expression: str) -> bool:
+def balanced(expression: str) -> bool:
     """Parentheses balance outside quotes, and every quote closes (a cheap syntax check Spark would fail on
     with a message that does not name the aggregate)."""
     depth, quote = 0, ""
