@@ -139,7 +139,7 @@ test-spark4-adapter: $(STAMP) ## dbt's adapter suite without and with the packag
 	$(TMPDIR_READY) INC_JOIN_ADAPTER_PACKAGE=without $(SPARK4) --basetemp=.pytest-tmp/$@-without tests/adapter
 	$(TMPDIR_READY) INC_JOIN_ADAPTER_PACKAGE=with $(SPARK4) --basetemp=.pytest-tmp/$@-with tests/adapter
 
-test-core: $(STAMP) $(PEER_STAMP) ## The fast loop: the PySpark core without dbt, on Spark 4 (about 2 min)
+test-core: $(STAMP) $(PEER_STAMP) ## The fast loop: the PySpark core without dbt, on Spark 4 (about 7 min)
 	$(BIN)/python $(PYTEST) --hypothesis-profile=fast tests/core
 
 # Lint, format and types (ruff and mypy, configured in pyproject.toml); part of `make test`.
