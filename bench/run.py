@@ -238,7 +238,9 @@ def main(argv: Sequence[str] = ()) -> int:
         load.append(os.getloadavg()[0])
         info = context(run, rows, generated, load, suites)
         sections = [line for s in suites for line in s.sections(cells[s.name], agreed[s.name], run)]
-        text = report(info, found, sections)
+        # the plans name the scanned files by absolute path: relative to the repository, as the results are committed
+        repository = f"{BENCH.parent.resolve()}/"
+        text = report(info, found, sections).replace(repository, "")
         out = Path(config.out)
         out.mkdir(parents=True, exist_ok=True)
         first = suites[0].name
@@ -249,7 +251,7 @@ def main(argv: Sequence[str] = ()) -> int:
         for suite in suites:
             for key, value in suite.as_json(cells[suite.name], agreed[suite.name]).items():
                 result[key] = result[key] + value if isinstance(value, list) else value  # type: ignore[operator]
-        stem.with_suffix(".json").write_text(json.dumps(result, indent=1, default=str) + "\n")
+        stem.with_suffix(".json").write_text(json.dumps(result, indent=1, default=str).replace(repository, "") + "\n")
         print(f"\n{text}\nbench: wrote {stem.with_suffix('.md')} and .json")
         return 0 if all(s.agrees(agreed[s.name]) for s in suites) else 1
     finally:
