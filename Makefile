@@ -62,8 +62,11 @@ TMPDIR_READY := mkdir -p .pytest-tmp &&
 
 # `make test` runs two lanes at once, each its legs one after the other: a test process keeps about one of the
 # 2 cores busy (Python, dbt and Spark's driver take turns with the executors), and the lanes take about as long
-# as each other. --output-sync prints each leg's output in one piece when it ends.
-test: $(STAMP) $(PEER_STAMP) integration-deps ## check, then every engine run, in two lanes at once (about 32 min on 2 cores)
+# as each other. --output-sync prints each leg's output in one piece when it ends. The two environments are built
+# at once before the lanes (pip waits on its index and disk as much as on a core).
+test: java ## check, then every engine run, in two lanes at once (about 32 min on 2 cores)
+	$(MAKE) --no-print-directory -j2 $(STAMP) $(STAMP35)
+	$(MAKE) --no-print-directory $(PEER_STAMP) integration-deps
 	$(MAKE) --no-print-directory -j2 --output-sync=recurse test-lane-1 test-lane-2
 
 # The integration project's package link (dbt_packages/dbt_inc_join -> ..), made once before the lanes start.
@@ -74,17 +77,16 @@ test-lane-1: # lint and types, then the Spark 4 dbt legs, the run ledger's leg (
 	$(MAKE) --no-print-directory check
 	$(MAKE) --no-print-directory test-spark4-dbt
 	$(MAKE) --no-print-directory test-spark4-thrift
-	$(MAKE) --no-print-directory test-spark4-ansi-dbt
-	$(MAKE) --no-print-directory test-spark4-ansi-core
 	$(MAKE) --no-print-directory test-spark4-ledger
 	$(MAKE) --no-print-directory test-spark4-cluster
 	$(MAKE) --no-print-directory test-spark35-dbt
 
-test-lane-2: # the Spark 3.5 environment first, its legs, the Spark 4 core leg, dbt's adapter suite
-	$(MAKE) --no-print-directory $(STAMP35)
+test-lane-2: # the Spark 3.5 legs, the Spark 4 ANSI legs, the Spark 4 core leg, dbt's adapter suite
 	$(MAKE) --no-print-directory test-spark35-core
 	$(MAKE) --no-print-directory test-spark35-ansi-dbt
 	$(MAKE) --no-print-directory test-spark35-ansi-core
+	$(MAKE) --no-print-directory test-spark4-ansi-dbt
+	$(MAKE) --no-print-directory test-spark4-ansi-core
 	$(MAKE) --no-print-directory test-spark4-core
 	$(MAKE) --no-print-directory test-spark4-adapter
 

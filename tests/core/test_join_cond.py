@@ -54,13 +54,7 @@ def test_join_cond_decides_partners_as_the_oracle_says(renamed_frames, cond, how
     without_cond = Counter(expected_rows(A_ROWS, B_ROWS, start=0, end=16, **oracle))
     assert expected != without_cond, "the rows make the condition decide something"
     assert whole == expected
-    pieces = Counter()
-    for lo, hi in [(0, 4), (5, 5), (6, 16)]:
-        run = inc_join(
-            *renamed_frames, output_window_start=bound(lo, "day"), output_window_end=bound(hi, "day"), **arguments
-        )
-        pieces += Counter(oracle_rows(run, "day"))
-    assert pieces == whole
+    # tiled runs with these conditions, every how and late matches: test_properties' tiling property
 
 
 def test_the_output_keeps_a_names_and_suffixes_each_raw_arrival(renamed_frames):
@@ -136,7 +130,10 @@ def test_join_cond_decides_the_one_row_of_each_a_row(renamed_frames, cond, mode)
     expected = Counter(expected_rows(A_ROWS, B_ROWS, start=0, end=16, join_cond=test, **oracle))
     assert expected != Counter(expected_rows(A_ROWS, B_ROWS, start=0, end=16, **oracle)), "the condition decides"
     assert rows(0, 16) == expected
-    assert rows(0, 4) + rows(5, 5) + rows(6, 16) == expected
+    # tiled runs: here for the conditions over a NULL A column, which no property draws; the others in
+    # test_properties' one-row tiling property, for every mode
+    if cond in extra:
+        assert rows(0, 4) + rows(5, 5) + rows(6, 16) == expected
 
 
 # spec §12, what join_cond costs: the split into conjuncts, which refuses what it cannot prove

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dbt_inc_join.many import inc_join_many
@@ -140,7 +140,9 @@ def oracle_inputs(scenario):
     return specs
 
 
-@PROPERTY_SETTINGS
+# each example is up to six runs of two or three inputs (the suite's most expensive example): 15 with the profile's
+# 25, as many as the profile says below that
+@settings(PROPERTY_SETTINGS, max_examples=min(15, settings().max_examples))
 @given(scenario=many_scenarios())
 def test_many_inputs_tile_and_match_the_oracle(spark, scenario):
     """One run equals the oracle; the tiles, each made when the rows up to its end are loaded, add up to it; a
