@@ -18,6 +18,7 @@
   {%- do dbt_inc_join._check_model_config(params) -%}
   {%- set max_window_units = dbt_inc_join._max_window_units(arguments.max_window_units) -%}
   {%- set on_restated = dbt_inc_join._on_restated_input_mode(arguments.on_restated_input) -%}
+  {%- set horizon = dbt_inc_join._restated_horizon(arguments.restated_horizon) -%}
   {%- do dbt_inc_join._check_redo_config(on_restated, params.inc_col) -%}
   {%- set a, b = dbt_inc_join._unfiltered(a), dbt_inc_join._unfiltered(b) -%}
   {#- the tables to describe, found once (for a unit test's given rows, a catalog search: _fixtures.sql) -#}
@@ -29,12 +30,12 @@
   {%- set inputs, plan = prepared.inputs, prepared.plan -%}
   {#- inputs rewritten after a committed run read them (spec §14): checked in the run's own read ranges, which
       the window's query fingerprints -#}
-  {%- set reaches = dbt_inc_join._join_reaches(params) -%}
+  {%- set reaches = dbt_inc_join._with_horizon(dbt_inc_join._join_reaches(params), horizon) -%}
   {%- set window = dbt_inc_join._resolve_window(a, b, a_columns, b_columns, params.inc_cols, params.time_uom, params.how,
                                             arguments.output_window_start, arguments.output_window_end,
                                             max_window_units, reaches=reaches) -%}
   {%- set sides = window.get('fingerprint_sides', []) -%}
-  {%- set check = dbt_inc_join._check_restated(window, sides, reaches, on_restated) -%}
+  {%- set check = dbt_inc_join._check_restated(window, sides, reaches, on_restated, horizon) -%}
   {%- set redo = dbt_inc_join._redo_of(check, window) -%}
   {%- if redo is not none -%}
     {%- set window = dbt_inc_join._resolve_window(a, b, a_columns, b_columns, params.inc_cols, params.time_uom, params.how,

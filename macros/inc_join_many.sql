@@ -19,6 +19,7 @@
   {%- do dbt_inc_join._check_model_config({'include_waiting': include_waiting, 'time_uom': time_uom}) -%}
   {%- set max_window_units = dbt_inc_join._max_window_units(arguments.max_window_units) -%}
   {%- set on_restated = dbt_inc_join._on_restated_input_mode(arguments.on_restated_input) -%}
+  {%- set horizon = dbt_inc_join._restated_horizon(arguments.restated_horizon) -%}
   {%- set a = dbt_inc_join._unfiltered(a) -%}
   {%- set a_table = dbt_inc_join._table_of(a, 'a') -%}
   {%- set a_columns = adapter.get_columns_in_relation(a_table) -%}
@@ -40,16 +41,16 @@
   {#- inputs rewritten after a committed run read them (spec §14): checked in the run's own read ranges, which
       the window's query fingerprints -#}
   {%- set reach = prepared | map(attribute='params') | map(attribute='max_waiting_time') | max -%}
-  {%- set reaches = {'a': reach} -%}
+  {%- set reaches = {'a': reach + horizon} -%}
   {%- for item in prepared -%}
-    {%- do reaches.update({item.name: reach + item.params.look_back_time}) -%}
+    {%- do reaches.update({item.name: reach + item.params.look_back_time + horizon}) -%}
   {%- endfor -%}
   {%- set window = dbt_inc_join._resolve_window(a, first.relation, a_columns, first.b_columns, first.params.inc_cols,
                                             time_uom, 'left', arguments.output_window_start,
                                             arguments.output_window_end, max_window_units, more, names,
                                             reaches=reaches) -%}
   {%- set sides = window.get('fingerprint_sides', []) -%}
-  {%- set check = dbt_inc_join._check_restated(window, sides, reaches, on_restated) -%}
+  {%- set check = dbt_inc_join._check_restated(window, sides, reaches, on_restated, horizon) -%}
   {%- set redo = dbt_inc_join._redo_of(check, window) -%}
   {%- if redo is not none -%}
     {%- set window = dbt_inc_join._resolve_window(a, first.relation, a_columns, first.b_columns, first.params.inc_cols,

@@ -25,5 +25,6 @@
       {'name': 'max_window_units', 'default': none, 'required': false, 'check': 'window_cap', 'accepted': [], 'joined': false, 'macros': ['inc_join', 'inc_join_many']},
       {'name': 'join_cond', 'default': none, 'required': false, 'check': 'own', 'accepted': [], 'joined': true, 'macros': ['inc_join']},
       {'name': 'on_restated_input', 'default': 'warn', 'required': false, 'check': 'choice', 'accepted': ['warn', 'fail', 'redo'], 'joined': false, 'macros': ['inc_join', 'inc_join_many']},
+      {'name': 'restated_horizon', 'default': 0, 'required': false, 'check': 'window_length', 'accepted': [], 'joined': false, 'macros': ['inc_join', 'inc_join_many']},
   ]) }}
 {% endmacro %}

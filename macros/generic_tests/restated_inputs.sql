@@ -1,18 +1,21 @@
 {#- Inputs rewritten after the model's committed runs read them (spec §14), on a model that records its runs.
-    Fails with one row per restated unit that has not been redone:
-    - the units the model's runs found restated (the ledger's `restated` column) and no later run redid (a run
-      whose window starts at or before the unit, e.g. on_restated_input=redo or var inc_join_redo_from);
+    Fails with one row per restated unit that no run has redone, each with the one command that repairs the
+    table (also logged):
+    - the units outstanding (the table property inc_join.outstanding): found by a run or by this test, and not
+      redone since (a run whose window starts at or before the unit, e.g. on_restated_input=redo);
     - with `inputs` ({name: relation}, the names the model records: a and b, or a and each input's name of an
       inc_join_many model), each input's units over a horizon fingerprinted again and compared with what the
-      ledger recorded: by default the units the next run reads again; with last_n, the last last_n units up to
-      the last committed window's end. Checking older units means reading them, so it is the test's, not the
-      daily run's (a daily run checks its own read ranges). -#}
-{% test restated_inputs(model, inputs=none, last_n=none, inc_col=none, inc_cols={}, time_uom='day') %}
+      ledger's runs last saw of them: by default the units the next run reads again; with last_n, the last
+      last_n units up to the last committed window's end. What it finds becomes outstanding, so it is not
+      forgotten when it leaves the horizon. time_uom: the model's (its ledger records'), unless given. -#}
+{% test restated_inputs(model, inputs=none, last_n=none, inc_col=none, inc_cols={}, time_uom=none) %}
   {{ return(adapter.dispatch('test_restated_inputs', 'dbt_inc_join')(model, inputs, last_n, inc_col, inc_cols, time_uom)) }}
 {% endtest %}
 
 {% macro default__test_restated_inputs(model, inputs, last_n, inc_col, inc_cols, time_uom) %}
-  {%- set unit = dbt_inc_join._choice('time_uom', time_uom, ['day', 'hour', 'minute']) -%}
+  {%- if time_uom is not none -%}
+    {%- set time_uom = dbt_inc_join._choice('time_uom', time_uom, ['day', 'hour', 'minute']) -%}
+  {%- endif -%}
   {%- if last_n is not none -%}
     {%- set last_n = dbt_inc_join._window_length('last_n', last_n) -%}
   {%- endif -%}
@@ -23,30 +26,42 @@
   {%- if ledger is none -%}
     {{ dbt_inc_join._fail("restated_inputs needs the run ledger: set var inc_join_ledger: true and give the model the post-hook dbt_inc_join.record_run().") }}
   {%- endif -%}
-  {%- set table_id = dbt_inc_join._table_properties(model).get('inc_join.table_id') -%}
+  {%- set properties = dbt_inc_join._table_properties(model) -%}
+  {%- set table_id = properties.get('inc_join.table_id') -%}
   {%- set runs = "select * from " ~ ledger ~ " where relation = " ~ dbt_inc_join._text_literal(model | string)
                  ~ " and table_id = " ~ dbt_inc_join._text_literal(table_id) -%}
-  {%- set changed = dbt_inc_join._refingerprinted(model, ledger, runs, inputs, last_n, inc_col, inc_cols, unit) if inputs else [] %}
-with runs as (
-    {{ runs }}
-),
-recorded as (
-    select r.finished_at as found_at, x.input, x.unit, x.rows_then, x.rows_now
-    from runs r lateral view explode(r.restated) found as x
-),
-not_redone as (
-    select s.* from recorded s
-    left anti join runs later
-      on later.finished_at >= s.found_at and not later.empty
-     and (later.window_start is null or later.window_start <= s.unit)
-)
-select 'found by a run, not redone' as status, input, unit, rows_then, rows_now from not_redone
-{%- for row in changed %}
-union all
-select 'fingerprinted again' as status, {{ dbt_inc_join._text_literal(row.input) }} as input,
-       TIMESTAMP'{{ row.unit }}' as unit, CAST({{ row.rows_then }} AS BIGINT) as rows_then,
-       CAST({{ row.rows_now }} AS BIGINT) as rows_now
+  {%- set unit = time_uom or dbt_inc_join._recorded_time_uom(runs) -%}
+  {%- set outstanding = fromjson(properties.get('inc_join.outstanding') or '[]') -%}
+  {%- set changed = dbt_inc_join._refingerprinted(model, ledger, runs, inputs, last_n, inc_col, inc_cols, unit) if inputs else [] -%}
+  {%- set pending = dbt_inc_join._pending_units(changed, outstanding) -%}
+  {%- set command = dbt_inc_join._redo_command(model.identifier) -%}
+  {%- if changed and flags.WHICH in ['test', 'build', 'retry'] -%}
+    {#- what the horizon found stays outstanding until a run redoes it (_still_outstanding keeps the rest) -#}
+    {%- do dbt_inc_join._set_table_property(model, 'inc_join.outstanding', tojson(dbt_inc_join._still_outstanding(outstanding, changed, none, true))) -%}
+  {%- endif -%}
+  {%- if pending -%}
+    {%- do log('inc_join restated_inputs ' ~ model ~ ': restated, not redone: ' ~ dbt_inc_join._restated_text(pending, unit)
+               ~ '. Repair the table with: ' ~ command, info=true) -%}
+  {%- endif %}
+select status, input, unit, rows_then, rows_now, repair from (
+  select 'restated' as status, 'none' as input, TIMESTAMP'2000-01-01 00:00:00' as unit, CAST(NULL AS BIGINT) as rows_then,
+         CAST(NULL AS BIGINT) as rows_now, '' as repair
+  where false
+{%- for row in pending %}
+  union all
+  select {{ dbt_inc_join._text_literal('found earlier, not redone' if row.get('outstanding') else 'fingerprinted again') }} as status,
+         {{ dbt_inc_join._text_literal(row.input) }} as input, TIMESTAMP'{{ row.unit }}' as unit,
+         CAST({{ 'NULL' if row.rows_then is none else row.rows_then }} AS BIGINT) as rows_then,
+         CAST({{ 'NULL' if row.rows_now is none else row.rows_now }} AS BIGINT) as rows_now,
+         {{ dbt_inc_join._text_literal(command) }} as repair
 {%- endfor %}
+)
+{% endmacro %}
+
+{% macro _recorded_time_uom(runs) %}
+  {#- The time_uom of the model's last recorded run ('day' when none). -#}
+  {%- set found = run_query("select time_uom from (" ~ runs ~ ") order by finished_at desc limit 1") -%}
+  {{ return(found.rows[0][0] if found.rows | length > 0 else 'day') }}
 {% endmacro %}
 
 {% macro _refingerprinted(model, ledger, runs, inputs, last_n, inc_col, inc_cols, unit) %}
@@ -55,23 +70,9 @@ select 'fingerprinted again' as status, {{ dbt_inc_join._text_literal(row.input)
   {%- set records = [] -%}
   {%- for row in found.rows -%}{%- do records.append(fromjson(row[0])) -%}{%- endfor -%}
   {%- if not records -%}{{ return([]) }}{%- endif -%}
-  {%- set horizon = dbt_inc_join._horizon(records[-1].ranges, last_n, unit) -%}
+  {%- set horizon = dbt_inc_join._horizon(records[-1].get('next') or records[-1].ranges, last_n, unit) -%}
   {#- per input and unit, what the latest record whose range holds the unit saw -#}
-  {%- set recorded = {'ranges': {}, 'units': {}} -%}
-  {%- for name, bounds in horizon.items() -%}
-    {%- set seen = {} -%}
-    {%- set covered = namespace(lower=none) -%}
-    {%- for record in records if name in record.ranges -%}
-      {%- set range = record.ranges[name] -%}
-      {%- set covered.lower = range[0] if covered.lower is none or (range[0] or '') < covered.lower else covered.lower -%}
-      {%- for key in seen.keys() | list if dbt_inc_join._inside(key, range[0], range[1]) -%}
-        {%- do seen.pop(key) -%}
-      {%- endfor -%}
-      {%- do seen.update(record.units.get(name) or {}) -%}
-    {%- endfor -%}
-    {%- do recorded.ranges.update({name: [[covered.lower or '', bounds[0] or ''] | max, bounds[1]]}) -%}
-    {%- do recorded.units.update({name: seen}) -%}
-  {%- endfor -%}
+  {%- set recorded = dbt_inc_join._recorded_fingerprints(records, horizon) -%}
   {%- set sides = [] -%}
   {%- for name, given in inputs.items() if name in horizon -%}
     {%- set relation = dbt_inc_join._relation_named(given) -%}

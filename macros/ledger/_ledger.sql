@@ -17,11 +17,13 @@
   {%- set state = {'ledger': ledger | string, 'table_id': table_id, 'committed_end': none, 'last_start': none,
                    'last_rows': none, 'source': none, 'ledger_query': none,
                    'redo_pending': properties.get('inc_join.redo_from'),
-                   'fingerprints': properties.get('inc_join.fingerprints')} -%}
+                   'fingerprints': properties.get('inc_join.fingerprints'),
+                   'outstanding': properties.get('inc_join.outstanding'), 'records_query': none} -%}
   {%- if table_id is none -%}
     {{ return(state) }}
   {%- endif -%}
-  {%- do state.update({'ledger_query': dbt_inc_join._ledger_state_sql(ledger, relation, table_id)}) -%}
+  {%- do state.update({'ledger_query': dbt_inc_join._ledger_state_sql(ledger, relation, table_id),
+                       'records_query': dbt_inc_join._ledger_records_sql(ledger, relation, table_id)}) -%}
   {%- set committed = properties.get('inc_join.committed') -%}
   {%- if committed -%}
     {%- set committed = fromjson(committed) -%}

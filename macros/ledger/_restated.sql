@@ -129,16 +129,22 @@
 
 {% macro _upstream_redos() %}
   {#- The redo markers (table property inc_join.redone: the start and run_key of the table's last redo) of the
-      incremental models this model reads. -#}
+      incremental models this model reads, directly or through views and ephemeral models (dbt's graph). -#}
   {%- set found = {} -%}
-  {%- for node_id in model.depends_on.nodes if node_id.startswith('model.') -%}
-    {%- set node = graph.nodes.get(node_id) -%}
+  {%- set queue = model.depends_on.nodes | list -%}
+  {%- set seen = [] -%}
+  {%- for _ in range(1000) if queue -%}
+    {%- set node_id = queue.pop(0) -%}
+    {%- set node = graph.nodes.get(node_id) if node_id.startswith('model.') and node_id not in seen else none -%}
+    {%- do seen.append(node_id) -%}
     {%- if node is not none and node.config.materialized == 'incremental' -%}
       {%- set relation = adapter.get_relation(database=node.database, schema=node.schema, identifier=node.alias) -%}
       {%- set marker = none if relation is none else dbt_inc_join._table_properties(relation).get('inc_join.redone') -%}
       {%- if marker -%}
         {%- do found.update({relation | string: fromjson(marker)}) -%}
       {%- endif -%}
+    {%- elif node is not none and node.config.materialized in ['view', 'ephemeral'] -%}
+      {%- do queue.extend(node.depends_on.nodes) -%}
     {%- endif -%}
   {%- endfor -%}
   {{ return(found) }}
@@ -159,27 +165,161 @@
   {%- set parts = [] -%}
   {%- for row in restated -%}
     {%- set part = row.input ~ ' ' ~ dbt_inc_join._unit_label(row.unit, time_uom) -%}
+    {%- set since = '; found earlier, not redone' if row.get('outstanding') else '' -%}
     {%- if row.rows_then is none -%}
-      {%- do parts.append(part ~ ' (redone by its model)') -%}
+      {%- do parts.append(part ~ ' (redone by its model' ~ since ~ ')') -%}
     {%- else -%}
-      {%- do parts.append(part ~ ' (rows ' ~ row.rows_then ~ ' → ' ~ row.rows_now ~ ')') -%}
+      {%- do parts.append(part ~ ' (rows ' ~ row.rows_then ~ ' → ' ~ row.rows_now ~ since ~ ')') -%}
     {%- endif -%}
   {%- endfor -%}
   {{ return(parts | join(', ')) }}
 {% endmacro %}
 
-{% macro _redo_command(model_name, unit_text, time_uom) %}
-  {{ return("dbt run --select " ~ model_name ~ " --vars '{inc_join_redo_from: \"" ~ dbt_inc_join._unit_label(unit_text, time_uom) ~ "\"}'") }}
+{% macro _checked_text(checked, time_uom) %}
+  {#- The units a run compared, per input: 'a 2025-03-04..2025-03-06, b 2025-03-03..2025-03-06'. -#}
+  {%- set parts = [] -%}
+  {%- for name, bounds in checked.items() | sort -%}
+    {%- set lower = 'the beginning' if bounds[0] is none else dbt_inc_join._unit_label(bounds[0], time_uom) -%}
+    {%- do parts.append(name ~ ' ' ~ lower ~ '..' ~ dbt_inc_join._unit_label(bounds[1], time_uom)) -%}
+  {%- endfor -%}
+  {{ return(parts | join(', ')) }}
 {% endmacro %}
 
-{% macro _restated_message(target, model_name, restated, time_uom, mode) %}
-  {#- The warning (mode warn) or the error (mode fail) of a run that found restated units. -#}
-  {%- set first = restated[0].unit -%}
-  {{ return('inc_join ' ~ target ~ ': inputs changed after a committed run read them: '
-            ~ dbt_inc_join._restated_text(restated, time_uom) ~ '. The table from '
-            ~ dbt_inc_join._unit_label(first, time_uom) ~ ' on can differ from one run over the current inputs'
-            ~ ' (on_restated_input=' ~ mode ~ ': ' ~ ('written as usual' if mode == 'warn' else 'nothing was written')
-            ~ '). Redo it with: ' ~ dbt_inc_join._redo_command(model_name, first, time_uom)) }}
+{% macro _older_inputs(restated, checked) %}
+  {#- The inputs whose earliest checked unit is restated: their older units, which no one compared, may be too. -#}
+  {%- set found = [] -%}
+  {%- for row in restated if row.rows_then is not none and not row.get('outstanding') -%}
+    {%- set bounds = checked.get(row.input) -%}
+    {%- if bounds and bounds[0] is not none and row.unit == bounds[0] and row.input not in found -%}
+      {%- do found.append(row.input) -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {{ return(found | sort) }}
+{% endmacro %}
+
+{% macro _wider_horizon(horizon, time_uom) %}
+  {#- The restated_horizon a repair command suggests when older units may be restated: twice the run's own, and
+      at least a week of days, two days of hours or two hours of minutes. -#}
+  {{ return([horizon * 2, {'day': 7, 'hour': 48, 'minute': 120}[time_uom]] | max) }}
+{% endmacro %}
+
+{% macro _redo_command(model_name, horizon=none) %}
+  {#- The one command that repairs a model's table: a run that redoes it from its earliest outstanding unit (and,
+      with a horizon, compares that many more units first). -#}
+  {%- set settings = 'inc_join_on_restated_input: redo' ~ ('' if horizon is none else ', inc_join_restated_horizon: ' ~ horizon) -%}
+  {{ return("dbt run --select " ~ model_name ~ " --vars '{" ~ settings ~ "}'") }}
+{% endmacro %}
+
+{% macro _restated_message(target, model_name, restated, time_uom, mode, checked, horizon) %}
+  {#- The warning (mode warn) or the error (mode fail) of a run with restated units not yet redone: what it
+      found, what it compared (checked: {input: [lower, upper]}), and the one command that repairs the table. -#}
+  {%- set older = dbt_inc_join._older_inputs(restated, checked) -%}
+  {%- set done = 'written as usual, unless dbt stops on warnings (--warn-error)' if mode == 'warn' else 'nothing was written' -%}
+  {%- set text = 'inc_join ' ~ target ~ ': inputs changed after a committed run read them: '
+                 ~ dbt_inc_join._restated_text(restated, time_uom) ~ '. Compared: '
+                 ~ (dbt_inc_join._checked_text(checked, time_uom) or 'nothing') ~ ' (restated_horizon=' ~ horizon
+                 ~ '); units before those were not compared. The table differs from one run over the current inputs from '
+                 ~ dbt_inc_join._unit_label(restated[0].unit, time_uom) ~ ' on at least (on_restated_input=' ~ mode ~ ': '
+                 ~ done ~ ').' -%}
+  {%- if older -%}
+    {%- set wider = dbt_inc_join._wider_horizon(horizon, time_uom) -%}
+    {%- set text = text ~ ' The earliest compared unit of ' ~ older | join(' and ') ~ ' is restated, so older units may be'
+                   ~ ' restated too. Compare ' ~ wider ~ ' more units and redo from the earliest restated with: '
+                   ~ dbt_inc_join._redo_command(model_name, wider) -%}
+  {%- else -%}
+    {%- set text = text ~ ' Redo it from the earliest restated unit with: ' ~ dbt_inc_join._redo_command(model_name) -%}
+  {%- endif -%}
+  {{ return(text) }}
+{% endmacro %}
+
+{% macro _pending_units(found, outstanding) %}
+  {#- The restated units a run acts on: those it found now, and those found earlier (by a run or by the test
+      restated_inputs, the table property inc_join.outstanding) that no run has redone; one per input and unit,
+      earliest first. -#}
+  {%- set seen = [] -%}
+  {%- set merged = [] -%}
+  {%- for row in found -%}
+    {%- do seen.append(row.input ~ '|' ~ row.unit) -%}
+    {%- do merged.append(row) -%}
+  {%- endfor -%}
+  {%- for row in outstanding or [] if (row.input ~ '|' ~ row.unit) not in seen -%}
+    {%- do seen.append(row.input ~ '|' ~ row.unit) -%}
+    {%- set kept = row.copy() -%}
+    {%- do kept.update({'outstanding': true}) -%}
+    {%- do merged.append(kept) -%}
+  {%- endfor -%}
+  {{ return(merged | sort(attribute='input') | sort(attribute='unit')) }}
+{% endmacro %}
+
+{% macro _still_outstanding(outstanding, found, window_start, empty) %}
+  {#- What stays outstanding after a committed run (the post-hook's inc_join.outstanding): the units outstanding
+      before and those it found, less those it redid (a run that wrote from a unit at or before them on). -#}
+  {%- set kept = [] -%}
+  {%- for row in dbt_inc_join._pending_units(found, outstanding) -%}
+    {%- if empty or (window_start is not none and window_start > row.unit) -%}
+      {%- do kept.append({'input': row.input, 'unit': row.unit, 'rows_then': row.rows_then, 'rows_now': row.rows_now}) -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {{ return(kept) }}
+{% endmacro %}
+
+{% macro _recorded_fingerprints(records, ranges) %}
+  {#- What the ledger's records ({ranges, units} each, oldest first) last saw of each unit of `ranges`: per input
+      and unit, the latest record whose range holds it. Its ranges: the part of `ranges` the records cover. -#}
+  {%- set recorded = {'ranges': {}, 'units': {}} -%}
+  {%- for name, bounds in ranges.items() -%}
+    {%- set seen = {} -%}
+    {%- set covered = namespace(lower=none, upper=none, any=false) -%}
+    {%- for record in records if name in record.ranges -%}
+      {%- set range = record.ranges[name] -%}
+      {%- set covered.lower = range[0] if not covered.any or (range[0] or '') < (covered.lower or '') else covered.lower -%}
+      {%- set covered.upper = range[1] if not covered.any or range[1] > covered.upper else covered.upper -%}
+      {%- set covered.any = true -%}
+      {%- for key in seen.keys() | list if dbt_inc_join._inside(key, range[0], range[1]) -%}
+        {%- do seen.pop(key) -%}
+      {%- endfor -%}
+      {%- for key, value in (record.units.get(name) or {}).items() if dbt_inc_join._inside(key, range[0], range[1]) -%}
+        {%- do seen.update({key: value}) -%}
+      {%- endfor -%}
+    {%- endfor -%}
+    {%- if covered.any -%}
+      {%- do recorded.ranges.update({name: [[covered.lower or '', bounds[0] or ''] | max or none,
+                                            [covered.upper, bounds[1]] | min]}) -%}
+      {%- do recorded.units.update({name: seen}) -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {{ return(recorded) }}
+{% endmacro %}
+
+{% macro _covers(record, ranges) %}
+  {#- Whether a fingerprint record reaches back to the start of every range of `ranges` (units after its end are
+      arrivals no run has read, and restate nothing). -#}
+  {%- if not record -%}{{ return(false) }}{%- endif -%}
+  {%- for name, bounds in ranges.items() -%}
+    {%- set have = (record.get('ranges') or {}).get(name) -%}
+    {%- if not have or bounds[0] is none or (have[0] is not none and bounds[0] < have[0]) -%}
+      {{ return(false) }}
+    {%- endif -%}
+  {%- endfor -%}
+  {{ return(true) }}
+{% endmacro %}
+
+{% macro _restated_horizon(argument) %}
+  {#- How many units before its read ranges a run also compares (spec §14): var inc_join_restated_horizon >
+      argument > 0. -#}
+  {%- set from_var = var('inc_join_restated_horizon', none) -%}
+  {%- if from_var not in [none, ''] -%}
+    {{ return(dbt_inc_join._window_length('inc_join_restated_horizon', from_var)) }}
+  {%- endif -%}
+  {%- if argument is none -%}{{ return(0) }}{%- endif -%}
+  {{ return(dbt_inc_join._window_length('restated_horizon', argument)) }}
+{% endmacro %}
+
+{% macro _with_horizon(reaches, horizon) %}
+  {#- The reaches of the fingerprints: each input's read range, and horizon more units before it. -#}
+  {%- set found = {} -%}
+  {%- for name, reach in reaches.items() -%}{%- do found.update({name: reach + horizon}) -%}{%- endfor -%}
+  {{ return(found) }}
 {% endmacro %}
 
 {% macro _check_redo_strategy(strategy, parameter) %}

@@ -94,38 +94,50 @@
   {{ return(read.units) }}
 {% endmacro %}
 
-{% macro _check_restated(window, sides, reaches, mode) %}
+{% macro _check_restated(window, sides, reaches, mode, horizon=0) %}
   {#- What a run that records its runs finds of its inputs, before it writes (spec §14): the fingerprints of
-      its read ranges, and the units among them that differ from what the table's last committed run read.
+      its read ranges and `horizon` units before them, the units among them that differ from what the table's
+      committed runs read (the table property inc_join.fingerprints, or the ledger's records where the
+      property does not reach), and the units found earlier that no run has redone (inc_join.outstanding).
       A first run (or full refresh) only fingerprints what the next run reads again. -#}
-  {%- set check = {'units': {}, 'queried': {}, 'restated': [], 'mode': mode, 'redone': {}} -%}
-  {%- if window.empty or window.get('in_sql') or not dbt_inc_join._checks_inputs() -%}
+  {%- set check = {'units': {}, 'queried': {}, 'restated': [], 'pending': [], 'mode': mode, 'redone': {}, 'horizon': horizon} -%}
+  {%- if window.get('in_sql') or not dbt_inc_join._checks_inputs() or not is_incremental() -%}
+    {#- a first run (or full refresh) only fingerprints what the next run reads again (_restated_record) -#}
     {{ return(check) }}
   {%- endif -%}
   {%- set time_uom = window.time_uom -%}
-  {%- if window.start is none -%}
-    {%- set queried = dbt_inc_join._reach_ranges(reaches, dbt_inc_join._shift_value(window.end, 1, time_uom), window.end, time_uom) -%}
-  {%- else -%}
-    {%- set queried = dbt_inc_join._reach_ranges(reaches, window.start, window.end, time_uom) -%}
+  {#- the table's properties as the window's ledger state read them, else read now -#}
+  {%- set committed = window.get('committed_fingerprints') -%}
+  {%- if not committed -%}
+    {%- set properties = dbt_inc_join._table_properties(this) -%}
+    {%- set committed = {'text': properties.get('inc_join.fingerprints'), 'outstanding': properties.get('inc_join.outstanding')} -%}
   {%- endif -%}
-  {#- read with the watermark (_read_units) when the window's query took them -#}
-  {%- set units = dbt_inc_join._units_read(window.get('read_units'), queried) -%}
-  {%- if units is none -%}
-    {%- set units = dbt_inc_join._fingerprints(sides, queried, time_uom) -%}
-  {%- endif -%}
-  {%- do check.update({'units': units, 'queried': queried}) -%}
+  {%- set outstanding = fromjson(committed.outstanding) if committed.get('outstanding') else [] -%}
+  {%- set previous = fromjson(committed.text) if committed.text else none -%}
   {%- set redone = dbt_inc_join._upstream_redos() -%}
   {%- do check.update({'redone': redone}) -%}
-  {%- if is_incremental() -%}
-    {#- the table property inc_join.fingerprints as the window's ledger state read it, else read now -#}
-    {%- set committed = window.get('committed_fingerprints') -%}
-    {%- set previous = committed.text if committed else dbt_inc_join._table_properties(this).get('inc_join.fingerprints') -%}
-    {%- set previous = fromjson(previous) if previous else none -%}
-    {%- set found = dbt_inc_join._restated_units(previous, units, queried) + dbt_inc_join._upstream_restated(previous, redone, time_uom) -%}
-    {%- do check.update({'restated': found | sort(attribute='input') | sort(attribute='unit')}) -%}
+  {#- an upstream inc_join table redone since restates this table's input from the redo's start, window or not -#}
+  {%- set found = dbt_inc_join._upstream_restated(previous, redone, time_uom) -%}
+  {%- if not window.empty -%}
+    {%- set first = window.start if window.start is not none else dbt_inc_join._shift_value(window.end, 1, time_uom) -%}
+    {%- set queried = dbt_inc_join._reach_ranges(reaches, first, window.end, time_uom) -%}
+    {#- read with the watermark (_read_units) when the window's query took them -#}
+    {%- set units = dbt_inc_join._units_read(window.get('read_units'), queried) -%}
+    {%- if units is none -%}
+      {%- set units = dbt_inc_join._fingerprints(sides, queried, time_uom) -%}
+    {%- endif -%}
+    {%- do check.update({'units': units, 'queried': queried}) -%}
+    {%- if previous and not dbt_inc_join._covers(previous, queried) -%}
+      {#- a horizon or a redo reaches before what the last run recorded: what the ledger's records saw -#}
+      {%- set previous = dbt_inc_join._recorded_fingerprints(dbt_inc_join._ledger_records(this), queried) -%}
+    {%- endif -%}
+    {%- set found = dbt_inc_join._restated_units(previous, units, queried) + found -%}
   {%- endif -%}
-  {%- if check.restated and mode != 'redo' -%}
-    {%- set message = dbt_inc_join._restated_message(this, model.name, check.restated, time_uom, mode) -%}
+  {#- a run with no window (nothing new yet) still acts on the units found earlier and not redone -#}
+  {%- do check.update({'restated': found | sort(attribute='input') | sort(attribute='unit'),
+                       'pending': dbt_inc_join._pending_units(found, outstanding)}) -%}
+  {%- if check.pending and mode != 'redo' -%}
+    {%- set message = dbt_inc_join._restated_message(this, model.name, check.pending, time_uom, mode, check.queried, horizon) -%}
     {%- if mode == 'fail' -%}
       {{ exceptions.raise_compiler_error(message) }}
     {%- endif -%}
@@ -134,19 +146,39 @@
   {{ return(check) }}
 {% endmacro %}
 
+{% macro _ledger_records(relation) %}
+  {#- The fingerprint records of the table's committed runs, oldest first (the ledger's fingerprints column). -#}
+  {%- set ledger = dbt_inc_join._ledger_for_this_model() -%}
+  {%- set table_id = dbt_inc_join._table_properties(relation).get('inc_join.table_id') -%}
+  {%- if ledger is none or table_id is none -%}{{ return([]) }}{%- endif -%}
+  {%- set found = run_query(dbt_inc_join._ledger_records_sql(ledger, relation, table_id)) -%}
+  {%- set records = [] -%}
+  {%- for row in found.rows -%}{%- do records.append(fromjson(row[0])) -%}{%- endfor -%}
+  {{ return(records) }}
+{% endmacro %}
+
+{% macro _ledger_records_sql(ledger, relation, table_id) %}
+  {{ return("SELECT fingerprints FROM " ~ ledger ~ " WHERE relation = " ~ dbt_inc_join._text_literal(relation | string)
+            ~ " AND table_id = " ~ dbt_inc_join._text_literal(table_id) ~ " AND fingerprints IS NOT NULL AND NOT empty"
+            ~ " ORDER BY finished_at") }}
+{% endmacro %}
+
 {% macro _redo_of(check, window) %}
-  {#- The redo a run with on_restated_input=redo makes of its restated units: start at the earliest (no output
-      row a unit can change is placed before it, spec §14), or none when the window already starts there. -#}
-  {%- if check.mode != 'redo' or not check.restated -%}{{ return(none) }}{%- endif -%}
-  {%- set earliest = dbt_inc_join._parse_text_value(check.restated[0].unit, window.time_uom) -%}
+  {#- The redo a run with on_restated_input=redo makes of its restated units, found now or earlier: start at the
+      earliest (no output row a unit can change is placed before it, spec §14), or none when the window already
+      starts there. -#}
+  {%- if check.mode != 'redo' or not check.pending -%}{{ return(none) }}{%- endif -%}
+  {%- set earliest = dbt_inc_join._parse_text_value(check.pending[0].unit, window.time_uom) -%}
   {%- if window.start is not none and earliest >= window.start -%}{{ return(none) }}{%- endif -%}
-  {{ return({'start': earliest, 'reason': 'on_restated_input=redo: restated ' ~ dbt_inc_join._restated_text(check.restated, window.time_uom)}) }}
+  {{ return({'start': earliest, 'reason': 'on_restated_input=redo: restated ' ~ dbt_inc_join._restated_text(check.pending, window.time_uom)}) }}
 {% endmacro %}
 
 {% macro _restated_record(check, window, sides, reaches, inc_col) %}
-  {#- The fingerprints the run records (the units the next run reads again), and, for a run that redoes the
-      table from a unit on, the start of that redo: set as a table property before the partitions from there
-      on are dropped, so a redo killed anywhere is done again by the next run (_start_after_this). -#}
+  {#- The fingerprints the run records: those of every unit it read (and `horizon` before), so that the ledger
+      knows what each unit held when a run last read it, and ('next') the ranges the next run compares, which
+      the post-hook mirrors in the table property inc_join.fingerprints. For a run that redoes the table from
+      a unit on, the start of that redo: set as a table property before the partitions from there on are
+      dropped, so a redo killed anywhere is done again by the next run (_start_after_this). -#}
   {%- if window.get('redo_from') is not none and not window.empty and is_incremental() and dbt_inc_join._is_writing_run() -%}
     {%- do dbt_inc_join._begin_redo(this, inc_col, window.redo_from, window.time_uom) -%}
   {%- endif -%}
@@ -155,19 +187,27 @@
   {%- endif -%}
   {%- set time_uom = window.time_uom -%}
   {%- set following = dbt_inc_join._reach_ranges(reaches, dbt_inc_join._shift_value(window.end, 1, time_uom), window.end, time_uom) -%}
-  {%- set units = check.units -%}
+  {%- set read = dbt_inc_join._reach_ranges(reaches, window.start, window.end, time_uom) if window.start is not none and is_incremental() else following -%}
+  {%- set recorded = {} -%}
   {%- set missing = {} -%}
-  {%- for name, bounds in following.items() -%}
+  {%- for name, bounds in read.items() -%}
+    {%- set lower = [bounds[0], following[name][0]] | min -%}
+    {%- do recorded.update({name: [lower, bounds[1]]}) -%}
     {%- set queried = check.queried.get(name) -%}
-    {%- if not queried or not dbt_inc_join._inside(bounds[0], queried[0], queried[1]) or not dbt_inc_join._inside(bounds[1], queried[0], queried[1]) -%}
-      {%- do missing.update({name: bounds}) -%}
+    {%- if not queried or not dbt_inc_join._inside(lower, queried[0], queried[1]) or not dbt_inc_join._inside(bounds[1], queried[0], queried[1]) -%}
+      {%- do missing.update({name: [lower, bounds[1]]}) -%}
     {%- endif -%}
   {%- endfor -%}
+  {%- set units = check.units.copy() -%}
   {%- if missing -%}
-    {#- a redo cut by max_window_units ends before the units the check read: fingerprint those the next run reads -#}
-    {%- set units = dbt_inc_join._fingerprints(sides, missing, time_uom) -%}
+    {#- a first run, or a redo, which reads before the units the check read (or, cut by max_window_units, ends
+        before them): from the watermark's query when it took them, else fingerprinted now -#}
+    {%- set read_before = dbt_inc_join._units_read(window.get('read_units'), missing) -%}
+    {%- do units.update(read_before if read_before is not none else dbt_inc_join._fingerprints(sides, missing, time_uom)) -%}
   {%- endif -%}
-  {{ return({'fingerprints': dbt_inc_join._fingerprint_record(units, following, check.redone), 'restated': check.restated}) }}
+  {%- set record = dbt_inc_join._fingerprint_record(units, recorded, check.redone) -%}
+  {%- do record.update({'next': following}) -%}
+  {{ return({'fingerprints': record, 'restated': check.restated}) }}
 {% endmacro %}
 
 {% macro _begin_redo(relation, inc_col, start, time_uom) %}

@@ -34,8 +34,20 @@
     {#- what the next run compares its reads with (spec §14); a redo's mark, which the models that read this
         table see as restated from there on (_upstream_redos) -#}
     {%- set mirrored = {} -%}
-    {%- if record.get('fingerprints') -%}
-      {%- do mirrored.update({'inc_join.fingerprints': tojson(record.fingerprints)}) -%}
+    {%- set fingerprints = record.get('fingerprints') -%}
+    {%- if fingerprints -%}
+      {#- the property holds what the next run compares ('next'); the ledger, every unit the run read -#}
+      {%- if fingerprints.get('next') -%}
+        {%- set fingerprints = dbt_inc_join._fingerprint_record(fingerprints.units, fingerprints.next, fingerprints.get('redone') or {}) -%}
+      {%- endif -%}
+      {%- do mirrored.update({'inc_join.fingerprints': tojson(fingerprints)}) -%}
+    {%- endif -%}
+    {#- the restated units no run has redone yet (spec §14): this run's finds join them, its window redoes them -#}
+    {%- set before = properties.get('inc_join.outstanding') -%}
+    {%- set outstanding = dbt_inc_join._still_outstanding(fromjson(before) if before else [], record.get('restated') or [],
+                                                          record.window_start, record.empty) -%}
+    {%- if outstanding or before -%}
+      {%- do mirrored.update({'inc_join.outstanding': tojson(outstanding)}) -%}
     {%- endif -%}
     {%- do mirrored.update({'inc_join.committed': tojson({
         'window_start': record.window_start, 'window_end': record.window_end, 'rows_total': counted.rows_total,

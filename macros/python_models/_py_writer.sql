@@ -59,6 +59,7 @@ dbt.inc_join_context = {
     "ledger": {{ dbt_inc_join._py_json(ledger_state) }},
     "records_runs": {{ 'False' if ledger is none else 'True' }},
     "on_restated_input": {{ dbt_inc_join._py_text(var('inc_join_on_restated_input', none)) }},
+    "restated_horizon": {{ dbt_inc_join._py_json(var('inc_join_restated_horizon', none)) }},
     "redo_from": {{ dbt_inc_join._py_text(var('inc_join_redo_from', none)) }},
     "partition_by": {{ dbt_inc_join._py_json(config.get('partition_by')) }},
     "upstream_redos": {{ dbt_inc_join._py_json(dbt_inc_join._upstream_redos() if ledger is not none else {}) }},

@@ -98,7 +98,8 @@
     {%- set latest = committed.latest -%}
     {%- set from_ledger = dbt_inc_join._ledger_start(committed.state, latest, inc_col, time_uom) -%}
     {#- what the last committed run read, for the check of restated inputs (read here once, _check_restated) -#}
-    {%- do found.update({'committed_fingerprints': {'text': committed.state.fingerprints}}) -%}
+    {%- do found.update({'committed_fingerprints': {'text': committed.state.fingerprints,
+                                                    'outstanding': committed.state.outstanding}}) -%}
     {%- if committed.state.redo_pending -%}
       {%- do redos.append({'start': dbt_inc_join._parse_text_value(committed.state.redo_pending, time_uom),
                            'reason': 'a redo from ' ~ dbt_inc_join._unit_label(committed.state.redo_pending, time_uom) ~ ' did not finish: doing it again'}) -%}

@@ -20,10 +20,9 @@ from pyspark.sql.types import DataType
 from .predicates import arrival_range_sql, quote
 from .shared_tables import ON_RESTATED_INPUT_VALUES
 from .time_units import TimeUnit, UnitValue, floor_value, shift_value
-from .validation import check_choice
+from .validation import check_choice, check_window_length
 from .window import OutputWindow, parse_bound, read_ranges
 
-Ranges = Mapping[str, tuple[str | None, str]]
 Units = dict[str, dict[str, str]]
 
 UNIT_TEXT = "yyyy-MM-dd HH:mm:ss"
@@ -179,26 +178,130 @@ def restated_text(restated: Sequence[Mapping[str, Any]], unit: TimeUnit) -> str:
 
 
 def _restated_part(row: Mapping[str, Any], unit: TimeUnit) -> str:
+    since = "; found earlier, not redone" if row.get("outstanding") else ""
     if row["rows_then"] is None:
-        return f"{row['input']} {unit_label(row['unit'], unit)} (redone by its model)"
-    return f"{row['input']} {unit_label(row['unit'], unit)} (rows {row['rows_then']} → {row['rows_now']})"
+        return f"{row['input']} {unit_label(row['unit'], unit)} (redone by its model{since})"
+    return f"{row['input']} {unit_label(row['unit'], unit)} (rows {row['rows_then']} → {row['rows_now']}{since})"
 
 
-def redo_command(model_name: str, unit_text_value: str, unit: TimeUnit) -> str:
-    """The command that redoes a model's table from a unit on."""
-    return f"dbt run --select {model_name} --vars '{{inc_join_redo_from: \"{unit_label(unit_text_value, unit)}\"}}'"
+def checked_text(checked: Mapping[str, Sequence[str | None]], unit: TimeUnit) -> str:
+    """The units a run compared, per input: 'a 2025-03-04..2025-03-06, b 2025-03-03..2025-03-06'."""
+    parts = []
+    for name, (lower, upper) in sorted(checked.items()):
+        first = "the beginning" if lower is None else unit_label(lower, unit)
+        parts.append(f"{name} {first}..{unit_label(str(upper), unit)}")
+    return ", ".join(parts)
+
+
+def older_inputs(restated: Sequence[Mapping[str, Any]], checked: Mapping[str, Sequence[str | None]]) -> list[str]:
+    """The inputs whose earliest checked unit is restated: their older units, which no one compared, may be too."""
+    found: list[str] = []
+    for row in restated:
+        if row["rows_then"] is None or row.get("outstanding"):
+            continue
+        bounds = checked.get(row["input"])
+        if bounds and bounds[0] is not None and row["unit"] == bounds[0] and row["input"] not in found:
+            found.append(row["input"])
+    return sorted(found)
+
+
+def wider_horizon(horizon: int, unit: TimeUnit) -> int:
+    """The restated_horizon a repair command suggests when older units may be restated: twice the run's own, and
+    at least a week of days, two days of hours or two hours of minutes."""
+    return max(horizon * 2, {"day": 7, "hour": 48, "minute": 120}[unit.value])
+
+
+def redo_command(model_name: str, horizon: int | None = None) -> str:
+    """The one command that repairs a model's table: a run that redoes it from its earliest outstanding unit (and,
+    with a horizon, compares that many more units first)."""
+    settings = "inc_join_on_restated_input: redo" + (
+        "" if horizon is None else f", inc_join_restated_horizon: {horizon}"
+    )
+    return f"dbt run --select {model_name} --vars '{{{settings}}}'"
 
 
 def restated_message(target: str, model_name: str, restated: Sequence[Mapping[str, Any]], unit: TimeUnit,
-                     mode: str) -> str:  # fmt: skip
-    """The warning (mode warn) or the error (mode fail) of a run that found restated units."""
-    first = restated[0]["unit"]
-    done = "written as usual" if mode == "warn" else "nothing was written"
-    return (
+                     mode: str, checked: Mapping[str, Sequence[str | None]], horizon: int) -> str:  # fmt: skip
+    """The warning (mode warn) or the error (mode fail) of a run with restated units not yet redone: what it found,
+    what it compared (``checked``: {input: [lower, upper]}), and the one command that repairs the table."""
+    older = older_inputs(restated, checked)
+    done = "written as usual, unless dbt stops on warnings (--warn-error)" if mode == "warn" else "nothing was written"
+    text = (
         f"inc_join {target}: inputs changed after a committed run read them: {restated_text(restated, unit)}. "
-        f"The table from {unit_label(first, unit)} on can differ from one run over the current inputs "
-        f"(on_restated_input={mode}: {done}). Redo it with: {redo_command(model_name, first, unit)}"
+        f"Compared: {checked_text(checked, unit) or 'nothing'} (restated_horizon={horizon}); units before those "
+        "were not compared. The table differs from one run over the current inputs from "
+        f"{unit_label(restated[0]['unit'], unit)} on at least (on_restated_input={mode}: {done})."
     )
+    if older:
+        wider = wider_horizon(horizon, unit)
+        return (
+            f"{text} The earliest compared unit of {' and '.join(older)} is restated, so older units may be restated "
+            f"too. Compare {wider} more units and redo from the earliest restated with: "
+            f"{redo_command(model_name, wider)}"
+        )
+    return f"{text} Redo it from the earliest restated unit with: {redo_command(model_name)}"
+
+
+def pending_units(
+    found: Sequence[Mapping[str, Any]], outstanding: Sequence[Mapping[str, Any]] | None
+) -> list[dict[str, Any]]:
+    """The restated units a run acts on: those it found now, and those found earlier (by a run or by the test
+    restated_inputs, the table property inc_join.outstanding) that no run has redone; one per input and unit,
+    earliest first."""
+    seen = {(row["input"], row["unit"]) for row in found}
+    merged = [dict(row) for row in found]
+    for row in outstanding or []:
+        if (row["input"], row["unit"]) not in seen:
+            seen.add((row["input"], row["unit"]))
+            merged.append({**row, "outstanding": True})
+    return sorted(merged, key=lambda row: (row["unit"], row["input"]))
+
+
+def recorded_fingerprints(records: Sequence[Mapping[str, Any]],
+                          ranges: Mapping[str, Sequence[str | None]]) -> dict[str, Any]:  # fmt: skip
+    """What the ledger's records ({ranges, units} each, oldest first) last saw of each unit of ``ranges``: per input
+    and unit, the latest record whose range holds it. Its ranges: the part of ``ranges`` the records cover."""
+    recorded: dict[str, Any] = {"ranges": {}, "units": {}}
+    for name, (lower, upper) in ranges.items():
+        seen: dict[str, str] = {}
+        held = [record for record in records if name in record["ranges"]]
+        for record in held:
+            first, last = record["ranges"][name]
+            seen = {key: value for key, value in seen.items() if not _inside(key, first, last)}
+            seen.update({k: v for k, v in (record["units"].get(name) or {}).items() if _inside(k, first, last)})
+        if held:
+            covered_lower = min(record["ranges"][name][0] or "" for record in held)
+            covered_upper = max(record["ranges"][name][1] for record in held)
+            recorded["ranges"][name] = [max(covered_lower, lower or "") or None, min(covered_upper, str(upper))]
+            recorded["units"][name] = seen
+    return recorded
+
+
+def covers(record: Mapping[str, Any] | None, ranges: Mapping[str, Sequence[str | None]]) -> bool:
+    """Whether a fingerprint record reaches back to the start of every range of ``ranges`` (units after its end are
+    arrivals no run has read, and restate nothing)."""
+    if not record:
+        return False
+    for name, (lower, _) in ranges.items():
+        have = (record.get("ranges") or {}).get(name)
+        if not have or lower is None or (have[0] is not None and lower < have[0]):
+            return False
+    return True
+
+
+def restated_horizon(argument: object, var_value: object) -> int:
+    """How many units before its read ranges a run also compares (spec §14): var inc_join_restated_horizon >
+    argument > 0."""
+    if var_value not in (None, ""):
+        return check_window_length("inc_join_restated_horizon", var_value)
+    if argument is None:
+        return 0
+    return check_window_length("restated_horizon", argument)
+
+
+def with_horizon(reach: Mapping[str, int], horizon: int) -> dict[str, int]:
+    """The reaches of the fingerprints: each input's read range, and ``horizon`` more units before it."""
+    return {name: units + horizon for name, units in reach.items()}
 
 
 def check_redo_strategy(strategy: object, parameter: str) -> None:
@@ -239,8 +342,10 @@ class Check:
     mode: str
     units: Units = field(default_factory=dict)
     queried: dict[str, list[str | None]] = field(default_factory=dict)
-    restated: list[dict[str, Any]] = field(default_factory=list)
+    restated: list[dict[str, Any]] = field(default_factory=list)  #: found now (the ledger's restated)
+    pending: list[dict[str, Any]] = field(default_factory=list)  #: found now or earlier, not redone
     redone: dict[str, Any] = field(default_factory=dict)
+    horizon: int = 0
 
 
 def check_redo_config(context: Mapping[str, Any], mode: str, inc_col: str) -> None:
@@ -348,24 +453,36 @@ def units_read(read: ReadUnits | None, queried: Mapping[str, Sequence[str | None
 def check_restated(window: OutputWindow, sides: Sequence[Side], reach: Mapping[str, int], mode: str, *,
                    records_runs: bool, incremental: bool, previous: Mapping[str, Any] | None,
                    redone: Mapping[str, Any], target: str, model_name: str, unit: TimeUnit,
-                   log: Callable[[str], None], read: ReadUnits | None = None) -> Check:  # fmt: skip
+                   log: Callable[[str], None], read: ReadUnits | None = None, horizon: int = 0,
+                   outstanding: Sequence[Mapping[str, Any]] = (),
+                   records: Callable[[], Sequence[Mapping[str, Any]]] = list) -> Check:  # fmt: skip
     """What a run that records its runs finds of its inputs before it writes (spec §14): the fingerprints of its
-    read ranges (``read``: from the watermark's query, when it took them) and the units among them that differ
-    from what the table's last committed run read."""
-    check = Check(mode)
-    if window.is_empty or not records_runs:
-        return check
-    assert window.end is not None
-    first = window.start if window.start is not None else shift_value(window.end, 1, unit)
-    check.queried = reach_ranges(reach, first, window.end, unit)
-    units = units_read(read, check.queried)
-    check.units = fingerprints(sides, check.queried, unit) if units is None else units
+    read ranges and ``horizon`` units before them (``read``: from the watermark's query, when it took them), the
+    units among them that differ from what the table's committed runs read (``previous``, the table property, or
+    the ledger's ``records`` where it does not reach), and the units found earlier that no run has redone
+    (``outstanding``)."""
+    check = Check(mode, horizon=horizon)
+    if not records_runs or not incremental:
+        return check  # a first run (or full refresh) only fingerprints what the next run reads again
     check.redone = dict(redone)
-    if incremental:
-        found = restated_units(previous, check.units, check.queried) + upstream_restated(previous, redone, unit)
-        check.restated = sorted(found, key=lambda row: (row["unit"], row["input"]))
-    if check.restated and mode != "redo":
-        message = restated_message(target, model_name, check.restated, unit, mode)
+    # an upstream inc_join table redone since restates this table's input from the redo's start, window or not
+    found = upstream_restated(previous, redone, unit)
+    if not window.is_empty:
+        assert window.end is not None
+        first = window.start if window.start is not None else shift_value(window.end, 1, unit)
+        check.queried = reach_ranges(reach, first, window.end, unit)
+        units = units_read(read, check.queried)
+        check.units = fingerprints(sides, check.queried, unit) if units is None else units
+        compared = previous
+        if previous and not covers(previous, check.queried):
+            # a horizon or a redo reaches before what the last run recorded: what the ledger's records saw
+            compared = recorded_fingerprints(records(), check.queried)
+        found = restated_units(compared, check.units, check.queried) + found
+    # a run with no window (nothing new yet) still acts on the units found earlier and not redone
+    check.restated = sorted(found, key=lambda row: (row["unit"], row["input"]))
+    check.pending = pending_units(found, outstanding)
+    if check.pending and mode != "redo":
+        message = restated_message(target, model_name, check.pending, unit, mode, check.queried, horizon)
         if mode == "fail":
             raise ValueError(message)
         log(message)
@@ -373,33 +490,48 @@ def check_restated(window: OutputWindow, sides: Sequence[Side], reach: Mapping[s
 
 
 def redo_of(check: Check, window: OutputWindow, unit: TimeUnit) -> Redo | None:
-    """The redo a run with on_restated_input=redo makes of its restated units: start at the earliest (no output
-    row a unit can change is placed before it, spec §14), or None when the window already starts there."""
-    if check.mode != "redo" or not check.restated:
+    """The redo a run with on_restated_input=redo makes of its restated units, found now or earlier: start at the
+    earliest (no output row a unit can change is placed before it, spec §14), or None when the window already
+    starts there."""
+    if check.mode != "redo" or not check.pending:
         return None
-    earliest = parse_bound(check.restated[0]["unit"], "restated unit", unit)
+    earliest = parse_bound(check.pending[0]["unit"], "restated unit", unit)
     assert earliest is not None
     if window.start is not None and earliest >= window.start:
         return None
-    return Redo(earliest, f"on_restated_input=redo: restated {restated_text(check.restated, unit)}")
+    return Redo(earliest, f"on_restated_input=redo: restated {restated_text(check.pending, unit)}")
 
 
 def restated_record(check: Check, window: OutputWindow, sides: Sequence[Side], reach: Mapping[str, int], *,
-                    records_runs: bool, unit: TimeUnit) -> dict[str, Any]:  # fmt: skip
-    """The fingerprints the run records: the units the next run reads again (a redo cut by max_window_units ends
-    before the units the check read, so those are fingerprinted then)."""
+                    records_runs: bool, unit: TimeUnit, incremental: bool,
+                    read_units_of: ReadUnits | None = None) -> dict[str, Any]:  # fmt: skip
+    """The fingerprints the run records: those of every unit it read (and ``horizon`` before), so that the ledger
+    knows what each unit held when a run last read it, and (``next``) the ranges the next run compares, which the
+    post-hook mirrors in the table property inc_join.fingerprints. A redo reads before the units the check read
+    (or, cut by max_window_units, ends before them): those are fingerprinted then."""
     if window.is_empty or not records_runs:
         return {"fingerprints": None, "restated": check.restated}
     assert window.end is not None
     following = reach_ranges(reach, shift_value(window.end, 1, unit), window.end, unit)
-    missing = {
-        name: bounds
-        for name, bounds in following.items()
-        if not check.queried.get(name)
-        or not all(_inside(bound or "", *check.queried[name]) for bound in bounds if bound is not None)
-    }
-    units = fingerprints(sides, missing, unit) if missing else check.units
-    return {"fingerprints": fingerprint_record(units, following, check.redone), "restated": check.restated}
+    read = (
+        reach_ranges(reach, window.start, window.end, unit) if window.start is not None and incremental else following
+    )
+    recorded: dict[str, list[str | None]] = {}
+    missing: dict[str, list[str | None]] = {}
+    for name, (lower, upper) in read.items():
+        first = min(str(lower), str(following[name][0]))
+        recorded[name] = [first, upper]
+        queried = check.queried.get(name)
+        if not queried or not _inside(first, *queried) or not _inside(str(upper), *queried):
+            missing[name] = [first, upper]
+    units = dict(check.units)
+    if missing:
+        # a first run, or a redo: from the watermark's query when it took them, else fingerprinted now
+        read_before = units_read(read_units_of, missing)
+        units.update(read_before if read_before is not None else fingerprints(sides, missing, unit))
+    record = fingerprint_record(units, recorded, check.redone)
+    record["next"] = following
+    return {"fingerprints": record, "restated": check.restated}
 
 
 def begin_redo(spark: Any, relation: str, inc_col: str, start: UnitValue, unit: TimeUnit) -> None:

@@ -141,6 +141,7 @@ ARGUMENTS = (
     _argument("max_window_units", None, "window_cap", joined=False, entries=_IN_DBT),
     _argument("join_cond", None),
     _argument("on_restated_input", "warn", "choice", ON_RESTATED_INPUT_VALUES, joined=False, entries=_IN_DBT),
+    _argument("restated_horizon", 0, "window_length", joined=False, entries=_IN_DBT),
 )
 # fmt: on
 

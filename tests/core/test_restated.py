@@ -14,17 +14,23 @@ from dbt_inc_join.restated import (
     Redo,
     Side,
     check_redo_config,
+    covers,
     fingerprint_record,
     latest_units,
     on_restated_input_mode,
+    pending_units,
     reach_ranges,
     read_units,
+    recorded_fingerprints,
     redo_start,
+    restated_horizon,
     restated_message,
+    restated_text,
     restated_units,
     unit_text,
     units_read,
     upstream_restated,
+    with_horizon,
 )
 from dbt_inc_join.restated import fingerprints as fingerprints_of
 from dbt_inc_join.time_units import TimeUnit
@@ -172,11 +178,70 @@ def test_modes_and_their_messages():
     with pytest.raises(ValueError, match="inc_join_on_restated_input='nope' is not supported"):
         on_restated_input_mode("warn", "nope")
     restated = [{"input": "b", "unit": "2025-03-06 00:00:00", "rows_then": 5, "rows_now": 6}]
-    assert restated_message("db.m", "m", restated, TimeUnit.DAY, "fail") == (
-        "inc_join db.m: inputs changed after a committed run read them: b 2025-03-06 (rows 5 → 6). The table from "
-        "2025-03-06 on can differ from one run over the current inputs (on_restated_input=fail: nothing was "
-        "written). Redo it with: dbt run --select m --vars '{inc_join_redo_from: \"2025-03-06\"}'"
+    checked = {"a": ["2025-03-05 00:00:00", "2025-03-08 00:00:00"], "b": ["2025-03-03 00:00:00", "2025-03-08 00:00:00"]}
+    assert restated_message("db.m", "m", restated, TimeUnit.DAY, "fail", checked, 0) == (
+        "inc_join db.m: inputs changed after a committed run read them: b 2025-03-06 (rows 5 → 6). Compared: a "
+        "2025-03-05..2025-03-08, b 2025-03-03..2025-03-08 (restated_horizon=0); units before those were not compared. "
+        "The table differs from one run over the current inputs from 2025-03-06 on at least (on_restated_input=fail: "
+        "nothing was written). Redo it from the earliest restated unit with: dbt run --select m --vars "
+        "'{inc_join_on_restated_input: redo}'"
     )
+    # the earliest compared unit of b restated: older ones may be too, and the command compares further back
+    at_start = [{"input": "b", "unit": "2025-03-03 00:00:00", "rows_then": 5, "rows_now": 4}, *restated]
+    message = restated_message("db.m", "m", at_start, TimeUnit.HOUR, "warn", checked, 30)
+    assert "written as usual, unless dbt stops on warnings (--warn-error)" in message
+    assert message.endswith(
+        "The earliest compared unit of b is restated, so older units may be restated too. Compare 60 more units and "
+        "redo from the earliest restated with: dbt run --select m --vars '{inc_join_on_restated_input: redo, "
+        "inc_join_restated_horizon: 60}'"
+    )
+    assert "Compare 48 more units" in restated_message("db.m", "m", at_start, TimeUnit.HOUR, "warn", checked, 0)
+
+
+def test_units_found_earlier_stay_pending_until_found_again():
+    found = [{"input": "b", "unit": "2025-03-06 00:00:00", "rows_then": 5, "rows_now": 6}]
+    outstanding = [
+        {"input": "b", "unit": "2025-03-06 00:00:00", "rows_then": 5, "rows_now": 7},
+        {"input": "a", "unit": "2025-03-01 00:00:00", "rows_then": 2, "rows_now": 1},
+    ]
+    assert pending_units(found, outstanding) == [
+        {"input": "a", "unit": "2025-03-01 00:00:00", "rows_then": 2, "rows_now": 1, "outstanding": True},
+        found[0],
+    ]
+    assert pending_units([], None) == []
+    text = restated_text(pending_units([], outstanding[1:]), TimeUnit.DAY)
+    assert text == "a 2025-03-01 (rows 2 → 1; found earlier, not redone)"
+
+
+def test_what_the_ledger_last_saw_of_each_unit():
+    records = [
+        {"ranges": {"a": ["2025-03-01 00:00:00", "2025-03-05 00:00:00"]},
+         "units": {"a": {"2025-03-01 00:00:00": "1:1", "2025-03-04 00:00:00": "1:2"}}},
+        # a later run read 03-03..03-06 again: 03-04 had no rows then, 03-06 two
+        {"ranges": {"a": ["2025-03-03 00:00:00", "2025-03-06 00:00:00"]},
+         "units": {"a": {"2025-03-06 00:00:00": "2:2"}}},
+    ]  # fmt: skip
+    queried = {"a": ["2025-03-02 00:00:00", "2025-03-09 00:00:00"], "b": ["2025-03-02 00:00:00", "2025-03-09 00:00:00"]}
+    assert recorded_fingerprints(records, queried) == {
+        "ranges": {"a": ["2025-03-02 00:00:00", "2025-03-06 00:00:00"]},
+        "units": {"a": {"2025-03-01 00:00:00": "1:1", "2025-03-06 00:00:00": "2:2"}},  # 03-04: no rows since
+    }
+    # the property reaches back to a range's start: units after its end are new arrivals, not restatements
+    assert covers(records[1], {"a": ["2025-03-03 00:00:00", "2025-03-09 00:00:00"]})
+    assert not covers(records[1], {"a": ["2025-03-02 00:00:00", "2025-03-06 00:00:00"]})
+    assert not covers(None, {"a": ["2025-03-03 00:00:00", "2025-03-06 00:00:00"]})
+    assert not covers(records[1], queried)  # no record of b
+
+
+def test_the_horizon_var_wins_and_is_checked():
+    assert restated_horizon(None, None) == 0
+    assert restated_horizon(24, None) == 24
+    assert restated_horizon(24, 72) == 72
+    with pytest.raises(TypeError, match="restated_horizon must be a non-negative whole number"):
+        restated_horizon("24", None)
+    with pytest.raises(ValueError, match="inc_join_restated_horizon must be a non-negative whole number"):
+        restated_horizon(None, -1)
+    assert with_horizon({"a": 4, "b": 6}, 10) == {"a": 14, "b": 16}
 
 
 def test_a_redo_starts_at_the_earliest_redo_before_the_start():

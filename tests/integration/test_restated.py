@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from decimal import Decimal
 
 import pytest
@@ -174,8 +174,13 @@ def test_restated_units_are_named_then_redone(spark, project):
     first = last_record(spark, "restated_left")
     assert list(first.restated) == [] and first.redo_from is None
     recorded = json.loads(first.fingerprints)
-    assert recorded["ranges"] == {"a": ["2025-03-05 00:00:00", "2025-03-08 00:00:00"],
-                                  "b": ["2025-03-03 00:00:00", "2025-03-08 00:00:00"]}  # fmt: skip
+    # the ledger keeps every unit the run read (window 03-08: A from 03-04, B from 03-02); the table property
+    # what the next run compares ("next")
+    assert recorded["ranges"] == {"a": ["2025-03-04 00:00:00", "2025-03-08 00:00:00"],
+                                  "b": ["2025-03-02 00:00:00", "2025-03-08 00:00:00"]}  # fmt: skip
+    assert recorded["next"] == {"a": ["2025-03-05 00:00:00", "2025-03-08 00:00:00"],
+                                "b": ["2025-03-03 00:00:00", "2025-03-08 00:00:00"]}  # fmt: skip
+    assert sorted(recorded["units"]["b"]) == [f"{day(n)} 00:00:00" for n in range(2, 9)]
     # SQL model = Python model: the same units, counts and hashes recorded
     for sql_model, python_model in (("restated_left", "restated_left_py"), MANY):
         python_recorded = json.loads(last_record(spark, python_model).fingerprints)
@@ -217,12 +222,20 @@ def test_restated_units_are_named_then_redone(spark, project):
         assert "var inc_join_redo_from=2025-03-06" in record.start_reason, model
     assert failures(project, "restated_left_not_redone", "restated_left_last_8", "restated_many_next_reads") == 0
 
-    # an older unit, out of every daily run's read range: only the test with a horizon reads it again
+    # an older unit, out of every daily run's read range: only the test with a horizon reads it again; what it
+    # finds stays outstanding (the plain test of the model fails on it too) until a redo, which the one command
+    # the test logs makes
     changed = next(i for i, r in enumerate(data["a"]) if r[2] == day(2))
     data["a"][changed] = (data["a"][changed][0], Decimal("2.50"), day(2))
     inputs.write(day(9))
     assert failures(project, "restated_left_last_8") == 1
-    assert failures(project, "restated_left_not_redone", "restated_many_next_reads") == 0
+    assert failures(project, "restated_left_not_redone") == 1
+    assert failures(project, "restated_many_next_reads") == 0
+    run(project, day(9), "restated_left", inc_join_on_restated_input="redo")
+    assert_equal(project, "restated_left", left_reference(inputs))
+    assert last_record(spark, "restated_left").redo_from.date() == day(2)
+    # after the redo, the horizon compares with what the redo read, and passes
+    assert failures(project, "restated_left_not_redone", "restated_left_last_8") == 0
 
 
 def table_files(spark, model: str) -> list[str]:
@@ -230,10 +243,12 @@ def table_files(spark, model: str) -> list[str]:
 
 
 def test_fail_writes_nothing_and_redo_repairs_a_chain(spark, project):
-    """on_restated_input=fail stops before anything is written, naming the unit and the command; then one `dbt run`
-    with the var set to redo repairs the models and the model that reads one's table (a chain)."""
+    """on_restated_input=fail stops before anything is written, naming the unit and the command; a plain run (warn)
+    then writes and records the units; then one `dbt run` with the var set to redo repairs the models, although the
+    warn run recorded the new fingerprints, and the models that read one's table, directly or through a view
+    (chains)."""
     inputs = Inputs(spark)
-    chained = ("restated_many", "restated_chained", "restated_left_py")
+    chained = ("restated_many", "restated_chained", "restated_left_py", "restated_many_view", "restated_chained_view")
     for n in range(4, 8):  # a first run over days 1-4, then daily runs
         inputs.write(day(n))
         run(project, day(n), *chained, full_refresh=n == 4)
@@ -241,26 +256,98 @@ def test_fail_writes_nothing_and_redo_repairs_a_chain(spark, project):
     inputs.data["c"] = [r for r in inputs.data["c"] if r[0] != 60]  # a deleted note of day 6
     inputs.write(day(8))
 
-    files = {m: table_files(spark, m) for m in chained}
+    files = {m: table_files(spark, m) for m in chained if m != "restated_many_view"}
     records = spark.table(LEDGER).count()
     result = run(project, day(8), *chained, expect_success=False, inc_join_on_restated_input="fail")
     assert not result.success
     message = " ".join(str(r.message) for r in result.result.results if r.message)
     assert "pay 2025-03-05 (rows" in message and "b 2025-03-05 (rows" in message
     assert "on_restated_input=fail: nothing was written" in message
-    assert "dbt run --select restated_many --vars '{inc_join_redo_from: \"2025-03-05\"}'" in message
-    assert {m: table_files(spark, m) for m in chained} == files
+    assert "dbt run --select restated_many --vars '{inc_join_on_restated_input: redo}'" in message
+    # the message says what the run compared, and that older units were not
+    assert "Compared: a 2025-03-04..2025-03-08, b 2025-03-02..2025-03-08 (restated_horizon=0); units before" in message
+    assert {m: table_files(spark, m) for m in chained if m != "restated_many_view"} == files
     assert spark.table(LEDGER).count() == records
 
+    run(project, day(8), *chained)  # warn: written as usual, the units stay outstanding
+    assert [(r.input, r.unit.date()) for r in last_record(spark, "restated_left_py").restated] == [("b", day(5))]
     run(project, day(8), *chained, inc_join_on_restated_input="redo")
     assert_equal(project, "restated_left_py", left_reference(inputs))
     assert_equal(project, "restated_many", many_reference(inputs))
     expected = inc_join(project.table("restated_many"), inputs.table("c"), join_cols="TrxId", how="left",
                         look_back_time=1, max_waiting_time=2, suffixes=["_M", "_C"])  # fmt: skip
     assert_equal(project, "restated_chained", expected)
+    assert_equal(project, "restated_chained_view", expected)
     for model in ("restated_many", "restated_left_py"):
         assert last_record(spark, model).redo_from.date() == day(5), model
-    downstream = last_record(spark, "restated_chained")
-    found = [(r.input, r.unit.date(), r.rows_then) for r in downstream.restated]
-    assert ("inc_join_it.restated_many", day(5), None) in found, found
-    assert downstream.redo_from.date() == day(5)
+    for model in ("restated_chained", "restated_chained_view"):
+        downstream = last_record(spark, model)
+        found = [(r.input, r.unit.date(), r.rows_then) for r in downstream.restated]
+        assert ("inc_join_it.restated_many", day(5), None) in found, (model, found)
+        assert downstream.redo_from.date() == day(5), model
+
+
+def warnings_into(found: list[str]):
+    """A dbt callback that keeps the text of each warning a model gave (exceptions.warn, or a Python model's)."""
+
+    def collect(event) -> None:
+        if event.info.name == "JinjaLogWarning":
+            found.append(event.data.msg)
+
+    return collect
+
+
+def hour_reference(inputs: Inputs):
+    hours = {name: project_view(inputs, name) for name in ("a", "b")}
+    return inc_join(hours["a"], hours["b"], join_cols="TrxId", how="left", look_back_time=1, max_waiting_time=30,
+                    time_uom="hour")  # fmt: skip
+
+
+def project_view(inputs: Inputs, name: str):
+    return inputs.spark.table(f"inc_join_it.restated_hour_{name}")
+
+
+def test_a_day_redelivered_in_hours_is_repaired_by_the_command_its_warning_gives(spark, project):
+    """Hourly units over views, look-back 1 h, waiting 30 h, restated_horizon 48: B's day 7 re-delivered with rows
+    changed at an early and a late hour, one deleted, one added; the early hours lie before the next run's read range
+    (B from day 7 about 14:00 on), inside its horizon. The run names every changed hour; the command its warning gives
+    makes both tables (SQL and Python models) equal to one run over the current inputs, and the horizon test passes
+    in the model's own unit."""
+    inputs = Inputs(spark)
+    models = ("restated_hour_a", "restated_hour_b", "redelivered_hour", "redelivered_hour_py")
+    for n in range(5, 9):
+        inputs.write(day(n))
+        run(project, day(n), *models, full_refresh=n == 5)
+    assert failures(project, "redelivered_hour_last_72") == 0  # hours compared with hours
+
+    hour = lambda row: (row[1] % 6) * 4  # noqa: E731  (a B row's hour in restated_hour_b)
+    redelivered = [r for r in inputs.data["b"] if r[2] == day(7)]
+    early = sorted((r for r in redelivered if hour(r) < 12), key=hour)
+    late = [r for r in redelivered if hour(r) >= 16]
+    assert len(early) >= 2 and late, redelivered
+    changed_early, deleted, changed_late = early[0], early[1], late[0]
+    data = inputs.data["b"]
+    data[data.index(changed_early)] = (changed_early[0] + 1, changed_early[1], day(7))
+    data[data.index(changed_late)] = (changed_late[0] + 1, changed_late[1], day(7))
+    data.remove(deleted)
+    added = next(t for t in range(9000, 9100) if t % 6 == 5)  # hour 20
+    data.append((added * 3, added, day(7)))
+    inputs.write(day(9))
+    warnings: list[str] = []
+    run(project, day(9), *models, callbacks=[warnings_into(warnings)])
+    expected_units = sorted({f"{day(7)} {hour(r):02d}:00:00" for r in (changed_early, deleted, changed_late)}
+                            | {f"{day(7)} 20:00:00"})  # fmt: skip
+    for model in models[2:]:
+        found = sorted({unit for name, unit in restated_units(spark, model) if name == "b"})
+        assert found == expected_units, model
+    assert len(warnings) == 2 and all("(restated_horizon=48)" in text for text in warnings), warnings
+    # what the warning says, done as it says it
+    commands = {re.search(r"dbt run --select (\S+) --vars '(\{.*?\})'", text).groups() for text in warnings}
+    assert {model for model, _ in commands} == set(models[2:])
+    for model, settings in sorted(commands):
+        assert settings == "{inc_join_on_restated_input: redo}", settings
+        run(project, day(9), model, inc_join_on_restated_input="redo")
+    for model in models[2:]:
+        assert_equal(project, model, hour_reference(inputs))
+        assert last_record(spark, model).redo_from == datetime.fromisoformat(expected_units[0])
+    assert failures(project, "redelivered_hour_last_72") == 0

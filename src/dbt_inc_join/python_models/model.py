@@ -29,7 +29,9 @@ from ..restated import (
     on_restated_input_mode,
     redo_of,
     restated_record,
+    with_horizon,
 )
+from ..restated import restated_horizon as restated_horizon_of
 from ..time_units import TimeUnit, UnitValue, shift_value
 from ..validation import join_arguments
 from ..window import parse_bound, read_ranges, run_log_line
@@ -102,16 +104,25 @@ def run_record(
 
 
 def _check_restated(
-    dbt: Any, resolved: DbtWindow, sides: list[Side], reach: dict[str, int], mode: str, unit: TimeUnit
+    dbt: Any, resolved: DbtWindow, sides: list[Side], reach: dict[str, int], mode: str, unit: TimeUnit, horizon: int
 ) -> Check:
     """restated.check_restated with what dbt knows of this run (the macro _check_restated reads the same)."""
     context = dbt_context(dbt)
-    previous = (context.get("ledger") or {}).get("fingerprints")
+    state = context.get("ledger") or {}
+    previous, outstanding = state.get("fingerprints"), state.get("outstanding")
+
+    def records() -> list[Any]:
+        # the ledger's records, read only when the property does not reach (the macro _ledger_records)
+        query = state.get("records_query")
+        rows = sides[0].df.sparkSession.sql(query).collect() if query else []
+        return [json.loads(row[0]) for row in rows]
+
     return check_restated(
         resolved.window, sides, reach, mode, records_runs=bool(context.get("records_runs")),
         incremental=bool(dbt.is_incremental), previous=json.loads(previous) if previous else None,
         redone=context.get("upstream_redos") or {},
-        target=str(dbt.this), model_name=str(dbt.this).split(".")[-1], unit=unit, log=_log, read=resolved.read,
+        target=str(dbt.this), model_name=str(dbt.this).split(".")[-1], unit=unit, log=_warn, read=resolved.read,
+        horizon=horizon, outstanding=json.loads(outstanding) if outstanding else [], records=records,
     )  # fmt: skip
 
 
@@ -121,10 +132,25 @@ def _restated_record(
     """restated.restated_record, and the start of a redo (restated.begin_redo) before the model's rows are written."""
     context = dbt_context(dbt)
     records_runs = bool(context.get("records_runs"))
-    recorded = restated_record(check, resolved.window, sides, reach, records_runs=records_runs, unit=unit)
+    recorded = restated_record(
+        check, resolved.window, sides, reach, records_runs=records_runs, unit=unit,
+        incremental=bool(dbt.is_incremental), read_units_of=resolved.read,
+    )  # fmt: skip
     if resolved.redo_from is not None and dbt.is_incremental and not resolved.window.is_empty:
         begin_redo(sides[0].df.sparkSession, str(dbt.this), inc_col, resolved.redo_from, unit)
     return recorded
+
+
+def _warn(message: str) -> None:
+    """A warning in dbt's log, like the SQL macro's ``exceptions.warn``: with --warn-error it stops the run before
+    the model writes."""
+    try:
+        from dbt.events.types import JinjaLogWarning
+        from dbt_common.events.functions import warn_or_error
+    except ImportError:  # outside dbt
+        print(message)
+        return
+    warn_or_error(JinjaLogWarning(msg=message))
 
 
 def _log(message: str) -> None:
@@ -164,6 +190,7 @@ def inc_join_model(
     max_window_units: int | None = None,
     join_cond: str | None = None,
     on_restated_input: str = "warn",
+    restated_horizon: int = 0,
 ) -> DataFrame:
     """The body of a dbt Python model: ``return inc_join_model(dbt, dbt.ref("a"), dbt.ref("b"), join_cols=...)``.
 
@@ -174,16 +201,17 @@ def inc_join_model(
     cap = _max_window_units(context, max_window_units)
     unit = prepared.params.time_uom
     mode = on_restated_input_mode(on_restated_input, context.get("on_restated_input"))
+    horizon = restated_horizon_of(restated_horizon, context.get("restated_horizon"))
     check_redo_config(context, mode, prepared.inputs.inc_col[0])
     # inputs rewritten after a committed run read them (spec §14): checked in the run's own read ranges, which
     # the window's query fingerprints
     columns, types = prepared.inputs.inc_col, prepared.inputs.arrival_types
     sides = [Side("a", prepared.df_a, columns[0], types[0]), Side("b", prepared.df_b, columns[1], types[1])]
-    reach = join_reaches(prepared.params)
+    reach = with_horizon(join_reaches(prepared.params), horizon)
     resolved = resolve_dbt_window(
         dbt, prepared, output_window_start, output_window_end, cap, checked=sides, reach=reach
     )
-    check = _check_restated(dbt, resolved, sides, reach, mode, unit)
+    check = _check_restated(dbt, resolved, sides, reach, mode, unit, horizon)
     redo = redo_of(check, resolved.window, unit)
     if redo is not None:
         resolved = resolve_dbt_window(dbt, prepared, output_window_start, output_window_end, cap, redo=redo)
@@ -223,6 +251,7 @@ def inc_join_many_model(
     output_select=None,
     max_window_units: int | None = None,
     on_restated_input: str = "warn",
+    restated_horizon: int = 0,
 ) -> DataFrame:
     """The body of a dbt Python model of several inputs: ``return inc_join_many_model(dbt, dbt.ref("a"), [dict(df=
     dbt.ref("b1"), name="b1", ...), ...])``. Same arguments and rows as the SQL macro ``dbt_inc_join.inc_join_many``;
@@ -235,6 +264,7 @@ def inc_join_many_model(
     names = ["a", *(item.spec.name for item in many.inputs)]
     unit = many.time_uom
     mode = on_restated_input_mode(on_restated_input, context.get("on_restated_input"))
+    horizon = restated_horizon_of(restated_horizon, context.get("restated_horizon"))
     check_redo_config(context, mode, many.inc_col_a)
     # inputs rewritten after a committed run read them (spec §14): checked in the run's own read ranges, which
     # the window's query fingerprints
@@ -245,10 +275,11 @@ def inc_join_many_model(
     ]
     reach_a = max(item.prepared.params.max_waiting_time for item in many.inputs)
     reach = {"a": reach_a, **{i.spec.name: reach_a + i.prepared.params.look_back_time for i in many.inputs}}
+    reach = with_horizon(reach, horizon)
     resolved = resolve_dbt_window(
         dbt, first, output_window_start, output_window_end, cap, others, names, checked=sides, reach=reach
     )
-    check = _check_restated(dbt, resolved, sides, reach, mode, unit)
+    check = _check_restated(dbt, resolved, sides, reach, mode, unit, horizon)
     redo = redo_of(check, resolved.window, unit)
     if redo is not None:
         resolved = resolve_dbt_window(dbt, first, output_window_start, output_window_end, cap, others, names, redo)
