@@ -184,17 +184,22 @@ java: ## Check that Java 17 or newer is on PATH
 	@v=$$(java -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -n1); \
 	  [ -n "$$v" ] && [ "$$v" -ge 17 ] || { echo "inc_join: Java 17 or newer is required (found: $$(java -version 2>&1 | head -n1))." >&2; exit 1; }
 
+# The editable install (hatchling) is a path entry for src/ in a .pth file: dbt-core's scan of installed `dbt_*`
+# modules finds dbt_inc_join, and the tree gets no build output. The rm: what the former setuptools build left in
+# a checkout (a stale src/*.egg-info would be a second copy of the package's metadata on the path).
 $(STAMP): pyproject.toml requirements/dev.txt | java
 	$(PYTHON) -m venv $(VENV)
+	rm -rf build src/*.egg-info
 	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements/dev.txt
-	$(BIN)/pip install --quiet --disable-pip-version-check --no-deps -e . --config-settings editable_mode=compat
+	$(BIN)/pip install --quiet --disable-pip-version-check --no-deps -e .
 	touch $(STAMP)
 
 # The same way as .venv, with pyspark 3.5 and its dbt pair instead of requirements/dev.txt.
 $(STAMP35): pyproject.toml requirements/spark35.txt | java
 	$(PYTHON) -m venv $(VENV35)
 	$(VENV35)/bin/pip install --quiet --disable-pip-version-check -r requirements/spark35.txt
-	$(VENV35)/bin/pip install --quiet --disable-pip-version-check --no-deps -e . --config-settings editable_mode=compat
+	rm -rf build src/*.egg-info
+	$(VENV35)/bin/pip install --quiet --disable-pip-version-check --no-deps -e .
 	touch $(STAMP35)
 
 $(PEER_STAMP): requirements/bench.txt | $(STAMP)

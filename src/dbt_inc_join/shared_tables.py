@@ -5,7 +5,7 @@ generated copy, ``macros/generated/*.sql``, that ``make generate`` (scripts/gene
 and tests/packaging/test_generated.py fails when a copy is stale. Edit here, then run ``make generate``.
 
 Plain data, no imports (two one-line row builders keep each table row on one line): dbt-core imports every
-installed ``dbt_*`` module, the generator reads this file without the package, setuptools reads VERSION from it.
+installed ``dbt_*`` module, the generator reads this file without the package, the build backend reads VERSION from it.
 """
 
 #: The package's version: ``dbt_inc_join.__version__``, the wheel's (pyproject), dbt_project.yml's `version:`

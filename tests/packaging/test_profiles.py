@@ -71,3 +71,14 @@ def test_the_readme_profile_writes_the_warehouse_as_a_file_uri():
     block = section[section.index("```yaml\n") + len("```yaml\n") :]
     profile = session_parameters(block[: block.index("```")], {"INC_JOIN_STATE_DIR": "/state"}, output="local")
     assert profile["spark.sql.warehouse.dir"] == "file:/state/warehouse"
+
+
+def test_the_readme_profile_keeps_sparks_warnings_out_of_a_daily_runs_log():
+    """At Spark's default level (WARN) Hive's metastore logs two lines for every partition a run writes (issue 40:
+    about 150 of a daily run's 200 lines with hourly partitions); `spark.log.level` ERROR leaves Spark's errors."""
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    section = text[text.index("### 3. A profile") : text.index("### 4. A SQL model")]
+    block = section[section.index("```yaml\n") + len("```yaml\n") :]
+    profile = session_parameters(block[: block.index("```")], {"INC_JOIN_STATE_DIR": "/state"}, output="local")
+    assert profile["spark.log.level"] == "ERROR"
+    assert profile["spark.ui.showConsoleProgress"] == "false"

@@ -1,0 +1,63 @@
+"""`pip install /path/to/inc_join` (not editable) writes nothing into the source tree: no build/, no *.egg-info
+(issue 40; the setuptools build left both). The install runs on a copy of the repository's tracked files, the
+tree a fresh clone has, and the copy is compared file by file before and after. No Spark; a few seconds."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def tracked_files() -> list[str]:
+    if shutil.which("git") is None or not (REPO / ".git").exists():
+        pytest.skip("needs a git checkout (the tracked files are the tree a fresh clone has)")
+    done = subprocess.run(["git", "ls-files", "-z"], cwd=REPO, capture_output=True, text=True, check=True)
+    return [name for name in done.stdout.split("\0") if name and (REPO / name).is_file()]
+
+
+def tree(root: Path) -> set[str]:
+    return {path.relative_to(root).as_posix() for path in root.rglob("*")}
+
+
+def test_a_path_install_leaves_the_source_tree_as_it_was_and_the_module_imports(tmp_path):
+    checkout = tmp_path / "inc_join"
+    for name in tracked_files():
+        (checkout / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(REPO / name, checkout / name)
+    before = tree(checkout)
+    target = tmp_path / "site"
+    done = subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--no-deps", "--disable-pip-version-check", "-q"]
+        + ["--target", str(target), str(checkout)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert tree(checkout) - before == set()  # no build/, no src/*.egg-info, nothing else
+    assert tree(checkout) == before
+
+    # the installed copy: the module dbt-core's scan of `dbt_*` modules finds, with its py.typed, importable alone
+    assert (target / "dbt_inc_join" / "py.typed").is_file()
+    code = (
+        "import pkgutil, sys\n"
+        f"sys.path.insert(0, {str(target)!r})\n"
+        "import dbt_inc_join\n"
+        f"print(dbt_inc_join.__file__.startswith({str(target)!r}), dbt_inc_join.__version__)\n"
+        f"print([m.name for m in pkgutil.iter_modules([{str(target)!r}])])\n"
+    )
+    environ = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+    imported = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=tmp_path, env=environ
+    )
+    assert imported.returncode == 0, imported.stderr
+    from dbt_inc_join.shared_tables import VERSION
+
+    assert imported.stdout.split("\n")[:2] == [f"True {VERSION}", "['dbt_inc_join']"]
