@@ -191,6 +191,18 @@ def test_chained_join_reads_an_inc_join_output_unchanged(spark):
     )
     assert lean.columns == ["id", "RecDate", "JoinType_A", "JoinTypeName", "RecDate_A_A", "RecDate_A"]
     assert tuple(lean.first()) == (1, date(2025, 3, 9), 3, "b_late", date(2025, 3, 6), date(2025, 3, 7))
+    # as B, the earlier join's columns take B's suffix
+    as_b = inc_join(shipments, first, join_cols="id", max_waiting_time=2, output_select="df_b_cols", **WINDOW)
+    assert as_b.columns == [
+        "RecDate_B",
+        "RecDate_A_B",
+        "what",
+        "RecDate_B_B",
+        "paid",
+        "DiffArrivalTime_B",
+        "WaitingTime_B",
+        "JoinType_B",
+    ]
 
 
 def chain_rows(prefix: int, count: int, seed: int) -> list[dict]:
