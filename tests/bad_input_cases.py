@@ -408,12 +408,15 @@ CASES = (
         "inc_join: aggregate['paid'] = 'sum(text_day' has unbalanced parentheses or quotes.",
         model="bad_aggregate_unbalanced",
     ),
+    # spec §5: an aggregate is one of the join's own columns, like the derived ones (an input column named like
+    # either only gets its side's suffix)
     Case(
         "aggregate-clashes",
-        dict(aggregate={"amount": "count(*)"}),
+        dict(aggregate={"JoinType": "count(*)"}),
         ValueError,
-        "inc_join: output column 'amount' would exist twice (df_a column 'amount' and the aggregate 'amount'); "
-        "rename one input column or pass other suffixes (now ('_A', '_B')).",
+        "inc_join: output column 'JoinType' would exist twice (the aggregate 'JoinType' and the derived column "
+        "'JoinType'); give the aggregate another name.",
+        model="bad_aggregate_clash",
     ),
     Case(
         "aggregate-empty",
@@ -610,12 +613,6 @@ CASES = (
         model="bad_many_join_cond_alias",
         sql="join_cond 'c.amount > 0 AND b.amount > 0' names 'c.amount': the side alias 'c' is "
         "unknown; write a.<column> for A's columns and b.<column> for B's.",
-    ),
-    Case(
-        "bad_derived_column_clash",
-        model="bad_derived_column_clash",
-        sql="column 'JoinType' of a clashes with the derived output column of the same name; "
-        "rename it before joining (e.g. the JoinType of an earlier inc_join in a chain).",
     ),
     Case("bad_waiting_in_incremental", model="bad_waiting_in_incremental", sql=WAITING.format(flag="true")),
     Case("bad_waiting_in_incremental_py", model="bad_waiting_in_incremental_py", sql=WAITING.format(flag="True")),

@@ -11,7 +11,6 @@
     {#- With aggregate B's columns are not output (spec §11). -#}
     {%- set b_rest = [inputs.inc_col[1]] -%}
   {%- endif -%}
-  {%- do dbt_inc_join._refuse_derived_names(a_rest, b_rest, derived) -%}
   {%- set b_lower = b_rest | map('lower') | list -%}
   {%- set shared = [] -%}{%- for n in a_rest -%}{%- if (n | lower) in b_lower -%}{%- do shared.append(n | lower) -%}{%- endif -%}{%- endfor -%}
 
@@ -20,29 +19,23 @@
     {%- do keys.append({'name': pair[0], 'source': 'key', 'index': loop.index0, 'input_name': pair[0]}) -%}
   {%- endfor -%}
   {%- set arrival = {'name': inputs.inc_col[0], 'source': 'arrival', 'index': 0, 'input_name': inputs.inc_col[0]} -%}
-  {%- set side_columns = {'a': [], 'b': []} -%}
-  {%- for side, names, suffix, own_arrival in [('a', a_rest, params.suffixes[0], inputs.inc_col[0]),
-                                               ('b', b_rest, params.suffixes[1], inputs.inc_col[1])] -%}
-    {%- for n in names -%}
-      {#- each side's own arrival keeps its suffix even when the sides name it differently: the output arrival
-          takes A's name -#}
-      {%- set suffixed = (n | lower) in shared or (n | lower) == (own_arrival | lower) -%}
-      {%- do side_columns[side].append({'name': n ~ suffix if suffixed else n, 'source': side,
-                                         'index': loop.index0, 'input_name': n}) -%}
-    {%- endfor -%}
-  {%- endfor -%}
-  {%- if aggregated -%}
-    {%- do side_columns.update({'b': []}) -%}
-  {%- endif -%}
   {%- set aggregate_columns = [] -%}
   {%- for pair in params.aggregate -%}
     {%- do aggregate_columns.append({'name': pair[0], 'source': 'aggregate', 'index': loop.index0, 'input_name': pair[0]}) -%}
   {%- endfor -%}
   {%- set derived_columns = [] -%}
   {%- for n in derived -%}{%- do derived_columns.append({'name': n, 'source': 'derived', 'index': 0, 'input_name': n}) -%}{%- endfor -%}
+  {%- set taken = dbt_inc_join._refuse_duplicate_own_names(keys + [arrival] + aggregate_columns + derived_columns) -%}
+  {%- set sides = [('a', a_rest, params.suffixes[0], inputs.inc_col[0])] -%}
+  {%- if not aggregated -%}
+    {%- do sides.append(('b', b_rest, params.suffixes[1], inputs.inc_col[1])) -%}
+  {%- endif -%}
+  {%- set side_columns = dbt_inc_join._name_input_columns(sides, shared, taken, params.suffixes) -%}
+  {%- if aggregated -%}
+    {%- do side_columns.update({'b': []}) -%}
+  {%- endif -%}
   {%- set everything = keys + [arrival] + side_columns['a'] + side_columns['b'] + aggregate_columns + derived_columns -%}
-
-  {%- set by_name = dbt_inc_join._refuse_duplicate_names(everything, params.suffixes) -%}
+  {%- set by_name = {} -%}{%- for column in everything -%}{%- do by_name.update({column.name | lower: column}) -%}{%- endfor -%}
 
   {%- set inc_col_a = side_columns['a'] | selectattr('input_name', 'equalto', inputs.inc_col[0]) | first -%}
   {%- if aggregated -%}
@@ -60,29 +53,60 @@
              'aggregates': aggregate_columns}) }}
 {% endmacro %}
 
-{% macro _refuse_derived_names(a_rest, b_rest, derived) %}
-  {#- An input column may not take the name of a derived output column. -#}
-  {%- for side, names in [('a', a_rest), ('b', b_rest)] -%}
-    {%- for name in names -%}
-      {%- if (name | lower) in (derived | map('lower') | list) -%}
-        {{ dbt_inc_join._fail("column '" ~ name ~ "' of " ~ side ~ " clashes with the derived output column of the same name; rename it before joining (e.g. the JoinType of an earlier inc_join in a chain).") }}
-      {%- endif -%}
-    {%- endfor -%}
+{% macro _refuse_duplicate_own_names(columns) %}
+  {#- The join's own columns (keys, output arrival, aggregates, derived columns) by lower-case name; they never
+      give way, so two of them under one name is an error of the argument that named them (columns.py:
+      _refuse_duplicate_own_names). -#}
+  {%- set taken = {} -%}
+  {%- for column in columns -%}
+    {%- set other = taken.get(column.name | lower) -%}
+    {%- if other is not none -%}
+      {%- set advice = 'give the aggregate another name' if 'aggregate' in [other.source, column.source] else 'rename the column before joining' -%}
+      {{ dbt_inc_join._fail("output column '" ~ column.name ~ "' would exist twice (" ~ dbt_inc_join._describe_column(other) ~ ' and ' ~ dbt_inc_join._describe_column(column) ~ '); ' ~ advice ~ '.') }}
+    {%- endif -%}
+    {%- do taken.update({column.name | lower: column}) -%}
   {%- endfor -%}
+  {{ return(taken) }}
 {% endmacro %}
 
-{% macro _refuse_duplicate_names(everything, suffixes) %}
-  {#- Every output column by its lower-case name; fails when two would share one (columns.py:
-      _refuse_duplicate_names). -#}
-  {%- set by_name = {} -%}
-  {%- for column in everything -%}
-    {%- set other = by_name.get(column.name | lower) -%}
-    {%- if other is not none -%}
-      {{ dbt_inc_join._fail("output column '" ~ column.name ~ "' would exist twice (" ~ dbt_inc_join._describe_column(other) ~ ' and ' ~ dbt_inc_join._describe_column(column) ~ "); rename one input column or pass other suffixes (now ['" ~ suffixes | join("', '") ~ "']).") }}
-    {%- endif -%}
-    {%- do by_name.update({column.name | lower: column}) -%}
+{% macro _name_input_columns(sides, shared, taken, suffixes) %}
+  {#- Each side's input columns named (spec §5; columns.py: _name_input_columns); sides: (side, names, suffix,
+      the side's arrival column). A column asks for its name, with its side's suffix when the name is on both
+      sides or is its side's arrival; while that name is taken, its side's suffix is appended again. Columns ask
+      shortest input name first (A before B, then each side's order, on a tie). taken grows. -#}
+  {%- set asking = [] -%}
+  {%- for side in sides -%}
+    {%- set s = loop.index0 -%}
+    {%- for name in side[1] -%}{%- do asking.append([name | length, s, loop.index0]) -%}{%- endfor -%}
   {%- endfor -%}
-  {{ return(by_name) }}
+  {%- set named = {} -%}
+  {%- for side in sides -%}{%- do named.update({side[0]: {}}) -%}{%- endfor -%}
+  {%- for ask in asking | sort -%}
+    {%- set side, names, suffix, own_arrival = sides[ask[1]] -%}
+    {%- set n = names[ask[2]] -%}
+    {#- the output arrival takes A's name, so each side's own arrival keeps its suffix -#}
+    {%- set suffixed = (n | lower) in shared or (n | lower) == (own_arrival | lower) -%}
+    {%- set column = {'name': n ~ suffix if suffixed else n, 'source': side, 'index': ask[2], 'input_name': n} -%}
+    {#- a bounded loop (Jinja has no while): each extra suffix passes one taken name -#}
+    {%- for _ in range(taken | length + 1) -%}
+      {%- if (column.name | lower) in taken -%}
+        {%- if suffix == '' -%}
+          {#- the name cannot change: one of the suffixes is empty -#}
+          {{ dbt_inc_join._fail("output column '" ~ column.name ~ "' would exist twice (" ~ dbt_inc_join._describe_column(taken[column.name | lower]) ~ ' and ' ~ dbt_inc_join._describe_column(column) ~ "); rename one input column or pass other suffixes (now ['" ~ suffixes | join("', '") ~ "']).") }}
+        {%- endif -%}
+        {%- do column.update({'name': column.name ~ suffix}) -%}
+      {%- endif -%}
+    {%- endfor -%}
+    {%- do taken.update({column.name | lower: column}) -%}
+    {%- do named[side].update({ask[2]: column}) -%}
+  {%- endfor -%}
+  {%- set result = {} -%}
+  {%- for side in sides -%}
+    {%- set columns = [] -%}
+    {%- for name in side[1] -%}{%- do columns.append(named[side[0]][loop.index0]) -%}{%- endfor -%}
+    {%- do result.update({side[0]: columns}) -%}
+  {%- endfor -%}
+  {{ return(result) }}
 {% endmacro %}
 
 {% macro _selected_columns(params, groups, tokens, by_name, everything) %}

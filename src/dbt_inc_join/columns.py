@@ -57,8 +57,9 @@ def plan_columns(
     """Name every output column and resolve ``output_select``.
 
     ``keys`` and ``inc_col`` hold each column's spelling in (A, B). The keys appear once, under A's spelling;
-    each side's other columns keep their order; a name present on both sides, and each side's arrival column,
-    gets that side's suffix. With ``aggregates`` (spec §11) B's columns are not output."""
+    each side's other columns keep their order. With ``aggregates`` (spec §11) B's columns are not output.
+    Names follow spec §5: the join's own columns (keys, output arrival, aggregates, derived columns) keep their
+    names; the input columns are named by ``_name_input_columns``, so no two output columns share a name."""
     fold = lambda name: _fold(name, case_sensitive)  # noqa: E731
     key_a = {fold(a) for a, _ in keys}
     key_b = {fold(b) for _, b in keys}
@@ -66,24 +67,20 @@ def plan_columns(
     b_rest = [n for n in b_names if fold(n) not in key_b]
     if aggregates:
         b_rest = [n for n in b_rest if n == inc_col[1]]
-    _refuse_derived_names((("df_a", a_rest), ("df_b", b_rest)), fold)
-    shared = {fold(n) for n in a_rest} & {fold(n) for n in b_rest}
-
-    def side_column(name: str, side: str) -> OutputColumn:
-        suffix, arrival = (suffixes[0], inc_col[0]) if side == "a" else (suffixes[1], inc_col[1])
-        # each side's own arrival keeps its suffix even when the sides name it differently: the output arrival
-        # takes A's name
-        suffixed = fold(name) in shared or fold(name) == fold(arrival)
-        return OutputColumn(name + suffix if suffixed else name, side, name)
 
     plan_keys = tuple(OutputColumn(a, "key", a) for a, _ in keys)
     arrival = OutputColumn(inc_col[0], "arrival", inc_col[0])
-    a_columns = tuple(side_column(n, "a") for n in a_rest)
-    b_columns = () if aggregates else tuple(side_column(n, "b") for n in b_rest)
     aggregate_columns = tuple(OutputColumn(name, "aggregate", name) for name in aggregates)
     derived = tuple(OutputColumn(name, "derived", name) for name in DERIVED_COLUMNS)
+    taken = _refuse_duplicate_own_names(plan_keys + (arrival,) + aggregate_columns + derived, fold)
+    sides = [("a", a_rest, suffixes[0], inc_col[0])]
+    if not aggregates:
+        sides.append(("b", b_rest, suffixes[1], inc_col[1]))
+    shared = {fold(n) for n in a_rest} & {fold(n) for n in b_rest}
+    named = _name_input_columns(sides, shared, taken, fold, suffixes)
+    a_columns = tuple(named["a"])
+    b_columns = tuple(named.get("b", ()))
     everything = plan_keys + (arrival,) + a_columns + b_columns + aggregate_columns + derived
-    _refuse_duplicate_names(everything, fold, suffixes)
 
     inc_col_a = next(c for c in a_columns if c.input_name == inc_col[0])
     inc_col_b = None if aggregates else next(c for c in b_columns if c.input_name == inc_col[1])
@@ -103,16 +100,57 @@ def plan_columns(
     )
 
 
-def _refuse_derived_names(sides: Sequence[tuple[str, Sequence[str]]], fold) -> None:
-    """An input column may not take the name of a derived output column."""
-    derived = {fold(d) for d in DERIVED_COLUMNS}
-    for side, names in sides:
-        for name in names:
-            if fold(name) in derived:
+def _refuse_duplicate_own_names(columns: Sequence[OutputColumn], fold) -> dict[str, OutputColumn]:
+    """The join's own columns (keys, output arrival, aggregates, derived columns) by folded name; they never give
+    way, so two of them under one name is an error of the argument that named them."""
+    taken: dict[str, OutputColumn] = {}
+    for column in columns:
+        other = taken.get(fold(column.name))
+        if other is not None:
+            advice = (
+                "give the aggregate another name"
+                if "aggregate" in (other.source, column.source)
+                else "rename the column before joining"
+            )
+            raise ValueError(
+                f"inc_join: output column {column.name!r} would exist twice ({_describe_column(other)} and "
+                f"{_describe_column(column)}); {advice}."
+            )
+        taken[fold(column.name)] = column
+    return taken
+
+
+def _name_input_columns(
+    sides: Sequence[tuple[str, Sequence[str], str, str]],
+    shared: set[str],
+    taken: dict[str, OutputColumn],
+    fold,
+    suffixes: tuple[str, str],
+) -> dict[str, list[OutputColumn]]:
+    """Each side's input columns named (spec §5); ``sides``: (side, names, suffix, the side's arrival column).
+
+    A column asks for its name, with its side's suffix when the name is in ``shared`` (on both sides) or is its
+    side's arrival (the output arrival takes A's name); while that name is taken, its side's suffix is appended
+    again. Columns ask shortest input name first (A before B, then each side's order, on a tie): a name a suffix
+    makes (A's ``RecDate`` as ``RecDate_A``) goes before an input column already called so, which becomes
+    ``RecDate_A_A``, and in a chain each suffix is one step up. ``taken`` (the join's own names) grows."""
+    asking = sorted((len(name), s, i) for s, (_, names, _, _) in enumerate(sides) for i, name in enumerate(names))
+    named: dict[str, dict[int, OutputColumn]] = {side: {} for side, _, _, _ in sides}
+    for _, s, i in asking:
+        side, names, suffix, arrival = sides[s]
+        suffixed = fold(names[i]) in shared or fold(names[i]) == fold(arrival)
+        column = OutputColumn(names[i] + suffix if suffixed else names[i], side, names[i])
+        while fold(column.name) in taken:
+            if not suffix:  # the name cannot change: one of the suffixes is empty
                 raise ValueError(
-                    f"inc_join: {side} column {name!r} clashes with the derived output column of the same name; "
-                    "rename it before joining (e.g. the JoinType of an earlier inc_join in a chain)."
+                    f"inc_join: output column {column.name!r} would exist twice "
+                    f"({_describe_column(taken[fold(column.name)])} and {_describe_column(column)}); rename one "
+                    f"input column or pass other suffixes (now {suffixes!r})."
                 )
+            column = OutputColumn(column.name + suffix, side, names[i])
+        taken[fold(column.name)] = column
+        named[side][i] = column
+    return {side: [columns[i] for i in range(len(columns))] for side, columns in named.items()}
 
 
 def _select(
@@ -148,18 +186,6 @@ def _select(
             raise ValueError(f"inc_join: output_select selects column {column.name!r} twice; list it once.")
         seen[fold(column.name)] = column
     return selected
-
-
-def _refuse_duplicate_names(columns: Sequence[OutputColumn], fold, suffixes: tuple[str, str]) -> None:
-    seen: dict[str, OutputColumn] = {}
-    for column in columns:
-        other = seen.get(fold(column.name))
-        if other is not None:
-            raise ValueError(
-                f"inc_join: output column {column.name!r} would exist twice ({_describe_column(other)} and "
-                f"{_describe_column(column)}); rename one input column or pass other suffixes (now {suffixes!r})."
-            )
-        seen[fold(column.name)] = column
 
 
 def _describe_column(column: OutputColumn) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+from collections import Counter
 from datetime import date, datetime, timezone
 
 import pytest
@@ -9,6 +11,9 @@ import pytest
 from dbt_inc_join import inc_join
 from dbt_inc_join.time_units import TimeUnit
 from dbt_inc_join.window import parse_bound
+
+from .frames import ORIGINS, bound, side_frame
+from .oracle import expected_rows
 
 WINDOW = dict(output_window_start="2025-03-01", output_window_end="2025-03-31")
 
@@ -110,6 +115,188 @@ def test_chained_join_stays_lean(spark):
     ]
     row = second.first()
     assert (row.RecDate, row.RecDate_A, row.JoinType) == (date(2025, 3, 9), date(2025, 3, 7), 3)
+
+
+@pytest.mark.parametrize("column", ["JoinType", "DiffArrivalTime", "waitingtime", "JoinTypeName"])
+def test_an_input_column_named_like_a_derived_column_gets_its_sides_suffix(spark, column):
+    """spec §5: the derived columns are the join's own; an input column of that name is kept, suffixed."""
+    df_a = spark.sql(f"SELECT 1 AS k, DATE'2025-03-06' AS RecDate, 3 AS `{column}`")
+    df_b = spark.sql("SELECT 1 AS k, DATE'2025-03-06' AS RecDate")
+    result = inc_join(df_a, df_b, join_cols="k", output_window_end="2025-03-06", output_select="df_a_cols, JoinType")
+    assert result.columns == ["RecDate_A", f"{column}_A", "JoinType"]
+    assert tuple(result.first()) == (date(2025, 3, 6), 3, 1)
+
+
+def test_a_suffixed_name_an_input_column_already_has_is_suffixed_again(spark):
+    """spec §5: A's raw arrival is always <inc_col>_A; A's own RecDate_A yields and becomes RecDate_A_A."""
+    df_a = spark.sql("SELECT 'x' AS RecDate_A, 1 AS k, DATE'2025-03-06' AS RecDate")
+    df_b = spark.sql("SELECT 1 AS k, DATE'2025-03-06' AS RecDate")
+    result = inc_join(df_a, df_b, join_cols="k", output_window_end="2025-03-06", output_select="df_a_cols")
+    assert result.columns == ["RecDate_A_A", "RecDate_A"]
+    assert tuple(result.first()) == ("x", date(2025, 3, 6))
+
+
+def test_an_empty_suffix_cannot_make_a_taken_name_free(spark):
+    df_a = spark.sql("SELECT 1 AS k, DATE'2025-03-06' AS RecDate, 3 AS JoinType")
+    df_b = spark.sql("SELECT 1 AS k, DATE'2025-03-06' AS RecDate")
+    with pytest.raises(ValueError) as caught:
+        inc_join(df_a, df_b, join_cols="k", suffixes=("", "_B"), output_window_end="2025-03-06")
+    assert str(caught.value) == (
+        "inc_join: output column 'RecDate' would exist twice (the output arrival inc_col 'RecDate' and df_a column "
+        "'RecDate'); rename one input column or pass other suffixes (now ('', '_B'))."
+    )
+
+
+def test_chained_join_reads_an_inc_join_output_unchanged(spark):
+    """An inc_join output is the A of the next inc_join as it is (spec §5): the next join has its own arrival
+    and derived columns, the earlier join's come out with A's suffix, and output_select names them so."""
+    orders = spark.sql("SELECT 1 AS id, DATE'2025-03-06' AS RecDate, 'o' AS what")
+    payments = spark.sql("SELECT 1 AS id, DATE'2025-03-07' AS RecDate, 'p' AS paid")
+    shipments = spark.sql("SELECT 1 AS id, DATE'2025-03-09' AS RecDate, 's' AS shipped")
+    first = inc_join(orders, payments, join_cols="id", max_waiting_time=2, **WINDOW)
+    second = inc_join(first, shipments, join_cols="id", max_waiting_time=2, **WINDOW)
+    assert second.columns == [
+        "id",
+        "RecDate",
+        "RecDate_A",
+        "RecDate_A_A",
+        "what",
+        "RecDate_B_A",
+        "paid",
+        "DiffArrivalTime_A",
+        "WaitingTime_A",
+        "JoinType_A",
+        "RecDate_B",
+        "shipped",
+        "DiffArrivalTime",
+        "WaitingTime",
+        "JoinType",
+    ]
+    row = second.first()
+    assert (row.RecDate, row.RecDate_A, row.RecDate_A_A, row.RecDate_B_A, row.RecDate_B) == (
+        date(2025, 3, 9),
+        date(2025, 3, 7),
+        date(2025, 3, 6),
+        date(2025, 3, 7),
+        date(2025, 3, 9),
+    )
+    assert (row.JoinType_A, row.DiffArrivalTime_A, row.JoinType, row.DiffArrivalTime) == (3, 1, 3, 2)
+    lean = inc_join(
+        first,
+        shipments,
+        join_cols="id",
+        max_waiting_time=2,
+        output_select="join_cols, inc_col, JoinType_A, joinTypeName, recdate_a_a, inc_col_a",
+        **WINDOW,
+    )
+    assert lean.columns == ["id", "RecDate", "JoinType_A", "JoinTypeName", "RecDate_A_A", "RecDate_A"]
+    assert tuple(lean.first()) == (1, date(2025, 3, 9), 3, "b_late", date(2025, 3, 6), date(2025, 3, 7))
+    # as B, the earlier join's columns take B's suffix
+    as_b = inc_join(shipments, first, join_cols="id", max_waiting_time=2, output_select="df_b_cols", **WINDOW)
+    assert as_b.columns == [
+        "RecDate_B",
+        "RecDate_A_B",
+        "what",
+        "RecDate_B_B",
+        "paid",
+        "DiffArrivalTime_B",
+        "WaitingTime_B",
+        "JoinType_B",
+    ]
+
+
+def chain_rows(prefix: int, count: int, seed: int) -> list[dict]:
+    """``count`` rows ``id, k, t`` from a fixed seed: few keys (duplicates and misses), a NULL key and arrival."""
+    rng = random.Random(seed)
+    rows = [dict(id=prefix + i, k=rng.randrange(6), t=rng.randrange(14)) for i in range(count)]
+    rows[0]["k"], rows[1]["t"] = None, None
+    return rows
+
+
+CHAIN = dict(a=chain_rows(100, 24, 1), b=chain_rows(200, 24, 2), c=chain_rows(300, 24, 3), start=3, end=16)
+
+
+def units(text: str | None) -> int | None:
+    return None if text is None else (date.fromisoformat(text[:10]) - ORIGINS["day"].date()).days
+
+
+@pytest.mark.parametrize("how, arrival_type", [("left", "date"), ("full", "timestamp")])
+def test_an_inc_join_output_read_as_a_gives_the_oracles_rows(spark, how, arrival_type):
+    """A chain read without renaming (spec §5), both steps with ``how``: the second join's rows are the oracle's
+    over the first join's oracle rows, and the first join's columns come out under A's suffix with the first
+    join's values (its output arrival as RecDate_A, its raw arrivals as RecDate_A_A and RecDate_B_A)."""
+    chain = CHAIN
+    first_step, second_step = dict(how=how, lb=2, mw=3), dict(how=how, lb=1, mw=2)
+    frame = lambda rows, side: side_frame(spark, rows, side, "day", arrival_type)  # noqa: E731
+    end = chain["end"]
+    first = inc_join(
+        frame(chain["a"], "a"),
+        frame(chain["b"], "b"),
+        join_cols="k",
+        how=first_step["how"],
+        look_back_time=first_step["lb"],
+        max_waiting_time=first_step["mw"],
+        output_window_start=bound(0, "day"),
+        output_window_end=bound(end, "day"),
+    )
+    second = inc_join(
+        first,
+        frame(chain["c"], "c"),
+        join_cols="k",
+        how=second_step["how"],
+        look_back_time=second_step["lb"],
+        max_waiting_time=second_step["mw"],
+        output_window_start=bound(chain["start"], "day"),
+        output_window_end=bound(end, "day"),
+    )
+    text = "date_format(`{0}`, 'yyyy-MM-dd') AS `{0}`".format
+    collected = second.selectExpr(
+        "k",
+        *map(text, ["RecDate", "RecDate_A", "RecDate_A_A", "RecDate_B_A"]),
+        "id_A",
+        "id_B",
+        "a_val",
+        "b_val",
+        "JoinType_A",
+        "DiffArrivalTime_A",
+        "WaitingTime_A",
+        "id",
+        "c_val",
+        "JoinType",
+        "DiffArrivalTime",
+        "WaitingTime",
+    ).collect()
+
+    raw = {r["id"]: r["t"] for r in chain["a"] + chain["b"]}
+    got = Counter()
+    for r in collected:
+        first_row = None
+        if r.RecDate_A is not None:
+            first_row = (units(r.RecDate_A), r.id_A, r.id_B, r.JoinType_A, r.DiffArrivalTime_A, r.WaitingTime_A)
+            # the first join's own A and B columns, each under its name
+            assert (units(r.RecDate_A_A), units(r.RecDate_B_A)) == (raw.get(r.id_A), raw.get(r.id_B))
+            assert (r.a_val, r.b_val) == (r.id_A and f"a{r.id_A}", r.id_B and f"b{r.id_B}")
+        assert r.c_val == (r.id and f"c{r.id}")
+        got[(r.k, units(r.RecDate), first_row, r.id, r.JoinType, r.DiffArrivalTime, r.WaitingTime)] += 1
+
+    first_rows = expected_rows(
+        chain["a"], chain["b"], how=first_step["how"], lb=first_step["lb"], mw=first_step["mw"], start=0, end=end
+    )
+    # the first join's rows as the second's A rows: their output arrival is the new arrival
+    a_rows = [dict(id=(out, *rest), k=k, t=out) for k, out, *rest in first_rows]
+    expected = expected_rows(
+        a_rows,
+        chain["c"],
+        how=second_step["how"],
+        lb=second_step["lb"],
+        mw=second_step["mw"],
+        start=chain["start"],
+        end=end,
+    )
+    assert got == Counter(expected)
+    # every JoinType of how occurs in both steps
+    codes = {"left": {1, 2, 3, 4}, "full": {1, 2, 3, 4, 6}}[how]
+    assert {r[4] for r in first_rows} == codes and {r[4] for r in expected} == codes
 
 
 def test_bounds_parse_in_the_session_time_zone():

@@ -292,6 +292,35 @@ SCHEMAS = (
         "suffixes": ("_A", "_B"),
         "aggregate": [("n", "count(1)"), ("total", "sum(Paid)")],
     },
+    # spec §5, names taken: an inc_join output as A (its own suffixed and derived columns), read unchanged
+    {
+        "keys": [("TrxId", "TrxId")],
+        "inc_col": ("RecDate", "RecDate"),
+        "a_names": ["TrxId", "RecDate", "RecDate_A", "Amount", "PaymentId", "RecDate_B", "WaitingTime", "JoinType"],
+        "b_names": ["PaymentId", "TrxId", "RecDate"],
+        "select": ["join_cols", "inc_col", "df_b_cols", "JoinType_A", "recdate_b_a", "JoinType", "inc_col_a"],
+        "suffixes": ("_A", "_B"),
+        "aggregate": [],
+    },
+    # a suffix appended twice (JoinType_A taken by JoinType), an aggregate and a key name taken from B's columns
+    {
+        "keys": [("id", "ID_B")],
+        "inc_col": ("LoadA", "LoadB"),
+        "a_names": ["JoinType_l", "id", "n", "LoadA", "JoinType", "LoadA_l"],
+        "b_names": ["ID_B", "id", "LoadB", "WaitingTime"],
+        "select": ["df_a_cols", "aggregates", "join_cols"],
+        "suffixes": ("_l", "_r"),
+        "aggregate": [("n", "count(1)")],
+    },
+    {
+        "keys": [("id", "ID_B")],
+        "inc_col": ("LoadA", "LoadB"),
+        "a_names": ["JoinType_l", "id", "LoadA", "JoinType", "id_r"],
+        "b_names": ["ID_B", "id", "LoadB", "waitingtime", "JoinType"],
+        "select": ["df_a_cols", "df_b_cols", "JoinTypeName"],
+        "suffixes": ("_l", "_r"),
+        "aggregate": [],
+    },
 )
 
 

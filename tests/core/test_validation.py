@@ -48,29 +48,6 @@ def test_inputs_must_be_dataframes(frames):
     assert str(caught.value) == "inc_join: df_b must be a pyspark DataFrame (got list)."
 
 
-@pytest.mark.parametrize("column", ["JoinType", "DiffArrivalTime", "waitingtime", "JoinTypeName"])
-def test_input_column_clashing_with_a_derived_column(spark, column):
-    df_a = spark.sql(f"SELECT 1 AS k, DATE'2025-03-06' AS RecDate, 3 AS `{column}`")
-    df_b = spark.sql("SELECT 1 AS k, DATE'2025-03-06' AS RecDate")
-    with pytest.raises(ValueError) as caught:
-        inc_join(df_a, df_b, join_cols="k", output_window_end="2025-03-06")
-    assert str(caught.value) == (
-        f"inc_join: df_a column '{column}' clashes with the derived output column of the same name; rename it before "
-        "joining (e.g. the JoinType of an earlier inc_join in a chain)."
-    )
-
-
-def test_suffixed_name_clashing_with_an_input_column(spark):
-    df_a = spark.sql("SELECT 1 AS k, DATE'2025-03-06' AS RecDate, 'x' AS RecDate_A")
-    df_b = spark.sql("SELECT 1 AS k, DATE'2025-03-06' AS RecDate")
-    with pytest.raises(ValueError) as caught:
-        inc_join(df_a, df_b, join_cols="k", output_window_end="2025-03-06")
-    assert str(caught.value) == (
-        "inc_join: output column 'RecDate_A' would exist twice (df_a column 'RecDate' and df_a column "
-        "'RecDate_A'); rename one input column or pass other suffixes (now ('_A', '_B'))."
-    )
-
-
 # --- the arguments table (src/dbt_inc_join/shared_tables.py) is the one source of names and defaults -------------
 
 

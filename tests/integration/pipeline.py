@@ -9,6 +9,8 @@ DAYS = [FIRST_DAY + timedelta(days=i) for i in range((LAST_DAY - FIRST_DAY).days
 SETTINGS = dict(join_cols="TrxId", look_back_time=2, max_waiting_time=4)
 # what a gen_<how> model passes besides SETTINGS: the inner models take late matches too (spec §10)
 HOW_OPTIONS = {"inner": dict(late_match_time=2)}
+# gen_chained: gen_left's table as A, joined with stg_gen_b again (spec §5: read as it is)
+CHAIN_SETTINGS = dict(join_cols="TrxId", how="full", look_back_time=1, max_waiting_time=2)
 HOUR_SETTINGS = dict(join_cols="TrxId", look_back_time=1, max_waiting_time=3, time_uom="hour")
 DAILY = [
     "gen_left",
@@ -18,6 +20,7 @@ DAILY = [
     "gen_inner_py",
     "gen_full_py",
     "gen_left_append",
+    "gen_chained",
     "gen_hour_left",
     "hot_first",
     "hot_aggregate",

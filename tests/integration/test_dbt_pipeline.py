@@ -10,7 +10,7 @@ import pytest
 
 from dbt_inc_join import inc_join
 
-from .pipeline import DAYS, FIRST_DAY, HOUR_SETTINGS, HOW_OPTIONS, LAST_DAY, SETTINGS, rows
+from .pipeline import CHAIN_SETTINGS, DAYS, FIRST_DAY, HOUR_SETTINGS, HOW_OPTIONS, LAST_DAY, SETTINGS, rows
 
 pytestmark = pytest.mark.dbt
 
@@ -31,6 +31,18 @@ def test_daily_table_equals_the_core_over_the_whole_period(spark, project, daily
     assert daily[f"gen_{how}_py"] == daily[f"gen_{how}"], "the Python model differs from the SQL model"
     if "late_match_time" in HOW_OPTIONS.get(how, {}):
         assert 7 in {r[columns.index("JoinType")] for r in daily[f"gen_{how}"]}, "late matches (spec §10) occur"
+
+
+def test_a_model_reads_an_inc_join_models_table_unchanged(spark, daily):
+    """gen_chained reads gen_left's table as it is (spec §5): its daily table = the core's chain over the whole
+    period, gen_left's columns under A's suffix beside the chain's own."""
+    first = core(spark, "left", output_window_start=FIRST_DAY)
+    b = spark.table("inc_join_it.gen_b").where(f"RecDate < date_add(DATE'{LAST_DAY}', 1)")
+    expected = inc_join(first, b, **CHAIN_SETTINGS, output_window_start=FIRST_DAY)
+    columns = sorted(expected.columns)
+    assert {"RecDate_A", "RecDate_A_A", "RecDate_B_A", "PaymentId_A", "JoinType_A", "JoinType"} <= set(columns)
+    assert daily["gen_chained"] == rows(expected, columns)
+    assert {r[columns.index("JoinType")] for r in daily["gen_chained"]} == {1, 2, 3, 4, 6}
 
 
 def test_the_daily_runs_log_no_existing_session_warning(project, daily):

@@ -20,9 +20,11 @@ def bad(project):
 
 
 def test_tests_pass_on_the_healthy_pipeline(project, daily):
-    result = project.invoke("test", "--select", "gen_left", "gen_full", "--exclude", "tag:must_fail", "tag:audit")
+    result = project.invoke(
+        "test", "--select", "gen_left", "gen_full", "gen_chained", "--exclude", "tag:must_fail", "tag:audit"
+    )
     found = statuses(result)
-    assert len(found) == 8 and all(status == "pass" for status, _ in found.values()), found
+    assert len(found) == 10 and all(status == "pass" for status, _ in found.values()), found
 
 
 @pytest.mark.parametrize(
