@@ -351,3 +351,25 @@ def table_after_restatement_and_redo(
         redo_from = read_until + 1 if restated is None else max(restated, start)
     kept = [row for row in committed_tiling(before, one_run, tiles) if row[1] < redo_from]
     return kept + one_run(loaded_by(after, redo_end), redo_from, redo_end)
+
+
+def table_after_warn_then_redo(
+    before: Version,
+    after: Version,
+    one_run: OneRun,
+    tiles: Sequence[tuple[int, int]],
+    warn_end: int,
+    redo_end: int,
+) -> list:
+    """spec §14's outstanding units: the runs of ``tiles`` committed over ``before``; the inputs become ``after``;
+    a plain run (``warn``) over the next units up to ``warn_end`` commits as usual on ``after``, the restated units
+    staying outstanding; then a redo from the earliest outstanding unit ``u`` drops every row placed at or after
+    ``u`` (the warn run's among them) and writes one run over ``[u, redo_end]``."""
+    start, read_until = tiles[0][0], tiles[-1][1]
+    assert redo_end >= warn_end > read_until
+    restated = earliest_restated_unit(before, after, read_until)
+    table = committed_tiling(before, one_run, tiles) + one_run(loaded_by(after, warn_end), read_until + 1, warn_end)
+    if restated is None:  # nothing outstanding: the next run goes on after the warn run
+        return table + one_run(loaded_by(after, redo_end), warn_end + 1, redo_end)
+    redo_from = max(restated, start)
+    return [row for row in table if row[1] < redo_from] + one_run(loaded_by(after, redo_end), redo_from, redo_end)

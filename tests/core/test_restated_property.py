@@ -22,7 +22,12 @@ from hypothesis import Phase, event, find, given, settings
 from hypothesis import strategies as st
 from pyspark.sql import functions as F
 
-from .oracle import earliest_restated_unit, expected_many_rows, table_after_restatement_and_redo
+from .oracle import (
+    earliest_restated_unit,
+    expected_many_rows,
+    table_after_restatement_and_redo,
+    table_after_warn_then_redo,
+)
 from .test_many import many_frames, many_result, many_rows, many_scenarios, oracle_inputs
 from .test_properties import (
     HORIZON,
@@ -315,6 +320,9 @@ def check_on_the_oracle(one_run, before, scenario, data) -> None:
     tile_list = tiles(scenario["start"], scenario["end"], scenario["cuts"])
     expected = Counter(one_run(after, scenario["start"], redo_end))
     assert Counter(table_after_restatement_and_redo(before, after, one_run, tile_list, redo_end)) == expected
+    # a plain (warn) run between the restatement and the redo changes nothing: the units stay outstanding
+    warn_end = data.draw(st.integers(scenario["end"] + 1, redo_end), label="warn run's end")
+    assert Counter(table_after_warn_then_redo(before, after, one_run, tile_list, warn_end, redo_end)) == expected
     assert_changes_placed_from_earliest_change(one_run, before, after)
     for changed in single_row_changes(after, _picks(data, after)):
         assert_changes_placed_from_earliest_change(one_run, after, changed)
