@@ -669,7 +669,7 @@ CASES = (
         sql="unknown argument 'look_back'; accepted arguments: a, b, join_cols, inc_col, how, look_back_time, "
         "max_waiting_time, output_window_start, output_window_end, time_uom, enforce_sliding_join_window, "
         "include_waiting, output_select, suffixes, partner, partner_order_by, aggregate, null_fill, "
-        "many_rows_per_key, late_match_time, max_window_units, join_cond, on_restated_input.",
+        "many_rows_per_key, late_match_time, max_window_units, join_cond, on_restated_input, restated_horizon.",
     ),
     # what a run does with restated input units (spec §14)
     Case(
@@ -684,6 +684,11 @@ CASES = (
             sql=REDO_APPEND,
         )
         for suffix in ("", "_py")
+    ),
+    Case(
+        "bad_restated_horizon",
+        model="bad_restated_horizon",
+        sql="restated_horizon must be a non-negative whole number of time_uom units (got -24).",
     ),
     Case(
         "bad_redo_unpartitioned",
