@@ -27,7 +27,7 @@ DBT_UNIT := tests/integration/test_unit_tests.py
 # pictures, the checks of tables and log text, and the twins compared as text (no Spark job).
 ENGINE_CORE := tests/core --ignore=tests/core/test_compat_mode.py --ignore=tests/core/test_pictures.py \
 	--ignore=tests/core/test_join_type_table.py --ignore=tests/core/test_run_log_line.py \
-	--ignore=tests/core/test_twins.py
+	--ignore=tests/core/test_twins.py --ignore=tests/core/test_changed_files.py
 
 .PHONY: help demo check generate test test-core test-spark4 test-spark4-ansi test-spark35 test-spark35-ansi pictures java \
 	integration-deps test-lane-1 test-lane-2 test-spark4-dbt test-spark4-thrift test-spark4-ledger test-spark4-core test-cluster \

@@ -111,8 +111,8 @@ def write_project(root: Path, cases: Sequence[LedgerCase], run) -> Path:
     values.update(histories=sorted(set(config.histories)), join_cols=list(JOIN_COLS))
     for folder in ("plain", "ledger"):
         (root / "models" / folder).mkdir(parents=True)
-    for name in ("dbt_project.yml", "profiles.yml", "packages.yml", "sources.yml"):
-        path = root / ("models" if name == "sources.yml" else "") / name
+    for name in ("dbt_project.yml", "profiles.yml", "packages.yml", "sources.yml", "tests.yml"):
+        path = root / ("models" if name in ("sources.yml", "tests.yml") else "") / name
         path.write_text(protocol.render(f"templates/ledger/{name}", **values))
     for case in cases:
         suffix = "sql" if case.language == "sql" else "py"

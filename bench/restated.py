@@ -25,6 +25,7 @@ from .ledger import (
     _statement_text,
     agreement_row,
     range_rows,
+    recording,
     run_key,
     same_rows,
     set_up,
@@ -51,6 +52,7 @@ REDO_DAYS = 30  # the redo's window: this many days up to the last day
 CHECK_GOAL = "≤ 1.10"  # a daily run with the check / without it
 FLAT_GOAL = "≤ 1.3"  # the longest history / the shortest, and many records / few
 REDO_GOAL = "≤ 1.2"  # a redo / a run over the same days
+FILES_GOAL = "≤ 0.05"  # the test restated_inputs listing the input tables' files / a daily run (issue 40)
 
 
 @dataclass(frozen=True)
@@ -85,6 +87,11 @@ class RestatedRun(LedgerRun):
     check: float = 0.0
     check_alone: float = 0.0
     watermark: float = 0.0
+    # daily runs of the shortest and longest history: right after, `dbt test` of the model's restated_inputs
+    # with its two input tables (models/tests.yml), which lists their files (nothing changed: no unit to
+    # fingerprint); the test node's execution_time and its listing statement's seconds
+    files_test: float = 0.0
+    listing: float = 0.0
 
     @property
     def check_cost(self) -> float:
@@ -114,6 +121,17 @@ def alone(spark, case: RestatedCase, start: date, checks: Sequence[str]) -> tupl
     began = time.perf_counter()
     latest_arrivals(sides, TimeUnit.DAY, start)
     return check, time.perf_counter() - began
+
+
+def files_test(project, case: RestatedCase) -> tuple[float, float]:
+    """The model's test restated_inputs over its input tables (bench/templates/ledger/tests.yml), after its daily
+    run: (the test node's execution_time, its listing statement's seconds). dbt fails the invocation (and this
+    suite) if the test finds a restated unit: the inputs never change here."""
+    with recording() as statements:
+        tested = project.invoke("test", "--select", f"{case.model}_files")
+    [node] = tested.result.results
+    listing = sum(took for sql, took in statements if "from binaryfile." in _statement_text(sql).lower())
+    return node.execution_time, listing
 
 
 def redo_start(last_day: date) -> date:
@@ -211,10 +229,12 @@ class Restated(Ledger):
             checked = sum(s for _, s, text in kinds if is_check_statement(text))
             checks = [text for _, _, text in kinds if is_check_statement(text)]
             again = alone(spark, case, last_day, checks) if case.run == "daily" else (0.0, 0.0)
+            listed = files_test(project, case) if case.run == "daily" and case.ledger == "few" else (0.0, 0.0)
             result = RestatedRun(**{**asdict(result), "rows": rows}, check=checked, check_alone=again[0],
-                                 watermark=again[1])  # fmt: skip
+                                 watermark=again[1], files_test=listed[0], listing=listed[1])  # fmt: skip
             text = f"{case.label:<52} {result.seconds:6.2f} s (check {checked:.2f} s; alone {again[0]:.2f} s, "
-            text += f"its watermark {again[1]:.2f} s)  {rows} rows"
+            text += f"its watermark {again[1]:.2f} s; files test {listed[0]:.2f} s, listing {listed[1]:.2f} s)"
+            text += f"  {rows} rows"
             return result, check, None, text
 
         setup.load = rounds(cells, config.warmup, one, progress=run.say)
@@ -237,6 +257,16 @@ class Restated(Ledger):
             found += ratio_target(
                 f"sql check's statements: {longest} d / {shortest} d of history", long, short, value=lambda r: r.check
             )
+        for cell in (short, long) if shortest != longest else (long,):
+            if cell is not None and cell.median_of("files_test"):
+                name = "sql test restated_inputs listing the input tables' files (nothing changed), "
+                name += (
+                    f"{cell.case.history} d: the test (its listing {cell.median_of('listing'):.2f} s) / the daily run"
+                )
+                found.append(target(name, Ratio.over([r.files_test / r.seconds for r in cell.runs]), FILES_GOAL))
+        if shortest != longest:
+            found += ratio_target(f"sql test restated_inputs listing files: {longest} d / {shortest} d of history",
+                                  long, short, value=lambda r: r.files_test)  # fmt: skip
         many = find(cells, run="daily", ledger="many")
         if many is not None:
             counted = self.setup.records
@@ -289,11 +319,12 @@ class Restated(Ledger):
             + [f"{seconds(cell.median_of('compile'))} / {seconds(cell.median_of('execute'))}"]
             + [f"{cell.median_of('check'):.2f}", f"{cell.median_of('check_alone'):.2f}"]
             + [f"{cell.median_of('watermark'):.2f}", _overhead_text(cell)]
+            + [f"{cell.median_of('files_test'):.2f} / {cell.median_of('listing'):.2f}"]
             + [seconds(cell.median_of("invocation")), cell.check["rows"]]
             for cell in cells
         ]
         head = ("run", "median s (runs)", "compile / execute", "check s", "check alone s", "watermark alone s")
-        head += ("with / without the check",)
+        head += ("with / without the check", "files test s / its listing s")
         runs = table([*head, "invocation s", "rows"], rows)
         rows = [
             [cell.case.label, "; ".join(f"{_label(t)} {s:.2f}" for _, s, t in cell.statements if is_check_statement(t))]

@@ -4,10 +4,15 @@
     - the units outstanding (the table property inc_join.outstanding): found by a run or by this test, and not
       redone since (a run whose window starts at or before the unit, e.g. on_restated_input=redo);
     - with `inputs` ({name: relation}, the names the model records: a and b, or a and each input's name of an
-      inc_join_many model), each input's units over a horizon fingerprinted again and compared with what the
-      ledger's runs last saw of them: by default the units the next run reads again; with last_n, the last
-      last_n units up to the last committed window's end. What it finds becomes outstanding, so it is not
-      forgotten when it leaves the horizon. time_uom: the model's (its ledger records'), unless given. -#}
+      inc_join_many model):
+      - each input that is a table partitioned by its arrival column: the units, anywhere up to the last one the
+        runs read, whose files changed since this test last listed them (_changed_files.sql), confirmed by
+        their fingerprints;
+      - each input's units over a horizon fingerprinted again and compared with what the ledger's runs last saw
+        of them (views have no files to list): by default the units the next run reads again; with last_n,
+        the last last_n units up to the last committed window's end.
+      What it finds becomes outstanding, so it is not forgotten when it leaves the horizon. time_uom: the
+      model's (its ledger records'), unless given. -#}
 {% test restated_inputs(model, inputs=none, last_n=none, inc_col=none, inc_cols={}, time_uom=none) %}
   {{ return(adapter.dispatch('test_restated_inputs', 'dbt_inc_join')(model, inputs, last_n, inc_col, inc_cols, time_uom)) }}
 {% endtest %}
@@ -32,12 +37,31 @@
                  ~ " and table_id = " ~ dbt_inc_join._text_literal(table_id) -%}
   {%- set unit = time_uom or dbt_inc_join._recorded_time_uom(runs) -%}
   {%- set outstanding = fromjson(properties.get('inc_join.outstanding') or '[]') -%}
-  {%- set changed = dbt_inc_join._refingerprinted(model, ledger, runs, inputs, last_n, inc_col, inc_cols, unit) if inputs else [] -%}
+  {%- set changed = [] -%}
+  {%- set mirrored = {} -%}
+  {%- if inputs -%}
+    {%- set records = dbt_inc_join._ledger_record_list(ledger, model, table_id) -%}
+    {%- set sides = dbt_inc_join._test_sides(inputs, inc_col, inc_cols) if records else [] -%}
+    {%- set changed = dbt_inc_join._refingerprinted(records, sides, last_n, unit) if records else [] -%}
+    {%- set files = dbt_inc_join._changed_files(sides, records, unit, dbt_inc_join._files_state(properties)) if records else {} -%}
+    {%- if files.get('state') -%}
+      {%- do log('inc_join restated_inputs ' ~ model ~ ': ' ~ files.text, info=true) -%}
+      {%- do mirrored.update(dbt_inc_join._files_properties(files.state)) -%}
+      {%- set seen = [] -%}
+      {%- for row in changed -%}{%- do seen.append(row.input ~ '|' ~ row.unit) -%}{%- endfor -%}
+      {%- for row in files.found if (row.input ~ '|' ~ row.unit) not in seen -%}
+        {%- do changed.append(row) -%}
+      {%- endfor -%}
+    {%- endif -%}
+  {%- endif -%}
   {%- set pending = dbt_inc_join._pending_units(changed, outstanding) -%}
   {%- set command = dbt_inc_join._redo_command(model.identifier) -%}
-  {%- if changed and flags.WHICH in ['test', 'build', 'retry'] -%}
-    {#- what the horizon found stays outstanding until a run redoes it (_still_outstanding keeps the rest) -#}
-    {%- do dbt_inc_join._set_table_property(model, 'inc_join.outstanding', tojson(dbt_inc_join._still_outstanding(outstanding, changed, none, true))) -%}
+  {%- if changed -%}
+    {#- what the files or the horizon found stays outstanding until a run redoes it (_still_outstanding keeps the rest) -#}
+    {%- do mirrored.update({'inc_join.outstanding': tojson(dbt_inc_join._still_outstanding(outstanding, changed, none, true))}) -%}
+  {%- endif -%}
+  {%- if mirrored and flags.WHICH in ['test', 'build', 'retry'] -%}
+    {%- do dbt_inc_join._set_table_properties(model, mirrored) -%}
   {%- endif -%}
   {%- if pending -%}
     {%- do log('inc_join restated_inputs ' ~ model ~ ': restated, not redone: ' ~ dbt_inc_join._restated_text(pending, unit)
@@ -64,17 +88,20 @@ select status, input, unit, rows_then, rows_now, repair from (
   {{ return(found.rows[0][0] if found.rows | length > 0 else 'day') }}
 {% endmacro %}
 
-{% macro _refingerprinted(model, ledger, runs, inputs, last_n, inc_col, inc_cols, unit) %}
-  {#- The units of the horizon whose fingerprint now differs from the one the ledger recorded last. -#}
-  {%- set found = run_query("select fingerprints from (" ~ runs ~ ") where fingerprints is not null order by finished_at") -%}
+{% macro _ledger_record_list(ledger, model, table_id) %}
+  {#- The fingerprint records of the model's committed runs, oldest first. -#}
+  {%- if table_id is none -%}{{ return([]) }}{%- endif -%}
   {%- set records = [] -%}
-  {%- for row in found.rows -%}{%- do records.append(fromjson(row[0])) -%}{%- endfor -%}
-  {%- if not records -%}{{ return([]) }}{%- endif -%}
-  {%- set horizon = dbt_inc_join._horizon(records[-1].get('next') or records[-1].ranges, last_n, unit) -%}
-  {#- per input and unit, what the latest record whose range holds the unit saw -#}
-  {%- set recorded = dbt_inc_join._recorded_fingerprints(records, horizon) -%}
+  {%- for row in run_query(dbt_inc_join._ledger_records_sql(ledger, model, table_id)).rows -%}
+    {%- do records.append(fromjson(row[0])) -%}
+  {%- endfor -%}
+  {{ return(records) }}
+{% endmacro %}
+
+{% macro _test_sides(inputs, inc_col, inc_cols) %}
+  {#- The test's inputs as the fingerprints read them: {'name', 'relation', 'columns', 'arrival', 'raw_type'}. -#}
   {%- set sides = [] -%}
-  {%- for name, given in inputs.items() if name in horizon -%}
+  {%- for name, given in inputs.items() -%}
     {%- set relation = dbt_inc_join._relation_named(given) -%}
     {%- set arrival = inc_cols.get(name) or dbt_inc_join._arrival_column(inc_col) -%}
     {%- do dbt_inc_join._require_input_columns(relation, name, [['inc_cols', arrival]]) -%}
@@ -86,7 +113,15 @@ select status, input, unit, rows_then, rows_now, repair from (
     {%- endfor -%}
     {%- do sides.append({'name': name, 'relation': relation, 'columns': columns, 'arrival': arrival, 'raw_type': raw.type}) -%}
   {%- endfor -%}
-  {%- set units = dbt_inc_join._fingerprints(sides, recorded.ranges, unit) -%}
+  {{ return(sides) }}
+{% endmacro %}
+
+{% macro _refingerprinted(records, sides, last_n, unit) %}
+  {#- The units of the horizon whose fingerprint now differs from the one the ledger recorded last. -#}
+  {%- set horizon = dbt_inc_join._horizon(records[-1].get('next') or records[-1].ranges, last_n, unit) -%}
+  {#- per input and unit, what the latest record whose range holds the unit saw -#}
+  {%- set recorded = dbt_inc_join._recorded_fingerprints(records, horizon) -%}
+  {%- set units = dbt_inc_join._fingerprints(sides | selectattr('name', 'in', horizon) | list, recorded.ranges, unit) -%}
   {{ return(dbt_inc_join._restated_units(recorded, units, recorded.ranges)) }}
 {% endmacro %}
 

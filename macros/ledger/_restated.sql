@@ -37,11 +37,20 @@
   {{ return([per_row, per_unit, result]) }}
 {% endmacro %}
 
-{% macro _fingerprint_query(side, lower, upper, time_uom) %}
-  {#- One input's fingerprints over [lower, upper]: a row (input, unit, rows, hash) per unit with rows. side:
-      {'name', 'relation', 'columns': [(name, type name)], 'arrival', 'raw_type'}. -#}
+{% macro _fingerprint_query(side, lower, upper, time_uom, units=none) %}
+  {#- One input's fingerprints over [lower, upper], or of the units listed ('yyyy-MM-dd HH:mm:ss' text): a row
+      (input, unit, rows, hash) per unit with rows. side: {'name', 'relation', 'columns': [(name, type name)],
+      'arrival', 'raw_type'}. -#}
   {%- set parts = dbt_inc_join._fingerprint_sql(side.columns, side.arrival, time_uom) -%}
   {%- set where = dbt_inc_join._arrival_range_sql(side.arrival, side.raw_type, lower, upper, time_uom) -%}
+  {%- if units is not none -%}
+    {%- set each = [] -%}
+    {%- for unit in units -%}
+      {%- set value = dbt_inc_join._parse_text_value(unit, time_uom) -%}
+      {%- do each.append('(' ~ dbt_inc_join._arrival_range_sql(side.arrival, side.raw_type, value, value, time_uom) ~ ')') -%}
+    {%- endfor -%}
+    {%- set where = each | join(' OR ') -%}
+  {%- endif -%}
   {{ return("SELECT '" ~ side.name ~ "' AS input, " ~ parts[2] | join(', ')
             ~ " FROM (SELECT unit_start, " ~ parts[1] | join(', ')
             ~ " FROM (SELECT " ~ parts[0] | join(', ') ~ " FROM " ~ side.relation ~ " WHERE " ~ where ~ ")"

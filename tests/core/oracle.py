@@ -373,3 +373,20 @@ def table_after_warn_then_redo(
         return table + one_run(loaded_by(after, redo_end), warn_end + 1, redo_end)
     redo_from = max(restated, start)
     return [row for row in table if row[1] < redo_from] + one_run(loaded_by(after, redo_end), redo_from, redo_end)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The files of a table partitioned by its arrival column (spec §14, the test restated_inputs): a listing is a list
+# of files, each a dict {"path", "unit", "length", "modified"} (modified: epoch ms).
+
+
+def changed_file_units(before: Sequence[dict], after: Sequence[dict], read_until: str) -> set[str]:
+    """The units up to ``read_until`` whose files differ between two listings: a file added, removed, or written
+    again (another size or modification time). Rows are not looked at: a unit whose files changed may hold the
+    same rows (that is for the fingerprints to confirm)."""
+
+    def files(listing: Sequence[dict], unit: str) -> Counter:
+        return Counter((f["path"], f["length"], f["modified"]) for f in listing if f["unit"] == unit)
+
+    units = {f["unit"] for f in (*before, *after) if f["unit"] <= read_until}
+    return {unit for unit in units if files(before, unit) != files(after, unit)}

@@ -147,9 +147,9 @@ def reads_before_the_write(statements: list[str], relation: str) -> list[str]:
     return before
 
 
-def failures(project, *tests: str) -> int:
+def failures(project, *tests: str, callbacks=()) -> int:
     """The failing rows of data tests, added up."""
-    result = project.invoke("test", "--select", *tests, vars=VARS, expect_success=False)
+    result = project.invoke("test", "--select", *tests, vars=VARS, expect_success=False, callbacks=callbacks)
     assert len(result.result.results) == len(tests), [r.node.name for r in result.result.results]
     return sum(r.failures or 0 for r in result.result.results)
 
@@ -222,20 +222,37 @@ def test_restated_units_are_named_then_redone(spark, project):
         assert "var inc_join_redo_from=2025-03-06" in record.start_reason, model
     assert failures(project, "restated_left_not_redone", "restated_left_last_8", "restated_many_next_reads") == 0
 
-    # an older unit, out of every daily run's read range: only the test with a horizon reads it again; what it
-    # finds stays outstanding (the plain test of the model fails on it too) until a redo, which the one command
-    # the test logs makes
+    # an older unit, out of every daily run's read range: the test with a horizon reads it again, and the test
+    # with inputs that are tables finds it from their files, wherever it lies (restated_many_next_reads has no
+    # horizon beyond the next run's reads); what they find stays outstanding (the plain test of the model fails on
+    # it too) until a redo, which the one command the test logs makes
     changed = next(i for i, r in enumerate(data["a"]) if r[2] == day(2))
     data["a"][changed] = (data["a"][changed][0], Decimal("2.50"), day(2))
     inputs.write(day(9))
     assert failures(project, "restated_left_last_8") == 1
     assert failures(project, "restated_left_not_redone") == 1
-    assert failures(project, "restated_many_next_reads") == 0
-    run(project, day(9), "restated_left", inc_join_on_restated_input="redo")
+    assert failures(project, "restated_many_next_reads") == 1
+    run(project, day(9), "restated_left", "restated_many", inc_join_on_restated_input="redo")
     assert_equal(project, "restated_left", left_reference(inputs))
+    assert_equal(project, "restated_many", many_reference(inputs))
     assert last_record(spark, "restated_left").redo_from.date() == day(2)
-    # after the redo, the horizon compares with what the redo read, and passes
-    assert failures(project, "restated_left_not_redone", "restated_left_last_8") == 0
+    assert last_record(spark, "restated_many").redo_from.date() == day(2)
+    # after the redo, the horizon compares with what the redo read, and passes; every file rewritten with the same
+    # rows (Inputs.write) is no restatement: the units whose files changed are confirmed by their fingerprints
+    inputs.write(day(9))
+    logged: list[str] = []
+    assert failures(project, "restated_left_not_redone", "restated_left_last_8", "restated_many_next_reads",
+                    callbacks=[messages_into(logged)]) == 0  # fmt: skip
+    assert any(re.search(r"listed the files of a: \d+ unit\(s\) with files changed", line) for line in logged), logged
+    # a partition dropped, out of every read range and horizon: its files are gone, and the test names it
+    dropped = spark.sql("SHOW PARTITIONS inc_join_it.restated_c").collect()[0][0].split("=", 1)[1]
+    spark.sql(f"ALTER TABLE inc_join_it.restated_c DROP PARTITION (RecDate = '{dropped}')")
+    logged.clear()
+    assert failures(project, "restated_many_next_reads", callbacks=[messages_into(logged)]) == 1
+    assert any("note: 1 unit(s) with files changed" in line for line in logged), logged
+    [found] = outstanding(spark, "restated_many")
+    assert (found["input"], found["unit"], found["rows_now"]) == ("note", f"{dropped} 00:00:00", 0)
+    assert found["rows_then"] > 0
 
 
 def table_files(spark, model: str) -> list[str]:
@@ -285,6 +302,22 @@ def test_fail_writes_nothing_and_redo_repairs_a_chain(spark, project):
         found = [(r.input, r.unit.date(), r.rows_then) for r in downstream.restated]
         assert ("inc_join_it.restated_many", day(5), None) in found, (model, found)
         assert downstream.redo_from.date() == day(5), model
+
+
+def messages_into(found: list[str]):
+    """A dbt callback that keeps the text of each info line a macro logged (log(..., info=True))."""
+
+    def collect(event) -> None:
+        if event.info.name == "JinjaLogInfo":
+            found.append(event.data.msg)
+
+    return collect
+
+
+def outstanding(spark, model: str) -> list[dict]:
+    """The table property inc_join.outstanding: the restated units no run has redone."""
+    properties = {row[0]: row[1] for row in spark.sql(f"SHOW TBLPROPERTIES inc_join_it.{model}").collect()}
+    return json.loads(properties.get("inc_join.outstanding") or "[]")
 
 
 def warnings_into(found: list[str]):
