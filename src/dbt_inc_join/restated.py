@@ -19,46 +19,18 @@ from pyspark.sql.types import DataType
 
 from .predicates import arrival_range_sql, quote
 from .shared_tables import ON_RESTATED_INPUT_VALUES
+from .sql_text import render
 from .time_units import TimeUnit, UnitValue, floor_value, shift_value
 from .validation import check_choice, check_window_length
 from .window import OutputWindow, parse_bound, read_ranges
 
 Units = dict[str, dict[str, str]]
 
-UNIT_TEXT = "yyyy-MM-dd HH:mm:ss"
-
-
-def row_hash_sql(columns: Sequence[tuple[str, str]]) -> str:
-    """A 64-bit hash of a whole row: every column, in name order (a reordered schema is the same rows); maps as
-    JSON, since Spark refuses to hash a map."""
-    parts = []
-    for name, type_name in sorted(columns, key=lambda column: column[0].lower()):
-        parts.append(f"to_json({quote(name)})" if "map<" in type_name.lower() else quote(name))
-    return f"xxhash64({', '.join(parts)})"
-
-
-def unit_sql(arrival: str, unit: TimeUnit) -> str:
-    """The start of a row's arrival unit, as a timestamp (fingerprint_sql writes it as text once per unit, not once
-    per row)."""
-    return f"CAST(date_trunc('{unit.value.upper()}', {quote(arrival)}) AS TIMESTAMP)"
-
 
 def fingerprint_sql(columns: Sequence[tuple[str, str]], arrival: str,
                     unit: TimeUnit) -> tuple[list[str], list[str], list[str]]:  # fmt: skip
-    """A unit's fingerprint in three projections: per row (its unit's start, its hash), per unit (the row count,
-    and the sums of three parts of the hashes, bits 42-63 signed, 21-41 and 0-20: BIGINT sums, which overflow
-    only past 2^42 rows in a unit), and the result (the unit as text, the rows, the exact sum of the hashes,
-    order-free, as text; DECIMAL once per unit, where a DECIMAL sum per row is slow and a BIGINT sum of whole
-    hashes overflows)."""
-    per_row = [f"{unit_sql(arrival, unit)} AS unit_start", f"{row_hash_sql(columns)} AS row_hash"]
-    per_unit = [
-        "count(*) AS rows",
-        "sum(shiftright(row_hash, 42)) AS hash_high",
-        "sum(shiftright(row_hash, 21) & 2097151) AS hash_middle",
-        "sum(row_hash & 2097151) AS hash_low",
-    ]
-    total = "CAST(hash_high AS DECIMAL(38,0)) * 4398046511104 + CAST(hash_middle AS DECIMAL(38,0)) * 2097152 + hash_low"
-    result = [f"date_format(unit_start, '{UNIT_TEXT}') AS unit", "rows", f"CAST({total} AS STRING) AS hash"]
+    """A unit's fingerprint in three projections (per row, per unit, the result): the macro _fingerprint_sql's."""
+    per_row, per_unit, result = render("_fingerprint_sql", [list(column) for column in columns], arrival, unit.value)
     return per_row, per_unit, result
 
 

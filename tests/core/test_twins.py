@@ -438,7 +438,6 @@ def join_type_table() -> tuple[join_types.JoinTypeRule, ...]:
 
 
 UNIT_ARG = lambda p: TimeUnit(p["unit"])  # noqa: E731
-FINGERPRINT_COLUMNS = [["TrxId", "int"], ["amount", "decimal(10,2)"], ["Tags", "map<string,int>"], ["Paid At", "date"]]
 RESTATED_RANGES = {
     "a": ["2025-03-04 00:00:00", "2025-03-09 00:00:00"],
     "b": ["2025-03-02 00:00:00", "2025-03-09 00:00:00"],
@@ -1057,27 +1056,6 @@ TWINS: tuple[Twin, ...] = (
         lambda p: [p["keys"], "RecDate >= DATE'2025-03-01'"],
     ),
     # restated.py = ledger/_restated.sql: the fingerprints of a run's reads and what differs (spec §14)
-    Twin(
-        restated.row_hash_sql,
-        "_row_hash_sql",
-        grid(columns=(FINGERPRINT_COLUMNS, FINGERPRINT_COLUMNS[:1], FINGERPRINT_COLUMNS[::-1])),
-        lambda p: call(p["columns"]),
-        lambda p: [p["columns"]],
-    ),
-    Twin(
-        restated.unit_sql,
-        "_unit_sql",
-        grid(unit=UNITS, arrival=("RecDate", "Paid At")),
-        lambda p: call(p["arrival"], UNIT_ARG(p)),
-        lambda p: [p["arrival"], p["unit"]],
-    ),
-    Twin(
-        restated.fingerprint_sql,
-        "_fingerprint_sql",
-        grid(columns=(FINGERPRINT_COLUMNS,), unit=UNITS, arrival=("Paid At",)),
-        lambda p: call(p["columns"], p["arrival"], UNIT_ARG(p)),
-        lambda p: [p["columns"], p["arrival"], p["unit"]],
-    ),
     Twin(
         restated.restated_units,
         "_restated_units",

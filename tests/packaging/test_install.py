@@ -46,12 +46,18 @@ def test_a_path_install_leaves_the_source_tree_as_it_was_and_the_module_imports(
 
     # the installed copy: the module dbt-core's scan of `dbt_*` modules finds, with its py.typed, importable alone
     assert (target / "dbt_inc_join" / "py.typed").is_file()
+    # and the macros, the one source of the SQL text the core renders: the repository's files, each once
+    macros = sorted(p.relative_to(REPO / "macros").as_posix() for p in (REPO / "macros").rglob("*.sql"))
+    shipped = target / "dbt_inc_join" / "macros"
+    assert sorted(p.relative_to(shipped).as_posix() for p in shipped.rglob("*.sql")) == macros
     code = (
         "import pkgutil, sys\n"
         f"sys.path.insert(0, {str(target)!r})\n"
         "import dbt_inc_join\n"
+        "from dbt_inc_join.sql_text import macro_root, render\n"
         f"print(dbt_inc_join.__file__.startswith({str(target)!r}), dbt_inc_join.__version__)\n"
         f"print([m.name for m in pkgutil.iter_modules([{str(target)!r}])])\n"
+        f"print(str(macro_root()).startswith({str(target)!r}), render('_quote', 'a`b'))\n"
     )
     environ = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
     imported = subprocess.run(
@@ -60,4 +66,4 @@ def test_a_path_install_leaves_the_source_tree_as_it_was_and_the_module_imports(
     assert imported.returncode == 0, imported.stderr
     from dbt_inc_join.shared_tables import VERSION
 
-    assert imported.stdout.split("\n")[:2] == [f"True {VERSION}", "['dbt_inc_join']"]
+    assert imported.stdout.split("\n")[:3] == [f"True {VERSION}", "['dbt_inc_join']", "True `a``b`"]
