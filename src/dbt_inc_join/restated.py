@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any
 
 from pyspark.sql import DataFrame
@@ -20,7 +19,7 @@ from pyspark.sql.types import DataType
 from .predicates import arrival_range_sql, quote
 from .shared_tables import ON_RESTATED_INPUT_VALUES
 from .sql_text import render
-from .time_units import TimeUnit, UnitValue, floor_value, shift_value
+from .time_units import TimeUnit, UnitValue, shift_value
 from .validation import check_choice, check_window_length
 from .window import OutputWindow, parse_bound, read_ranges
 
@@ -84,55 +83,24 @@ def _inside(unit: str, lower: str | None, upper: str | None) -> bool:
 
 def fingerprint_record(units: Units, ranges: Mapping[str, Sequence[str | None]],
                        redone: Mapping[str, Any] | None = None) -> dict[str, Any]:  # fmt: skip
-    """What a run records of its reads: the units the next run reads again (``ranges``: the next window's read
-    ranges up to this one's end), with their fingerprints; and the redo markers of the upstream inc_join tables
-    (``redone``, see upstream_restated)."""
-    kept = {
-        name: {unit: value for unit, value in sorted(units.get(name, {}).items()) if _inside(unit, lower, upper)}
-        for name, (lower, upper) in ranges.items()
-    }
-    bounds_of = {name: list(bounds) for name, bounds in ranges.items()}
-    return {"ranges": bounds_of, "units": kept, "redone": dict(redone or {})}
-
-
-def _rows_of(value: str | None) -> int:
-    return 0 if value is None else int(value.split(":")[0])
+    """What a run records of its reads (the macro _fingerprint_record): the units of ``ranges``, with their
+    fingerprints, and the redo markers of the upstream inc_join tables (``redone``, see upstream_restated)."""
+    ranges_of = {name: list(bounds) for name, bounds in ranges.items()}
+    return dict(render("_fingerprint_record", units, ranges_of, dict(redone or {})))
 
 
 def restated_units(previous: Mapping[str, Any] | None, units: Units,
                    ranges: Mapping[str, Sequence[str | None]]) -> list[dict[str, Any]]:  # fmt: skip
     """The units, inside both this run's read range and the one an earlier committed run recorded, whose
-    fingerprint differs (a unit without rows has none): {input, unit, rows_then, rows_now}, earliest first."""
-    if not previous:
-        return []
-    found = []
-    for name, (lower, upper) in ranges.items():
-        before = previous.get("ranges", {}).get(name)
-        if before is None:
-            continue
-        then, now = previous.get("units", {}).get(name, {}), units.get(name, {})
-        for unit in sorted(set(then) | set(now)):
-            inside = _inside(unit, lower, upper) and _inside(unit, before[0], before[1])
-            if inside and then.get(unit) != now.get(unit):
-                counts = {"rows_then": _rows_of(then.get(unit)), "rows_now": _rows_of(now.get(unit))}
-                found.append({"input": name, "unit": unit, **counts})
-    return sorted(found, key=lambda row: (row["unit"], row["input"]))
+    fingerprint differs (the macro _restated_units): {input, unit, rows_then, rows_now}, earliest first."""
+    return list(render("_restated_units", previous, units, {name: list(b) for name, b in ranges.items()}))
 
 
 def upstream_restated(previous: Mapping[str, Any] | None, redone: Mapping[str, Any],
                       unit: TimeUnit) -> list[dict[str, Any]]:  # fmt: skip
-    """The upstream inc_join tables redone since the last committed run (their table property inc_join.redone
-    names a run this table's record did not know): each restates its unit ``from`` on, whatever this run reads
-    of it (a redo rewrites the upstream table from there on). Rows are None: the unit was redone, not counted."""
-    if not previous or "redone" not in previous:
-        return []
-    found = []
-    for relation, marker in sorted(redone.items()):
-        if (previous["redone"].get(relation) or {}).get("run_key") != marker["run_key"]:
-            moment = datetime.strptime(marker["from"], "%Y-%m-%d %H:%M:%S")
-            first = unit_text(floor_value(moment, unit))
-            found.append({"input": relation, "unit": first, "rows_then": None, "rows_now": None})
-    return found
+    """The upstream inc_join tables redone since the last committed run, each restating its unit ``from`` on (the
+    macro _upstream_restated)."""
+    return list(render("_upstream_restated", previous, redone, unit.value))
 
 
 def on_restated_input_mode(argument: object, var_value: object) -> str:
@@ -145,120 +113,35 @@ def on_restated_input_mode(argument: object, var_value: object) -> str:
 
 
 def restated_text(restated: Sequence[Mapping[str, Any]], unit: TimeUnit) -> str:
-    """The restated units as the log line, the message and the ledger's reason name them."""
-    return ", ".join(_restated_part(row, unit) for row in restated)
-
-
-def _restated_part(row: Mapping[str, Any], unit: TimeUnit) -> str:
-    since = "; found earlier, not redone" if row.get("outstanding") else ""
-    if row["rows_then"] is None:
-        return f"{row['input']} {unit_label(row['unit'], unit)} (redone by its model{since})"
-    return f"{row['input']} {unit_label(row['unit'], unit)} (rows {row['rows_then']} → {row['rows_now']}{since})"
-
-
-def checked_text(checked: Mapping[str, Sequence[str | None]], unit: TimeUnit) -> str:
-    """The units a run compared, per input: 'a 2025-03-04..2025-03-06, b 2025-03-03..2025-03-06'."""
-    parts = []
-    for name, (lower, upper) in sorted(checked.items()):
-        first = "the beginning" if lower is None else unit_label(lower, unit)
-        parts.append(f"{name} {first}..{unit_label(str(upper), unit)}")
-    return ", ".join(parts)
-
-
-def older_inputs(restated: Sequence[Mapping[str, Any]], checked: Mapping[str, Sequence[str | None]]) -> list[str]:
-    """The inputs whose earliest checked unit is restated: their older units, which no one compared, may be too."""
-    found: list[str] = []
-    for row in restated:
-        if row["rows_then"] is None or row.get("outstanding"):
-            continue
-        bounds = checked.get(row["input"])
-        if bounds and bounds[0] is not None and row["unit"] == bounds[0] and row["input"] not in found:
-            found.append(row["input"])
-    return sorted(found)
-
-
-def wider_horizon(horizon: int, unit: TimeUnit) -> int:
-    """The restated_horizon a repair command suggests when older units may be restated: twice the run's own, and
-    at least a week of days, two days of hours or two hours of minutes."""
-    return max(horizon * 2, {"day": 7, "hour": 48, "minute": 120}[unit.value])
-
-
-def redo_command(model_name: str, horizon: int | None = None) -> str:
-    """The one command that repairs a model's table: a run that redoes it from its earliest outstanding unit (and,
-    with a horizon, compares that many more units first)."""
-    settings = "inc_join_on_restated_input: redo" + (
-        "" if horizon is None else f", inc_join_restated_horizon: {horizon}"
-    )
-    return f"dbt run --select {model_name} --vars '{{{settings}}}'"
+    """The restated units as the log line, the message and the ledger's reason name them (_restated_text)."""
+    return str(render("_restated_text", list(restated), unit.value))
 
 
 def restated_message(target: str, model_name: str, restated: Sequence[Mapping[str, Any]], unit: TimeUnit,
                      mode: str, checked: Mapping[str, Sequence[str | None]], horizon: int) -> str:  # fmt: skip
     """The warning (mode warn) or the error (mode fail) of a run with restated units not yet redone: what it found,
-    what it compared (``checked``: {input: [lower, upper]}), and the one command that repairs the table."""
-    older = older_inputs(restated, checked)
-    done = "written as usual, unless dbt stops on warnings (--warn-error)" if mode == "warn" else "nothing was written"
-    text = (
-        f"inc_join {target}: inputs changed after a committed run read them: {restated_text(restated, unit)}. "
-        f"Compared: {checked_text(checked, unit) or 'nothing'} (restated_horizon={horizon}); units before those "
-        "were not compared. The table differs from one run over the current inputs from "
-        f"{unit_label(restated[0]['unit'], unit)} on at least (on_restated_input={mode}: {done})."
-    )
-    if older:
-        wider = wider_horizon(horizon, unit)
-        return (
-            f"{text} The earliest compared unit of {' and '.join(older)} is restated, so older units may be restated "
-            f"too. Compare {wider} more units and redo from the earliest restated with: "
-            f"{redo_command(model_name, wider)}"
-        )
-    return f"{text} Redo it from the earliest restated unit with: {redo_command(model_name)}"
+    what it compared, and the one command that repairs the table (the macro _restated_message)."""
+    compared = {name: list(bounds) for name, bounds in checked.items()}
+    return str(render("_restated_message", target, model_name, list(restated), unit.value, mode, compared, horizon))
 
 
 def pending_units(
     found: Sequence[Mapping[str, Any]], outstanding: Sequence[Mapping[str, Any]] | None
 ) -> list[dict[str, Any]]:
-    """The restated units a run acts on: those it found now, and those found earlier (by a run or by the test
-    restated_inputs, the table property inc_join.outstanding) that no run has redone; one per input and unit,
-    earliest first."""
-    seen = {(row["input"], row["unit"]) for row in found}
-    merged = [dict(row) for row in found]
-    for row in outstanding or []:
-        if (row["input"], row["unit"]) not in seen:
-            seen.add((row["input"], row["unit"]))
-            merged.append({**row, "outstanding": True})
-    return sorted(merged, key=lambda row: (row["unit"], row["input"]))
+    """The restated units a run acts on: those it found now, and those found earlier that no run has redone; one
+    per input and unit, earliest first (the macro _pending_units)."""
+    return [dict(row) for row in render("_pending_units", [dict(row) for row in found], list(outstanding or []))]
 
 
 def recorded_fingerprints(records: Sequence[Mapping[str, Any]],
                           ranges: Mapping[str, Sequence[str | None]]) -> dict[str, Any]:  # fmt: skip
-    """What the ledger's records ({ranges, units} each, oldest first) last saw of each unit of ``ranges``: per input
-    and unit, the latest record whose range holds it. Its ranges: the part of ``ranges`` the records cover."""
-    recorded: dict[str, Any] = {"ranges": {}, "units": {}}
-    for name, (lower, upper) in ranges.items():
-        seen: dict[str, str] = {}
-        held = [record for record in records if name in record["ranges"]]
-        for record in held:
-            first, last = record["ranges"][name]
-            seen = {key: value for key, value in seen.items() if not _inside(key, first, last)}
-            seen.update({k: v for k, v in (record["units"].get(name) or {}).items() if _inside(k, first, last)})
-        if held:
-            covered_lower = min(record["ranges"][name][0] or "" for record in held)
-            covered_upper = max(record["ranges"][name][1] for record in held)
-            recorded["ranges"][name] = [max(covered_lower, lower or "") or None, min(covered_upper, str(upper))]
-            recorded["units"][name] = seen
-    return recorded
+    """What the ledger's records last saw of each unit of ``ranges`` (the macro _recorded_fingerprints)."""
+    return dict(render("_recorded_fingerprints", list(records), {name: list(b) for name, b in ranges.items()}))
 
 
 def covers(record: Mapping[str, Any] | None, ranges: Mapping[str, Sequence[str | None]]) -> bool:
-    """Whether a fingerprint record reaches back to the start of every range of ``ranges`` (units after its end are
-    arrivals no run has read, and restate nothing)."""
-    if not record:
-        return False
-    for name, (lower, _) in ranges.items():
-        have = (record.get("ranges") or {}).get(name)
-        if not have or lower is None or (have[0] is not None and lower < have[0]):
-            return False
-    return True
+    """Whether a fingerprint record reaches back to the start of every range of ``ranges`` (the macro _covers)."""
+    return bool(render("_covers", record, {name: list(b) for name, b in ranges.items()}))
 
 
 def restated_horizon(argument: object, var_value: object) -> int:

@@ -442,23 +442,6 @@ RESTATED_RANGES = {
     "a": ["2025-03-04 00:00:00", "2025-03-09 00:00:00"],
     "b": ["2025-03-02 00:00:00", "2025-03-09 00:00:00"],
 }
-REDONE = {"db.upstream": {"from": "2025-03-05 13:00:00", "run_key": "run-2"}}
-#: a last committed run's record: none, one that predates redo markers, one that knows an older redo
-PREVIOUS_FINGERPRINTS = {
-    "none": None,
-    "old": {
-        "ranges": {"a": ["2025-03-03 00:00:00", "2025-03-08 00:00:00"], "b": [None, "2025-03-08 00:00:00"]},
-        "units": {
-            "a": {"2025-03-03 00:00:00": "6:11", "2025-03-05 00:00:00": "6:12", "2025-03-08 00:00:00": "6:13"},
-            "b": {"2025-03-02 00:00:00": "5:21", "2025-03-06 00:00:00": "5:22"},
-        },
-    },
-    "redone": {
-        "ranges": {"a": ["2025-03-04 00:00:00", "2025-03-08 00:00:00"]},
-        "units": {"a": {"2025-03-05 00:00:00": "6:12"}},
-        "redone": {"db.upstream": {"from": "2025-03-01 00:00:00", "run_key": "run-1"}},
-    },
-}
 #: this run's fingerprints: the same, a unit added, removed and changed
 NOW_UNITS = {
     "same": {"a": {"2025-03-05 00:00:00": "6:12", "2025-03-08 00:00:00": "6:13"}, "b": {"2025-03-06 00:00:00": "5:22"}},
@@ -487,29 +470,6 @@ def read_units_of(name: str) -> restated.ReadUnits | None:
     return None if found is None else restated.ReadUnits(**found)
 
 
-RESTATED_ROWS = [
-    {"input": "b", "unit": "2025-03-06 00:00:00", "rows_then": 5, "rows_now": 4},
-    {"input": "db.upstream", "unit": "2025-03-06 13:00:00", "rows_then": None, "rows_now": None},
-]
-#: restated units: found now at the start of b's compared range, and one found earlier and not redone
-RESTATED_AT_START = [{"input": "b", "unit": "2025-03-02 00:00:00", "rows_then": 5, "rows_now": 6}]
-OUTSTANDING = [
-    {"input": "a", "unit": "2025-03-01 00:00:00", "rows_then": 3, "rows_now": 2},
-    {"input": "b", "unit": "2025-03-06 00:00:00", "rows_then": 5, "rows_now": 5},
-]
-#: the ledger's fingerprint records, oldest first: a daily run, a later one, a redo that read further back
-RECORDS = [
-    {"ranges": {"a": ["2025-03-01 00:00:00", "2025-03-05 00:00:00"]},
-     "units": {"a": {"2025-03-01 00:00:00": "1:1", "2025-03-04 00:00:00": "1:2"}}},
-    {"ranges": {"a": ["2025-03-03 00:00:00", "2025-03-06 00:00:00"],
-                "b": ["2025-03-02 00:00:00", "2025-03-06 00:00:00"]},
-     "units": {"a": {"2025-03-06 00:00:00": "2:2"}, "b": {"2025-03-02 00:00:00": "5:21"}}},
-]  # fmt: skip
-MESSAGE_ROWS = {
-    "found": RESTATED_ROWS,
-    "at_start": RESTATED_AT_START + RESTATED_ROWS,
-    "outstanding": [{**OUTSTANDING[0], "outstanding": True}, *RESTATED_ROWS],
-}
 #: spec §15: many_rows_per_key values, key samples and (rows, shared) of a sample
 MANY = (True, False, "auto")
 SAMPLED_KEYS = ([], [[1], [2], [3]], [[7], [7], [1], [7], [2], [7]], [[1, "x"], [1, "y"], [1, "x"], [None, "x"]])
@@ -1057,27 +1017,6 @@ TWINS: tuple[Twin, ...] = (
     ),
     # restated.py = ledger/_restated.sql: the fingerprints of a run's reads and what differs (spec §14)
     Twin(
-        restated.restated_units,
-        "_restated_units",
-        grid(previous=tuple(PREVIOUS_FINGERPRINTS), now=tuple(NOW_UNITS)),
-        lambda p: call(PREVIOUS_FINGERPRINTS[p["previous"]], NOW_UNITS[p["now"]], RESTATED_RANGES),
-        lambda p: [PREVIOUS_FINGERPRINTS[p["previous"]], NOW_UNITS[p["now"]], RESTATED_RANGES],
-    ),
-    Twin(
-        restated.upstream_restated,
-        "_upstream_restated",
-        grid(previous=tuple(PREVIOUS_FINGERPRINTS), unit=UNITS),
-        lambda p: call(PREVIOUS_FINGERPRINTS[p["previous"]], REDONE, UNIT_ARG(p)),
-        lambda p: [PREVIOUS_FINGERPRINTS[p["previous"]], REDONE, p["unit"]],
-    ),
-    Twin(
-        restated.fingerprint_record,
-        "_fingerprint_record",
-        grid(now=tuple(NOW_UNITS)),
-        lambda p: call(NOW_UNITS[p["now"]], RESTATED_RANGES, REDONE),
-        lambda p: [NOW_UNITS[p["now"]], RESTATED_RANGES, REDONE],
-    ),
-    Twin(
         restated.latest_units,
         "_latest_units",
         grid(unit=("day",), start=("2025-03-01", "2025-03-06", "2025-03-10"), names=(["a", "b"], ["b", "c"])),
@@ -1091,36 +1030,6 @@ TWINS: tuple[Twin, ...] = (
         grid(read=tuple(READ_UNITS), queried=tuple(QUERIED)),
         lambda p: call(read_units_of(p["read"]), QUERIED[p["queried"]]),
         lambda p: [READ_UNITS[p["read"]], QUERIED[p["queried"]]],
-    ),
-    Twin(
-        restated.restated_message,
-        "_restated_message",
-        grid(unit=("day", "hour"), mode=("warn", "fail"), rows=("found", "at_start", "outstanding"), horizon=(0, 30)),
-        lambda p: call(
-            "db.orders", "orders", MESSAGE_ROWS[p["rows"]], UNIT_ARG(p), p["mode"], RESTATED_RANGES, p["horizon"]
-        ),  # fmt: skip
-        lambda p: ["db.orders", "orders", MESSAGE_ROWS[p["rows"]], p["unit"], p["mode"], RESTATED_RANGES, p["horizon"]],
-    ),
-    Twin(
-        restated.pending_units,
-        "_pending_units",
-        grid(found=("none", "at_start", "outstanding"), outstanding=(False, True)),
-        lambda p: call(MESSAGE_ROWS.get(p["found"], []), OUTSTANDING if p["outstanding"] else []),
-        lambda p: [MESSAGE_ROWS.get(p["found"], []), OUTSTANDING if p["outstanding"] else []],
-    ),
-    Twin(
-        restated.recorded_fingerprints,
-        "_recorded_fingerprints",
-        grid(records=(0, 1, 2), queried=tuple(QUERIED)),
-        lambda p: call(RECORDS[: p["records"]], QUERIED[p["queried"]]),
-        lambda p: [RECORDS[: p["records"]], QUERIED[p["queried"]]],
-    ),
-    Twin(
-        restated.covers,
-        "_covers",
-        grid(previous=tuple(PREVIOUS_FINGERPRINTS), queried=tuple(QUERIED)),
-        lambda p: call(PREVIOUS_FINGERPRINTS[p["previous"]], QUERIED[p["queried"]]),
-        lambda p: [PREVIOUS_FINGERPRINTS[p["previous"]], QUERIED[p["queried"]]],
     ),
     Twin(
         join_cond.split_conjuncts,
