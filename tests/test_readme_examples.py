@@ -206,3 +206,49 @@ def test_the_several_inputs_example_gives_its_table(spark):
 
     got = [tuple(shown(v) for v in row) for row in result.collect()]
     assert sorted(got, key=lambda row: int(row[1])) == readme_many_table()
+
+
+# --- the README as a user guide (issue 41, item 5) ---------------------------------------------------------
+
+README_MAX_BYTES = 40_000
+
+
+def test_the_readme_is_a_guide_of_at_most_40_kb():
+    """At most 40 KB; its first block of commands is the two set-up commands; then, in this order, the user's
+    quickstart (packages.yml, a profile, one model, `dbt run`), the concepts and the reference."""
+    text = README.read_text(encoding="utf-8")
+    assert len(text.encode("utf-8")) <= README_MAX_BYTES, "README.md is over 40 KB: move detail to docs/"
+    setup = text.split("## Set-up: two commands", 1)[1].split("```bash\n", 1)[1].split("```", 1)[0]
+    commands = [line.split("#")[0].strip() for line in setup.splitlines() if line.split("#")[0].strip()]
+    assert commands == ["make demo", "make test"]
+    order = ["## Set-up: two commands", "## Quickstart", "packages:", "### 3. A profile", "### 4. A SQL model"]
+    order += ["### 5. `dbt run`", "## Concepts", "## Reference", "## Further documentation"]
+    positions = [text.index(heading) for heading in order]
+    assert positions == sorted(positions), order
+
+
+def _anchors(path: Path) -> set[str]:
+    """GitHub's anchors of a Markdown file's headings (outside code blocks)."""
+    anchors, in_code = set(), False
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("```"):
+            in_code = not in_code
+        elif not in_code and re.match(r"#+ ", line):
+            heading = re.sub(r"^#+ ", "", line).strip().lower()
+            anchors.add(re.sub(r"[^\w\- ]", "", heading).replace(" ", "-"))
+    return anchors
+
+
+def test_every_link_of_the_readme_reaches_its_file_and_heading():
+    """What left the README for docs/ stays reachable: each relative link names a file that exists and, for a
+    Markdown file, a heading it has."""
+    text = re.sub(r"```.*?```", "", README.read_text(encoding="utf-8"), flags=re.S)
+    broken = []
+    for link in re.findall(r"\]\(([^)\s]+)\)", text):
+        if link.startswith(("http://", "https://")):
+            continue
+        path, _, anchor = link.partition("#")
+        target = README.parent / path if path else README
+        if not target.exists() or (anchor and target.suffix == ".md" and anchor not in _anchors(target)):
+            broken.append(link)
+    assert broken == []
