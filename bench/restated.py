@@ -52,6 +52,8 @@ REDO_DAYS = 30  # the redo's window: this many days up to the last day
 CHECK_GOAL = "≤ 1.10"  # a daily run with the check / without it
 FLAT_GOAL = "≤ 1.3"  # the longest history / the shortest, and many records / few
 REDO_GOAL = "≤ 1.2"  # a redo / a run over the same days
+HORIZON_DAYS = 30  # the horizon of the daily run that compares more units than it reads
+HORIZON_GOAL = "≤ 1.5"  # a daily run with restated_horizon HORIZON_DAYS / without (it hashes 30 more days)
 FILES_GOAL = "≤ 0.05"  # the test restated_inputs listing the input tables' files / a daily run (issue 40)
 
 
@@ -61,6 +63,11 @@ class RestatedCase(LedgerCase):
     ``daily``, ``redo`` or ``window`` (the last two on the longest history's daily model)."""
 
     run: str = "daily"
+    horizon: int = 0  # a daily run's var inc_join_restated_horizon (its own model, so its own table and property)
+
+    @property
+    def model(self) -> str:
+        return super().model + (f"_h{self.horizon}" if self.horizon else "")
 
     @property
     def project(self) -> str:
@@ -73,7 +80,9 @@ class RestatedCase(LedgerCase):
     @property
     def label(self) -> str:
         if self.run == "daily":
-            return f"daily {self.history}d, {self.ledger_text}"
+            return f"daily {self.history}d, {self.ledger_text}" + (
+                f", restated_horizon {self.horizon}" if self.horizon else ""
+            )
         how = "var inc_join_redo_from" if self.run == "redo" else "var inc_join_output_window_start"
         return f"{REDO_DAYS} days {self.history}d, {how}"
 
@@ -139,6 +148,8 @@ def redo_start(last_day: date) -> date:
 
 
 def run_variables(case: RestatedCase, last_day: date) -> dict | None:
+    if case.horizon:
+        return {"inc_join_restated_horizon": case.horizon}
     start = str(redo_start(last_day))
     return {"redo": {"inc_join_redo_from": start}, "window": {"inc_join_output_window_start": start}}.get(case.run)
 
@@ -184,6 +195,7 @@ class Restated(Ledger):
             cases.insert(0, RestatedCase("sql", shortest, "few"))
             if config.ledger_records:
                 cases.append(RestatedCase("sql", longest, "many", max(config.ledger_records)))
+            cases.append(RestatedCase("sql", longest, "few", horizon=HORIZON_DAYS))
         cases += [RestatedCase("sql", longest, "few", run="redo"), RestatedCase("sql", longest, "few", run="window")]
         return [LedgerCell(case, "dbt", config.repeats) for case in cases]
 
@@ -229,7 +241,8 @@ class Restated(Ledger):
             checked = sum(s for _, s, text in kinds if is_check_statement(text))
             checks = [text for _, _, text in kinds if is_check_statement(text)]
             again = alone(spark, case, last_day, checks) if case.run == "daily" else (0.0, 0.0)
-            listed = files_test(project, case) if case.run == "daily" and case.ledger == "few" else (0.0, 0.0)
+            tested = case.run == "daily" and case.ledger == "few" and not case.horizon
+            listed = files_test(project, case) if tested else (0.0, 0.0)
             result = RestatedRun(**{**asdict(result), "rows": rows}, check=checked, check_alone=again[0],
                                  watermark=again[1], files_test=listed[0], listing=listed[1])  # fmt: skip
             text = f"{case.label:<52} {result.seconds:6.2f} s (check {checked:.2f} s; alone {again[0]:.2f} s, "
@@ -246,7 +259,7 @@ class Restated(Ledger):
         found: list[Target] = []
         daily = [c for c in cells if c.case.run == "daily" and c.case.ledger == "few"]
         shortest, longest = min(c.case.history for c in daily), max(c.case.history for c in daily)
-        short, long = (find(cells, run="daily", history=h, ledger="few") for h in (shortest, longest))
+        short, long = (find(cells, run="daily", history=h, ledger="few", horizon=0) for h in (shortest, longest))
         if long is not None and long.runs:
             name = f"sql daily run, {longest} d, ledger on: with the check / without (run ÷ (run − (the check's "
             name += f"query, {long.median_of('check_alone'):.2f} s, − the watermark's query it replaces, "
@@ -267,6 +280,12 @@ class Restated(Ledger):
         if shortest != longest:
             found += ratio_target(f"sql test restated_inputs listing files: {longest} d / {shortest} d of history",
                                   long, short, value=lambda r: r.files_test)  # fmt: skip
+        found += ratio_target(
+            f"sql daily run, {longest} d: with restated_horizon {HORIZON_DAYS} / without",
+            find(cells, run="daily", ledger="few", horizon=HORIZON_DAYS),
+            long,
+            HORIZON_GOAL,
+        )
         many = find(cells, run="daily", ledger="many")
         if many is not None:
             counted = self.setup.records

@@ -42,12 +42,28 @@
             ~ " FROM binaryFile.`" ~ location | replace('`', '``') ~ "` GROUP BY 1, 2") }}
 {% endmacro %}
 
-{% macro _listed_files(rows, name, before, last_read) %}
+{% macro _registered_units(relation, arrival, time_uom) %}
+  {#- The units of the table's partitions as its catalog knows them (SHOW PARTITIONS: 'RecDate=2025-03-06', or
+      'ts=2025-03-06 05%3A00%3A00', one part per partition column): a folder under the table's location that is
+      no partition of the table holds no row of it. -#}
+  {%- set found = [] -%}
+  {%- for row in run_query('SHOW PARTITIONS ' ~ relation).rows -%}
+    {%- for part in row[0].split('/') if part.split('=', 1)[0] | lower == arrival | lower -%}
+      {%- set value = (part.split('=', 1)[1].replace('%3A', ':').replace('%20', ' ') ~ ' 00:00:00')[:19] -%}
+      {%- set unit = dbt_inc_join._unit_text(dbt_inc_join._floor_value(modules.datetime.datetime.strptime(value, '%Y-%m-%d %H:%M:%S'), time_uom)) -%}
+      {%- if unit not in found -%}{%- do found.append(unit) -%}{%- endif -%}
+    {%- endfor -%}
+  {%- endfor -%}
+  {{ return(found) }}
+{% endmacro %}
+
+{% macro _listed_files(rows, name, before, last_read, registered=none) %}
   {#- One input's listing (rows of _file_listing_sql) against the last one (`before`: {unit: 'files:hash'}, none
       for none): the candidate units up to `last_read` (their files were added, removed or written again since;
-      'all' without a last listing), and the listing as the next one compares it (`state`). -#}
+      'all' without a last listing), and the listing as the next one compares it (`state`); only the units of
+      `registered` (the table's partitions), when given. -#}
   {%- set state = {} -%}
-  {%- for row in rows if row[0] == name -%}
+  {%- for row in rows if row[0] == name and (registered is none or row[1] in registered) -%}
     {#- the hash sum reduced to 64 bits, in hex: 16 characters a unit in the table property -#}
     {%- do state.update({row[1]: row[2] ~ ':' ~ '%016x' | format((row[3] | int) % 18446744073709551616)}) -%}
   {%- endfor -%}
@@ -99,13 +115,25 @@
   {%- for table in tables -%}
     {%- do queries.append(dbt_inc_join._file_listing_sql(table.side.name, table.location, table.side.arrival, time_uom)) -%}
   {%- endfor -%}
+  {#- Spark lists more than 32 folders in a job of its own, a task per folder: seconds for a year of daily
+      partitions, where the driver lists a local or HDFS location in a fraction of that; object stores keep
+      Spark's parallel listing. Set for the listing only. -#}
+  {%- set listing = namespace(serial=true) -%}
+  {%- for table in tables if not modules.re.match('(file|hdfs|viewfs):', table.location | lower) -%}
+    {%- set listing.serial = false -%}
+  {%- endfor -%}
+  {%- set key = 'spark.sql.sources.parallelPartitionDiscovery.threshold' -%}
+  {%- set kept = run_query('SET ' ~ key).rows[0][1] if listing.serial else none -%}
+  {%- if listing.serial -%}{%- do run_query('SET ' ~ key ~ '=1000000') -%}{%- endif -%}
   {%- set rows = run_query(queries | join('\nUNION ALL\n')).rows -%}
+  {%- if listing.serial -%}{%- do run_query('SET ' ~ key ~ '=' ~ kept) -%}{%- endif -%}
   {%- set after = state.copy() -%}
   {%- set wanted = {} -%}
   {%- set texts = [] -%}
   {%- for table in tables -%}
     {%- set name = table.side.name -%}
-    {%- set listed = dbt_inc_join._listed_files(rows, name, state.get(table.side.relation | string), last[name][1]) -%}
+    {%- set registered = dbt_inc_join._registered_units(table.side.relation, table.side.arrival, time_uom) -%}
+    {%- set listed = dbt_inc_join._listed_files(rows, name, state.get(table.side.relation | string), last[name][1], registered) -%}
     {%- do after.update({table.side.relation | string: listed.state}) -%}
     {%- if listed.candidates == 'all' -%}
       {%- do wanted.update({name: [none, last[name][1]]}) -%}
