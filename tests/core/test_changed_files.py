@@ -13,8 +13,6 @@ runs on Spark in tests/integration/test_restated.py. All cases render in one `ru
 from __future__ import annotations
 
 import hashlib
-import json
-import os
 from pathlib import Path
 from typing import Any
 
@@ -22,14 +20,11 @@ import pytest
 from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 
-from harness.local_dbt import LocalDbtProject, failure_text
-
+from .operations import logged_json
 from .oracle import changed_file_units
 
-PROJECT = Path(__file__).resolve().parents[2] / "integration_tests"
 UNITS = [f"2025-03-0{d} 00:00:00" for d in range(1, 7)]
 EXAMPLES = 300
-_DBT_ENV = ("INC_JOIN_STATE_DIR", "INC_JOIN_TODAY", "DBT_TARGET_PATH", "DBT_LOG_PATH")
 
 
 def file_hash(file: dict) -> int:
@@ -90,34 +85,12 @@ def drawn_histories() -> list[dict]:
 
 def render(histories: list[dict], state_dir: Path) -> dict[str, Any]:
     """_listed_files over each history's two listings, in one `run-operation render_listed_files`."""
-    cases = []
-    for index, history in enumerate(histories):
-        cases.append({"id": str(index), "first": listing_rows(history["first"]),
-                      "second": listing_rows(history["second"]), "last_read": history["last_read"]})  # fmt: skip
-    lines: list[str] = []
-
-    def capture(event: Any) -> None:
-        if event.info.name in ("JinjaLogDebug", "JinjaLogInfo") and event.data.msg.startswith("render_listed_files "):
-            lines.append(event.data.msg)
-
-    saved = {name: os.environ.get(name) for name in _DBT_ENV}
-    try:
-        project = LocalDbtProject(PROJECT, state_dir)
-        if not (PROJECT / "dbt_packages" / "dbt_inc_join").exists():
-            project.invoke("deps")
-        arguments = json.dumps({"cases": cases})
-        result = project.invoke("run-operation", "render_listed_files", "--args", arguments, callbacks=[capture],
-                                expect_success=False)  # fmt: skip
-    finally:
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
-    if not result.success:
-        pytest.fail(f"dbt run-operation render_listed_files failed: {failure_text(result)}")
-    assert len(lines) == 1
-    return json.loads(lines[0].removeprefix("render_listed_files "))
+    cases = [
+        {"id": str(index), "first": listing_rows(history["first"]), "second": listing_rows(history["second"]),
+         "last_read": history["last_read"]}
+        for index, history in enumerate(histories)
+    ]  # fmt: skip
+    return logged_json("render_listed_files", {"cases": cases}, state_dir)
 
 
 @pytest.fixture(scope="module")

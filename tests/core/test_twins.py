@@ -22,8 +22,6 @@ from __future__ import annotations
 import dataclasses
 import enum
 import itertools
-import json
-import os
 import re
 from collections.abc import Callable, Mapping, Sequence
 from datetime import date, datetime
@@ -58,7 +56,8 @@ from dbt_inc_join.sizing import results as sizing_results
 from dbt_inc_join.sizing import spark as sizing_spark
 from dbt_inc_join.time_units import TimeUnit
 from dbt_inc_join.validation import JoinParameters
-from harness.local_dbt import LocalDbtProject, failure_text
+
+from .operations import logged_json
 
 PROJECT = Path(__file__).resolve().parents[2] / "integration_tests"
 #: the one SQL keyword a macro spells in lower case (_partner_condition_sql joins its tests with `and`)
@@ -1083,46 +1082,15 @@ def case_id(twin: Twin, index: int) -> str:
 # ---------------------------------------------------------------------------------------------------------------
 # One dbt invocation for every case
 
-_DBT_ENV = ("INC_JOIN_STATE_DIR", "INC_JOIN_TODAY", "DBT_TARGET_PATH", "DBT_LOG_PATH")
-
 
 def render_macros(state_dir: Path) -> dict[str, Any]:
-    """Every case of TWINS through its macro, in one `run-operation render_twins`; {case id: JSON result}.
-
-    The environment dbt needs is set for the invocation only: the other tests of the run keep theirs."""
+    """Every case of TWINS through its macro, in one `run-operation render_twins`; {case id: JSON result}."""
     cases = [
         {"id": case_id(twin, index), "macro": twin.macro, "args": as_json(twin.macro_args(case))}
         for twin in TWINS
         for index, case in enumerate(twin.cases)
     ]
-    lines: list[str] = []
-    errors: list[str] = []
-
-    def capture(event: Any) -> None:
-        if event.info.name in ("JinjaLogDebug", "JinjaLogInfo") and event.data.msg.startswith("render_twins "):
-            lines.append(event.data.msg)
-        elif event.info.level == "error":
-            errors.append(event.info.msg)
-
-    saved = {name: os.environ.get(name) for name in _DBT_ENV}
-    try:
-        project = LocalDbtProject(PROJECT, state_dir)
-        if not (PROJECT / "dbt_packages" / "dbt_inc_join").exists():
-            project.invoke("deps")
-        arguments = json.dumps({"cases": cases})
-        result = project.invoke(
-            "run-operation", "render_twins", "--args", arguments, callbacks=[capture], expect_success=False
-        )
-    finally:
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
-    if not result.success:
-        pytest.fail(f"dbt run-operation render_twins failed: {failure_text(result)} {' '.join(errors)}")
-    assert len(lines) == 1, "render_twins logs one JSON document"
-    return json.loads(lines[0].removeprefix("render_twins "))
+    return logged_json("render_twins", {"cases": cases}, state_dir)
 
 
 @pytest.fixture(scope="module")
