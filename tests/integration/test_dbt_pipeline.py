@@ -125,20 +125,39 @@ def test_hourly_pipeline_equals_the_core(spark, daily):
     assert daily["gen_hour_left"] == rows(expected, sorted(expected.columns))
 
 
-def test_rerunning_a_past_day_or_the_same_day_changes_nothing(project, daily):
+@pytest.fixture(scope="module")
+def reruns(project, daily):
+    """gen_left and gen_left_py run again after the daily pipeline: a past day (the output window vars), then the
+    last day once more (caught up: an empty window). Each run's inc_join log line per model, and the tables after
+    both runs. Two dbt invocations, shared by the test of the tables and the test of the log lines."""
+
+    def logged_lines(**invoke):
+        lines = {}
+
+        def collect(event):
+            if event.info.name == "JinjaLogInfo" and event.info.msg.startswith("inc_join "):
+                target, _, rest = event.info.msg[len("inc_join ") :].partition(": ")
+                lines[target.split(".")[-1]] = rest.replace(target, "<this>")
+
+        project.invoke("run", "--select", "gen_left", "gen_left_py", callbacks=[collect], **invoke)
+        return lines
+
     past = DAYS[4]
-    project.invoke(
-        "run",
-        "--select",
-        "gen_left",
-        "gen_left_py",
-        today=LAST_DAY,
-        vars={"inc_join_output_window_start": past, "inc_join_output_window_end": past},
+    rerun = logged_lines(
+        today=LAST_DAY, vars={"inc_join_output_window_start": past, "inc_join_output_window_end": past}
     )
-    project.invoke("run", "--select", "gen_left", "gen_left_py", today=LAST_DAY)
+    caught_up = logged_lines(today=LAST_DAY)
+    tables = {}
     for name in ("gen_left", "gen_left_py"):
         table = project.table(name)
-        assert rows(table, sorted(table.columns)) == daily[name]
+        tables[name] = rows(table, sorted(table.columns))
+    return {"past": past, "rerun": rerun, "caught_up": caught_up, "tables": tables}
+
+
+def test_rerunning_a_past_day_or_the_same_day_changes_nothing(reruns, daily):
+    for name in ("gen_left", "gen_left_py"):
+        assert reruns["tables"][name] == daily[name]
+    assert set(reruns["rerun"]) == set(reruns["caught_up"]) == {"gen_left", "gen_left_py"}  # both models ran twice
 
 
 def test_hourly_microbatch_equals_the_core(spark, project):
@@ -178,25 +197,10 @@ def test_empty_flag_builds_the_model_without_rows(project, daily):
     assert rows(project.table("gen_inner"), sorted(project.table("gen_inner").columns)) == daily["gen_inner"]
 
 
-def test_sql_and_python_models_log_the_same_line(project, daily):
+def test_sql_and_python_models_log_the_same_line(reruns):
     """One log-line format: a SQL model and its Python twin say the same about the same run, for a window with
     work and for an empty one (the pipeline has caught up)."""
-
-    def logged_lines(**invoke):
-        lines = {}
-
-        def collect(event):
-            if event.info.name == "JinjaLogInfo" and event.info.msg.startswith("inc_join "):
-                target, _, rest = event.info.msg[len("inc_join ") :].partition(": ")
-                lines[target.split(".")[-1]] = rest.replace(target, "<this>")
-
-        project.invoke("run", "--select", "gen_left", "gen_left_py", callbacks=[collect], **invoke)
-        return lines
-
-    past = DAYS[4]
-    rerun = logged_lines(
-        today=LAST_DAY, vars={"inc_join_output_window_start": past, "inc_join_output_window_end": past}
-    )
+    past, rerun, caught_up = reruns["past"], reruns["rerun"], reruns["caught_up"]
     assert rerun["gen_left"] == rerun["gen_left_py"]
     assert rerun["gen_left"].startswith(
         f"window {past}..{past}; start: var inc_join_output_window_start; end: var inc_join_output_window_end; reads a "
@@ -205,7 +209,6 @@ def test_sql_and_python_models_log_the_same_line(project, daily):
     assert rerun["gen_left"].endswith(
         "; plan: plain (auto: B's read range of 7 days is at most 2 join windows of 7 days)"
     )
-    caught_up = logged_lines(today=LAST_DAY)
     assert caught_up["gen_left"] == caught_up["gen_left_py"]
     assert caught_up["gen_left"].endswith("; reads nothing; plan: plain (the run reads nothing)")
     assert (
