@@ -81,6 +81,11 @@ def test_the_wheel_holds_the_package_and_py_typed_and_no_harness(wheel):
     expected = {path.relative_to(PACKAGE.parent).as_posix() for path in PACKAGE.rglob("*.py")} | {
         "dbt_inc_join/py.typed"
     }
+    # and the macros, the one source of the SQL text the core renders (dbt_inc_join.sql_text), every file of them
+    macros = PACKAGE.parents[1] / "macros"
+    expected |= {
+        f"dbt_inc_join/macros/{path.relative_to(macros).as_posix()}" for path in macros.rglob("*") if path.is_file()
+    }
     assert shipped == expected
     assert "dbt_inc_join/python_models/model.py" in shipped and "dbt_inc_join/python_models/__init__.py" in shipped
     assert not any("harness" in name or "local_spark" in name or "local_dbt" in name for name in names)
