@@ -1,0 +1,73 @@
+{#- What a run with restated inputs says (spec §14): the units it found, the ranges it compared, and the one
+    command that repairs the table; the rules are in _restated.sql. -#}
+
+{% macro _restated_text(restated, time_uom) %}
+  {%- set parts = [] -%}
+  {%- for row in restated -%}
+    {%- set part = row.input ~ ' ' ~ dbt_inc_join._unit_label(row.unit, time_uom) -%}
+    {%- set since = '; found earlier, not redone' if row.get('outstanding') else '' -%}
+    {%- if row.rows_then is none -%}
+      {%- do parts.append(part ~ ' (redone by its model' ~ since ~ ')') -%}
+    {%- else -%}
+      {%- do parts.append(part ~ ' (rows ' ~ row.rows_then ~ ' → ' ~ row.rows_now ~ since ~ ')') -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {{ return(parts | join(', ')) }}
+{% endmacro %}
+
+{% macro _checked_text(checked, time_uom) %}
+  {#- The units a run compared, per input: 'a 2025-03-04..2025-03-06, b 2025-03-03..2025-03-06'. -#}
+  {%- set parts = [] -%}
+  {%- for name, bounds in checked.items() | sort -%}
+    {%- set lower = 'the beginning' if bounds[0] is none else dbt_inc_join._unit_label(bounds[0], time_uom) -%}
+    {%- do parts.append(name ~ ' ' ~ lower ~ '..' ~ dbt_inc_join._unit_label(bounds[1], time_uom)) -%}
+  {%- endfor -%}
+  {{ return(parts | join(', ')) }}
+{% endmacro %}
+
+{% macro _older_inputs(restated, checked) %}
+  {#- The inputs whose earliest checked unit is restated: their older units, which no one compared, may be too. -#}
+  {%- set found = [] -%}
+  {%- for row in restated if row.rows_then is not none and not row.get('outstanding') -%}
+    {%- set bounds = checked.get(row.input) -%}
+    {%- if bounds and bounds[0] is not none and row.unit == bounds[0] and row.input not in found -%}
+      {%- do found.append(row.input) -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {{ return(found | sort) }}
+{% endmacro %}
+
+{% macro _wider_horizon(horizon, time_uom) %}
+  {#- The restated_horizon a repair command suggests when older units may be restated: twice the run's own, and
+      at least a week of days, two days of hours or two hours of minutes. -#}
+  {{ return([horizon * 2, {'day': 7, 'hour': 48, 'minute': 120}[time_uom]] | max) }}
+{% endmacro %}
+
+{% macro _redo_command(model_name, horizon=none) %}
+  {#- The one command that repairs a model's table: a run that redoes it from its earliest outstanding unit (and,
+      with a horizon, compares that many more units first). -#}
+  {%- set settings = 'inc_join_on_restated_input: redo' ~ ('' if horizon is none else ', inc_join_restated_horizon: ' ~ horizon) -%}
+  {{ return("dbt run --select " ~ model_name ~ " --vars '{" ~ settings ~ "}'") }}
+{% endmacro %}
+
+{% macro _restated_message(target, model_name, restated, time_uom, mode, checked, horizon) %}
+  {#- The warning (mode warn) or the error (mode fail) of a run with restated units not yet redone: what it
+      found, what it compared (checked: {input: [lower, upper]}), and the one command that repairs the table. -#}
+  {%- set older = dbt_inc_join._older_inputs(restated, checked) -%}
+  {%- set done = 'written as usual, unless dbt stops on warnings (--warn-error)' if mode == 'warn' else 'nothing was written' -%}
+  {%- set text = 'inc_join ' ~ target ~ ': inputs changed after a committed run read them: '
+                 ~ dbt_inc_join._restated_text(restated, time_uom) ~ '. Compared: '
+                 ~ (dbt_inc_join._checked_text(checked, time_uom) or 'nothing') ~ ' (restated_horizon=' ~ horizon
+                 ~ '); units before those were not compared. The table differs from one run over the current inputs from '
+                 ~ dbt_inc_join._unit_label(restated[0].unit, time_uom) ~ ' on at least (on_restated_input=' ~ mode ~ ': '
+                 ~ done ~ ').' -%}
+  {%- if older -%}
+    {%- set wider = dbt_inc_join._wider_horizon(horizon, time_uom) -%}
+    {%- set text = text ~ ' The earliest compared unit of ' ~ older | join(' and ') ~ ' is restated, so older units may be'
+                   ~ ' restated too. Compare ' ~ wider ~ ' more units and redo from the earliest restated with: '
+                   ~ dbt_inc_join._redo_command(model_name, wider) -%}
+  {%- else -%}
+    {%- set text = text ~ ' Redo it from the earliest restated unit with: ' ~ dbt_inc_join._redo_command(model_name) -%}
+  {%- endif -%}
+  {{ return(text) }}
+{% endmacro %}
