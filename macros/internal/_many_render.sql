@@ -1,5 +1,5 @@
-{#- The SQL of one inc_join_many run (spec §12; many.py: render_many, _resolution_sql, _settled_sql,
-    _output_columns, with the prefix _many_). -#}
+{#- The SQL of one inc_join_many run (spec §12), for dbt models and for the core (many.py: render_many renders
+    _render_many; macros share one namespace, so the names take the prefix _many_). -#}
 
 {% macro _many_reduced_columns(item) %}
   {#- The columns of an input's reduced CTE (render.py: reduced_by_arrival's columns). -#}
@@ -33,25 +33,33 @@
 
 {% macro _many_resolution_sql(index, item, open_after=none) %}
   {#- (r_i, JoinType_i) over the joined row: where input i settles, and how; with open_after (the end literal of a
-      run with include_waiting) code 5 while the input settles after it (many.py: _resolution_sql). -#}
+      run with include_waiting) a_waiting while the input settles after it. -#}
   {%- set settled = dbt_inc_join._many_settled_sql(index, item) -%}
   {%- if open_after is none -%}
     {{ return(settled) }}
   {%- endif -%}
-  {{ return([settled[0], 'CASE WHEN ' ~ settled[0] ~ ' > ' ~ open_after ~ ' THEN 5 ELSE ' ~ settled[1] ~ ' END']) }}
+  {%- set waiting = dbt_inc_join._join_type('a_waiting').code -%}
+  {{ return([settled[0], 'CASE WHEN ' ~ settled[0] ~ ' > ' ~ open_after ~ ' THEN ' ~ waiting ~ ' ELSE ' ~ settled[1] ~ ' END']) }}
 {% endmacro %}
 
 {% macro _many_settled_sql(index, item) %}
+  {#- An input's row as a one-row-per-A JoinType of the table (spec §11): no partner a_timed_out; with aggregate
+      a_aggregated; a partner picked same_time, a_late (b before a) or b_late (b after a). -#}
   {%- set b_arrival = '_i' ~ index ~ '_b_arrival' -%}
+  {%- set code = {} -%}
+  {%- for name in ['same_time', 'b_late', 'a_late', 'a_timed_out', 'a_aggregated'] -%}
+    {%- do code.update({name: dbt_inc_join._join_type(name).code}) -%}
+  {%- endfor -%}
   {%- set closes = dbt_inc_join._add_units_sql('_a_arrival', item.params.max_waiting_time, item.params.time_uom) -%}
+  {%- set none_found = 'CASE WHEN ' ~ b_arrival ~ ' IS NULL THEN ' ~ code.a_timed_out -%}
   {%- if item.params.mode == 'aggregate' -%}
-    {{ return([closes, 'CASE WHEN ' ~ b_arrival ~ ' IS NULL THEN 4 ELSE 8 END']) }}
+    {{ return([closes, none_found ~ ' ELSE ' ~ code.a_aggregated ~ ' END']) }}
   {%- endif -%}
-  {%- set code = 'CASE WHEN ' ~ b_arrival ~ ' IS NULL THEN 4 WHEN ' ~ b_arrival ~ ' = _a_arrival THEN 1 WHEN ' ~ b_arrival ~ ' < _a_arrival THEN 2 ELSE 3 END' -%}
+  {%- set picked = none_found ~ ' WHEN ' ~ b_arrival ~ ' = _a_arrival THEN ' ~ code.same_time ~ ' WHEN ' ~ b_arrival ~ ' < _a_arrival THEN ' ~ code.a_late ~ ' ELSE ' ~ code.b_late ~ ' END' -%}
   {%- if item.params.mode == 'first' -%}
-    {{ return(['CASE WHEN ' ~ b_arrival ~ ' IS NULL THEN ' ~ closes ~ ' ELSE greatest(_a_arrival, ' ~ b_arrival ~ ') END', code]) }}
+    {{ return(['CASE WHEN ' ~ b_arrival ~ ' IS NULL THEN ' ~ closes ~ ' ELSE greatest(_a_arrival, ' ~ b_arrival ~ ') END', picked]) }}
   {%- endif -%}
-  {{ return([closes, code]) }}
+  {{ return([closes, picked]) }}
 {% endmacro %}
 
 {% macro _render_many(a, a_columns, prepared, window, output_select, include_waiting, plans) %}

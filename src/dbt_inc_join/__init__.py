@@ -23,6 +23,7 @@ __all__ = [
     "JoinType",
     "OUTPUT_SELECT_DEFAULT",
     "suggest_windows",
+    "suggest_windows_many",
     "unit_fingerprints",
 ]
 

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from pyspark.sql import DataFrame
 
-from .predicates import quote
 from .spark_errors import quiet_spark_errors
+from .sql_text import render
 
 #: a qualified name ``x.y``: not part of a longer name or a number, not after a dot (a struct field's field)
 QUALIFIED = re.compile(r"(?<![\w.`])([A-Za-z_]\w*)\s*\.\s*(`(?:[^`]|``)+`|[A-Za-z_]\w*)")
@@ -90,9 +90,8 @@ def find_column_name(names: list[str], name: str, case_sensitive: bool) -> str |
 
 
 def condition_projection(side: str, columns: tuple[str, ...]) -> list[str]:
-    """The columns a side's slice carries for join_cond."""
-    prefix = SIDES[side][1]
-    return [f"{quote(c)} AS {prefix}{i}" for i, c in enumerate(columns)]
+    """The columns a side's slice carries for join_cond (``_condition_projection``)."""
+    return list(render("_condition_projection", side, columns))
 
 
 def check_join_cond(condition: JoinCondition, df_a: DataFrame, df_b: DataFrame) -> None:
@@ -122,177 +121,3 @@ def _original_names(message: str, condition: JoinCondition) -> str:
         for i in reversed(range(len(columns))):
             message = message.replace(f"{SIDES[side][1]}{i}", f"{side}.{columns[i]}")
     return message
-
-
-# Splitting the condition (spec §12, "What join_cond costs"). The split runs on the rewritten text (internal names
-# only) and is conservative: it splits only on an AND at the top level (outside parentheses, string literals and
-# CASE ... END, and not the AND of BETWEEN ... AND), and not at all when the text has an OR or a leading NOT at the
-# top level (OR binds looser than AND), a comment, a quoted name or a semicolon. A conjunct is A-only (B-only)
-# when it reads only A's (B's) columns and every other word in it is a literal, a keyword or a deterministic
-# function of PURE_WORDS; anything else (rand(), an unqualified name, a subquery) stays a pair conjunct.
-
-#: the words a one-sided conjunct may use besides its side's columns and literals: keywords, type names and
-#: deterministic functions (evaluated once per row instead of once per pair, they give the same answer)
-PURE_WORDS = frozenset(
-    [
-        "and",
-        "or",
-        "not",
-        "is",
-        "null",
-        "true",
-        "false",
-        "in",
-        "like",
-        "ilike",
-        "rlike",
-        "between",
-        "case",
-        "when",
-        "then",
-        "else",
-        "end",
-        "cast",
-        "as",
-        "distinct",
-        "from",
-        "interval",
-        "abs",
-        "coalesce",
-        "nvl",
-        "ifnull",
-        "nullif",
-        "if",
-        "lower",
-        "upper",
-        "trim",
-        "ltrim",
-        "rtrim",
-        "length",
-        "substr",
-        "substring",
-        "concat",
-        "round",
-        "floor",
-        "ceil",
-        "ceiling",
-        "greatest",
-        "least",
-        "sign",
-        "sqrt",
-        "year",
-        "month",
-        "day",
-        "date_add",
-        "date_sub",
-        "datediff",
-        "to_date",
-        "int",
-        "integer",
-        "bigint",
-        "smallint",
-        "tinyint",
-        "double",
-        "float",
-        "decimal",
-        "string",
-        "date",
-        "timestamp",
-        "boolean",
-    ]
-)
-#: a word, one parenthesis, or a run of other symbols
-TOKEN = re.compile(r"\w+|[()]|[^\w\s()]+")
-INTERNAL_COLUMN = re.compile(r"_([ab])c(\d+)", re.IGNORECASE)
-UNSPLITTABLE = ("`", "--", "/*", ";")
-
-
-@dataclass(frozen=True)
-class ConditionParts:
-    """join_cond split by what its conjuncts read (each the AND of its conjuncts, in the order written, or None)."""
-
-    a_only: str | None  #: reads only A's columns: a filter on A's rows as the pairing sees them
-    b_only: str | None  #: reads only B's columns
-    pair: str | None  #: reads both, or could not be proven one-sided
-
-
-def _code_tokens(sql: str) -> list[tuple[int, int, str]]:
-    """(start, end, lower-case token) of the code outside string literals."""
-    tokens, position = [], 0
-    for piece, code in _code_pieces(sql):
-        if code:
-            tokens += [(position + t.start(), position + t.end(), t.group(0).lower()) for t in TOKEN.finditer(piece)]
-        position += len(piece)
-    return tokens
-
-
-def split_conjuncts(sql: str) -> list[str]:
-    """The top-level AND conjuncts of a condition, or the whole condition when a split is not provably safe."""
-    if any(marker in piece for piece, code in _code_pieces(sql) if code for marker in UNSPLITTABLE):
-        return [sql]
-    depth, between, cuts, leading_not = 0, False, [], []
-    previous = "and"  #: the last top-level token: a conjunct starts after an AND
-    for start, end, token in _code_tokens(sql):
-        at_top = depth == 0
-        if token in ("(", "case"):
-            depth += 1
-        elif token in (")", "end"):
-            depth -= 1
-        elif at_top and token == "or":
-            return [sql]
-        elif at_top and token == "between":
-            between = True
-        elif at_top and token == "and" and between:
-            between = False
-        elif at_top and token == "and":
-            cuts.append((start, end))
-        elif at_top and token == "not" and previous == "and":
-            leading_not.append(len(cuts))
-        if depth < 0:
-            return [sql]
-        previous = token if at_top else previous
-    # NOT x AND y: whether NOT takes y too depends on precedence; only a last conjunct may start with NOT
-    if depth != 0 or any(segment < len(cuts) for segment in leading_not):
-        return [sql]
-    bounds = [0] + [i for cut in cuts for i in cut] + [len(sql)]
-    conjuncts = [sql[bounds[i] : bounds[i + 1]].strip() for i in range(0, len(bounds), 2)]
-    return conjuncts if all(conjuncts) else [sql]
-
-
-def conjunct_side(conjunct: str) -> str:
-    """'a' or 'b' when the conjunct provably reads only that side's columns, else 'pair'."""
-    sides = set()
-    for _, _, token in _code_tokens(conjunct):
-        column = INTERNAL_COLUMN.fullmatch(token)
-        if column is not None:
-            sides.add(column.group(1))
-        elif (token[0].isalpha() or token[0] == "_") and token not in PURE_WORDS:
-            return "pair"
-    return sides.pop() if len(sides) == 1 else "pair"
-
-
-def condition_parts(sql: str) -> ConditionParts:
-    """The condition as the AND of its A-only, B-only and pair conjuncts (their AND is the condition)."""
-    found: dict[str, list[str]] = {"a": [], "b": [], "pair": []}
-    for conjunct in split_conjuncts(sql):
-        found[conjunct_side(conjunct)].append(conjunct)
-    joined = {part: " AND ".join(f"({c})" for c in items) if items else None for part, items in found.items()}
-    return ConditionParts(joined["a"], joined["b"], joined["pair"])
-
-
-def a_column_indexes(sql: str | None) -> list[int]:
-    """The i of each ``_ac<i>`` a text reads, ascending."""
-    if sql is None:
-        return []
-    columns = [INTERNAL_COLUMN.fullmatch(token) for _, _, token in _code_tokens(sql)]
-    return sorted({int(c.group(2)) for c in columns if c is not None and c.group(1) == "a"})
-
-
-def renamed_a_columns(sql: str, names: list[str]) -> str:
-    """The text with each ``_ac<i>`` as ``names[i]`` (string literals untouched)."""
-
-    def rename(match: re.Match) -> str:
-        return names[int(match.group(2))] if match.group(1).lower() == "a" else match.group(0)
-
-    pattern = re.compile(r"\b" + INTERNAL_COLUMN.pattern + r"\b", re.IGNORECASE)
-    return "".join(pattern.sub(rename, piece) if code else piece for piece, code in _code_pieces(sql))

@@ -1,10 +1,10 @@
 """The JoinType table (docs/spec.md §3): code, name, placement rule and which ``how`` emits each type.
 
-Everything else derives from this table: the scenarios (scenarios.py), the rows a ``how`` keeps, the names
-in ``JoinTypeName``, the pictures. Its rows live in shared_tables.py (``JOIN_TYPES``), the one source of both
-languages: the macros read the generated copy macros/generated/_join_types.sql (``make generate``). Adding a
-JoinType means one row there, its member in ``JoinType`` (a test checks that the two agree), and a scenario in
-each language.
+Everything else derives from this table: the scenarios (macros/scenarios/, which the core renders too), the
+rows a ``how`` keeps, the names in ``JoinTypeName``, the pictures. Its rows live in shared_tables.py
+(``JOIN_TYPES``), the one source of both languages: the macros read the generated copy
+macros/generated/_join_types.sql (``make generate``). Adding a JoinType means one row there, its member in
+``JoinType`` (a test checks that the two agree), and its scenario macro.
 """
 
 from __future__ import annotations
@@ -18,10 +18,8 @@ from .shared_tables import HOW_VALUES, PARTNER_VALUES, ROW_MODES
 __all__ = [
     "HOW_VALUES",
     "JOIN_TYPE_TABLE",
-    "MATCHED_CODES",
     "PARTNER_VALUES",
     "ROW_MODES",
-    "RULES",
     "JoinType",
     "JoinTypeRule",
     "emitted_join_types",
@@ -44,10 +42,6 @@ class JoinType(IntEnum):
     def label(self) -> str:
         """The lower-case name used in the ``JoinTypeName`` column, e.g. ``a_timed_out``."""
         return self.name.lower()
-
-    @property
-    def rule(self) -> JoinTypeRule:
-        return RULES[self]
 
 
 @dataclass(frozen=True)
@@ -79,8 +73,6 @@ def _rule(row: dict) -> JoinTypeRule:
 
 
 JOIN_TYPE_TABLE: tuple[JoinTypeRule, ...] = tuple(_rule(row) for row in shared_tables.JOIN_TYPES)
-RULES = {rule.join_type: rule for rule in JOIN_TYPE_TABLE}
-MATCHED_CODES = frozenset(rule.join_type for rule in JOIN_TYPE_TABLE if rule.matched)
 
 
 def emitted_join_types(

@@ -25,17 +25,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pyspark.sql import DataFrame
-from pyspark.sql import functions as F
 
-from .arrival_groups import GROUP_ARRIVAL, GROUP_CONDITION, group_condition, group_key
 from .join import is_spark_dataframe, prepare_join
-from .join_cond import renamed_a_columns
 from .plan_choice import SHARED_ROWS, KeySharing, PlanChoice, auto_plan, forced_plan, range_plan, sample_sharing
-from .predicates import arrival_range_sql, quote
 from .prepared import PreparedJoin
-from .render import arrival_is_truncated, in_window_sql, reduced_by_arrival
 from .shared_tables import MANY_INPUT_KEYS
-from .time_units import TimeUnit, UnitValue, add_units_sql, shift_value, sql_literal, truncate_sql
+from .sql_text import arguments, render, statement
+from .sql_text.fragments import arrival_range_sql
+from .time_units import TimeUnit, UnitValue, shift_value
 from .validation import check_argument
 from .watermark import latest_arrivals, watermark_of
 from .window import parse_bound
@@ -189,34 +186,10 @@ def prepare_many(
         if not isinstance(names, (list, tuple)) or not names or not all(isinstance(n, str) and n for n in names):
             raise _fail_many(f"output_select must list output column names (got {output_select!r}).", TypeError)
         select = tuple(names)
-    return PreparedMany(df_a, prepared, unit, arrivals.pop(), select, waiting)
-
-
-def _internal(i: int, name: str) -> str:
-    return f"_i{i}{name}"
-
-
-def _resolution_sql(i: int, item: PreparedInput, unit: TimeUnit, open_after: str | None = None) -> tuple[str, str]:
-    """(r_i, JoinType_i) over the joined row: where input i settles, and how; with ``open_after`` (the end
-    literal of a run with include_waiting) code 5 while the input settles after it."""
-    settles, code = _settled_sql(i, item, unit)
-    if open_after is None:
-        return settles, code
-    return settles, f"CASE WHEN {settles} > {open_after} THEN 5 ELSE {code} END"
-
-
-def _settled_sql(i: int, item: PreparedInput, unit: TimeUnit) -> tuple[str, str]:
-    b_arrival, mw = _internal(i, "_b_arrival"), item.prepared.params.max_waiting_time
-    closes = add_units_sql("_a_arrival", mw, unit)
-    if item.prepared.params.mode == "aggregate":
-        return closes, f"CASE WHEN {b_arrival} IS NULL THEN 4 ELSE 8 END"
-    code = (
-        f"CASE WHEN {b_arrival} IS NULL THEN 4 WHEN {b_arrival} = _a_arrival THEN 1 "
-        f"WHEN {b_arrival} < _a_arrival THEN 2 ELSE 3 END"
-    )
-    if item.prepared.params.mode == "first":
-        return f"CASE WHEN {b_arrival} IS NULL THEN {closes} ELSE greatest(_a_arrival, {b_arrival}) END", code
-    return closes, code
+    many = PreparedMany(df_a, prepared, unit, arrivals.pop(), select, waiting)
+    # the output columns, named: two under one name, or output_select naming none, fail before any data is read
+    render("_many_output_columns", df_a.columns, many.inc_col_a, _items(many), [("", "")] * len(prepared), select)
+    return many
 
 
 def input_plans(
@@ -270,100 +243,45 @@ def _a_lower(many: PreparedMany, start: UnitValue | None) -> UnitValue | None:
 
 
 def render_many(
-    many: PreparedMany, start: UnitValue | None, end: UnitValue, plans: Sequence[PlanChoice] | None = None
+    many: PreparedMany,
+    start: UnitValue | None,
+    end: UnitValue,
+    plans: Sequence[PlanChoice] | None = None,
+    empty: bool = False,
 ) -> DataFrame:
-    """The rows of one run over ``[start, end]``; ``plans``: input_plans' (made here when not given)."""
-    plans = plans or input_plans(many, start, end)
+    """The rows of one run over ``[start, end]`` (none when ``empty``: the same columns, nothing read);
+    ``plans``: input_plans' (made here when not given). The statement is the one the SQL macro renders for a
+    dbt model (macros/internal/_many_render.sql), over the caller's DataFrames."""
+    plans = plans or input_plans(many, start, end, reads_nothing=empty)
     _log.info("inc_join_many plan: %s", plans_text(many, plans))
-    unit, df_a = many.time_uom, many.df_a
-    first = many.inputs[0].prepared
-    inc_a, type_a = first.inputs.inc_col[0], first.inputs.arrival_types[0]
-    a_lower = _a_lower(many, start)
-
-    # A's slice, under internal names: its columns (_a<j>, which also serve as each input's keys and join_cond
-    # columns) and its truncated arrival
-    projection = [f"{quote(c)} AS _a{j}" for j, c in enumerate(df_a.columns)]
-    projection.append(f"{truncate_sql(quote(inc_a), unit)} AS _a_arrival")
-    a_slice = df_a.where(arrival_range_sql(inc_a, type_a, a_lower, end, unit)).selectExpr(*projection)
-    joined = a_slice
-
-    for i, item in enumerate(many.inputs):
-        prepared, params = item.prepared, item.prepared.params
-        keys = [f"_a{df_a.columns.index(a)}" for a, _ in prepared.inputs.keys]
-        condition_columns = () if prepared.condition is None else prepared.condition.a_columns
-        conditioned = [f"_a{df_a.columns.index(a)}" for a in condition_columns]
-        # each input's distinct (keys, arrival) from A's slice itself, not from the joins before it (as the SQL
-        # macro's _inc_join_m<i>_a): Spark cannot know that those joins keep A's rows as they are
-        a_side = a_slice.selectExpr(
-            *[f"{key} AS _ak{j}" for j, key in enumerate(keys)],
-            "_a_arrival",
-            *[f"{column} AS _ac{j}" for j, column in enumerate(conditioned)],
-        )
-        b_lower = None if a_lower is None else shift_value(a_lower, -params.look_back_time, unit)
-        b_slice = prepared.df_b.where(
-            arrival_range_sql(prepared.inputs.inc_col[1], prepared.inputs.arrival_types[1], b_lower, end, unit)
-        )
-        reduced = reduced_by_arrival(prepared, a_side, b_slice, plans[i].grouped, plans[i].pairs_a_rows)
-        reduced = reduced.selectExpr(*[f"{quote(c)} AS {_internal(i, c)}" for c in reduced.columns])
-        back = [f"{key} = {_internal(i, group_key(j))}" for j, key in enumerate(keys)]
-        back.append(f"_a_arrival = {_internal(i, GROUP_ARRIVAL)}")
-        # join_cond's pair conjuncts' A columns null-safe, its A-only conjuncts over A's own columns
-        indexes, a_only, _ = group_condition(None if prepared.condition is None else prepared.condition.sql)
-        back += [f"{conditioned[j]} <=> {_internal(i, f'{GROUP_CONDITION}{j}')}" for j in indexes]
-        back += [renamed_a_columns(a_only, conditioned)] if a_only else []
-        joined = joined.join(reduced, F.expr(" AND ".join(back)), "left")
-        empty = [j for j, fill in enumerate(prepared.plan.aggregate_fills) if fill == f"_e{j}"]
-        if empty:
-            values = [f"{params.aggregate[j][1]} AS {_internal(i, f'_e{j}')}" for j in empty]
-            joined = joined.crossJoin(prepared.df_b.where("false").selectExpr(*values))
-
-    end_sql = sql_literal(end, unit.spark_type)
-    open_after = end_sql if many.include_waiting else None
-    resolved = [_resolution_sql(i, item, unit, open_after) for i, item in enumerate(many.inputs)]
-    arrivals = [r for r, _ in resolved]
-    arrival = arrivals[0] if len(arrivals) == 1 else f"greatest({', '.join(arrivals)})"
-    if many.include_waiting:
-        # a row not settled by the end is shown at the end, provisional; A's slice ends there and starts at
-        # start − max mw_i, so every such row is in it
-        arrival = f"least({arrival}, {end_sql})"
-    placed = joined.selectExpr("*", f"{arrival} AS _arrival")
-    return placed.where(in_window_sql("_arrival", start, end, unit)).selectExpr(*_output_columns(many, resolved))
+    window = {"start": start, "end": end, "empty": empty, "time_uom": many.time_uom.value}
+    text = statement.rendered(
+        "_render_many",
+        statement.relation("a"),
+        [{"name": name} for name in many.df_a.columns],
+        _items(many),
+        window,
+        many.output_select,
+        many.include_waiting,
+        [arguments.choice_of(plan) for plan in plans],
+    )
+    dataframes = {"a": many.df_a} | {f"b{i}": item.prepared.df_b for i, item in enumerate(many.inputs)}
+    return statement.run(text, dataframes)
 
 
-def _output_columns(many: PreparedMany, resolved: list[tuple[str, str]]) -> list[str]:
-    """The output arrival (A's inc_col), A's columns (its raw arrival as ``<inc_col>_A``), then per input its
-    B columns under its suffix, its aggregates and ``JoinType_<name>``."""
-    unit, df_a = many.time_uom, many.df_a
-    inc_a = many.inc_col_a
-    columns = [(inc_a, "_arrival")]
-    for j, c in enumerate(df_a.columns):
-        columns.append((f"{c}_A" if c == inc_a else c, f"_a{j}"))
-    for i, item in enumerate(many.inputs):
-        prepared = item.prepared
-        plan, inputs = prepared.plan, prepared.inputs
-        for j, column in enumerate(plan.b_columns):
-            truncated = column.input_name == inputs.inc_col[1] and arrival_is_truncated(inputs.arrival_types[1], unit)
-            source = "_b_arrival" if truncated else f"_b{j}"
-            name = column.input_name + item.suffix
-            columns.append((name, _internal(i, source)))
-        for j, (name, _) in enumerate(prepared.params.aggregate):
-            fill = plan.aggregate_fills[j]
-            fill = _internal(i, fill) if fill == f"_e{j}" else fill
-            value = f"CASE WHEN {_internal(i, '_b_arrival')} IS NULL THEN {fill} ELSE {_internal(i, f'_g{j}')} END"
-            columns.append((name, value))
-        columns.append((f"JoinType_{item.spec.name}", resolved[i][1]))
-    seen: dict[str, str] = {}
-    for name, _ in columns:
-        if name.lower() in seen:
-            raise _fail_many(f"output column {name!r} would exist twice; rename a column or give the input a suffix.")
-        seen[name.lower()] = name
-    if many.output_select is not None:
-        by_name = {name.lower(): (name, value) for name, value in columns}
-        missing = [n for n in many.output_select if n.lower() not in by_name]
-        if missing:
-            raise _fail_many(f"output_select names {missing}, not output columns ({', '.join(n for n, _ in columns)}).")
-        columns = [by_name[n.lower()] for n in many.output_select]
-    return [f"{value} AS {quote(name)}" for name, value in columns]
+def _items(many: PreparedMany) -> list[dict[str, Any]]:
+    """Each input as _many_input gives it to the macros."""
+    return [
+        {
+            "name": item.spec.name,
+            "suffix": item.suffix,
+            "relation": statement.relation(f"b{i}"),
+            "params": arguments.params_of(item.prepared.params),
+            "inputs": arguments.inputs_of(item.prepared),
+            "plan": arguments.plan_of(item.prepared.plan),
+        }
+        for i, item in enumerate(many.inputs)
+    ]
 
 
 def many_watermark(many: PreparedMany, start: UnitValue | None) -> UnitValue | None:
@@ -405,5 +323,5 @@ def inc_join_many(
         # no unit to finalise: the same columns, no rows
         any_end = start or end or parse_bound("1970-01-01", "output_window_end", unit, zone)
         assert any_end is not None
-        return render_many(many, None, any_end, input_plans(many, None, any_end, reads_nothing=True)).where("false")
+        return render_many(many, None, any_end, empty=True)
     return render_many(many, start, end)

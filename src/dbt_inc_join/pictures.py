@@ -17,7 +17,6 @@ from pyspark.sql import DataFrame
 
 from .inputs import find_column
 from .join_types import JoinType
-from .predicates import quote
 from .sizing import (
     WindowSuggestion,
     covered_pairs,
@@ -26,6 +25,7 @@ from .sizing import (
     suggest_from_histogram,
     window_text,
 )
+from .sql_text.fragments import quote
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes

@@ -20,11 +20,11 @@ from dataclasses import dataclass
 
 from pyspark.sql import DataFrame
 
-from .arrival_groups import bucket_width
 from .ledger import units_between
-from .predicates import arrival_range_sql, quote
 from .prepared import PreparedJoin
 from .shared_tables import PLAN_CHOICE
+from .sql_text import render
+from .sql_text.fragments import arrival_range_sql, quote
 from .time_units import TimeUnit, UnitValue, units_text
 from .validation import JoinParameters
 from .window import OutputWindow, read_ranges
@@ -86,7 +86,7 @@ def range_plan(
     grouped plan's bucket width), or None: then the samples decide. No data is read."""
     if b_lower is None:
         return None
-    units, width = units_between(end, b_lower, unit) + 1, bucket_width(look_back_time, max_waiting_time)
+    units, width = units_between(end, b_lower, unit) + 1, render("_bucket_width", look_back_time, max_waiting_time)
     if units > RANGE_WINDOWS * width:
         return None
     return PlanChoice(

@@ -16,9 +16,9 @@ from pyspark.sql import DataFrame
 from pyspark.sql import functions as F
 from pyspark.sql.types import DataType
 
-from .predicates import arrival_range_sql, quote
 from .shared_tables import ON_RESTATED_INPUT_VALUES
 from .sql_text import render
+from .sql_text.fragments import arrival_range_sql, quote
 from .time_units import TimeUnit, UnitValue, shift_value
 from .validation import check_choice, check_window_length
 from .window import OutputWindow, parse_bound, read_ranges

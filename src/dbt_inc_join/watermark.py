@@ -9,8 +9,8 @@ from datetime import datetime
 from pyspark.sql import DataFrame
 from pyspark.sql.types import DataType
 
-from .predicates import arrival_range_sql, quote
-from .time_units import TimeUnit, UnitValue, truncate_sql
+from .sql_text.fragments import arrival_range_sql, quote, truncate_sql
+from .time_units import TimeUnit, UnitValue
 
 
 def input_maxima(

@@ -9,7 +9,8 @@ from collections import Counter
 import pytest
 
 from dbt_inc_join import inc_join
-from dbt_inc_join.join_cond import ConditionParts, condition_parts, rewrite_join_cond, split_conjuncts
+from dbt_inc_join.join_cond import rewrite_join_cond
+from dbt_inc_join.sql_text import render
 
 from .frames import bound, oracle_rows, side_frame, units_since_origin
 from .oracle import expected_rows
@@ -155,13 +156,13 @@ def test_join_cond_decides_the_one_row_of_each_a_row(renamed_frames, cond, mode)
     ],
 )
 def test_a_condition_splits_only_on_a_top_level_and(sql, conjuncts):
-    assert split_conjuncts(sql) == conjuncts
+    assert render("_split_conjuncts", sql) == conjuncts
 
 
 def test_only_a_conjunct_that_provably_reads_one_side_is_one_sided():
     sql = "_ac0 % 2 = 0 AND rand() < _ac1 AND abs(_bc0) > 1 AND _ac0 < _bc1 AND 1 = 1 AND upper(_ac2) = 'B.X'"
-    assert condition_parts(sql) == ConditionParts(
-        a_only="(_ac0 % 2 = 0) AND (upper(_ac2) = 'B.X')",
-        b_only="(abs(_bc0) > 1)",
-        pair="(rand() < _ac1) AND (_ac0 < _bc1) AND (1 = 1)",
-    )
+    assert render("_condition_parts", sql) == {
+        "a_only": "(_ac0 % 2 = 0) AND (upper(_ac2) = 'B.X')",
+        "b_only": "(abs(_bc0) > 1)",
+        "pair": "(rand() < _ac1) AND (_ac0 < _bc1) AND (1 = 1)",
+    }

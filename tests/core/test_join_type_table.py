@@ -1,13 +1,13 @@
 """The JoinType table is one table (src/dbt_inc_join/shared_tables.py): the generated SQL macro and the Python
-module hold the same rows, every JoinType has its scenario in both, and nothing else in the renderers spells a code."""
+module hold the same rows, every JoinType has its scenario macro, and nothing else spells a code."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
-from dbt_inc_join import scenarios
 from dbt_inc_join.join_types import HOW_VALUES, JOIN_TYPE_TABLE, JoinType, emitted_join_types
+from dbt_inc_join.sql_text import render
 
 REPO = Path(__file__).resolve().parents[2]
 MACROS = REPO / "macros"
@@ -44,32 +44,44 @@ def test_sql_and_python_tables_hold_the_same_rows():
     assert [r.join_type for r in JOIN_TYPE_TABLE] == list(JoinType)
 
 
-def test_every_join_type_has_its_scenario_in_both_languages():
+def test_every_join_type_has_its_scenario_and_it_takes_code_and_name_from_the_table():
+    ctx = {"time_uom": "day", "lb": 1, "mw": 2, "end_sql": "DATE'2025-03-09'", "mode": "all", "late_match": True}
     for join_type in JoinType:
-        assert scenarios.SCENARIOS[join_type].__name__ == join_type.label
-        macro_file = MACROS / "scenarios" / f"{join_type.label}.sql"
-        text = macro_file.read_text()
-        assert f"{{% macro _scenario_{join_type.label}(ctx) %}}" in text
+        text = (MACROS / "scenarios" / f"{join_type.label}.sql").read_text()
         assert f"dbt_inc_join._join_type('{join_type.label}')" in text, "the code and name come from the table"
+        scenario = render(f"_scenario_{join_type.label}", ctx)
+        assert (scenario["code"], scenario["name"]) == (int(join_type), join_type.label)
 
 
-def test_renderers_spell_no_join_type_code():
-    """Codes live in the table only: the renderers, the scenarios and the JoinType tests read them from it."""
-    sql_files = [
-        *sorted((MACROS / "internal").glob("_render*.sql")),
-        *sorted((MACROS / "scenarios").glob("*.sql")),
-        *sorted((MACROS / "generic_tests").glob("*.sql")),
-    ]
-    # placement.py and late_matches.py hold what scenarios.py and render.py held before (the helpers of the
-    # scenarios, the late copies)
-    python_files = [
-        REPO / "src" / "dbt_inc_join" / name
-        for name in ("render.py", "scenarios.py", "placement.py", "late_matches.py", "join.py")
-    ]
+def test_no_renderer_spells_a_join_type_code():
+    """Codes live in the table only: every macro but the generated table, and every module of the core, reads
+    them from it (inc_join_many's JoinType_<name> too)."""
+    sql_files = [path for path in sorted(MACROS.rglob("*.sql")) if path.parent.name != "generated"]
+    python_files = [path for path in sorted((REPO / "src" / "dbt_inc_join").rglob("*.py"))]
+    assert len(sql_files) > 60 and len(python_files) > 20
     for path in sql_files + python_files:
+        if path.name == "shared_tables.py":  # the table itself
+            continue
         text = path.read_text()
         assert not re.search(r"(JoinType|_join_type|code)\s*(<=|>=|<|>|=|==|IN|in)\s*\(?\d", text), path
         assert not re.search(r"\{\s*[1-9]\s*:", text), path  # no {4: ...} maps keyed by code
+        assert not re.search(r"\b(THEN|ELSE)\s+[1-8]\b", text), path  # no code as a CASE's value
+
+
+def test_inc_join_many_gives_the_codes_of_the_table():
+    """What many.py and _many_render.sql once spelled as numbers, now rendered from the table: the same text, and
+    the lint would catch it spelled by hand."""
+    picked = render("_many_settled_sql", 0, _item("first"))[1]
+    assert picked == (
+        "CASE WHEN _i0_b_arrival IS NULL THEN 4 WHEN _i0_b_arrival = _a_arrival THEN 1 "
+        "WHEN _i0_b_arrival < _a_arrival THEN 2 ELSE 3 END"
+    )
+    assert re.search(r"\b(THEN|ELSE)\s+[1-8]\b", picked)
+    assert render("_many_settled_sql", 1, _item("aggregate"))[1] == "CASE WHEN _i1_b_arrival IS NULL THEN 4 ELSE 8 END"
+
+
+def _item(mode: str) -> dict:
+    return {"params": {"max_waiting_time": 2, "time_uom": "day", "mode": mode}}
 
 
 def test_emitted_join_types_by_how():

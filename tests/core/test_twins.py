@@ -29,28 +29,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pyspark.sql.types import DateType, TimestampNTZType, TimestampType
 
 from dbt_inc_join import (
-    aggregates,
-    arrival_groups,
     columns,
     join_cond,
     join_types,
-    late_matches,
     ledger,
-    placement,
     plan_choice,
-    predicates,
-    render,
     restated,
-    scenarios,
     time_units,
     watermark,
     window,
 )
-from dbt_inc_join.placement import PlacementContext
-from dbt_inc_join.scenarios import Scenario
 from dbt_inc_join.sizing import histogram as sizing_histogram
 from dbt_inc_join.sizing import results as sizing_results
 from dbt_inc_join.sizing import spark as sizing_spark
@@ -136,37 +126,8 @@ def grid(**axes: Sequence[Any]) -> list[dict[str, Any]]:
 
 UNITS = tuple(unit.value for unit in TimeUnit)
 WINDOWS = ((0, 0), (2, 4), (3, 1))  #: (lb, mw)
-RAW_TYPES = {"date": DateType(), "timestamp": TimestampType(), "timestamp_ntz": TimestampNTZType()}
 START = {"day": date(2025, 3, 6), "hour": datetime(2025, 3, 6, 10), "minute": datetime(2025, 3, 6, 10, 30)}
 END = {"day": date(2025, 3, 9), "hour": datetime(2025, 3, 9, 22), "minute": datetime(2025, 3, 9, 22, 15)}
-
-
-def end_sql(p: Params) -> str:
-    return time_units.sql_literal(END[p["unit"]], TimeUnit(p["unit"]).spark_type)
-
-
-def placement_context(p: Params) -> PlacementContext:
-    """The Python scenario context of one case (the same field names as the macros' context)."""
-    return PlacementContext(
-        time_uom=TimeUnit(p["unit"]),
-        lb=p["lb"],
-        mw=p["mw"],
-        end_sql=end_sql(p),
-        mode=p["mode"],
-        late_match=p["late_match"],
-    )
-
-
-def macro_context(p: Params) -> dict[str, Any]:
-    """The scenario context the macros take (_render_join builds it)."""
-    return {
-        "time_uom": p["unit"],
-        "lb": p["lb"],
-        "mw": p["mw"],
-        "end_sql": end_sql(p),
-        "mode": p["mode"],
-        "late_match": p["late_match"],
-    }
 
 
 def join_parameters(p: Params) -> JoinParameters:
@@ -241,16 +202,6 @@ def named_maxima(p: Params) -> list[Any]:
     unit = TimeUnit(p["unit"])
     shown = {True: START[p["unit"]], False: None, "later": time_units.shift_value(START[p["unit"]], 1, unit)}
     return [shown[value] for value in p["maxima"]]
-
-
-SYNTHETIC_SCENARIOS = (
-    Scenario(1, "same_time", "_a_arrival = _b_arrival", "_a_arrival", "d", None),
-    Scenario(4, "a_timed_out", "_b_arrival IS NULL", "date_add(_a_arrival, 4)", None, "4"),
-)
-
-
-def macro_scenarios() -> list[dict[str, Any]]:
-    return [dataclasses.asdict(s) for s in SYNTHETIC_SCENARIOS]
 
 
 #: A few schemas for the column plan (every one valid: a refused plan fails the whole run-operation).
@@ -425,13 +376,6 @@ def with_lbmw(cases: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return cases
 
 
-SCENARIO_CASES = with_lbmw(grid(unit=UNITS, lbmw=WINDOWS, mode=join_types.ROW_MODES, late_match=(False, True)))
-
-
-def scenario_twin(python: Callable[[PlacementContext], Scenario], macro: str) -> Twin:
-    return Twin(python, macro, SCENARIO_CASES, lambda p: call(placement_context(p)), lambda p: [macro_context(p)])
-
-
 def join_type_table() -> tuple[join_types.JoinTypeRule, ...]:
     return join_types.JOIN_TYPE_TABLE
 
@@ -511,64 +455,7 @@ SHIFTS = (-3, 0, 1, 5)
 LATE = (0, 2)
 HOWS = join_types.HOW_VALUES
 
-#: join_cond over internal names, to split (join_cond.py: split_conjuncts): each rule of the split once
-CONDITIONS = (
-    "_ac0 >= 0 AND _bc0 >= 0",
-    "_ac0 < 100000 OR _bc1 = 'settled'",
-    "abs(_ac0 - _bc0) < 0.01 and _ac1 IS NOT NULL AND _bc1 like 'x AND y'",
-    "_ac0 BETWEEN 1 AND 2 AND (_bc0 > 1 OR _ac1 > 1) AND CASE WHEN _ac2 AND _ac1 > 0 THEN true END",
-    "NOT _ac0 > 1 AND _bc0 > 1",
-    "_bc0 > 1 AND NOT _ac0 > 1 AND _AC2 = 'a'",
-    "rand() < _ac0 AND _ac1 = 2 AND _bc0 = 3",
-    "_ac0 > 0 AND `x` > 0",
-    "_ac0 > 0 AND (_bc0 > 0",
-    "_ac0 > 0 AND ",
-)
-#: conjuncts to classify (join_cond.py: conjunct_side), among them one with every word of PURE_WORDS
-CONJUNCTS = (
-    "_ac0 >= 0",
-    "_bc1 = 'a.x'",
-    "abs(_ac0 - _bc0) < 0.01",
-    "1 = 1",
-    "rand() < _ac0",
-    "Amount > _ac0",
-    "_ac0 " + " ".join(sorted(join_cond.PURE_WORDS)),
-    "_bc0 IN (SELECT 1)",
-)
-
 TWINS: tuple[Twin, ...] = (
-    # scenarios.py = macros/scenarios/*.sql: where, arrival, diff, waiting of every JoinType
-    scenario_twin(scenarios.same_time, "_scenario_same_time"),
-    scenario_twin(scenarios.a_late, "_scenario_a_late"),
-    scenario_twin(scenarios.b_late, "_scenario_b_late"),
-    scenario_twin(scenarios.a_timed_out, "_scenario_a_timed_out"),
-    scenario_twin(scenarios.a_waiting, "_scenario_a_waiting"),
-    scenario_twin(scenarios.b_timed_out, "_scenario_b_timed_out"),
-    scenario_twin(scenarios.late_match, "_scenario_late_match"),
-    scenario_twin(scenarios.a_aggregated, "_scenario_a_aggregated"),
-    # the pairing rule: keys, sliding window, late copies (scenarios.py, late_matches.py = _placement.sql,
-    # _late_matches.sql)
-    Twin(
-        placement.keys_equal_sql,
-        "_keys_equal_sql",
-        grid(count=(1, 2, 3), a_key=("_ak", "_gk")),
-        lambda p: call(p["count"], p["a_key"]),
-        lambda p: [p["count"], p["a_key"]],
-    ),
-    Twin(
-        placement.sliding_window_sql,
-        "_sliding_window_sql",
-        with_lbmw(grid(unit=UNITS, lbmw=WINDOWS, a=("_a_arrival", "_g_arrival"))),
-        lambda p: call(p["lb"], p["mw"], UNIT_ARG(p), p["a"]),
-        lambda p: [p["lb"], p["mw"], p["unit"], p["a"]],
-    ),
-    Twin(
-        late_matches.late_window_sql,
-        "_late_window_sql",
-        grid(unit=UNITS, mw=(0, 4), late=(1, 3)),
-        lambda p: call("W", p["mw"], p["late"], UNIT_ARG(p)),
-        lambda p: ["W", p["mw"], p["late"], p["unit"]],
-    ),
     # time_units.py = _time_units.sql
     Twin(
         time_units.units_text,
@@ -576,41 +463,6 @@ TWINS: tuple[Twin, ...] = (
         grid(unit=UNITS, units=(1, 8)),
         lambda p: call(p["units"], UNIT_ARG(p)),
         lambda p: [p["units"], p["unit"]],
-    ),
-    Twin(
-        time_units.add_units_sql,
-        "_add_units_sql",
-        grid(unit=UNITS, n=SHIFTS),
-        lambda p: call("x", p["n"], UNIT_ARG(p)),
-        lambda p: ["x", p["n"], p["unit"]],
-    ),
-    Twin(
-        time_units.diff_units_sql,
-        "_diff_units_sql",
-        grid(unit=UNITS),
-        lambda p: call("later", "earlier", UNIT_ARG(p)),
-        lambda p: ["later", "earlier", p["unit"]],
-    ),
-    Twin(
-        time_units.truncate_sql,
-        "_truncate_sql",
-        grid(unit=UNITS),
-        lambda p: call("`RecDate`", UNIT_ARG(p)),
-        lambda p: ["`RecDate`", p["unit"]],
-    ),
-    Twin(
-        time_units.unit_number_sql,
-        "_unit_number_sql",
-        grid(unit=UNITS),
-        lambda p: call("_b_arrival", UNIT_ARG(p)),
-        lambda p: ["_b_arrival", p["unit"]],
-    ),
-    Twin(
-        time_units.sql_literal,
-        "_sql_literal",
-        grid(value=(date(2025, 3, 6), datetime(2025, 3, 6, 10, 30, 15)), type=tuple(RAW_TYPES)),
-        lambda p: call(p["value"], p["type"]),
-        lambda p: [p["value"], p["type"]],
     ),
     Twin(
         time_units.shift_value,
@@ -625,25 +477,6 @@ TWINS: tuple[Twin, ...] = (
         grid(unit=UNITS, value=(date(2025, 3, 6), datetime(2025, 3, 6, 10, 37, 12))),
         lambda p: call(p["value"], UNIT_ARG(p)),
         lambda p: [p["value"], p["unit"]],
-    ),
-    # predicates.py = _predicates.sql: the read ranges' scan predicates on the raw arrival column
-    Twin(
-        predicates.quote,
-        "_quote",
-        grid(name=("RecDate", "with space", "a`b", "select")),
-        lambda p: call(p["name"]),
-        lambda p: [p["name"]],
-    ),
-    Twin(
-        predicates.arrival_range_sql,
-        "_arrival_range_sql",
-        [
-            case
-            for case in grid(unit=UNITS, type=tuple(RAW_TYPES), lower=(False, True), upper=(False, True))
-            if case["type"] != "date" or case["unit"] == "day"
-        ],
-        lambda p: call("Rec Date", RAW_TYPES[p["type"]], unit_value(p, "lower"), unit_value(p, "upper"), UNIT_ARG(p)),
-        lambda p: ["Rec Date", p["type"], unit_value(p, "lower"), unit_value(p, "upper"), p["unit"]],
     ),
     # window.py = _window.sql: what a run reads of each input
     Twin(
@@ -736,72 +569,6 @@ TWINS: tuple[Twin, ...] = (
         ],
     ),
     # render.py = _render.sql: the join condition, the output window test, the classification, the projections
-    Twin(
-        render.partner_condition_sql,
-        "_partner_condition_sql",
-        with_lbmw(
-            grid(
-                unit=UNITS,
-                lbmw=WINDOWS[1:],
-                enforce=(True, False),
-                late=LATE,
-                start=(False, True),
-                keys=(1, 2),
-                condition=(None, "_ac0 < _bc0"),
-            )
-        ),
-        lambda p: call(join_parameters(p), start_of(p), p["keys"], p["condition"]),
-        lambda p: [macro_parameters(p), start_of(p), p["keys"], p["condition"]],
-    ),
-    Twin(
-        render.in_window_sql,
-        "_in_window_sql",
-        grid(unit=UNITS, start=(False, True)),
-        lambda p: call("_a_arrival", start_of(p), END[p["unit"]], UNIT_ARG(p)),
-        lambda p: ["_a_arrival", start_of(p), END[p["unit"]], p["unit"]],
-    ),
-    Twin(
-        render.classification_sql,
-        "_classification_sql",
-        grid(unit=UNITS, start=(False, True)),
-        lambda p: call(SYNTHETIC_SCENARIOS, start_of(p), END[p["unit"]], UNIT_ARG(p)),
-        lambda p: [macro_scenarios(), start_of(p), END[p["unit"]], p["unit"]],
-    ),
-    Twin(
-        render.side_projection,
-        "_side_projection",
-        grid(unit=UNITS, type=("date", "timestamp"), side=("a", "b"), keys=(("TrxId",), ("k 1", "k2"))),
-        lambda p: call(
-            p["side"],
-            p["keys"],
-            output_columns(["Amount", "RecDate", "Note"]),
-            "RecDate",
-            RAW_TYPES[p["type"]],
-            UNIT_ARG(p),
-        ),
-        lambda p: [
-            p["side"],
-            p["keys"],
-            [{"input_name": name} for name in ("Amount", "RecDate", "Note")],
-            "RecDate",
-            p["type"],
-            p["unit"],
-        ],
-    ),
-    Twin(
-        render.arrival_is_truncated,
-        "_arrival_is_truncated",
-        grid(unit=UNITS, type=tuple(RAW_TYPES)),
-        lambda p: call(RAW_TYPES[p["type"]], UNIT_ARG(p)),
-        lambda p: [p["type"], p["unit"]],
-    ),
-    Twin(
-        render.aggregate_value,
-        "_aggregate_value",
-        grid(code=(4, 5, 8), index=(0, 1)),
-        lambda p: call(p["index"], Scenario(p["code"], "", "", "", None, None), ["NULL", "0"]),
-        lambda p: [p["index"], {"code": p["code"]}, ["NULL", "0"]],
-    ),
     # columns.py = _columns.sql
     Twin(
         columns.plan_columns,
@@ -831,126 +598,7 @@ TWINS: tuple[Twin, ...] = (
         macro_shape=codes,
     ),
     # arrival_groups.py = _arrival_groups.sql: one row per A
-    Twin(
-        arrival_groups.pairs_by_bucket,
-        "_pairs_by_bucket",
-        grid(mode=join_types.ROW_MODES, how=HOWS),
-        lambda p: call(p["mode"], p["how"]),
-        lambda p: [p["mode"], p["how"]],
-    ),
-    Twin(
-        arrival_groups.b_bucket_sql,
-        "_b_bucket_sql",
-        with_lbmw(grid(unit=UNITS, lbmw=WINDOWS)),
-        lambda p: call(p["lb"], p["mw"], UNIT_ARG(p)),
-        lambda p: [p["lb"], p["mw"], p["unit"]],
-    ),
-    Twin(
-        arrival_groups.arrival_buckets_sql,
-        "_arrival_buckets_sql",
-        with_lbmw(grid(unit=UNITS, lbmw=WINDOWS)),
-        lambda p: call(p["lb"], p["mw"], UNIT_ARG(p)),
-        lambda p: [p["lb"], p["mw"], p["unit"]],
-    ),
-    Twin(
-        arrival_groups.arrival_projection,
-        "_arrival_projection",
-        grid(keys=(1, 3)),
-        lambda p: call(p["keys"]),
-        lambda p: [p["keys"]],
-    ),
-    Twin(
-        arrival_groups.arrival_filter_sql,
-        "_arrival_filter_sql",
-        grid(keys=(1, 3), a_only=(None, "(_ac0 >= 0)")),
-        lambda p: call(p["keys"], p["a_only"]),
-        lambda p: [p["keys"], p["a_only"]],
-    ),
-    Twin(
-        arrival_groups.group_match_sql,
-        "_group_match_sql",
-        with_lbmw(grid(unit=UNITS, lbmw=WINDOWS, keys=(1, 2), condition=(None, "_ac0 < _bc0"), bucketed=(True, False))),
-        lambda p: call(p["keys"], p["lb"], p["mw"], UNIT_ARG(p), p["condition"], p["bucketed"]),
-        lambda p: [p["keys"], p["lb"], p["mw"], p["unit"], p["condition"], p["bucketed"]],
-    ),
-    Twin(
-        arrival_groups.condition_group_projection,
-        "_condition_group_projection",
-        grid(indexes=([], [0, 2])),
-        lambda p: call(p["indexes"]),
-        lambda p: [p["indexes"]],
-    ),
-    Twin(
-        arrival_groups.back_to_a_sql,
-        "_back_to_a_sql",
-        grid(keys=(1, 2), indexes=([], [0, 2]), a_only=(None, "(_ac1 > 0)")),
-        lambda p: call(p["keys"], p["indexes"], p["a_only"]),
-        lambda p: [p["keys"], p["indexes"], p["a_only"]],
-    ),
-    Twin(
-        arrival_groups.group_condition,
-        "_group_condition",
-        [{"condition": c} for c in (None, *CONDITIONS)],
-        lambda p: call(p["condition"]),
-        lambda p: [p["condition"]],
-    ),
-    Twin(
-        arrival_groups.own_columns,
-        "_own_columns",
-        [{"names": ["Amount", "_b0", "_bk1", "_pick", "_B_ARRIVAL", "bucket", "_gc2", "Note"]}],
-        lambda p: call(p["names"]),
-        lambda p: [p["names"]],
-    ),
-    Twin(
-        arrival_groups.order_projection,
-        "_order_projection",
-        [{"names": ["Paid At", "Seq"]}],
-        lambda p: call(p["names"]),
-        lambda p: [p["names"]],
-    ),
-    Twin(
-        arrival_groups.partner_order,
-        "_partner_order",
-        grid(count=(0, 2)),
-        lambda p: call(p["count"], ["_b0", "_b2"]),
-        lambda p: [p["count"], ["_b0", "_b2"]],
-    ),
-    Twin(
-        arrival_groups.pick_sql,
-        "_pick_sql",
-        grid(mode=("first", "last")),
-        lambda p: call(p["mode"], ["_b0", "_b_arrival"], ["_b_arrival", "_bo0"]),
-        lambda p: [p["mode"], ["_b0", "_b_arrival"], ["_b_arrival", "_bo0"]],
-    ),
     # aggregates.py = _aggregates.sql, join_cond.py = _join_cond.sql
-    Twin(
-        aggregates.probe_select,
-        "_probe_select",
-        [{}],
-        lambda p: call("sum(Paid)"),
-        lambda p: ["sum(Paid)"],
-    ),
-    Twin(
-        aggregates.single_call,
-        "_single_call",
-        [{"expression": e} for e in CALL_EXPRESSIONS],
-        lambda p: call(p["expression"]),
-        lambda p: [p["expression"]],
-    ),
-    Twin(
-        aggregates.empty_value_sql,
-        "_empty_value_sql",
-        [{"expression": e} for e in CALL_EXPRESSIONS],
-        lambda p: call(p["expression"]),
-        lambda p: [p["expression"]],
-    ),
-    Twin(
-        aggregates.fill_literal_sql,
-        "_fill_literal_sql",
-        [{"value": v} for v in (None, True, 3, 2.5, "it's", date(2025, 3, 6), datetime(2025, 3, 6, 10, 30))],
-        lambda p: call(p["value"]),
-        lambda p: [p["value"]],
-    ),
     Twin(
         join_cond.rewrite_join_cond,
         "_rewrite_join_cond",
@@ -1029,48 +677,6 @@ TWINS: tuple[Twin, ...] = (
         grid(read=tuple(READ_UNITS), queried=tuple(QUERIED)),
         lambda p: call(read_units_of(p["read"]), QUERIED[p["queried"]]),
         lambda p: [READ_UNITS[p["read"]], QUERIED[p["queried"]]],
-    ),
-    Twin(
-        join_cond.split_conjuncts,
-        "_split_conjuncts",
-        [{"sql": c} for c in CONDITIONS],
-        lambda p: call(p["sql"]),
-        lambda p: [p["sql"]],
-    ),
-    Twin(
-        join_cond.conjunct_side,
-        "_conjunct_side",
-        [{"sql": c} for c in CONJUNCTS],
-        lambda p: call(p["sql"]),
-        lambda p: [p["sql"]],
-    ),
-    Twin(
-        join_cond.condition_parts,
-        "_condition_parts",
-        [{"sql": c} for c in CONDITIONS],
-        lambda p: call(p["sql"]),
-        lambda p: [p["sql"]],
-    ),
-    Twin(
-        join_cond.a_column_indexes,
-        "_a_column_indexes",
-        [{"sql": c} for c in (None, *CONDITIONS)],
-        lambda p: call(p["sql"]),
-        lambda p: [p["sql"]],
-    ),
-    Twin(
-        join_cond.renamed_a_columns,
-        "_renamed_a_columns",
-        [{"sql": c} for c in CONDITIONS],
-        lambda p: call(p["sql"], ["_a3", "_a0", "_a7"]),
-        lambda p: [p["sql"], ["_a3", "_a0", "_a7"]],
-    ),
-    Twin(
-        join_cond.condition_projection,
-        "_condition_projection",
-        grid(side=("a", "b")),
-        lambda p: call(p["side"], ("Amount", "Paid At")),
-        lambda p: [p["side"], ["Amount", "Paid At"]],
     ),
 )
 

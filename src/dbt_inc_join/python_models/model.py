@@ -294,8 +294,7 @@ def inc_join_many_model(
     _log(f"{many_run_log_line(str(dbt.this), resolved, many)}; plan: {text}")
     invocation_id = context.get("invocation_id")
     dbt.inc_join_run = run_record(resolved, many.inc_col_a, unit.value, invocation_id, recorded, text)
-    rows = render_many(many, start, end, plans)
-    return rows.where("false") if window.is_empty else rows
+    return render_many(many, start, end, plans, empty=window.is_empty)
 
 
 def many_run_log_line(target: str, resolved: DbtWindow, many: PreparedMany) -> str:

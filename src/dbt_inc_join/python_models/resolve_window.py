@@ -13,9 +13,9 @@ from pyspark.sql import DataFrame
 from pyspark.sql.types import DataType
 
 from ..ledger import cap_window, committed_state, ledger_start
-from ..predicates import quote
 from ..prepared import PreparedJoin
 from ..restated import ReadUnits, Redo, Side, latest_units, read_units, redo_start, unit_label
+from ..sql_text.fragments import quote
 from ..time_units import TimeUnit, UnitValue, shift_value
 from ..watermark import (
     earliest_arrival,

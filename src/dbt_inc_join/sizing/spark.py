@@ -10,8 +10,8 @@ from pyspark.sql import DataFrame
 from pyspark.sql import functions as F
 
 from ..join import check_inputs
-from ..predicates import quote
-from ..time_units import TimeUnit, diff_units_sql, truncate_sql
+from ..sql_text.fragments import diff_units_sql, quote, truncate_sql
+from ..time_units import TimeUnit
 from .checks import check_complete_history, check_coverage, check_partner, current_window
 from .nearest import normalise_nearest
 from .report import ARowWindowSuggestion, WindowSuggestion

@@ -1,0 +1,44 @@
+"""The macros' fragments that the core's own queries use (the watermark, the plan's samples, fingerprints,
+sizing), typed: each renders its macro, none writes SQL text of its own."""
+
+from __future__ import annotations
+
+from pyspark.sql.types import DataType, DateType, TimestampNTZType
+
+from ..time_units import TimeUnit, UnitValue
+from .macros import render
+
+
+def raw_type(data_type: DataType) -> str:
+    """An arrival column's type as the macros name it: ``date``, ``timestamp`` or ``timestamp_ntz``."""
+    if isinstance(data_type, DateType):
+        return "date"
+    return "timestamp_ntz" if isinstance(data_type, TimestampNTZType) else "timestamp"
+
+
+def quote(name: str) -> str:
+    """A column reference that survives spaces, dots and reserved words (``_quote``)."""
+    return str(render("_quote", name))
+
+
+def arrival_range_sql(
+    column: str, data_type: DataType, lower: UnitValue | None, upper: UnitValue | None, unit: TimeUnit
+) -> str:
+    """``lower <= trunc(column) <= upper`` on the raw column, in the shape Spark prunes partitions by
+    (``_arrival_range_sql``)."""
+    return str(render("_arrival_range_sql", column, raw_type(data_type), lower, upper, unit.value))
+
+
+def sql_literal(value: UnitValue, sql_type: str) -> str:
+    """A typed literal read in the session time zone (``_sql_literal``)."""
+    return str(render("_sql_literal", value, sql_type))
+
+
+def truncate_sql(arrival: str, unit: TimeUnit) -> str:
+    """An arrival truncated to the unit (``_truncate_sql``)."""
+    return str(render("_truncate_sql", arrival, unit.value))
+
+
+def diff_units_sql(later: str, earlier: str, unit: TimeUnit) -> str:
+    """``later - earlier`` in whole units, as INT (``_diff_units_sql``)."""
+    return str(render("_diff_units_sql", later, earlier, unit.value))
