@@ -79,12 +79,8 @@ def emitted_join_types(
     how: str, include_waiting: bool, mode: str = "all", late_match: bool = False
 ) -> tuple[JoinType, ...]:
     """The JoinTypes a run emits, in code order: those of ``how`` and the row ``mode`` (spec §11), provisional
-    ones only with include_waiting, late matches only with late_match_time > 0 (spec §10)."""
-    return tuple(
-        rule.join_type
-        for rule in JOIN_TYPE_TABLE
-        if how in rule.hows
-        and mode in rule.modes
-        and (include_waiting or not rule.provisional)
-        and (late_match or not rule.late)
-    )
+    ones only with include_waiting, late matches only with late_match_time > 0 (spec §10); the macro
+    ``_emitted_join_types``, which the statement's classification takes them from."""
+    from .sql_text import render  # the table needs no jinja2; only this question does
+
+    return tuple(JoinType(row["code"]) for row in render("_emitted_join_types", how, include_waiting, mode, late_match))

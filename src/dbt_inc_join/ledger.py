@@ -10,7 +10,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .time_units import TimeUnit, UnitValue, shift_value, units_text
+from .sql_text import render
+from .time_units import TimeUnit, UnitValue
 from .window import parse_bound
 
 
@@ -25,30 +26,10 @@ class LedgerStart:
 def ledger_start(state: dict[str, Any], latest: UnitValue | None, inc_col: str, unit: TimeUnit) -> LedgerStart | None:
     """The start of an incremental run from the ledger's state of the table (``_ledger_state``: table_id,
     committed_end, last_start, last_rows) and the table's latest output arrival; None when the table was never
-    recorded (then the table decides, as without the ledger). The same rule as the macro ``_ledger_start``."""
-    if state.get("table_id") is None:
-        return None
-    where = f"in {state['ledger']} (table_id {state['table_id']})"
-    if state.get("committed_end") is None:
-        return LedgerStart(None, f"no committed run of this table {where}: the run that created it did not finish")
-    committed_end = parse_bound(state["committed_end"], "ledger window_end", unit)
-    last_start = parse_bound(state["last_start"], "ledger window_start", unit)
-    assert committed_end is not None and last_start is not None
-    after_ledger = shift_value(committed_end, 1, unit)
-    column = f"max({inc_col}) in this"
-    if latest is not None and latest > committed_end:
-        return LedgerStart(
-            after_ledger,
-            f"last committed window {where} ends {committed_end} + 1 {unit.value}; {column} is {latest}, written by a "
-            "run that did not record its commit: doing it again",
-        )
-    if state.get("last_rows") and (latest is None or latest < last_start):
-        return LedgerStart(
-            None if latest is None else shift_value(latest, 1, unit),
-            f"{column} is {latest or 'none'}, before the last committed window {last_start}..{committed_end} {where}, "
-            f"which wrote {state['last_rows']} rows: starting from the table",
-        )
-    return LedgerStart(after_ledger, f"last committed window {where} ends {committed_end} + 1 {unit.value}")
+    recorded (then the table decides, as without the ledger). The macro ``_ledger_start``."""
+    fields = ("table_id", "ledger", "committed_end", "last_start", "last_rows")
+    found = render("_ledger_start", {name: state.get(name) for name in fields}, latest, inc_col, unit.value)
+    return None if found is None else LedgerStart(found["start"], found["reason"])
 
 
 LatestFrom = Callable[[UnitValue | None], UnitValue | None]
@@ -95,10 +76,8 @@ def check_max_window_units(value: object, parameter: str = "max_window_units") -
 
 
 def units_between(later: UnitValue, earlier: UnitValue, unit: TimeUnit) -> int:
-    gap = later - earlier  # type: ignore[operator]
-    if unit is TimeUnit.DAY:
-        return gap.days
-    return int(gap.total_seconds() // (3600 if unit is TimeUnit.HOUR else 60))
+    """Whole units from ``earlier`` to ``later`` (the macro ``_units_between``)."""
+    return int(render("_units_between", later, earlier, unit.value))
 
 
 @dataclass(frozen=True)
@@ -112,15 +91,9 @@ def cap_window(
     start: UnitValue | None, end: UnitValue | None, max_window_units: int | None, unit: TimeUnit
 ) -> CappedEnd:
     """At most ``max_window_units`` units from the start: a first run over years, or a catch-up after downtime,
-    goes in committed chunks, one per dbt run. The same rule as the macro ``_cap_window``."""
-    if max_window_units is None or start is None or end is None or start > end:
+    goes in committed chunks, one per dbt run (the macro ``_cap_window``)."""
+    if max_window_units is None:  # no cap (the macro would read a dbt var instead)
         return CappedEnd(end, 0, None)
-    last = shift_value(start, max_window_units - 1, unit)
-    if end <= last:
-        return CappedEnd(end, 0, None)
-    behind = units_between(end, last, unit)
-    return CappedEnd(
-        last,
-        behind,
-        f"max_window_units={max_window_units}: caught up to {last}, {units_text(behind, unit)} behind {end}",
-    )
+    empty = end is None or (start is not None and start > end)
+    found = render("_cap_window", start, end, empty, max_window_units, unit.value)
+    return CappedEnd(found["end"], found["units_behind"], found["reason"])

@@ -14,18 +14,18 @@ when A's sample is dense); the plan is decided before the join is built.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from pyspark.sql import DataFrame
 
-from .ledger import units_between
 from .prepared import PreparedJoin
 from .shared_tables import PLAN_CHOICE
 from .sql_text import render
+from .sql_text.arguments import params_of
 from .sql_text.fragments import arrival_range_sql, quote
-from .time_units import TimeUnit, UnitValue, units_text
+from .time_units import TimeUnit, UnitValue
 from .validation import JoinParameters
 from .window import OutputWindow, read_ranges
 
@@ -58,65 +58,47 @@ class KeySharing:
     shared: float
 
 
+def _plan(found: dict[str, Any] | None) -> PlanChoice | None:
+    """A macro's plan ({'grouped', 'reason', 'pairs_a_rows', 'text'}, or none) as a PlanChoice."""
+    return None if found is None else PlanChoice(found["grouped"], found["reason"], found["pairs_a_rows"])
+
+
 def fixed_plan(params: JoinParameters, reads_nothing: bool) -> PlanChoice | None:
     """The plan when the read ranges need not be known, or None (many_rows_per_key='auto': range_plan, then
-    the samples or, for one row per A, the grouped plan decide)."""
-    if params.mode == "all":
-        if params.late_match_time:
-            return PlanChoice(False, "late matches use the plain plan")
-        if not params.enforce_sliding_join_window:
-            return PlanChoice(False, "compatibility mode")
-    return forced_plan(params, reads_nothing)
+    the samples or, for one row per A, the grouped plan decide); the macro ``_fixed_plan``."""
+    return _plan(render("_fixed_plan", params_of(params), reads_nothing))
 
 
 def forced_plan(params: JoinParameters, reads_nothing: bool) -> PlanChoice | None:
     """The plan many_rows_per_key sets, or the plain one for a run that reads nothing; None: 'auto' decides (also
-    for each input of inc_join_many, whose one row per A may take either plan)."""
-    if params.many_rows_per_key is True or params.many_rows_per_key is False:
-        return PlanChoice(params.many_rows_per_key, "set by many_rows_per_key")
-    if reads_nothing:
-        return PlanChoice(False, "the run reads nothing")
-    return None
+    for each input of inc_join_many, whose one row per A may take either plan); the macro ``_forced_plan``."""
+    return _plan(render("_forced_plan", params_of(params), reads_nothing))
 
 
 def range_plan(
     b_lower: UnitValue | None, end: UnitValue, look_back_time: int, max_waiting_time: int, unit: TimeUnit
 ) -> PlanChoice | None:
     """The plain plan when B's read range ``[b_lower, end]`` spans at most RANGE_WINDOWS join windows (the
-    grouped plan's bucket width), or None: then the samples decide. No data is read."""
-    if b_lower is None:
-        return None
-    units, width = units_between(end, b_lower, unit) + 1, render("_bucket_width", look_back_time, max_waiting_time)
-    if units > RANGE_WINDOWS * width:
-        return None
-    return PlanChoice(
-        False,
-        f"auto: B's read range of {units_text(units, unit)} is at most {RANGE_WINDOWS} join windows of "
-        f"{units_text(width, unit)}",
-    )
+    grouped plan's bucket width), or None: then the samples decide. No data is read (``_range_plan``)."""
+    return _plan(render("_range_plan", b_lower, end, look_back_time, max_waiting_time, unit.value))
 
 
 def key_sharing(keys: Iterable[Sequence[object]]) -> KeySharing:
-    """The sharing of a sample of key tuples."""
-    counts = Counter(tuple(key) for key in keys)
-    rows = sum(counts.values())
-    return KeySharing(rows, sum(n * n for n in counts.values()) / rows if rows else 0.0)
+    """The sharing of a sample of key tuples (``_key_sharing``)."""
+    found = render("_key_sharing", [list(key) for key in keys])
+    return KeySharing(found["rows"], found["shared"])
 
 
 def auto_plan(a: KeySharing, b: KeySharing | None) -> PlanChoice:
-    """The choice of many_rows_per_key='auto' from A's sample and, when A's is dense, B's."""
-    a_text = f"auto: {a.shared:.1f} rows a key in a sample of {a.rows} A rows"
-    if b is None or a.shared < SHARED_ROWS:
-        return PlanChoice(False, f"{a_text}, below {SHARED_ROWS}", pairs_a_rows=a.shared < SHARED_ROWS)
-    b_text = f"{b.shared:.1f} in a sample of {b.rows} B rows"
-    if b.shared < SHARED_ROWS:
-        return PlanChoice(False, f"{a_text}, {b_text}, below {SHARED_ROWS}")
-    return PlanChoice(True, f"{a_text}, {b_text}, both at least {SHARED_ROWS}")
+    """The choice of many_rows_per_key='auto' from A's sample and, when A's is dense, B's (``_auto_plan``)."""
+    chosen = _plan(render("_auto_plan", vars(a), None if b is None else vars(b)))
+    assert chosen is not None, "auto always chooses"
+    return chosen
 
 
 def sample_predicate(keys: Sequence[str], range_sql: str) -> str:
-    """The rows a side's sample is drawn from: its read range, keys not NULL (they never pair)."""
-    return " AND ".join([f"({range_sql})"] + [f"{quote(key)} IS NOT NULL" for key in keys])
+    """The rows a side's sample is drawn from: its read range, keys not NULL (``_sample_predicate``)."""
+    return str(render("_sample_predicate", keys, range_sql))
 
 
 def choose_join_plan(prepared: PreparedJoin, window: OutputWindow) -> PlanChoice:

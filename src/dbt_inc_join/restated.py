@@ -155,18 +155,15 @@ def restated_horizon(argument: object, var_value: object) -> int:
 
 
 def with_horizon(reach: Mapping[str, int], horizon: int) -> dict[str, int]:
-    """The reaches of the fingerprints: each input's read range, and ``horizon`` more units before it."""
-    return {name: units + horizon for name, units in reach.items()}
+    """The reaches of the fingerprints: each input's read range, and ``horizon`` more units before it
+    (``_with_horizon``)."""
+    return dict(render("_with_horizon", reach, horizon))
 
 
 def check_redo_strategy(strategy: object, parameter: str) -> None:
-    """A redo replaces the table's partitions from a unit on: only insert_overwrite can."""
-    if strategy != "insert_overwrite":
-        raise ValueError(
-            f"inc_join: {parameter} needs incremental_strategy='insert_overwrite' (got {strategy!r}): a redo "
-            "replaces the table's partitions from the restated unit on; any other strategy would keep the rows "
-            "it replaces, or write them twice."
-        )
+    """A redo replaces the table's partitions from a unit on: only insert_overwrite can
+    (``_check_redo_strategy``)."""
+    render("_check_redo_strategy", strategy, parameter)
 
 
 # --- a dbt run's steps (the macros of the same names in macros/ledger/_restated.sql) ---
@@ -222,31 +219,18 @@ def check_redo_config(context: Mapping[str, Any], mode: str, inc_col: str) -> No
             )
 
 
-def redo_start(
-    start: UnitValue | None, reason: str, redos: Sequence[Redo]
-) -> tuple[UnitValue | None, str, UnitValue | None]:
-    """(start, reason, redo_from): the earliest redo that starts at or before ``start`` (None is the beginning):
-    a redo replaces the table's partitions from its start, which a plain run from there would not."""
-    redo_from = None
-    for redo in sorted(redos, key=lambda r: r.start):
-        if start is not None and redo.start <= start and redo_from is None:
-            start, reason, redo_from = redo.start, redo.reason, redo.start
-    return start, reason, redo_from
-
-
 def reaches(ranges: Mapping[str, tuple[UnitValue | None, UnitValue]], end: UnitValue, unit: TimeUnit) -> dict[str, int]:
-    """How many units before a window's start each input's read range begins, from the ranges of [end, end]."""
-    return {name: (end - lower) // unit.step for name, (lower, _) in ranges.items() if lower is not None}  # type: ignore[operator]
+    """How many units before a window's start each input's read range begins, from the ranges of [end, end]
+    (``_reaches``)."""
+    bounded = {name: bounds for name, bounds in ranges.items() if bounds[0] is not None}
+    return dict(render("_reaches", bounded, end, unit.value))
 
 
 def reach_ranges(reach: Mapping[str, int], start: UnitValue | None, end: UnitValue | None,
                  unit: TimeUnit) -> dict[str, list[str | None]]:  # fmt: skip
     """Each input's read range of a window [start, end] (start None: from the beginning; end None: no end), as
-    text."""
-    return {
-        name: [unit_text(None if start is None else shift_value(start, -units, unit)), unit_text(end)]
-        for name, units in reach.items()
-    }
+    text (``_reach_ranges``)."""
+    return dict(render("_reach_ranges", reach, start, end, unit.value))
 
 
 def fingerprints(sides: Sequence[Side], ranges: Mapping[str, Sequence[str | None]], unit: TimeUnit) -> Units:
@@ -284,25 +268,15 @@ def read_units(sides: Sequence[Side], reach: Mapping[str, int], start: UnitValue
 
 def latest_units(read: ReadUnits, names: Sequence[str], start: UnitValue, unit: TimeUnit) -> list[UnitValue | None]:
     """Each input's latest unit from ``start`` on, None without one, in the order of ``names`` (the watermark's
-    query asks max(arrival) from ``start`` on, latest_arrivals; a unit starts at its arrivals')."""
-    first = unit_text(start)
-    assert first is not None
-    found: list[UnitValue | None] = []
-    for name in names:
-        seen = [text for text in read.units.get(name, {}) if text >= first]
-        found.append(parse_bound(max(seen), "latest unit", unit) if seen else None)
-    return found
+    query asks max(arrival) from ``start`` on, latest_arrivals; a unit starts at its arrivals'); ``_latest_units``."""
+    found = render("_latest_units", vars(read), names, start)
+    return [parse_bound(text, "latest unit", unit) for text in found]
 
 
 def units_read(read: ReadUnits | None, queried: Mapping[str, Sequence[str | None]]) -> Units | None:
-    """The read units when they cover every queried range, else None (then the check reads them)."""
-    if read is None:
-        return None
-    for name, (lower, upper) in queried.items():
-        have = read.ranges.get(name)
-        if not have or lower is None or not _inside(lower, *have) or (upper is not None and not _inside(upper, *have)):
-            return None
-    return read.units
+    """The read units when they cover every queried range, else None (then the check reads them);
+    ``_units_read``."""
+    return render("_units_read", None if read is None else vars(read), queried)
 
 
 def check_restated(window: OutputWindow, sides: Sequence[Side], reach: Mapping[str, int], mode: str, *,

@@ -1,5 +1,5 @@
-"""Time units (``time_uom``): truncation and arithmetic on Python values (the SQL text of the same steps is in
-macros/internal/_time_units.sql; the core renders it through sql_text.fragments).
+"""Time units (``time_uom``): the unit, and truncation and arithmetic on Python values, rendered from
+macros/internal/_time_units.sql like the SQL text of the same steps (sql_text.fragments).
 
 A *unit value* is what an arrival becomes once truncated to the unit: a ``date`` for ``day``, a naive
 ``datetime`` (wall clock in the Spark session time zone) truncated to the hour or minute otherwise.
@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from datetime import date, datetime, timedelta
 from enum import Enum
+
+from .sql_text.macros import render
 
 UnitValue = date | datetime
 
@@ -36,21 +38,16 @@ TIME_UOM_VALUES = tuple(unit.value for unit in TimeUnit)
 
 
 def floor_value(value: UnitValue, unit: TimeUnit) -> UnitValue:
-    """The unit containing ``value``: a date for ``day``, a datetime cut to the hour/minute otherwise."""
-    if unit is TimeUnit.DAY:
-        return value.date() if isinstance(value, datetime) else value
-    if not isinstance(value, datetime):
-        return datetime(value.year, value.month, value.day)
-    if unit is TimeUnit.HOUR:
-        return value.replace(minute=0, second=0, microsecond=0)
-    return value.replace(second=0, microsecond=0)
+    """The unit containing ``value``: a date for ``day``, a datetime cut to the hour/minute otherwise
+    (``_floor_value``)."""
+    return render("_floor_value", value, unit.value)
 
 
 def shift_value(value: UnitValue, units: int, unit: TimeUnit) -> UnitValue:
-    """``value`` moved by a whole number of units (negative moves back)."""
-    return value + units * unit.step
+    """``value`` moved by a whole number of units, negative moves back (``_shift_value``)."""
+    return render("_shift_value", value, units, unit.value)
 
 
 def units_text(units: int, unit: TimeUnit) -> str:
-    """A number of units as a log line says it: ``1 day``, ``3 hours``."""
-    return f"{units} {unit.value}{'' if units == 1 else 's'}"
+    """A number of units as a log line says it: ``1 day``, ``3 hours`` (``_units_text``)."""
+    return str(render("_units_text", units, unit.value))

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from pyspark.sql import DataFrame
 from pyspark.sql.types import DataType
 
+from .sql_text import render
 from .sql_text.fragments import arrival_range_sql, quote, truncate_sql
 from .time_units import TimeUnit, UnitValue
 
@@ -69,25 +70,14 @@ def watermark_of(*maxima: UnitValue | None) -> UnitValue | None:
 
 
 def watermark_text(a_max: UnitValue | None, b_max: UnitValue | None) -> str:
-    """How the watermark came about, naming the input that holds it back (as the SQL macro logs it)."""
-    return f"min(max a {a_max or 'none'}, max b {b_max or 'none'})"
+    """How the watermark came about, naming the input that holds it back (the macro ``_watermark_text``)."""
+    return str(render("_watermark_text", a_max, b_max))
 
 
 def named_watermark_text(names: Sequence[str], maxima: Sequence[UnitValue | None]) -> str:
     """inc_join_many's watermark: each input's latest arrival under its name, and the inputs that hold the
-    watermark back (the SQL macro _named_watermark_text writes the same text)."""
-    listed = ", ".join(f"max {name} {value or 'none'}" for name, value in zip(names, maxima, strict=True))
-    return f"min({listed}), held back by {' and '.join(watermark_holders(names, maxima))}"
-
-
-def watermark_holders(names: Sequence[str], maxima: Sequence[UnitValue | None]) -> list[str]:
-    """The inputs that hold the watermark back: those without an arrival, else those whose latest arrival is the
-    watermark (ties name each)."""
-    stalled = [name for name, value in zip(names, maxima, strict=True) if value is None]
-    if stalled:
-        return stalled
-    earliest = min(value for value in maxima if value is not None)
-    return [name for name, value in zip(names, maxima, strict=True) if value == earliest]
+    watermark back (the macro ``_named_watermark_text``)."""
+    return str(render("_named_watermark_text", names, maxima))
 
 
 def _unit_value(text: str | None, unit: TimeUnit) -> UnitValue | None:
@@ -97,18 +87,9 @@ def _unit_value(text: str | None, unit: TimeUnit) -> UnitValue | None:
     return moment.date() if unit is TimeUnit.DAY else moment
 
 
-@dataclass(frozen=True)
-class EarliestOf:
-    """Where a first run starts: the sides whose earliest arrival counts, and the text that says so."""
-
-    sides: tuple[str, ...]
-    text: str
-
-
-def earliest_of(how: str) -> EarliestOf:
-    """The earliest arrival of a (of a or b for how = full); the macro _earliest_of."""
-    sides = ("a", "b") if how == "full" else ("a",)
-    return EarliestOf(sides, "earliest arrival of " + " or ".join(sides))
+def earliest_of(how: str) -> dict[str, Any]:
+    """Where a first run starts: {'sides': the sides whose earliest arrival counts, 'text'} (``_earliest_of``)."""
+    return dict(render("_earliest_of", how))
 
 
 def earliest_arrival(df: DataFrame, inc_col: str, unit: TimeUnit) -> UnitValue | None:

@@ -6,7 +6,8 @@ from dataclasses import dataclass
 from datetime import date, datetime, timezone, tzinfo
 from zoneinfo import ZoneInfo
 
-from .time_units import TimeUnit, UnitValue, floor_value, shift_value
+from .sql_text import render
+from .time_units import TimeUnit, UnitValue, floor_value
 
 
 def _zone(session_time_zone: str) -> tzinfo:
@@ -77,41 +78,24 @@ def read_ranges(
     unit: TimeUnit,
     late_match_time: int = 0,
 ) -> tuple[ReadRange, ReadRange]:
-    """The arrivals (inclusive, in the unit) that a run over ``window`` reads of A and of B: docs/spec.md §4.
-    A lower bound of None reads from the beginning of the table.
-
-    An A row is placed at most ``max_waiting_time`` after it arrived; a B partner arrives at most
-    ``look_back_time`` before its A row. With how = full a B row placed at ``b + look_back_time`` can still be
-    claimed by an A row up to ``max_waiting_time`` before b, so A needs the same reach as B.
-
-    Late matches (spec §10) reach ``late_match_time`` further: a late pair is placed at b, up to
-    ``max_waiting_time + late_match_time`` after its A row, whose time-out is decided by B from ``a −
-    look_back_time``. With how = full a B row placed at ``b + look_back_time`` is no ``b_timed_out`` when it is
-    the late partner of a timed-out A row, so B reaches one more ``look_back_time`` back for that A row's
-    window (spec §10 lists ``[s − mw − L − lb, e]``, which misses it; docs/spec.md §10 explains)."""
+    """The arrivals (inclusive, in the unit) that a run over ``window`` reads of A and of B: docs/spec.md §4 (the
+    macro ``_read_ranges``). A lower bound of None reads from the beginning of the table."""
     assert window.end is not None, "an empty window reads nothing"
-    full = how == "full"
-    a_reach = max_waiting_time + late_match_time + (look_back_time if full else 0)
-    b_reach = max_waiting_time + look_back_time + late_match_time + (look_back_time if full and late_match_time else 0)
-    start = window.start
-    a_lower = None if start is None else shift_value(start, -a_reach, unit)
-    b_lower = None if start is None else shift_value(start, -b_reach, unit)
-    return (a_lower, window.end), (b_lower, window.end)
+    args = (window.start, window.end, how, look_back_time, max_waiting_time, unit.value, late_match_time)
+    a_range, b_range = render("_read_ranges", *args)
+    return tuple(a_range), tuple(b_range)
 
 
 def run_log_line(
     target: str, window: OutputWindow, start_reason: str, end_reason: str, ranges: tuple[ReadRange, ReadRange] | None
 ) -> str:
-    """The one line a dbt run logs: the window, what decided each bound, and what it reads of each input.
-    The SQL macro's _run_log_line writes the same text."""
-    if window.is_empty:
-        if window.end is None:
-            shown = "empty (no end: no availability watermark)"
-        else:
-            shown = f"empty ({window.start} is after {window.end})"
-        reads = "reads nothing"
-    else:
-        shown = f"{window.start or 'beginning'}..{window.end}"
-        (a_lower, a_upper), (b_lower, b_upper) = ranges  # type: ignore[misc]
-        reads = f"reads a {a_lower or 'beginning'}..{a_upper}, b {b_lower or 'beginning'}..{b_upper}"
-    return f"inc_join {target}: window {shown}; start: {start_reason}; end: {end_reason}; {reads}"
+    """The one line a dbt run logs: the window, what decided each bound, and what it reads of each input (the
+    macro ``_run_log_line``)."""
+    shown = {
+        "start": window.start,
+        "end": window.end,
+        "empty": window.is_empty,
+        "start_reason": start_reason,
+        "end_reason": end_reason,
+    }
+    return str(render("_run_log_line", target, shown, ranges))

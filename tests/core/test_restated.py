@@ -22,7 +22,6 @@ from dbt_inc_join.restated import (
     reach_ranges,
     read_units,
     recorded_fingerprints,
-    redo_start,
     restated_horizon,
     restated_message,
     restated_text,
@@ -33,6 +32,7 @@ from dbt_inc_join.restated import (
     with_horizon,
 )
 from dbt_inc_join.restated import fingerprints as fingerprints_of
+from dbt_inc_join.sql_text import render
 from dbt_inc_join.time_units import TimeUnit
 from dbt_inc_join.watermark import latest_arrivals
 from dbt_inc_join.window import parse_bound
@@ -242,6 +242,13 @@ def test_the_horizon_var_wins_and_is_checked():
     with pytest.raises(ValueError, match="inc_join_restated_horizon must be a non-negative whole number"):
         restated_horizon(None, -1)
     assert with_horizon({"a": 4, "b": 6}, 10) == {"a": 14, "b": 16}
+
+
+def redo_start(start, reason, redos):
+    """The macro _redo_start as (start, reason, redo_from)."""
+    found = {"start": start, "reason": reason, "redo_from": None}
+    redone = render("_redo_start", found, [{"start": r.start, "reason": r.reason} for r in redos])
+    return redone["start"], redone["reason"], redone["redo_from"]
 
 
 def test_a_redo_starts_at_the_earliest_redo_before_the_start():

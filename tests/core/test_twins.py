@@ -34,18 +34,12 @@ from dbt_inc_join import (
     columns,
     join_cond,
     join_types,
-    ledger,
-    plan_choice,
-    restated,
-    time_units,
-    watermark,
     window,
 )
 from dbt_inc_join.sizing import histogram as sizing_histogram
 from dbt_inc_join.sizing import results as sizing_results
 from dbt_inc_join.sizing import spark as sizing_spark
 from dbt_inc_join.time_units import TimeUnit
-from dbt_inc_join.validation import JoinParameters
 
 from .operations import logged_json
 
@@ -98,24 +92,6 @@ def as_json(value: Any) -> Any:
     return value
 
 
-#: aggregates that are one call of a function, and some that only look like one (aggregates.single_call;
-#: `count(*` fails validation's balance check, which runs first)
-CALL_EXPRESSIONS = (
-    "count(*)",
-    " COUNT ( DISTINCT Status ) ",
-    "count_if(Status = ')')",
-    "max(`Paid)At`)",
-    "max_by(Id, IF(Note = '(', 1, 0))",
-    "sort_array(collect_set(Status))",
-    "count(x) + count(y)",
-    "sum(Paid) / count(*)",
-    "max(Paid) FILTER (WHERE Paid > 0)",
-    "count(*",
-    "max(Paid) + 1",
-    "percentile(Paid, 0.5)",
-)
-
-
 def grid(**axes: Sequence[Any]) -> list[dict[str, Any]]:
     """Every combination of the axes' values, one dict per case."""
     return [dict(zip(axes, values, strict=True)) for values in itertools.product(*axes.values())]
@@ -125,83 +101,7 @@ def grid(**axes: Sequence[Any]) -> list[dict[str, Any]]:
 # Building each side's arguments from one case
 
 UNITS = tuple(unit.value for unit in TimeUnit)
-WINDOWS = ((0, 0), (2, 4), (3, 1))  #: (lb, mw)
 START = {"day": date(2025, 3, 6), "hour": datetime(2025, 3, 6, 10), "minute": datetime(2025, 3, 6, 10, 30)}
-END = {"day": date(2025, 3, 9), "hour": datetime(2025, 3, 9, 22), "minute": datetime(2025, 3, 9, 22, 15)}
-
-
-def join_parameters(p: Params) -> JoinParameters:
-    return JoinParameters(
-        join_cols=("k",),
-        inc_col="RecDate",
-        how="left",
-        look_back_time=p["lb"],
-        max_waiting_time=p["mw"],
-        time_uom=TimeUnit(p["unit"]),
-        enforce_sliding_join_window=p["enforce"],
-        include_waiting=False,
-        output_select=("join_cols",),
-        suffixes=("_A", "_B"),
-        late_match_time=p["late"],
-    )
-
-
-def macro_parameters(p: Params) -> dict[str, Any]:
-    """The fields of the macros' params that the twins read."""
-    return {
-        "look_back_time": p["lb"],
-        "max_waiting_time": p["mw"],
-        "time_uom": p["unit"],
-        "enforce_sliding_join_window": p["enforce"],
-        "late_match_time": p["late"],
-    }
-
-
-def start_of(p: Params) -> date | None:
-    return START[p["unit"]] if p["start"] else None
-
-
-def unit_value(p: Params, key: str = "value") -> date | None:
-    """A unit value of the case's unit (START), or None where the case says so."""
-    return START[p["unit"]] if p.get(key, True) else None
-
-
-LOG_BOUNDS = {"open": (False, True), "closed": (True, True), "no_end": (True, False), "reversed": (True, True)}
-
-
-def log_window(p: Params) -> window.OutputWindow:
-    """The output window of a run_log_line case: from the beginning, [start, end], no end, or start after end."""
-    has_start, has_end = LOG_BOUNDS[p["bounds"]]
-    start = START[p["unit"]] if has_start else None
-    if p["bounds"] == "reversed":
-        start = time_units.shift_value(END[p["unit"]], 1, TimeUnit(p["unit"]))
-    return window.OutputWindow(start, END[p["unit"]] if has_end else None)
-
-
-def log_ranges(p: Params) -> Any:
-    bounds = log_window(p)
-    if bounds.is_empty:
-        return None
-    return window.read_ranges(bounds, how="left", look_back_time=2, max_waiting_time=4, unit=TimeUnit(p["unit"]))
-
-
-def macro_log_window(p: Params) -> dict[str, Any]:
-    """The window dict _run_log_line reads (output_window.sql builds it)."""
-    bounds = log_window(p)
-    return {
-        "start": bounds.start,
-        "end": bounds.end,
-        "empty": bounds.is_empty,
-        "start_reason": "batch",
-        "end_reason": "watermark",
-    }
-
-
-def named_maxima(p: Params) -> list[Any]:
-    """inc_join_many's latest arrivals of a named_watermark_text case: START, none, or a unit after it."""
-    unit = TimeUnit(p["unit"])
-    shown = {True: START[p["unit"]], False: None, "later": time_units.shift_value(START[p["unit"]], 1, unit)}
-    return [shown[value] for value in p["maxima"]]
 
 
 #: A few schemas for the column plan (every one valid: a refused plan fails the whole run-operation).
@@ -333,10 +233,6 @@ def codes(join_types_list: Sequence[Mapping[str, Any]]) -> list[int]:
     return [row["code"] for row in join_types_list]
 
 
-def output_columns(names: Sequence[str]) -> list[columns.OutputColumn]:
-    return [columns.OutputColumn(name, "a", name) for name in names]
-
-
 # ---------------------------------------------------------------------------------------------------------------
 # The table
 
@@ -369,130 +265,17 @@ class Twin:
         return f"{self.python.__module__.rsplit('.', 1)[-1]}.{self.python.__name__}={self.macro}"
 
 
-def with_lbmw(cases: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Cases with an (lb, mw) axis as two parameters."""
-    for case in cases:
-        case["lb"], case["mw"] = case.pop("lbmw")
-    return cases
-
-
 def join_type_table() -> tuple[join_types.JoinTypeRule, ...]:
     return join_types.JOIN_TYPE_TABLE
 
 
 UNIT_ARG = lambda p: TimeUnit(p["unit"])  # noqa: E731
-RESTATED_RANGES = {
-    "a": ["2025-03-04 00:00:00", "2025-03-09 00:00:00"],
-    "b": ["2025-03-02 00:00:00", "2025-03-09 00:00:00"],
-}
-#: this run's fingerprints: the same, a unit added, removed and changed
-NOW_UNITS = {
-    "same": {"a": {"2025-03-05 00:00:00": "6:12", "2025-03-08 00:00:00": "6:13"}, "b": {"2025-03-06 00:00:00": "5:22"}},
-    "changed": {
-        "a": {"2025-03-05 00:00:00": "7:99", "2025-03-07 00:00:00": "1:5", "2025-03-09 00:00:00": "6:1"},
-        "b": {"2025-03-02 00:00:00": "5:21", "2025-03-06 00:00:00": "4:30"},
-    },
-}
-#: what the watermark's query of a run that checks its inputs read: up to a unit, and with no end
-READ_UNITS = {
-    "closed": {"ranges": RESTATED_RANGES, "units": NOW_UNITS["changed"]},
-    "open": {"ranges": {"a": ["2025-03-04 00:00:00", None], "b": ["2025-03-03 00:00:00", None]},
-             "units": NOW_UNITS["changed"]},
-    "none": None,
-}  # fmt: skip
-#: the ranges a check queries: inside what was read, past its end, before its start
-QUERIED = {
-    "inside": RESTATED_RANGES,
-    "later": {"a": ["2025-03-05 00:00:00", "2025-03-10 00:00:00"]},
-    "earlier": {"b": ["2025-03-01 00:00:00", "2025-03-06 00:00:00"]},
-}
 
 
-def read_units_of(name: str) -> restated.ReadUnits | None:
-    found = READ_UNITS[name]
-    return None if found is None else restated.ReadUnits(**found)
-
-
-#: spec §15: many_rows_per_key values, key samples and (rows, shared) of a sample
-MANY = (True, False, "auto")
-SAMPLED_KEYS = ([], [[1], [2], [3]], [[7], [7], [1], [7], [2], [7]], [[1, "x"], [1, "y"], [1, "x"], [None, "x"]])
-SHARINGS = {"sparse": (1000, 1.04), "edge": (400, 7.96), "dense": (1000, 8.0), "empty": (0, 0.0)}
-
-
-def sharing_or_none(name: str | None) -> plan_choice.KeySharing | None:
-    return None if name is None else plan_choice.KeySharing(*SHARINGS[name])
-
-
-def sharing_dict_or_none(name: str | None) -> dict[str, Any] | None:
-    return None if name is None else dict(zip(("rows", "shared"), SHARINGS[name], strict=True))
-
-
-def choice_dict(choice: plan_choice.PlanChoice | None) -> dict[str, Any] | None:
-    """A PlanChoice as the macros return it (with its text)."""
-    if choice is None:
-        return None
-    return {
-        "grouped": choice.grouped,
-        "reason": choice.reason,
-        "pairs_a_rows": choice.pairs_a_rows,
-        "text": choice.text,
-    }
-
-
-def plan_parameters(p: Params) -> JoinParameters:
-    aggregate = (("n", "count(*)"),) if p["mode"] == "aggregate" else ()
-    partner = "first" if p["mode"] == "first" else "all"
-    fields = dict(many_rows_per_key=p["many"], partner=partner, aggregate=aggregate)
-    return dataclasses.replace(join_parameters(dict(p, lb=1, mw=2, unit="day")), **fields)
-
-
-def plan_macro_parameters(p: Params) -> dict[str, Any]:
-    fields = dict(mode=p["mode"], many_rows_per_key=p["many"])
-    return dict(macro_parameters(dict(p, lb=1, mw=2, unit="day")), **fields)
-
-
-SHIFTS = (-3, 0, 1, 5)
-LATE = (0, 2)
 HOWS = join_types.HOW_VALUES
 
 TWINS: tuple[Twin, ...] = (
-    # time_units.py = _time_units.sql
-    Twin(
-        time_units.units_text,
-        "_units_text",
-        grid(unit=UNITS, units=(1, 8)),
-        lambda p: call(p["units"], UNIT_ARG(p)),
-        lambda p: [p["units"], p["unit"]],
-    ),
-    Twin(
-        time_units.shift_value,
-        "_shift_value",
-        grid(unit=UNITS, n=SHIFTS),
-        lambda p: call(START[p["unit"]], p["n"], UNIT_ARG(p)),
-        lambda p: [START[p["unit"]], p["n"], p["unit"]],
-    ),
-    Twin(
-        time_units.floor_value,
-        "_floor_value",
-        grid(unit=UNITS, value=(date(2025, 3, 6), datetime(2025, 3, 6, 10, 37, 12))),
-        lambda p: call(p["value"], UNIT_ARG(p)),
-        lambda p: [p["value"], p["unit"]],
-    ),
-    # window.py = _window.sql: what a run reads of each input
-    Twin(
-        window.read_ranges,
-        "_read_ranges",
-        with_lbmw(grid(unit=UNITS, how=HOWS, lbmw=WINDOWS, late=LATE, start=(False, True))),
-        lambda p: call(
-            window.OutputWindow(start_of(p), END[p["unit"]]),
-            how=p["how"],
-            look_back_time=p["lb"],
-            max_waiting_time=p["mw"],
-            unit=UNIT_ARG(p),
-            late_match_time=p["late"],
-        ),
-        lambda p: [start_of(p), END[p["unit"]], p["how"], p["lb"], p["mw"], p["unit"], p["late"]],
-    ),
+    # window.py = _window.sql: a bound as a unit (Python's spelling of a wrong bound differs, the rule not)
     Twin(
         window.parse_bound,
         "_parse_bound",
@@ -502,45 +285,6 @@ TWINS: tuple[Twin, ...] = (
         ),
         lambda p: call(p["value"], "output_window_end", UNIT_ARG(p)),
         lambda p: [p["value"], "output_window_end", p["unit"]],
-    ),
-    Twin(
-        window.run_log_line,
-        "_run_log_line",
-        grid(unit=UNITS, bounds=("open", "closed", "no_end", "reversed")),
-        lambda p: call("m", log_window(p), "batch", "watermark", log_ranges(p)),
-        lambda p: ["m", macro_log_window(p), log_ranges(p)],
-    ),
-    # ledger.py, watermark.py = _window.sql: the cap of spec §13 and the watermark's text
-    Twin(
-        ledger.cap_window,
-        "_cap_window",
-        grid(unit=UNITS, cap=(None, 1, 3, 10), start=(False, True)),
-        lambda p: call(start_of(p), END[p["unit"]], p["cap"], UNIT_ARG(p)),
-        lambda p: [start_of(p), END[p["unit"]], False, p["cap"], p["unit"]],
-    ),
-    Twin(
-        ledger.units_between,
-        "_units_between",
-        grid(unit=UNITS),
-        lambda p: call(END[p["unit"]], START[p["unit"]], UNIT_ARG(p)),
-        lambda p: [END[p["unit"]], START[p["unit"]], p["unit"]],
-    ),
-    Twin(
-        watermark.watermark_text,
-        "_watermark_text",
-        grid(a=(None, date(2025, 3, 6)), b=(None, START["hour"])),
-        lambda p: call(p["a"], p["b"]),
-        lambda p: [p["a"], p["b"]],
-    ),
-    Twin(
-        watermark.named_watermark_text,
-        "_named_watermark_text",
-        grid(
-            unit=UNITS,
-            maxima=((True, True, True), (True, False, True), (False, False, True), (True, True, "later")),
-        ),
-        lambda p: call(["a", "pay", "ship"], named_maxima(p)),
-        lambda p: [["a", "pay", "ship"], named_maxima(p)],
     ),
     # sizing/ = sizing/_sizing_*.sql: which A rows a sizing over a live history counts, and its report line;
     # which of two windows is the minimal one (the tie rule of both minimal windows)
@@ -568,7 +312,6 @@ TWINS: tuple[Twin, ...] = (
             p["unit"],
         ],
     ),
-    # render.py = _render.sql: the join condition, the output window test, the classification, the projections
     # columns.py = _columns.sql
     Twin(
         columns.plan_columns,
@@ -589,16 +332,7 @@ TWINS: tuple[Twin, ...] = (
         python_shape=type_table_shape,
         macro_shape=type_table_shape,
     ),
-    Twin(
-        join_types.emitted_join_types,
-        "_emitted_join_types",
-        grid(how=HOWS, waiting=(False, True), mode=join_types.ROW_MODES, late_match=(False, True)),
-        lambda p: call(p["how"], p["waiting"], p["mode"], p["late_match"]),
-        lambda p: [p["how"], p["waiting"], p["mode"], p["late_match"]],
-        macro_shape=codes,
-    ),
-    # arrival_groups.py = _arrival_groups.sql: one row per A
-    # aggregates.py = _aggregates.sql, join_cond.py = _join_cond.sql
+    # join_cond.py = _join_cond.sql: the rewrite (Python follows spark.sql.caseSensitive; dbt folds case)
     Twin(
         join_cond.rewrite_join_cond,
         "_rewrite_join_cond",
@@ -613,70 +347,6 @@ TWINS: tuple[Twin, ...] = (
         ],
         lambda p: call(p["text"], ["Amount", "Paid At", "Note"], ["amount", "Seq"]),
         lambda p: [p["text"], ["Amount", "Paid At", "Note"], ["amount", "Seq"]],
-    ),
-    # plan_choice.py = _plan_choice.sql: the plan of a run and why (spec §15)
-    Twin(
-        plan_choice.fixed_plan,
-        "_fixed_plan",
-        grid(mode=("all", "first", "aggregate"), late=LATE, enforce=(True, False), many=MANY, empty=(False, True)),
-        lambda p: call(plan_parameters(p), p["empty"]),
-        lambda p: [plan_macro_parameters(p), p["empty"]],
-        python_shape=choice_dict,
-    ),
-    Twin(
-        plan_choice.forced_plan,
-        "_forced_plan",
-        grid(mode=("first", "aggregate"), late=(0,), enforce=(True,), many=MANY, empty=(False, True)),
-        lambda p: call(plan_parameters(p), p["empty"]),
-        lambda p: [plan_macro_parameters(p), p["empty"]],
-        python_shape=choice_dict,
-    ),
-    Twin(
-        plan_choice.key_sharing,
-        "_key_sharing",
-        [{"keys": keys} for keys in SAMPLED_KEYS],
-        lambda p: call(p["keys"]),
-        lambda p: [p["keys"]],
-        python_shape=dataclasses.asdict,
-    ),
-    Twin(
-        plan_choice.auto_plan,
-        "_auto_plan",
-        grid(a=tuple(SHARINGS), b=(None, *SHARINGS)),
-        lambda p: call(plan_choice.KeySharing(*SHARINGS[p["a"]]), sharing_or_none(p["b"])),
-        lambda p: [dict(zip(("rows", "shared"), SHARINGS[p["a"]], strict=True)), sharing_dict_or_none(p["b"])],
-        python_shape=choice_dict,
-    ),
-    Twin(
-        plan_choice.range_plan,
-        "_range_plan",
-        grid(unit=UNITS, start=(False, True), reach=((0, 0), (1, 0), (1, 2), (30, 20))),
-        lambda p: call(start_of(p), END[p["unit"]], *p["reach"], UNIT_ARG(p)),
-        lambda p: [start_of(p), END[p["unit"]], *p["reach"], p["unit"]],
-        python_shape=choice_dict,
-    ),
-    Twin(
-        plan_choice.sample_predicate,
-        "_sample_predicate",
-        [{"keys": ["k"]}, {"keys": ["Trade Id", "k2"]}],
-        lambda p: call(p["keys"], "RecDate >= DATE'2025-03-01'"),
-        lambda p: [p["keys"], "RecDate >= DATE'2025-03-01'"],
-    ),
-    # restated.py = ledger/_restated.sql: the fingerprints of a run's reads and what differs (spec §14)
-    Twin(
-        restated.latest_units,
-        "_latest_units",
-        grid(unit=("day",), start=("2025-03-01", "2025-03-06", "2025-03-10"), names=(["a", "b"], ["b", "c"])),
-        lambda p: call(read_units_of("open"), p["names"], date.fromisoformat(p["start"]), UNIT_ARG(p)),
-        lambda p: [READ_UNITS["open"], p["names"], date.fromisoformat(p["start"])],
-        python_shape=lambda found: [restated.unit_text(value) for value in found],
-    ),
-    Twin(
-        restated.units_read,
-        "_units_read",
-        grid(read=tuple(READ_UNITS), queried=tuple(QUERIED)),
-        lambda p: call(read_units_of(p["read"]), QUERIED[p["queried"]]),
-        lambda p: [READ_UNITS[p["read"]], QUERIED[p["queried"]]],
     ),
 )
 

@@ -12,9 +12,10 @@ from typing import Any
 from pyspark.sql import DataFrame
 from pyspark.sql.types import DataType
 
-from ..ledger import cap_window, committed_state, ledger_start
+from ..ledger import committed_state, ledger_start
 from ..prepared import PreparedJoin
-from ..restated import ReadUnits, Redo, Side, latest_units, read_units, redo_start, unit_label
+from ..restated import ReadUnits, Redo, Side, latest_units, read_units, unit_label
+from ..sql_text import render
 from ..sql_text.fragments import quote
 from ..time_units import TimeUnit, UnitValue, shift_value
 from ..watermark import (
@@ -182,17 +183,17 @@ def start_after_this(
 ) -> WindowStart:
     """The start a run is given, else (incremental) the one after what this holds: after the last committed
     window when the model records its runs (spec §13), else max(inc_col) in this + 1 unit; start None: from the
-    earliest arrival (earliest_start). Then a redo that starts earlier (spec §14, restated.redo_start): ``redo``,
+    earliest arrival (earliest_start). Then a redo that starts earlier (spec §14, the macro _redo_start): ``redo``,
     var inc_join_redo_from, a redo that did not finish; redo_from is its start. The macro _start_after_this."""
     found = WindowStart(explicit.start, explicit.start_reason)
     if explicit.start is not None or not dbt.is_incremental:
         return found
-    redos = [] if redo is None else [redo]
+    redos = [] if redo is None else [{"start": redo.start, "reason": redo.reason}]
     redo_var = context.get("redo_from")
     if redo_var:
         redo_start_value = parse_bound(redo_var, "inc_join_redo_from", unit, prepared.session_time_zone)
         assert redo_start_value is not None, "a var that is set parses to a unit"
-        redos.append(Redo(redo_start_value, f"var inc_join_redo_from={redo_var}"))
+        redos.append({"start": redo_start_value, "reason": f"var inc_join_redo_from={redo_var}"})
     inc_col = prepared.inputs.inc_col[0]
     ledger_state = context.get("ledger")
     if not ledger_state:
@@ -211,13 +212,13 @@ def start_after_this(
             reason = f"a redo from {unit_label(pending, unit)} did not finish: doing it again"
             pending_start = parse_bound(pending, "inc_join.redo_from", unit)
             assert pending_start is not None, "the property holds a unit"
-            redos.append(Redo(pending_start, reason))
+            redos.append({"start": pending_start, "reason": reason})
     if from_ledger is not None:
         found = WindowStart(from_ledger.start, from_ledger.reason, from_ledger.reason)
     elif latest is not None:
         found = WindowStart(shift_value(latest, 1, unit), f"max({inc_col}) in {dbt.this} + 1 {unit.value}")
-    start, reason, redo_from = redo_start(found.start, found.reason, redos)
-    return WindowStart(start, reason, found.ledger_reason, redo_from)
+    redone = render("_redo_start", {"start": found.start, "reason": found.reason, "redo_from": None}, redos)
+    return WindowStart(redone["start"], redone["reason"], found.ledger_reason, redone["redo_from"])
 
 
 def earliest_start(prepared: PreparedJoin, ledger_reason: str | None, unit: TimeUnit) -> WindowStart:
@@ -225,12 +226,12 @@ def earliest_start(prepared: PreparedJoin, ledger_reason: str | None, unit: Time
     (the macro _earliest_start)."""
     earliest = earliest_of(prepared.params.how)
     frames = {"a": (prepared.df_a, prepared.inputs.inc_col[0]), "b": (prepared.df_b, prepared.inputs.inc_col[1])}
-    found = [earliest_arrival(*frames[side], unit) for side in earliest.sides]
+    found = [earliest_arrival(*frames[side], unit) for side in earliest["sides"]]
     candidates = [value for value in found if value is not None]
     if ledger_reason:
-        reason = f"{ledger_reason}; so from the {earliest.text}"
+        reason = f"{ledger_reason}; so from the {earliest['text']}"
     else:
-        reason = f"{earliest.text} (first run or full refresh)"
+        reason = f"{earliest['text']} (first run or full refresh)"
     return WindowStart(min(candidates) if candidates else None, reason)
 
 
@@ -269,18 +270,9 @@ def window_end(
 ) -> WindowEnd:
     """The end: the one given, else the watermark; always capped at the watermark (None while it is None), then
     at max_window_units units from the start (the macro _window_end)."""
-    end, reason, watermark = explicit.end, explicit.end_reason, seen.watermark
-    if watermark is None:
-        gap = "no arrivals yet in a or b" if start is None else f"a or b has no arrival from {start} on yet"
-        end, reason = None, f"{gap}: watermark {seen.text}"
-    elif end is None:
-        end, reason = watermark, f"availability watermark {seen.text}"
-    elif end > watermark:
-        end, reason = watermark, f"{reason} {end}, capped at the availability watermark {seen.text}"
-    capped = cap_window(start, end, max_window_units, unit)
-    if capped.reason:
-        end, reason = capped.end, f"{reason}; {capped.reason}"
-    return WindowEnd(end, reason, capped.units_behind)
+    given = {"end": explicit.end, "end_reason": explicit.end_reason}
+    found = render("_window_end", given, start, vars(seen), max_window_units, unit.value)
+    return WindowEnd(found["end"], found["reason"], found["units_behind"])
 
 
 def resolve_dbt_window(

@@ -4,8 +4,9 @@ dbt compiles each macro of a file on its own and hands it a context in which eve
 that returns what the macro's ``{{ return(...) }}`` gave (or its rendered text). This runner does the same with
 what the pure macros use, in the form dbt gives it: ``return``, the package namespace ``dbt_inc_join`` (and each
 macro by its bare name), ``modules`` (datetime, re, pytz when installed), ``exceptions.raise_compiler_error``,
-``tojson`` and ``fromjson``. Macros that need dbt itself (``run_query``, ``var``, ``config``, ``adapter``,
-``this``) are found too, but fail if called here: the core asks only the pure ones. The files are read once, on
+``tojson``, ``fromjson``, and ``var`` at its default (the core has no dbt project: a Python model passes what
+its context holds as arguments). Macros that need dbt itself (``run_query``, ``config``, ``adapter``, ``this``)
+are found too, but fail if called here: the core asks only the pure ones. The files are read once, on
 the first render.
 """
 
@@ -107,6 +108,7 @@ def _macros() -> _Namespace:
         "exceptions": SimpleNamespace(raise_compiler_error=_raise_compiler_error),
         "tojson": lambda value, default=None, sort_keys=False: json.dumps(value, sort_keys=sort_keys),
         "fromjson": lambda text, default=None: json.loads(text) if text else default,
+        "var": lambda name, default=None: default,
     }
     for name, text in macro_blocks(macro_root()):
         calls[name] = _callable(environment, name, text, context)
