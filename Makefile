@@ -158,9 +158,9 @@ check: $(STAMP) ## ruff lint and format check, mypy
 	$(BIN)/mypy
 
 # The tables both languages share (version, JoinTypes, the run ledger's columns) live once, in
-# src/dbt_inc_join/shared_tables.py; the macros read the copy this writes into macros/generated/ (and
+# src/dbt_inc_join/tables/shared_tables.py; the macros read the copy this writes into macros/tables/generated/ (and
 # dbt_project.yml's version). tests/packaging/test_generated.py fails when the copy is stale.
-generate: $(STAMP) ## Write macros/generated/*.sql and dbt_project.yml's version from src/dbt_inc_join/shared_tables.py
+generate: $(STAMP) ## Write macros/tables/generated/*.sql and dbt_project.yml's version from src/dbt_inc_join/tables/shared_tables.py
 	$(BIN)/python scripts/generate_macros.py
 
 # The README's benchmark (bench/): `make bench` is the full run of the six suites, each a bench/protocol.py Suite

@@ -24,7 +24,7 @@ LANGUAGES = ("sql", "python")
 OVERHEAD_GOAL = "≤ 1 s"  # a daily run may take at most this much longer with the ledger
 FLAT_GOAL = "≤ 1.3"  # the longest history / the shortest, and many records / few
 # The embedded Derby metastore now and then fails a partition filter Spark pushes down to it (also seen by
-# tests/integration/test_ledger.py, macros/ledger/_ledger.sql): an invocation failing with it is run again.
+# tests/integration/test_ledger.py, macros/plan/_ledger.sql): an invocation failing with it is run again.
 TRANSIENT = "INTERNAL_ERROR_HIVE_METASTORE_PARTITION_FILTER"
 ATTEMPTS = 3
 RECORDS = "sql/ledger_records.sql"  # one committed record per day of a table
@@ -158,7 +158,7 @@ def recording() -> Iterator[list[list]]:
     ``fetchall``, after dbt's own query timer stopped); a Python model's code as PYTHON_CODE."""
     from dbt.adapters.spark.session import Cursor
 
-    from dbt_inc_join.python_models.submission import BaseInProcessHelper
+    from dbt_inc_join.orchestration.python_models.submission import BaseInProcessHelper
 
     statements: list[list] = []
 
@@ -239,7 +239,7 @@ def _statement_label(text: str) -> str:
 
 
 def run_key(invocation_id: str, case: LedgerCase, day: date) -> str:
-    """A record's partition (macros/ledger/_run_record.sql, _ledger_insert_sql: invocation, model, window start)."""
+    """A record's partition (macros/io/_run_record.sql, _ledger_insert_sql: invocation, model, window start)."""
     return f"{invocation_id}/{case.unique_id}/{day} 00:00:00"
 
 

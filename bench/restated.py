@@ -12,8 +12,8 @@ from datetime import date, datetime, timedelta, timezone
 
 from pyspark.sql.types import DateType
 
-from dbt_inc_join.time_units import TimeUnit
-from dbt_inc_join.watermark import latest_arrivals
+from dbt_inc_join.io.watermark import latest_arrivals
+from dbt_inc_join.plan.time_units import TimeUnit
 
 from .ledger import (
     SCHEMA,
@@ -113,7 +113,7 @@ class RestatedRun(LedgerRun):
 
 
 def is_check_statement(text: str) -> bool:
-    """The check's query (macros/ledger/_restated_run.sql: _read_units): the fingerprints of the read ranges."""
+    """The check's query (macros/io/_restated_run.sql: _read_units): the fingerprints of the read ranges."""
     lower = _statement_text(text).lower()
     return lower.startswith("select '") and " as input, " in lower
 

@@ -1,4 +1,5 @@
-"""`make generate`: macros/generated/*.sql and dbt_project.yml's `version:` from src/dbt_inc_join/shared_tables.py.
+"""`make generate`: macros/tables/generated/*.sql and dbt_project.yml's `version:` from
+src/dbt_inc_join/tables/shared_tables.py.
 
 The tables both languages share live once, as Python data; the dbt macros read this generated copy of them, one
 macro per file returning a literal. tests/packaging/test_generated.py fails when a file here is stale.
@@ -14,8 +15,8 @@ from pathlib import Path
 from types import ModuleType
 
 REPO = Path(__file__).resolve().parent.parent
-SOURCE = "src/dbt_inc_join/shared_tables.py"
-GENERATED = "macros/generated"
+SOURCE = "src/dbt_inc_join/tables/shared_tables.py"
+GENERATED = "macros/tables/generated"
 PROJECT = "dbt_project.yml"
 VERSION_LINE = re.compile(r'^version: "[^"]*"$', re.M)
 

@@ -1,7 +1,7 @@
 {#- Shared by the JoinType tests: codes from codes or names, periods, recent-rows filters. -#}
 
 {% macro _join_type_names() %}
-  {#- code -> name, from the JoinType table (macros/join_types.sql) -#}
+  {#- code -> name, from the JoinType table (macros/tables/join_types.sql) -#}
   {%- set names = {} -%}
   {%- for join_type in dbt_inc_join._join_types() -%}
     {%- do names.update({join_type.code: join_type.name}) -%}

@@ -11,7 +11,7 @@ from typing import Any
 
 # The one version source is shared_tables.VERSION (plain data: pyproject reads it statically, `make generate`
 # copies it into dbt_project.yml and the ledger's macro _package_version()).
-from . import shared_tables as _shared_tables
+from .tables import shared_tables as _shared_tables
 
 __version__ = _shared_tables.VERSION
 
@@ -21,6 +21,7 @@ __all__ = [
     "inc_join_many_model",
     "inc_join_model",
     "JoinType",
+    "ManyInput",
     "OUTPUT_SELECT_DEFAULT",
     "suggest_windows",
     "suggest_windows_many",
@@ -31,15 +32,16 @@ __all__ = [
 plugins: list = []
 
 _LAZY = {
-    "inc_join": ("join", "inc_join"),
-    "inc_join_many": ("many", "inc_join_many"),
-    "JoinType": ("join_types", "JoinType"),
-    "OUTPUT_SELECT_DEFAULT": ("validation", "OUTPUT_SELECT_DEFAULT"),
-    "inc_join_model": ("python_models.model", "inc_join_model"),
-    "inc_join_many_model": ("python_models.model", "inc_join_many_model"),
+    "inc_join": ("orchestration.join", "inc_join"),
+    "inc_join_many": ("orchestration.many", "inc_join_many"),
+    "ManyInput": ("orchestration.many", "ManyInput"),
+    "JoinType": ("tables.join_types", "JoinType"),
+    "OUTPUT_SELECT_DEFAULT": ("plan.validation", "OUTPUT_SELECT_DEFAULT"),
+    "inc_join_model": ("orchestration.python_models.model", "inc_join_model"),
+    "inc_join_many_model": ("orchestration.python_models.model", "inc_join_many_model"),
     "suggest_windows": ("sizing", "suggest_windows"),
     "suggest_windows_many": ("sizing", "suggest_windows_many"),
-    "unit_fingerprints": ("restated", "unit_fingerprints"),
+    "unit_fingerprints": ("io.fingerprints", "unit_fingerprints"),
 }
 
 
@@ -53,7 +55,7 @@ def __getattr__(name: str) -> Any:
 
 
 def _register_dbt_submission_helpers() -> None:
-    from .python_models import register
+    from .orchestration.python_models import register
 
     # method: session -> run Python models in dbt's own SparkSession;
     # method: thrift (or submission_method: spark_connect) -> through Spark Connect

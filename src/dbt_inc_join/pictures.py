@@ -15,8 +15,7 @@ from typing import TYPE_CHECKING
 
 from pyspark.sql import DataFrame
 
-from .inputs import find_column
-from .join_types import JoinType
+from .plan.inputs import find_column
 from .sizing import (
     WindowSuggestion,
     covered_pairs,
@@ -26,6 +25,7 @@ from .sizing import (
     window_text,
 )
 from .sql_text.fragments import quote
+from .tables.join_types import JoinType
 
 if TYPE_CHECKING:  # pragma: no cover
     from matplotlib.axes import Axes

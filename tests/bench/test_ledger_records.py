@@ -5,7 +5,7 @@ without a value there would only fail a full `make bench` of the ledger or resta
 from __future__ import annotations
 
 from bench import protocol
-from dbt_inc_join.shared_tables import LEDGER_COLUMNS
+from dbt_inc_join.tables.shared_tables import LEDGER_COLUMNS
 
 
 def test_every_ledger_column_has_a_value_in_the_pre_filled_records():

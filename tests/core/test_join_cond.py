@@ -1,4 +1,4 @@
-"""spec §12 in the core: join_cols as a mapping, inc_col as a pair, and join_cond (src/dbt_inc_join/join_cond.py),
+"""spec §12 in the core: join_cols as a mapping, inc_col as a pair, and join_cond (src/dbt_inc_join/plan/join_cond.py),
 checked against the brute-force oracle on fixed rows where the condition decides pairs, time-outs and late
 matches; the hypothesis tiling properties (test_properties.py) draw the same conditions over random rows."""
 
@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 from dbt_inc_join import inc_join
-from dbt_inc_join.join_cond import rewrite_join_cond
+from dbt_inc_join.plan.join_cond import rewrite_join_cond
 from dbt_inc_join.sql_text import render
 
 from .frames import bound, oracle_rows, side_frame, units_since_origin

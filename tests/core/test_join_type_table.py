@@ -1,4 +1,4 @@
-"""The JoinType table is one table (src/dbt_inc_join/shared_tables.py): the generated SQL macro and the Python
+"""The JoinType table is one table (src/dbt_inc_join/tables/shared_tables.py): the generated SQL macro and the Python
 module hold the same rows, every JoinType has its scenario macro, and nothing else spells a code."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from dbt_inc_join.join_types import HOW_VALUES, JOIN_TYPE_TABLE, JoinType, emitted_join_types
 from dbt_inc_join.sql_text import render
+from dbt_inc_join.tables.join_types import HOW_VALUES, JOIN_TYPE_TABLE, JoinType, emitted_join_types
 
 REPO = Path(__file__).resolve().parents[2]
 MACROS = REPO / "macros"
@@ -19,7 +19,7 @@ ROW = re.compile(
 
 
 def sql_table():
-    text = (MACROS / "generated" / "_join_types.sql").read_text()
+    text = (MACROS / "tables" / "generated" / "_join_types.sql").read_text()
     lists = {
         name: re.findall(r"'(\w+)'", body)
         for name, body in re.findall(r"set (\w+_(?:hows|modes?)) = \[([^\]]*)\]", text)
@@ -47,7 +47,7 @@ def test_sql_and_python_tables_hold_the_same_rows():
 def test_every_join_type_has_its_scenario_and_it_takes_code_and_name_from_the_table():
     ctx = {"time_uom": "day", "lb": 1, "mw": 2, "end_sql": "DATE'2025-03-09'", "mode": "all", "late_match": True}
     for join_type in JoinType:
-        text = (MACROS / "scenarios" / f"{join_type.label}.sql").read_text()
+        text = (MACROS / "sql_text" / "scenarios" / f"{join_type.label}.sql").read_text()
         assert f"dbt_inc_join._join_type('{join_type.label}')" in text, "the code and name come from the table"
         scenario = render(f"_scenario_{join_type.label}", ctx)
         assert (scenario["code"], scenario["name"]) == (int(join_type), join_type.label)

@@ -1,4 +1,4 @@
-"""The run ledger's rules in Python (src/dbt_inc_join/ledger.py): where an incremental run starts, and the
+"""The run ledger's rules in Python (src/dbt_inc_join/plan/ledger.py): where an incremental run starts, and the
 max_window_units cap. The SQL macros apply the same rules; tests/integration/test_ledger.py runs both languages
 through dbt, with the faults."""
 
@@ -8,8 +8,8 @@ from datetime import date, datetime
 
 import pytest
 
-from dbt_inc_join.ledger import cap_window, check_max_window_units, committed_state, ledger_start
-from dbt_inc_join.time_units import TimeUnit
+from dbt_inc_join.plan.ledger import cap_window, check_max_window_units, committed_state, ledger_start
+from dbt_inc_join.plan.time_units import TimeUnit
 
 DAY, HOUR = TimeUnit.DAY, TimeUnit.HOUR
 STATE = {

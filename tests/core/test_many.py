@@ -1,4 +1,5 @@
-"""spec §12 in the core: inc_join_many (src/dbt_inc_join/many.py) against the brute-force oracle, tiled runs
+"""spec §12 in the core: inc_join_many (src/dbt_inc_join/orchestration/many.py) against the brute-force oracle,
+tiled runs
 adding up to one run with 2 and 3 inputs of different windows, partner / aggregate mixes, join_cond and each
 input's plan (chosen or forced, spec §15), in days, hours and minutes, a first run with include_waiting, a stalled
 input holding the watermark back, and each bad argument with its message."""
@@ -11,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dbt_inc_join.many import inc_join_many
+from dbt_inc_join.orchestration.many import inc_join_many
 
 from .frames import bound, side_frame, units_since_origin
 from .oracle import expected_many_rows

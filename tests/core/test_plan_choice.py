@@ -1,5 +1,5 @@
 """spec §15: many_rows_per_key='auto' chooses the plan of partner = all per run, from the run's own slices, and
-the rows never depend on the choice (plan_choice.py; the SQL twin is macros/internal/_plan_choice.sql, compared in
+the rows never depend on the choice (plan_choice.py; the SQL twin is macros/plan/_plan_choice.sql, compared in
 test_twins.py)."""
 
 from __future__ import annotations
@@ -10,11 +10,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dbt_inc_join import inc_join
-from dbt_inc_join.join import prepare_join
-from dbt_inc_join.many import inc_join_many, input_plans, plans_text, prepare_many
-from dbt_inc_join.plan_choice import KeySharing, auto_plan, choose_join_plan, fixed_plan, forced_plan, key_sharing
-from dbt_inc_join.validation import check_parameters
-from dbt_inc_join.window import OutputWindow
+from dbt_inc_join.orchestration.join import prepare_join
+from dbt_inc_join.orchestration.many import inc_join_many, input_plans, plans_text, prepare_many
+from dbt_inc_join.plan.plan_choice import KeySharing, auto_plan, choose_join_plan, fixed_plan, forced_plan, key_sharing
+from dbt_inc_join.plan.validation import check_parameters
+from dbt_inc_join.plan.window import OutputWindow
 
 from .frames import ORIGINS, bound, oracle_rows, oracle_shape, shaped_rows, side_frame
 from .oracle import expected_many_rows, expected_rows

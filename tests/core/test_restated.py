@@ -10,9 +10,11 @@ import pytest
 from pyspark.sql.types import TimestampType
 
 from dbt_inc_join import unit_fingerprints
-from dbt_inc_join.restated import (
+from dbt_inc_join.io.fingerprints import Side, read_units, unit_text
+from dbt_inc_join.io.fingerprints import fingerprints as fingerprints_of
+from dbt_inc_join.io.watermark import latest_arrivals
+from dbt_inc_join.plan.restated import (
     Redo,
-    Side,
     check_redo_config,
     covers,
     fingerprint_record,
@@ -20,22 +22,18 @@ from dbt_inc_join.restated import (
     on_restated_input_mode,
     pending_units,
     reach_ranges,
-    read_units,
     recorded_fingerprints,
     restated_horizon,
     restated_message,
     restated_text,
     restated_units,
-    unit_text,
     units_read,
     upstream_restated,
     with_horizon,
 )
-from dbt_inc_join.restated import fingerprints as fingerprints_of
+from dbt_inc_join.plan.time_units import TimeUnit
+from dbt_inc_join.plan.window import parse_bound
 from dbt_inc_join.sql_text import render
-from dbt_inc_join.time_units import TimeUnit
-from dbt_inc_join.watermark import latest_arrivals
-from dbt_inc_join.window import parse_bound
 
 SCHEMA = "k int, amount decimal(10,2), tags map<string,int>, RecDate date"
 ROWS = [

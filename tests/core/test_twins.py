@@ -30,16 +30,12 @@ from typing import Any
 
 import pytest
 
-from dbt_inc_join import (
-    columns,
-    join_cond,
-    join_types,
-    window,
-)
+from dbt_inc_join.plan import columns, join_cond, window
+from dbt_inc_join.plan.time_units import TimeUnit
 from dbt_inc_join.sizing import histogram as sizing_histogram
 from dbt_inc_join.sizing import results as sizing_results
 from dbt_inc_join.sizing import spark as sizing_spark
-from dbt_inc_join.time_units import TimeUnit
+from dbt_inc_join.tables import join_types
 
 from .operations import logged_json
 

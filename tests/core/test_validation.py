@@ -48,7 +48,7 @@ def test_inputs_must_be_dataframes(frames):
     assert str(caught.value) == "inc_join: df_b must be a pyspark DataFrame (got list)."
 
 
-# --- the arguments table (src/dbt_inc_join/shared_tables.py) is the one source of names and defaults -------------
+# --- the arguments table (src/dbt_inc_join/tables/shared_tables.py) is the one source of names and defaults ---
 
 
 @pytest.mark.parametrize("entry", ["inc_join", "inc_join_model", "inc_join_many", "inc_join_many_model"])
@@ -58,7 +58,7 @@ def test_the_python_signatures_take_the_tables_arguments_with_its_defaults(entry
     import inspect
 
     import dbt_inc_join
-    from dbt_inc_join.shared_tables import ARGUMENTS
+    from dbt_inc_join.tables.shared_tables import ARGUMENTS
 
     parameters = inspect.signature(getattr(dbt_inc_join, entry)).parameters.values()
     keywords = [p for p in parameters if p.kind is inspect.Parameter.KEYWORD_ONLY]
@@ -70,9 +70,9 @@ def test_the_python_signatures_take_the_tables_arguments_with_its_defaults(entry
 
 
 def test_the_tables_rules_name_the_python_values():
-    from dbt_inc_join.join_types import HOW_VALUES, PARTNER_VALUES
-    from dbt_inc_join.shared_tables import ARGUMENTS, ON_RESTATED_INPUT_VALUES, TIME_UOM_VALUES
-    from dbt_inc_join.time_units import TimeUnit
+    from dbt_inc_join.plan.time_units import TimeUnit
+    from dbt_inc_join.tables.join_types import HOW_VALUES, PARTNER_VALUES
+    from dbt_inc_join.tables.shared_tables import ARGUMENTS, ON_RESTATED_INPUT_VALUES, TIME_UOM_VALUES
 
     assert tuple(unit.value for unit in TimeUnit) == TIME_UOM_VALUES
     accepted = {row["name"]: row["accepted"] for row in ARGUMENTS if row["check"] == "choice"}
@@ -86,7 +86,7 @@ def test_the_tables_rules_name_the_python_values():
 
 
 def test_check_parameters_takes_the_join_arguments_at_their_defaults():
-    from dbt_inc_join.validation import JOIN_ARGUMENTS, check_parameters
+    from dbt_inc_join.plan.validation import JOIN_ARGUMENTS, check_parameters
 
     params = check_parameters(join_cols="k")
     assert (params.how, params.look_back_time, params.partner, params.suffixes) == ("left", 0, "all", ("_A", "_B"))

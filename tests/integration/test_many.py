@@ -1,4 +1,5 @@
-"""spec §12: the SQL macro inc_join_many gives the core's rows (src/dbt_inc_join/many.py) on the integration
+"""spec §12: the SQL macro inc_join_many gives the core's rows (src/dbt_inc_join/orchestration/many.py) on the
+integration
 inputs, with first / last / aggregate inputs, keys and arrivals named otherwise, two and three inputs. All cases
 are rendered by one ``dbt compile``; each rendered query runs on the test session's Spark."""
 

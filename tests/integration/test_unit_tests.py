@@ -3,7 +3,7 @@ for each input and for `this`, overrides for is_incremental and the window vars,
 
 The given rows are CTEs of the unit test's query, which the macro can neither describe nor query while it
 renders: it takes their columns from the tables they stand for and decides the window in SQL over them
-(macros/internal/_fixtures.sql). dbt needs those tables too, for the fixtures' column types."""
+(macros/orchestration/_fixtures.sql). dbt needs those tables too, for the fixtures' column types."""
 
 from __future__ import annotations
 

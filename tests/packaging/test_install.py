@@ -64,6 +64,6 @@ def test_a_path_install_leaves_the_source_tree_as_it_was_and_the_module_imports(
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=tmp_path, env=environ
     )
     assert imported.returncode == 0, imported.stderr
-    from dbt_inc_join.shared_tables import VERSION
+    from dbt_inc_join.tables.shared_tables import VERSION
 
     assert imported.stdout.split("\n")[:3] == [f"True {VERSION}", "['dbt_inc_join']", "True `a``b`"]

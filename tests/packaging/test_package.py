@@ -162,23 +162,23 @@ def test_the_readme_install_line_pins_the_tested_versions():
 def test_one_version_source():
     """``shared_tables.VERSION`` is the version: ``dbt_inc_join.__version__``, what pyproject reads, and (through
     `make generate`) dbt_project.yml's and the run ledger's (macros cannot read dbt_project.yml)."""
-    from dbt_inc_join import shared_tables
+    from dbt_inc_join.tables import shared_tables
 
     assert re.fullmatch(r"\d+\.\d+\.\d+", dbt_inc_join.__version__)
     assert dbt_inc_join.__version__ == shared_tables.VERSION
     project = yaml.safe_load((REPO / "dbt_project.yml").read_text())
     assert str(project["version"]) == dbt_inc_join.__version__, (
-        "dbt_project.yml `version:` must equal dbt_inc_join.__version__ (src/dbt_inc_join/shared_tables.py): "
+        "dbt_project.yml `version:` must equal dbt_inc_join.__version__ (src/dbt_inc_join/tables/shared_tables.py): "
         "run `make generate`"
     )
-    version_macro = (REPO / "macros" / "generated" / "_package_version.sql").read_text()
+    version_macro = (REPO / "macros" / "tables" / "generated" / "_package_version.sql").read_text()
     assert re.search(r"macro _package_version\(\) %}.*?return\('([^']+)'\)", version_macro, re.S).group(1) == (
         dbt_inc_join.__version__
     )
     tomllib = pytest.importorskip("tomllib")
     pyproject = tomllib.loads((REPO / "pyproject.toml").read_text())
     assert "version" not in pyproject["project"] and "version" in pyproject["project"]["dynamic"]
-    assert pyproject["tool"]["hatch"]["version"] == {"path": "src/dbt_inc_join/shared_tables.py"}
+    assert pyproject["tool"]["hatch"]["version"] == {"path": "src/dbt_inc_join/tables/shared_tables.py"}
 
 
 def test_import_registers_the_helpers_without_pyspark_and_inc_join_model_stays_lazy():
@@ -193,7 +193,7 @@ def test_import_registers_the_helpers_without_pyspark_and_inc_join_model_stays_l
     assert done.returncode == 0, done.stderr
     assert done.stdout.split("\n")[:2] == [
         "['session', 'spark_connect'] False",
-        "dbt_inc_join.python_models.model True",
+        "dbt_inc_join.orchestration.python_models.model True",
     ]
 
 
@@ -201,7 +201,7 @@ def test_import_without_dbt_registers_nothing_and_works():
     """The core alone (no dbt installed, e.g. on a Spark platform): importing the package still works."""
     code = (
         "import sys\nsys.modules['dbt.adapters.base'] = None  # as if dbt were absent\n"
-        "import dbt_inc_join\nfrom dbt_inc_join.python_models import register\nprint(register())\n"
+        "import dbt_inc_join\nfrom dbt_inc_join.orchestration.python_models import register\nprint(register())\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=REPO)
     assert done.returncode == 0, done.stderr
@@ -212,9 +212,9 @@ def test_both_submission_helpers_share_one_base_class():
     from dbt.adapters.base import PythonJobHelper
     from dbt.adapters.spark.impl import SparkAdapter
 
-    from dbt_inc_join.python_models.connect import SparkConnectHelper
-    from dbt_inc_join.python_models.session import SessionHelper
-    from dbt_inc_join.python_models.submission import BaseInProcessHelper
+    from dbt_inc_join.orchestration.python_models.connect import SparkConnectHelper
+    from dbt_inc_join.orchestration.python_models.session import SessionHelper
+    from dbt_inc_join.orchestration.python_models.submission import BaseInProcessHelper
 
     assert issubclass(BaseInProcessHelper, PythonJobHelper)
     for helper in (SessionHelper, SparkConnectHelper):

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from dbt_inc_join.python_models.connect import SUBMISSION_METHOD, connect_session, connect_url
+from dbt_inc_join.orchestration.python_models.connect import SUBMISSION_METHOD, connect_session, connect_url
 
 
 def test_the_model_config_wins_over_spark_remote():
@@ -65,7 +65,7 @@ def test_model_code_errors_reach_dbt_as_one_message_for_both_helpers():
     sentence alone, other errors with their traceback."""
     from dbt_common.exceptions import DbtRuntimeError
 
-    from dbt_inc_join.python_models.submission import run_model_code
+    from dbt_inc_join.orchestration.python_models.submission import run_model_code
 
     with pytest.raises(DbtRuntimeError) as own:
         run_model_code('    raise ValueError("inc_join: how must be one of ...")', spark=None, name="model.p.m")

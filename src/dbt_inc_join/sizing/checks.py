@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..join_types import ROW_MODES
-from ..validation import check_choice, check_window_length, type_failure
+from ..plan.validation import check_choice, check_window_length, type_failure
+from ..tables.join_types import ROW_MODES
 
 
 def check_partner(value: object) -> str:

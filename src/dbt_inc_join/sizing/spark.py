@@ -9,9 +9,9 @@ from typing import Literal, overload
 from pyspark.sql import DataFrame
 from pyspark.sql import functions as F
 
-from ..join import check_inputs
+from ..orchestration.join import check_inputs
+from ..plan.time_units import TimeUnit
 from ..sql_text.fragments import diff_units_sql, quote, truncate_sql
-from ..time_units import TimeUnit
 from .checks import check_complete_history, check_coverage, check_partner, current_window
 from .nearest import normalise_nearest
 from .report import ARowWindowSuggestion, WindowSuggestion

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..validation import type_failure
+from ..plan.validation import type_failure
 from .checks import check_coverage, check_partner
 from .histogram import (
     candidate_windows,

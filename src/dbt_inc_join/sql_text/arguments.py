@@ -10,11 +10,11 @@ from typing import TYPE_CHECKING, Any
 from .fragments import raw_type
 
 if TYPE_CHECKING:  # the layers above import this module, never the reverse at run time
-    from ..columns import ColumnPlan, OutputColumn
-    from ..plan_choice import PlanChoice
-    from ..prepared import PreparedJoin
-    from ..validation import JoinParameters
-    from ..window import OutputWindow
+    from ..plan.columns import ColumnPlan, OutputColumn
+    from ..plan.plan_choice import PlanChoice
+    from ..plan.prepared import PreparedJoin
+    from ..plan.validation import JoinParameters
+    from ..plan.window import OutputWindow
 
 
 def params_of(params: JoinParameters) -> dict[str, Any]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pyspark.sql.types import DataType, DateType, TimestampNTZType
 
-from ..time_units import TimeUnit, UnitValue
+from ..plan.time_units import TimeUnit, UnitValue
 from .macros import render
 
 

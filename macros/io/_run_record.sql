@@ -1,0 +1,140 @@
+{#- Recording a run: the model's code carries what its run decided (_run_record, _run_marker), the post-hook
+    record_run writes it after the write (_this_run, _rows_per_join_type, _ledger_insert_sql). -#}
+
+{% macro _moment_text(value) %}
+  {%- if value is none -%}{{ return(none) }}{%- endif -%}
+  {%- set moment = value if value.hour is defined else modules.datetime.datetime(value.year, value.month, value.day) -%}
+  {{ return(moment.strftime('%Y-%m-%d %H:%M:%S')) }}
+{% endmacro %}
+
+{% macro _run_record(window, arrival_column, language, restated=none, plan=none) %}
+  {#- What a run decided, as the post-hook records it (orchestration/python_models/model.py: run_record is the same dict).
+      restated: what the run found of its inputs (_restated_record: fingerprints, restated units); plan: the
+      text of its plan (spec §15). -#}
+  {{ return({
+      'invocation_id': invocation_id,
+      'language': language,
+      'arrival_column': arrival_column,
+      'time_uom': window.time_uom,
+      'window_start': dbt_inc_join._moment_text(window.start),
+      'window_end': dbt_inc_join._moment_text(window.end),
+      'empty': window.empty,
+      'start_reason': window.start_reason,
+      'end_reason': window.end_reason,
+      'watermark': dbt_inc_join._moment_text(window.watermark),
+      'a_max': dbt_inc_join._moment_text(window.a_max),
+      'b_max': dbt_inc_join._moment_text(window.b_max),
+      'units_behind': window.units_behind or 0,
+      'started_at': modules.datetime.datetime.now(modules.pytz.utc).timestamp(),
+      'redo_from': dbt_inc_join._moment_text(window.get('redo_from')),
+      'restated': (restated or {}).get('restated') or [],
+      'fingerprints': (restated or {}).get('fingerprints'),
+      'plan': plan,
+  }) }}
+{% endmacro %}
+
+{% macro _run_marker(record) %}
+  {#- The record in the model's SQL, as a comment the post-hook reads from the compiled code. -#}
+  {{ return('/* inc_join_run ' ~ (record | tojson).replace('*/', '*\\/') ~ ' */') }}
+{% endmacro %}
+
+{% macro _this_run(properties) %}
+  {#- The record of this model's run, or none when the model is no inc_join model (the hook may be set for a
+      whole project). SQL models carry it in their compiled code; the Python writer sets it as a table
+      property of the model's table, for this invocation. -#}
+  {%- set code = model.compiled_code if model.compiled_code is defined else '' -%}
+  {%- if model.language == 'python' -%}
+    {%- if not dbt_inc_join._is_inc_join_python_model(code or '') -%}
+      {{ return(none) }}
+    {%- endif -%}
+    {%- set text = properties.get('inc_join.run') -%}
+    {%- set record = fromjson(text) if text else none -%}
+    {{ return(record if record and record.invocation_id == invocation_id else none) }}
+  {%- endif -%}
+  {%- set found = modules.re.search('/\\* inc_join_run (.*?) \\*/', code or '') -%}
+  {{ return(fromjson(found.group(1).replace('*\\/', '*/')) if found else none) }}
+{% endmacro %}
+
+{% macro _rows_per_join_type(record) %}
+  {#- The rows the run wrote in its window: {'rows_total': n, 'join_type_rows': SQL map literal}. The map is
+      NULL for a model without the JoinType column. -#}
+  {%- set columns = adapter.get_columns_in_relation(this) | map(attribute='name') | list -%}
+  {%- set has_join_type = 'JoinType' in columns -%}
+  {#- unix_seconds keeps the window test out of the metastore's partition filter: Spark prunes the partitions
+      itself. With threads > 1 on the embedded Derby metastore, pushed-down filters failed now and then
+      (INTERNAL_ERROR_HIVE_METASTORE_PARTITION_FILTER, measured in test_ledger.py's 30-day run). -#}
+  {%- set arrival = 'unix_seconds(CAST(' ~ dbt_inc_join._quote(record.arrival_column) ~ ' AS TIMESTAMP))' -%}
+  {%- if record.empty -%}
+    {%- set in_window = 'false' -%}
+  {%- else -%}
+    {%- set window_end = dbt_inc_join._parse_text_value(record.window_end, record.time_uom) -%}
+    {%- set after_end = dbt_inc_join._moment_literal(dbt_inc_join._shift_value(window_end, 1, record.time_uom)) -%}
+    {%- set in_window = arrival ~ ' < unix_seconds(' ~ after_end ~ ')' -%}
+    {%- if record.window_start -%}
+      {%- set in_window = arrival ~ " >= unix_seconds(TIMESTAMP'" ~ record.window_start ~ "') AND " ~ in_window -%}
+    {%- endif -%}
+  {%- endif -%}
+  {%- set found = run_query(
+      'SELECT ' ~ ('CAST(JoinType AS INT)' if has_join_type else 'CAST(NULL AS INT)') ~ ' AS join_type, count(*) AS n'
+      ~ ' FROM ' ~ this ~ ' WHERE ' ~ in_window ~ ' GROUP BY 1') -%}
+  {%- set total = namespace(rows=0) -%}
+  {%- set entries = [] -%}
+  {%- for row in found.rows | sort(attribute=0) -%}
+    {%- set total.rows = total.rows + row[1] | int -%}
+    {%- do entries.append('CAST(' ~ row[0] ~ ' AS INT), CAST(' ~ row[1] ~ ' AS BIGINT)') -%}
+  {%- endfor -%}
+  {%- if not has_join_type -%}
+    {%- set join_type_rows = 'CAST(NULL AS MAP<INT, BIGINT>)' -%}
+  {%- else -%}
+    {%- set join_type_rows = 'CAST(map(' ~ entries | join(', ') ~ ') AS MAP<INT, BIGINT>)' -%}
+  {%- endif -%}
+  {{ return({'rows_total': total.rows, 'join_type_rows': join_type_rows}) }}
+{% endmacro %}
+
+{% macro _ledger_insert_sql(ledger, record, table_id, run_key, counted) %}
+  {#- One INSERT OVERWRITE of the run's own partition: a re-try writes the same record again, never twice. -#}
+  {%- set text = dbt_inc_join._text_literal -%}
+  {%- set moment = dbt_inc_join._moment_literal_text -%}
+  {%- set month = modules.datetime.datetime.utcfromtimestamp(record.started_at).strftime('%Y-%m') -%}
+insert overwrite table {{ ledger }} partition (recorded_month = {{ text(month) }}, run_key)
+select
+  {{ text(model.unique_id) }} as model,
+  {{ text(this | string) }} as relation,
+  {{ text(table_id) }} as table_id,
+  {{ text(record.language) }} as language,
+  {{ text(record.time_uom) }} as time_uom,
+  {{ moment(record.window_start) }} as window_start,
+  {{ moment(record.window_end) }} as window_end,
+  {{ 'true' if record.empty else 'false' }} as empty,
+  {{ text(record.start_reason) }} as start_reason,
+  {{ text(record.end_reason) }} as end_reason,
+  {{ moment(record.watermark) }} as watermark,
+  {{ moment(record.a_max) }} as a_max,
+  {{ moment(record.b_max) }} as b_max,
+  cast({{ record.units_behind | int }} as bigint) as units_behind,
+  cast({{ counted.rows_total }} as bigint) as rows_total,
+  {{ counted.join_type_rows }} as join_type_rows,
+  timestamp_seconds({{ '%.6f' | format(record.started_at) }}) as started_at,
+  current_timestamp() as finished_at,
+  {{ text(invocation_id) }} as invocation_id,
+  {{ text(dbt_inc_join._package_version()) }} as package_version,
+  {{ moment(record.get('redo_from')) }} as redo_from,
+  {{ dbt_inc_join._restated_literal(record.get('restated') or []) }} as restated,
+  {{ text(tojson(record.fingerprints) if record.get('fingerprints') else none) }} as fingerprints,
+  {{ text(record.get('plan')) }} as plan,
+  {{ text(run_key) }} as run_key
+{%- endmacro %}
+
+{% macro _restated_literal(restated) %}
+  {#- The ledger's restated column: one struct per restated unit. -#}
+  {%- set type = dbt_inc_join._ledger_columns() | selectattr(0, 'equalto', 'restated') | map(attribute=1) | first -%}
+  {%- set items = [] -%}
+  {%- for row in restated -%}
+    {%- set then = 'NULL' if row.rows_then is none else row.rows_then -%}
+    {%- set now = 'NULL' if row.rows_now is none else row.rows_now -%}
+    {%- do items.append("named_struct('input', " ~ dbt_inc_join._text_literal(row.input) ~ ", 'unit', TIMESTAMP'"
+                        ~ row.unit ~ "', 'rows_then', CAST(" ~ then ~ " AS BIGINT), 'rows_now', CAST("
+                        ~ now ~ " AS BIGINT))") -%}
+  {%- endfor -%}
+  {{ return('CAST(array(' ~ items | join(', ') ~ ') AS ' ~ type ~ ')') }}
+{% endmacro %}

@@ -1,0 +1,150 @@
+{#- inc_join_many's inputs (spec §12), read side by side with src/dbt_inc_join/orchestration/many.py (check_inputs, _as_input,
+    _prepare_input): checked and prepared, and the run's log line; the SQL of one run is in _many_render.sql.
+    Macros share one namespace, so many.py's private names take the prefix _many_ here. -#}
+
+{% macro _fail_many(message) %}
+  {{ exceptions.raise_compiler_error('inc_join_many: ' ~ message) }}
+{% endmacro %}
+
+{% macro _many_specs(inputs) %}
+  {#- The inputs, checked: a non-empty list of mappings, names unique, each with a relation and a window, and
+      one row per A row (partner first or last, or aggregate). -#}
+  {%- set accepted = ['relation'] + dbt_inc_join._many_input_keys() -%}
+  {%- if inputs is string or inputs is mapping or inputs is not iterable or inputs | length == 0 -%}
+    {{ dbt_inc_join._fail_many("inputs must be a non-empty list of inputs ({'relation': ref(...), 'name': ..., 'join_cols': ..., ...}).") }}
+  {%- endif -%}
+  {%- set seen = [] -%}
+  {%- for spec in inputs -%}
+    {%- set position = loop.index0 -%}
+    {%- if spec is not mapping -%}
+      {{ dbt_inc_join._fail_many('inputs[' ~ position ~ '] must be a dict with relation, name, join_cols, look_back_time and max_waiting_time.') }}
+    {%- endif -%}
+    {%- set unknown = [] -%}
+    {%- for key in spec.keys() -%}{%- if key not in accepted -%}{%- do unknown.append(key) -%}{%- endif -%}{%- endfor -%}
+    {%- if unknown -%}
+      {{ dbt_inc_join._fail_many('inputs[' ~ position ~ '] has unknown keys ' ~ unknown | sort | join(', ') ~ '; accepted keys: ' ~ accepted | join(', ') ~ '.') }}
+    {%- endif -%}
+    {%- set name = spec.get('name') -%}
+    {%- if name is not string or modules.re.match('^[A-Za-z0-9_]+$', name) is none -%}
+      {{ dbt_inc_join._fail_many('inputs[' ~ position ~ "] needs a name: letters, digits and underscores, e.g. 'sepa' (got " ~ dbt_inc_join._repr(name) ~ '); it names the input\'s columns (JoinType_<name>, <column>_<name>).') }}
+    {%- endif -%}
+    {%- if (name | lower) in seen -%}
+      {{ dbt_inc_join._fail_many("two inputs are named '" ~ name ~ "'; each input needs a name of its own.") }}
+    {%- endif -%}
+    {%- do seen.append(name | lower) -%}
+    {%- for required in ['relation', 'join_cols'] -%}
+      {%- if required not in spec -%}
+        {{ dbt_inc_join._fail_many("input '" ~ name ~ "' has no " ~ required ~ '.') }}
+      {%- endif -%}
+    {%- endfor -%}
+    {%- if 'look_back_time' not in spec or 'max_waiting_time' not in spec -%}
+      {{ dbt_inc_join._fail_many("input '" ~ name ~ "' has no window: give its look_back_time and max_waiting_time (0 is allowed), the units a partner may arrive before and after its A row.") }}
+    {%- endif -%}
+    {%- set partner = spec.get('partner') -%}
+    {%- if partner == 'all' or (partner is not none and spec.get('aggregate') is not none) -%}
+      {{ dbt_inc_join._fail_many("input '" ~ name ~ "': partner='" ~ partner ~ "'" ~ (' with aggregate' if spec.get('aggregate') is not none else '') ~ " is not one row per A row; inc_join_many gives one row per A row: use partner='first' or 'last', or aggregate.") }}
+    {%- endif -%}
+  {%- endfor -%}
+  {{ return(inputs) }}
+{% endmacro %}
+
+{% macro _many_input(spec, a_table, a_columns, time_uom) %}
+  {#- One input, checked and planned as inc_join's one-row-per-A plan (how = left). -#}
+  {%- set suffix = spec.get('suffix') or ('_' ~ spec.name) -%}
+  {%- set aggregate = spec.get('aggregate') -%}
+  {%- set partner = 'all' if aggregate is not none else (spec.get('partner') or 'first') -%}
+  {%- set params = dbt_inc_join._check_parameters({
+      'join_cols': spec.join_cols,
+      'inc_col': spec.get('inc_col', 'RecDate'),
+      'how': 'left',
+      'look_back_time': spec.look_back_time,
+      'max_waiting_time': spec.max_waiting_time,
+      'time_uom': time_uom,
+      'suffixes': ['_A', suffix],
+      'partner': partner,
+      'partner_order_by': spec.get('partner_order_by'),
+      'aggregate': aggregate,
+      'null_fill': spec.get('null_fill'),
+      'join_cond': spec.get('join_cond'),
+      'many_rows_per_key': spec.get('many_rows_per_key', 'auto'),
+  }) -%}
+  {%- set relation = dbt_inc_join._unfiltered(spec.relation) -%}
+  {%- set b_table = dbt_inc_join._table_of(relation, 'b') -%}
+  {%- set b_columns = adapter.get_columns_in_relation(b_table) -%}
+  {%- set prepared = dbt_inc_join._prepare_join(params, a_table, b_table, a_columns, b_columns,
+                                                "input '" ~ spec.name ~ "'") -%}
+  {{ return({'name': spec.name, 'suffix': suffix, 'relation': relation, 'b_columns': b_columns, 'params': params,
+             'inputs': prepared.inputs, 'plan': prepared.plan}) }}
+{% endmacro %}
+
+{% macro _many_input_plans(a, prepared, window, a_lower) %}
+  {#- Each input's plan (spec §15): set by its many_rows_per_key, plain when the input's read range is short
+      (_range_plan), or chosen from the first rows of A's slice on the input's keys (one sample per set of keys)
+      and, when those are dense, of the input's slice. A unit test's window is decided in SQL over its given
+      rows: nothing to sample there. -#}
+  {%- set unit = window.time_uom -%}
+  {%- set first = prepared[0] -%}
+  {%- set a_range = none if window.empty else dbt_inc_join._arrival_range_sql(first.inputs.inc_col[0], first.inputs.raw_types[0], a_lower, window.end, unit) -%}
+  {%- set a_samples = {} -%}
+  {%- set plans = [] -%}
+  {%- for item in prepared -%}
+    {%- set fixed = dbt_inc_join._forced_plan(item.params, window.end is none or window.empty) -%}
+    {%- if fixed is none and window.get('in_sql') -%}
+      {%- set fixed = dbt_inc_join._plan_choice(false, "a unit test's given rows") -%}
+    {%- endif -%}
+    {%- set b_lower = none if a_lower is none else dbt_inc_join._shift_value(a_lower, -item.params.look_back_time, unit) -%}
+    {%- if fixed is none -%}
+      {%- set fixed = dbt_inc_join._range_plan(b_lower, window.end, item.params.look_back_time,
+                                               item.params.max_waiting_time, unit) -%}
+    {%- endif -%}
+    {%- if fixed is not none -%}
+      {%- do plans.append(fixed) -%}
+    {%- else -%}
+      {%- set a_keys = item.inputs['keys'] | map(attribute=0) | list -%}
+      {%- if (a_keys | join('|~|')) not in a_samples -%}
+        {%- do a_samples.update({a_keys | join('|~|'): dbt_inc_join._sample_sharing(a, a_keys, a_range)}) -%}
+      {%- endif -%}
+      {%- set a_sample = a_samples[a_keys | join('|~|')] -%}
+      {%- if a_sample.shared < dbt_inc_join._plan_choice_settings().shared_rows -%}
+        {#- A's keys (nearly) unique: no need to look at the input's -#}
+        {%- do plans.append(dbt_inc_join._auto_plan(a_sample, none)) -%}
+      {%- else -%}
+        {%- set b_range = dbt_inc_join._arrival_range_sql(item.inputs.inc_col[1], item.inputs.raw_types[1], b_lower, window.end, unit) -%}
+        {%- set b_keys = item.inputs['keys'] | map(attribute=1) | list -%}
+        {%- do plans.append(dbt_inc_join._auto_plan(a_sample, dbt_inc_join._sample_sharing(item.relation, b_keys, b_range))) -%}
+      {%- endif -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {{ return(plans) }}
+{% endmacro %}
+
+{% macro _many_plans_text(prepared, plans) %}
+  {#- The plans of a run, input by input: the end of its log line and the ledger's plan. -#}
+  {%- set texts = [] -%}
+  {%- for item in prepared -%}{%- do texts.append(item.name ~ ' ' ~ plans[loop.index0].text) -%}{%- endfor -%}
+  {{ return(texts | join('; ')) }}
+{% endmacro %}
+
+{% macro _log_many_run(window, reach, prepared, plans_text) %}
+  {#- One line per run: the window and what decided it, then each input's read range, then each input's plan. -#}
+  {%- set ranges = none -%}
+  {%- set reads = [] -%}
+  {%- if not window.empty -%}
+    {%- set a_lower = none if window.start is none else dbt_inc_join._shift_value(window.start, -reach, window.time_uom) -%}
+    {%- set ranges = [[a_lower, window.end], [a_lower, window.end]] -%}
+    {%- for item in prepared -%}
+      {%- set lower = none if a_lower is none else dbt_inc_join._shift_value(a_lower, -item.params.look_back_time, window.time_uom) -%}
+      {%- do reads.append(item.name ~ ' ' ~ (lower or 'beginning') ~ '..' ~ window.end) -%}
+    {%- endfor -%}
+  {%- endif -%}
+  {%- set target = this if (this is defined and this is not none) else 'run-operation' -%}
+  {%- if dbt_inc_join._in_unit_test() -%}
+    {%- set target = 'unit test ' ~ model.name -%}
+  {%- endif -%}
+  {%- set line = dbt_inc_join._run_log_line(target, window, ranges) -%}
+  {%- if reads and not window.get('in_sql') -%}
+    {#- inc_join's line names a and b; here a and each input by its name -#}
+    {%- set line = line.split(', b ')[0] ~ ', ' ~ reads | join(', ') -%}
+  {%- endif -%}
+  {{ log(line.replace('inc_join ', 'inc_join_many ', 1) ~ '; plan: ' ~ plans_text, info=True) }}
+{% endmacro %}

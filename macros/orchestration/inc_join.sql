@@ -1,0 +1,94 @@
+{#- The public macro: the SQL of one incremental-join run (spec §2-§5). -#}
+
+{% macro inc_join(a, b, join_cols) %}
+  {#- a, b and join_cols by position or name; every other argument (macros/tables/generated/_arguments.sql: names,
+      defaults, checks) by name, or by position in the table's order. -#}
+  {%- set arguments = dbt_inc_join._call_arguments('inc_join', ['a', 'b', 'join_cols'], varargs, kwargs) -%}
+  {%- do arguments.update({'join_cols': join_cols}) -%}
+  {{ return(adapter.dispatch('inc_join', 'dbt_inc_join')(a, b, arguments)) }}
+{% endmacro %}
+
+{% macro default__inc_join(a, b, arguments) %}
+  {#- arguments: every argument by name (_call_arguments). -#}
+  {#- dbt renders every model while parsing the project (disabled ones too); check and plan only when running. -#}
+  {%- if not execute -%}
+    {{ return('select 1 as inc_join_placeholder') }}
+  {%- endif -%}
+  {%- set params = dbt_inc_join._check_parameters(arguments) -%}
+  {%- do dbt_inc_join._check_model_config(params) -%}
+  {%- set max_window_units = dbt_inc_join._max_window_units(arguments.max_window_units) -%}
+  {%- set on_restated = dbt_inc_join._on_restated_input_mode(arguments.on_restated_input) -%}
+  {%- set horizon = dbt_inc_join._restated_horizon(arguments.restated_horizon) -%}
+  {%- do dbt_inc_join._check_redo_config(on_restated, params.inc_col) -%}
+  {%- set a, b = dbt_inc_join._unfiltered(a), dbt_inc_join._unfiltered(b) -%}
+  {#- the tables to describe, found once (for a unit test's given rows, a catalog search: _fixtures.sql) -#}
+  {%- set b_table = dbt_inc_join._table_of(b, 'b') -%}
+  {%- set a_table = dbt_inc_join._table_of(a, 'a') -%}
+  {%- set a_columns = adapter.get_columns_in_relation(a_table) -%}
+  {%- set b_columns = adapter.get_columns_in_relation(b_table) -%}
+  {%- set prepared = dbt_inc_join._prepare_join(params, a_table, b_table, a_columns, b_columns) -%}
+  {%- set inputs, plan = prepared.inputs, prepared.plan -%}
+  {#- inputs rewritten after a committed run read them (spec §14): checked in the run's own read ranges, which
+      the window's query fingerprints -#}
+  {%- set reaches = dbt_inc_join._with_horizon(dbt_inc_join._join_reaches(params), horizon) -%}
+  {%- set window = dbt_inc_join._resolve_window(a, b, a_columns, b_columns, params.inc_cols, params.time_uom, params.how,
+                                            arguments.output_window_start, arguments.output_window_end,
+                                            max_window_units, reaches=reaches) -%}
+  {%- set sides = window.get('fingerprint_sides', []) -%}
+  {%- set check = dbt_inc_join._check_restated(window, sides, reaches, on_restated, horizon) -%}
+  {%- set redo = dbt_inc_join._redo_of(check, window) -%}
+  {%- if redo is not none -%}
+    {%- set window = dbt_inc_join._resolve_window(a, b, a_columns, b_columns, params.inc_cols, params.time_uom, params.how,
+                                              arguments.output_window_start, arguments.output_window_end,
+                                              max_window_units, redo=redo) -%}
+  {%- endif -%}
+  {%- set restated = dbt_inc_join._restated_record(check, window, sides, reaches, params.inc_col) -%}
+  {#- the plan that pairs the rows (spec §15): with many_rows_per_key='auto', from samples of the read ranges -#}
+  {%- set choice = dbt_inc_join._choose_join_plan(a, b, params, inputs, window) -%}
+  {%- do dbt_inc_join._log_run(params, window, choice) -%}
+  {#- the run's record, for the post-hook record_run (spec §13), rides in the compiled code -#}
+  {%- set marker = '' -%}
+  {%- if not window.get('in_sql') -%}
+    {%- set marker = dbt_inc_join._run_marker(dbt_inc_join._run_record(window, params.inc_col, 'sql', restated, choice.text)) -%}
+  {%- endif -%}
+  {{ return(marker ~ '\n' ~ dbt_inc_join._render_join(a, b, params, inputs, plan, window, choice)) }}
+{% endmacro %}
+
+{% macro _prepare_join(params, a_table, b_table, a_columns, b_columns, b_side='b') %}
+  {#- The checked inputs and column plan of one join of A with B (join.py: prepare_join), for inc_join and for each
+      input of inc_join_many: keys and arrivals on both sides, the output columns, aggregates checked by Spark,
+      null_fill literals, join_cond rewritten and checked. Schemas only, no data. b_side names B
+      in the messages (an input of inc_join_many: "input '<name>'"). -#}
+  {%- set inputs = dbt_inc_join._resolve_inputs(params, a_columns, b_columns, b_side) -%}
+  {%- set plan = dbt_inc_join._plan_columns(params, inputs) -%}
+  {%- if params.aggregate -%}
+    {%- do dbt_inc_join._check_aggregates(b_table, params.aggregate, inputs.b_names) -%}
+  {%- endif -%}
+  {%- do plan.update({'aggregate_fills': dbt_inc_join._aggregate_fills(params)}) -%}
+  {%- do dbt_inc_join._resolve_join_cond(params, inputs, a_table, b_table) -%}
+  {{ return({'inputs': inputs, 'plan': plan}) }}
+{% endmacro %}
+
+{% macro _join_reaches(params) %}
+  {#- How far before a window's start inc_join reads A and B ({'a': units, 'b': units}; spec §4): the read
+      ranges of any one-unit window, here 2000-01-01's. -#}
+  {%- set any_unit = modules.datetime.datetime(2000, 1, 1) -%}
+  {%- set any_unit = any_unit.date() if params.time_uom == 'day' else any_unit -%}
+  {%- set ranges = dbt_inc_join._read_ranges(any_unit, any_unit, params.how, params.look_back_time,
+                                              params.max_waiting_time, params.time_uom, params.late_match_time) -%}
+  {{ return(dbt_inc_join._reaches({'a': ranges[0], 'b': ranges[1]}, any_unit, params.time_uom)) }}
+{% endmacro %}
+
+{% macro _log_run(params, window, choice) %}
+  {#- One line per run in dbt's log (the same text as a Python model's), ending with the run's plan. -#}
+  {%- set ranges = none -%}
+  {%- if not window.empty -%}
+    {%- set ranges = dbt_inc_join._read_ranges(window.start, window.end, params.how, params.look_back_time,
+                                                params.max_waiting_time, params.time_uom, params.late_match_time) -%}
+  {%- endif -%}
+  {%- set target = this if (this is defined and this is not none) else 'run-operation' -%}
+  {%- if dbt_inc_join._in_unit_test() -%}
+    {%- set target = 'unit test ' ~ model.name -%}
+  {%- endif -%}
+  {{ log(dbt_inc_join._run_log_line(target, window, ranges) ~ '; plan: ' ~ choice.text, info=True) }}
+{% endmacro %}

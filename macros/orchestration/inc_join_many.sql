@@ -1,0 +1,68 @@
+{#- A enriched from several inputs in one run, one row per A row (spec §12). Read side by side with
+    src/dbt_inc_join/orchestration/many.py (same steps, same internal names). -#}
+
+{% macro inc_join_many(a, inputs) %}
+  {#- a and inputs by position or name; every other argument (macros/tables/generated/_arguments.sql: names, defaults,
+      checks) by name, or by position in the table's order. -#}
+  {%- set arguments = dbt_inc_join._call_arguments('inc_join_many', ['a', 'inputs'], varargs, kwargs) -%}
+  {{ return(adapter.dispatch('inc_join_many', 'dbt_inc_join')(a, inputs, arguments)) }}
+{% endmacro %}
+
+{% macro default__inc_join_many(a, inputs, arguments) %}
+  {#- arguments: every argument but the inputs, by name (_call_arguments). -#}
+  {%- if not execute -%}
+    {{ return('select 1 as inc_join_placeholder') }}
+  {%- endif -%}
+  {%- set include_waiting = dbt_inc_join._check_argument('include_waiting', arguments.include_waiting) -%}
+  {%- set specs = dbt_inc_join._many_specs(inputs) -%}
+  {%- set time_uom = dbt_inc_join._check_argument('time_uom', arguments.time_uom) -%}
+  {%- do dbt_inc_join._check_model_config({'include_waiting': include_waiting, 'time_uom': time_uom}) -%}
+  {%- set max_window_units = dbt_inc_join._max_window_units(arguments.max_window_units) -%}
+  {%- set on_restated = dbt_inc_join._on_restated_input_mode(arguments.on_restated_input) -%}
+  {%- set horizon = dbt_inc_join._restated_horizon(arguments.restated_horizon) -%}
+  {%- set a = dbt_inc_join._unfiltered(a) -%}
+  {%- set a_table = dbt_inc_join._table_of(a, 'a') -%}
+  {%- set a_columns = adapter.get_columns_in_relation(a_table) -%}
+  {%- set prepared = [] -%}
+  {%- for spec in specs -%}
+    {%- do prepared.append(dbt_inc_join._many_input(spec, a_table, a_columns, time_uom)) -%}
+  {%- endfor -%}
+  {%- set arrivals = prepared | map(attribute='inputs') | map(attribute='inc_col') | map('first') | unique | list -%}
+  {%- if arrivals | length > 1 -%}
+    {{ dbt_inc_join._fail_many("the inputs name different arrival columns of a (" ~ arrivals | sort | join(', ') ~ "); A has one arrival: give each input's inc_col as [A column, B column] with the same A column.") }}
+  {%- endif -%}
+  {%- set first = prepared[0] -%}
+  {%- set more = [] -%}
+  {%- for item in prepared[1:] -%}
+    {%- do more.append({'relation': item.relation, 'columns': item.b_columns, 'inc_col': item.params.inc_cols}) -%}
+  {%- endfor -%}
+  {%- do dbt_inc_join._check_redo_config(on_restated, first.params.inc_col) -%}
+  {%- set names = ['a'] + prepared | map(attribute='name') | list -%}
+  {#- inputs rewritten after a committed run read them (spec §14): checked in the run's own read ranges, which
+      the window's query fingerprints -#}
+  {%- set reach = prepared | map(attribute='params') | map(attribute='max_waiting_time') | max -%}
+  {%- set reaches = {'a': reach + horizon} -%}
+  {%- for item in prepared -%}
+    {%- do reaches.update({item.name: reach + item.params.look_back_time + horizon}) -%}
+  {%- endfor -%}
+  {%- set window = dbt_inc_join._resolve_window(a, first.relation, a_columns, first.b_columns, first.params.inc_cols,
+                                            time_uom, 'left', arguments.output_window_start,
+                                            arguments.output_window_end, max_window_units, more, names,
+                                            reaches=reaches) -%}
+  {%- set sides = window.get('fingerprint_sides', []) -%}
+  {%- set check = dbt_inc_join._check_restated(window, sides, reaches, on_restated, horizon) -%}
+  {%- set redo = dbt_inc_join._redo_of(check, window) -%}
+  {%- if redo is not none -%}
+    {%- set window = dbt_inc_join._resolve_window(a, first.relation, a_columns, first.b_columns, first.params.inc_cols,
+                                              time_uom, 'left', arguments.output_window_start,
+                                              arguments.output_window_end, max_window_units, more, names, redo) -%}
+  {%- endif -%}
+  {%- set restated = dbt_inc_join._restated_record(check, window, sides, reaches, first.params.inc_col) -%}
+  {#- each input's plan (spec §15): with many_rows_per_key='auto', from samples of the read ranges -#}
+  {%- set a_lower = none if window.start is none else dbt_inc_join._shift_value(window.start, -reach, time_uom) -%}
+  {%- set plans = dbt_inc_join._many_input_plans(a, prepared, window, a_lower) -%}
+  {%- set plans_text = dbt_inc_join._many_plans_text(prepared, plans) -%}
+  {%- do dbt_inc_join._log_many_run(window, reach, prepared, plans_text) -%}
+  {%- set marker = '' if window.get('in_sql') else dbt_inc_join._run_marker(dbt_inc_join._run_record(window, first.params.inc_col, 'sql', restated, plans_text)) -%}
+  {{ return(marker ~ '\n' ~ dbt_inc_join._render_many(a, a_columns, prepared, window, arguments.output_select, include_waiting, plans)) }}
+{% endmacro %}

@@ -1,0 +1,156 @@
+{#- The checks of a call as a whole (spec §7): its arguments by name against the arguments table, each checked by
+    its table rule, the rules between them (_check_parameters), and the model-level checks. The twins of
+    validation.py's check_argument, check_parameters and their helpers; single values are checked in
+    _validation.sql. -#}
+
+{% macro _call_arguments(entry, signature, positional, keywords) %}
+  {#- The arguments of one call of the public macro `entry` by name: the table's defaults
+      (macros/tables/generated/_arguments.sql), then those given by position after the macro's own `signature`, in the
+      table's order, then those given by name. A wrong name is one error that names it and the accepted names,
+      raised when running (like every check: dbt renders each model while parsing the project). -#}
+  {%- set rows = [] -%}
+  {%- for row in dbt_inc_join._arguments() -%}
+    {%- if entry in row.macros and row.name not in signature -%}{%- do rows.append(row) -%}{%- endif -%}
+  {%- endfor -%}
+  {%- set accepted = signature + rows | map(attribute='name') | list -%}
+  {%- if execute and positional | length > rows | length -%}
+    {{ exceptions.raise_compiler_error(entry ~ ': takes ' ~ accepted | length ~ ' arguments (got ' ~ (signature | length + positional | length) ~ ' by position); accepted arguments: ' ~ accepted | join(', ') ~ '.') }}
+  {%- endif -%}
+  {%- set arguments = {} -%}
+  {%- for row in rows -%}
+    {%- do arguments.update({row.name: positional[loop.index0] if loop.index0 < positional | length else row.default}) -%}
+  {%- endfor -%}
+  {%- for name, value in keywords.items() -%}
+    {%- if execute and name not in arguments -%}
+      {{ exceptions.raise_compiler_error(entry ~ ": unknown argument '" ~ name ~ "'; accepted arguments: " ~ accepted | join(', ') ~ '.') }}
+    {%- endif -%}
+    {%- if execute and name in (rows[:positional | length] | map(attribute='name') | list) -%}
+      {{ exceptions.raise_compiler_error(entry ~ ": argument '" ~ name ~ "' given twice, by position and by name.") }}
+    {%- endif -%}
+    {%- do arguments.update({name: value}) -%}
+  {%- endfor -%}
+  {{ return(arguments) }}
+{% endmacro %}
+
+{% macro _argument(name) %}
+  {#- One row of the arguments table, by name. -#}
+  {{ return(dbt_inc_join._arguments() | selectattr('name', 'equalto', name) | first) }}
+{% endmacro %}
+
+{% macro _check_argument(name, value) %}
+  {#- An argument checked by its table row's rule (choice, flag, window_length, flag_or_auto), normalised. -#}
+  {%- set row = dbt_inc_join._argument(name) -%}
+  {%- if row.check == 'choice' -%}
+    {{ return(dbt_inc_join._choice(name, value, row.accepted)) }}
+  {%- elif row.check == 'flag' -%}
+    {{ return(dbt_inc_join._flag(name, value)) }}
+  {%- elif row.check == 'window_length' -%}
+    {{ return(dbt_inc_join._window_length(name, value)) }}
+  {%- elif row.check == 'flag_or_auto' -%}
+    {{ return(dbt_inc_join._flag_or_auto(name, value)) }}
+  {%- endif -%}
+  {{ exceptions.raise_compiler_error('inc_join: no table rule checks ' ~ name ~ ' (it has a check of its own).') }}
+{% endmacro %}
+
+{% macro _check_parameters(given) %}
+  {#- The arguments of one join by name (given), those not given at the table's defaults, checked and
+      normalised (the window's own arguments are checked where the window is resolved). -#}
+  {%- set arguments = {} -%}
+  {%- for row in dbt_inc_join._arguments() if row.joined -%}
+    {%- do arguments.update({row.name: given.get(row.name, row.default)}) -%}
+  {%- endfor -%}
+  {%- set join_cols, inc_col, join_cond = arguments.join_cols, arguments.inc_col, arguments.join_cond -%}
+  {%- set inc_cols = dbt_inc_join._arrival_pair(inc_col) -%}
+  {%- set key_lists = dbt_inc_join._key_pairs(join_cols) -%}
+  {%- set keys, keys_b = key_lists[0], key_lists[1] -%}
+  {%- for arrival, names in [(inc_cols[0], keys), (inc_cols[1], keys_b)] -%}
+    {%- if (arrival | lower) in (names | map('lower') | list) -%}
+      {{ dbt_inc_join._fail("join_cols must not contain the arrival column inc_col='" ~ arrival ~ "'.") }}
+    {%- endif -%}
+  {%- endfor -%}
+  {%- set condition = dbt_inc_join._join_cond_text(join_cond) -%}
+  {%- set how = dbt_inc_join._check_argument('how', arguments.how) -%}
+  {%- set enforce = dbt_inc_join._check_argument('enforce_sliding_join_window', arguments.enforce_sliding_join_window) -%}
+  {%- set partner = dbt_inc_join._check_argument('partner', arguments.partner) -%}
+  {%- set order_by = dbt_inc_join._partner_order_by(arguments.partner_order_by, partner) -%}
+  {%- set aggregates = dbt_inc_join._aggregates(arguments.aggregate) -%}
+  {%- set fills = dbt_inc_join._null_fill(arguments.null_fill, aggregates) -%}
+  {%- set many = dbt_inc_join._check_argument('many_rows_per_key', arguments.many_rows_per_key) -%}
+  {%- do dbt_inc_join._check_row_mode(how, partner, aggregates | length > 0, many, enforce) -%}
+  {%- set late = dbt_inc_join._check_argument('late_match_time', arguments.late_match_time) -%}
+  {%- if late -%}
+    {%- do dbt_inc_join._check_late_matches(how, partner, aggregates | length > 0, enforce) -%}
+  {%- endif -%}
+  {%- set mode = 'aggregate' if aggregates else partner -%}
+  {{ return({
+      'join_cols': keys,
+      'join_cols_b': keys_b,
+      'inc_col': inc_cols[0],
+      'inc_cols': inc_cols,
+      'join_cond': condition,
+      'how': how,
+      'look_back_time': dbt_inc_join._check_argument('look_back_time', arguments.look_back_time),
+      'max_waiting_time': dbt_inc_join._check_argument('max_waiting_time', arguments.max_waiting_time),
+      'time_uom': dbt_inc_join._check_argument('time_uom', arguments.time_uom),
+      'enforce_sliding_join_window': enforce,
+      'include_waiting': dbt_inc_join._check_argument('include_waiting', arguments.include_waiting),
+      'output_select': dbt_inc_join._output_select(arguments.output_select, aggregates | length > 0),
+      'suffixes': dbt_inc_join._suffixes(arguments.suffixes),
+      'partner': partner,
+      'partner_order_by': order_by,
+      'aggregate': aggregates,
+      'null_fill': fills,
+      'many_rows_per_key': many,
+      'late_match_time': late,
+      'mode': mode,
+  }) }}
+{% endmacro %}
+
+{% macro _partner_order_by(value, partner) %}
+  {#- spec §11: the columns that order the partners, for partner = first or last only. -#}
+  {%- set order_by = [] if value is none else dbt_inc_join._name_list('partner_order_by', value) -%}
+  {%- if order_by and partner == 'all' -%}
+    {{ dbt_inc_join._fail("partner_order_by orders the partners for partner='first' or 'last'; with partner='all' every partner is a row of its own (set partner, or drop partner_order_by).") }}
+  {%- endif -%}
+  {{ return(order_by) }}
+{% endmacro %}
+
+{% macro _check_row_mode(how, partner, aggregates, many, enforce) %}
+  {#- spec §11: aggregate takes every partner of an A row; one row per A row needs the sliding window. -#}
+  {%- if aggregates and partner != 'all' -%}
+    {{ dbt_inc_join._fail("aggregate combines all partners of an A row, so partner must be 'all' (got partner='" ~ partner ~ "'); use one or the other.") }}
+  {%- endif -%}
+  {%- if aggregates and how not in ['left', 'inner'] -%}
+    {{ dbt_inc_join._fail("aggregate gives one row per A row, so how must be 'left' or 'inner' (got how='" ~ how ~ "').") }}
+  {%- endif -%}
+  {%- if not enforce and (partner != 'all' or aggregates or many is sameas true) -%}
+    {%- set used = 'aggregate' if aggregates else ('many_rows_per_key' if partner == 'all' else 'partner') -%}
+    {{ dbt_inc_join._fail(used ~ " needs the sliding join window; enforce_sliding_join_window=False (the compatibility mode) only supports partner='all' without aggregate.") }}
+  {%- endif -%}
+{% endmacro %}
+
+{% macro _check_late_matches(how, partner, aggregates, enforce) %}
+  {#- spec §10: late matches pair a timed-out A row with later B rows, one row per pair. -#}
+  {%- if how == 'left_anti' -%}
+    {{ dbt_inc_join._fail("late_match_time pairs timed-out A rows with partners that came later, but how='left_anti' outputs no pairs; use how='left' (or late_match_time=0).") }}
+  {%- endif -%}
+  {%- if partner != 'all' or aggregates -%}
+    {%- set used = 'aggregate' if aggregates else "partner='" ~ partner ~ "'" -%}
+    {{ dbt_inc_join._fail("late_match_time needs partner='all' without aggregate (got " ~ used ~ "): a late partner is a row of its own, and one row per A row would have to change after it was final.") }}
+  {%- endif -%}
+  {%- if not enforce -%}
+    {{ dbt_inc_join._fail("late_match_time needs the sliding join window; enforce_sliding_join_window=False (the compatibility mode) has no window to be late for.") }}
+  {%- endif -%}
+{% endmacro %}
+
+{% macro _check_model_config(params) %}
+  {#- Model-level checks: provisional rows in a kept table, and microbatch batches finer than the unit. -#}
+  {%- if params.include_waiting and config.get('materialized') == 'incremental' -%}
+    {{ dbt_inc_join._fail("include_waiting=true in an incremental model would store a_waiting rows, which are provisional (a later run emits the same A row again as matched or timed out). Use include_waiting only in a view or table model that shows what is currently waiting; see the README, 'Currently waiting'.") }}
+  {%- endif -%}
+  {%- set batch_size = config.get('batch_size') -%}
+  {%- set order = ['minute', 'hour', 'day', 'month', 'year'] -%}
+  {%- if batch_size and (batch_size | lower) in order and order.index(batch_size | lower) < order.index(params.time_uom) -%}
+    {{ dbt_inc_join._fail("batch_size='" ~ batch_size ~ "' is finer than time_uom='" ~ params.time_uom ~ "'; a batch must cover whole units: use batch_size '" ~ params.time_uom ~ "' or coarser, or a finer time_uom.") }}
+  {%- endif -%}
+{% endmacro %}

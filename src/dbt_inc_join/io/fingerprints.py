@@ -1,0 +1,130 @@
+"""What a run reads of its inputs to know whether they were rewritten (docs/spec.md §14): the fingerprint of each
+arrival unit (rows and an order-free hash of every whole row), taken with the SQL of the macros
+(sql_text/_restated.sql), and the partitions a redo drops before it writes.
+
+A fingerprint record is plain JSON, the same in both languages:
+``{"ranges": {input: [lower, upper]}, "units": {input: {unit: "rows:hash"}}}``, units and bounds as
+``'yyyy-MM-dd HH:mm:ss'`` text (so text order is time order), a bound ``None`` for "from the beginning".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pyspark.sql import DataFrame
+from pyspark.sql import functions as F
+from pyspark.sql.types import DataType
+
+from ..plan.time_units import TimeUnit, UnitValue
+from ..plan.validation import check_choice
+from ..plan.window import parse_bound
+from ..sql_text import render
+from ..sql_text.fragments import arrival_range_sql, quote
+
+Units = dict[str, dict[str, str]]
+
+
+def fingerprint_sql(columns: Sequence[tuple[str, str]], arrival: str,
+                    unit: TimeUnit) -> tuple[list[str], list[str], list[str]]:  # fmt: skip
+    """A unit's fingerprint in three projections (per row, per unit, the result): the macro _fingerprint_sql's."""
+    per_row, per_unit, result = render("_fingerprint_sql", [list(column) for column in columns], arrival, unit.value)
+    return per_row, per_unit, result
+
+
+def unit_fingerprints(df: DataFrame, inc_col: str = "RecDate", time_uom: str = "day", start=None,
+                      end=None) -> DataFrame:  # fmt: skip
+    """The fingerprint of each arrival unit of ``df`` in ``[start, end]`` (inclusive; either may be None):
+    columns ``unit`` (text ``'yyyy-MM-dd HH:mm:ss'``), ``rows`` and ``hash`` (the sum of a 64-bit hash of every
+    whole row, as text). Store them beside what you computed from ``df``: a unit whose fingerprint differs later
+    was rewritten (rows added, removed or changed); the same rows in another order or other files give the same
+    fingerprint. dbt models that record their runs store and compare them for you (docs/spec.md §14)."""
+    unit = TimeUnit(check_choice("time_uom", time_uom, tuple(u.value for u in TimeUnit)))
+    field = next((f for f in df.schema.fields if f.name.lower() == str(inc_col).lower()), None)
+    if field is None:
+        raise ValueError(f"inc_join: inc_col={inc_col!r} is not a column of df (columns: {', '.join(df.columns)}).")
+    lower, upper = parse_bound(start, "start", unit), parse_bound(end, "end", unit)
+    return fingerprint_rows(df, field.name, field.dataType, lower, upper, unit)
+
+
+def fingerprint_rows(df: DataFrame, arrival: str, data_type: DataType, lower: UnitValue | None,
+                     upper: UnitValue | None, unit: TimeUnit) -> DataFrame:  # fmt: skip
+    """(unit, rows, hash) per unit of ``df`` with rows in [lower, upper]: the SQL of _fingerprint_query."""
+    columns = [(f.name, f.dataType.simpleString()) for f in df.schema.fields]
+    per_row, per_unit, result = fingerprint_sql(columns, arrival, unit)
+    found = df.where(arrival_range_sql(arrival, data_type, lower, upper, unit)).selectExpr(*per_row)
+    return found.groupBy("unit_start").agg(*(F.expr(e) for e in per_unit)).selectExpr(*result)
+
+
+def unit_text(value: UnitValue | None) -> str | None:
+    """A unit value as fingerprint text (None stays None)."""
+    if value is None:
+        return None
+    return value.strftime("%Y-%m-%d %H:%M:%S") if hasattr(value, "hour") else f"{value.isoformat()} 00:00:00"
+
+
+def units_of(rows: Sequence[Sequence[Any]]) -> Units:
+    """{input: {unit: "rows:hash"}} from (input, unit, rows, hash) rows."""
+    found: Units = {}
+    for name, unit, count, hashed in rows:
+        found.setdefault(name, {})[unit] = f"{count}:{hashed}"
+    return found
+
+
+@dataclass(frozen=True)
+class Side:
+    """An input as the fingerprints read it: its name in the record (a, b, or an input's name)."""
+
+    name: str
+    df: DataFrame
+    arrival: str
+    data_type: DataType
+
+
+def fingerprints(sides: Sequence[Side], ranges: Mapping[str, Sequence[str | None]], unit: TimeUnit) -> Units:
+    """The fingerprints of every input over its range, in one Spark job."""
+    frames = []
+    for side in sides:
+        if side.name not in ranges:
+            continue
+        lower, upper = (parse_bound(bound, "fingerprint range", unit) for bound in ranges[side.name])
+        found = fingerprint_rows(side.df, side.arrival, side.data_type, lower, upper, unit)
+        frames.append(found.selectExpr(f"'{side.name}' AS input", "unit", "rows", "hash"))
+    if not frames:
+        return {}
+    union = frames[0]
+    for frame in frames[1:]:
+        union = union.unionByName(frame)
+    return units_of([tuple(row) for row in union.collect()])
+
+
+@dataclass(frozen=True)
+class ReadUnits:
+    """The fingerprints the watermark's query of a run that checks its inputs took (read_units)."""
+
+    ranges: dict[str, list[str | None]]
+    units: Units
+
+
+def read_units(sides: Sequence[Side], reach: Mapping[str, int], start: UnitValue, unit: TimeUnit) -> ReadUnits:
+    """The fingerprints of every input from its read range's first unit (start - reach) on, in one Spark job: the
+    watermark's query of a run that checks its inputs, whose latest arrivals are the latest units
+    (latest_units)."""
+    ranges = dict(render("_reach_ranges", reach, start, None, unit.value))
+    return ReadUnits(ranges, fingerprints(sides, ranges, unit))
+
+
+def begin_redo(spark: Any, relation: str, inc_col: str, start: UnitValue, unit: TimeUnit) -> None:
+    """Before a redo writes: remember its start (table property inc_join.redo_from), then drop the table's
+    partitions from it on (insert_overwrite replaces only the partitions it writes)."""
+    first = unit_text(start)
+    spark.sql(f"ALTER TABLE {relation} SET TBLPROPERTIES ('inc_join.redo_from' = '{first}')")
+    partitions = []
+    # the catalog's partitions (no data read): 'RecDate=2025-03-06', or 'ts=2025-03-06 05%3A00%3A00'
+    for row in spark.sql(f"SHOW PARTITIONS {relation}").collect():
+        value = row[0].split("=", 1)[1].replace("%3A", ":").replace("%20", " ")
+        if (value + " 00:00:00")[:19] >= str(first):
+            partitions.append(f"PARTITION ({quote(inc_col)} = '{value}')")
+    if partitions:
+        spark.sql(f"ALTER TABLE {relation} DROP IF EXISTS {', '.join(partitions)}")

@@ -1,0 +1,99 @@
+"""The run ledger's rules (spec §13), as the SQL macros apply them (macros/ledger/: _ledger.sql and its neighbours).
+
+The ledger itself is written by the post-hook ``dbt_inc_join.record_run()`` for SQL and Python models alike;
+what a Python model needs is where its run starts and how far it may go.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..sql_text import render
+from .time_units import TimeUnit, UnitValue
+from .window import parse_bound
+
+
+@dataclass(frozen=True)
+class LedgerStart:
+    """Where an incremental run starts by the ledger (None: from the earliest arrival), and why."""
+
+    start: UnitValue | None
+    reason: str
+
+
+def ledger_start(state: dict[str, Any], latest: UnitValue | None, inc_col: str, unit: TimeUnit) -> LedgerStart | None:
+    """The start of an incremental run from the ledger's state of the table (``_ledger_state``: table_id,
+    committed_end, last_start, last_rows) and the table's latest output arrival; None when the table was never
+    recorded (then the table decides, as without the ledger). The macro ``_ledger_start``."""
+    fields = ("table_id", "ledger", "committed_end", "last_start", "last_rows")
+    found = render("_ledger_start", {name: state.get(name) for name in fields}, latest, inc_col, unit.value)
+    return None if found is None else LedgerStart(found["start"], found["reason"])
+
+
+LatestFrom = Callable[[UnitValue | None], UnitValue | None]
+"""max(inc_col) in the model's table from a unit on (None: the whole table)."""
+
+
+@dataclass(frozen=True)
+class CommittedState:
+    state: dict[str, Any]
+    latest: UnitValue | None
+
+
+def committed_state(
+    state: dict[str, Any], latest_from: LatestFrom, read_ledger: Callable[[], dict[str, Any]], unit: TimeUnit
+) -> CommittedState:
+    """The ledger's state of the table (``_ledger_state``: from the table property inc_join.committed, or from the
+    ledger) and the table's latest output arrival, reading no more than needed. The same steps as the macro
+    ``_committed_state``:
+
+    - the table's rows from the last committed window's start on give its latest arrival when it has any;
+    - the whole table only when it has none there although that window wrote rows (rows gone);
+    - the ledger (``read_ledger``) only when the table holds rows after the window the property names: the
+      property is written after the record, so a run killed between the two left it one record behind."""
+    committed_end = parse_bound(state.get("committed_end"), "ledger window_end", unit)
+    since = None if committed_end is None else parse_bound(state["last_start"], "ledger window_start", unit)
+    latest = latest_from(since)
+    if state.get("source") != "ledger" and committed_end is not None and latest is not None and latest > committed_end:
+        state = read_ledger()
+    if since is not None and latest is None and state.get("last_rows"):
+        latest = latest_from(None)
+    return CommittedState(state, latest)
+
+
+def check_max_window_units(value: object, parameter: str = "max_window_units") -> int | None:
+    """A positive whole number of units, or None (no cap)."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        shown = f"'{value}'" if isinstance(value, str) else str(value)
+        raise ValueError(
+            f"inc_join: {parameter} must be a positive whole number of time_uom units, e.g. 31 (got {shown})."
+        )
+    return value
+
+
+def units_between(later: UnitValue, earlier: UnitValue, unit: TimeUnit) -> int:
+    """Whole units from ``earlier`` to ``later`` (the macro ``_units_between``)."""
+    return int(render("_units_between", later, earlier, unit.value))
+
+
+@dataclass(frozen=True)
+class CappedEnd:
+    end: UnitValue | None
+    units_behind: int
+    reason: str | None
+
+
+def cap_window(
+    start: UnitValue | None, end: UnitValue | None, max_window_units: int | None, unit: TimeUnit
+) -> CappedEnd:
+    """At most ``max_window_units`` units from the start: a first run over years, or a catch-up after downtime,
+    goes in committed chunks, one per dbt run (the macro ``_cap_window``)."""
+    if max_window_units is None:  # no cap (the macro would read a dbt var instead)
+        return CappedEnd(end, 0, None)
+    empty = end is None or (start is not None and start > end)
+    found = render("_cap_window", start, end, empty, max_window_units, unit.value)
+    return CappedEnd(found["end"], found["units_behind"], found["reason"])

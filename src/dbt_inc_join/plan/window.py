@@ -1,0 +1,101 @@
+"""Output windows: parsing bounds, the availability watermark, and the input slices a window needs (spec §2, §4, §6)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime, timezone, tzinfo
+from zoneinfo import ZoneInfo
+
+from ..sql_text import render
+from .time_units import TimeUnit, UnitValue, floor_value
+
+
+def _zone(session_time_zone: str) -> tzinfo:
+    if session_time_zone.upper() in ("UTC", "Z", "GMT"):
+        return timezone.utc
+    return ZoneInfo(session_time_zone)
+
+
+def parse_bound(value: object, parameter: str, unit: TimeUnit, session_time_zone: str = "UTC") -> UnitValue | None:
+    """A window bound as a unit value (the unit that contains it), or None.
+
+    Accepts ``date``, ``datetime`` (naive ones are wall-clock time in the Spark session time zone; aware ones
+    are converted to it) and ISO-8601 strings (``'2025-03-06'``, ``'2025-03-06 10:00'``, ``'2025-03-06T10:00Z'``).
+    """
+    if value is None:
+        return None
+    if isinstance(value, str):
+        value = _parse_iso(value, parameter)
+    if isinstance(value, datetime):
+        if value.tzinfo is not None:
+            value = value.astimezone(_zone(session_time_zone)).replace(tzinfo=None)
+        return floor_value(value, unit)
+    if isinstance(value, date):
+        return floor_value(value, unit)
+    raise TypeError(
+        f"inc_join: {parameter} must be a date, a datetime or an ISO-8601 string such as '2025-03-06' or "
+        f"'2025-03-06 10:00:00' (got {type(value).__name__} {value!r})."
+    )
+
+
+def _parse_iso(text: str, parameter: str) -> UnitValue:
+    cleaned = text.strip()
+    if cleaned.endswith(("Z", "z")):
+        cleaned = cleaned[:-1] + "+00:00"
+    try:
+        if len(cleaned) == 10:
+            return date.fromisoformat(cleaned)
+        return datetime.fromisoformat(cleaned)
+    except ValueError:
+        raise ValueError(
+            f"inc_join: {parameter}={text!r} is not an ISO-8601 date or timestamp; use e.g. '2025-03-06' or "
+            "'2025-03-06 10:00:00'."
+        ) from None
+
+
+@dataclass(frozen=True)
+class OutputWindow:
+    """Inclusive bounds ``[start, end]`` in the unit. ``start=None``: no lower bound. ``end=None`` (no data yet)
+    or ``start > end`` is an empty window: a valid run with nothing to do."""
+
+    start: UnitValue | None
+    end: UnitValue | None
+
+    @property
+    def is_empty(self) -> bool:
+        return self.end is None or (self.start is not None and self.start > self.end)
+
+
+ReadRange = tuple[UnitValue | None, UnitValue]
+
+
+def read_ranges(
+    window: OutputWindow,
+    *,
+    how: str,
+    look_back_time: int,
+    max_waiting_time: int,
+    unit: TimeUnit,
+    late_match_time: int = 0,
+) -> tuple[ReadRange, ReadRange]:
+    """The arrivals (inclusive, in the unit) that a run over ``window`` reads of A and of B: docs/spec.md §4 (the
+    macro ``_read_ranges``). A lower bound of None reads from the beginning of the table."""
+    assert window.end is not None, "an empty window reads nothing"
+    args = (window.start, window.end, how, look_back_time, max_waiting_time, unit.value, late_match_time)
+    a_range, b_range = render("_read_ranges", *args)
+    return tuple(a_range), tuple(b_range)
+
+
+def run_log_line(
+    target: str, window: OutputWindow, start_reason: str, end_reason: str, ranges: tuple[ReadRange, ReadRange] | None
+) -> str:
+    """The one line a dbt run logs: the window, what decided each bound, and what it reads of each input (the
+    macro ``_run_log_line``)."""
+    shown = {
+        "start": window.start,
+        "end": window.end,
+        "empty": window.is_empty,
+        "start_reason": start_reason,
+        "end_reason": end_reason,
+    }
+    return str(render("_run_log_line", target, shown, ranges))
