@@ -67,3 +67,41 @@ def test_a_path_install_leaves_the_source_tree_as_it_was_and_the_module_imports(
     from dbt_inc_join.tables.shared_tables import VERSION
 
     assert imported.stdout.split("\n")[:3] == [f"True {VERSION}", "['dbt_inc_join']", "True `a``b`"]
+
+
+def test_the_core_runs_the_readme_example_where_dbt_is_not_installed(tmp_path):
+    """Issue 41: the core needs pyspark and jinja2, not dbt. The installed package, beside only pyspark, py4j,
+    jinja2 and markupsafe (links to this environment's copies), in a Python started without site-packages, runs
+    the README's worked example and gets its seven rows; `import dbt` fails there."""
+    import importlib
+
+    from tests.test_readme_examples import SEVEN_ROWS, readme_python_example
+
+    checkout = tmp_path / "inc_join"
+    for name in tracked_files():
+        (checkout / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(REPO / name, checkout / name)
+    target = tmp_path / "site"
+    pip = [sys.executable, "-m", "pip", "install", "--no-deps", "--disable-pip-version-check", "-q"]
+    done = subprocess.run(pip + ["--target", str(target), str(checkout)], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    for module in ("pyspark", "py4j", "jinja2", "markupsafe"):
+        (target / module).symlink_to(Path(importlib.import_module(module).__file__).parent)
+    code = (
+        "import sys\n"
+        f"sys.path.insert(0, {str(target)!r})\n"
+        "try:\n    import dbt\nexcept ModuleNotFoundError:\n    print('no dbt')\n"
+        "from pyspark.sql import SparkSession\n"
+        "spark = (SparkSession.builder.master('local[1]').config('spark.ui.enabled', 'false')\n"
+        "         .config('spark.sql.shuffle.partitions', '2').getOrCreate())\n"
+        + readme_python_example()
+        + "\nprint(sorted((r.TrxId, str(r.RecDate), r.JoinType) for r in result.collect()))\n"
+    )
+    environ = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "SPARK_HOME")}
+    ran = subprocess.run(  # -S: no site-packages, so nothing of this environment but the links above
+        [sys.executable, "-S", "-c", code], capture_output=True, text=True, timeout=300, cwd=tmp_path, env=environ
+    )
+    assert ran.returncode == 0, ran.stderr[-3000:]
+    lines = ran.stdout.strip().splitlines()
+    assert lines[0] == "no dbt"
+    assert lines[-1] == str(sorted((trx, str(day), code) for trx, day, code, *_ in SEVEN_ROWS))

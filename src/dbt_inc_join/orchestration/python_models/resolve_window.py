@@ -27,7 +27,6 @@ from ...plan.restated import Redo, latest_units, unit_label
 from ...plan.time_units import TimeUnit, UnitValue, shift_value
 from ...plan.window import OutputWindow, parse_bound
 from ...sql_text import render
-from ...sql_text.fragments import quote
 
 
 @dataclass(frozen=True)
@@ -60,18 +59,11 @@ def dbt_context(dbt: Any) -> dict[str, Any]:
 
 
 def _latest_output_arrival(dbt: Any, prepared: PreparedJoin, since: UnitValue | None = None) -> UnitValue | None:
-    """max(inc_col) in the model's table, from `since` on when given (the macro _latest_output_arrival)."""
-    spark = prepared.df_a.sparkSession
-    column = quote(prepared.inputs.inc_col[0])
-    table = spark.table(str(dbt.this))
-    if since is not None:
-        since_text = since.strftime("%Y-%m-%d %H:%M:%S")
-        # unix_seconds keeps the filter out of the metastore's partition filter; Spark prunes partitions itself
-        table = table.where(f"unix_seconds(CAST({column} AS TIMESTAMP)) >= unix_seconds(TIMESTAMP'{since_text}')")
-    row = table.selectExpr(f"date_format(max({column}), 'yyyy-MM-dd HH:mm:ss')").first()
+    """max(inc_col) in the model's table, from `since` on when given (the macro _latest_output_arrival's query)."""
+    query = render("_latest_output_arrival_sql", str(dbt.this), prepared.inputs.inc_col[0], since)
+    row = prepared.df_a.sparkSession.sql(query).first()
     assert row is not None, "a global aggregate has one row"
-    text = row[0]
-    return None if text is None else parse_bound(text, "this", prepared.params.time_uom)
+    return None if row[0] is None else parse_bound(row[0], "this", prepared.params.time_uom)
 
 
 def _ledger_state_from_ledger(spark: Any, state: dict[str, Any]) -> dict[str, Any]:
