@@ -4,12 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 DERIVED_COLUMNS = ("DiffArrivalTime", "WaitingTime", "JoinType", "JoinTypeName")
 GROUP_TOKENS = ("join_cols", "inc_col", "df_a_cols", "df_b_cols", "inc_col_a", "inc_col_b")
 AGGREGATE_TOKEN = "aggregates"
 #: Tokens that name B's columns: with aggregate, B reaches the output only through the aggregates (spec §11).
 B_TOKENS = ("df_b_cols", "inc_col_b")
+
+
+#: where an output column comes from (a typed field, not a free string)
+Source = Literal["key", "arrival", "a", "b", "aggregate", "derived"]
 
 
 @dataclass(frozen=True)
@@ -21,7 +26,7 @@ class OutputColumn:
     ``derived`` (``DiffArrivalTime``, ``WaitingTime``, ``JoinType``, ``JoinTypeName``)."""
 
     name: str
-    source: str
+    source: Source
     input_name: str
 
 
@@ -73,7 +78,7 @@ def plan_columns(
     aggregate_columns = tuple(OutputColumn(name, "aggregate", name) for name in aggregates)
     derived = tuple(OutputColumn(name, "derived", name) for name in DERIVED_COLUMNS)
     taken = _refuse_duplicate_own_names(plan_keys + (arrival,) + aggregate_columns + derived, fold)
-    sides = [("a", a_rest, suffixes[0], inc_col[0])]
+    sides: list[tuple[Source, Sequence[str], str, str]] = [("a", a_rest, suffixes[0], inc_col[0])]
     if not aggregates:
         sides.append(("b", b_rest, suffixes[1], inc_col[1]))
     shared = {fold(n) for n in a_rest} & {fold(n) for n in b_rest}
@@ -121,7 +126,7 @@ def _refuse_duplicate_own_names(columns: Sequence[OutputColumn], fold) -> dict[s
 
 
 def _name_input_columns(
-    sides: Sequence[tuple[str, Sequence[str], str, str]],
+    sides: Sequence[tuple[Source, Sequence[str], str, str]],
     shared: set[str],
     taken: dict[str, OutputColumn],
     fold,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, cast
 
 from ..io.fingerprints import ReadUnits, Side, Units, fingerprints
 from ..sql_text import render
@@ -50,13 +50,17 @@ def upstream_restated(previous: Mapping[str, Any] | None, redone: Mapping[str, A
     return list(render("_upstream_restated", previous, redone, unit.value))
 
 
-def on_restated_input_mode(argument: object, var_value: object) -> str:
+#: what a run does with restated units (on_restated_input)
+Mode = Literal["warn", "fail", "redo"]
+
+
+def on_restated_input_mode(argument: object, var_value: object) -> Mode:
     """What a run does with restated units: var inc_join_on_restated_input > argument > ``warn``."""
     if var_value not in (None, ""):
-        return check_choice("inc_join_on_restated_input", var_value, ON_RESTATED_INPUT_VALUES)
-    if argument is None:
-        return "warn"
-    return check_choice("on_restated_input", argument, ON_RESTATED_INPUT_VALUES)
+        found = check_choice("inc_join_on_restated_input", var_value, ON_RESTATED_INPUT_VALUES)
+    else:
+        found = "warn" if argument is None else check_choice("on_restated_input", argument, ON_RESTATED_INPUT_VALUES)
+    return cast(Mode, found)
 
 
 def restated_text(restated: Sequence[Mapping[str, Any]], unit: TimeUnit) -> str:
@@ -128,7 +132,7 @@ class Redo:
 class Check:
     """What a run found of its inputs before it writes."""
 
-    mode: str
+    mode: Mode
     units: Units = field(default_factory=dict)
     queried: dict[str, list[str | None]] = field(default_factory=dict)
     restated: list[dict[str, Any]] = field(default_factory=list)  #: found now (the ledger's restated)
@@ -183,7 +187,7 @@ def units_read(read: ReadUnits | None, queried: Mapping[str, Sequence[str | None
     return render("_units_read", None if read is None else vars(read), queried)
 
 
-def check_restated(window: OutputWindow, sides: Sequence[Side], reach: Mapping[str, int], mode: str, *,
+def check_restated(window: OutputWindow, sides: Sequence[Side], reach: Mapping[str, int], mode: Mode, *,
                    records_runs: bool, incremental: bool, previous: Mapping[str, Any] | None,
                    redone: Mapping[str, Any], target: str, model_name: str, unit: TimeUnit,
                    log: Callable[[str], None], read: ReadUnits | None = None, horizon: int = 0,

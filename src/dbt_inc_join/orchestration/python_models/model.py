@@ -19,6 +19,7 @@ from ...plan.ledger import check_max_window_units
 from ...plan.plan_choice import choose_join_plan
 from ...plan.restated import (
     Check,
+    Mode,
     check_redo_config,
     check_restated,
     join_reaches,
@@ -103,7 +104,7 @@ def run_record(
 
 
 def _check_restated(
-    dbt: Any, resolved: DbtWindow, sides: list[Side], reach: dict[str, int], mode: str, unit: TimeUnit, horizon: int
+    dbt: Any, resolved: DbtWindow, sides: list[Side], reach: dict[str, int], mode: Mode, unit: TimeUnit, horizon: int
 ) -> Check:
     """restated.check_restated with what dbt knows of this run (the macro _check_restated reads the same)."""
     context = dbt_context(dbt)
