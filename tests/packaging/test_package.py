@@ -87,7 +87,8 @@ def test_the_wheel_holds_the_package_and_py_typed_and_no_harness(wheel):
         f"dbt_inc_join/macros/{path.relative_to(macros).as_posix()}" for path in macros.rglob("*") if path.is_file()
     }
     assert shipped == expected
-    assert "dbt_inc_join/python_models/model.py" in shipped and "dbt_inc_join/python_models/__init__.py" in shipped
+    assert "dbt_inc_join/orchestration/python_models/model.py" in shipped
+    assert "dbt_inc_join/orchestration/python_models/__init__.py" in shipped
     assert not any("harness" in name or "local_spark" in name or "local_dbt" in name for name in names)
     dist_info = f"dbt_inc_join-{dbt_inc_join.__version__}.dist-info"
     assert f"{dist_info}/licenses/LICENSE" in names
