@@ -13,8 +13,10 @@
   {#- ceil(share · count) with the share's exact decimal value as written (0.999 = 999/1000), so that
       floating point never moves a rank or a threshold: the same rule as the Python module. -#}
   {%- set text = '%r' % (share | float) -%}
-  {%- set whole, _, fraction = text.partition('.') -%}
-  {%- set denominator = 10 ** (fraction | length) -%}
+  {%- set mantissa, _, exponent = text.partition('e') -%}
+  {%- set whole, _, fraction = mantissa.partition('.') -%}
+  {#- a share below 0.0001 reads 1.5e-05: its exponent (<= 0 for a share <= 1) moves the point left -#}
+  {%- set denominator = 10 ** ((fraction | length) - (exponent | int)) -%}
   {%- set numerator = (whole ~ fraction) | int -%}
   {{ return((numerator * count + denominator - 1) // denominator) }}
 {% endmacro %}
