@@ -32,7 +32,6 @@ import pytest
 
 from dbt_inc_join.plan import columns, join_cond, window
 from dbt_inc_join.plan.time_units import TimeUnit
-from dbt_inc_join.sizing import results as sizing_results
 from dbt_inc_join.sizing import spark as sizing_spark
 from dbt_inc_join.tables import join_types
 
@@ -281,23 +280,13 @@ TWINS: tuple[Twin, ...] = (
         lambda p: call(p["value"], "output_window_end", UNIT_ARG(p)),
         lambda p: [p["value"], "output_window_end", p["unit"]],
     ),
-    # sizing/ = sizing/_sizing_*.sql: which A rows a sizing over a live history counts, and its report line
+    # sizing/ = sizing/_sizing_*.sql: which A rows a sizing over a live history counts
     Twin(
         sizing_spark._kept_sql,
         "_kept_sql",
         grid(unit=UNITS, complete=(False, True)),
         lambda p: call(TimeUnit(p["unit"]), p["complete"]),
         lambda p: [p["unit"], p["complete"]],
-    ),
-    Twin(
-        sizing_results.censoring_text,
-        "_censoring_text",
-        grid(unit=UNITS, watermark=(None, "2025-03-06"), left_out=(0, 1234), applied=(False, True)),
-        lambda p: call(sizing_results.Censoring(p["watermark"], 6, p["left_out"], p["applied"]), p["unit"]),
-        lambda p: [
-            {"watermark": p["watermark"], "reach": 6, "left_out": p["left_out"], "applied": p["applied"]},
-            p["unit"],
-        ],
     ),
     # columns.py = _columns.sql
     Twin(
