@@ -32,7 +32,6 @@ import pytest
 
 from dbt_inc_join.plan import columns, join_cond, window
 from dbt_inc_join.plan.time_units import TimeUnit
-from dbt_inc_join.sizing import spark as sizing_spark
 from dbt_inc_join.tables import join_types
 
 from .operations import logged_json
@@ -279,14 +278,6 @@ TWINS: tuple[Twin, ...] = (
         ),
         lambda p: call(p["value"], "output_window_end", UNIT_ARG(p)),
         lambda p: [p["value"], "output_window_end", p["unit"]],
-    ),
-    # sizing/ = sizing/_sizing_*.sql: which A rows a sizing over a live history counts
-    Twin(
-        sizing_spark._kept_sql,
-        "_kept_sql",
-        grid(unit=UNITS, complete=(False, True)),
-        lambda p: call(TimeUnit(p["unit"]), p["complete"]),
-        lambda p: [p["unit"], p["complete"]],
     ),
     # columns.py = _columns.sql
     Twin(
