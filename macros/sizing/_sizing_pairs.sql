@@ -1,6 +1,6 @@
 {#- The window that keeps a share of the partner pairs (partner = 'all'), from the histogram of delta = b - a:
-    the rules of sizing/ (check_coverage, required_pairs, covered_pairs, better_window, minimal_window, quantiles,
-    late_match_values, late_match_shares, suggest_from_histogram), on exact decimals like it. -#}
+    the one copy of these rules: dbt calls them, and sizing/ (histogram.py, suggest.py) renders them for the
+    core, on exact decimals. -#}
 
 {% macro _check_coverage(value) %}
   {%- if value is not number or value is boolean or value <= 0 or value > 1 -%}
@@ -11,7 +11,7 @@
 
 {% macro _required_pairs(share, count) %}
   {#- ceil(share · count) with the share's exact decimal value as written (0.999 = 999/1000), so that
-      floating point never moves a rank or a threshold: the same rule as the Python module. -#}
+      floating point never moves a rank or a threshold. -#}
   {%- set text = '%r' % (share | float) -%}
   {%- set mantissa, _, exponent = text.partition('e') -%}
   {%- set whole, _, fraction = mantissa.partition('.') -%}
@@ -83,7 +83,7 @@
 {% endmacro %}
 
 {% macro _late_match_values(mw) %}
-  {#- The late_match_time values the report shows: 1, half, one and two times max_waiting_time (sizing/). -#}
+  {#- The late_match_time values the report shows: 1, half, one and two times max_waiting_time. -#}
   {{ return([1, mw // 2, mw, 2 * mw] | select('gt', 0) | unique | sort | list) }}
 {% endmacro %}
 

@@ -1,4 +1,4 @@
-{#- The queries of suggest_windows (sizing/spark.py: _arrival_counts, delta_histogram, nearest_partners): rows per
+{#- The queries of suggest_windows (sizing/spark.py renders and runs them too): rows per
     (keys, arrival) on each side, joined on the keys; the pairs are counted, never formed. -#}
 
 {% macro _relation_argument(value, parameter) %}
@@ -44,7 +44,7 @@
 {% endmacro %}
 
 {% macro _sizing_bounds(reach_sql, unit) %}
-  {#- The CTE `bounds` (sizing/spark.py: _bounds): the watermark, min of the latest arrivals of a and b (NULL when
+  {#- The CTE `bounds`: the watermark, min of the latest arrivals of a and b (NULL when
       either has none), its text, and _reach, the largest max_waiting_time the suggestion considers (>= 0). -#}
   {%- set watermark = 'CASE WHEN la IS NULL OR lb IS NULL THEN NULL ELSE least(la, lb) END' -%}
   {%- set pattern = 'yyyy-MM-dd' if unit == 'day' else 'yyyy-MM-dd HH:mm' -%}
@@ -54,8 +54,7 @@
 {% endmacro %}
 
 {% macro _kept_sql(unit, complete_history) %}
-  {#- An A row counts when its whole candidate window, up to a + _reach, lies at or before the watermark
-      (sizing/spark.py: _kept_sql). -#}
+  {#- An A row counts when its whole candidate window, up to a + _reach, lies at or before the watermark. -#}
   {%- if complete_history -%}{{ return('true') }}{%- endif -%}
   {{ return('coalesce(' ~ dbt_inc_join._diff_units_sql('_watermark', '_a_arrival', unit) ~ ' >= _reach, false)') }}
 {% endmacro %}

@@ -1,4 +1,5 @@
-{#- The reports suggest_windows prints (sizing/report.py: format_report, format_a_row_report and their helpers). -#}
+{#- The reports suggest_windows prints; sizing/report.py renders _format_a_row_report and the cells of its report of
+    pairs (_percent_text, _text_table, _censoring_text). -#}
 
 {% macro _percent(share) %}
   {%- set text = '%.2f' % (share * 100) -%}
@@ -38,7 +39,7 @@
 {% endmacro %}
 
 {% macro _percent_text(share) %}
-  {#- sizing.percent: two decimals, more when they would round a non-zero loss to 0% or a share that is not
+  {#- Two decimals, more when they would round a non-zero loss to 0% or a share that is not
       whole to 100%. (The partner='all' report keeps _percent, two decimals always.) -#}
   {%- set value = share * 100 -%}
   {%- set ns = namespace(digits=2) -%}
@@ -49,7 +50,7 @@
 {% endmacro %}
 
 {% macro _text_table(header, rows) %}
-  {#- sizing._table: the first column left-aligned, the others right-aligned, two spaces apart. -#}
+  {#- The first column left-aligned, the others right-aligned, two spaces apart. -#}
   {%- set table = [header] + rows -%}
   {%- set widths = [] -%}
   {%- for i in range(header | length) -%}
@@ -105,7 +106,7 @@
 {% endmacro %}
 
 {% macro _censoring_text(censoring, unit) %}
-  {#- The line on the censored A rows, empty with complete_history (sizing/results.py: censoring_text). -#}
+  {#- The line on the censored A rows, empty with complete_history. -#}
   {%- if not censoring.applied -%}{{ return('') }}{%- endif -%}
   {%- if censoring.watermark is none -%}
     {%- set why = 'a or b has no arrival, so there is no watermark' -%}
