@@ -1,7 +1,7 @@
 {#- One row per A (partner = first, last or aggregate): points are [before, after, A rows] with before = a - b
     of the nearest partner at or before a and after = b - a of the nearest at or after a (none where there is
     none, never both). An A row is covered by (lb, mw) when before <= lb or after <= mw. The rules of
-    the one-row-per-A functions of sizing/, line for line. -#}
+    the one-row-per-A rules, which sizing/ (nearest.py, suggest.py) renders for the core. -#}
 
 {% macro _covered_a_rows(points, lb, mw) %}
   {%- set ns = namespace(rows=0) -%}

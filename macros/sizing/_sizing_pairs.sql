@@ -1,6 +1,6 @@
 {#- The window that keeps a share of the partner pairs (partner = 'all'), from the histogram of delta = b - a:
-    the rules of sizing/ (check_coverage, required_pairs, covered_pairs, better_window, minimal_window, quantiles,
-    late_match_values, late_match_shares, suggest_from_histogram), on exact decimals like it. -#}
+    the one copy of these rules: dbt calls them, and sizing/ (histogram.py, suggest.py) renders them for the
+    core, on exact decimals. -#}
 
 {% macro _check_coverage(value) %}
   {%- if value is not number or value is boolean or value <= 0 or value > 1 -%}
@@ -11,10 +11,12 @@
 
 {% macro _required_pairs(share, count) %}
   {#- ceil(share · count) with the share's exact decimal value as written (0.999 = 999/1000), so that
-      floating point never moves a rank or a threshold: the same rule as the Python module. -#}
+      floating point never moves a rank or a threshold. -#}
   {%- set text = '%r' % (share | float) -%}
-  {%- set whole, _, fraction = text.partition('.') -%}
-  {%- set denominator = 10 ** (fraction | length) -%}
+  {%- set mantissa, _, exponent = text.partition('e') -%}
+  {%- set whole, _, fraction = mantissa.partition('.') -%}
+  {#- a share below 0.0001 reads 1.5e-05: its exponent (<= 0 for a share <= 1) moves the point left -#}
+  {%- set denominator = 10 ** ((fraction | length) - (exponent | int)) -%}
   {%- set numerator = (whole ~ fraction) | int -%}
   {{ return((numerator * count + denominator - 1) // denominator) }}
 {% endmacro %}
@@ -81,7 +83,7 @@
 {% endmacro %}
 
 {% macro _late_match_values(mw) %}
-  {#- The late_match_time values the report shows: 1, half, one and two times max_waiting_time (sizing/). -#}
+  {#- The late_match_time values the report shows: 1, half, one and two times max_waiting_time. -#}
   {{ return([1, mw // 2, mw, 2 * mw] | select('gt', 0) | unique | sort | list) }}
 {% endmacro %}
 

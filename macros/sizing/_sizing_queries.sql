@@ -1,4 +1,4 @@
-{#- The queries of suggest_windows (sizing/spark.py: _arrival_counts, delta_histogram, nearest_partners): rows per
+{#- The queries of suggest_windows (sizing/spark.py renders and runs them too): rows per
     (keys, arrival) on each side, joined on the keys; the pairs are counted, never formed. -#}
 
 {% macro _relation_argument(value, parameter) %}
@@ -44,7 +44,7 @@
 {% endmacro %}
 
 {% macro _sizing_bounds(reach_sql, unit) %}
-  {#- The CTE `bounds` (sizing/spark.py: _bounds): the watermark, min of the latest arrivals of a and b (NULL when
+  {#- The CTE `bounds`: the watermark, min of the latest arrivals of a and b (NULL when
       either has none), its text, and _reach, the largest max_waiting_time the suggestion considers (>= 0). -#}
   {%- set watermark = 'CASE WHEN la IS NULL OR lb IS NULL THEN NULL ELSE least(la, lb) END' -%}
   {%- set pattern = 'yyyy-MM-dd' if unit == 'day' else 'yyyy-MM-dd HH:mm' -%}
@@ -54,8 +54,7 @@
 {% endmacro %}
 
 {% macro _kept_sql(unit, complete_history) %}
-  {#- An A row counts when its whole candidate window, up to a + _reach, lies at or before the watermark
-      (sizing/spark.py: _kept_sql). -#}
+  {#- An A row counts when its whole candidate window, up to a + _reach, lies at or before the watermark. -#}
   {%- if complete_history -%}{{ return('true') }}{%- endif -%}
   {{ return('coalesce(' ~ dbt_inc_join._diff_units_sql('_watermark', '_a_arrival', unit) ~ ' >= _reach, false)') }}
 {% endmacro %}
@@ -67,7 +66,15 @@
 {% macro _delta_histogram(counts, inputs, unit, complete_history=false) %}
   {#- Pairs per delta, [[delta, pairs], ...] ascending: count_a x count_b summed over the (keys, a), (keys, b)
       of equal keys, for the A rows whose whole candidate window lies at or before the watermark (all of them
-      with complete_history); {'histogram', 'censoring'} (sizing/spark.py: censored_delta_histogram). -#}
+      with complete_history); {'histogram', 'censoring'}. The query and the reading of its rows are pure
+      macros that sizing/spark.py (censored_delta_histogram) renders too. -#}
+  {%- set query = dbt_inc_join._delta_histogram_sql(counts, inputs, unit, complete_history) -%}
+  {{ return(dbt_inc_join._delta_histogram_counted(run_query(query).rows, complete_history)) }}
+{% endmacro %}
+
+{% macro _delta_histogram_sql(counts, inputs, unit, complete_history=false) %}
+  {#- The query of _delta_histogram: ('pairs', delta, pairs) per delta, and one row (watermark text, reach,
+      A rows left out). -#}
   {%- set condition = dbt_inc_join._keys_equal_sql(inputs['keys'] | length) -%}
   {%- set delta = dbt_inc_join._diff_units_sql('_b_arrival', '_a_arrival', unit) -%}
   {%- set kept = dbt_inc_join._kept_sql(unit, complete_history) -%}
@@ -88,9 +95,14 @@
            CAST(coalesce((SELECT sum(_a_rows) FROM pa CROSS JOIN bounds WHERE NOT ({{ kept }})), 0) AS BIGINT)
     FROM bounds
   {%- endset -%}
+  {{ return(query) }}
+{% endmacro %}
+
+{% macro _delta_histogram_counted(rows, complete_history) %}
+  {#- The rows of _delta_histogram_sql as {'histogram': [[delta, pairs], ...] ascending, 'censoring'}. -#}
   {%- set histogram = [] -%}
   {%- set ns = namespace(censoring=dbt_inc_join._censoring(none, 0, 0, true)) -%}
-  {%- for row in run_query(query).rows -%}
+  {%- for row in rows -%}
     {%- if row[0] == 'pairs' -%}
       {%- do histogram.append([row[1] | int, row[2] | int]) -%}
     {%- else -%}
@@ -104,7 +116,15 @@
   {#- One row per A: per (keys, a), the nearest partner at or before a (a - b) and at or after a (b - a), both
       NULL without partner; A rows per (before, after), for the A rows whose whole candidate window lies at or
       before the watermark (all of them with complete_history). {'points': [[before, after, A rows], ...],
-      'without_partner': A rows without any partner, 'censoring'} (sizing/spark.py: censored_nearest_partners). -#}
+      'without_partner': A rows without any partner, 'censoring'}. The query and the reading of its rows are pure
+      macros that sizing/spark.py (censored_nearest_partners) renders too. -#}
+  {%- set query = dbt_inc_join._nearest_partners_sql(counts, inputs, unit, complete_history) -%}
+  {{ return(dbt_inc_join._nearest_partners_counted(run_query(query).rows, complete_history)) }}
+{% endmacro %}
+
+{% macro _nearest_partners_sql(counts, inputs, unit, complete_history=false) %}
+  {#- The query of _nearest_partners: A rows per (before, after, kept), each row with the watermark text and
+      the reach. -#}
   {%- set condition = dbt_inc_join._keys_equal_sql(inputs['keys'] | length) -%}
   {%- set delta = dbt_inc_join._diff_units_sql('_b_arrival', '_a_arrival', unit) -%}
   {%- set key_columns = [] -%}
@@ -128,9 +148,15 @@
       GROUP BY _before, _after, _kept
     ) AS g CROSS JOIN bounds
   {%- endset -%}
+  {{ return(query) }}
+{% endmacro %}
+
+{% macro _nearest_partners_counted(rows, complete_history) %}
+  {#- The rows of _nearest_partners_sql as {'points': [[before, after, A rows], ...], 'without_partner',
+      'censoring'}. -#}
   {%- set points = [] -%}
   {%- set ns = namespace(without_partner=0, left_out=0, watermark=none, reach=0) -%}
-  {%- for row in run_query(query).rows -%}
+  {%- for row in rows -%}
     {%- set ns.watermark = row[4] -%}
     {%- set ns.reach = row[5] | int -%}
     {%- if not row[3] -%}

@@ -1,4 +1,5 @@
-{#- The reports suggest_windows prints (sizing/report.py: format_report, format_a_row_report and their helpers). -#}
+{#- The reports suggest_windows prints; sizing/report.py renders _format_a_row_report and the cells of its report of
+    pairs (_percent_text, _text_table, _censoring_text). -#}
 
 {% macro _percent(share) %}
   {%- set text = '%.2f' % (share * 100) -%}
@@ -38,7 +39,7 @@
 {% endmacro %}
 
 {% macro _percent_text(share) %}
-  {#- sizing.percent: two decimals, more when they would round a non-zero loss to 0% or a share that is not
+  {#- Two decimals, more when they would round a non-zero loss to 0% or a share that is not
       whole to 100%. (The partner='all' report keeps _percent, two decimals always.) -#}
   {%- set value = share * 100 -%}
   {%- set ns = namespace(digits=2) -%}
@@ -49,7 +50,7 @@
 {% endmacro %}
 
 {% macro _text_table(header, rows) %}
-  {#- sizing._table: the first column left-aligned, the others right-aligned, two spaces apart. -#}
+  {#- The first column left-aligned, the others right-aligned, two spaces apart. -#}
   {%- set table = [header] + rows -%}
   {%- set widths = [] -%}
   {%- for i in range(header | length) -%}
@@ -66,8 +67,8 @@
   {{ return(lines) }}
 {% endmacro %}
 
-{% macro _format_a_row_report(s, unit) %}
-  {#- The text of sizing/report.py: format_a_row_report with '-' for '−'. -#}
+{% macro _format_a_row_report(s, unit, minus='-') %}
+  {#- The report of one row per A; sizing/report.py renders it with minus='−' (the run-operation prints '-'). -#}
   {%- set lines = ["inc_join window sizing, partner='" ~ s.partner ~ "': " ~ '{:,}'.format(s['count'])
                    ~ ' A rows with a partner, distances in ' ~ unit ~ 's (counts A rows, not pairs)',
                    '  ' ~ '{:,}'.format(s.without_partner) ~ ' A rows without any partner of equal keys are left out: no window gives them one'] -%}
@@ -78,18 +79,18 @@
     {%- do lines.append('  suggested: look_back_time=0, max_waiting_time=0') -%}
     {{ return(lines | join('\n')) }}
   {%- endif -%}
-  {%- do lines.append('  an A row is kept when at least one partner arrives in [a - lb, a + mw], else it times out') -%}
+  {%- do lines.append('  an A row is kept when at least one partner arrives in [a ' ~ minus ~ ' lb, a + mw], else it times out') -%}
   {%- set levels = [0.001, 0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99, 0.999] -%}
   {%- set header = ['nearest partner', 'A rows'] -%}
   {%- for level in levels -%}{%- do header.append(dbt_inc_join._percent_text(level)) -%}{%- endfor -%}
   {%- set sides = [] -%}
-  {%- for label, rows, found in [('at or before a: a - b', s.before, s.before_quantiles), ('at or after a: b - a', s.after, s.after_quantiles)] -%}
+  {%- for label, rows, found in [('at or before a: a ' ~ minus ~ ' b', s.before, s.before_quantiles), ('at or after a: b ' ~ minus ~ ' a', s.after, s.after_quantiles)] -%}
     {%- set cells = [label, '{:,}'.format(rows)] -%}
     {%- for level in levels -%}{%- do cells.append(found[loop.index0][1] | string if rows else '-') -%}{%- endfor -%}
     {%- do sides.append(cells) -%}
   {%- endfor -%}
   {%- for line in dbt_inc_join._text_table(header, sides) -%}{%- do lines.append('  ' ~ line) -%}{%- endfor -%}
-  {%- set window = '[' ~ ('-' ~ s.look_back_time if s.look_back_time else '0') ~ ', ' ~ ('+' ~ s.max_waiting_time if s.max_waiting_time else '0') ~ ']' -%}
+  {%- set window = '[' ~ (minus ~ s.look_back_time if s.look_back_time else '0') ~ ', ' ~ ('+' ~ s.max_waiting_time if s.max_waiting_time else '0') ~ ']' -%}
   {%- do lines.append('suggested for coverage ' ~ dbt_inc_join._percent_text(s.coverage) ~ ': look_back_time=' ~ s.look_back_time
                       ~ ', max_waiting_time=' ~ s.max_waiting_time ~ ' (window ' ~ window ~ ' keeps '
                       ~ dbt_inc_join._percent_text(s.covered) ~ ' of the A rows, loses ' ~ '{:,}'.format(s.lost_rows) ~ ')') -%}
@@ -105,7 +106,7 @@
 {% endmacro %}
 
 {% macro _censoring_text(censoring, unit) %}
-  {#- The line on the censored A rows, empty with complete_history (sizing/results.py: censoring_text). -#}
+  {#- The line on the censored A rows, empty with complete_history. -#}
   {%- if not censoring.applied -%}{{ return('') }}{%- endif -%}
   {%- if censoring.watermark is none -%}
     {%- set why = 'a or b has no arrival, so there is no watermark' -%}

@@ -17,6 +17,7 @@ from dbt_inc_join.sizing import (
     quantiles,
     suggest_from_histogram,
 )
+from dbt_inc_join.sql_text import render
 
 from .sizing_history import HAND_HISTOGRAM, HAND_QUANTILES
 
@@ -53,8 +54,10 @@ def test_minimal_window_on_a_wide_dense_histogram():
 
 def test_quantiles_are_nearest_rank_on_exact_decimals():
     assert quantiles(HAND_HISTOGRAM) == HAND_QUANTILES
-    # 0.07 · 100 is exactly rank 7 (the last 0); floating point would say 7.000000000000001 → rank 8.
-    assert quantiles({0: 7, 5: 93}, levels=(0.07, 0.071)) == {0.07: 0, 0.071: 5}
+    # 0.07 · 100 is exactly rank 7 (the last 0); floating point would say 7.000000000000001 → rank 8. A share
+    # below 0.0001 reads 1.5e-05: its exponent counts too.
+    assert [render("_required_pairs", share, 100) for share in (0.07, 0.071)] == [7, 8]
+    assert [render("_required_pairs", share, 10**6) for share in (1e-05, 1.5e-05, 1.5e-07)] == [10, 15, 1]
     assert quantiles({}) == {}
     assert quantiles({3: 1}) == {p: 3 for p in QUANTILE_LEVELS}
 

@@ -32,9 +32,6 @@ import pytest
 
 from dbt_inc_join.plan import columns, join_cond, window
 from dbt_inc_join.plan.time_units import TimeUnit
-from dbt_inc_join.sizing import histogram as sizing_histogram
-from dbt_inc_join.sizing import results as sizing_results
-from dbt_inc_join.sizing import spark as sizing_spark
 from dbt_inc_join.tables import join_types
 
 from .operations import logged_json
@@ -281,32 +278,6 @@ TWINS: tuple[Twin, ...] = (
         ),
         lambda p: call(p["value"], "output_window_end", UNIT_ARG(p)),
         lambda p: [p["value"], "output_window_end", p["unit"]],
-    ),
-    # sizing/ = sizing/_sizing_*.sql: which A rows a sizing over a live history counts, and its report line;
-    # which of two windows is the minimal one (the tie rule of both minimal windows)
-    Twin(
-        sizing_histogram.better_window,
-        "_better_window",
-        grid(candidate=((0, 0), (1, 2), (2, 1), (3, 0), (0, 4)), best=(None, (0, 0), (1, 2), (2, 1), (3, 1))),
-        lambda p: call(p["candidate"], p["best"]),
-        lambda p: [p["candidate"], p["best"]],
-    ),
-    Twin(
-        sizing_spark._kept_sql,
-        "_kept_sql",
-        grid(unit=UNITS, complete=(False, True)),
-        lambda p: call(TimeUnit(p["unit"]), p["complete"]),
-        lambda p: [p["unit"], p["complete"]],
-    ),
-    Twin(
-        sizing_results.censoring_text,
-        "_censoring_text",
-        grid(unit=UNITS, watermark=(None, "2025-03-06"), left_out=(0, 1234), applied=(False, True)),
-        lambda p: call(sizing_results.Censoring(p["watermark"], 6, p["left_out"], p["applied"]), p["unit"]),
-        lambda p: [
-            {"watermark": p["watermark"], "reach": 6, "left_out": p["left_out"], "applied": p["applied"]},
-            p["unit"],
-        ],
     ),
     # columns.py = _columns.sql
     Twin(

@@ -3,9 +3,9 @@
 One Spark job counts the partner pairs of the history (equal keys, both arrivals known, any distance) per
 arrival distance Δ = b − a in whole units. It never forms the pairs: it counts the A rows per (keys, a) and the
 B rows per (keys, b), joins those counts on the keys and sums count_a × count_b per Δ, so a hot key (thousands
-of rows a day) costs its distinct arrivals, not its rows squared. Everything after that is pure Python on that
-small histogram, so the numbers are easy to test and to reproduce in SQL (the dbt run-operation follows the
-same rules):
+of rows a day) costs its distinct arrivals, not its rows squared. Everything after that is a pure rule on that
+small histogram, written once as a macro of macros/sizing/ that the dbt run-operation calls and this package
+renders (issue 41), so both give the same numbers:
 
 * quantiles by nearest rank: the Δ at rank ``max(1, ceil(p · n))`` in ascending order;
 * ``covered(lb, mw)``: the share of pairs with ``−lb ≤ Δ ≤ mw``;
@@ -41,25 +41,19 @@ from .checks import (
     current_window,
 )
 from .histogram import (
-    candidate_windows,
-    coverage_targets,
     covered_pairs,
     covered_share,
     late_match_shares,
     late_match_values,
     minimal_window,
-    nearest_rank,
     normalise_histogram,
     quantiles,
-    required_pairs,
 )
 from .nearest import (
-    candidate_a_row_windows,
     covered_a_row_share,
     covered_a_rows,
     minimal_a_row_window,
     normalise_nearest,
-    side_histogram,
 )
 from .report import (
     ARowWindowSuggestion,
@@ -110,22 +104,16 @@ __all__ = [
     "current_window",
     "check_coverage",
     "normalise_histogram",
-    "nearest_rank",
     "quantiles",
     "covered_pairs",
     "covered_share",
-    "required_pairs",
     "minimal_window",
-    "coverage_targets",
-    "candidate_windows",
     "late_match_values",
     "late_match_shares",
     "normalise_nearest",
-    "side_histogram",
     "covered_a_rows",
     "covered_a_row_share",
     "minimal_a_row_window",
-    "candidate_a_row_windows",
     "WindowSuggestion",
     "ARowWindowSuggestion",
     "percent_text",

@@ -1,11 +1,16 @@
 """What a sizing returns, and how it reads: the two suggestions (pairs; one row per A) and the text of their
-``report()`` for a terminal: the distribution, the suggestion and its alternatives."""
+``report()`` for a terminal: the distribution, the suggestion and its alternatives. The report of one row per A
+is the macro _format_a_row_report (with '−' for its minus sign); the report of pairs is Python's own layout (the
+run-operation prints a shorter one, _format_report) over the macros' cells: _percent_text, _text_table,
+_censoring_text, _covered_pairs."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
+from ..sql_text import render
 from .histogram import covered_pairs
 from .nearest import covered_a_rows
 from .results import (
@@ -75,12 +80,8 @@ class ARowWindowSuggestion:
 
 def percent_text(share: float) -> str:
     """``0.999`` → ``99.9%``. Two decimals, more when they would round a non-zero loss to 0% or a share
-    that is not whole to 100%."""
-    value, digits = share * 100, 2
-    while digits < 8 and value not in (0, 100) and round(value, digits) in (0, 100):
-        digits += 1
-    text = f"{value:.{digits}f}".rstrip("0").rstrip(".")
-    return f"{text}%"
+    that is not whole to 100% (``_percent_text``)."""
+    return str(render("_percent_text", share))
 
 
 def window_text(look_back_time: int, max_waiting_time: int) -> str:
@@ -91,15 +92,8 @@ def window_text(look_back_time: int, max_waiting_time: int) -> str:
 
 
 def _text_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
-    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
-    # The first column names the row and reads left-aligned; numbers align on the right.
-    return [
-        "  ".join(
-            cell.ljust(width) if i == 0 else cell.rjust(width)
-            for i, (cell, width) in enumerate(zip(row, widths, strict=True))
-        ).rstrip()
-        for row in [header, *rows]
-    ]
+    """The first column left-aligned, the others right-aligned, two spaces apart (``_text_table``)."""
+    return list(render("_text_table", list(header), [list(row) for row in rows]))
 
 
 def format_report(suggestion: WindowSuggestion) -> str:
@@ -151,46 +145,31 @@ def format_report(suggestion: WindowSuggestion) -> str:
 
 
 def format_a_row_report(suggestion: ARowWindowSuggestion) -> str:
-    """The text of ``ARowWindowSuggestion.report()``; the run-operation prints the same with ``-`` for ``−``."""
-    s, unit = suggestion, f"{suggestion.time_uom}s"
-    lines = [
-        f"inc_join window sizing, partner='{s.partner}': {s.count:,} A rows with a partner, distances in {unit} "
-        "(counts A rows, not pairs)",
-        f"  {s.without_partner:,} A rows without any partner of equal keys are left out: no window gives them one",
-    ]
-    lines += [line for line in [censoring_text(s.censoring, s.time_uom)] if line]
-    if not s.count:
-        lines += [f"  {s.note}", "  suggested: look_back_time=0, max_waiting_time=0"]
-        return "\n".join(lines)
-    lines.append("  an A row is kept when at least one partner arrives in [a − lb, a + mw], else it times out")
-    levels = list(QUANTILE_LEVELS)
-    sides = []
-    for label, side_rows, found in (
-        ("at or before a: a − b", s.before, s.before_quantiles),
-        ("at or after a: b − a", s.after, s.after_quantiles),
-    ):
-        cells = [str(found[p]) for p in levels] if side_rows else ["-"] * len(levels)
-        sides.append([label, f"{side_rows:,}", *cells])
-    lines += ["  " + line for line in _text_table(["nearest partner", "A rows", *map(percent_text, levels)], sides)]
-    lost = s.count - covered_a_rows(s.nearest, s.look_back_time, s.max_waiting_time)
-    window = window_text(s.look_back_time, s.max_waiting_time)
-    lines.append(
-        f"suggested for coverage {percent_text(s.coverage)}: look_back_time={s.look_back_time}, "
-        f"max_waiting_time={s.max_waiting_time} (window {window} keeps {percent_text(s.covered)} of the "
-        f"A rows, loses {lost:,})"
-    )
-    rows = [
-        [
-            percent_text(c.target),
-            str(c.look_back_time),
-            str(c.max_waiting_time),
-            percent_text(c.lost),
-            f"{s.count - covered_a_rows(s.nearest, c.look_back_time, c.max_waiting_time):,}",
-        ]
-        for c in s.candidates
-    ]
-    lines += [
-        "  " + line
-        for line in _text_table(["coverage", "look_back_time", "max_waiting_time", "lost", "lost A rows"], rows)
-    ]
-    return "\n".join(lines)
+    """The text of ``ARowWindowSuggestion.report()``: ``_format_a_row_report`` with ``−`` for its minus sign
+    (the run-operation prints ``-``)."""
+    return str(render("_format_a_row_report", _a_row_report_values(suggestion), suggestion.time_uom, "−"))
+
+
+def _a_row_report_values(s: ARowWindowSuggestion) -> dict[str, Any]:
+    """The suggestion as the macro's dict (the one _suggest_from_nearest returns), with the A rows each window
+    loses."""
+
+    def lost(look_back_time: int, max_waiting_time: int) -> int:
+        return s.count - covered_a_rows(s.nearest, look_back_time, max_waiting_time) if s.count else 0
+
+    return {
+        "partner": s.partner,
+        "count": s.count,
+        "without_partner": s.without_partner,
+        "censoring": s.censoring._asdict(),
+        "before": s.before,
+        "after": s.after,
+        "before_quantiles": [[p, s.before_quantiles[p]] for p in QUANTILE_LEVELS] if s.before else [],
+        "after_quantiles": [[p, s.after_quantiles[p]] for p in QUANTILE_LEVELS] if s.after else [],
+        "look_back_time": s.look_back_time,
+        "max_waiting_time": s.max_waiting_time,
+        "coverage": s.coverage,
+        "covered": s.covered,
+        "lost_rows": lost(s.look_back_time, s.max_waiting_time),
+        "candidates": [{**c._asdict(), "lost_rows": lost(c.look_back_time, c.max_waiting_time)} for c in s.candidates],
+    }

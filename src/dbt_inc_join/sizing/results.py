@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from ..sql_text import render
+
 Histogram = dict[int, int]
 #: One row per A: (a − b of the nearest partner at or before a, b − a of the nearest at or after a) → A rows;
 #: None where there is no partner on that side (never both).
@@ -46,15 +48,6 @@ NO_CENSORING = Censoring(None, 0, 0, False)
 
 
 def censoring_text(censoring: Censoring, unit: str) -> str:
-    """The report's line on the censored A rows (the macro _censoring_text writes the same), empty when the
-    history was declared complete."""
-    if not censoring.applied:
-        return ""
-    if censoring.watermark is None:
-        why = "a or b has no arrival, so there is no watermark"
-    else:
-        why = (
-            f"a + {censoring.reach} {unit}s is after the watermark {censoring.watermark} (the earlier of the latest "
-            "arrivals of a and b), so partners of theirs may not have arrived yet"
-        )
-    return f"  {censoring.left_out:,} A rows left out as censored: {why}; complete_history=True counts them"
+    """The report's line on the censored A rows (``_censoring_text``), empty when the history was declared
+    complete."""
+    return str(render("_censoring_text", censoring._asdict(), unit))

@@ -1,41 +1,51 @@
 """The Spark side of sizing: one job counts the histogram (or the nearest partners) from counts per (keys,
-arrival), never forming the pairs; ``suggest_windows`` and ``suggest_windows_many`` check the arguments first."""
+arrival), never forming the pairs; ``suggest_windows`` and ``suggest_windows_many`` check the arguments first.
+
+The query is the run-operation's: the macros _arrival_counts and _delta_histogram_sql (_nearest_partners_sql)
+render it over placeholders that ``statement.run`` binds to the caller's DataFrames, and
+_delta_histogram_counted (_nearest_partners_counted) read its rows, as dbt reads them."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Literal, overload
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal, overload
 
 from pyspark.sql import DataFrame
-from pyspark.sql import functions as F
 
 from ..orchestration.join import check_inputs
 from ..plan.time_units import TimeUnit
-from ..sql_text.fragments import diff_units_sql, quote, truncate_sql
+from ..sql_text import render, statement
 from .checks import check_complete_history, check_coverage, check_partner, current_window
 from .nearest import normalise_nearest
 from .report import ARowWindowSuggestion, WindowSuggestion
 from .results import NO_CENSORING, Censoring, Histogram, NearestHistogram
 from .suggest import suggest_from_histogram, suggest_from_nearest
 
-_DELTA = "_delta"
+
+def _rows(
+    query: str,
+    df_a: DataFrame,
+    df_b: DataFrame,
+    keys: Sequence[tuple[str, str]],
+    inc_cols: tuple[str, str],
+    unit: TimeUnit,
+    complete_history: bool,
+) -> Any:
+    """The rows of the macro ``query`` over the rows per (keys, arrival) of each input (``_arrival_counts``),
+    read by its macro ``<query without _sql>_counted``. One job."""
+    inputs = {"keys": [list(pair) for pair in keys], "inc_col": list(inc_cols)}
+    counts = [
+        render("_arrival_counts", statement.relation(side), side, index, inputs, unit.value)
+        for index, side in enumerate(("a", "b"))
+    ]
+    text = str(render(query, counts, inputs, unit.value, complete_history))
+    rows = statement.run(text, {"a": df_a, "b": df_b}).collect()
+    return render(query.removesuffix("_sql") + "_counted", rows, complete_history)
 
 
-def _arrival_counts(
-    df: DataFrame, side: str, index: int, keys: Sequence[tuple[str, str]], inc_cols: tuple[str, str], unit: TimeUnit
-) -> DataFrame:
-    """``_<side>k0.., _<side>_arrival, _<side>_rows``: the rows of one input per (keys, arrival truncated to the
-    unit), arrival known. A key with thousands of rows a day gives one row per day here."""
-    arrival = quote(inc_cols[index])
-    keyed = df.where(f"{arrival} IS NOT NULL").selectExpr(
-        *[f"{quote(k[index])} AS _{side}k{i}" for i, k in enumerate(keys)],
-        f"{truncate_sql(arrival, unit)} AS _{side}_arrival",
-    )
-    return keyed.groupBy(*keyed.columns).agg(F.count(F.lit(1)).alias(f"_{side}_rows"))
-
-
-def _key_condition(keys: Sequence[tuple[str, str]]):
-    return F.expr(" AND ".join(f"_ak{i} = _bk{i}" for i in range(len(keys))))
+def _censoring(found: Mapping[str, Any], complete_history: bool) -> Censoring:
+    """The macro's censoring as the result object's; a complete history leaves nothing out (NO_CENSORING)."""
+    return NO_CENSORING if complete_history else Censoring(**found)
 
 
 def delta_histogram(
@@ -46,35 +56,6 @@ def delta_histogram(
     The pairs are counted, never formed: A rows per (keys, a) and B rows per (keys, b), joined on the keys,
     ``count_a × count_b`` summed per Δ. The cost grows with the distinct arrivals per key, not its rows."""
     return censored_delta_histogram(df_a, df_b, keys, inc_cols, unit, complete_history=True)[0]
-
-
-def _bounds(counts_a: DataFrame, counts_b: DataFrame, reach: DataFrame, unit: TimeUnit) -> DataFrame:
-    """One row: the watermark (min of the latest arrivals of a and b, NULL when either has none), its text, and
-    ``_reach``, the largest max_waiting_time the suggestion considers (``reach``'s one value, at least 0)."""
-    latest_a = counts_a.agg(F.max("_a_arrival").alias("_a_latest"))
-    latest_b = counts_b.agg(F.max("_b_arrival").alias("_b_latest"))
-    pattern = "yyyy-MM-dd" if unit is TimeUnit.DAY else "yyyy-MM-dd HH:mm"
-    watermark = "CASE WHEN _a_latest IS NULL OR _b_latest IS NULL THEN NULL ELSE least(_a_latest, _b_latest) END"
-    return (
-        latest_a.crossJoin(latest_b)
-        .crossJoin(reach)
-        .selectExpr(
-            f"{watermark} AS _watermark",
-            f"date_format({watermark}, '{pattern}') AS _watermark_text",
-            "greatest(0, coalesce(_reach, 0)) AS _reach",
-        )
-    )
-
-
-def _kept_sql(unit: TimeUnit, complete_history: bool) -> str:
-    """An A row counts when its whole candidate window, up to ``a + _reach``, lies at or before the watermark."""
-    if complete_history:
-        return "true"
-    return f"coalesce({diff_units_sql('_watermark', '_a_arrival', unit)} >= _reach, false)"
-
-
-def _censoring(row_text: str | None, reach: int, left_out: int, complete_history: bool) -> Censoring:
-    return NO_CENSORING if complete_history else Censoring(row_text, reach, left_out)
 
 
 def censored_delta_histogram(
@@ -92,44 +73,9 @@ def censored_delta_histogram(
     A recent A row's late partners have not arrived yet: counting its pairs would count the short Δ and miss
     the long ones, and bias the suggestion toward too short a window. ``complete_history=True`` counts every A
     row (a closed history, or one whose partners are all known to have arrived)."""
-    counts_a = _arrival_counts(df_a, "a", 0, keys, inc_cols, unit)
-    counts_b = _arrival_counts(df_b, "b", 1, keys, inc_cols, unit)
-    per_a = (
-        counts_a.join(counts_b, _key_condition(keys), "inner")
-        .selectExpr(
-            "_a_arrival",
-            f"{diff_units_sql('_b_arrival', '_a_arrival', unit)} AS {_DELTA}",
-            "_a_rows * _b_rows AS _pairs",
-        )
-        .groupBy("_a_arrival", _DELTA)
-        .agg(F.sum("_pairs").alias("_pairs"))
-    )
-    bounds = _bounds(counts_a, counts_b, per_a.agg(F.max(_DELTA).alias("_reach")), unit)
-    kept = _kept_sql(unit, complete_history)
-    pairs = (
-        per_a.crossJoin(bounds)
-        .where(kept)
-        .groupBy(_DELTA)
-        .agg(F.sum("_pairs").alias("_n"))
-        .selectExpr("'pairs' AS _kind", f"CAST({_DELTA} AS BIGINT) AS _value", "CAST(_n AS BIGINT) AS _n")
-    )
-    left_out = (
-        counts_a.crossJoin(bounds)
-        .where(f"NOT ({kept})")
-        .agg(F.sum("_a_rows").alias("_n"))
-        .crossJoin(bounds)
-        .selectExpr(
-            "_watermark_text AS _kind", "CAST(_reach AS BIGINT) AS _value", "CAST(coalesce(_n, 0) AS BIGINT) AS _n"
-        )
-    )
-    histogram: Histogram = {}
-    censoring = NO_CENSORING
-    for kind, value, n in pairs.unionAll(left_out).collect():
-        if kind == "pairs":
-            histogram[int(value)] = int(n)
-        else:
-            censoring = _censoring(kind, int(value), int(n), complete_history)
-    return dict(sorted(histogram.items())), censoring
+    found = _rows("_delta_histogram_sql", df_a, df_b, keys, inc_cols, unit, complete_history)
+    histogram: Histogram = {delta: pairs for delta, pairs in found["histogram"]}
+    return histogram, _censoring(found["censoring"], complete_history)
 
 
 def nearest_partners(
@@ -156,41 +102,9 @@ def censored_nearest_partners(
     """``nearest_partners`` of the A rows whose whole candidate window ``[a − max lb, a + max mw]`` lies at or
     before the watermark (max mw: the largest nearest partner after a, at least 0), and what that left out. A
     recent A row whose partner has not arrived yet would count as timed out (or without partner)."""
-    groups = _arrival_counts(df_a, "a", 0, keys, inc_cols, unit)
-    counts_b = _arrival_counts(df_b, "b", 1, keys, inc_cols, unit)
-    arrivals_b = counts_b.drop("_b_rows")
-    delta = diff_units_sql("_b_arrival", "_a_arrival", unit)
-    per_a = (
-        groups.join(arrivals_b, _key_condition(keys), "left")
-        .selectExpr(*groups.columns, f"{delta} AS {_DELTA}")
-        .groupBy(*groups.columns)
-        .agg(
-            F.expr(f"min(CASE WHEN {_DELTA} <= 0 THEN -{_DELTA} END)").alias("_before"),
-            F.expr(f"min(CASE WHEN {_DELTA} >= 0 THEN {_DELTA} END)").alias("_after"),
-        )
-    )
-    bounds = _bounds(groups, counts_b, per_a.agg(F.max("_after").alias("_reach")), unit)
-    rows = (
-        per_a.crossJoin(bounds)
-        .selectExpr("_before", "_after", "_a_rows", f"{_kept_sql(unit, complete_history)} AS _kept")
-        .groupBy("_kept", "_before", "_after")
-        .agg(F.sum("_a_rows").alias("_a_rows"))
-        .crossJoin(bounds.select("_watermark_text", "_reach"))
-        .collect()
-    )
-    nearest: NearestHistogram = {}
-    without_partner = left_out = 0
-    watermark, reach = None, 0
-    for row in rows:
-        watermark, reach = row["_watermark_text"], int(row["_reach"])
-        before, after = (None if row[c] is None else int(row[c]) for c in ("_before", "_after"))
-        if not row["_kept"]:
-            left_out += int(row["_a_rows"])
-        elif before is None and after is None:
-            without_partner += int(row["_a_rows"])
-        else:
-            nearest[(before, after)] = int(row["_a_rows"])
-    return normalise_nearest(nearest), without_partner, _censoring(watermark, reach, left_out, complete_history)
+    found = _rows("_nearest_partners_sql", df_a, df_b, keys, inc_cols, unit, complete_history)
+    nearest = normalise_nearest({(before, after): rows for before, after, rows in found["points"]})
+    return nearest, found["without_partner"], _censoring(found["censoring"], complete_history)
 
 
 @overload

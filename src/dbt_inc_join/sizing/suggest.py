@@ -1,29 +1,24 @@
-"""The whole suggestion from a histogram: of Δ for pairs (histogram.py's rules), of the nearest partners for
-one row per A (nearest.py's rules), each checked and assembled into what report.py prints."""
+"""The whole suggestion from a histogram: of Δ for pairs (the macro _suggest_from_histogram), of the nearest
+partners for one row per A (_suggest_from_nearest), each rendered once over the checked histogram and read back
+into the result objects of report.py."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ..plan.validation import type_failure
+from ..sql_text import render
 from .checks import check_coverage, check_partner
-from .histogram import (
-    candidate_windows,
-    covered_share,
-    late_match_shares,
-    minimal_window,
-    normalise_histogram,
-    quantiles,
-)
-from .nearest import (
-    candidate_a_row_windows,
-    covered_a_row_share,
-    minimal_a_row_window,
-    normalise_nearest,
-    side_histogram,
-)
+from .histogram import histogram_rows, normalise_histogram
+from .nearest import nearest_points, normalise_nearest
 from .report import ARowWindowSuggestion, WindowSuggestion
-from .results import NO_CENSORING, Censoring
+from .results import NO_CENSORING, Censoring, LateMatchShare, WindowCandidate
+
+
+def _candidates(rows: Sequence[Mapping[str, Any]]) -> tuple[WindowCandidate, ...]:
+    """The macros' candidates (their lost pairs or A rows aside) as WindowCandidate rows."""
+    return tuple(WindowCandidate(c["target"], c["look_back_time"], c["max_waiting_time"], c["lost"]) for c in rows)
 
 
 def suggest_from_histogram(
@@ -37,40 +32,26 @@ def suggest_from_histogram(
     (look_back_time, max_waiting_time) in use, for the late matches (default: the suggested one)."""
     coverage = check_coverage(coverage)
     bins = normalise_histogram(histogram)
-    count = sum(bins.values())
-    if not count:
-        return WindowSuggestion(
-            count=0,
-            minimum=None,
-            maximum=None,
-            quantiles={},
-            look_back_time=0,
-            max_waiting_time=0,
-            coverage=coverage,
-            covered=1.0,
-            candidates=(),
-            histogram={},
-            time_uom=time_uom,
-            note="no partner pairs: no key occurs in both inputs with both arrivals known, so the history "
-            "says nothing about the window; lb = mw = 0 is a placeholder",
-            censoring=censoring,
-        )
-    lb, mw = minimal_window(bins, coverage)
-    late_window = window or (lb, mw)
+    s = render("_suggest_from_histogram", histogram_rows(bins), coverage, window)
+    late_window = s.get("late_window", (0, 0))  # none without pairs
     return WindowSuggestion(
-        count=count,
-        minimum=min(bins),
-        maximum=max(bins),
-        quantiles=quantiles(bins),
-        look_back_time=lb,
-        max_waiting_time=mw,
+        count=s["count"],
+        minimum=s["minimum"],
+        maximum=s["maximum"],
+        quantiles=dict(s["quantiles"]),
+        look_back_time=s["look_back_time"],
+        max_waiting_time=s["max_waiting_time"],
         coverage=coverage,
-        covered=covered_share(bins, lb, mw),
-        candidates=candidate_windows(bins, coverage),
+        covered=s["covered"],
+        candidates=_candidates(s["candidates"]),
         histogram=bins,
         time_uom=time_uom,
-        late_window=late_window,
-        late_matches=late_match_shares(bins, late_window[1]),
+        note=""
+        if s["count"]
+        else "no partner pairs: no key occurs in both inputs with both arrivals known, so the history "
+        "says nothing about the window; lb = mw = 0 is a placeholder",
+        late_window=(late_window[0], late_window[1]),
+        late_matches=tuple(LateMatchShare(**share) for share in s.get("late_matches", ())),
         censoring=censoring,
     )
 
@@ -94,26 +75,24 @@ def suggest_from_nearest(
     if isinstance(without_partner, bool) or not isinstance(without_partner, int) or without_partner < 0:
         raise type_failure("without_partner", "a whole number ≥ 0", without_partner)
     points = normalise_nearest(nearest)
-    count = sum(points.values())
-    before, after = side_histogram(points, 0), side_histogram(points, 1)
-    lb, mw = minimal_a_row_window(points, coverage)
+    s = render("_suggest_from_nearest", nearest_points(points), without_partner, coverage, partner)
     return ARowWindowSuggestion(
         partner=partner,
-        count=count,
+        count=s["count"],
         without_partner=without_partner,
-        before=sum(before.values()),
-        after=sum(after.values()),
-        before_quantiles=quantiles(before),
-        after_quantiles=quantiles(after),
-        look_back_time=lb,
-        max_waiting_time=mw,
+        before=s["before"],
+        after=s["after"],
+        before_quantiles=dict(s["before_quantiles"]),
+        after_quantiles=dict(s["after_quantiles"]),
+        look_back_time=s["look_back_time"],
+        max_waiting_time=s["max_waiting_time"],
         coverage=coverage,
-        covered=covered_a_row_share(points, lb, mw),
-        candidates=candidate_a_row_windows(points, coverage),
+        covered=s["covered"],
+        candidates=_candidates(s["candidates"]),
         nearest=points,
         time_uom=time_uom,
         note=""
-        if count
+        if s["count"]
         else "no A row has a partner: no key occurs in both inputs with both arrivals known, so the history "
         "says nothing about the window; lb = mw = 0 is a placeholder",
         censoring=censoring,
