@@ -15,8 +15,8 @@ two tables (one view per example and side over them), and runs every call of eve
 --inline` (integration_tests/macros/property_join.sql: one statement, the runs' rows unioned). The property then
 looks each example up; an example the fixture did not draw (a changed hypothesis) runs on its own, slower.
 Shrinking is off (each step would be a dbt invocation): a failure reports the example as drawn, which is small.
-The window's end is the one given: var inc_join_available_until declares the watermark beyond every arrival, so
-the availability cap of a dbt run (spec §5) does not cut it."""
+The window's end is the one given: a row without key after the window, in A and in B, holds the availability
+watermark that caps a dbt run (spec §6) past it; no var, so the invocation parses no more than the seed's did."""
 
 from __future__ import annotations
 
@@ -38,8 +38,6 @@ pytestmark = pytest.mark.dbt
 SCHEMA = "inc_join_it"
 EXAMPLES = 20
 SEED = 41
-# the watermark a dbt run may not pass (spec §5), declared beyond every arrival: the end given is the end
-VARS = {"inc_join_available_until": "2099-12-31"}
 
 # output name -> (Spark SQL aggregate, its Python twin over the partner B rows)
 AGGREGATES = {
@@ -90,6 +88,10 @@ def example_of(number: int) -> dict:
     start = rnd.randint(0, 4)
     end = rnd.randint(start + 2, HORIZON + 5)
     a, b = histories(rnd)
+    # a dbt run ends at the availability watermark min(max a, max b) at the latest (spec §6): a row without key
+    # on each side, arriving after the window, holds it past the end given (and places nothing in the window)
+    a.append(dict(id=199, k=None, t=end + 1, jitter=0))
+    b.append(dict(id=299, k=None, t=end + 1, jitter=0))
     return dict(
         unit=unit,
         arrival_type="timestamp" if unit != "day" else rnd.choice(["date", "timestamp"]),
@@ -223,7 +225,7 @@ def sql_rows(project, spark, batch: dict[str, dict]) -> dict[str, dict[str, Coun
     runs = [run for name, ex in batch.items() for run in macro_runs(name, ex)]
     text = json.dumps(runs).replace("\\", "\\\\").replace("'", "\\'")
     inline = f"{{{{ property_runs(fromjson('{text}')) }}}}"
-    result = project.invoke("show", "--inline", inline, "--limit", "-1", "--no-populate-cache", vars=VARS)
+    result = project.invoke("show", "--inline", inline, "--limit", "-1", "--no-populate-cache")
     table = result.result.results[0].agate_table
     found: dict[str, dict[str, Counter]] = {name: {run: Counter() for run in windows(ex)} for name, ex in batch.items()}
     for run, text_row in zip(table.columns["run"], table.columns["row"], strict=True):
@@ -277,16 +279,23 @@ def oracle(example: dict, start: int, end: int) -> Counter:
 # ---------------------------------------------------------------------------------------------------------------
 
 
+class DrawnRows(dict):
+    """The fixture's rows by example (``by_key``), with ``project`` and ``spark`` for an example drawn later and
+    the ``late`` ones; shown short in a falsifying example (its rows are the test's, not the example's)."""
+
+    def __repr__(self) -> str:
+        return f"<the rows of {len(self['by_key'])} examples, one dbt show>"
+
+
 @pytest.fixture(scope="module")
-def drawn_rows(project, spark) -> dict[str, Any]:
-    """The rows of every drawn example's runs, from one dbt invocation; ``project`` and ``spark`` for an example
-    drawn later."""
+def drawn_rows(project, spark) -> DrawnRows:
+    """The rows of every drawn example's runs, from one dbt invocation."""
     batch = {f"property_{i}": ex for i, ex in enumerate(drawn_examples())}
     rows = sql_rows(project, spark, batch)
-    return dict(by_key={key(ex): rows[name] for name, ex in batch.items()}, project=project, spark=spark, late=[])
+    return DrawnRows(by_key={key(ex): rows[name] for name, ex in batch.items()}, project=project, spark=spark, late=[])
 
 
-def rows_of(drawn_rows: dict[str, Any], example: dict) -> dict[str, Counter]:
+def rows_of(drawn_rows: DrawnRows, example: dict) -> dict[str, Counter]:
     found = drawn_rows["by_key"].get(key(example))
     if found is None:  # not among the fixture's examples: one more dbt invocation
         drawn_rows["late"].append(example)
