@@ -29,7 +29,7 @@ ENGINE_CORE := tests/core --ignore=tests/core/test_compat_mode.py --ignore=tests
 	--ignore=tests/core/test_join_type_table.py --ignore=tests/core/test_run_log_line.py \
 	--ignore=tests/core/test_twins.py --ignore=tests/core/test_changed_files.py
 
-.PHONY: help demo check generate test test-core test-spark4 test-spark4-ansi test-spark35 test-spark35-ansi pictures java \
+.PHONY: help demo check generate test test-fast test-core test-spark4 test-spark4-ansi test-spark35 test-spark35-ansi pictures java \
 	integration-deps test-lane-1 test-lane-2 test-spark4-dbt test-spark4-thrift test-spark4-ledger test-spark4-core test-cluster \
 	test-spark4-cluster test-spark4-adapter \
 	test-spark4-ansi-dbt test-spark4-ansi-core test-spark35-dbt test-spark35-core test-spark35-ansi-dbt \
@@ -147,6 +147,15 @@ test-spark4-cluster: $(STAMP)
 test-spark4-adapter: $(STAMP) ## dbt's adapter suite without and with the package (tests/adapter, about 5 min)
 	$(TMPDIR_READY) INC_JOIN_ADAPTER_PACKAGE=without $(SPARK4) --basetemp=.pytest-tmp/$@-without tests/adapter
 	$(TMPDIR_READY) INC_JOIN_ADAPTER_PACKAGE=with $(SPARK4) --basetemp=.pytest-tmp/$@-with tests/adapter
+
+# The fast tier: every test that needs no Spark job and no dbt invocation (tests/conftest.py's --no-spark leaves
+# out the tests whose fixtures include `spark` and those marked `dbt`): the shared tables, the messages, the
+# macros rendered with jinja2, the run ledger's and sizing's pure rules, the packaging checks. No JVM starts.
+FAST_TESTS := tests/core tests/packaging tests/test_contributing_map.py tests/test_readme_examples.py \
+	tests/test_docs_examples.py
+
+test-fast: $(STAMP) ## The tests without a Spark job or a dbt invocation (under a minute)
+	$(BIN)/python $(PYTEST) --no-spark $(FAST_TESTS)
 
 test-core: $(STAMP) $(PEER_STAMP) ## The fast loop: the PySpark core without dbt, on Spark 4 (about 7 min)
 	$(BIN)/python $(PYTEST) --hypothesis-profile=fast tests/core

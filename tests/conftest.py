@@ -28,6 +28,49 @@ settings.register_profile("fast", max_examples=8)
 settings.load_profile("inc_join")
 
 
+# `make test-fast` (pytest --no-spark): the tests that need no Spark job and no dbt invocation. A test needs Spark
+# when the fixture `spark` is in its fixture closure (directly, or through `project`, `inputs`, ...); a test that
+# invokes dbt carries the marker `dbt` (the integration tests, and the renders of tests/core/test_twins.py and
+# test_changed_files.py by one `dbt run-operation` without Spark). The Spark session is a fixture, started lazily:
+# the tests left run without a JVM and without dbt's runner, and the run fails if either was started anyway (such a
+# test needs the marker or the fixture).
+NO_SPARK = "--no-spark"
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        NO_SPARK,
+        action="store_true",
+        help="inc_join: deselect the tests that use the Spark session or invoke dbt (`make test-fast`)",
+    )
+
+
+def pytest_collection_modifyitems(config, items):
+    if not config.getoption(NO_SPARK):
+        return
+
+    def needs_spark_or_dbt(item) -> bool:
+        marked = item.get_closest_marker("dbt") is not None or item.get_closest_marker("spark") is not None
+        return "spark" in getattr(item, "fixturenames", ()) or marked
+
+    kept = [item for item in items if not needs_spark_or_dbt(item)]
+    deselected = [item for item in items if needs_spark_or_dbt(item)]
+    if deselected:
+        config.hook.pytest_deselected(items=deselected)
+        items[:] = kept
+
+
+def _spark_or_dbt_was_started() -> str | None:
+    import sys
+
+    context = sys.modules.get("pyspark.context")
+    if context is not None and context.SparkContext._gateway is not None:
+        return "Spark"
+    if "dbt.cli.main" in sys.modules:  # dbtRunner's module: imported by harness/local_dbt.py when it invokes dbt
+        return "dbt"
+    return None
+
+
 def ansi_setting():
     """The ANSI mode this run asks for: "true", "false", or None (leave the defaults)."""
     value = os.environ.get("INC_JOIN_ANSI", "").strip().lower()
@@ -88,6 +131,11 @@ def dbt_spark_default_ansi():
 
 def pytest_sessionfinish(session, exitstatus):
     reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    started = _spark_or_dbt_was_started() if session.config.getoption(NO_SPARK) else None
+    if started:
+        if reporter:
+            reporter.write_line(f"inc_join: a test started {started} in a {NO_SPARK} run.", red=True)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
     skipped = reporter.stats.get("skipped", []) if reporter else []
     if skipped and exitstatus == pytest.ExitCode.OK:
         reporter.write_line(f"inc_join: {len(skipped)} test(s) skipped; a skipped test fails the run.", red=True)

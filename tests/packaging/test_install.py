@@ -4,6 +4,7 @@ tree a fresh clone has, and the copy is compared file by file before and after. 
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -69,6 +70,7 @@ def test_a_path_install_leaves_the_source_tree_as_it_was_and_the_module_imports(
     assert imported.stdout.split("\n")[:3] == [f"True {VERSION}", "['dbt_inc_join']", "True `a``b`"]
 
 
+@pytest.mark.spark
 def test_the_core_runs_the_readme_example_where_dbt_is_not_installed(tmp_path):
     """Issue 41: the core needs pyspark and jinja2, not dbt. The installed package, beside only pyspark, py4j,
     jinja2 and markupsafe (links to this environment's copies), in a Python started without site-packages, runs
@@ -105,3 +107,20 @@ def test_the_core_runs_the_readme_example_where_dbt_is_not_installed(tmp_path):
     lines = ran.stdout.strip().splitlines()
     assert lines[0] == "no dbt"
     assert lines[-1] == str(sorted((trx, str(day), code) for trx, day, code, *_ in SEVEN_ROWS))
+
+
+def test_the_installed_distribution_holds_the_macros_only_as_a_wheel():
+    """The wheel ships macros/ inside the package (hatch_build.py asks for it in the standard wheel); an editable
+    install (`pip install -e .`, make's venvs) finds the checkout's macros/ and installs no copy of them: no folder
+    dbt_inc_join/macros without a module in site-packages, which a process hiding the package (tests/adapter's
+    `without` run) would still find."""
+    from importlib.metadata import distribution
+
+    found = distribution("dbt-inc-join")
+    direct_url = json.loads(found.read_text("direct_url.json") or "{}")
+    macro_files = [str(name) for name in found.files or () if str(name).startswith("dbt_inc_join/macros/")]
+    if direct_url.get("dir_info", {}).get("editable"):
+        assert macro_files == []
+        assert [str(name) for name in found.files or () if str(name).startswith("dbt_inc_join/")] == []
+    else:
+        assert "dbt_inc_join/macros/inc_join.sql" in macro_files
