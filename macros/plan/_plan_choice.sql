@@ -1,5 +1,5 @@
 {#- Which plan pairs the rows of one run (docs/spec.md §15): the plain key join, or the grouped plan of spec §11.
-    Read side by side with src/dbt_inc_join/plan/plan_choice.py (same steps, same names, same texts); the sample
+    The core renders the pure rules (src/dbt_inc_join/plan/plan_choice.py) and takes its samples itself; the sample
     size and threshold come from the shared table (macros/tables/generated/_plan_choice_settings.sql). -#}
 
 {% macro _fixed_plan(params, reads_nothing) %}

@@ -1,5 +1,5 @@
 {#- The aggregate and null_fill arguments (spec §11): Spark checks each aggregate on b's schema before any data is
-    read, and a null_fill value becomes a SQL literal. Read side by side with src/dbt_inc_join/plan/aggregates.py.
+    read, and a null_fill value becomes a SQL literal. The core renders the fills and the messages (plan/aggregates.py).
 
     Spark itself is the judge of what is an aggregate: each expression is analysed in
     `SELECT <expression>, count(1) FROM b WHERE false`. Jinja cannot catch a failed query, so the macro asks

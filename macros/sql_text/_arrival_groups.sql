@@ -3,7 +3,7 @@
     keys and a time bucket of width look_back_time + max_waiting_time + 1 (B's row falls into one bucket, an
     arrival's window touches one or two), then joined back to A by equality. With join_cond (spec §12) the distinct
     rows of A also carry the A columns its pair conjuncts read (_ac<i>), which come back as _gc<i> and join back
-    null-safe; its A-only conjuncts filter those rows and test the A row in the join back instead. Read side by side with src/dbt_inc_join/arrival_groups.py (same names, same text). -#}
+    null-safe; its A-only conjuncts filter those rows and test the A row in the join back instead. The core renders these macros too. -#}
 
 {% macro _pairs_by_bucket(mode, how) %}
   {#- Every partner with how = inner: the pairs are the output, so A's rows themselves go into the buckets

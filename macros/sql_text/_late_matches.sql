@@ -2,7 +2,7 @@
     late_match_time after its window closed, code 7 at b, one row per pair; its a_timed_out row stays.
     The A rows of the slice without any B row in their window are found first (an anti-join with B's slice);
     each gets a second copy, flagged _a_late, that pairs only after the window, in the same join.
-    Read side by side with src/dbt_inc_join/late_matches.py (same names, same text). -#}
+    The core renders these macros too. -#}
 
 {% macro _late_window_sql(window, mw, late_match_time, time_uom) %}
   {#- The pairing rule with late copies: an A row's own copy pairs inside `window`, a late copy only in

@@ -1,7 +1,7 @@
 {#- The SQL of one run: slice both inputs, join them once, classify every joined row by the scenarios, keep
     the rows placed in the output window, select the output columns.
 
-    Read side by side with src/dbt_inc_join/orchestration/render.py (same steps, same names, same SQL text); the
+    The statement of SQL models and of the core alike (orchestration/render.py renders _render_join); the
     one-row-per-A pieces are in _render_groups.sql, the classification and output columns in _render_placed.sql. One SELECT over
     one join, never a UNION ALL of one SELECT per scenario: Spark inlines the joined CTE into every branch of a
     UNION ALL and pushes each branch's filter below the join, so each branch re-scanned both inputs and joined

@@ -1,4 +1,4 @@
-"""The run ledger's rules (spec §13), as the SQL macros apply them (macros/ledger/: _ledger.sql and its neighbours).
+"""The run ledger's rules (spec §13), as the SQL macros apply them (macros/plan/_ledger.sql, rendered here).
 
 The ledger itself is written by the post-hook ``dbt_inc_join.record_run()`` for SQL and Python models alike;
 what a Python model needs is where its run starts and how far it may go.

@@ -1,4 +1,4 @@
-"""The dbt glue of inc_join (the Python side of the dbt package's macros/python_models/).
+"""The dbt glue of inc_join (with macros/orchestration/create_table_as.sql and macros/io/_py_writer.sql).
 
 - ``model``: ``inc_join_model``, the body of a dbt Python model (its window comes from dbt's state);
 - ``submission``: ``BaseInProcessHelper``, the base class of the two dbt-spark submission helpers, which run a
