@@ -301,3 +301,20 @@ def test_bad_argument_gets_one_exact_message(spark, change, error, message):
     with pytest.raises(error) as caught:
         inc_join_many(a, inputs, output_window_start="2025-03-01", output_window_end="2025-03-10")
     assert str(caught.value) == message
+
+
+def test_output_select_and_twice_named_columns_fail_before_any_data_is_read(spark):
+    """The output columns are named from the schemas alone: an output_select naming no output column, or two
+    output columns under one name, fail before a job (no end is given, so a job would be the watermark's)."""
+    a, inputs = fixed_inputs(spark)
+    jobs = spark.sparkContext.statusTracker().getJobIdsForGroup()
+    with pytest.raises(ValueError) as caught:
+        inc_join_many(a, inputs, output_select=["id", "nope"])
+    assert str(caught.value).startswith("inc_join_many: output_select names 'nope', not an output column (RecDate, ")
+    inputs[1]["aggregate"] = {"id_fin": "count(*)"}  # sepa's aggregate would meet fin's id (as id_fin)
+    with pytest.raises(ValueError) as caught:
+        inc_join_many(a, inputs)
+    assert str(caught.value) == (
+        "inc_join_many: output column 'id_fin' would exist twice; rename a column or give the input a suffix."
+    )
+    assert spark.sparkContext.statusTracker().getJobIdsForGroup() == jobs
