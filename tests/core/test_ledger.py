@@ -8,8 +8,9 @@ from datetime import date, datetime
 
 import pytest
 
-from dbt_inc_join.plan.ledger import cap_window, check_max_window_units, committed_state, ledger_start
+from dbt_inc_join.plan.ledger import check_max_window_units, committed_state, ledger_start
 from dbt_inc_join.plan.time_units import TimeUnit
+from dbt_inc_join.sql_text import render
 
 DAY, HOUR = TimeUnit.DAY, TimeUnit.HOUR
 STATE = {
@@ -148,12 +149,13 @@ def test_without_a_committed_window_the_whole_table_is_read():
 )
 def test_max_window_units_caps_the_end(start, end, cap, expected):
     unit = HOUR if isinstance(start, datetime) else DAY
-    capped = cap_window(start, end, cap, unit)
-    assert (capped.end, capped.units_behind) == expected
+    empty = start is not None and start > end
+    capped = render("_cap_window", start, end, empty, cap, unit.value)  # the rule both languages render
+    assert (capped["end"], capped["units_behind"]) == expected
     if expected[1]:
         plural = "s" if expected[1] != 1 else ""
         behind = f"{expected[1]} {unit.value}{plural} behind {end}"
-        assert capped.reason == f"max_window_units={cap}: caught up to {expected[0]}, {behind}"
+        assert capped["reason"] == f"max_window_units={cap}: caught up to {expected[0]}, {behind}"
 
 
 @pytest.mark.parametrize("value", [0, -3, True, 2.0, "31"])

@@ -14,19 +14,6 @@ from ..sql_text import render
 from ..sql_text.fragments import arrival_range_sql, quote, truncate_sql
 
 
-def input_maxima(
-    df_a: DataFrame,
-    df_b: DataFrame,
-    inc_cols: tuple[str, str],
-    arrival_types: Sequence[DataType],
-    unit: TimeUnit,
-    start: UnitValue | None = None,
-) -> tuple[UnitValue | None, UnitValue | None]:
-    """The latest arrival of A and of B in the unit (None: no arrival at or after ``start``)."""
-    a_max, b_max = latest_arrivals(list(zip((df_a, df_b), inc_cols, arrival_types, strict=True)), unit, start)
-    return a_max, b_max
-
-
 def latest_arrivals(
     sides: Sequence[tuple[DataFrame, str, DataType]], unit: TimeUnit, start: UnitValue | None = None
 ) -> list[UnitValue | None]:
@@ -60,7 +47,7 @@ def availability_watermark(
     start: UnitValue | None = None,
 ) -> UnitValue | None:
     """``min(max a, max b)`` in the unit, or None when either input has no arrival (at or after ``start``)."""
-    return watermark_of(*input_maxima(df_a, df_b, inc_cols, arrival_types, unit, start))
+    return watermark_of(*latest_arrivals(list(zip((df_a, df_b), inc_cols, arrival_types, strict=True)), unit, start))
 
 
 def watermark_of(*maxima: UnitValue | None) -> UnitValue | None:

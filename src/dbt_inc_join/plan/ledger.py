@@ -73,27 +73,3 @@ def check_max_window_units(value: object, parameter: str = "max_window_units") -
             f"inc_join: {parameter} must be a positive whole number of time_uom units, e.g. 31 (got {shown})."
         )
     return value
-
-
-def units_between(later: UnitValue, earlier: UnitValue, unit: TimeUnit) -> int:
-    """Whole units from ``earlier`` to ``later`` (the macro ``_units_between``)."""
-    return int(render("_units_between", later, earlier, unit.value))
-
-
-@dataclass(frozen=True)
-class CappedEnd:
-    end: UnitValue | None
-    units_behind: int
-    reason: str | None
-
-
-def cap_window(
-    start: UnitValue | None, end: UnitValue | None, max_window_units: int | None, unit: TimeUnit
-) -> CappedEnd:
-    """At most ``max_window_units`` units from the start: a first run over years, or a catch-up after downtime,
-    goes in committed chunks, one per dbt run (the macro ``_cap_window``)."""
-    if max_window_units is None:  # no cap (the macro would read a dbt var instead)
-        return CappedEnd(end, 0, None)
-    empty = end is None or (start is not None and start > end)
-    found = render("_cap_window", start, end, empty, max_window_units, unit.value)
-    return CappedEnd(found["end"], found["units_behind"], found["reason"])
