@@ -8,6 +8,11 @@ PEER_STAMP := $(PEER)/.installed
 # The second environment: the latest pyspark 3.5 (requirements/spark35.txt), for what pyproject promises.
 VENV35 := .venv-spark35
 STAMP35 := $(VENV35)/.installed
+# The third: Delta Lake and Iceberg (requirements/formats.txt): a pyspark both formats are built for (4.1) with the
+# newest dbt-core that installs here (1.12). The formats' jars: jars/pom.xml, copied by `make jars` into .jars/.
+VENVF := .venv-formats
+STAMPF := $(VENVF)/.installed
+JARS_STAMP := .jars/.copied
 # --durations: the slowest tests of each leg in its log, to keep the suite's time in view
 PYTEST := -m pytest --durations=15
 # The parts of the dbt suite that run on every engine: the ANSI probe, the daily pipeline (SQL macro and Python
@@ -33,7 +38,7 @@ ENGINE_CORE := tests/core --ignore=tests/core/test_compat_mode.py --ignore=tests
 	integration-deps test-lane-1 test-lane-2 test-spark4-dbt test-spark4-thrift test-spark4-ledger test-spark4-core test-cluster \
 	test-spark4-cluster test-spark4-adapter \
 	test-spark4-ansi-dbt test-spark4-ansi-core test-spark35-dbt test-spark35-core test-spark35-ansi-dbt \
-	test-spark35-ansi-core clean-state bench bench-quick bench-peer thrift-server thrift-server-stop
+	test-spark35-ansi-core test-formats test-delta-spark41 test-iceberg-spark41 test-delta-spark35 jars clean-state bench bench-quick bench-peer thrift-server thrift-server-stop
 
 help: ## These targets, one line each
 	@grep -E '^[a-z0-9.-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 20
@@ -148,6 +153,24 @@ test-spark4-adapter: $(STAMP) ## dbt's adapter suite without and with the packag
 	$(TMPDIR_READY) INC_JOIN_ADAPTER_PACKAGE=without $(SPARK4) --basetemp=.pytest-tmp/$@-without tests/adapter
 	$(TMPDIR_READY) INC_JOIN_ADAPTER_PACKAGE=with $(SPARK4) --basetemp=.pytest-tmp/$@-with tests/adapter
 
+# The table formats (spec §16): the daily dbt pipeline (SQL and Python models) and dbt's unit tests with every table
+# in Delta Lake or Iceberg (INC_JOIN_TABLE_FORMAT; harness/table_formats.py gives the session the jars of `make
+# jars`, the format's extension and catalog). Delta and Iceberg on Spark 4.1 with dbt-core 1.12 (.venv-formats),
+# Delta on Spark 3.5 with dbt-core 1.11 (.venv-spark35).
+FORMAT_TESTS := $(DBT_PIPELINE) $(DBT_UNIT)
+SPARK41_FORMATS := INC_JOIN_EXPECT_SPARK=4.1 $(VENVF)/bin/python $(PYTEST) --hypothesis-profile=fast
+
+test-formats: test-delta-spark41 test-iceberg-spark41 test-delta-spark35 ## Delta Lake and Iceberg: the daily pipeline and unit tests per format
+
+test-delta-spark41: $(STAMPF) $(JARS_STAMP)
+	$(TMPDIR_READY) INC_JOIN_TABLE_FORMAT=delta $(SPARK41_FORMATS) $(BASETEMP) $(FORMAT_TESTS)
+
+test-iceberg-spark41: $(STAMPF) $(JARS_STAMP)
+	$(TMPDIR_READY) INC_JOIN_TABLE_FORMAT=iceberg $(SPARK41_FORMATS) $(BASETEMP) $(FORMAT_TESTS)
+
+test-delta-spark35: $(STAMP35) $(JARS_STAMP)
+	$(TMPDIR_READY) INC_JOIN_TABLE_FORMAT=delta $(SPARK35) $(BASETEMP) $(FORMAT_TESTS)
+
 # The fast tier: every test that needs no Spark job and no dbt invocation (tests/conftest.py's --no-spark leaves
 # out the tests whose fixtures include `spark` and those marked `dbt`): the shared tables, the messages, the
 # macros rendered with jinja2, the run ledger's and sizing's pure rules, the packaging checks. No JVM starts.
@@ -217,6 +240,31 @@ $(STAMP35): pyproject.toml requirements/spark35.txt | java
 	rm -rf build src/*.egg-info
 	$(VENV35)/bin/pip install --quiet --disable-pip-version-check --no-deps -e .
 	touch $(STAMP35)
+
+# The same way again; dbt-core 1.12's parser package comes only as a wheel here (its source build downloads).
+$(STAMPF): pyproject.toml requirements/formats.txt | java
+	$(PYTHON) -m venv $(VENVF)
+	$(VENVF)/bin/pip install --quiet --disable-pip-version-check --only-binary=dbt-core-experimental-parser \
+		-r requirements/formats.txt
+	rm -rf build src/*.egg-info
+	$(VENVF)/bin/pip install --quiet --disable-pip-version-check --no-deps -e .
+	touch $(STAMPF)
+
+# The table formats' jars from Maven Central, one folder per jars/pom.xml profile (<format>-spark<x.y>), fetched
+# once as the venvs are; a Spark session takes them through spark.jars (harness/table_formats.py). Only the
+# formats' own artifacts: Spark, Hadoop, Parquet and Scala come with pyspark.
+JAR_SETS := delta-spark4.1 iceberg-spark4.1 delta-spark3.5
+
+jars: $(JARS_STAMP) ## Fetch the Delta Lake and Iceberg jars into .jars/ (Maven, jars/pom.xml)
+
+$(JARS_STAMP): jars/pom.xml
+	@command -v mvn >/dev/null 2>&1 || { echo "inc_join: Maven (mvn) is required to fetch the Delta and Iceberg jars." >&2; exit 1; }
+	rm -rf .jars
+	for set in $(JAR_SETS); do \
+		mvn --quiet --batch-mode -Dstyle.color=never -f jars/pom.xml -P $$set dependency:copy-dependencies \
+			-DincludeGroupIds=io.delta,org.apache.iceberg -DoutputDirectory=$(CURDIR)/.jars/$$set || exit 1; \
+	done
+	touch $(JARS_STAMP)
 
 $(PEER_STAMP): requirements/bench.txt | $(STAMP)
 	rm -rf $(PEER)

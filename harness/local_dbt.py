@@ -10,6 +10,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from .table_formats import format_settings, table_format
+
 
 class LocalDbtProject:
     """A dbt project run with dbtRunner against the embedded local Spark in ``state_dir``.
@@ -22,6 +24,11 @@ class LocalDbtProject:
         self, project_dir: Path, state_dir: Path, target: str | None = None, parse_per_vars: bool = False
     ) -> None:
         self.project_dir = Path(project_dir).resolve()
+        # a Delta or Iceberg run (INC_JOIN_TABLE_FORMAT): the profile's output of that name, given the jars
+        chosen = table_format()
+        if chosen is not None and target is None:
+            target = chosen
+            os.environ["INC_JOIN_FORMAT_JARS"] = format_settings(chosen)["spark.jars"]
         self.target = target
         self.parse_per_vars = parse_per_vars
         self.state_dir = Path(state_dir).resolve()

@@ -13,6 +13,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from .table_formats import format_settings, table_format
+
 LOG_CONFIG = Path(__file__).resolve().parent / "log4j2.properties"
 # The JVM flags of short runs (the integration profile's); the full benchmark sets INC_JOIN_JVM_FLAGS instead.
 DEFAULT_JVM_FLAGS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:ReservedCodeCacheSize=256m"
@@ -35,6 +37,8 @@ def local_spark_settings(state_dir: Path) -> dict[str, str]:
         "spark.sql.warehouse.dir": f"file:{state}/warehouse",
         "spark.hadoop.javax.jdo.option.ConnectionURL": f"jdbc:derby:;databaseName={state}/metastore_db;create=true",
         "spark.driver.extraJavaOptions": f"-Dderby.system.home={state} {jvm_flags}",
+        # Delta Lake or Iceberg when INC_JOIN_TABLE_FORMAT says so (harness/table_formats.py)
+        **format_settings(table_format()),
     }
 
 

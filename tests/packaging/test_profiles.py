@@ -82,3 +82,26 @@ def test_the_readme_profile_keeps_sparks_warnings_out_of_a_daily_runs_log():
     profile = session_parameters(block[: block.index("```")], {"INC_JOIN_STATE_DIR": "/state"}, output="local")
     assert profile["spark.log.level"] == "ERROR"
     assert profile["spark.ui.showConsoleProgress"] == "false"
+
+
+@pytest.mark.parametrize("chosen", ["delta", "iceberg"])
+def test_a_format_output_is_the_embedded_session_with_that_format(chosen, tmp_path, monkeypatch):
+    """integration_tests/profiles.yml's delta and iceberg outputs are the session output plus the format's lines,
+    value for value what harness/table_formats.py gives the embedded session (the jars: INC_JOIN_FORMAT_JARS)."""
+    from harness import table_formats
+
+    jars = tmp_path / "jars"
+    for line in ("3.5", "4.0", "4.1", "4.2", "4.3"):
+        (jars / f"{chosen}-spark{line}").mkdir(parents=True)
+        (jars / f"{chosen}-spark{line}" / f"{chosen}-one.jar").write_bytes(b"")
+    monkeypatch.setattr(table_formats, "JARS", jars)
+    monkeypatch.delenv("INC_JOIN_JVM_FLAGS", raising=False)
+    monkeypatch.setenv("INC_JOIN_TABLE_FORMAT", chosen)
+    session = local_spark_settings(tmp_path)
+    environ = {"INC_JOIN_STATE_DIR": str(tmp_path.resolve()), "INC_JOIN_FORMAT_JARS": session["spark.jars"]}
+    profile = session_parameters(PROFILES["integration_tests/profiles.yml"], environ, output=chosen)
+    assert profile == session
+    assert (
+        profile["spark.sql.catalog.spark_catalog"]
+        == table_formats.SESSION_SETTINGS[chosen]["spark.sql.catalog.spark_catalog"]
+    )

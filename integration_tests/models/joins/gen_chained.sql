@@ -1,5 +1,5 @@
 {{ config(materialized='incremental', incremental_strategy='insert_overwrite', partition_by=['RecDate'],
-          file_format='parquet', tags=['daily']) }}
+          tags=['daily']) }}
 -- A chain (spec §5): gen_left's table as A, read as it is. gen_left keeps its whole output and its JoinType tests;
 -- here its own columns come out under A's suffix (JoinType_A, RecDate_A_A, RecDate_B_A, PaymentId_A, ...) next to
 -- this join's RecDate_A (gen_left's output arrival) and JoinType.

@@ -9,7 +9,6 @@ def model(dbt, session):
         batch_size="day",
         begin="2025-01-01",
         partition_by=["RecDate"],
-        file_format="parquet",
         tags=["microbatch"],
     )
     return inc_join_model(

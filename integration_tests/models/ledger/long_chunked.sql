@@ -1,5 +1,5 @@
 {{ config(materialized='incremental', incremental_strategy='insert_overwrite', partition_by=['RecDate'],
-          file_format='parquet', tags=['chunked']) }}
+          tags=['chunked']) }}
 {#- the cap comes from var inc_join_max_window_units (test_ledger.py) -#}
 {{ dbt_inc_join.inc_join(ref('long_a'), ref('long_b'), join_cols='TrxId', how='full',
                      look_back_time=2, max_waiting_time=4) }}

@@ -1,5 +1,5 @@
 {{ config(materialized='incremental', incremental_strategy='insert_overwrite', partition_by=['RecDate'],
-          file_format='parquet', tags=['long']) }}
+          tags=['long']) }}
 -- spec §12 with the run ledger (spec §13): a model of several inputs records its runs like any other (its rows per
 -- JoinType stay NULL: it has one JoinType column per input)
 {{ dbt_inc_join.inc_join_many(ref('long_a'), [

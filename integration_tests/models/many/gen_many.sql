@@ -1,5 +1,5 @@
 {{ config(materialized='incremental', incremental_strategy='insert_overwrite', partition_by=['RecDate'],
-          file_format='parquet', tags=['daily']) }}
+          tags=['daily']) }}
 -- spec §12: each transaction once, with its first payment (within 2 days before and 4 after) and the statuses of
 -- the payments of the day before, the day itself and the day after, from the same payments named otherwise.
 {{ dbt_inc_join.inc_join_many(ref('stg_gen_a'), [

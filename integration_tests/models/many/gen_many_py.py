@@ -6,7 +6,6 @@ def model(dbt, session):
         materialized="incremental",
         incremental_strategy="insert_overwrite",
         partition_by=["RecDate"],
-        file_format="parquet",
         tags=["daily"],
     )
     return inc_join_many_model(
