@@ -35,6 +35,14 @@ WAITING = (
 )
 
 
+MERGE = (
+    "incremental_strategy='merge' cannot keep an inc_join table: a run replaces its output window (every row "
+    "whose arrival falls in it), and no unique_key names one output row in general. Use "
+    "incremental_strategy='insert_overwrite' with partition_by on the output's arrival column (Delta, Iceberg and "
+    "parquet), or 'microbatch'; see the README, 'Incremental strategies'."
+)
+
+
 REDO_APPEND = (
     "on_restated_input=redo needs incremental_strategy='insert_overwrite' (got 'append'): a redo replaces the "
     "table's partitions from the restated unit on; any other strategy would keep the rows it replaces, or write "
@@ -616,6 +624,8 @@ CASES = (
     ),
     Case("bad_waiting_in_incremental", model="bad_waiting_in_incremental", sql=WAITING.format(flag="true")),
     Case("bad_waiting_in_incremental_py", model="bad_waiting_in_incremental_py", sql=WAITING.format(flag="True")),
+    Case("bad_merge_strategy", model="bad_merge_strategy", sql=MERGE),
+    Case("bad_merge_strategy_py", model="bad_merge_strategy_py", sql=MERGE),
     Case("bad_many_waiting_in_incremental", model="bad_many_waiting_in_incremental", sql=WAITING.format(flag="true")),
     Case(
         "bad_many_waiting_in_incremental_py",

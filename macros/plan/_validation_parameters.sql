@@ -144,13 +144,30 @@
 {% endmacro %}
 
 {% macro _check_model_config(params) %}
-  {#- Model-level checks: provisional rows in a kept table, and microbatch batches finer than the unit. -#}
-  {%- if params.include_waiting and config.get('materialized') == 'incremental' -%}
-    {{ dbt_inc_join._fail("include_waiting=true in an incremental model would store a_waiting rows, which are provisional (a later run emits the same A row again as matched or timed out). Use include_waiting only in a view or table model that shows what is currently waiting; see the README, 'Currently waiting'.") }}
+  {#- Model-level checks on the model's config (_check_model_settings). -#}
+  {%- do dbt_inc_join._check_model_settings({
+      'materialized': config.get('materialized'),
+      'incremental_strategy': config.get('incremental_strategy'),
+      'batch_size': config.get('batch_size'),
+      'include_waiting': params.include_waiting,
+      'time_uom': params.time_uom}, 'true') -%}
+{% endmacro %}
+
+{% macro _check_model_settings(settings, true_text) %}
+  {#- Model-level checks, of SQL and Python models alike (orchestration/python_models/model.py renders this):
+      provisional rows in a kept table, a strategy that cannot keep the output's rows once, and microbatch
+      batches finer than the unit. true_text: how the model's language spells true. -#}
+  {%- if settings.include_waiting and settings.materialized == 'incremental' -%}
+    {{ dbt_inc_join._fail("include_waiting=" ~ true_text ~ " in an incremental model would store a_waiting rows, which are provisional (a later run emits the same A row again as matched or timed out). Use include_waiting only in a view or table model that shows what is currently waiting; see the README, 'Currently waiting'.") }}
   {%- endif -%}
-  {%- set batch_size = config.get('batch_size') -%}
+  {#- merge needs a key that names one output row, which an inc_join table has not in general (every partner of
+      an A row is a row of its own); the window's partitions are what a run replaces -#}
+  {%- if settings.materialized == 'incremental' and settings.incremental_strategy == 'merge' -%}
+    {{ dbt_inc_join._fail("incremental_strategy='merge' cannot keep an inc_join table: a run replaces its output window (every row whose arrival falls in it), and no unique_key names one output row in general. Use incremental_strategy='insert_overwrite' with partition_by on the output's arrival column (Delta, Iceberg and parquet), or 'microbatch'; see the README, 'Incremental strategies'.") }}
+  {%- endif -%}
+  {%- set batch_size = settings.batch_size -%}
   {%- set order = ['minute', 'hour', 'day', 'month', 'year'] -%}
-  {%- if batch_size and (batch_size | lower) in order and order.index(batch_size | lower) < order.index(params.time_uom) -%}
-    {{ dbt_inc_join._fail("batch_size='" ~ batch_size ~ "' is finer than time_uom='" ~ params.time_uom ~ "'; a batch must cover whole units: use batch_size '" ~ params.time_uom ~ "' or coarser, or a finer time_uom.") }}
+  {%- if batch_size and (batch_size | lower) in order and order.index(batch_size | lower) < order.index(settings.time_uom) -%}
+    {{ dbt_inc_join._fail("batch_size='" ~ batch_size ~ "' is finer than time_uom='" ~ settings.time_uom ~ "'; a batch must cover whole units: use batch_size '" ~ settings.time_uom ~ "' or coarser, or a finer time_uom.") }}
   {%- endif -%}
 {% endmacro %}

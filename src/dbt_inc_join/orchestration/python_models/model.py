@@ -32,28 +32,17 @@ from ...plan.restated import restated_horizon as restated_horizon_of
 from ...plan.time_units import TimeUnit, UnitValue, shift_value
 from ...plan.validation import join_arguments
 from ...plan.window import parse_bound, read_ranges, run_log_line
+from ...sql_text import render
 from ..join import prepare_join
 from ..many import PreparedMany, input_plans, plans_text, prepare_many, render_many
 from ..render import render_join
 from .resolve_window import DbtWindow, dbt_context, resolve_dbt_window
 
-UNIT_ORDER = ["minute", "hour", "day", "month", "year"]
-
 
 def check_model_config(context: dict[str, Any], include_waiting: bool, time_uom: str) -> None:
-    """The model-level checks of spec §7, as in the SQL macro."""
-    if include_waiting and context.get("materialized") == "incremental":
-        raise ValueError(
-            "inc_join: include_waiting=True in an incremental model would store a_waiting rows, which are "
-            "provisional (a later run emits the same A row again as matched or timed out). Use include_waiting "
-            "only in a view or table model that shows what is currently waiting; see the README, 'Currently waiting'."
-        )
-    batch_size = str(context.get("batch_size") or "").lower()
-    if batch_size in UNIT_ORDER and UNIT_ORDER.index(batch_size) < UNIT_ORDER.index(time_uom):
-        raise ValueError(
-            f"inc_join: batch_size='{batch_size}' is finer than time_uom='{time_uom}'; a batch must cover whole "
-            f"units: use batch_size '{time_uom}' or coarser, or a finer time_uom."
-        )
+    """The model-level checks of spec §7: the macro _check_model_settings, which SQL models run too."""
+    settings = {key: context.get(key) for key in ("materialized", "incremental_strategy", "batch_size")}
+    render("_check_model_settings", {**settings, "include_waiting": include_waiting, "time_uom": time_uom}, "True")
 
 
 def _max_window_units(context: dict[str, Any], value: int | None) -> int | None:
@@ -234,7 +223,7 @@ def inc_join_model(
     _log(f"{line}; plan: {choice.text}")
     # the writer hands it to the post-hook record_run (spec §13)
     invocation_id = context.get("invocation_id")
-    arrival = prepared.inputs.inc_col[0]
+    arrival = params.inc_col  # as the macro records it: the argument
     dbt.inc_join_run = run_record(resolved, arrival, params.time_uom.value, invocation_id, recorded, choice.text)
     return render_join(prepared, window, choice)
 
