@@ -109,7 +109,7 @@ test-spark4-ledger: $(STAMP)
 # The benchmark's quick mode is part of the suite (tests/bench), so the peer overlay must exist first.
 test-spark4-core: $(STAMP) $(PEER_STAMP)
 	$(TMPDIR_READY) $(SPARK4) $(BASETEMP) tests --ignore=tests/integration --ignore=tests/thrift --ignore=tests/cluster \
-		--ignore=tests/adapter
+		--ignore=tests/adapter --ignore=tests/formats
 
 test-spark4-thrift: $(STAMP)
 	$(TMPDIR_READY) $(SPARK4) $(BASETEMP) tests/thrift
@@ -153,11 +153,11 @@ test-spark4-adapter: $(STAMP) ## dbt's adapter suite without and with the packag
 	$(TMPDIR_READY) INC_JOIN_ADAPTER_PACKAGE=without $(SPARK4) --basetemp=.pytest-tmp/$@-without tests/adapter
 	$(TMPDIR_READY) INC_JOIN_ADAPTER_PACKAGE=with $(SPARK4) --basetemp=.pytest-tmp/$@-with tests/adapter
 
-# The table formats (spec §16): the daily dbt pipeline (SQL and Python models) and dbt's unit tests with every table
-# in Delta Lake or Iceberg (INC_JOIN_TABLE_FORMAT; harness/table_formats.py gives the session the jars of `make
+# The table formats (spec §16): what a run reads of Delta or Iceberg inputs (tests/formats), the daily dbt pipeline
+# (SQL and Python models) and dbt's unit tests with every table in Delta Lake or Iceberg (INC_JOIN_TABLE_FORMAT; harness/table_formats.py gives the session the jars of `make
 # jars`, the format's extension and catalog). Delta and Iceberg on Spark 4.1 with dbt-core 1.12 (.venv-formats),
 # Delta on Spark 3.5 with dbt-core 1.11 (.venv-spark35).
-FORMAT_TESTS := $(DBT_PIPELINE) $(DBT_UNIT)
+FORMAT_TESTS := tests/formats $(DBT_PIPELINE) $(DBT_UNIT)
 SPARK41_FORMATS := INC_JOIN_EXPECT_SPARK=4.1 $(VENVF)/bin/python $(PYTEST) --hypothesis-profile=fast
 
 test-formats: test-delta-spark41 test-iceberg-spark41 test-delta-spark35 ## Delta Lake and Iceberg: the daily pipeline and unit tests per format

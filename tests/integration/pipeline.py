@@ -31,6 +31,13 @@ DAILY = [
 MICROBATCH = ["gen_left_microbatch", "gen_full_microbatch_py"]
 
 
+def ordered(columns):
+    """Column names in one order whatever their case: a view in Iceberg's session catalog reads back with lower-case
+    column names (Hive's), so a table built over one may spell a column otherwise than the same run over the seeds;
+    Spark matches names without case."""
+    return sorted(columns, key=str.lower)
+
+
 def rows(df, columns):
     """A table's rows as a sorted list of tuples in a fixed column order (NULLs sort first)."""
     quoted = ["`" + c.replace("`", "``") + "`" for c in columns]
@@ -60,5 +67,5 @@ def run_daily_pipeline(project):
     snapshots = {}
     for name in DAILY + MICROBATCH:
         table = project.table(name)
-        snapshots[name] = rows(table, sorted(table.columns))
+        snapshots[name] = rows(table, ordered(table.columns))
     return snapshots

@@ -187,7 +187,7 @@ def start_after_this(
         redo_start_value = parse_bound(redo_var, "inc_join_redo_from", unit, prepared.session_time_zone)
         assert redo_start_value is not None, "a var that is set parses to a unit"
         redos.append({"start": redo_start_value, "reason": f"var inc_join_redo_from={redo_var}"})
-    inc_col = prepared.inputs.inc_col[0]
+    inc_col = prepared.params.inc_cols[0]  # as the macro names it: the argument, not the column found
     ledger_state = context.get("ledger")
     if not ledger_state:
         latest, from_ledger = _latest_output_arrival(dbt, prepared), None
