@@ -70,23 +70,24 @@ TMPDIR_READY := mkdir -p .pytest-tmp &&
 # as each other. --output-sync prints each leg's output in one piece when it ends. The two environments are built
 # at once before the lanes (pip waits on its index and disk as much as on a core).
 test: java ## check, then every engine run, in two lanes at once (about 29 min on 2 cores)
-	$(MAKE) --no-print-directory -j2 $(STAMP) $(STAMP35)
-	$(MAKE) --no-print-directory $(PEER_STAMP) integration-deps
+	$(MAKE) --no-print-directory -j3 $(STAMP) $(STAMP35) $(STAMPF)
+	$(MAKE) --no-print-directory $(PEER_STAMP) $(JARS_STAMP) integration-deps
 	$(MAKE) --no-print-directory -j2 --output-sync=recurse test-lane-1 test-lane-2
 
 # The integration project's package link (dbt_packages/dbt_inc_join -> ..), made once before the lanes start.
 integration-deps: $(STAMP)
 	cd integration_tests && ../$(BIN)/dbt deps --project-dir .
 
-test-lane-1: # lint and types, then the Spark 4 dbt legs, the run ledger's leg (with the restated inputs) and the cluster
+test-lane-1: # lint and types, then the Spark 4 dbt legs, the run ledger's leg (with the restated inputs), the cluster, Delta on 4.1
 	$(MAKE) --no-print-directory check
 	$(MAKE) --no-print-directory test-spark4-dbt
 	$(MAKE) --no-print-directory test-spark4-thrift
 	$(MAKE) --no-print-directory test-spark4-ledger
 	$(MAKE) --no-print-directory test-spark4-cluster
 	$(MAKE) --no-print-directory test-spark35-dbt
+	$(MAKE) --no-print-directory test-delta-spark41
 
-test-lane-2: # the Spark 3.5 legs, the Spark 4 ANSI legs, the Spark 4 core leg, dbt's adapter suite
+test-lane-2: # the Spark 3.5 legs, the Spark 4 ANSI legs, the Spark 4 core leg, dbt's adapter suite, Iceberg on 4.1, Delta on 3.5
 	$(MAKE) --no-print-directory test-spark35-core
 	$(MAKE) --no-print-directory test-spark35-ansi-dbt
 	$(MAKE) --no-print-directory test-spark35-ansi-core
@@ -94,6 +95,8 @@ test-lane-2: # the Spark 3.5 legs, the Spark 4 ANSI legs, the Spark 4 core leg, 
 	$(MAKE) --no-print-directory test-spark4-ansi-core
 	$(MAKE) --no-print-directory test-spark4-core
 	$(MAKE) --no-print-directory test-spark4-adapter
+	$(MAKE) --no-print-directory test-iceberg-spark41
+	$(MAKE) --no-print-directory test-delta-spark35
 
 test-spark4: test-spark4-dbt test-spark4-thrift test-spark4-ledger test-spark4-core ## The whole suite on Spark 4 (pyspark 4.3), as configured by default
 test-spark4-ansi: test-spark4-ansi-dbt test-spark4-ansi-core ## Spark 4, ANSI on for dbt too: the SQL macro = core matrix

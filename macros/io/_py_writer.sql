@@ -83,6 +83,23 @@ spark.sql(
 )
 _inc_join_columns = ["`" + c.replace("`", "``") + "`" for c in spark.table({{ relation | string | tojson }}).columns]
 df.select(*_inc_join_columns).write.insertInto({{ relation | string | tojson }}, overwrite=True)
+{%- elif file_format in ['delta', 'iceberg'] %}
+# the format's own atomic replace, one commit: CREATE OR REPLACE TABLE AS SELECT over a temporary view of the rows.
+# saveAsTable's overwrite drops and re-creates a Delta table on Spark 3.5 (a partitioned one then fails on RECOVER
+# PARTITIONS), and writeTo(...).createOrReplace() re-analyses a statement run with DataFrame arguments, whose views
+# are gone by then (TABLE_OR_VIEW_NOT_FOUND, Spark 3.5 and 4.1).
+import uuid as _inc_join_uuid
+
+_inc_join_view = "_inc_join_rows_" + _inc_join_uuid.uuid4().hex
+df.createOrReplaceTempView(_inc_join_view)
+spark.sql(
+    "CREATE OR REPLACE TABLE " + {{ relation | string | tojson }} + " USING " + {{ file_format | tojson }}
+    {%- if partition_by %}
+    + " PARTITIONED BY (" + {{ quoted_partitions | join(', ') | tojson }} + ")"
+    {%- endif %}
+    + " AS SELECT * FROM " + _inc_join_view
+)
+spark.catalog.dropTempView(_inc_join_view)
 {%- else %}
 writer = df.write.mode("overwrite").format({{ file_format | tojson }})
 {%- if partition_by %}
