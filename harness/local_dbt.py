@@ -18,10 +18,19 @@ class LocalDbtProject:
 
     ``target`` picks another output of the project's profiles.yml (e.g. ``thrift``); None: its default.
     ``parse_per_vars``: a target directory per set of vars (``target_path_for``), for the tests; the benchmark
-    keeps one, as a project run from the command line has."""
+    keeps one, as a project run from the command line has. ``write_json=False``: dbt's ``--no-write-json``, no
+    manifest.json and run_results.json after each invocation (dbt still keeps its saved manifest for partial parsing):
+    nothing in the tests reads them, and writing the manifest twice costs about a second per invocation on 2
+    cores, a third of a small `dbt run`; the demo and the benchmark keep dbt's default, as a run from the command
+    line has."""
 
     def __init__(
-        self, project_dir: Path, state_dir: Path, target: str | None = None, parse_per_vars: bool = False
+        self,
+        project_dir: Path,
+        state_dir: Path,
+        target: str | None = None,
+        parse_per_vars: bool = False,
+        write_json: bool = True,
     ) -> None:
         self.project_dir = Path(project_dir).resolve()
         # a Delta or Iceberg run (INC_JOIN_TABLE_FORMAT): the profile's output of that name, given the jars
@@ -31,6 +40,7 @@ class LocalDbtProject:
             os.environ["INC_JOIN_FORMAT_JARS"] = format_settings(chosen)["spark.jars"]
         self.target = target
         self.parse_per_vars = parse_per_vars
+        self.write_json = write_json
         self.state_dir = Path(state_dir).resolve()
         self.state_dir.mkdir(parents=True, exist_ok=True)
         os.environ["INC_JOIN_STATE_DIR"] = str(self.state_dir)
@@ -67,6 +77,8 @@ class LocalDbtProject:
             command += ["--target", self.target]
         if vars:
             command += ["--vars", json.dumps(vars, default=str)]
+        if not self.write_json:
+            command.append("--no-write-json")
         result = dbtRunner(callbacks=list(callbacks)).invoke(command)
         if expect_success and not result.success:
             raise RuntimeError(f"dbt {' '.join(args)} failed: {result.exception or _failures(result)}")

@@ -31,7 +31,7 @@ def logged_json(operation: str, arguments: dict[str, Any], state_dir: Path) -> A
 
     saved = {name: os.environ.get(name) for name in _DBT_ENV}
     try:
-        project = LocalDbtProject(PROJECT, state_dir)
+        project = LocalDbtProject(PROJECT, state_dir, write_json=False)
         if not (PROJECT / "dbt_packages" / "dbt_inc_join").exists():
             project.invoke("deps")
         result = project.invoke(

@@ -17,7 +17,7 @@ PROJECT = Path(__file__).resolve().parents[2] / "integration_tests"
 @pytest.fixture(scope="session")
 def project(spark):
     # the spark fixture started the session dbt reuses; INC_JOIN_STATE_DIR points at its catalog
-    dbt = LocalDbtProject(PROJECT, Path(os.environ["INC_JOIN_STATE_DIR"]), parse_per_vars=True)
+    dbt = LocalDbtProject(PROJECT, Path(os.environ["INC_JOIN_STATE_DIR"]), parse_per_vars=True, write_json=False)
     # deps links the package (local: ../); `make test` runs it once before its lanes, so a leg running beside
     # another never replaces the link the other is reading
     if not (PROJECT / "dbt_packages" / "dbt_inc_join").exists():

@@ -54,7 +54,7 @@ def kill_when_writing(table_dir: Path) -> None:
 
 
 def main(state_dir: str, mode: str, *days: str) -> int:
-    project = LocalDbtProject(PROJECT, Path(state_dir))
+    project = LocalDbtProject(PROJECT, Path(state_dir), write_json=False)
     schema_dir = Path(state_dir) / "warehouse" / "inc_join_it.db"
     if not (schema_dir / "gen_a").exists():  # the first process builds the inputs (the tests ran `dbt deps`)
         project.invoke("seed", "--select", "gen_a", "gen_b", "--quiet")

@@ -29,7 +29,7 @@ HALTED_MARKER = "ledger_driver: the JVM halted during "
 
 
 def main(state_dir: str, *steps: str) -> int:
-    project = LocalDbtProject(PROJECT, Path(state_dir), parse_per_vars=True)
+    project = LocalDbtProject(PROJECT, Path(state_dir), parse_per_vars=True, write_json=False)
     schema_dir = Path(state_dir) / "warehouse" / "inc_join_it.db"
     if not (schema_dir / "gen_a").exists():  # the first process builds the inputs (the tests ran `dbt deps`)
         project.invoke("seed", "--select", "gen_a", "gen_b", "--quiet")

@@ -85,7 +85,7 @@ def write_shop(root: Path) -> None:
 def shop(spark, tmp_path_factory) -> LocalDbtProject:
     root = tmp_path_factory.mktemp("switch") / "shop"
     write_shop(root)
-    dbt = LocalDbtProject(root, Path(os.environ["INC_JOIN_STATE_DIR"]))
+    dbt = LocalDbtProject(root, Path(os.environ["INC_JOIN_STATE_DIR"]), write_json=False)
     dbt.target_path, dbt.log_path = root / "target", root / "logs"  # the integration project's stay as they are
     dbt.invoke("deps", "--quiet")
     return dbt

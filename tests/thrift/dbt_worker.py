@@ -46,7 +46,7 @@ def main() -> int:
 
     from harness.local_dbt import LocalDbtProject, failure_text
 
-    project = LocalDbtProject(PROJECT, Path(os.environ["INC_JOIN_STATE_DIR"]), target="thrift")
+    project = LocalDbtProject(PROJECT, Path(os.environ["INC_JOIN_STATE_DIR"]), target="thrift", write_json=False)
     for line in sys.stdin:
         if not line.strip():
             continue
