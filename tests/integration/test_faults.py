@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from .fault_driver import KILLED_MARKER, MODEL
-from .pipeline import DAYS, LAST_DAY, SETTINGS, rows
+from .pipeline import DAYS, LAST_DAY, SETTINGS, ordered, rows
 
 pytestmark = pytest.mark.dbt
 
@@ -43,7 +43,7 @@ def fault_driver(state: Path, mode: str, *days) -> subprocess.CompletedProcess:
 def table_rows(spark, state: Path):
     """The table as its files on disk say (Spark skips uncommitted `_`/`.` staging directories)."""
     table = spark.read.parquet(str(state / "warehouse" / "inc_join_it.db" / MODEL))
-    return rows(table, sorted(table.columns))
+    return rows(table, ordered(table.columns))
 
 
 def test_a_daily_run_killed_during_its_write_then_rerun_equals_the_reference(spark, daily, tmp_path):
@@ -51,7 +51,7 @@ def test_a_daily_run_killed_during_its_write_then_rerun_equals_the_reference(spa
     and the next run completes the table: the same rows as the pipeline that was never killed, nothing lost,
     nothing twice. (A killed first run is a documented limit of Spark's managed tables: README, Guarantees.)"""
     reference = daily[MODEL]
-    arrival = sorted(spark.table(f"inc_join_it.{MODEL}").columns).index("RecDate")
+    arrival = ordered(spark.table(f"inc_join_it.{MODEL}").columns).index("RecDate")
     killed = fault_driver(tmp_path, "kill", DAYS[0], DAYS[1])  # day 1 creates the table, day 2 dies mid-write
     assert killed.returncode == -signal.SIGKILL, killed.stdout[-3000:] + killed.stderr[-3000:]
     assert KILLED_MARKER in killed.stdout

@@ -13,7 +13,7 @@ import pytest
 
 from dbt_inc_join import inc_join_many, suggest_windows_many
 
-from .pipeline import FIRST_DAY, LAST_DAY, rows
+from .pipeline import FIRST_DAY, LAST_DAY, ordered, rows
 
 SEPARATOR = "-- inc_join_many: next case"
 
@@ -224,7 +224,7 @@ def refreshed(project):
     tables = {}
     for name in ("gen_many", "gen_many_py"):
         table = project.table(name)
-        tables[name] = rows(table, sorted(table.columns))
+        tables[name] = rows(table, ordered(table.columns))
     return {"lines": lines, "tables": tables}
 
 
@@ -233,7 +233,7 @@ def test_daily_many_tables_equal_the_core_and_a_full_refresh(spark, project, dai
     period; a full refresh on the last day gives the same table; the generic tests per input pass (a_rows_once,
     missed_partners and input_lag among them)."""
     expected = many_reference(spark)
-    columns = sorted(expected.columns)
+    columns = ordered(expected.columns)
     assert daily["gen_many"] == rows(expected, columns)
     assert daily["gen_many_py"] == daily["gen_many"], "the Python model differs from the SQL model"
     codes = {(r[columns.index("JoinType_pay")], r[columns.index("JoinType_near")]) for r in daily["gen_many"]}
