@@ -36,17 +36,26 @@ WAITING = (
 
 
 MERGE = (
-    "incremental_strategy='merge' cannot keep an inc_join table: a run replaces its output window (every row "
-    "whose arrival falls in it), and no unique_key names one output row in general. Use "
-    "incremental_strategy='insert_overwrite' with partition_by on the output's arrival column (Delta, Iceberg and "
-    "parquet), or 'microbatch'; see the README, 'Incremental strategies'."
+    "incremental_strategy='merge' replaces the output window by a predicate on RecDate on Delta and Iceberg tables "
+    "only (file_format='parquet'). Use incremental_strategy='insert_overwrite' with partition_by=['RecDate']; see "
+    "the README, 'Incremental strategies'."
+)
+UNPARTITIONED = (
+    "incremental_strategy='insert_overwrite' needs partition_by=['{arrival}'] (the output's arrival column; got "
+    "{got}): Spark's INSERT OVERWRITE replaces every partition the window writes, so a table not partitioned by the "
+    "arrival column loses its rows outside the window."
+)
+APPEND_RECORDED = (
+    "incremental_strategy='append' in a model that records its runs on delta: a run whose commit landed but whose "
+    "ledger record did not (killed between the two) is done again by the next run, and append would add its rows "
+    "twice. Use incremental_strategy='insert_overwrite' with partition_by=['RecDate'], or 'merge'."
 )
 
 
 REDO_APPEND = (
-    "on_restated_input=redo needs incremental_strategy='insert_overwrite' (got 'append'): a redo replaces the "
-    "table's partitions from the restated unit on; any other strategy would keep the rows it replaces, or write "
-    "them twice."
+    "on_restated_input=redo needs incremental_strategy='insert_overwrite' (or 'merge' on Delta and Iceberg; got "
+    "'append'): a redo replaces the table's rows from the restated unit on; any other strategy would keep the rows "
+    "it replaces, or write them twice."
 )
 
 
@@ -625,7 +634,17 @@ CASES = (
     Case("bad_waiting_in_incremental", model="bad_waiting_in_incremental", sql=WAITING.format(flag="true")),
     Case("bad_waiting_in_incremental_py", model="bad_waiting_in_incremental_py", sql=WAITING.format(flag="True")),
     Case("bad_merge_strategy", model="bad_merge_strategy", sql=MERGE),
-    Case("bad_merge_strategy_py", model="bad_merge_strategy_py", sql=MERGE),
+    Case(
+        "bad_overwrite_unpartitioned",
+        model="bad_overwrite_unpartitioned",
+        sql=UNPARTITIONED.format(arrival="RecDate", got="None"),
+    ),
+    Case(
+        "bad_overwrite_unpartitioned_py",
+        model="bad_overwrite_unpartitioned_py",
+        sql=UNPARTITIONED.format(arrival="RecDate", got="['TrxId']"),
+    ),
+    Case("bad_append_recorded", model="bad_append_recorded", sql=APPEND_RECORDED),
     Case("bad_many_waiting_in_incremental", model="bad_many_waiting_in_incremental", sql=WAITING.format(flag="true")),
     Case(
         "bad_many_waiting_in_incremental_py",
@@ -703,7 +722,7 @@ CASES = (
     Case(
         "bad_redo_unpartitioned",
         model="bad_redo_unpartitioned",
-        sql="on_restated_input=redo needs partition_by=['RecDate'] (the output's arrival column; got ['k']).",
+        sql=UNPARTITIONED.format(arrival="RecDate", got="['k']"),
     ),
 )
 

@@ -56,12 +56,14 @@ dbt.inc_join_context = {
     "available_until": {{ dbt_inc_join._py_text(var('inc_join_available_until', none)) }},
     "max_window_units": {{ dbt_inc_join._py_json(var('inc_join_max_window_units', none)) }},
     "invocation_id": {{ dbt_inc_join._py_text(invocation_id) }},
+    "unique_id": {{ dbt_inc_join._py_text(model.unique_id) }},
     "ledger": {{ dbt_inc_join._py_json(ledger_state) }},
     "records_runs": {{ 'False' if ledger is none else 'True' }},
     "on_restated_input": {{ dbt_inc_join._py_text(var('inc_join_on_restated_input', none)) }},
     "restated_horizon": {{ dbt_inc_join._py_json(var('inc_join_restated_horizon', none)) }},
     "redo_from": {{ dbt_inc_join._py_text(var('inc_join_redo_from', none)) }},
     "partition_by": {{ dbt_inc_join._py_json(config.get('partition_by')) }},
+    "file_format": {{ dbt_inc_join._py_text(config.get('file_format')) }},
     "upstream_redos": {{ dbt_inc_join._py_json(dbt_inc_join._upstream_redos() if ledger is not none else {}) }},
 }
 df = model(dbt, spark)

@@ -6,21 +6,16 @@
   {{ return(execute and flags.WHICH in ['run', 'build', 'retry']) }}
 {% endmacro %}
 
-{% macro _check_redo_config(mode, inc_col) %}
-  {#- Before any data is read: a redo (on_restated_input=redo, var inc_join_redo_from) replaces the partitions of
-      this from a unit on, which only insert_overwrite over partitions of the arrival column can. -#}
+{% macro _check_redo_config(mode) %}
+  {#- Before any data is read: a redo (on_restated_input=redo, var inc_join_redo_from) replaces the table's rows
+      from a unit on, which insert_overwrite (partitioned by the arrival column: _check_strategy) and merge on Delta
+      and Iceberg can. -#}
   {%- if config.get('materialized') != 'incremental' -%}{{ return(none) }}{%- endif -%}
   {%- set parameters = [] -%}
   {%- if mode == 'redo' -%}{%- do parameters.append('on_restated_input=redo') -%}{%- endif -%}
   {%- if var('inc_join_redo_from', none) not in [none, ''] -%}{%- do parameters.append('var inc_join_redo_from') -%}{%- endif -%}
   {%- for parameter in parameters -%}
     {%- do dbt_inc_join._check_redo_strategy(config.get('incremental_strategy'), parameter) -%}
-    {%- set partition_by = config.get('partition_by') or [] -%}
-    {%- set partition_by = [partition_by] if partition_by is string else partition_by -%}
-    {%- if inc_col | lower not in partition_by | map('lower') | list -%}
-      {{ exceptions.raise_compiler_error("inc_join: " ~ parameter ~ " needs partition_by=['" ~ inc_col
-         ~ "'] (the output's arrival column; got " ~ dbt_inc_join._repr(config.get('partition_by')) ~ ").") }}
-    {%- endif -%}
   {%- endfor -%}
 {% endmacro %}
 
@@ -211,21 +206,38 @@
 {% endmacro %}
 
 {% macro _begin_redo(relation, inc_col, start, time_uom) %}
-  {#- Before a redo writes: remember its start, then drop the table's partitions from it on (insert_overwrite
-      replaces only the partitions it writes; one that the inputs no longer fill would keep its old rows). -#}
+  {#- Before a redo writes: remember its start, then empty the table from it on (insert_overwrite replaces only
+      the partitions it writes; one that the inputs no longer fill would keep its old rows). -#}
   {%- set first = dbt_inc_join._unit_text(start) -%}
   {%- do dbt_inc_join._set_table_property(relation, 'inc_join.redo_from', first) -%}
-  {#- the catalog's partitions (no data read): 'RecDate=2025-03-06', or 'ts=2025-03-06 05%3A00%3A00' -#}
-  {%- set partitions = [] -%}
-  {%- for row in run_query('SHOW PARTITIONS ' ~ relation).rows -%}
-    {%- set value = row[0].split('=', 1)[1].replace('%3A', ':').replace('%20', ' ') -%}
+  {%- set file_format = config.get('file_format') -%}
+  {%- set partitions = none if dbt_inc_join._deletes_rows(file_format) else run_query('SHOW PARTITIONS ' ~ relation).rows | map(attribute=0) | list -%}
+  {%- for statement in dbt_inc_join._redo_drop_sql(relation, inc_col, first, file_format, partitions) -%}
+    {%- do run_query(statement) -%}
+  {%- endfor -%}
+{% endmacro %}
+
+{% macro _deletes_rows(file_format) %}
+  {#- Delta and Iceberg delete rows by a predicate (one commit); parquet tables drop partitions. -#}
+  {{ return(file_format in ['delta', 'iceberg']) }}
+{% endmacro %}
+
+{% macro _redo_drop_sql(relation, inc_col, first, file_format, partitions) %}
+  {#- The statements that empty a table from the unit `first` on (io/fingerprints.py: begin_redo runs them too).
+      partitions: SHOW PARTITIONS' rows of a parquet table ('RecDate=2025-03-06', or 'ts=2025-03-06 05%3A00%3A00':
+      the catalog's, no data read); none on Delta and Iceberg, which delete by the arrival column. -#}
+  {%- set column = dbt_inc_join._quote(inc_col) -%}
+  {%- if dbt_inc_join._deletes_rows(file_format) -%}
+    {{ return(['DELETE FROM ' ~ relation ~ ' WHERE unix_seconds(CAST(' ~ column ~ " AS TIMESTAMP)) >= unix_seconds(TIMESTAMP'" ~ first ~ "')"]) }}
+  {%- endif -%}
+  {%- set dropped = [] -%}
+  {%- for row in partitions -%}
+    {%- set value = row.split('=', 1)[1].replace('%3A', ':').replace('%20', ' ') -%}
     {%- if (value ~ ' 00:00:00')[:19] >= first -%}
-      {%- do partitions.append('PARTITION (' ~ dbt_inc_join._quote(inc_col) ~ " = '" ~ value ~ "')") -%}
+      {%- do dropped.append('PARTITION (' ~ column ~ " = '" ~ value ~ "')") -%}
     {%- endif -%}
   {%- endfor -%}
-  {%- if partitions -%}
-    {%- do run_query('ALTER TABLE ' ~ relation ~ ' DROP IF EXISTS ' ~ partitions | join(', ')) -%}
-  {%- endif -%}
+  {{ return(['ALTER TABLE ' ~ relation ~ ' DROP IF EXISTS ' ~ dropped | join(', ')] if dropped else []) }}
 {% endmacro %}
 
 {% macro _fingerprint_sides(sides, names, columns_of) %}

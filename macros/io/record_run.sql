@@ -19,6 +19,7 @@
   {%- if record is none -%}
     {{ return('') }}
   {%- endif -%}
+  {%- do dbt_inc_join._reset_commit_metadata() -%}
   {%- set ledger = dbt_inc_join._ledger_for_this_model() -%}
   {%- do dbt_inc_join._ensure_ledger(ledger) -%}
   {%- set table_id = properties.get('inc_join.table_id') -%}
@@ -28,7 +29,7 @@
     {%- do dbt_inc_join._set_table_property(this, 'inc_join.table_id', table_id) -%}
   {%- endif -%}
   {%- set counted = dbt_inc_join._rows_per_join_type(record) -%}
-  {%- set run_key = invocation_id ~ '/' ~ model.unique_id ~ '/' ~ (record.window_start or '') -%}
+  {%- set run_key = dbt_inc_join._run_key(record, model.unique_id) -%}
   {%- do run_query(dbt_inc_join._ledger_insert_sql(ledger, record, table_id, run_key, counted)) -%}
   {%- if not record.empty -%}
     {#- what the next run compares its reads with (spec §14); a redo's mark, which the models that read this

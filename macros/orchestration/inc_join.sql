@@ -15,11 +15,12 @@
     {{ return('select 1 as inc_join_placeholder') }}
   {%- endif -%}
   {%- set params = dbt_inc_join._check_parameters(arguments) -%}
-  {%- do dbt_inc_join._check_model_config(params) -%}
+  {%- do dbt_inc_join._check_model_config({'include_waiting': params.include_waiting, 'time_uom': params.time_uom,
+                                            'inc_col': params.inc_col}) -%}
   {%- set max_window_units = dbt_inc_join._max_window_units(arguments.max_window_units) -%}
   {%- set on_restated = dbt_inc_join._on_restated_input_mode(arguments.on_restated_input) -%}
   {%- set horizon = dbt_inc_join._restated_horizon(arguments.restated_horizon) -%}
-  {%- do dbt_inc_join._check_redo_config(on_restated, params.inc_col) -%}
+  {%- do dbt_inc_join._check_redo_config(on_restated) -%}
   {%- set a, b = dbt_inc_join._unfiltered(a), dbt_inc_join._unfiltered(b) -%}
   {#- the tables to describe, found once (for a unit test's given rows, a catalog search: _fixtures.sql) -#}
   {%- set b_table = dbt_inc_join._table_of(b, 'b') -%}
@@ -49,7 +50,9 @@
   {#- the run's record, for the post-hook record_run (spec §13), rides in the compiled code -#}
   {%- set marker = '' -%}
   {%- if not window.get('in_sql') -%}
-    {%- set marker = dbt_inc_join._run_marker(dbt_inc_join._run_record(window, params.inc_col, 'sql', restated, choice.text)) -%}
+    {%- set record = dbt_inc_join._run_record(window, params.inc_col, 'sql', restated, choice.text) -%}
+    {%- set marker = dbt_inc_join._run_marker(record) -%}
+    {%- do dbt_inc_join._set_commit_metadata(record) -%}
   {%- endif -%}
   {{ return(marker ~ '\n' ~ dbt_inc_join._render_join(a, b, params, inputs, plan, window, choice)) }}
 {% endmacro %}

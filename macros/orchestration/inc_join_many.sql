@@ -16,7 +16,6 @@
   {%- set include_waiting = dbt_inc_join._check_argument('include_waiting', arguments.include_waiting) -%}
   {%- set specs = dbt_inc_join._many_specs(inputs) -%}
   {%- set time_uom = dbt_inc_join._check_argument('time_uom', arguments.time_uom) -%}
-  {%- do dbt_inc_join._check_model_config({'include_waiting': include_waiting, 'time_uom': time_uom}) -%}
   {%- set max_window_units = dbt_inc_join._max_window_units(arguments.max_window_units) -%}
   {%- set on_restated = dbt_inc_join._on_restated_input_mode(arguments.on_restated_input) -%}
   {%- set horizon = dbt_inc_join._restated_horizon(arguments.restated_horizon) -%}
@@ -32,11 +31,13 @@
     {{ dbt_inc_join._fail_many("the inputs name different arrival columns of a (" ~ arrivals | sort | join(', ') ~ "); A has one arrival: give each input's inc_col as [A column, B column] with the same A column.") }}
   {%- endif -%}
   {%- set first = prepared[0] -%}
+  {%- do dbt_inc_join._check_model_config({'include_waiting': include_waiting, 'time_uom': time_uom,
+                                            'inc_col': first.params.inc_col}) -%}
   {%- set more = [] -%}
   {%- for item in prepared[1:] -%}
     {%- do more.append({'relation': item.relation, 'columns': item.b_columns, 'inc_col': item.params.inc_cols}) -%}
   {%- endfor -%}
-  {%- do dbt_inc_join._check_redo_config(on_restated, first.params.inc_col) -%}
+  {%- do dbt_inc_join._check_redo_config(on_restated) -%}
   {%- set names = ['a'] + prepared | map(attribute='name') | list -%}
   {#- inputs rewritten after a committed run read them (spec §14): checked in the run's own read ranges, which
       the window's query fingerprints -#}
@@ -63,6 +64,11 @@
   {%- set plans = dbt_inc_join._many_input_plans(a, prepared, window, a_lower) -%}
   {%- set plans_text = dbt_inc_join._many_plans_text(prepared, plans) -%}
   {%- do dbt_inc_join._log_many_run(window, reach, prepared, plans_text) -%}
-  {%- set marker = '' if window.get('in_sql') else dbt_inc_join._run_marker(dbt_inc_join._run_record(window, first.params.inc_col, 'sql', restated, plans_text)) -%}
+  {%- set marker = '' -%}
+  {%- if not window.get('in_sql') -%}
+    {%- set record = dbt_inc_join._run_record(window, first.params.inc_col, 'sql', restated, plans_text) -%}
+    {%- set marker = dbt_inc_join._run_marker(record) -%}
+    {%- do dbt_inc_join._set_commit_metadata(record) -%}
+  {%- endif -%}
   {{ return(marker ~ '\n' ~ dbt_inc_join._render_many(a, a_columns, prepared, window, arguments.output_select, include_waiting, plans)) }}
 {% endmacro %}

@@ -18,10 +18,14 @@
                    'last_rows': none, 'source': none, 'ledger_query': none,
                    'redo_pending': properties.get('inc_join.redo_from'),
                    'fingerprints': properties.get('inc_join.fingerprints'),
-                   'outstanding': properties.get('inc_join.outstanding'), 'records_query': none} -%}
+                   'outstanding': properties.get('inc_join.outstanding'), 'records_query': none,
+                   'last_commit': none} -%}
   {%- if table_id is none -%}
     {{ return(state) }}
   {%- endif -%}
+  {#- on Delta and Iceberg, the newest commit that carries a run's metadata (_last_commit): a commit without a
+      record is named in the start's reason -#}
+  {%- do state.update({'last_commit': dbt_inc_join._last_commit(relation, config.get('file_format'))}) -%}
   {%- do state.update({'ledger_query': dbt_inc_join._ledger_state_sql(ledger, relation, table_id),
                        'records_query': dbt_inc_join._ledger_records_sql(ledger, relation, table_id)}) -%}
   {%- set committed = properties.get('inc_join.committed') -%}
@@ -117,7 +121,8 @@
   {%- set column = 'max(' ~ inc_col ~ ') in this' -%}
   {%- if latest is not none and latest > committed_end -%}
     {{ return({'start': after_ledger, 'reason': 'last committed window ' ~ where ~ ' ends ' ~ committed_end ~ ' + 1 ' ~ time_uom
-               ~ '; ' ~ column ~ ' is ' ~ latest ~ ', written by a run that did not record its commit: doing it again'}) }}
+               ~ '; ' ~ column ~ ' is ' ~ latest ~ ', written by a run that did not record its commit'
+               ~ dbt_inc_join._unrecorded_commit_text(state.get('last_commit'), committed_end, time_uom) ~ ': doing it again'}) }}
   {%- endif -%}
   {%- if state.last_rows and (latest is none or latest < last_start) -%}
     {%- set start = none if latest is none else dbt_inc_join._shift_value(latest, 1, time_uom) -%}
@@ -126,6 +131,17 @@
                ~ ' rows: starting from the table'}) }}
   {%- endif -%}
   {{ return({'start': after_ledger, 'reason': 'last committed window ' ~ where ~ ' ends ' ~ committed_end ~ ' + 1 ' ~ time_uom}) }}
+{% endmacro %}
+
+{% macro _unrecorded_commit_text(commit, committed_end, time_uom) %}
+  {#- The commit of a run the ledger has no record of, as the start's reason names it: its window ends after the
+      last committed one (_last_commit; empty text when there is none). -#}
+  {%- set window_end = commit.run.window_end if commit else none -%}
+  {%- if not window_end or dbt_inc_join._parse_text_value(window_end, time_uom) <= committed_end -%}
+    {{ return('') }}
+  {%- endif -%}
+  {{ return(' (' ~ commit.version ~ ' at ' ~ commit.at ~ ', ' ~ commit.operation ~ ', run ' ~ commit.run.inc_join_run
+            ~ ', window ' ~ (commit.run.window_start or 'from the beginning') ~ '..' ~ window_end ~ ')') }}
 {% endmacro %}
 
 {% macro _max_window_units(value) %}

@@ -143,14 +143,21 @@
   {%- endif -%}
 {% endmacro %}
 
-{% macro _check_model_config(params) %}
-  {#- Model-level checks on the model's config (_check_model_settings). -#}
+{% macro _check_model_config(settings) %}
+  {#- Model-level checks on the model's config (_check_model_settings). settings: include_waiting, time_uom and
+      inc_col (the output's arrival column) of the call. -#}
+  {%- set strategy = config.get('incremental_strategy') -%}
   {%- do dbt_inc_join._check_model_settings({
       'materialized': config.get('materialized'),
-      'incremental_strategy': config.get('incremental_strategy'),
+      'incremental_strategy': strategy,
       'batch_size': config.get('batch_size'),
-      'include_waiting': params.include_waiting,
-      'time_uom': params.time_uom}, 'true') -%}
+      'include_waiting': settings.include_waiting,
+      'time_uom': settings.time_uom,
+      'arrival_column': settings.inc_col,
+      'partition_by': config.get('partition_by'),
+      'file_format': config.get('file_format'),
+      'records_runs': dbt_inc_join._ledger_for_this_model() is not none,
+      'merge_replaces_window': strategy == 'merge' and dbt_inc_join._merge_reaches_package()}, 'true') -%}
 {% endmacro %}
 
 {% macro _check_model_settings(settings, true_text) %}
@@ -160,14 +167,49 @@
   {%- if settings.include_waiting and settings.materialized == 'incremental' -%}
     {{ dbt_inc_join._fail("include_waiting=" ~ true_text ~ " in an incremental model would store a_waiting rows, which are provisional (a later run emits the same A row again as matched or timed out). Use include_waiting only in a view or table model that shows what is currently waiting; see the README, 'Currently waiting'.") }}
   {%- endif -%}
-  {#- merge needs a key that names one output row, which an inc_join table has not in general (every partner of
-      an A row is a row of its own); the window's partitions are what a run replaces -#}
-  {%- if settings.materialized == 'incremental' and settings.incremental_strategy == 'merge' -%}
-    {{ dbt_inc_join._fail("incremental_strategy='merge' cannot keep an inc_join table: a run replaces its output window (every row whose arrival falls in it), and no unique_key names one output row in general. Use incremental_strategy='insert_overwrite' with partition_by on the output's arrival column (Delta, Iceberg and parquet), or 'microbatch'; see the README, 'Incremental strategies'.") }}
+  {%- if settings.materialized == 'incremental' -%}
+    {%- do dbt_inc_join._check_strategy(settings) -%}
   {%- endif -%}
   {%- set batch_size = settings.batch_size -%}
   {%- set order = ['minute', 'hour', 'day', 'month', 'year'] -%}
   {%- if batch_size and (batch_size | lower) in order and order.index(batch_size | lower) < order.index(settings.time_uom) -%}
     {{ dbt_inc_join._fail("batch_size='" ~ batch_size ~ "' is finer than time_uom='" ~ settings.time_uom ~ "'; a batch must cover whole units: use batch_size '" ~ settings.time_uom ~ "' or coarser, or a finer time_uom.") }}
   {%- endif -%}
+{% endmacro %}
+
+{% macro _check_strategy(settings) %}
+  {#- An incremental model's strategy must replace exactly its output window (every row whose arrival falls in
+      it): by partitions of the arrival column, or on Delta and Iceberg by a predicate (merge, _replace_window_sql).
+      dbt-spark's default strategy is append. -#}
+  {%- set strategy = settings.incremental_strategy or 'append' -%}
+  {%- set file_format = settings.file_format or 'parquet' -%}
+  {%- set arrival = settings.arrival_column -%}
+  {%- set use = "Use incremental_strategy='insert_overwrite' with partition_by=['" ~ arrival ~ "']" -%}
+  {%- if strategy == 'merge' and file_format not in ['delta', 'iceberg'] -%}
+    {{ dbt_inc_join._fail("incremental_strategy='merge' replaces the output window by a predicate on " ~ arrival ~ " on Delta and Iceberg tables only (file_format=" ~ dbt_inc_join._repr(file_format) ~ "). " ~ use ~ "; see the README, 'Incremental strategies'.") }}
+  {%- endif -%}
+  {%- if strategy == 'merge' and not settings.merge_replaces_window -%}
+    {{ dbt_inc_join._fail("incremental_strategy='merge' needs the dispatch entry of the README's step 2 (search_order: [<your project>, 'dbt_inc_join', 'dbt']): through it the package's MERGE replaces the output window; dbt-spark's own MERGE without a unique_key would insert a window's rows again when it is re-run. Add the entry, or use incremental_strategy='insert_overwrite' with partition_by=['" ~ arrival ~ "'].") }}
+  {%- endif -%}
+  {%- if strategy in ['insert_overwrite', 'microbatch'] and not dbt_inc_join._partitioned_by_arrival(settings.partition_by, arrival, settings.time_uom) -%}
+    {{ dbt_inc_join._fail("incremental_strategy='" ~ strategy ~ "' needs partition_by=['" ~ arrival ~ "'] (the output's arrival column; got " ~ dbt_inc_join._repr(settings.partition_by) ~ "): Spark's INSERT OVERWRITE replaces every partition the window writes, so a table not partitioned by the arrival column loses its rows outside the window." ~ (" On Delta or Iceberg, incremental_strategy='merge' replaces the window in a table partitioned otherwise or not at all." if file_format in ['delta', 'iceberg'] else '')) }}
+  {%- endif -%}
+  {%- if strategy == 'append' and settings.records_runs and file_format in ['delta', 'iceberg'] -%}
+    {{ dbt_inc_join._fail("incremental_strategy='append' in a model that records its runs on " ~ file_format ~ ": a run whose commit landed but whose ledger record did not (killed between the two) is done again by the next run, and append would add its rows twice. " ~ use ~ ", or 'merge'.") }}
+  {%- endif -%}
+{% endmacro %}
+
+{% macro _partitioned_by_arrival(partition_by, arrival, time_uom) %}
+  {#- Whether partition_by names the arrival column, or an Iceberg transform of it no coarser than the unit
+      (days(col) for day or finer, hours(col) for hour or finer): an overwrite then replaces whole units. -#}
+  {%- set entries = [partition_by] if partition_by is string else (partition_by or []) -%}
+  {%- set transforms = {'day': ['days', 'day', 'hours', 'hour'], 'hour': ['hours', 'hour'], 'minute': []} -%}
+  {%- for entry in entries -%}
+    {%- set found = modules.re.match('^\\s*(?:(\\w+)\\s*\\(\\s*)?`?([^`()]+?)`?\\s*\\)?\\s*$', entry | string) -%}
+    {%- if found and found.group(2) | lower == arrival | lower
+           and (found.group(1) is none or found.group(1) | lower in transforms.get(time_uom, [])) -%}
+      {{ return(true) }}
+    {%- endif -%}
+  {%- endfor -%}
+  {{ return(false) }}
 {% endmacro %}

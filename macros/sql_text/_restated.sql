@@ -261,10 +261,11 @@
 {% endmacro %}
 
 {% macro _check_redo_strategy(strategy, parameter) %}
-  {#- A redo replaces the table's partitions from a unit on: only insert_overwrite can. -#}
-  {%- if strategy != 'insert_overwrite' -%}
-    {{ exceptions.raise_compiler_error("inc_join: " ~ parameter ~ " needs incremental_strategy='insert_overwrite' (got "
-       ~ dbt_inc_join._repr(strategy) ~ "): a redo replaces the table's partitions from the restated unit on; any "
+  {#- A redo replaces the table's rows from a unit on: insert_overwrite by partitions, or merge by a predicate on
+      Delta and Iceberg (_check_strategy admits merge only there). -#}
+  {%- if strategy not in ['insert_overwrite', 'merge'] -%}
+    {{ exceptions.raise_compiler_error("inc_join: " ~ parameter ~ " needs incremental_strategy='insert_overwrite' (or 'merge' on Delta and Iceberg; got "
+       ~ dbt_inc_join._repr(strategy) ~ "): a redo replaces the table's rows from the restated unit on; any "
        ~ "other strategy would keep the rows it replaces, or write them twice.") }}
   {%- endif -%}
 {% endmacro %}

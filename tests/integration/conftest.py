@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import glob
 import os
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -33,3 +35,15 @@ def daily(project):
     from .pipeline import run_daily_pipeline
 
     return run_daily_pipeline(project)
+
+
+@pytest.fixture(scope="module")
+def halting_file_system(tmp_path_factory):
+    """HaltingFileSystem compiled against the running pyspark's Hadoop jars."""
+    import pyspark
+
+    jars = glob.glob(os.path.join(os.path.dirname(pyspark.__file__), "jars", "hadoop-client-api-*.jar"))
+    classes = tmp_path_factory.mktemp("halting-fs")
+    source = Path(__file__).parent / "faults" / "HaltingFileSystem.java"
+    subprocess.run(["javac", "-d", str(classes), "-cp", jars[0], str(source)], check=True)
+    return classes

@@ -7,7 +7,9 @@
     redo:DAY:FROM      the same with --vars '{inc_join_redo_from: FROM}' (spec §14: the table redone from FROM on)
     halt:TABLE:K       arm the fault injector: the JVM halts when about to move the (K+1)-th staged partition
                        into TABLE (tests/integration/faults/HaltingFileSystem.java; test_ledger.py starts this
-                       process with it as Spark's local file system)
+                       process with it as Spark's local file system); halt:TABLE:data:K and halt:TABLE:commit:K
+                       halt a Delta or Iceberg write before its (K+1)-th data file or commit
+    model:NAME         the model the later steps run (default ledger_left)
 
 A separate process because a halted JVM cannot be used again, and because Derby allows one JVM per metastore.
 Exit codes: 0 every step done; 1 a run failed without a halt; 137 the JVM halted in the step after halt (the
@@ -34,8 +36,12 @@ def main(state_dir: str, *steps: str) -> int:
     if not (schema_dir / "gen_a").exists():  # the first process builds the inputs (the tests ran `dbt deps`)
         project.invoke("seed", "--select", "gen_a", "gen_b", "--quiet")
     armed = False
+    model = MODEL
     for step in steps:
         kind, _, argument = step.partition(":")
+        if kind == "model":
+            model = argument
+            continue
         if kind == "halt":
             Path(os.environ["INC_JOIN_HALT_RULE"]).write_text(argument)
             armed = True
@@ -48,7 +54,7 @@ def main(state_dir: str, *steps: str) -> int:
         result = project.invoke(
             "run",
             "--select",
-            f"+{MODEL}",
+            f"+{model}",
             "dbt_inc_join_runs",
             *extra,
             "--quiet",

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
+from harness.table_formats import table_format
+
 FIRST_DAY, LAST_DAY = date(2025, 1, 1), date(2025, 1, 8)
 DAYS = [FIRST_DAY + timedelta(days=i) for i in range((LAST_DAY - FIRST_DAY).days + 1)]
 SETTINGS = dict(join_cols="TrxId", look_back_time=2, max_waiting_time=4)
@@ -29,6 +31,10 @@ DAILY = [
     "gen_many_py",
 ]
 MICROBATCH = ["gen_left_microbatch", "gen_full_microbatch_py"]
+# gen_left's join with incremental_strategy='merge' (one MERGE replaces the window), not partitioned: Delta and
+# Iceberg only, so the format legs build them
+REPLACE = ["gen_left_replace", "gen_left_replace_py"] if table_format() in ("delta", "iceberg") else []
+DAILY += REPLACE
 
 
 def ordered(columns):

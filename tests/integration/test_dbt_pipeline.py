@@ -10,7 +10,18 @@ import pytest
 
 from dbt_inc_join import inc_join
 
-from .pipeline import CHAIN_SETTINGS, DAYS, FIRST_DAY, HOUR_SETTINGS, HOW_OPTIONS, LAST_DAY, SETTINGS, ordered, rows
+from .pipeline import (
+    CHAIN_SETTINGS,
+    DAYS,
+    FIRST_DAY,
+    HOUR_SETTINGS,
+    HOW_OPTIONS,
+    LAST_DAY,
+    REPLACE,
+    SETTINGS,
+    ordered,
+    rows,
+)
 
 pytestmark = pytest.mark.dbt
 
@@ -136,8 +147,10 @@ def test_full_refresh_gives_the_daily_table(refreshed, daily, how):
         assert refreshed[name] == daily[name]
 
 
-def test_append_and_microbatch_variants_give_the_same_rows(daily):
+def test_append_microbatch_and_merge_variants_give_the_same_rows(daily):
     assert daily["gen_left_append"] == daily["gen_left"]
+    for name in REPLACE:  # the format legs: merge, on a table not partitioned
+        assert daily[name] == daily["gen_left"], name
     assert daily["gen_left_microbatch"] == daily["gen_left"]
     assert daily["gen_full_microbatch_py"] == daily["gen_full"]
 

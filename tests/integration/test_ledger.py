@@ -9,7 +9,6 @@ partition moves of a commit, the one moment a polling SIGKILL cannot hit reliabl
 
 from __future__ import annotations
 
-import glob
 import json
 import os
 import subprocess
@@ -219,26 +218,16 @@ def test_a_chunked_first_run_equals_the_one_shot_table(spark, project, model):
     assert rows(table, sorted(table.columns)) == rows(expected, sorted(table.columns))
 
 
-@pytest.fixture(scope="module")
-def halting_file_system(tmp_path_factory):
-    """HaltingFileSystem compiled against the running pyspark's Hadoop jars."""
-    import pyspark
-
-    jars = glob.glob(os.path.join(os.path.dirname(pyspark.__file__), "jars", "hadoop-client-api-*.jar"))
-    classes = tmp_path_factory.mktemp("halting-fs")
-    source = Path(__file__).parent / "faults" / "HaltingFileSystem.java"
-    subprocess.run(["javac", "-d", str(classes), "-cp", jars[0], str(source)], check=True)
-    return classes
-
-
-def ledger_driver(classes: Path, state: Path, *steps: str) -> subprocess.CompletedProcess:
+def ledger_driver(classes: Path, state: Path, *steps: str, conf: str = "") -> subprocess.CompletedProcess:
+    """Run ledger_driver.py's steps in a process of its own on `state`, HaltingFileSystem its local file system;
+    conf: more --conf options of its Spark."""
     env = {
         **os.environ,
         "INC_JOIN_STATE_DIR": str(state),
         "INC_JOIN_HALT_RULE": str(state / "halt-rule"),
         "PYSPARK_SUBMIT_ARGS": f"--driver-class-path {classes} "
         "--conf spark.hadoop.fs.file.impl=incjoin.faults.HaltingFileSystem "
-        "--conf spark.hadoop.fs.file.impl.disable.cache=true pyspark-shell",
+        f"--conf spark.hadoop.fs.file.impl.disable.cache=true {conf} pyspark-shell",
     }
     (state / "halt-rule").unlink(missing_ok=True)
     return subprocess.run(

@@ -15,6 +15,7 @@ from decimal import Decimal
 import pytest
 
 from dbt_inc_join import inc_join, inc_join_many
+from harness.table_formats import table_format
 
 from .pipeline import rows
 
@@ -66,9 +67,10 @@ class Inputs:
             loaded = [r for r in self.data[name] if r[-1] <= until]
             frame = self.spark.createDataFrame(loaded, schema)
             # every write rewrites every file (and here in reverse order): the same rows are no restatement
-            frame.orderBy(frame.columns[0], ascending=False).write.mode("overwrite").format("parquet").partitionBy(
-                "RecDate"
-            ).saveAsTable(f"inc_join_it.restated_{name}")
+            # in the leg's table format (make test-formats), else parquet
+            frame.orderBy(frame.columns[0], ascending=False).write.mode("overwrite").format(
+                table_format() or "parquet"
+            ).partitionBy("RecDate").saveAsTable(f"inc_join_it.restated_{name}")
 
     def table(self, name: str):
         return self.spark.table(f"inc_join_it.restated_{name}")

@@ -21,7 +21,7 @@ from ..plan.time_units import TimeUnit, UnitValue
 from ..plan.validation import check_choice
 from ..plan.window import parse_bound
 from ..sql_text import render
-from ..sql_text.fragments import arrival_range_sql, quote
+from ..sql_text.fragments import arrival_range_sql
 
 Units = dict[str, dict[str, str]]
 
@@ -115,16 +115,12 @@ def read_units(sides: Sequence[Side], reach: Mapping[str, int], start: UnitValue
     return ReadUnits(ranges, fingerprints(sides, ranges, unit))
 
 
-def begin_redo(spark: Any, relation: str, inc_col: str, start: UnitValue, unit: TimeUnit) -> None:
-    """Before a redo writes: remember its start (table property inc_join.redo_from), then drop the table's
-    partitions from it on (insert_overwrite replaces only the partitions it writes)."""
+def begin_redo(spark: Any, relation: str, inc_col: str, start: UnitValue, file_format: str | None) -> None:
+    """Before a redo writes: remember its start (table property inc_join.redo_from), then empty the table from it
+    on (insert_overwrite replaces only the partitions it writes): the macro _begin_redo's statements."""
     first = unit_text(start)
     spark.sql(f"ALTER TABLE {relation} SET TBLPROPERTIES ('inc_join.redo_from' = '{first}')")
-    partitions = []
-    # the catalog's partitions (no data read): 'RecDate=2025-03-06', or 'ts=2025-03-06 05%3A00%3A00'
-    for row in spark.sql(f"SHOW PARTITIONS {relation}").collect():
-        value = row[0].split("=", 1)[1].replace("%3A", ":").replace("%20", " ")
-        if (value + " 00:00:00")[:19] >= str(first):
-            partitions.append(f"PARTITION ({quote(inc_col)} = '{value}')")
-    if partitions:
-        spark.sql(f"ALTER TABLE {relation} DROP IF EXISTS {', '.join(partitions)}")
+    deletes = render("_deletes_rows", file_format)
+    partitions = None if deletes else [row[0] for row in spark.sql(f"SHOW PARTITIONS {relation}").collect()]
+    for statement in render("_redo_drop_sql", relation, inc_col, first, file_format, partitions):
+        spark.sql(statement)

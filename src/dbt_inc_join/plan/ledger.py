@@ -25,9 +25,9 @@ class LedgerStart:
 
 def ledger_start(state: dict[str, Any], latest: UnitValue | None, inc_col: str, unit: TimeUnit) -> LedgerStart | None:
     """The start of an incremental run from the ledger's state of the table (``_ledger_state``: table_id,
-    committed_end, last_start, last_rows) and the table's latest output arrival; None when the table was never
-    recorded (then the table decides, as without the ledger). The macro ``_ledger_start``."""
-    fields = ("table_id", "ledger", "committed_end", "last_start", "last_rows")
+    committed_end, last_start, last_rows, last_commit) and the table's latest output arrival; None when the table
+    was never recorded (then the table decides, as without the ledger). The macro ``_ledger_start``."""
+    fields = ("table_id", "ledger", "committed_end", "last_start", "last_rows", "last_commit")
     found = render("_ledger_start", {name: state.get(name) for name in fields}, latest, inc_col, unit.value)
     return None if found is None else LedgerStart(found["start"], found["reason"])
 

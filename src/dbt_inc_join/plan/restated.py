@@ -112,7 +112,7 @@ def with_horizon(reach: Mapping[str, int], horizon: int) -> dict[str, int]:
 
 
 def check_redo_strategy(strategy: object, parameter: str) -> None:
-    """A redo replaces the table's partitions from a unit on: only insert_overwrite can
+    """A redo replaces the table's rows from a unit on: insert_overwrite, or merge on Delta and Iceberg
     (``_check_redo_strategy``)."""
     render("_check_redo_strategy", strategy, parameter)
 
@@ -141,23 +141,16 @@ class Check:
     horizon: int = 0
 
 
-def check_redo_config(context: Mapping[str, Any], mode: str, inc_col: str) -> None:
-    """Before any data is read: a redo (on_restated_input=redo, var inc_join_redo_from) replaces the partitions of
-    the table from a unit on, which only insert_overwrite over partitions of the arrival column can."""
+def check_redo_config(context: Mapping[str, Any], mode: str) -> None:
+    """Before any data is read: a redo (on_restated_input=redo, var inc_join_redo_from) replaces the table's rows
+    from a unit on (``_check_redo_config``; the partitions are checked by ``_check_strategy``)."""
     if context.get("materialized") != "incremental":
         return
     parameters = ["on_restated_input=redo"] if mode == "redo" else []
     if context.get("redo_from") not in (None, ""):
         parameters.append("var inc_join_redo_from")
-    partition_by = context.get("partition_by") or []
-    partition_by = [partition_by] if isinstance(partition_by, str) else list(partition_by)
     for parameter in parameters:
         check_redo_strategy(context.get("incremental_strategy"), parameter)
-        if inc_col.lower() not in [column.lower() for column in partition_by]:
-            raise ValueError(
-                f"inc_join: {parameter} needs partition_by=['{inc_col}'] (the output's arrival column; got "
-                f"{context.get('partition_by')!r})."
-            )
 
 
 def reaches(ranges: Mapping[str, tuple[UnitValue | None, UnitValue]], end: UnitValue, unit: TimeUnit) -> dict[str, int]:

@@ -39,10 +39,32 @@ from ..render import render_join
 from .resolve_window import DbtWindow, dbt_context, resolve_dbt_window
 
 
-def check_model_config(context: dict[str, Any], include_waiting: bool, time_uom: str) -> None:
-    """The model-level checks of spec §7: the macro _check_model_settings, which SQL models run too."""
-    settings = {key: context.get(key) for key in ("materialized", "incremental_strategy", "batch_size")}
-    render("_check_model_settings", {**settings, "include_waiting": include_waiting, "time_uom": time_uom}, "True")
+def check_model_config(context: dict[str, Any], include_waiting: bool, time_uom: str, arrival_column: str) -> None:
+    """The model-level checks of spec §7: the macro _check_model_settings, which SQL models run too. A Python
+    model reaches the package's writer, and so its MERGE, only through the dispatch entry."""
+    keys = ("materialized", "incremental_strategy", "batch_size", "partition_by", "file_format")
+    settings = {key: context.get(key) for key in keys}
+    render(
+        "_check_model_settings",
+        {
+            **settings,
+            "include_waiting": include_waiting,
+            "time_uom": time_uom,
+            "arrival_column": arrival_column,
+            "records_runs": bool(context.get("records_runs")),
+            "merge_replaces_window": True,
+        },
+        "True",
+    )
+
+
+def set_commit_metadata(dbt: Any, spark: Any, context: dict[str, Any]) -> None:
+    """The run's id and window in the commit that writes its rows, for a model that records its runs on Delta or
+    Iceberg (the macros _commit_metadata_key and _commit_metadata; record_run resets it after the write)."""
+    key = render("_commit_metadata_key", context.get("file_format"))
+    if key is None or not context.get("records_runs") or context.get("materialized") not in ("incremental", "table"):
+        return
+    spark.conf.set(key, render("_commit_metadata", dbt.inc_join_run, str(dbt.this), context.get("unique_id")))
 
 
 def _max_window_units(context: dict[str, Any], value: int | None) -> int | None:
@@ -126,7 +148,7 @@ def _restated_record(
         incremental=bool(dbt.is_incremental), read_units_of=resolved.read,
     )  # fmt: skip
     if resolved.redo_from is not None and dbt.is_incremental and not resolved.window.is_empty:
-        begin_redo(sides[0].df.sparkSession, str(dbt.this), inc_col, resolved.redo_from, unit)
+        begin_redo(sides[0].df.sparkSession, str(dbt.this), inc_col, resolved.redo_from, context.get("file_format"))
     return recorded
 
 
@@ -186,12 +208,14 @@ def inc_join_model(
     Same arguments and rows as the SQL macro ``dbt_inc_join.inc_join``; the window comes from dbt's state."""
     prepared = prepare_join(a, b, **join_arguments(locals()))
     context = dbt_context(dbt)
-    check_model_config(context, prepared.params.include_waiting, prepared.params.time_uom.value)
+    check_model_config(
+        context, prepared.params.include_waiting, prepared.params.time_uom.value, prepared.params.inc_col
+    )
     cap = _max_window_units(context, max_window_units)
     unit = prepared.params.time_uom
     mode = on_restated_input_mode(on_restated_input, context.get("on_restated_input"))
     horizon = restated_horizon_of(restated_horizon, context.get("restated_horizon"))
-    check_redo_config(context, mode, prepared.inputs.inc_col[0])
+    check_redo_config(context, mode)
     # inputs rewritten after a committed run read them (spec §14): checked in the run's own read ranges, which
     # the window's query fingerprints
     columns, types = prepared.inputs.inc_col, prepared.inputs.arrival_types
@@ -225,6 +249,7 @@ def inc_join_model(
     invocation_id = context.get("invocation_id")
     arrival = params.inc_col  # as the macro records it: the argument
     dbt.inc_join_run = run_record(resolved, arrival, params.time_uom.value, invocation_id, recorded, choice.text)
+    set_commit_metadata(dbt, prepared.df_a.sparkSession, context)
     return render_join(prepared, window, choice)
 
 
@@ -247,14 +272,14 @@ def inc_join_many_model(
     the window comes from dbt's state, the watermark from A and every input."""
     many = prepare_many(a, inputs, time_uom, output_select, include_waiting)
     context = dbt_context(dbt)
-    check_model_config(context, many.include_waiting, many.time_uom.value)
+    check_model_config(context, many.include_waiting, many.time_uom.value, many.inc_col_a)
     cap = _max_window_units(context, max_window_units)
     first, *others = [item.prepared for item in many.inputs]
     names = ["a", *(item.spec.name for item in many.inputs)]
     unit = many.time_uom
     mode = on_restated_input_mode(on_restated_input, context.get("on_restated_input"))
     horizon = restated_horizon_of(restated_horizon, context.get("restated_horizon"))
-    check_redo_config(context, mode, many.inc_col_a)
+    check_redo_config(context, mode)
     # inputs rewritten after a committed run read them (spec §14): checked in the run's own read ranges, which
     # the window's query fingerprints
     sides = [Side("a", first.df_a, first.inputs.inc_col[0], first.inputs.arrival_types[0])]
@@ -283,6 +308,7 @@ def inc_join_many_model(
     _log(f"{many_run_log_line(str(dbt.this), resolved, many)}; plan: {text}")
     invocation_id = context.get("invocation_id")
     dbt.inc_join_run = run_record(resolved, many.inc_col_a, unit.value, invocation_id, recorded, text)
+    set_commit_metadata(dbt, a.sparkSession, context)
     return render_many(many, start, end, plans, empty=window.is_empty)
 
 

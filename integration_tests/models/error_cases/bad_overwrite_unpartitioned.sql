@@ -1,0 +1,2 @@
+{{ config(materialized='incremental', incremental_strategy='insert_overwrite') }}
+{{ dbt_inc_join.inc_join(ref('stg_gen_a'), ref('stg_gen_b'), join_cols='TrxId') }}

@@ -1,0 +1,18 @@
+from dbt_inc_join import inc_join_model
+
+
+def model(dbt, session):
+    dbt.config(
+        materialized="incremental",
+        incremental_strategy="merge",  # the window replaced by one MERGE (Delta, Iceberg)
+        tags=["daily"],
+    )
+    return inc_join_model(
+        dbt,
+        dbt.ref("stg_gen_a"),
+        dbt.ref("stg_gen_b"),
+        join_cols="TrxId",
+        how="left",
+        look_back_time=2,
+        max_waiting_time=4,
+    )

@@ -1,0 +1,44 @@
+{#- incremental_strategy='merge' on Delta and Iceberg: the run's output window replaced by a predicate on the
+    output's arrival column, in one MERGE (one commit), for tables partitioned otherwise or not at all (liquid
+    clustering, Z-order, no partitions). The window is the key: every row of the table whose arrival falls in
+    the window goes, the run's rows come in. _check_strategy admits merge only on these formats and only when
+    this macro is reached through the dispatch entry of the README's step 2. -#}
+
+{% macro spark__get_merge_sql(target, source, unique_key, dest_columns, incremental_predicates=none) %}
+  {#- dbt's get_merge_sql, for an inc_join model's run; every other MERGE goes to dbt-spark's unchanged.
+      incremental_predicates == ['inc_join_probe']: _merge_reaches_package asks whether this macro is reached. -#}
+  {%- if incremental_predicates == ['inc_join_probe'] -%}
+    {{ return('inc_join_replace_window') }}
+  {%- endif -%}
+  {%- set record = dbt_inc_join._run_of_this_model() -%}
+  {%- if record is none -%}
+    {{ return(dbt.spark__get_merge_sql(target, source, unique_key, dest_columns, incremental_predicates)) }}
+  {%- endif -%}
+  {{ return(dbt_inc_join._replace_window_sql(target, source, record)) }}
+{% endmacro %}
+
+{% macro _merge_reaches_package() %}
+  {#- Whether dbt's get_merge_sql dispatches to the package's (the dispatch entry of the README's step 2). -#}
+  {{ return(adapter.dispatch('get_merge_sql', 'dbt')(this, this, none, none, ['inc_join_probe']) == 'inc_join_replace_window') }}
+{% endmacro %}
+
+{% macro _run_of_this_model() %}
+  {#- The record of this model's run when it is an inc_join model (_this_run), else none. A Python model's is a
+      table property of its table, so the properties are read only for an inc_join Python model. -#}
+  {%- if model is not defined or model.config.materialized != 'incremental' -%}
+    {{ return(none) }}
+  {%- endif -%}
+  {%- set python = model.language == 'python' and dbt_inc_join._is_inc_join_python_model(model.compiled_code or '') -%}
+  {{ return(dbt_inc_join._this_run(dbt_inc_join._table_properties(this) if python else {})) }}
+{% endmacro %}
+
+{% macro _replace_window_sql(target, source, record) %}
+  {#- One MERGE: the source's rows inserted (ON false matches nothing), the table's rows in the window deleted
+      (WHEN NOT MATCHED BY SOURCE: Delta 2.3+, Iceberg 1.5+). -#}
+  {%- set arrival = 'inc_join_table.' ~ dbt_inc_join._quote(record.arrival_column) -%}
+merge into {{ target }} as inc_join_table
+using {{ source }} as inc_join_run
+on false
+when not matched then insert *
+when not matched by source and {{ dbt_inc_join._window_predicate(record, arrival) }} then delete
+{%- endmacro %}

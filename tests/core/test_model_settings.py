@@ -1,0 +1,68 @@
+"""The model-level checks of an incremental model's strategy (_check_strategy, rendered as a Python model runs them):
+a strategy must replace exactly the run's output window, before anything is read or written."""
+
+from __future__ import annotations
+
+import pytest
+
+from dbt_inc_join.orchestration.python_models.model import check_model_config
+
+BASE = {"materialized": "incremental", "incremental_strategy": "insert_overwrite", "partition_by": ["RecDate"]}
+
+
+def check(time_uom: str = "day", **settings: object) -> None:
+    check_model_config({**BASE, **settings}, False, time_uom, "RecDate")
+
+
+@pytest.mark.parametrize(
+    "partition_by",
+    [["RecDate"], "RecDate", ["recdate"], ["Country", "RecDate"], ["`RecDate`"], ["days(RecDate)"], ["hours(RecDate)"]],
+)
+def test_insert_overwrite_over_partitions_of_the_arrival_column_is_admitted(partition_by):
+    check(partition_by=partition_by)
+    check(incremental_strategy="microbatch", partition_by=partition_by)
+
+
+@pytest.mark.parametrize("partition_by", [None, [], ["k"], ["months(RecDate)"], ["RecDate_A"], ["bucket(4, RecDate)"]])
+def test_insert_overwrite_over_other_partitions_is_refused(partition_by):
+    message = (
+        "incremental_strategy='insert_overwrite' needs partition_by=['RecDate'] (the output's arrival column; got "
+        f"{partition_by!r}): Spark's INSERT OVERWRITE replaces every partition the window writes"
+    )
+    with pytest.raises(
+        ValueError,
+        match="^inc_join: " + message.replace("(", r"\(").replace(")", r"\)").replace("[", r"\[").replace("]", r"\]"),
+    ):
+        check(partition_by=partition_by)
+
+
+def test_an_hourly_model_needs_hourly_partitions_at_most():
+    check("hour", partition_by=["hours(RecDate)"])
+    with pytest.raises(ValueError, match="needs partition_by=\\['RecDate'\\]"):
+        check("hour", partition_by=["days(RecDate)"])
+
+
+def test_merge_replaces_the_window_on_delta_and_iceberg_only():
+    for file_format in ("delta", "iceberg"):
+        check(incremental_strategy="merge", partition_by=None, file_format=file_format)
+    for file_format in (None, "parquet", "hudi"):
+        with pytest.raises(
+            ValueError,
+            match="'merge' replaces the output window by a predicate on RecDate on Delta and Iceberg tables only",
+        ):
+            check(incremental_strategy="merge", file_format=file_format)
+
+
+def test_append_in_a_model_that_records_its_runs_is_refused_on_delta_and_iceberg():
+    for file_format in ("delta", "iceberg"):
+        check(incremental_strategy="append", file_format=file_format)  # without the ledger: each commit is atomic
+        with pytest.raises(
+            ValueError, match=f"incremental_strategy='append' in a model that records its runs on {file_format}: "
+        ):
+            check(incremental_strategy="append", file_format=file_format, records_runs=True)
+    check(incremental_strategy="append", records_runs=True)  # parquet: documented (a re-done window appends twice)
+    check(incremental_strategy=None, file_format="delta")  # dbt-spark's default is append
+
+
+def test_a_table_model_takes_any_strategy():
+    check(materialized="table", incremental_strategy="merge", partition_by=None)

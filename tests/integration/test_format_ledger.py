@@ -1,0 +1,151 @@
+"""spec §16 on Delta Lake and Iceberg: a run's rows go in with one commit of the format, which carries the run's id
+and window; a dbt process killed at any moment of a run leaves the table as it was before or after that commit,
+and the next plain `dbt run` ends equal to one run over the inputs, with no window recorded twice.
+
+ledger_replace (gen_left's join, not partitioned, incremental_strategy='merge': one MERGE replaces the window,
+with the run-ledger post-hook) is run by processes of its own (ledger_driver.py) whose Spark halts at a chosen
+moment (faults/HaltingFileSystem.java): while its data files are written, just before its commit, and between
+its commit and its ledger record. Run by the format legs only (INC_JOIN_TABLE_FORMAT = delta or iceberg)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from dbt_inc_join import inc_join
+from harness.table_formats import table_format
+
+from .ledger_driver import HALTED_MARKER
+from .pipeline import DAYS, LAST_DAY, SETTINGS, rows
+from .test_ledger import assert_ledger_agrees, ledger_driver, ledger_rows
+
+pytestmark = pytest.mark.dbt
+
+MODEL = "ledger_replace"
+
+
+@pytest.fixture(scope="module")
+def chosen():
+    found = table_format()
+    if found is None:
+        pytest.fail("test_format_ledger runs in a format leg: set INC_JOIN_TABLE_FORMAT to delta or iceberg")
+    return found
+
+
+def read_table(spark, chosen: str, directory: Path, name: str):
+    """The table as its files say, read by the test's own Spark: a Delta table by its path; an Iceberg table
+    registered under a name of its own from its newest metadata file."""
+    if chosen == "delta":
+        return spark.read.format("delta").load(str(directory))
+    newest = max((directory / "metadata").glob("*.metadata.json"), key=lambda p: int(p.name.split("-")[0]))
+    spark.sql("CREATE DATABASE IF NOT EXISTS format_kills")
+    spark.sql(f"DROP TABLE IF EXISTS format_kills.{name}")  # a registration: drops nothing of the files' owner
+    spark.sql(f"CALL spark_catalog.system.register_table('format_kills.{name}', '{newest}')")
+    return spark.table(f"format_kills.{name}")
+
+
+def commit_metadata(spark, chosen: str, directory: Path) -> list[dict]:
+    """Every commit's run metadata (the table's history, oldest first), from the format's own log files."""
+    found = []
+    if chosen == "delta":
+        for entry in sorted((directory / "_delta_log").glob("*.json"), key=lambda p: int(p.stem)):
+            for line in entry.read_text().splitlines():
+                info = json.loads(line).get("commitInfo")
+                if info and info.get("userMetadata"):
+                    found.append(json.loads(info["userMetadata"]))
+        return found
+    newest = max((directory / "metadata").glob("*.metadata.json"), key=lambda p: int(p.name.split("-")[0]))
+    for snapshot in json.loads(newest.read_text()).get("snapshots", []):
+        text = snapshot.get("summary", {}).get("inc_join.run")
+        if text:
+            found.append(json.loads(text))
+    return found
+
+
+def test_a_run_killed_at_any_moment_leaves_the_table_before_or_after_its_commit(
+    spark, project, chosen, halting_file_system, tmp_path
+):
+    a = spark.table("inc_join_it.gen_a")
+    b = spark.table("inc_join_it.gen_b").where(f"RecDate <= DATE'{LAST_DAY}'")
+    expected = inc_join(a, b, how="left", output_window_start=DAYS[0], **SETTINGS)
+    columns = sorted(expected.columns)
+    reference = rows(expected, columns)
+    arrival = columns.index("RecDate")
+    warehouse = tmp_path / "warehouse" / "inc_join_it.db"
+    d = [str(day) for day in DAYS]
+    reads = iter(range(100))
+
+    def table_rows():
+        return rows(read_table(spark, chosen, warehouse / MODEL, f"t{next(reads)}"), columns)
+
+    def until(day):
+        return [r for r in reference if r[arrival] <= day]
+
+    def runs():
+        return ledger_rows(spark.read.parquet(str(warehouse / "dbt_inc_join_runs")), f"inc_join_it.{MODEL}")
+
+    # Delta's default log store for file: writes its commits through Hadoop's FileContext, which the fault
+    # injector (a FileSystem) does not see; LocalLogStore writes the same commit file through the FileSystem
+    conf = "--conf spark.delta.logStore.file.impl=io.delta.storage.LocalLogStore" if chosen == "delta" else ""
+
+    def driver(*steps):
+        return ledger_driver(halting_file_system, tmp_path, f"model:{MODEL}", *steps, conf=conf)
+
+    def halted(result, step, moment):
+        assert result.returncode == 137, result.stdout[-3000:] + result.stderr[-3000:]
+        assert HALTED_MARKER + step in result.stdout and f"HaltingFileSystem: halt before {moment}" in result.stdout
+
+    # 0. a first run over days 1-3 killed while it writes its data files: no table, no record
+    result = driver(f"halt:{MODEL}:data:0", f"run:{d[2]}")
+    halted(result, f"run:{d[2]}", "creating")
+    assert not (warehouse / "dbt_inc_join_runs").exists() or not any((warehouse / "dbt_inc_join_runs").glob("*/*"))
+
+    # 1. the plain run does days 1-3 (over the killed run's files); day 4's run killed while it writes its data
+    # files: the table is as it was
+    result = driver(f"run:{d[2]}", f"halt:{MODEL}:data:0", f"run:{d[3]}")
+    halted(result, f"run:{d[3]}", "creating")
+    assert table_rows() == until(DAYS[2])
+    assert [r.window_end.date() for r in runs()] == [DAYS[2]]
+
+    # 2. the plain run does day 4; day 5's run killed just before its commit: the table is as it was
+    result = driver(f"run:{d[3]}", f"halt:{MODEL}:commit:0", f"run:{d[4]}")
+    halted(result, f"run:{d[4]}", "")
+    assert table_rows() == until(DAYS[3])
+    assert [r.window_end.date() for r in runs()] == [DAYS[2], DAYS[3]]
+
+    # 3. day 5's run commits and is killed before its ledger record: the table has day 5, the ledger does not
+    result = driver("halt:dbt_inc_join_runs:0", f"run:{d[4]}")
+    halted(result, f"run:{d[4]}", "moving")
+    assert table_rows() == until(DAYS[4])
+    assert [r.window_end.date() for r in runs()] == [DAYS[2], DAYS[3]]
+    unrecorded = commit_metadata(spark, chosen, warehouse / MODEL)[-1]
+    assert (unrecorded["window_start"], unrecorded["window_end"]) == (f"{d[4]} 00:00:00", f"{d[4]} 00:00:00")
+
+    # 4. the next plain run names that commit, does day 5 again and records it once; then every run to the end
+    result = driver(f"run:{d[4]}", *(f"run:{day}" for day in d[5:]))
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    recorded = runs()
+    assert [r.window_end.date() for r in recorded] == DAYS[2:]
+    reason = recorded[2].start_reason
+    version = "Delta version" if chosen == "delta" else "Iceberg snapshot"
+    assert "written by a run that did not record its commit (" + version in reason, reason
+    assert f"run {unrecorded['inc_join_run']}, window {d[4]} 00:00:00..{d[4]} 00:00:00): doing it again" in reason
+    final = read_table(spark, chosen, warehouse / MODEL, "final")
+    assert rows(final, columns) == reference
+    assert_ledger_agrees(final, recorded, DAYS[0], LAST_DAY)
+    # every recorded run's commit carries its run key (the killed one's too, under its own key)
+    keys = [m["inc_join_run"] for m in commit_metadata(spark, chosen, warehouse / MODEL)]
+    assert {r.run_key for r in recorded} <= set(keys), (keys, [r.run_key for r in recorded])
+
+    # 5. a full refresh killed while it writes: Delta's CREATE OR REPLACE leaves the table as it was; on Iceberg
+    # dbt-spark drops the table before it creates the new one, so none is left. The next plain run ends equal to
+    # one run over the inputs either way
+    result = driver(f"halt:{MODEL}:data:0", f"full:{d[7]}")
+    halted(result, f"full:{d[7]}", "creating")
+    if chosen == "delta":
+        assert table_rows() == reference
+    result = driver(f"run:{d[7]}")
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    assert table_rows() == reference
