@@ -53,6 +53,23 @@ def test_rows_after_the_committed_window_are_written_again():
     assert "max(RecDate) in this is 2025-01-08, written by a run that did not record its commit" in found.reason
 
 
+def test_a_commit_without_a_record_is_named_by_its_metadata():
+    """On Delta and Iceberg the table's last commit carrying a run's metadata (_last_commit) names the run whose
+    record is missing; a commit of a window the ledger has is not named."""
+    run = {"inc_join_run": "inv/model.p.m/2025-01-07 00:00:00", "relation": "s.m",
+           "window_start": "2025-01-07 00:00:00", "window_end": "2025-01-08 00:00:00"}  # fmt: skip
+    commit = {"version": "Delta version 12", "at": "2025-01-09 02:00:00", "operation": "MERGE", "run": run}
+    found = ledger_start({**STATE, "last_commit": commit}, date(2025, 1, 8), "RecDate", DAY)
+    assert found is not None and found.start == date(2025, 1, 7)
+    assert found.reason.endswith(
+        "written by a run that did not record its commit (Delta version 12 at 2025-01-09 02:00:00, MERGE, run "
+        "inv/model.p.m/2025-01-07 00:00:00, window 2025-01-07 00:00:00..2025-01-08 00:00:00): doing it again"
+    )
+    recorded = {**commit, "run": {**run, "window_start": "2025-01-04 00:00:00", "window_end": "2025-01-06 00:00:00"}}
+    found = ledger_start({**STATE, "last_commit": recorded}, date(2025, 1, 8), "RecDate", DAY)
+    assert found is not None and found.reason.endswith("did not record its commit: doing it again")
+
+
 def test_rows_missing_from_the_last_committed_window_start_from_the_table():
     found = ledger_start(STATE, date(2025, 1, 2), "RecDate", DAY)
     assert found is not None and found.start == date(2025, 1, 3)
