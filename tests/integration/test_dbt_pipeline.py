@@ -123,6 +123,14 @@ def test_one_row_per_a_data_tests(project, daily):
     assert statuses and all(status == "pass" for status in statuses.values()), statuses
 
 
+def test_the_generic_tests_hold_on_the_daily_tables(project, daily):
+    """The package's generic tests (per input of inc_join_many) over the tables the daily runs left, in the leg's
+    table format: the statuses test_many expects."""
+    from .test_many import assert_generic_tests
+
+    assert_generic_tests(project)
+
+
 def test_join_types_all_occur(daily, project):
     codes = {r.JoinType for r in project.table("gen_full").select("JoinType").distinct().collect()}
     assert codes == {1, 2, 3, 4, 6}

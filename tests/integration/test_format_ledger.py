@@ -97,55 +97,51 @@ def test_a_run_killed_at_any_moment_leaves_the_table_before_or_after_its_commit(
         assert result.returncode == 137, result.stdout[-3000:] + result.stderr[-3000:]
         assert HALTED_MARKER + step in result.stdout and f"HaltingFileSystem: halt before {moment}" in result.stdout
 
-    # 0. a first run over days 1-3 killed while it writes its data files: no table, no record
+    # 1. a first run over days 1-3 killed while it writes its data files: no table, no record
     result = driver(f"halt:{MODEL}:data:0", f"run:{d[2]}")
     halted(result, f"run:{d[2]}", "creating")
     assert not (warehouse / "dbt_inc_join_runs").exists() or not any((warehouse / "dbt_inc_join_runs").glob("*/*"))
 
-    # 1. the plain run does days 1-3 (over the killed run's files); day 4's run killed while it writes its data
-    # files: the table is as it was
-    result = driver(f"run:{d[2]}", f"halt:{MODEL}:data:0", f"run:{d[3]}")
-    halted(result, f"run:{d[3]}", "creating")
+    # 2. the plain run does days 1-3 (over the killed run's files); day 4's run killed just before its commit, its
+    # data files written: the table is as it was
+    result = driver(f"run:{d[2]}", f"halt:{MODEL}:commit:0", f"run:{d[3]}")
+    halted(result, f"run:{d[3]}", "")
     assert table_rows() == until(DAYS[2])
     assert [r.window_end.date() for r in runs()] == [DAYS[2]]
 
-    # 2. the plain run does day 4; day 5's run killed just before its commit: the table is as it was
-    result = driver(f"run:{d[3]}", f"halt:{MODEL}:commit:0", f"run:{d[4]}")
-    halted(result, f"run:{d[4]}", "")
+    # 3. day 4's run commits and is killed before its ledger record: the table has day 4, the ledger does not
+    result = driver("halt:dbt_inc_join_runs:0", f"run:{d[3]}")
+    halted(result, f"run:{d[3]}", "moving")
     assert table_rows() == until(DAYS[3])
-    assert [r.window_end.date() for r in runs()] == [DAYS[2], DAYS[3]]
-
-    # 3. day 5's run commits and is killed before its ledger record: the table has day 5, the ledger does not
-    result = driver("halt:dbt_inc_join_runs:0", f"run:{d[4]}")
-    halted(result, f"run:{d[4]}", "moving")
-    assert table_rows() == until(DAYS[4])
-    assert [r.window_end.date() for r in runs()] == [DAYS[2], DAYS[3]]
+    assert [r.window_end.date() for r in runs()] == [DAYS[2]]
     unrecorded = commit_metadata(spark, chosen, warehouse / MODEL)[-1]
-    assert (unrecorded["window_start"], unrecorded["window_end"]) == (f"{d[4]} 00:00:00", f"{d[4]} 00:00:00")
+    assert (unrecorded["window_start"], unrecorded["window_end"]) == (f"{d[3]} 00:00:00", f"{d[3]} 00:00:00")
 
-    # 4. the next plain run names that commit, does day 5 again and records it once; then every run to the end
-    result = driver(f"run:{d[4]}", *(f"run:{day}" for day in d[5:]))
-    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    # 4. the next plain run names that commit, does day 4 again and records it once; then days 5-8 in one run, and
+    # a full refresh killed while it writes
+    result = driver(f"run:{d[3]}", f"run:{d[7]}", f"halt:{MODEL}:data:0", f"full:{d[7]}")
+    halted(result, f"full:{d[7]}", "creating")
     recorded = runs()
-    assert [r.window_end.date() for r in recorded] == DAYS[2:]
-    reason = recorded[2].start_reason
+    assert [(r.window_start.date(), r.window_end.date()) for r in recorded] == [
+        (DAYS[0], DAYS[2]), (DAYS[3], DAYS[3]), (DAYS[4], DAYS[7])
+    ]  # fmt: skip
+    reason = recorded[1].start_reason
     version = "Delta version" if chosen == "delta" else "Iceberg snapshot"
     assert "written by a run that did not record its commit (" + version in reason, reason
-    assert f"run {unrecorded['inc_join_run']}, window {d[4]} 00:00:00..{d[4]} 00:00:00): doing it again" in reason
-    final = read_table(spark, chosen, warehouse / MODEL, "final")
-    assert rows(final, columns) == reference
-    assert_ledger_agrees(final, recorded, DAYS[0], LAST_DAY)
+    assert f"run {unrecorded['inc_join_run']}, window {d[3]} 00:00:00..{d[3]} 00:00:00): doing it again" in reason
     # every recorded run's commit carries its run key (the killed one's too, under its own key)
     keys = [m["inc_join_run"] for m in commit_metadata(spark, chosen, warehouse / MODEL)]
     assert {r.run_key for r in recorded} <= set(keys), (keys, [r.run_key for r in recorded])
+    if chosen == "delta":  # CREATE OR REPLACE: the killed full refresh left the table as it was
+        final = read_table(spark, chosen, warehouse / MODEL, "before_refresh")
+        assert rows(final, columns) == reference
+        assert_ledger_agrees(final, recorded, DAYS[0], LAST_DAY)
 
-    # 5. a full refresh killed while it writes: Delta's CREATE OR REPLACE leaves the table as it was; on Iceberg
-    # dbt-spark drops the table before it creates the new one, so none is left. The next plain run ends equal to
-    # one run over the inputs either way
-    result = driver(f"halt:{MODEL}:data:0", f"full:{d[7]}")
-    halted(result, f"full:{d[7]}", "creating")
-    if chosen == "delta":
-        assert table_rows() == reference
+    # 5. on Iceberg dbt-spark drops the table before it creates the new one, so the killed full refresh left none;
+    # the next plain run ends equal to one run over the inputs either way
     result = driver(f"run:{d[7]}")
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
-    assert table_rows() == reference
+    final = read_table(spark, chosen, warehouse / MODEL, "final")
+    assert rows(final, columns) == reference
+    table_runs = runs()  # the newest table's runs: the same on Delta, one run from the beginning on Iceberg
+    assert_ledger_agrees(final, table_runs, DAYS[0], LAST_DAY)
