@@ -117,10 +117,9 @@ class ThriftDbt:
             DBT_SEND_ANONYMOUS_USAGE_STATS="false",
             PYTHONUNBUFFERED="1",
         )
+        # the project's seeds and models in the server's format (integration_tests/dbt_project.yml)
         chosen = table_format()
-        if (
-            chosen is not None
-        ):  # the project's seeds and models in the server's format (integration_tests/dbt_project.yml)
+        if chosen is not None:
             env["INC_JOIN_TABLE_FORMAT"] = chosen
         self.log_path = state / "dbt_worker.log"
         self.pending: list[str] = []
