@@ -39,7 +39,7 @@ ENGINE_CORE := tests/core --ignore=tests/core/test_compat_mode.py --ignore=tests
 	integration-deps test-lane-1 test-lane-2 test-spark4-dbt test-spark4-thrift test-spark4-ledger test-spark4-core test-cluster \
 	test-spark4-cluster test-spark4-adapter \
 	test-spark4-ansi-dbt test-spark4-ansi-core test-spark35-dbt test-spark35-core test-spark35-ansi-dbt \
-	test-spark35-ansi-core test-formats test-delta-spark41 test-iceberg-spark41 test-delta-spark35 jars clean-state bench bench-quick bench-peer thrift-server thrift-server-stop
+	test-spark35-ansi-core test-formats test-delta-spark41 test-iceberg-spark41 test-delta-spark35 test-thrift-delta jars clean-state bench bench-quick bench-peer thrift-server thrift-server-stop
 
 help: ## These targets, one line each
 	@grep -E '^[a-z0-9.-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 20
@@ -81,7 +81,7 @@ test: java ## check, then every engine run, in two lanes at once (about 29 min o
 integration-deps: $(STAMP)
 	cd integration_tests && ../$(BIN)/dbt deps --project-dir .
 
-test-lane-1: # lint and types, then the Spark 4 dbt legs, the run ledger's leg (with the restated inputs), the cluster, Delta on 4.1
+test-lane-1: # lint and types, then the Spark 4 dbt legs, the run ledger's leg (with the restated inputs), the cluster, Delta on 4.1 (session and thrift)
 	$(MAKE) --no-print-directory check
 	$(MAKE) --no-print-directory test-spark4-dbt
 	$(MAKE) --no-print-directory test-spark4-thrift
@@ -89,6 +89,7 @@ test-lane-1: # lint and types, then the Spark 4 dbt legs, the run ledger's leg (
 	$(MAKE) --no-print-directory test-spark4-cluster
 	$(MAKE) --no-print-directory test-spark35-dbt
 	$(MAKE) --no-print-directory test-delta-spark41
+	$(MAKE) --no-print-directory test-thrift-delta
 
 test-lane-2: # the Spark 3.5 legs, the Spark 4 ANSI legs, the Spark 4 core leg, dbt's adapter suite, Iceberg on 4.1, Delta on 3.5
 	$(MAKE) --no-print-directory test-spark35-core
@@ -117,7 +118,7 @@ test-spark4-core: $(STAMP) $(PEER_STAMP)
 	$(TMPDIR_READY) $(SPARK4) $(BASETEMP) tests --ignore=tests/integration --ignore=tests/thrift --ignore=tests/cluster \
 		--ignore=tests/adapter --ignore=tests/formats
 
-test-spark4-thrift: $(STAMP)
+test-spark4-thrift: $(STAMP) $(JARS_STAMP)
 	$(TMPDIR_READY) $(SPARK4) $(BASETEMP) tests/thrift
 
 test-spark4-ansi-dbt: $(STAMP)
@@ -147,10 +148,10 @@ test-spark35-ansi-core: $(STAMP35)
 
 # A standalone master, two workers and a Thrift Server on them (docs/cluster.md), with faults while runs write:
 # `make test-cluster` all of them, `make test` (test-spark4-cluster) the executor killed mid-run.
-test-cluster: $(STAMP) ## The run ledger's faults on a multi-process Spark cluster (tests/cluster, about 3 min)
+test-cluster: $(STAMP) $(JARS_STAMP) ## The run ledger's faults on a multi-process Spark cluster (tests/cluster, about 3 min)
 	$(TMPDIR_READY) $(SPARK4) $(BASETEMP) tests/cluster
 
-test-spark4-cluster: $(STAMP)
+test-spark4-cluster: $(STAMP) $(JARS_STAMP)
 	$(TMPDIR_READY) $(SPARK4) $(BASETEMP) tests/cluster -k executor
 
 # dbt's own adapter suite (dbt-tests-adapter, tests/adapter) in projects without this package, then with it as the
@@ -168,7 +169,7 @@ FORMAT_TESTS := tests/formats $(DBT_PIPELINE) $(DBT_UNIT)
 FORMAT_TESTS_41 := $(FORMAT_TESTS) $(DBT_FORMAT_LEDGER)
 SPARK41_FORMATS := INC_JOIN_EXPECT_SPARK=4.1 $(VENVF)/bin/python $(PYTEST) --hypothesis-profile=fast
 
-test-formats: test-delta-spark41 test-iceberg-spark41 test-delta-spark35 ## Delta Lake and Iceberg: the daily pipeline and unit tests per format
+test-formats: test-delta-spark41 test-iceberg-spark41 test-delta-spark35 test-thrift-delta ## Delta Lake and Iceberg: the daily pipeline and unit tests per format, the thrift leg on Delta
 
 test-delta-spark41: $(STAMPF) $(JARS_STAMP)
 	$(TMPDIR_READY) INC_JOIN_TABLE_FORMAT=delta $(SPARK41_FORMATS) $(BASETEMP) $(FORMAT_TESTS_41)
@@ -178,6 +179,12 @@ test-iceberg-spark41: $(STAMPF) $(JARS_STAMP)
 
 test-delta-spark35: $(STAMP35) $(JARS_STAMP)
 	$(TMPDIR_READY) INC_JOIN_TABLE_FORMAT=delta $(SPARK35) $(BASETEMP) $(FORMAT_TESTS)
+
+# The cluster path on Delta (issue 42, item 6): tests/thrift with the Thrift Server + Spark Connect given Delta's
+# jars, extension and catalog (tests/thrift/server.py, from harness/table_formats.py) and every table of the
+# project in Delta Lake 4.4, on Spark 4.1 (.venv-formats).
+test-thrift-delta: $(STAMPF) $(JARS_STAMP) ## The thrift leg (Thrift Server + Spark Connect) with Delta tables, Spark 4.1
+	$(TMPDIR_READY) INC_JOIN_TABLE_FORMAT=delta $(SPARK41_FORMATS) $(BASETEMP) tests/thrift
 
 # The fast tier: every test that needs no Spark job and no dbt invocation (tests/conftest.py's --no-spark leaves
 # out the tests whose fixtures include `spark` and those marked `dbt`): the shared tables, the messages, the
@@ -261,7 +268,8 @@ $(STAMPF): pyproject.toml requirements/formats.txt | java
 # The table formats' jars from Maven Central, one folder per jars/pom.xml profile (<format>-spark<x.y>), fetched
 # once as the venvs are; a Spark session takes them through spark.jars (harness/table_formats.py). Only the
 # formats' own artifacts: Spark, Hadoop, Parquet and Scala come with pyspark.
-JAR_SETS := delta-spark4.1 iceberg-spark4.1 delta-spark3.5
+# hive-llap: the jar of Hive's that pip's pyspark 4 leaves out and the Thrift Server needs (jars/pom.xml).
+JAR_SETS := delta-spark4.1 iceberg-spark4.1 delta-spark3.5 hive-llap
 
 jars: $(JARS_STAMP) ## Fetch the Delta Lake and Iceberg jars into .jars/ (Maven, jars/pom.xml)
 
@@ -270,7 +278,7 @@ $(JARS_STAMP): jars/pom.xml
 	rm -rf .jars
 	for set in $(JAR_SETS); do \
 		mvn --quiet --batch-mode -Dstyle.color=never -f jars/pom.xml -P $$set dependency:copy-dependencies \
-			-DincludeGroupIds=io.delta,org.apache.iceberg -DoutputDirectory=$(CURDIR)/.jars/$$set || exit 1; \
+			-DincludeGroupIds=io.delta,org.apache.iceberg,org.apache.hive -DoutputDirectory=$(CURDIR)/.jars/$$set || exit 1; \
 	done
 	touch $(JARS_STAMP)
 

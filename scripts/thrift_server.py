@@ -11,6 +11,9 @@ metastore, Hive scratch directories, Spark local dir and log, all under one stat
     python -m scripts.thrift_server stop [--state-dir .thrift-server]
     python -m scripts.thrift_server run ...      (in the foreground; Ctrl-C stops it)
 
+``--conf KEY=VALUE`` (repeatable) adds a Spark setting to the server's, for example a table format's jars,
+extension and session catalog (docs/table-formats.md); it wins over this module's own value of the same key.
+
 (``make thrift-server`` / ``make thrift-server-stop`` run the same.) ``start`` returns once both ports answer and
 leaves the server running in the background; ``stop`` ends it. A port of 0 picks a free one. The state directory
 keeps the tables between restarts; ``server.json`` in it says where the running server listens. dbt connects
@@ -87,6 +90,12 @@ def check_jars(home: Path) -> None:
             )
 
 
+def local_class_path(jars: str) -> str:
+    """The local files of a comma-separated spark.jars value as a JVM class path."""
+    paths = [jar.strip().removeprefix("file:") for jar in jars.split(",")]
+    return os.pathsep.join(path for path in paths if path and "://" not in path)
+
+
 def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind((HOST, 0))
@@ -148,12 +157,15 @@ class ThriftServer:
         driver_memory: str = "1g",
         cores: int = 2,
         master: str | None = None,
+        conf: dict[str, str] | None = None,
     ) -> None:
         self.state = Path(state_dir).resolve()
         self.thrift_port, self.connect_port = thrift_port, connect_port
         self.driver_memory, self.cores = driver_memory, cores
         # None: local[cores] in the server's JVM; spark://...: executors on a standalone cluster's workers
         self.master = master
+        # more Spark settings (--conf KEY=VALUE), e.g. Delta Lake's jars, extension and spark_catalog
+        self.conf = dict(conf or {})
         self.pid: int | None = None
         self.process: subprocess.Popen | None = None
         self.log_path = self.state / "server.log"
@@ -192,6 +204,13 @@ class ThriftServer:
         if self.master:
             conf["spark.executor.memory"] = "512m"
             conf["spark.executor.extraJavaOptions"] = "-Duser.timezone=UTC -XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
+        conf.update(self.conf)
+        if "spark.jars" in self.conf:
+            # The Thrift Server runs each statement with its session's jar class loader, which does not see the
+            # jars of spark.jars: `USING delta` then fails with DATA_SOURCE_NOT_FOUND (pyspark 4.1.4, Delta 4.4).
+            # On the driver's own class path every thread finds them; spark.jars still ships them to executors.
+            paths = [self.conf.get("spark.driver.extraClassPath", ""), local_class_path(self.conf["spark.jars"])]
+            conf["spark.driver.extraClassPath"] = os.pathsep.join(path for path in paths if path)
         hiveconf = {
             "hive.server2.thrift.bind.host": HOST,
             "hive.server2.thrift.port": str(self.thrift_port),
@@ -403,6 +422,15 @@ def _port(text: str) -> int:
     return port
 
 
+def _setting(text: str) -> tuple[str, str]:
+    key, equals, value = text.partition("=")
+    if not equals or not key.strip() or key != key.strip():
+        raise argparse.ArgumentTypeError(
+            f"must be a Spark setting KEY=VALUE, e.g. spark.jars=/path/a.jar (got {text!r})"
+        )
+    return key, value
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="python -m scripts.thrift_server",
@@ -443,6 +471,15 @@ def _parser() -> argparse.ArgumentParser:
                 "start) for executors on its workers; default local[--cores] in the server's JVM",
             )
             sub.add_argument("--timeout", type=float, default=180.0, help="seconds to wait for the ports (180)")
+            sub.add_argument(
+                "--conf",
+                type=_setting,
+                action="append",
+                default=[],
+                metavar="KEY=VALUE",
+                help="one more Spark setting for the server (repeatable), e.g. a table format's spark.jars, "
+                "spark.sql.extensions and spark.sql.catalog.spark_catalog",
+            )
     return parser
 
 
@@ -465,6 +502,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 driver_memory=args.driver_memory,
                 cores=args.cores,
                 master=args.master,
+                conf=dict(args.conf),
             )
             server.start(args.timeout)
             print(_describe(server) + f"; started in {server.started_in:.1f} s", flush=True)

@@ -15,18 +15,56 @@ import subprocess
 import sys
 import time
 from collections.abc import Sequence
+from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from harness.table_formats import table_format
 from scripts.thrift_server import pid_alive
 
+from ..integration.pipeline import LAST_DAY
 from .server import HOST, ThriftServer
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = "inc_join_it"
 TIMINGS: dict[str, float] = {}
+SEEDS = ROOT / "integration_tests" / "seeds"
+
+RUN_DAYS = [date(2025, 1, 4), date(2025, 1, 6), LAST_DAY]  # the first run covers Jan 1-4, each later one 2 days
+SQL_MODELS = {"gen_left": "left", "gen_inner": "inner", "gen_full": "full"}
+PYTHON_MODEL = "gen_left_py"  # through Spark Connect
+MICROBATCH_DAYS = [LAST_DAY - timedelta(days=1), LAST_DAY]  # one batch per day, in the last run
+MODELS = [*SQL_MODELS, "gen_left_append", PYTHON_MODEL, "gen_left_microbatch"]
+
+
+@pytest.fixture(scope="session")
+def pipeline(thrift_dbt):
+    """Seed on the server, then run every model on each of RUN_DAYS (as loaded up to that day); once per session:
+    test_thrift_pipeline.py compares the tables with the core, test_thrift_delta.py reads their Delta logs."""
+    if not (SEEDS.parent / "dbt_packages" / "dbt_inc_join").exists():  # the session suite may have installed it
+        thrift_dbt.invoke("deps")
+    thrift_dbt.invoke("seed", "--select", "gen_a", "gen_b")
+    daily = [m for m in MODELS if m != "gen_left_microbatch"]
+    for day in RUN_DAYS:
+        # the input views stg_gen_a/b are rebuilt first: they show the inputs as loaded up to `today`
+        selection = ["--select", "stg_gen_a", "stg_gen_b", *daily]
+        if day == LAST_DAY:
+            selection += [
+                "gen_left_microbatch",
+                "--event-time-start",
+                str(MICROBATCH_DAYS[0]),
+                "--event-time-end",
+                str(LAST_DAY + timedelta(days=1)),
+            ]
+        answer = thrift_dbt.invoke("run", *selection, today=day)
+    thrift_dbt.last_answer = answer
+    return thrift_dbt
+
+
+# Delta's commit log (test_thrift_delta.py) exists in the Delta leg only (make test-thrift-delta)
+collect_ignore = [] if table_format() == "delta" else ["test_thrift_delta.py"]
 
 
 @pytest.fixture(scope="session")
@@ -79,6 +117,10 @@ class ThriftDbt:
             DBT_SEND_ANONYMOUS_USAGE_STATS="false",
             PYTHONUNBUFFERED="1",
         )
+        # the project's seeds and models in the server's format (integration_tests/dbt_project.yml)
+        chosen = table_format()
+        if chosen is not None:
+            env["INC_JOIN_TABLE_FORMAT"] = chosen
         self.log_path = state / "dbt_worker.log"
         self.pending: list[str] = []
         self._log = open(self.log_path, "wb")  # noqa: SIM115 (the worker's stderr for its whole life; closed in stop)
@@ -162,6 +204,22 @@ class ThriftSql:
                 break
             found.append((name, data_type))
         return found
+
+    def records(self, sql: str) -> list[dict[str, Any]]:
+        """The rows of a statement as dicts by column name."""
+        cursor = self.connection.cursor()
+        try:
+            cursor.execute(sql)
+            names = [d[0] for d in cursor.description]
+            return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+        finally:
+            cursor.close()
+
+    def described(self, table: str) -> dict[str, str]:
+        """The detailed table information of DESCRIBE TABLE EXTENDED (Provider, Type, Location, ...)."""
+        rows = self.query(f"DESCRIBE TABLE EXTENDED {SCHEMA}.{table}")
+        start = next(i for i, (name, _, _) in enumerate(rows) if name == "# Detailed Table Information")
+        return {name: value for name, value, _ in rows[start + 1 :] if name}
 
     def rows(self, table: str, columns: Sequence[str]) -> list[tuple]:
         """A table's rows as text (Spark's own casts), sorted like pipeline.rows."""

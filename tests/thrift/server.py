@@ -3,7 +3,9 @@
 ``python -m scripts.thrift_server start|stop`` (scripts/thrift_server.py, also ``make thrift-server``) is the
 command the README documents; the tests run exactly that, as a user would, so the documented command is the tested
 one: a Thrift Server with Spark Connect from the pip pyspark jars, on 127.0.0.1 only, with its own warehouse and
-Derby metastore in a temporary state directory, on two free ports.
+Derby metastore in a temporary state directory, on two free ports. In a format leg (INC_JOIN_TABLE_FORMAT, e.g.
+``make test-thrift-delta``) the server also gets the format's jars, extension and session catalog, as
+``--conf`` options from harness/table_formats.py, the settings the embedded session of the other legs gets.
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ import sys
 import time
 from pathlib import Path
 
-from scripts.thrift_server import HOST, STATE_FILE, free_port
+from harness.table_formats import JARS, format_settings, table_format
+from scripts.thrift_server import HOST, STATE_FILE, free_port, pyspark_home
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -53,15 +56,20 @@ class ThriftServer:
         return f"sc://{HOST}:{self.connect_port}"
 
     def start_arguments(self) -> list[str]:
-        return [
-            "start",
-            "--state-dir",
-            str(self.state),
-            "--thrift-port",
-            str(self.thrift_port),
-            "--connect-port",
-            str(self.connect_port),
-        ] + (["--master", self.master] if self.master else [])
+        return (
+            [
+                "start",
+                "--state-dir",
+                str(self.state),
+                "--thrift-port",
+                str(self.thrift_port),
+                "--connect-port",
+                str(self.connect_port),
+            ]
+            + (["--master", self.master] if self.master else [])
+            + hive_llap_options()
+            + format_options()
+        )
 
     def launch(self) -> ThriftServer:
         self._began = time.monotonic()
@@ -96,6 +104,27 @@ class ThriftServer:
         if self._start is not None and self._start.poll() is None:  # still starting: let it finish first
             self._start.communicate(timeout=300)
         return server_command("stop", "--state-dir", str(self.state))
+
+
+def hive_llap_options() -> list[str]:
+    """pip's pyspark 4 leaves out Hive's hive-llap-common (SPARK-51029). The Thrift Server's Hive session code
+    initialises Hive's function registry on some session closes, which then fails with NoClassDefFoundError
+    LlapSigner$Signable, and dbt reports the model whose connection it closed as failed (seen on pyspark 4.1.4).
+    The jar of `make jars` (jars/pom.xml, profile hive-llap) on the server's class path, where pyspark lacks it."""
+    if list((pyspark_home() / "jars").glob("hive-llap-common-*.jar")):
+        return []
+    jars = sorted((JARS / "hive-llap").glob("hive-llap-common-*.jar"))
+    if not jars:
+        raise FileNotFoundError(f"No hive-llap-common jar in {JARS / 'hive-llap'}: run `make jars` first.")
+    return ["--conf", "spark.driver.extraClassPath=" + ":".join(str(jar) for jar in jars)]
+
+
+def format_options() -> list[str]:
+    """``--conf KEY=VALUE`` for the run's table format (none for parquet)."""
+    options = []
+    for key, value in format_settings(table_format()).items():
+        options += ["--conf", f"{key}={value}"]
+    return options
 
 
 def listening_addresses(port: int) -> list[str]:

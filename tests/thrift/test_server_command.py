@@ -67,6 +67,11 @@ def test_a_busy_port_is_refused_before_a_server_starts(thrift_server, tmp_path):
             "one (got '70000') (see: python -m scripts.thrift_server start --help)",
         ),
         (
+            ["--conf", "spark.jars"],
+            "argument --conf: must be a Spark setting KEY=VALUE, e.g. spark.jars=/path/a.jar (got 'spark.jars') "
+            "(see: python -m scripts.thrift_server start --help)",
+        ),
+        (
             ["--thrift-port", "10123", "--connect-port", "10123"],
             "--thrift-port and --connect-port must differ (both 10123).",
         ),
@@ -131,3 +136,29 @@ def test_a_stale_state_file_never_signals_another_process(tmp_path):
         other.kill()
         other.wait()
     assert os.path.exists(tmp_path / "server.json")  # not ours to judge beyond "not a server": left as found
+
+
+def test_conf_options_join_the_command_and_spark_jars_the_driver_class_path(tmp_path):
+    """--conf KEY=VALUE wins over the command's own value; the local jars of spark.jars also go on the driver's class
+    path, after a given one (the Delta leg, make test-thrift-delta, shows a server needs them there)."""
+    from pathlib import Path
+
+    from scripts.thrift_server import ThriftServer
+
+    server = ThriftServer(
+        tmp_path,
+        conf={
+            "spark.jars": "/j/a.jar,file:/j/b.jar,https://host/c.jar",
+            "spark.driver.extraClassPath": "/j/llap.jar",
+            "spark.sql.shuffle.partitions": "1",
+        },
+    )
+    command = server.command(Path("/spark"))
+    settings = [command[i + 1] for i, word in enumerate(command) if word == "--conf"]
+    keys = [setting.split("=", 1)[0] for setting in settings]
+    assert len(keys) == len(set(keys))
+    conf = dict(setting.split("=", 1) for setting in settings)
+    assert conf["spark.jars"] == "/j/a.jar,file:/j/b.jar,https://host/c.jar"
+    assert conf["spark.driver.extraClassPath"] == "/j/llap.jar:/j/a.jar:/j/b.jar"
+    assert conf["spark.sql.shuffle.partitions"] == "1"
+    assert ThriftServer(tmp_path).command(Path("/spark")).count("spark.sql.shuffle.partitions=2") == 1

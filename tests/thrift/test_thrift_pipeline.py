@@ -10,49 +10,18 @@ tile the period give the one-run answer".
 
 from __future__ import annotations
 
-from datetime import date, timedelta
-from pathlib import Path
+from datetime import date
 
 import pytest
 
 from dbt_inc_join import inc_join
+from harness.table_formats import table_format
 
 from ..integration.pipeline import FIRST_DAY, HOW_OPTIONS, LAST_DAY, SETTINGS
-from .conftest import SCHEMA, as_text, text_rows
+from .conftest import MICROBATCH_DAYS, MODELS, PYTHON_MODEL, SCHEMA, SEEDS, SQL_MODELS, as_text, text_rows
 from .server import listening_addresses
 
 pytestmark = pytest.mark.thrift
-
-SEEDS = Path(__file__).resolve().parents[2] / "integration_tests" / "seeds"
-
-RUN_DAYS = [date(2025, 1, 4), date(2025, 1, 6), LAST_DAY]  # the first run covers Jan 1-4, each later one 2 days
-SQL_MODELS = {"gen_left": "left", "gen_inner": "inner", "gen_full": "full"}
-PYTHON_MODEL = "gen_left_py"  # through Spark Connect
-MICROBATCH_DAYS = [LAST_DAY - timedelta(days=1), LAST_DAY]  # one batch per day, in the last run
-MODELS = [*SQL_MODELS, "gen_left_append", PYTHON_MODEL, "gen_left_microbatch"]
-
-
-@pytest.fixture(scope="module")
-def pipeline(thrift_dbt):
-    """Seed on the server, then run every model on each of RUN_DAYS (as loaded up to that day)."""
-    if not (SEEDS.parent / "dbt_packages" / "dbt_inc_join").exists():  # the session suite may have installed it
-        thrift_dbt.invoke("deps")
-    thrift_dbt.invoke("seed", "--select", "gen_a", "gen_b")
-    daily = [m for m in MODELS if m != "gen_left_microbatch"]
-    for day in RUN_DAYS:
-        # the input views stg_gen_a/b are rebuilt first: they show the inputs as loaded up to `today`
-        selection = ["--select", "stg_gen_a", "stg_gen_b", *daily]
-        if day == LAST_DAY:
-            selection += [
-                "gen_left_microbatch",
-                "--event-time-start",
-                str(MICROBATCH_DAYS[0]),
-                "--event-time-end",
-                str(LAST_DAY + timedelta(days=1)),
-            ]
-        answer = thrift_dbt.invoke("run", *selection, today=day)
-    thrift_dbt.last_answer = answer
-    return thrift_dbt
 
 
 @pytest.fixture(scope="module")
@@ -87,6 +56,14 @@ def test_server_listens_on_loopback_only(thrift_server):
         if not addresses:
             pytest.skip("no /proc/net/tcp to read listening sockets from")
         assert set(addresses) == {"127.0.0.1"}, f"port {port} listens on {addresses}"
+
+
+@pytest.mark.parametrize("table", ["gen_a", "gen_b", *MODELS])
+def test_the_tables_are_in_the_runs_table_format(thrift_sql, pipeline, table):
+    """In the Delta leg (make test-thrift-delta) every table on the server is a Delta table: the seeds under the
+    input views, the SQL models', the Python model's written through Spark Connect. In the parquet leg they are
+    parquet. So the Delta leg cannot pass on parquet tables."""
+    assert thrift_sql.described(table)["Provider"].lower() == (table_format() or "parquet")
 
 
 def test_seeds_arrive_complete(inputs):
