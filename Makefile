@@ -258,7 +258,7 @@ $(STAMPF): pyproject.toml requirements/formats.txt | java
 # The table formats' jars from Maven Central, one folder per jars/pom.xml profile (<format>-spark<x.y>), fetched
 # once as the venvs are; a Spark session takes them through spark.jars (harness/table_formats.py). Only the
 # formats' own artifacts: Spark, Hadoop, Parquet and Scala come with pyspark.
-JAR_SETS := delta-spark4.1 iceberg-spark4.1 delta-spark3.5
+JAR_SETS := delta-spark4.1 iceberg-spark4.1 delta-spark3.5 derby-network
 
 jars: $(JARS_STAMP) ## Fetch the Delta Lake and Iceberg jars into .jars/ (Maven, jars/pom.xml)
 
@@ -267,7 +267,7 @@ $(JARS_STAMP): jars/pom.xml
 	rm -rf .jars
 	for set in $(JAR_SETS); do \
 		mvn --quiet --batch-mode -Dstyle.color=never -f jars/pom.xml -P $$set dependency:copy-dependencies \
-			-DincludeGroupIds=io.delta,org.apache.iceberg -DoutputDirectory=$(CURDIR)/.jars/$$set || exit 1; \
+			-DincludeGroupIds=io.delta,org.apache.iceberg,org.apache.derby -DoutputDirectory=$(CURDIR)/.jars/$$set || exit 1; \
 	done
 	touch $(JARS_STAMP)
 
