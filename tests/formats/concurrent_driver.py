@@ -2,7 +2,7 @@
 
     concurrent_driver STATE_DIR NAME STEP...
 
-    setup:DAY:NEXT  seed gen_a and gen_b, run ledger_left (with its inputs and the ledger) on DAY, then its input
+    setup:DAY:NEXT  seed gen_a and gen_b and run ledger_left (with its inputs and the ledger) on DAY, then its input
                     views as of NEXT: the state both concurrent runs start from
     warm:DAY        start Spark and let dbt parse the project for DAY (while the other process sets up)
     arm             arm the barrier (tests/formats/barrier/BarrierFileSystem.java, this process's local file system):
@@ -10,7 +10,8 @@
     run:DAY         dbt run --select ledger_left on DAY (its post-hook records the run in the ledger)
     mark:FLAG       create the file FLAG in the barrier folder
     await:FLAG      wait until the file FLAG is in the barrier folder
-    dump:FOLDER     write ledger_left, the ledger, gen_a and gen_b as parquet under FOLDER (read by the test)
+    dump:FOLDER     write ledger_left, the ledger, gen_a, gen_b and the table's commits as parquet under FOLDER (read
+                    by the test)
 
 Every process has its own dbt target folder; the Spark state folder (warehouse) is shared, and so is the metastore
 (a Derby network server: INC_JOIN_METASTORE_URL). Exit code 0 when every run step succeeded, 1 when one failed (the
@@ -25,6 +26,7 @@ import time
 from pathlib import Path
 
 from harness.local_dbt import LocalDbtProject, failure_text
+from harness.table_formats import table_format
 
 from ..integration.conftest import PROJECT
 
@@ -57,8 +59,8 @@ def main(state_dir: str, name: str, *steps: str) -> int:
         kind, _, argument = step.partition(":")
         if kind == "setup":
             day, _, next_day = argument.partition(":")
-            project.invoke("seed", "--select", "gen_a", "gen_b", "--quiet")
-            project.invoke("run", "--select", f"+{MODEL}", "dbt_inc_join_runs", "--quiet", today=day)
+            project.invoke("build", "--select", "gen_a", "gen_b", f"+{MODEL}", "dbt_inc_join_runs",
+                           "--resource-type", "seed", "--resource-type", "model", "--quiet", today=day)  # fmt: skip
             project.invoke("run", "--select", "stg_gen_a", "stg_gen_b", "--quiet", today=next_day)
         elif kind == "warm":
             project.spark()
@@ -80,6 +82,12 @@ def main(state_dir: str, name: str, *steps: str) -> int:
             spark = project.spark()
             for key, table in TABLES.items():
                 spark.table(table).write.parquet(str(Path(argument) / key))
+            # the table's commits: Delta's log, Iceberg's snapshots
+            if table_format() == "iceberg":
+                history = spark.sql(f"SELECT committed_at, snapshot_id, parent_id, operation FROM {TABLES['table']}.snapshots")
+            else:
+                history = spark.sql(f"DESCRIBE HISTORY {TABLES['table']}").select("version", "timestamp", "operation")
+            history.write.parquet(str(Path(argument) / "history"))
         else:
             raise ValueError(f"concurrent_driver: unknown step {step!r}")
     return code

@@ -116,6 +116,16 @@ def start_driver(name: str, state: Path, barrier: Path, url: str, classes: Path,
     )  # fmt: skip
 
 
+ICEBERG_COMMITS_BOTH = (
+    "Iceberg 1.11 detects no conflict here: dbt-spark's INSERT OVERWRITE is a dynamic overwrite (ReplacePartitions),"
+    " which Spark's SQL path commits without conflict validation (none without the write options isolation-level and"
+    " validate-from-snapshot-id): the second run's commit refreshes the table and replaces the same partitions again"
+    " on top of the first's snapshot. Both runs succeed and record days 4-6, so the ledger has the window twice (the"
+    " table itself is one run's rows). docs/table-formats.md, Known limits."
+)
+
+
+@pytest.mark.xfail(table_format() == "iceberg", reason=ICEBERG_COMMITS_BOTH, strict=True, raises=AssertionError)
 def test_two_runs_of_one_window_at_once_one_commits_the_other_fails(spark, chosen, metastore, barrier_file_system,
                                                                      tmp_path):  # fmt: skip
     """ledger_left's first run covers days 1-3; then two processes run it on day 6 at once, both over days 4-6, their
@@ -145,6 +155,9 @@ def test_two_runs_of_one_window_at_once_one_commits_the_other_fails(spark, chose
     # the writes overlapped: each process waited at its first data file until the other was there
     for name in ("first", "second"):
         assert "BarrierFileSystem: met arrived-" in outputs[name], said
+    # the table's commits (Delta: version, time, operation; Iceberg: time, snapshot, parent, operation), oldest first
+    history = sorted(tuple(r) for r in spark.read.parquet(str(dumped / "history")).collect())
+    said += "\n--- the table's commits:\n" + "\n".join(str(commit) for commit in history)
     succeeded = [name for name in outputs if SUCCEEDED_MARKER in outputs[name]]
     failed = [name for name in outputs if FAILED_MARKER in outputs[name]]
     assert len(succeeded) == 1 and len(failed) == 1, said
@@ -152,6 +165,10 @@ def test_two_runs_of_one_window_at_once_one_commits_the_other_fails(spark, chose
     message = outputs[loser].split(FAILED_MARKER, 1)[1]
     assert re.search(CONFLICT[chosen], message), said
     assert (first.returncode, second.returncode) == ((1, 0) if loser == "first" else (0, 1)), said
+    # two data commits: the first run's (days 1-3) and the winner's (days 4-6); the rest are the ledger's table
+    # properties (Delta commits those too)
+    writes = [commit for commit in history if commit[-1] != "SET TBLPROPERTIES"]
+    assert len(writes) == 2, said
 
     # the table: one run's rows, the core over days 1-6 (the inputs as the processes loaded them), no row twice
     a = spark.read.parquet(str(dumped / "gen_a")).where(f"RecDate <= DATE'{d[5]}'")
