@@ -1,4 +1,4 @@
-"""One of the two dbt processes of tests/formats/test_concurrent_runs.py (``python -m tests.formats.concurrent_driver``).
+"""A dbt process of tests/formats/test_concurrent_runs.py (``python -m tests.formats.concurrent_driver``).
 
     concurrent_driver STATE_DIR NAME STEP...
 
@@ -83,10 +83,11 @@ def main(state_dir: str, name: str, *steps: str) -> int:
             for key, table in TABLES.items():
                 spark.table(table).write.parquet(str(Path(argument) / key))
             # the table's commits: Delta's log, Iceberg's snapshots
+            table = TABLES["table"]
             if table_format() == "iceberg":
-                history = spark.sql(f"SELECT committed_at, snapshot_id, parent_id, operation FROM {TABLES['table']}.snapshots")
+                history = spark.sql(f"SELECT committed_at, snapshot_id, parent_id, operation FROM {table}.snapshots")
             else:
-                history = spark.sql(f"DESCRIBE HISTORY {TABLES['table']}").select("version", "timestamp", "operation")
+                history = spark.sql(f"DESCRIBE HISTORY {table}").select("version", "timestamp", "operation")
             history.write.parquet(str(Path(argument) / "history"))
         else:
             raise ValueError(f"concurrent_driver: unknown step {step!r}")

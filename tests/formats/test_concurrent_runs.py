@@ -75,9 +75,10 @@ def metastore(tmp_path_factory):
             try:
                 socket.create_connection(("127.0.0.1", port), timeout=1).close()
                 break
-            except OSError:
+            except OSError as refused:
                 if server.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError("the Derby network server did not start: " + (home / "server.log").read_text())
+                    log = (home / "server.log").read_text()
+                    raise RuntimeError("the Derby network server did not start: " + log) from refused
                 time.sleep(0.2)
         yield f"jdbc:derby://127.0.0.1:{port}/metastore_db;create=true"
     finally:
