@@ -35,7 +35,14 @@ def local_spark_settings(state_dir: Path) -> dict[str, str]:
         "spark.driver.bindAddress": "127.0.0.1",
         "spark.sql.session.timeZone": "UTC",
         "spark.sql.warehouse.dir": f"file:{state}/warehouse",
-        "spark.hadoop.javax.jdo.option.ConnectionURL": f"jdbc:derby:;databaseName={state}/metastore_db;create=true",
+        # the embedded Derby metastore in the state directory, or one that several processes share (a Derby network
+        # server: INC_JOIN_METASTORE_URL and INC_JOIN_METASTORE_DRIVER, tests/formats/test_concurrent_runs.py)
+        "spark.hadoop.javax.jdo.option.ConnectionURL": os.environ.get(
+            "INC_JOIN_METASTORE_URL", f"jdbc:derby:;databaseName={state}/metastore_db;create=true"
+        ),
+        "spark.hadoop.javax.jdo.option.ConnectionDriverName": os.environ.get(
+            "INC_JOIN_METASTORE_DRIVER", "org.apache.derby.jdbc.EmbeddedDriver"
+        ),
         "spark.driver.extraJavaOptions": f"-Dderby.system.home={state} {jvm_flags}",
         # Delta Lake or Iceberg when INC_JOIN_TABLE_FORMAT says so (harness/table_formats.py)
         **format_settings(table_format()),
