@@ -30,7 +30,8 @@ from harness.table_formats import table_format
 
 from ..integration.conftest import PROJECT
 
-MODEL = "ledger_left"
+# the model both processes run: ledger_left (insert_overwrite), or ledger_replace (merge) on Iceberg
+MODEL = os.environ.get("INC_JOIN_CONCURRENT_MODEL", "ledger_left")
 SUCCEEDED_MARKER = "concurrent_driver: the run succeeded: "
 FAILED_MARKER = "concurrent_driver: the run failed: "
 TABLES = {"table": f"inc_join_it.{MODEL}", "ledger": "inc_join_it.dbt_inc_join_runs",

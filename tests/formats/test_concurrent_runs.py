@@ -37,7 +37,7 @@ REPO = Path(__file__).resolve().parents[2]
 CONFLICT = {
     "delta": r"ConcurrentAppendException|ConcurrentDeleteReadException|ConcurrentDeleteDeleteException"
     r"|ConcurrentTransactionException|MetadataChangedException|ProtocolChangedException|DELTA_CONCURRENT_",
-    "iceberg": r"CommitFailedException|Cannot commit",
+    "iceberg": r"CommitFailedException|Cannot commit|ValidationException|Found conflicting files",
 }
 
 
@@ -58,7 +58,8 @@ def network_jars() -> list[str]:
 
 @pytest.fixture(scope="module")
 def metastore(tmp_path_factory):
-    """A Derby network server on 127.0.0.1 (a free port), its databases in a folder of its own; its JDBC URL."""
+    """A Derby network server on 127.0.0.1 (a free port), its databases in a folder of its own; its JDBC URL without
+    the database."""
     home = tmp_path_factory.mktemp("derby-server")
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -80,7 +81,7 @@ def metastore(tmp_path_factory):
                     log = (home / "server.log").read_text()
                     raise RuntimeError("the Derby network server did not start: " + log) from refused
                 time.sleep(0.2)
-        yield f"jdbc:derby://127.0.0.1:{port}/metastore_db;create=true"
+        yield f"jdbc:derby://127.0.0.1:{port}/"  # a test names its database (one per case)
     finally:
         server.terminate()
         server.wait(timeout=30)
@@ -98,10 +99,13 @@ def barrier_file_system(tmp_path_factory):
     return classes
 
 
-def start_driver(name: str, state: Path, barrier: Path, url: str, classes: Path, *steps: str) -> subprocess.Popen:
+def start_driver(
+    name: str, state: Path, barrier: Path, url: str, classes: Path, model: str, *steps: str
+) -> subprocess.Popen:
     client = [jar for jar in network_jars() if "derbyclient" in jar]
     env = {
         **os.environ,
+        "INC_JOIN_CONCURRENT_MODEL": model,
         "INC_JOIN_STATE_DIR": str(state),
         "INC_JOIN_METASTORE_URL": url,
         "INC_JOIN_METASTORE_DRIVER": "org.apache.derby.jdbc.ClientDriver",
@@ -130,20 +134,34 @@ ICEBERG_COMMITS_BOTH = (
 )
 
 
-@pytest.mark.xfail(table_format() == "iceberg", reason=ICEBERG_COMMITS_BOTH, strict=True, raises=BothCommitted)
+# the models: ledger_left (insert_overwrite by RecDate) on both formats; on Iceberg also ledger_replace (merge: a
+# MERGE is validated against concurrent commits, the table's write.merge.isolation-level, serializable by default)
+MODELS = [
+    pytest.param(
+        "ledger_left",
+        marks=pytest.mark.xfail(
+            table_format() == "iceberg", reason=ICEBERG_COMMITS_BOTH, strict=True, raises=BothCommitted
+        ),
+    ),
+    *(["ledger_replace"] if table_format() == "iceberg" else []),
+]
+
+
+@pytest.mark.parametrize("model", MODELS)
 def test_two_runs_of_one_window_at_once_one_commits_the_other_fails(spark, chosen, metastore, barrier_file_system,
-                                                                     tmp_path):  # fmt: skip
-    """ledger_left's first run covers days 1-3; then two processes run it on day 6 at once, both over days 4-6, their
+                                                                     tmp_path, model):  # fmt: skip
+    """The model's first run covers days 1-3; then two processes run it on day 6 at once, both over days 4-6, their
     writes held until both are writing. One commits and records days 4-6; the other fails with the format's
     conflict and records nothing. The table equals the core over days 1-6, no row twice, and the ledger has days
     4-6 once."""
     state, barrier, dumped = tmp_path / "state", tmp_path / "barrier", tmp_path / "dumped"
+    url = f"{metastore}metastore_{model};create=true"
     barrier.mkdir()
     d = [str(day) for day in DAYS]
-    first = start_driver("first", state, barrier, metastore, barrier_file_system,
+    first = start_driver("first", state, barrier, url, barrier_file_system, model,
                          f"setup:{d[2]}:{d[5]}", "mark:ready", "arm", f"run:{d[5]}", "mark:done-first",
                          "await:done-second", f"dump:{dumped}")  # fmt: skip
-    second = start_driver("second", state, barrier, metastore, barrier_file_system,
+    second = start_driver("second", state, barrier, url, barrier_file_system, model,
                           f"warm:{d[5]}", "await:ready", "arm", f"run:{d[5]}", "mark:done-second")  # fmt: skip
     outputs = {}
     try:
@@ -171,7 +189,7 @@ def test_two_runs_of_one_window_at_once_one_commits_the_other_fails(spark, chose
     found = rows(table, ordered(table.columns))
     assert found == rows(expected, ordered(expected.columns)), said
     assert len(found) == len(set(found))
-    runs = ledger_rows(spark.read.parquet(str(dumped / "ledger")), "inc_join_it.ledger_left")
+    runs = ledger_rows(spark.read.parquet(str(dumped / "ledger")), f"inc_join_it.{model}")
     windows = [(r.window_start.date(), r.window_end.date()) for r in runs]
 
     succeeded = [name for name in outputs if SUCCEEDED_MARKER in outputs[name]]
