@@ -80,7 +80,8 @@ class FewRows(Suite):
         return super().agrees(agreed)
 
     def cell_json(self, cell: Cell) -> dict[str, object]:
-        return {**super().cell_json(cell), "bounds": list(self.bounds(cell.case).values())}
+        found = {**super().cell_json(cell), "bounds": list(self.bounds(cell.case).values())}
+        return found | {"load": [r.load for r in cell.runs]} if isinstance(cell.case, formats.FormatCase) else found
 
     def targets(self, cells: Sequence[Cell]) -> list[Target]:
         """The issue's targets, each a ratio of times measured in the same run (median of the per-round ratios)."""

@@ -58,7 +58,15 @@ def copy_tables(spark, table_format: str, base: str, histories: Sequence[int], s
             source, target = f"{DATABASE}.{base}{side}_{n}d", f"{DATABASE}.{base}{table_format}_{side}_{n}d"
             spark.sql(f"DROP TABLE IF EXISTS {target}")
             spark.sql(f"CREATE TABLE {target} USING {table_format} PARTITIONED BY (RecDate) AS SELECT * FROM {source}")
-            say(f"  {target}: {spark.table(target).count()} rows")
+            days = spark.table(target).select("RecDate").distinct().count()
+            say(f"  {target}: {spark.table(target).count()} rows, {days} days in {data_files(spark, target)} files")
+
+
+def data_files(spark, table: str) -> int:
+    """The data files of a Delta or Iceberg table (its current version)."""
+    if spark.sql(f"DESCRIBE TABLE EXTENDED {table}").where("col_name = 'Provider'").first()[1] == "delta":
+        return int(spark.sql(f"DESCRIBE DETAIL {table}").first()["numFiles"])
+    return int(spark.sql(f"SELECT count(*) FROM {table}.files").first()[0])
 
 
 def cells(run, case_type: type, histories: Sequence[int]) -> list[Cell]:
@@ -110,7 +118,7 @@ def targets(cells: Sequence[Cell], bounds, label: str = "") -> list[Target]:
 
 
 def scanned(cells: Sequence[Cell]) -> str:
-    """The formats whose scans the executed plan shows (a file scan; Iceberg's batch scan is not one)."""
+    """The formats whose scans the executed plan shows (bench/metrics.py: Iceberg's as data files)."""
     seen = dict.fromkeys(c.case.table_format for c in cells if c.plan and c.plan.scans)
     return ", ".join(seen) or "none"
 
