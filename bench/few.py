@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import timedelta
 
-from . import protocol
+from . import formats, protocol
 from .data import DataSpec, ensure_dataset, register_tables
 from .protocol import MEMORY, Cell, Ratio, Suite, Target, agreed_text, find, ratio_target
 from .variants import PEER_B_ONLY, Case, core, core_with, equi, naive, peer
@@ -26,12 +26,21 @@ class FewRows(Suite):
     name = "few-rows"
     few_rows_data = True
     uses_sql = True
-    builds = {"core": core, "core-plain": core_with(False), "peer": peer, "naive": naive}
+    builds = {"core": core, "core-plain": core_with(False), "peer": peer, "naive": naive, "equi": equi}
+
+    def data(self, spark, run) -> None:
+        """With --format: the few-rows tables of the shortest and longest history copied into the format."""
+        if run.config.table_format:
+            histories = (min(run.config.histories), max(run.config.histories))
+            formats.copy_tables(spark, run.config.table_format, "", histories, run.say)
+            run.phases.done(f"{run.config.table_format} tables")
 
     def cells(self, run) -> list[Cell]:
         """Cells compared with each other next to each other, the full recompute last; then the late-match cases,
-        their naive recompute once, as the reference."""
+        their naive recompute once, as the reference. With --format: bench/formats.py's cells."""
         config, last = run.config, run.spec.last_day
+        if config.table_format:
+            return formats.cells(run, formats.FormatCase, (min(config.histories), max(config.histories)))
         longest = max(config.histories)
         join = dict(look_back_time=config.look_back_time, max_waiting_time=config.max_waiting_time)
         whole_start = last - timedelta(days=longest - 1)
@@ -62,11 +71,22 @@ class FewRows(Suite):
     def runs(self, config) -> list[str]:
         return [PHASES.format(config=config)]
 
+    def types(self, variant: str) -> dict[str, str]:
+        return {} if variant == "equi" else super().types(variant)
+
+    def agrees(self, agreed: Sequence[dict]) -> bool:
+        if agreed and "parquet" in agreed[0]:
+            return formats.agrees(agreed)
+        return super().agrees(agreed)
+
     def cell_json(self, cell: Cell) -> dict[str, object]:
-        return {**super().cell_json(cell), "bounds": list(self.bounds(cell.case).values())}
+        found = {**super().cell_json(cell), "bounds": list(self.bounds(cell.case).values())}
+        return found | {"load": [r.load for r in cell.runs]} if isinstance(cell.case, formats.FormatCase) else found
 
     def targets(self, cells: Sequence[Cell]) -> list[Target]:
         """The issue's targets, each a ratio of times measured in the same run (median of the per-round ratios)."""
+        if isinstance(cells[0].case, formats.FormatCase):
+            return formats.targets(cells, self.bounds)
         histories = sorted({c.case.history for c in cells})
         shortest, longest = histories[0], histories[-1]
         hows = list(dict.fromkeys(c.case.how for c in cells if not c.case.late_match_time))
@@ -116,6 +136,8 @@ class FewRows(Suite):
 
     def agreement(self, cells: Sequence[Cell]) -> list[dict[str, object]]:
         """Per case: do sql, core and naive give the same rows? And how does the peer differ?"""
+        if isinstance(cells[0].case, formats.FormatCase):
+            return formats.agreement(cells, self.name)
 
         def peer(reference, by_variant) -> str:
             if "peer" in by_variant:
@@ -128,6 +150,9 @@ class FewRows(Suite):
         return protocol.agreement(cells, self.name, ("sql", "naive"), order, peer=peer)
 
     def sections(self, cells: Sequence[Cell], agreed: Sequence[dict], run) -> list[str]:
+        if isinstance(cells[0].case, formats.FormatCase):
+            title = f"A daily run and the whole history on {run.config.table_format} beside parquet"
+            return formats.sections(cells, agreed, self.bounds, title)
         histories = sorted({c.case.history for c in cells})
         longest = histories[-1]
         hows = list(dict.fromkeys(c.case.how for c in cells if not c.case.late_match_time))
@@ -216,14 +241,20 @@ class Big(FewRows):
     def data(self, spark, run) -> None:
         spec = DataSpec(run.config.days, 10 * run.config.rows_per_day)
         dataset, generated = ensure_dataset(spark, spec, run.config.cache_dir)
-        register_tables(spark, dataset, spec, (min(run.config.histories), spec.days), prefix=BigCase.prefix)
+        histories = (min(run.config.histories), spec.days)
+        register_tables(spark, dataset, spec, histories, prefix=BigCase.prefix)
         self.rows_per_day = spec.rows_per_day
         run.phases.done("big data", f" ({'generated' if generated else 'cached'} in {dataset})")
+        if run.config.table_format:
+            formats.copy_tables(spark, run.config.table_format, BigCase.prefix, histories, run.say)
+            run.phases.done(f"big {run.config.table_format} tables")
 
     def cells(self, run) -> list[Cell]:
         config, last = run.config, run.spec.last_day
         join = dict(look_back_time=config.look_back_time, max_waiting_time=config.max_waiting_time)
         histories, how = (min(config.histories), config.days), config.hows[0]
+        if config.table_format:
+            return formats.cells(run, formats.BigFormatCase, histories)
         cells = [Cell(BigCase(how, h, "daily", last, last, **join), v, config.repeats) for h in histories for v in OURS]
         whole = BigCase(how, config.days, "whole", last - timedelta(days=config.days - 1), last, **join)
         return cells + [Cell(whole, v, config.whole_repeats) for v in (*OURS, "equi")]
@@ -232,6 +263,8 @@ class Big(FewRows):
         return {} if variant == "equi" else super().types(variant)
 
     def targets(self, cells: Sequence[Cell]) -> list[Target]:
+        if isinstance(cells[0].case, formats.FormatCase):
+            return formats.targets(cells, self.bounds, f"{self.rows_per_day} rows/day, ")
         (short, long), how, size = sorted({c.case.history for c in cells}), cells[0].case.how, self.rows_per_day
         ours = [c for c in cells if c.variant in OURS]
         name = f"{size} rows/day: partitions read by sql and core = spec §4 bounds, one scan per input"
@@ -244,6 +277,8 @@ class Big(FewRows):
         return found
 
     def agreement(self, cells: Sequence[Cell]) -> list[dict[str, object]]:
+        if isinstance(cells[0].case, formats.FormatCase):
+            return formats.agreement(cells, self.name)
         return protocol.agreement(cells, self.name, ("sql",), lambda k: (k.window, k.history))
 
     def cell_json(self, cell: Cell) -> dict[str, object]:
@@ -261,4 +296,7 @@ class Big(FewRows):
         head = ["case", "variant", "median s", "load avg", "rows", "partitions A/B", *(f"peak {m} MB" for m in MEMORY)]
         plans = [f"{c.case.label} {c.variant}:\n\n```\n{c.plan.text}```" for c in cells]
         text = [f"## Ten times the data ({self.rows_per_day} A rows a day)", "", *protocol.table(head, rows)]
+        if isinstance(cells[0].case, formats.FormatCase):
+            title = f"Ten times the data on {run.config.table_format} beside parquet"
+            text += formats.sections(cells, agreed, self.bounds, title)
         return ["", *text, "", "Plans as executed (each cell's last timed run):", "", *"\n\n".join(plans).split("\n")]

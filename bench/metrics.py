@@ -1,6 +1,7 @@
 """What an executed query did, from its physical plan (walked through py4j, adaptive wrappers unwrapped): the
-partitions and files each scan read, scans per input, shuffles, broadcasts and reused exchanges (a reuse reads
-nothing itself, so the walk does not descend into it)."""
+partitions and files each scan read (of an Iceberg batch scan, its data files, counted as its partitions: the
+benchmark's Iceberg tables have one file per day, bench/formats.py), scans per input, shuffles, broadcasts and
+reused exchanges (a reuse reads nothing itself, so the walk does not descend into it)."""
 
 from __future__ import annotations
 
@@ -79,6 +80,10 @@ def summarize(plan) -> PlanSummary:
             summary.scans.append(
                 Scan(table, _metric(node, "numPartitions"), _metric(node, "numFiles"), _metric(node, "numOutputRows"))
             )
+        elif kind == "BatchScanExec":  # a data source v2 scan (Iceberg): its data files, one per day in the benchmark
+            table = str(node.table().name()).split(".")[-1]
+            files = _metric(node, "resultDataFiles")
+            summary.scans.append(Scan(table, files, files, _metric(node, "numOutputRows")))
         pending.extend(_seq(node.children()))
         pending.extend(_seq(node.subqueries()))
     return summary

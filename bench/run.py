@@ -24,7 +24,11 @@ from .data import DataSpec
 BENCH = Path(__file__).resolve().parent
 QUICK = dict(days=40, rows_per_day=200, histories=(20, 40), repeats=1, whole_repeats=1, slow_repeats=1, warmup=0)
 SUITES = ("few-rows", "big", "many-rows", "ledger", "restated", "enrich")  # the report's order
-MEASURED = ("few-rows", "big", "many-rows", "enrich", "ledger", "restated")  # the order they run in
+# Run only when named (--suite commit), never by --suite all; with --format, the suites that have format cells.
+EXTRA = ("commit",)
+MEASURED = ("few-rows", "big", "many-rows", "enrich", "ledger", "restated", "commit")  # the order they run in
+FORMATS = ("delta", "iceberg")
+FORMAT_SUITES = ("few-rows", "big", "commit")
 
 
 @dataclass(frozen=True)
@@ -46,13 +50,24 @@ class Config:
     out: Path = BENCH / "results"
     cache_dir: Path = BENCH / ".cache" / "data"
     driver_memory: str = "4g"
+    table_format: str | None = None  # --format: inputs and outputs in Delta Lake or Iceberg beside parquet
 
 
 def parse_args(argv: Sequence[str]) -> Config:
     parser = argparse.ArgumentParser(prog="python -m bench.run", description=__doc__.split("\n\n")[0])
     add = parser.add_argument
     add("--quick", action="store_true", help="tiny data, one run per cell; results in bench/.cache/results")
-    add("--suite", choices=("all", *SUITES), default="all", help="one suite (docs/performance.md), or all (default)")
+    add(
+        "--suite",
+        default="all",
+        help=f"suites, comma-separated ({', '.join(SUITES + EXTRA)}), or all (default: {', '.join(SUITES)})",
+    )
+    add(
+        "--format",
+        choices=FORMATS,
+        help="inputs and outputs also in this table format, measured beside parquet in the same rounds "
+        f"(suites {', '.join(FORMAT_SUITES)}; needs the .venv-formats venv and `make jars`)",
+    )
     add("--days", type=int, help="days of generated history (default 365)")
     add("--rows-per-day", type=int, help="A rows per daily load; B gets about as many (default 20000)")
     add("--histories", help="history lengths in days for the daily run (default 30,120,<days>)")
@@ -88,9 +103,14 @@ def parse_args(argv: Sequence[str]) -> Config:
         hows=tuple(h.strip() for h in args.how.split(",")),
         **{name: getattr(args, name) for name in ("look_back_time", "max_waiting_time", "late_match_time")},
         ledger_records=tuple(n for n in (int(r) for r in args.ledger_records.split(",")) if n > 0),
-        suites=SUITES if args.suite == "all" else (args.suite,),
+        suites=SUITES if args.suite == "all" else tuple(s.strip() for s in args.suite.split(",")),
         warmup=config.warmup if args.warmup is None else args.warmup,
+        table_format=args.format,
     )
+    if set(config.suites) - set(SUITES + EXTRA):
+        parser.error(f"--suite accepts all or {', '.join(SUITES + EXTRA)} (got {args.suite})")
+    if args.format and set(config.suites) - set(FORMAT_SUITES):
+        parser.error(f"--format runs the suites {', '.join(FORMAT_SUITES)}; name them with --suite")
     if max(config.histories) > config.days or min(config.histories) < 1:
         parser.error(f"--histories must lie in 1..{config.days} (the generated days)")
     if set(config.hows) - {"left", "full", "inner"}:
@@ -106,6 +126,8 @@ def start_spark(config: Config, state_dir: Path):
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
     os.environ.setdefault("DBT_SEND_ANONYMOUS_USAGE_STATS", "false")
     os.environ["INC_JOIN_STATE_DIR"] = str(state_dir)
+    if config.table_format:  # the session gets the format's jars, extension and catalog (harness/table_formats.py)
+        os.environ["INC_JOIN_TABLE_FORMAT"] = config.table_format
     if not config.quick:
         os.environ.setdefault("INC_JOIN_JVM_FLAGS", "-XX:ReservedCodeCacheSize=256m")
     # the big suite's peak memory: Spark's executor metrics sampled every 100 ms (default: only at heartbeats)
@@ -136,11 +158,13 @@ def context(run: Context, rows: dict[str, int], generated: bool, load: list[floa
         "machine": f"{os.cpu_count()} cores ({cpu}), {memory} RAM, {platform.system()} {platform.release()}, "
         f"Java {jvm.java.lang.System.getProperty('java.version')}, Python {platform.python_version()}",
         "software": f"pyspark {pyspark.__version__}, dbt-core {dbt.version.__version__}"
-        + (", inc-join 0.1.3 (peer)" if few else ""),
+        + (", inc-join 0.1.3 (peer)" if few and not config.table_format else "")
+        + (f", {format_jars(config.table_format)}" if config.table_format else ""),
         "spark": f"{spark.sparkContext.master}, driver memory {config.driver_memory}, shuffle partitions "
         f"{conf('spark.sql.shuffle.partitions')}, AQE {conf('spark.sql.adaptive.enabled')}, broadcast "
         f"threshold {conf('spark.sql.autoBroadcastJoinThreshold')}, catalog tables in a Hive metastore "
-        "(Derby), parquet partitioned by RecDate",
+        "(Derby), parquet partitioned by RecDate"
+        + (f"; the same rows in {config.table_format} tables partitioned by RecDate" if config.table_format else ""),
         "data": data
         and f"{spec.days} days x {spec.rows_per_day} A rows per day ({spec.first_day} .. {spec.last_day}); "
         f"{rows['a']} A rows, {rows['b']} B rows in the longest history; one parquet file per daily "
@@ -209,7 +233,7 @@ def main(argv: Sequence[str] = ()) -> int:
         from .variants import DATABASE, SqlMacro, load_peer
 
         suites = [suite() for suite in suite_types() if suite.name in config.suites]
-        if "few-rows" in config.suites:
+        if "few-rows" in config.suites and not config.table_format:
             load_peer()  # fail early, before any data is generated, when the overlay is missing
         phases.done("spark start")
         run = Context(config, spark, state_dir, phases, DataSpec(config.days, config.rows_per_day))
@@ -245,6 +269,8 @@ def main(argv: Sequence[str] = ()) -> int:
         out.mkdir(parents=True, exist_ok=True)
         first = suites[0].name
         stem = out / (f"d{spec.days}-r{spec.rows_per_day}" if first == "few-rows" else first)
+        if config.table_format:
+            stem = out / f"{first}-{config.table_format}"
         stem.with_suffix(".md").write_text(text)
         result: dict[str, object] = {"config": {k: _portable(v) for k, v in asdict(config).items()}, "context": info}
         result.update(targets=[asdict(t) for t in found], cells=[], agreement=[])
@@ -261,13 +287,22 @@ def main(argv: Sequence[str] = ()) -> int:
 
 def suite_types() -> list:
     """The suites, in the report's order (bench/few.py, many.py, ledger.py, enrich.py)."""
+    from .commit import Commit
     from .enrich import Enrich
     from .few import Big, FewRows
     from .ledger import Ledger
     from .many import ManyRows
     from .restated import Restated
 
-    return [FewRows, Big, ManyRows, Ledger, Restated, Enrich]
+    return [FewRows, Big, ManyRows, Ledger, Restated, Enrich, Commit]
+
+
+def format_jars(table_format: str) -> str:
+    """The format's jars the session loaded, by file name (harness/table_formats.py)."""
+    from harness.table_formats import format_jars as jars
+    from harness.table_formats import spark_line
+
+    return "jars " + ", ".join(jar.name for jar in jars(table_format, spark_line()))
 
 
 def _proc(name: str, key: str, otherwise: str) -> str:

@@ -1,0 +1,57 @@
+"""The benchmark's command line without Spark: --format and the comma-separated --suite (bench/run.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench.run import SUITES, parse_args
+
+
+def test_format_runs_the_named_suites_in_the_format():
+    config = parse_args(["--format", "delta", "--suite", "few-rows,commit", "--histories", "30,365"])
+    assert config.table_format == "delta"
+    assert config.suites == ("few-rows", "commit")
+    assert config.histories == (30, 365)
+
+
+def test_without_format_all_is_the_parquet_suites_and_commit_only_when_named():
+    config = parse_args([])
+    assert config.table_format is None
+    assert config.suites == SUITES
+    assert "commit" not in SUITES
+    assert parse_args(["--suite", "commit"]).suites == ("commit",)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--format", "parquet"],  # parquet is the baseline, always measured
+        ["--format", "iceberg"],  # all suites: the ledger, enrich ... have no format cells
+        ["--format", "delta", "--suite", "many-rows"],
+        ["--suite", "few-rows,nonesuch"],
+    ],
+)
+def test_refused(argv, capsys):
+    with pytest.raises(SystemExit):
+        parse_args(argv)
+    assert "error" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("chosen", ["delta", "iceberg"])
+def test_the_bench_profile_has_each_formats_session(chosen, tmp_path, monkeypatch):
+    """bench/dbt/profiles.yml's delta and iceberg outputs (the SQL macro rendered with --format) are value for
+    value the session harness/table_formats.py gives the benchmark (the jars: INC_JOIN_FORMAT_JARS)."""
+    from harness import table_formats
+    from harness.local_spark import local_spark_settings
+    from tests.packaging.test_profiles import PROFILES, session_parameters
+
+    jars = tmp_path / "jars"
+    for line in ("3.5", "4.0", "4.1", "4.2", "4.3"):
+        (jars / f"{chosen}-spark{line}").mkdir(parents=True)
+        (jars / f"{chosen}-spark{line}" / f"{chosen}-one.jar").write_bytes(b"")
+    monkeypatch.setattr(table_formats, "JARS", jars)
+    monkeypatch.delenv("INC_JOIN_JVM_FLAGS", raising=False)
+    monkeypatch.setenv("INC_JOIN_TABLE_FORMAT", chosen)
+    session = local_spark_settings(tmp_path)
+    environ = {"INC_JOIN_STATE_DIR": str(tmp_path.resolve()), "INC_JOIN_FORMAT_JARS": session["spark.jars"]}
+    assert session_parameters(PROFILES["bench/dbt/profiles.yml"], environ, output=chosen) == session
