@@ -14,7 +14,9 @@ A skipped test fails the run: nothing that did not run counts as passing.
 from __future__ import annotations
 
 import os
+import subprocess
 from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 from hypothesis import settings
@@ -157,3 +159,26 @@ def spark(tmp_path_factory):
         session.conf.set("spark.sql.ansi.enabled", ansi)
     yield session
     session.stop()
+
+
+@pytest.fixture(scope="module")
+def chosen():
+    """The leg's table format (delta or iceberg); a test that asks for it runs in a format leg only."""
+    from harness.table_formats import table_format
+
+    found = table_format()
+    if found is None:
+        pytest.fail("this test runs in a format leg: set INC_JOIN_TABLE_FORMAT to delta or iceberg (make test-formats)")
+    return found
+
+
+def compile_file_system(source: Path, classes: Path) -> Path:
+    """A fault-injecting Hadoop file system of the tests (a .java file) compiled into `classes` against the running
+    pyspark's Hadoop jars."""
+    import glob
+
+    import pyspark
+
+    jars = glob.glob(os.path.join(os.path.dirname(pyspark.__file__), "jars", "hadoop-client-api-*.jar"))
+    subprocess.run(["javac", "-d", str(classes), "-cp", jars[0], str(source)], check=True)
+    return classes

@@ -26,6 +26,7 @@ import pytest
 from dbt_inc_join import inc_join
 from harness.table_formats import JARS, table_format
 
+from ..conftest import compile_file_system
 from ..integration.pipeline import DAYS, SETTINGS, ordered, rows
 from ..integration.test_ledger import assert_ledger_agrees, ledger_rows
 from .concurrent_driver import FAILED_MARKER, SUCCEEDED_MARKER
@@ -39,14 +40,6 @@ CONFLICT = {
     r"|ConcurrentTransactionException|MetadataChangedException|ProtocolChangedException|DELTA_CONCURRENT_",
     "iceberg": r"CommitFailedException|Cannot commit|ValidationException|Found conflicting files",
 }
-
-
-@pytest.fixture(scope="module")
-def chosen():
-    found = table_format()
-    if found is None:
-        pytest.fail("tests/formats runs in a format leg: set INC_JOIN_TABLE_FORMAT to delta or iceberg")
-    return found
 
 
 def network_jars() -> list[str]:
@@ -90,13 +83,8 @@ def metastore(tmp_path_factory):
 @pytest.fixture(scope="module")
 def barrier_file_system(tmp_path_factory):
     """BarrierFileSystem compiled against the running pyspark's Hadoop jars."""
-    import pyspark
-
-    jars = glob.glob(os.path.join(os.path.dirname(pyspark.__file__), "jars", "hadoop-client-api-*.jar"))
-    classes = tmp_path_factory.mktemp("barrier-fs")
     source = Path(__file__).parent / "barrier" / "BarrierFileSystem.java"
-    subprocess.run(["javac", "-d", str(classes), "-cp", jars[0], str(source)], check=True)
-    return classes
+    return compile_file_system(source, tmp_path_factory.mktemp("barrier-fs"))
 
 
 def start_driver(

@@ -10,20 +10,9 @@ from datetime import date, timedelta
 import pytest
 
 from dbt_inc_join import inc_join
-from harness.table_formats import table_format
 
 LB, MW = 2, 3
 FIRST, DAYS = date(2025, 3, 1), 12
-
-
-@pytest.fixture(scope="module")
-def chosen():
-    found = table_format()
-    if found is None:
-        pytest.fail(
-            "tests/formats runs in a format leg: set INC_JOIN_TABLE_FORMAT to delta or iceberg (make test-formats)"
-        )
-    return found
 
 
 def day_rows(side: str, day: date) -> str:

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import glob
 import os
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from harness.local_dbt import LocalDbtProject
 
-from ..conftest import dbt_spark_default_ansi
+from ..conftest import compile_file_system, dbt_spark_default_ansi
 
 PROJECT = Path(__file__).resolve().parents[2] / "integration_tests"
 
@@ -40,10 +38,5 @@ def daily(project):
 @pytest.fixture(scope="module")
 def halting_file_system(tmp_path_factory):
     """HaltingFileSystem compiled against the running pyspark's Hadoop jars."""
-    import pyspark
-
-    jars = glob.glob(os.path.join(os.path.dirname(pyspark.__file__), "jars", "hadoop-client-api-*.jar"))
-    classes = tmp_path_factory.mktemp("halting-fs")
     source = Path(__file__).parent / "faults" / "HaltingFileSystem.java"
-    subprocess.run(["javac", "-d", str(classes), "-cp", jars[0], str(source)], check=True)
-    return classes
+    return compile_file_system(source, tmp_path_factory.mktemp("halting-fs"))

@@ -15,7 +15,6 @@ from pathlib import Path
 import pytest
 
 from dbt_inc_join import inc_join
-from harness.table_formats import table_format
 
 from .ledger_driver import HALTED_MARKER
 from .pipeline import DAYS, LAST_DAY, SETTINGS, rows
@@ -24,14 +23,6 @@ from .test_ledger import assert_ledger_agrees, ledger_driver, ledger_rows
 pytestmark = pytest.mark.dbt
 
 MODEL = "ledger_replace"
-
-
-@pytest.fixture(scope="module")
-def chosen():
-    found = table_format()
-    if found is None:
-        pytest.fail("test_format_ledger runs in a format leg: set INC_JOIN_TABLE_FORMAT to delta or iceberg")
-    return found
 
 
 def read_table(spark, chosen: str, directory: Path, name: str):
