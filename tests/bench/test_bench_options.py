@@ -41,17 +41,7 @@ def test_refused(argv, capsys):
 def test_the_bench_profile_has_each_formats_session(chosen, tmp_path, monkeypatch):
     """bench/dbt/profiles.yml's delta and iceberg outputs (the SQL macro rendered with --format) are value for
     value the session harness/table_formats.py gives the benchmark (the jars: INC_JOIN_FORMAT_JARS)."""
-    from harness import table_formats
-    from harness.local_spark import local_spark_settings
-    from tests.packaging.test_profiles import PROFILES, session_parameters
+    from tests.packaging.test_profiles import PROFILES, format_session, session_parameters
 
-    jars = tmp_path / "jars"
-    for line in ("3.5", "4.0", "4.1", "4.2", "4.3"):
-        (jars / f"{chosen}-spark{line}").mkdir(parents=True)
-        (jars / f"{chosen}-spark{line}" / f"{chosen}-one.jar").write_bytes(b"")
-    monkeypatch.setattr(table_formats, "JARS", jars)
-    monkeypatch.delenv("INC_JOIN_JVM_FLAGS", raising=False)
-    monkeypatch.setenv("INC_JOIN_TABLE_FORMAT", chosen)
-    session = local_spark_settings(tmp_path)
-    environ = {"INC_JOIN_STATE_DIR": str(tmp_path.resolve()), "INC_JOIN_FORMAT_JARS": session["spark.jars"]}
+    session, environ = format_session(chosen, tmp_path, monkeypatch)
     assert session_parameters(PROFILES["bench/dbt/profiles.yml"], environ, output=chosen) == session

@@ -84,10 +84,9 @@ def test_the_readme_profile_keeps_sparks_warnings_out_of_a_daily_runs_log():
     assert profile["spark.ui.showConsoleProgress"] == "false"
 
 
-@pytest.mark.parametrize("chosen", ["delta", "iceberg"])
-def test_a_format_output_is_the_embedded_session_with_that_format(chosen, tmp_path, monkeypatch):
-    """integration_tests/profiles.yml's delta and iceberg outputs are the session output plus the format's lines,
-    value for value what harness/table_formats.py gives the embedded session (the jars: INC_JOIN_FORMAT_JARS)."""
+def format_session(chosen: str, tmp_path, monkeypatch) -> tuple[dict, dict]:
+    """The embedded session harness/table_formats.py gives a format leg (over a fake jars folder, one jar per Spark
+    line), and the environment a profile renders it from."""
     from harness import table_formats
 
     jars = tmp_path / "jars"
@@ -99,6 +98,16 @@ def test_a_format_output_is_the_embedded_session_with_that_format(chosen, tmp_pa
     monkeypatch.setenv("INC_JOIN_TABLE_FORMAT", chosen)
     session = local_spark_settings(tmp_path)
     environ = {"INC_JOIN_STATE_DIR": str(tmp_path.resolve()), "INC_JOIN_FORMAT_JARS": session["spark.jars"]}
+    return session, environ
+
+
+@pytest.mark.parametrize("chosen", ["delta", "iceberg"])
+def test_a_format_output_is_the_embedded_session_with_that_format(chosen, tmp_path, monkeypatch):
+    """integration_tests/profiles.yml's delta and iceberg outputs are the session output plus the format's lines,
+    value for value what harness/table_formats.py gives the embedded session (the jars: INC_JOIN_FORMAT_JARS)."""
+    from harness import table_formats
+
+    session, environ = format_session(chosen, tmp_path, monkeypatch)
     profile = session_parameters(PROFILES["integration_tests/profiles.yml"], environ, output=chosen)
     assert profile == session
     assert (
