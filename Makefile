@@ -37,7 +37,7 @@ ENGINE_CORE := tests/core --ignore=tests/core/test_compat_mode.py --ignore=tests
 
 .PHONY: help demo check generate test test-fast test-core test-spark4 test-spark4-ansi test-spark35 test-spark35-ansi pictures java \
 	integration-deps test-lane-1 test-lane-2 test-spark4-dbt test-spark4-thrift test-spark4-ledger test-spark4-core test-cluster \
-	test-spark4-cluster test-spark4-adapter \
+	test-spark4-cluster test-spark4-adapter test-spark4-adapter-without \
 	test-spark4-ansi-dbt test-spark4-ansi-core test-spark35-dbt test-spark35-core test-spark35-ansi-dbt \
 	test-spark35-ansi-core test-formats test-delta-spark41 test-iceberg-spark41 test-delta-spark35 test-thrift-delta jars clean-state bench bench-quick bench-peer thrift-server thrift-server-stop
 
@@ -93,7 +93,6 @@ test-lane-1: # lint and types, then the Spark 4 dbt legs, the run ledger's leg (
 
 test-lane-2: # the Spark 3.5 legs, the Spark 4 ANSI legs, the Spark 4 core leg, dbt's adapter suite, Iceberg on 4.1, Delta on 3.5
 	$(MAKE) --no-print-directory test-spark35-core
-	$(MAKE) --no-print-directory test-spark35-ansi-dbt
 	$(MAKE) --no-print-directory test-spark35-ansi-core
 	$(MAKE) --no-print-directory test-spark4-ansi-dbt
 	$(MAKE) --no-print-directory test-spark4-ansi-core
@@ -137,8 +136,12 @@ test-spark35-dbt: $(STAMP35)
 PURE_RULES := --ignore=tests/core/test_ledger.py --ignore=tests/core/test_sizing_histogram.py \
 	--ignore=tests/core/test_sizing_nearest.py
 
+# On Spark 3.5 the one-row-per-A matrix of join_cond keeps partner = first and the grouped plan of how = full (last
+# and the aggregate take first's plan with another order or fold; Spark 4 runs the whole matrix): about 2 min of it.
+SPARK35_K := -k "not (one_row_of_each_a_row and (last or aggregate or many-inner))"
+
 test-spark35-core: $(STAMP35)
-	$(TMPDIR_READY) $(SPARK35) $(BASETEMP) $(ENGINE_CORE) $(PURE_RULES)
+	$(TMPDIR_READY) $(SPARK35) $(BASETEMP) $(ENGINE_CORE) $(PURE_RULES) $(SPARK35_K)
 
 test-spark35-ansi-dbt: $(STAMP35)
 	$(TMPDIR_READY) $(SPARK35_ANSI) $(BASETEMP) $(DBT_ENGINE) $(DBT_PIPELINE)
@@ -154,11 +157,15 @@ test-cluster: $(STAMP) $(JARS_STAMP) ## The run ledger's faults on a multi-proce
 test-spark4-cluster: $(STAMP) $(JARS_STAMP)
 	$(TMPDIR_READY) $(SPARK4) $(BASETEMP) tests/cluster -k executor
 
-# dbt's own adapter suite (dbt-tests-adapter, tests/adapter) in projects without this package, then with it as the
-# README installs it: the same outcome per test, the Python model tests failing without it and passing with it.
-test-spark4-adapter: $(STAMP) ## dbt's adapter suite without and with the package (tests/adapter, about 5 min)
-	$(TMPDIR_READY) INC_JOIN_ADAPTER_PACKAGE=without $(SPARK4) --basetemp=.pytest-tmp/$@-without tests/adapter
+# dbt's own adapter suite (dbt-tests-adapter, tests/adapter) in projects with this package as the README installs it:
+# every test passes, the Python model tests too. The control run without the package (the same outcome per test,
+# the Python model tests failing: dbt-spark has no Python-model helper for method: session) is
+# test-spark4-adapter-without, run when dbt or dbt-spark is upgraded; `make test` leaves it out for its time.
+test-spark4-adapter: $(STAMP) ## dbt's adapter suite with the package installed (tests/adapter, about 2 min)
 	$(TMPDIR_READY) INC_JOIN_ADAPTER_PACKAGE=with $(SPARK4) --basetemp=.pytest-tmp/$@-with tests/adapter
+
+test-spark4-adapter-without: $(STAMP) ## the adapter suite's control run, without the package (about 2 min)
+	$(TMPDIR_READY) INC_JOIN_ADAPTER_PACKAGE=without $(SPARK4) --basetemp=.pytest-tmp/$@ tests/adapter
 
 # The table formats (spec §16): what a run reads of Delta or Iceberg inputs (tests/formats), the daily dbt pipeline
 # (SQL and Python models) and dbt's unit tests with every table in Delta Lake or Iceberg (INC_JOIN_TABLE_FORMAT; harness/table_formats.py gives the session the jars of `make
@@ -167,8 +174,9 @@ test-spark4-adapter: $(STAMP) ## dbt's adapter suite without and with the packag
 # two dbt processes on a Derby network metastore of pyspark 4.1's Derby version) run in the Spark 4.1 legs only.
 FORMAT_TESTS := tests/formats $(DBT_PIPELINE) $(DBT_UNIT)
 # the pipeline's tests that do not depend on the tables' format (a view, dbt's --empty, a second microbatch model's
-# four hourly batches; the daily microbatch models run in every leg) run in the parquet legs only
-FORMAT_K := -k "not (hourly_microbatch or currently_waiting or empty_flag)"
+# four hourly batches; the daily microbatch models run in every leg) run in the parquet legs only, and so do those
+# of the models a format leg does not build (how = inner, one row per A: tests/integration/pipeline.py, PARQUET_ONLY)
+FORMAT_K := -k "not (hourly_microbatch or currently_waiting or empty_flag or inner or one_row_per_a)"
 # on Spark 4.1 also the run ledger's kills and commit metadata on the format (Delta 3.5: the pipeline, issue 42)
 FORMAT_TESTS_41 := $(FORMAT_TESTS) $(DBT_FORMAT_LEDGER)
 SPARK41_FORMATS := INC_JOIN_EXPECT_SPARK=4.1 $(VENVF)/bin/python $(PYTEST) --hypothesis-profile=fast
@@ -181,8 +189,11 @@ test-delta-spark41: $(STAMPF) $(JARS_STAMP)
 test-iceberg-spark41: $(STAMPF) $(JARS_STAMP)
 	$(TMPDIR_READY) INC_JOIN_TABLE_FORMAT=iceberg $(SPARK41_FORMATS) $(BASETEMP) $(FORMAT_TESTS_41) $(FORMAT_K)
 
+# Delta on Spark 3.5 runs with ANSI on: it is also the suite's daily pipeline on Spark 3.5 with ANSI on (the parquet
+# one, test-spark35-ansi-dbt, is left out of `make test` for the suite's time; each axis stays covered once)
 test-delta-spark35: $(STAMP35) $(JARS_STAMP)
-	$(TMPDIR_READY) INC_JOIN_TABLE_FORMAT=delta $(SPARK35) $(BASETEMP) $(DBT_PIPELINE) $(FORMAT_K)
+	$(TMPDIR_READY) INC_JOIN_TABLE_FORMAT=delta $(SPARK35_ANSI) $(BASETEMP) $(DBT_ENGINE) \
+		$(DBT_PIPELINE) $(FORMAT_K)
 
 # The cluster path on Delta (issue 42, item 6): tests/thrift with the Thrift Server + Spark Connect given Delta's
 # jars, extension and catalog (tests/thrift/server.py, from harness/table_formats.py) and every table of the

@@ -35,6 +35,15 @@ MICROBATCH = ["gen_left_microbatch", "gen_full_microbatch_py"]
 # Iceberg only, so the format legs build them
 REPLACE = ["gen_left_replace", "gen_left_replace_py"] if table_format() in ("delta", "iceberg") else []
 DAILY += REPLACE
+# What a format leg leaves out: models whose writes are those of models it builds (gen_left's and gen_full's SQL,
+# gen_left's Python), with plans that do not depend on the table format (inner with late matches, one row per A).
+# The parquet legs build them; each format leg's pipeline costs about 40 % less (make test within its budget).
+PARQUET_ONLY = (
+    ["gen_inner", "gen_inner_py", "gen_full_py", "hot_first", "hot_aggregate", "hot_aggregate_py"]
+    if table_format()
+    else []
+)
+DAILY = [name for name in DAILY if name not in PARQUET_ONLY]
 
 
 def ordered(columns):
@@ -52,24 +61,32 @@ def rows(df, columns):
     )
 
 
+# The pipeline's runs: a first run on day 3 over the days loaded by then, then one run a day (6 dbt invocations; each
+# costs about as much as the next, so the first covering three days keeps the suite within its time)
+RUN_DAYS = DAYS[2:]
+
+
 def run_daily_pipeline(project):
-    """Run every daily model once per simulated day, and the microbatch models one batch per day; return
-    each table's rows."""
-    for day in DAYS:
-        # the event-time bounds only concern the microbatch models: one batch, the day just loaded
+    """Run every daily model on each of RUN_DAYS, and the microbatch models over the days since the last run (one
+    batch a day); return each table's rows."""
+    previous = FIRST_DAY
+    for day in RUN_DAYS:
+        # the event-time bounds only concern the microbatch models: one batch a day, up to the day just loaded
         project.invoke(
             "run",
             "--select",
             "+tag:daily",
             "+tag:microbatch",
+            *(["--exclude", *PARQUET_ONLY] if PARQUET_ONLY else []),
             "--threads",
             "2",
             "--event-time-start",
-            str(day),
+            str(previous),
             "--event-time-end",
             str(day + timedelta(days=1)),
             today=day,
         )
+        previous = day + timedelta(days=1)
     snapshots = {}
     for name in DAILY + MICROBATCH:
         table = project.table(name)

@@ -12,6 +12,7 @@ from dbt_inc_join import inc_join
 
 from .pipeline import (
     CHAIN_SETTINGS,
+    DAILY,
     DAYS,
     FIRST_DAY,
     HOUR_SETTINGS,
@@ -39,7 +40,8 @@ def test_daily_table_equals_the_core_over_the_whole_period(spark, project, daily
     columns = ordered(expected.columns)
     assert daily[f"gen_{how}"] == rows(expected, columns)
     assert len(daily[f"gen_{how}"]) > 500
-    assert daily[f"gen_{how}_py"] == daily[f"gen_{how}"], "the Python model differs from the SQL model"
+    if f"gen_{how}_py" in DAILY:
+        assert daily[f"gen_{how}_py"] == daily[f"gen_{how}"], "the Python model differs from the SQL model"
     if "late_match_time" in HOW_OPTIONS.get(how, {}):
         assert 7 in {r[columns.index("JoinType")] for r in daily[f"gen_{how}"]}, "late matches (spec §10) occur"
 
@@ -140,7 +142,7 @@ def test_join_types_all_occur(daily, project):
 def refreshed(project, daily):
     """The SQL and Python models of every how rebuilt with --full-refresh on the last day, in one dbt run (each
     invocation costs its own start, parse check and relation cache): each table's rows after it."""
-    names = [f"gen_{how}{kind}" for how in ("left", "inner", "full") for kind in ("", "_py")]
+    names = [name for how in ("left", "inner", "full") for name in (f"gen_{how}", f"gen_{how}_py") if name in DAILY]
     project.invoke("run", "--full-refresh", "--select", *names, today=LAST_DAY)
     tables = {}
     for name in names:
@@ -151,7 +153,9 @@ def refreshed(project, daily):
 
 @pytest.mark.parametrize("how", ["left", "inner", "full"])
 def test_full_refresh_gives_the_daily_table(refreshed, daily, how):
-    for name in (f"gen_{how}", f"gen_{how}_py"):
+    names = [name for name in (f"gen_{how}", f"gen_{how}_py") if name in DAILY]
+    assert names
+    for name in names:
         assert refreshed[name] == daily[name]
 
 
