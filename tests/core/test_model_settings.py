@@ -66,3 +66,28 @@ def test_append_in_a_model_that_records_its_runs_is_refused_on_delta_and_iceberg
 
 def test_a_table_model_takes_any_strategy():
     check(materialized="table", incremental_strategy="merge", partition_by=None)
+
+
+def test_merge_without_the_dispatch_entry_is_refused():
+    """A SQL model's merge reaches the package's MERGE only through the README's dispatch entry (probed at compile
+    time, _merge_reaches_package): without it, dbt-spark's MERGE without a unique_key would insert a re-run window's
+    rows again, so the model is refused, naming the entry and the other strategy. (The probe itself is true in every
+    format leg, whose project has the entry: the merge models of the daily pipeline run there.)"""
+    from dbt_inc_join.sql_text import render
+
+    settings = {
+        **BASE,
+        "incremental_strategy": "merge",
+        "partition_by": None,
+        "file_format": "delta",
+        "include_waiting": False,
+        "time_uom": "day",
+        "arrival_column": "RecDate",
+        "records_runs": False,
+    }
+    render("_check_model_settings", {**settings, "merge_replaces_window": True}, "true")
+    with pytest.raises(
+        ValueError,
+        match=r"^inc_join: incremental_strategy='merge' needs the dispatch entry of the README's step 2 \(search_order: \[<your project>, 'dbt_inc_join', 'dbt'\]\).*use incremental_strategy='insert_overwrite' with partition_by=\['RecDate'\]\.$",
+    ):
+        render("_check_model_settings", {**settings, "merge_replaces_window": False}, "true")
