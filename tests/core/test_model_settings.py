@@ -86,8 +86,10 @@ def test_merge_without_the_dispatch_entry_is_refused():
         "records_runs": False,
     }
     render("_check_model_settings", {**settings, "merge_replaces_window": True}, "true")
-    with pytest.raises(
-        ValueError,
-        match=r"^inc_join: incremental_strategy='merge' needs the dispatch entry of the README's step 2 \(search_order: \[<your project>, 'dbt_inc_join', 'dbt'\]\).*use incremental_strategy='insert_overwrite' with partition_by=\['RecDate'\]\.$",
-    ):
+    message = (
+        r"^inc_join: incremental_strategy='merge' needs the dispatch entry of the README's step 2 \(search_order: "
+        r"\[<your project>, 'dbt_inc_join', 'dbt'\]\).*use incremental_strategy='insert_overwrite' with "
+        r"partition_by=\['RecDate'\]\.$"
+    )
+    with pytest.raises(ValueError, match=message):
         render("_check_model_settings", {**settings, "merge_replaces_window": False}, "true")
