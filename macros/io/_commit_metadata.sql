@@ -43,32 +43,39 @@
   {%- endif -%}
 {% endmacro %}
 
-{% macro _last_commit(relation, file_format) %}
-  {#- The newest of the table's last 20 commits that carries a run's metadata for this table, as
-      {'version', 'at', 'operation', 'run': the metadata}; none for other formats or when there is none.
-      Delta: DESCRIBE HISTORY; Iceberg: the snapshots metadata table. -#}
+{% macro _last_commit_sql(relation, file_format) %}
+  {#- The query of the table's last 20 commits, columns version, timestamp, operation, userMetadata (the run's
+      metadata); none for other formats. Delta: DESCRIBE HISTORY (whose other columns are ignored); Iceberg: the
+      snapshots metadata table. Run only when the next run finds rows after the last committed window
+      (_committed_state; resolve_window.py for Python models). -#}
   {%- if file_format == 'delta' -%}
-    {%- set found = run_query('DESCRIBE HISTORY ' ~ relation ~ ' LIMIT 20') -%}
-    {%- set columns = found.column_names | list -%}
-    {%- set rows = [] -%}
-    {%- for row in found.rows -%}
-      {%- do rows.append([row[columns.index('version')], row[columns.index('timestamp')],
-                          row[columns.index('operation')], row[columns.index('userMetadata')]]) -%}
-    {%- endfor -%}
-    {%- set name = 'Delta version' -%}
+    {{ return('DESCRIBE HISTORY ' ~ relation ~ ' LIMIT 20') }}
   {%- elif file_format == 'iceberg' -%}
-    {%- set found = run_query("SELECT snapshot_id, committed_at, operation, summary['inc_join.run'] FROM "
-                              ~ relation ~ ".snapshots ORDER BY committed_at DESC LIMIT 20") -%}
-    {%- set rows = found.rows -%}
-    {%- set name = 'Iceberg snapshot' -%}
-  {%- else -%}
-    {{ return(none) }}
+    {{ return("SELECT snapshot_id AS version, committed_at AS timestamp, operation, summary['inc_join.run'] AS userMetadata FROM "
+              ~ relation ~ ".snapshots ORDER BY committed_at DESC LIMIT 20") }}
   {%- endif -%}
-  {%- for row in rows if row[3] -%}
-    {%- set run = fromjson(row[3] | string, none) -%}
+  {{ return(none) }}
+{% endmacro %}
+
+{% macro _last_commit_of(columns, rows, file_format, relation) %}
+  {#- The newest commit of _last_commit_sql's rows that carries a run's metadata for this table, as
+      {'version', 'at', 'operation', 'run': the metadata}; none when there is none. -#}
+  {%- set name = 'Delta version' if file_format == 'delta' else 'Iceberg snapshot' -%}
+  {%- set at = [columns.index('version'), columns.index('timestamp'), columns.index('operation'), columns.index('userMetadata')] -%}
+  {%- for row in rows if row[at[3]] -%}
+    {%- set run = fromjson(row[at[3]] | string, none) -%}
     {%- if run is mapping and run.inc_join_run and (run.relation | lower) == (relation | string | lower) -%}
-      {{ return({'version': name ~ ' ' ~ row[0], 'at': row[1] | string, 'operation': row[2], 'run': run}) }}
+      {{ return({'version': name ~ ' ' ~ row[at[0]], 'at': row[at[1]] | string, 'operation': row[at[2]], 'run': run}) }}
     {%- endif -%}
   {%- endfor -%}
   {{ return(none) }}
+{% endmacro %}
+
+{% macro _last_commit(state) %}
+  {#- _last_commit_of over the table's commits (state: _ledger_state's, with its last_commit_query). -#}
+  {%- if not state.last_commit_query -%}
+    {{ return(none) }}
+  {%- endif -%}
+  {%- set found = run_query(state.last_commit_query) -%}
+  {{ return(dbt_inc_join._last_commit_of(found.column_names | list, found.rows, state.file_format, state.relation)) }}
 {% endmacro %}

@@ -19,13 +19,14 @@
                    'redo_pending': properties.get('inc_join.redo_from'),
                    'fingerprints': properties.get('inc_join.fingerprints'),
                    'outstanding': properties.get('inc_join.outstanding'), 'records_query': none,
-                   'last_commit': none} -%}
+                   'relation': relation | string, 'file_format': config.get('file_format'),
+                   'last_commit_query': none, 'last_commit': none} -%}
   {%- if table_id is none -%}
     {{ return(state) }}
   {%- endif -%}
-  {#- on Delta and Iceberg, the newest commit that carries a run's metadata (_last_commit): a commit without a
-      record is named in the start's reason -#}
-  {%- do state.update({'last_commit': dbt_inc_join._last_commit(relation, config.get('file_format'))}) -%}
+  {#- on Delta and Iceberg, the query of the table's commits: a commit without a record is named in the start's
+      reason (_last_commit, read only then: _committed_state) -#}
+  {%- do state.update({'last_commit_query': dbt_inc_join._last_commit_sql(relation, config.get('file_format'))}) -%}
   {%- do state.update({'ledger_query': dbt_inc_join._ledger_state_sql(ledger, relation, table_id),
                        'records_query': dbt_inc_join._ledger_records_sql(ledger, relation, table_id)}) -%}
   {%- set committed = properties.get('inc_join.committed') -%}
@@ -84,13 +85,19 @@
       (ledger.py: committed_state is the same steps):
       - the table's rows from the last committed window's start on give its latest arrival when it has any;
       - the whole table only when it has none there although that window wrote rows (rows gone);
-      - the ledger only when the table holds rows after the window the table property names. -#}
+      - the ledger only when the table holds rows after the window the table property names;
+      - the table's commits (Delta, Iceberg) only when it still does after the ledger's last window: a run
+        committed them without a record, and the start's reason names that commit. -#}
   {%- set state = dbt_inc_join._ledger_state(ledger, relation) -%}
   {%- set since = none if state.committed_end is none else dbt_inc_join._parse_text_value(state.last_start, time_uom) -%}
   {%- set latest = dbt_inc_join._latest_output_arrival(relation, inc_col, time_uom, since) -%}
   {%- if state.source != 'ledger' and state.committed_end is not none
          and latest is not none and latest > dbt_inc_join._parse_text_value(state.committed_end, time_uom) -%}
     {%- set state = dbt_inc_join._ledger_state_from_ledger(ledger, state) -%}
+  {%- endif -%}
+  {%- if state.committed_end is not none and latest is not none
+         and latest > dbt_inc_join._parse_text_value(state.committed_end, time_uom) -%}
+    {%- do state.update({'last_commit': dbt_inc_join._last_commit(state)}) -%}
   {%- endif -%}
   {%- if since is not none and latest is none and state.last_rows -%}
     {%- set latest = dbt_inc_join._latest_output_arrival(relation, inc_col, time_uom, none) -%}

@@ -4,6 +4,7 @@ through dbt, with the faults."""
 
 from __future__ import annotations
 
+import json
 from datetime import date, datetime
 
 import pytest
@@ -133,6 +134,47 @@ def test_rows_written_without_a_record_are_done_again_after_the_ledger_is_read()
     found = committed_state(POINTER, table.latest_from, lambda: {**STATE, "source": "ledger"}, DAY)
     start = ledger_start(found.state, found.latest, "RecDate", DAY)
     assert start is not None and start.start == date(2025, 1, 7) and "doing it again" in start.reason
+
+
+def no_commit_read() -> dict:
+    raise AssertionError("the table's commits were read")
+
+
+def test_the_table_s_commits_are_read_only_for_rows_without_a_record():
+    """Delta and Iceberg: a daily run, and a property one record behind, read no commit log; rows after the
+    ledger's last window read it, and its newest commit with a run's metadata goes into the state."""
+    commit = {"version": "Delta version 9", "at": "2025-01-08 01:00:00", "operation": "WRITE", "run": {}}
+    table = Table(date(2025, 1, 5), date(2025, 1, 6))
+    assert committed_state(POINTER, table.latest_from, no_ledger_read, DAY, no_commit_read).state == POINTER
+    behind = Table(date(2025, 1, 5), date(2025, 1, 7))
+    found = committed_state(POINTER, behind.latest_from, lambda: NEWER_RECORD, DAY, no_commit_read)
+    assert found.state == NEWER_RECORD
+    found = committed_state(POINTER, behind.latest_from, lambda: {**STATE, "source": "ledger"}, DAY, lambda: commit)
+    assert found.state["last_commit"] == commit
+    # a state read from the ledger (no table property) reads the commits the same way
+    ledger_only = {**STATE, "source": "ledger"}
+    found = committed_state(ledger_only, behind.latest_from, no_ledger_read, DAY, lambda: commit)
+    assert found.state["last_commit"] == commit
+
+
+def test_the_last_commit_is_the_newest_with_this_table_s_run():
+    """_last_commit_of over a table's commits (Delta's DESCRIBE HISTORY columns, in any order, newest first): a
+    commit without metadata, with another table's run or with text that is not a run's is passed over."""
+    run = {"inc_join_run": "inv/model.p.m/2025-01-07", "relation": "s.m", "window_end": "2025-01-07 00:00:00"}
+    other = {**run, "relation": "s.other"}
+    columns = ["version", "timestamp", "userId", "operation", "userMetadata"]
+    rows = [
+        [12, datetime(2025, 1, 9, 2), None, "OPTIMIZE", None],
+        [11, datetime(2025, 1, 9, 1), None, "WRITE", json.dumps(other)],
+        [10, datetime(2025, 1, 8, 23), None, "WRITE", "a note"],
+        [9, datetime(2025, 1, 8, 1), None, "MERGE", json.dumps(run)],
+        [8, datetime(2025, 1, 7, 1), None, "WRITE", json.dumps({**run, "window_end": "2025-01-06 00:00:00"})],
+    ]
+    found = render("_last_commit_of", columns, rows, "delta", "S.M")
+    assert found == {"version": "Delta version 9", "at": "2025-01-08 01:00:00", "operation": "MERGE", "run": run}
+    assert render("_last_commit_of", columns, rows[:3], "iceberg", "s.m") is None
+    assert render("_last_commit_sql", "s.m", "parquet") is None
+    assert render("_last_commit_sql", "s.m", "delta") == "DESCRIBE HISTORY s.m LIMIT 20"
 
 
 def test_rows_gone_from_the_last_window_read_the_whole_table():

@@ -43,7 +43,11 @@ class CommittedState:
 
 
 def committed_state(
-    state: dict[str, Any], latest_from: LatestFrom, read_ledger: Callable[[], dict[str, Any]], unit: TimeUnit
+    state: dict[str, Any],
+    latest_from: LatestFrom,
+    read_ledger: Callable[[], dict[str, Any]],
+    unit: TimeUnit,
+    read_last_commit: Callable[[], dict[str, Any] | None] = lambda: None,
 ) -> CommittedState:
     """The ledger's state of the table (``_ledger_state``: from the table property inc_join.committed, or from the
     ledger) and the table's latest output arrival, reading no more than needed. The same steps as the macro
@@ -52,12 +56,17 @@ def committed_state(
     - the table's rows from the last committed window's start on give its latest arrival when it has any;
     - the whole table only when it has none there although that window wrote rows (rows gone);
     - the ledger (``read_ledger``) only when the table holds rows after the window the property names: the
-      property is written after the record, so a run killed between the two left it one record behind."""
+      property is written after the record, so a run killed between the two left it one record behind;
+    - the table's commits (``read_last_commit``, Delta and Iceberg) only when it still does after the ledger's
+      last window: a run committed them without a record, and the start's reason names that commit."""
     committed_end = parse_bound(state.get("committed_end"), "ledger window_end", unit)
     since = None if committed_end is None else parse_bound(state["last_start"], "ledger window_start", unit)
     latest = latest_from(since)
     if state.get("source") != "ledger" and committed_end is not None and latest is not None and latest > committed_end:
         state = read_ledger()
+        committed_end = parse_bound(state.get("committed_end"), "ledger window_end", unit)
+    if committed_end is not None and latest is not None and latest > committed_end:
+        state = {**state, "last_commit": read_last_commit()}
     if since is not None and latest is None and state.get("last_rows"):
         latest = latest_from(None)
     return CommittedState(state, latest)

@@ -96,6 +96,14 @@ def _modules() -> SimpleNamespace:
 
 
 @cache
+def _fromjson(text: Any, default: Any = None) -> Any:
+    """dbt's fromjson: the parsed value, or ``default`` when the text is not JSON."""
+    try:
+        return json.loads(text) if text else default
+    except ValueError:
+        return default
+
+
 def _macros() -> _Namespace:
     """Every macro compiled on its own, in one environment like dbt's (extensions do and loopcontrols)."""
     environment = jinja2.Environment(extensions=["jinja2.ext.do", "jinja2.ext.loopcontrols"])
@@ -107,7 +115,7 @@ def _macros() -> _Namespace:
         "modules": _modules(),
         "exceptions": SimpleNamespace(raise_compiler_error=_raise_compiler_error),
         "tojson": lambda value, default=None, sort_keys=False: json.dumps(value, sort_keys=sort_keys),
-        "fromjson": lambda text, default=None: json.loads(text) if text else default,
+        "fromjson": _fromjson,
         "var": lambda name, default=None: default,
     }
     for name, text in macro_blocks(macro_root()):

@@ -76,6 +76,16 @@ def _ledger_state_from_ledger(spark: Any, state: dict[str, Any]) -> dict[str, An
     return {**state, **found}
 
 
+def _last_commit(spark: Any, state: dict[str, Any]) -> dict[str, Any] | None:
+    """The table's newest commit carrying a run's metadata (the macro _last_commit: its query comes with the state,
+    and _last_commit_of reads its rows); None for formats without a log."""
+    if not state.get("last_commit_query"):
+        return None
+    found = spark.sql(state["last_commit_query"])
+    rows = [list(row) for row in found.collect()]
+    return render("_last_commit_of", found.columns, rows, state.get("file_format"), state.get("relation"))
+
+
 @dataclass(frozen=True)
 class ExplicitBounds:
     """The bounds a run is given rather than finds in the data (None where none is given), each with what
@@ -197,6 +207,7 @@ def start_after_this(
             lambda since: _latest_output_arrival(dbt, prepared, since),
             lambda: _ledger_state_from_ledger(prepared.df_a.sparkSession, ledger_state),
             unit,
+            lambda: _last_commit(prepared.df_a.sparkSession, ledger_state),
         )
         latest = committed.latest
         from_ledger = ledger_start(committed.state, latest, inc_col, unit)
