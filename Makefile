@@ -25,6 +25,7 @@ DBT_MATRIX := tests/integration/test_sql_matches_core.py
 DBT_LEDGER := tests/integration/test_ledger.py
 DBT_RESTATED := tests/integration/test_restated.py
 DBT_FORMAT_LEDGER := tests/integration/test_format_ledger.py
+DBT_FORMAT_RESTATED := tests/integration/test_format_restated.py
 DBT_CHUNKED := "tests/integration/test_ledger.py::test_a_chunked_first_run_equals_the_one_shot_table"
 # dbt's unit tests of the package's models (the window decided in SQL over the given rows), on both engines.
 DBT_UNIT := tests/integration/test_unit_tests.py
@@ -107,7 +108,8 @@ test-spark35: test-spark35-dbt test-spark35-core ## Spark 3.5, ANSI off: the cor
 test-spark35-ansi: test-spark35-ansi-dbt test-spark35-ansi-core ## Spark 3.5, ANSI on: the engine checks and the daily dbt pipeline
 
 test-spark4-dbt: $(STAMP)
-	$(TMPDIR_READY) $(SPARK4) $(BASETEMP) tests/integration --ignore=$(DBT_LEDGER) --ignore=$(DBT_RESTATED) --ignore=$(DBT_FORMAT_LEDGER)
+	$(TMPDIR_READY) $(SPARK4) $(BASETEMP) tests/integration --ignore=$(DBT_LEDGER) --ignore=$(DBT_RESTATED) --ignore=$(DBT_FORMAT_LEDGER) \
+		--ignore=$(DBT_FORMAT_RESTATED)
 
 test-spark4-ledger: $(STAMP)
 	$(TMPDIR_READY) $(SPARK4) $(BASETEMP) $(DBT_LEDGER) $(DBT_RESTATED) -k "not chunked"
@@ -182,8 +184,9 @@ FORMAT_TESTS := tests/formats $(DBT_PIPELINE) $(DBT_UNIT)
 # four hourly batches; the daily microbatch models run in every leg) run in the parquet legs only, and so do those
 # of the models a format leg does not build (how = inner, one row per A: tests/integration/pipeline.py, PARQUET_ONLY)
 FORMAT_K := -k "not (hourly_microbatch or currently_waiting or empty_flag or inner or one_row_per_a)"
-# on Spark 4.1 also the run ledger's kills and commit metadata on the format (Delta 3.5: the pipeline, issue 42)
-FORMAT_TESTS_41 := $(FORMAT_TESTS) $(DBT_FORMAT_LEDGER)
+# on Spark 4.1 also the run ledger's kills and commit metadata on the format, and restated inputs (Delta 3.5: the
+# pipeline, issue 42)
+FORMAT_TESTS_41 := $(FORMAT_TESTS) $(DBT_FORMAT_LEDGER) $(DBT_FORMAT_RESTATED)
 SPARK41_FORMATS := INC_JOIN_EXPECT_SPARK=4.1 $(VENVF)/bin/python $(PYTEST) --hypothesis-profile=fast
 
 test-formats: test-delta-spark41 test-iceberg-spark41 test-delta-spark35 test-thrift-delta ## Delta Lake and Iceberg: the daily pipeline and unit tests per format, the thrift leg on Delta
