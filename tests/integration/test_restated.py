@@ -67,10 +67,13 @@ class Inputs:
             loaded = [r for r in self.data[name] if r[-1] <= until]
             frame = self.spark.createDataFrame(loaded, schema)
             # every write rewrites every file (and here in reverse order): the same rows are no restatement
-            # in the leg's table format (make test-formats), else parquet
-            frame.orderBy(frame.columns[0], ascending=False).write.mode("overwrite").format(
-                table_format() or "parquet"
-            ).partitionBy("RecDate").saveAsTable(f"inc_join_it.restated_{name}")
+            # in the leg's table format (make test-formats), else parquet. Static: the whole table is replaced, though
+            # dbt-spark's insert_overwrite leaves spark.sql.sources.partitionOverwriteMode=dynamic in the session it
+            # shares with the test, which Delta honours in a DataFrame's overwrite too (then only the days written
+            # would be replaced, and an earlier test's later days would stay)
+            frame.orderBy(frame.columns[0], ascending=False).write.mode("overwrite").option(
+                "partitionOverwriteMode", "static"
+            ).format(table_format() or "parquet").partitionBy("RecDate").saveAsTable(f"inc_join_it.restated_{name}")
 
     def table(self, name: str):
         return self.spark.table(f"inc_join_it.restated_{name}")
