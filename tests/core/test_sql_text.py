@@ -57,3 +57,10 @@ def test_the_fingerprint_projections_are_the_macros() -> None:
                        "xxhash64(`Paid At`, to_json(`Tags`), `TrxId`) AS row_hash"]  # fmt: skip
     assert per_unit[0] == "count(*) AS rows" and len(per_unit) == 4
     assert result[0] == "date_format(unit_start, 'yyyy-MM-dd HH:mm:ss') AS unit"
+
+
+def test_the_macros_are_compiled_once_per_process():
+    """Every render uses the one namespace compiled on the first (the macro files are read and compiled once)."""
+    from dbt_inc_join.sql_text.macros import _macros
+
+    assert _macros() is _macros()

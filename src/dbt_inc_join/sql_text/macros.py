@@ -95,7 +95,6 @@ def _modules() -> SimpleNamespace:
     return found
 
 
-@cache
 def _fromjson(text: Any, default: Any = None) -> Any:
     """dbt's fromjson: the parsed value, or ``default`` when the text is not JSON."""
     try:
@@ -104,6 +103,7 @@ def _fromjson(text: Any, default: Any = None) -> Any:
         return default
 
 
+@cache
 def _macros() -> _Namespace:
     """Every macro compiled on its own, in one environment like dbt's (extensions do and loopcontrols)."""
     environment = jinja2.Environment(extensions=["jinja2.ext.do", "jinja2.ext.loopcontrols"])
