@@ -79,3 +79,77 @@
   {%- set found = run_query(state.last_commit_query) -%}
   {{ return(dbt_inc_join._last_commit_of(found.column_names | list, found.rows, state.file_format, state.relation)) }}
 {% endmacro %}
+
+{% macro _current_snapshot(relation, file_format) %}
+  {#- The Iceberg snapshot the table is at (its main branch); none for other formats and for a table without one. -#}
+  {%- if file_format != 'iceberg' -%}
+    {{ return(none) }}
+  {%- endif -%}
+  {%- set found = run_query('SELECT snapshot_id FROM ' ~ relation ~ ".refs WHERE name = 'main'") -%}
+  {{ return(found.rows[0][0] | string if found.rows | length > 0 else none) }}
+{% endmacro %}
+
+{% macro _concurrent_commit_sql(relation) %}
+  {#- The table's last 50 snapshots with their parents and the runs' metadata (Iceberg), for _concurrent_commit. -#}
+  {{ return("SELECT CAST(snapshot_id AS STRING) AS id, CAST(parent_id AS STRING) AS parent, committed_at, operation,"
+            ~ " summary['inc_join.run'] AS run FROM " ~ relation ~ ".snapshots ORDER BY committed_at DESC LIMIT 50") }}
+{% endmacro %}
+
+{% macro _concurrent_commit_of(rows, record, run_key, relation) %}
+  {#- Another run's commit of an overlapping window of this table between the snapshot this run started from and
+      its own commit (rows: _concurrent_commit_sql's), as {'id', 'at', 'run'}; none when there is none, when this
+      run committed nothing, or when its start is not known. The walk follows the parents of this run's commit,
+      the order in which Iceberg applied the commits. -#}
+  {%- set start = record.get('start_snapshot') -%}
+  {%- if start is none or record.window_start is none -%}
+    {{ return(none) }}
+  {%- endif -%}
+  {%- set by_id, runs = {}, {} -%}
+  {%- set mine = namespace(id=none) -%}
+  {%- for row in rows -%}
+    {%- set run = fromjson(row[4] | string, none) if row[4] else none -%}
+    {%- set run = run if run is mapping and run.inc_join_run and (run.relation | lower) == (relation | string | lower) else none -%}
+    {%- do by_id.update({row[0] | string: row}) -%}
+    {%- do runs.update({row[0] | string: run}) -%}
+    {%- if run is not none and run.inc_join_run == run_key and mine.id is none -%}
+      {%- set mine.id = row[0] | string -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {%- set walk = namespace(id=(by_id[mine.id][1] | string) if mine.id is not none else none) -%}
+  {%- for _ in rows -%}
+    {%- if walk.id is not none and walk.id != start and walk.id in by_id -%}
+      {%- set other = runs[walk.id] -%}
+      {%- if other is not none and other.inc_join_run != run_key and other.window_start is not none
+             and other.window_start <= record.window_end and record.window_start <= other.window_end -%}
+        {{ return({'id': walk.id, 'at': by_id[walk.id][2] | string, 'run': other}) }}
+      {%- endif -%}
+      {%- set walk.id = by_id[walk.id][1] | string if by_id[walk.id][1] is not none else none -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {{ return(none) }}
+{% endmacro %}
+
+{% macro _refuse_concurrent_commit(record, run_key) %}
+  {#- Two runs of one model at once on Iceberg with insert_overwrite (spec §16): Iceberg commits a dynamic
+      overwrite without checking it against commits made since the run began, so both runs commit. Both chose
+      their window from the same committed state, so the later commit replaced the same partitions with the
+      same rows; the later run finds the earlier one's commit among its own commit's parents and fails before
+      it records, so the window is recorded once. -#}
+  {%- if config.get('file_format') != 'iceberg' or record.get('start_snapshot') is none or record.empty -%}
+    {{ return(none) }}
+  {%- endif -%}
+  {%- set found = run_query(dbt_inc_join._concurrent_commit_sql(this)) -%}
+  {%- set other = dbt_inc_join._concurrent_commit_of(found.rows, record, run_key, this) -%}
+  {%- if other is not none -%}
+    {{ dbt_inc_join._fail(dbt_inc_join._concurrent_commit_message(this, record, other)) }}
+  {%- endif -%}
+{% endmacro %}
+
+{% macro _concurrent_commit_message(relation, record, other) %}
+  {{ return('another run of ' ~ relation ~ ' committed an overlapping window (' ~ other.run.window_start ~ ' to '
+            ~ other.run.window_end ~ ', Iceberg snapshot ' ~ other.id ~ ' at ' ~ other.at ~ ', run ' ~ other.run.inc_join_run
+            ~ ') while this run (' ~ record.window_start ~ ' to ' ~ record.window_end ~ ') was writing. Iceberg commits'
+            ~ " an INSERT OVERWRITE without checking it against such commits, so both were committed: this run's"
+            ~ ' replaced the same partitions with the same rows. This run records nothing and fails, so the ledger'
+            ~ ' has the window once; nothing needs repair (two runs of one model at once: docs/table-formats.md).') }}
+{% endmacro %}

@@ -30,6 +30,7 @@
       'restated': (restated or {}).get('restated') or [],
       'fingerprints': (restated or {}).get('fingerprints'),
       'plan': plan,
+      'start_snapshot': window.get('start_snapshot'),
   }) }}
 {% endmacro %}
 

@@ -28,8 +28,9 @@
     {%- set table_id = dbt_inc_join._new_table_id() -%}
     {%- do dbt_inc_join._set_table_property(this, 'inc_join.table_id', table_id) -%}
   {%- endif -%}
-  {%- set counted = dbt_inc_join._rows_per_join_type(record) -%}
   {%- set run_key = dbt_inc_join._run_key(record, model.unique_id) -%}
+  {%- do dbt_inc_join._refuse_concurrent_commit(record, run_key) -%}
+  {%- set counted = dbt_inc_join._rows_per_join_type(record) -%}
   {%- do run_query(dbt_inc_join._ledger_insert_sql(ledger, record, table_id, run_key, counted)) -%}
   {%- if not record.empty -%}
     {#- what the next run compares its reads with (spec §14); a redo's mark, which the models that read this

@@ -52,7 +52,7 @@
              'end_reason': end.reason, 'watermark': seen.watermark, 'a_max': seen.a_max, 'b_max': seen.b_max,
              'time_uom': time_uom, 'units_behind': end.units_behind, 'redo_from': begin.get('redo_from'),
              'sides': sides, 'committed_fingerprints': begin.get('committed_fingerprints'), 'read_units': read,
-             'fingerprint_sides': checked}) }}
+             'fingerprint_sides': checked, 'start_snapshot': begin.get('start_snapshot')}) }}
 {% endmacro %}
 
 {% macro _arrival_sides(a, b, a_columns, b_columns, inc_col, time_uom, more_inputs) %}
@@ -99,7 +99,8 @@
     {%- set from_ledger = dbt_inc_join._ledger_start(committed.state, latest, inc_col, time_uom) -%}
     {#- what the last committed run read, for the check of restated inputs (read here once, _check_restated) -#}
     {%- do found.update({'committed_fingerprints': {'text': committed.state.fingerprints,
-                                                    'outstanding': committed.state.outstanding}}) -%}
+                                                    'outstanding': committed.state.outstanding},
+                         'start_snapshot': committed.state.start_snapshot}) -%}
     {%- if committed.state.redo_pending -%}
       {%- do redos.append({'start': dbt_inc_join._parse_text_value(committed.state.redo_pending, time_uom),
                            'reason': 'a redo from ' ~ dbt_inc_join._unit_label(committed.state.redo_pending, time_uom) ~ ' did not finish: doing it again'}) -%}

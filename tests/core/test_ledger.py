@@ -177,6 +177,40 @@ def test_the_last_commit_is_the_newest_with_this_table_s_run():
     assert render("_last_commit_sql", "s.m", "delta") == "DESCRIBE HISTORY s.m LIMIT 20"
 
 
+def test_a_concurrent_commit_is_another_run_s_overlapping_window_after_this_run_s_start():
+    """_concurrent_commit_of (spec §16, Iceberg): walking from this run's commit to the snapshot it started from,
+    another run's commit of an overlapping window of this table is found; commits before the start (an older run,
+    or one a redo overlaps), of other tables, or of windows that do not overlap are passed over."""
+    key = "inv-2/model.p.m/2025-01-04 00:00:00"
+    record = {"window_start": "2025-01-04 00:00:00", "window_end": "2025-01-06 00:00:00", "start_snapshot": "10"}
+
+    def run(run_key, start, end, relation="s.m"):
+        return json.dumps({"inc_join_run": run_key, "relation": relation, "window_start": start, "window_end": end})
+
+    other = run("inv-1/model.p.m/2025-01-04 00:00:00", "2025-01-04 00:00:00", "2025-01-06 00:00:00")
+    # id, parent, committed_at, operation, run: newest first
+    rows = [
+        ["13", "12", datetime(2025, 1, 9, 3), "overwrite", run(key, record["window_start"], record["window_end"])],
+        ["12", "11", datetime(2025, 1, 9, 2), "overwrite", other],
+        ["11", "10", datetime(2025, 1, 9, 1), "append", run("x", "2025-01-04 00:00:00", "2025-01-06 00:00:00", "s.n")],
+        ["10", "9", datetime(2025, 1, 8, 1), "overwrite", run("inv-0/m", "2025-01-01", "2025-01-05")],
+        ["9", None, datetime(2025, 1, 7, 1), "overwrite", None],
+    ]
+    found = render("_concurrent_commit_of", rows, record, key, "S.M")
+    assert (found["id"], found["at"]) == ("12", "2025-01-09 02:00:00")
+    assert found["run"] == json.loads(other)
+    # the earlier committer: the other's commit is not among its commit's parents
+    first = [["12", "10", datetime(2025, 1, 9, 2), "overwrite", run(key, record["window_start"], record["window_end"])]]
+    assert render("_concurrent_commit_of", first + rows[3:], record, key, "s.m") is None
+    # a commit before the start (here the other's, had this run started after it) is none of this run's concern
+    assert render("_concurrent_commit_of", rows, {**record, "start_snapshot": "12"}, key, "s.m") is None
+    # a window that does not overlap, an unknown start, or no commit of this run: nothing found
+    later = {**record, "window_start": "2025-01-07 00:00:00", "window_end": "2025-01-07 00:00:00"}
+    assert render("_concurrent_commit_of", rows, later, key, "s.m") is None
+    assert render("_concurrent_commit_of", rows, {**record, "start_snapshot": None}, key, "s.m") is None
+    assert render("_concurrent_commit_of", rows[1:], record, key, "s.m") is None
+
+
 def test_rows_gone_from_the_last_window_read_the_whole_table():
     table = Table(date(2025, 1, 1), date(2025, 1, 2))
     found = committed_state(POINTER, table.latest_from, no_ledger_read, DAY)

@@ -1,6 +1,7 @@
 """spec §16, two runs of one model at once (an orchestrator's retry while the first run is still going), on Delta
-Lake and Iceberg: one run commits, the other fails with the format's conflict, the table equals one run and the
-ledger records the window once. Run by the format legs only (INC_JOIN_TABLE_FORMAT = delta or iceberg).
+Lake and Iceberg: one run commits, the other fails with the format's conflict (on Iceberg with insert_overwrite both
+commits go in, the same rows, and the later run fails before it records: the package's check), the table equals one
+run and the ledger records the window once. Run by the format legs only (INC_JOIN_TABLE_FORMAT = delta or iceberg).
 
 Two dbt processes (tests/formats/concurrent_driver.py) share one warehouse and one metastore: a Derby network
 server on 127.0.0.1 (jars by `make jars`, jars/pom.xml profile derby-network; an embedded Derby metastore admits
@@ -109,30 +110,14 @@ def start_driver(
     )  # fmt: skip
 
 
-class BothCommitted(AssertionError):
-    """Both runs committed their window: the format saw no conflict."""
-
-
-ICEBERG_COMMITS_BOTH = (
-    "Iceberg 1.11 detects no conflict here: dbt-spark's INSERT OVERWRITE is a dynamic overwrite (ReplacePartitions),"
-    " which Spark's SQL path commits without conflict validation (none without the write options isolation-level and"
-    " validate-from-snapshot-id): the second run's commit refreshes the table and replaces the same partitions again"
-    " on top of the first's snapshot. Both runs succeed and record days 4-6, so the ledger has the window twice (the"
-    " table itself is one run's rows). docs/table-formats.md, Known limits."
-)
-
+# the message of the package's check on Iceberg with insert_overwrite, where both commits go in (macros/io/
+# _commit_metadata.sql, _refuse_concurrent_commit): Iceberg commits a dynamic overwrite made by SQL without checking
+# it against the commits made since the run began (no write options isolation-level and validate-from-snapshot-id)
+BOTH_COMMIT = r"committed an overlapping window .* This run records nothing and fails"
 
 # the models: ledger_left (insert_overwrite by RecDate) on both formats; on Iceberg also ledger_replace (merge: a
 # MERGE is validated against concurrent commits, the table's write.merge.isolation-level, serializable by default)
-MODELS = [
-    pytest.param(
-        "ledger_left",
-        marks=pytest.mark.xfail(
-            table_format() == "iceberg", reason=ICEBERG_COMMITS_BOTH, strict=True, raises=BothCommitted
-        ),
-    ),
-    *(["ledger_replace"] if table_format() == "iceberg" else []),
-]
+MODELS = ["ledger_left", *(["ledger_replace"] if table_format() == "iceberg" else [])]
 
 
 @pytest.mark.parametrize("model", MODELS)
@@ -182,22 +167,20 @@ def test_two_runs_of_one_window_at_once_one_commits_the_other_fails(spark, chose
 
     succeeded = [name for name in outputs if SUCCEEDED_MARKER in outputs[name]]
     failed = [name for name in outputs if FAILED_MARKER in outputs[name]]
-    if len(succeeded) == 2:
-        # what Iceberg does (the expected failure there, checked to the letter): three data commits, each on the one
-        # before (none lost), and days 4-6 recorded by both runs
-        assert [commit[-1] for commit in history] == ["overwrite"] * 3, said
-        assert [commit[2] for commit in history[1:]] == [commit[1] for commit in history[:2]], said
-        assert windows == [(DAYS[0], DAYS[2])] + [(DAYS[3], DAYS[5])] * 2, said
-        raise BothCommitted("both runs committed and recorded days 4-6\n" + said)
     assert len(succeeded) == 1 and len(failed) == 1, said
     [loser] = failed
     message = outputs[loser].split(FAILED_MARKER, 1)[1]
-    assert re.search(CONFLICT[chosen], message), said
+    both_commit = chosen == "iceberg" and model == "ledger_left"
+    assert re.search(BOTH_COMMIT if both_commit else CONFLICT[chosen], message, re.DOTALL), said
     assert (first.returncode, second.returncode) == ((1, 0) if loser == "first" else (0, 1)), said
-    # two data commits: the first run's (days 1-3) and the winner's (days 4-6); the rest are the ledger's table
-    # properties (Delta commits those too)
+    # the data commits: the first run's (days 1-3) and the winner's (days 4-6), on Iceberg with insert_overwrite
+    # also the loser's, each on the one before (the same partitions replaced with the same rows); the rest are the
+    # ledger's table properties (Delta commits those too)
     writes = [commit for commit in history if commit[-1] != "SET TBLPROPERTIES"]
-    assert len(writes) == 2, said
+    assert len(writes) == (3 if both_commit else 2), said
+    if both_commit:
+        assert [commit[-1] for commit in history] == ["overwrite"] * 3, said
+        assert [commit[2] for commit in history[1:]] == [commit[1] for commit in history[:2]], said
     # the ledger: days 1-3 and days 4-6, each once, agreeing with the table
     assert windows == [(DAYS[0], DAYS[2]), (DAYS[3], DAYS[5])]
     assert_ledger_agrees(table, runs, DAYS[0], DAYS[5])

@@ -88,9 +88,11 @@ def run_record(
     invocation_id: str | None,
     restated: dict[str, Any] | None = None,
     plan: str | None = None,
+    start_snapshot: str | None = None,
 ) -> dict[str, Any]:
     """What the run decided, for the post-hook record_run (the macro _run_record builds the same dict); restated:
-    what the run found of its inputs (restated.restated_record); plan: the text of its plan (spec §15)."""
+    what the run found of its inputs (restated.restated_record); plan: the text of its plan (spec §15);
+    start_snapshot: the Iceberg snapshot the run started from (the macro _ledger_state's)."""
     window = resolved.window
     return {
         "invocation_id": invocation_id,
@@ -111,6 +113,7 @@ def run_record(
         "restated": (restated or {}).get("restated") or [],
         "fingerprints": (restated or {}).get("fingerprints"),
         "plan": plan,
+        "start_snapshot": start_snapshot,
     }
 
 
@@ -248,7 +251,10 @@ def inc_join_model(
     # the writer hands it to the post-hook record_run (spec §13)
     invocation_id = context.get("invocation_id")
     arrival = params.inc_col  # as the macro records it: the argument
-    dbt.inc_join_run = run_record(resolved, arrival, params.time_uom.value, invocation_id, recorded, choice.text)
+    start_snapshot = (context.get("ledger") or {}).get("start_snapshot")
+    dbt.inc_join_run = run_record(
+        resolved, arrival, params.time_uom.value, invocation_id, recorded, choice.text, start_snapshot
+    )
     set_commit_metadata(dbt, prepared.df_a.sparkSession, context)
     return render_join(prepared, window, choice)
 
@@ -307,7 +313,8 @@ def inc_join_many_model(
     text = plans_text(many, plans)
     _log(f"{many_run_log_line(str(dbt.this), resolved, many)}; plan: {text}")
     invocation_id = context.get("invocation_id")
-    dbt.inc_join_run = run_record(resolved, many.inc_col_a, unit.value, invocation_id, recorded, text)
+    start_snapshot = (context.get("ledger") or {}).get("start_snapshot")
+    dbt.inc_join_run = run_record(resolved, many.inc_col_a, unit.value, invocation_id, recorded, text, start_snapshot)
     set_commit_metadata(dbt, a.sparkSession, context)
     return render_many(many, start, end, plans, empty=window.is_empty)
 
