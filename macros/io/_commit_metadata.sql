@@ -82,11 +82,7 @@
 
 {% macro _current_snapshot(relation, file_format) %}
   {#- The Iceberg snapshot the table is at (its main branch); none for other formats and for a table without one. -#}
-  {%- if file_format != 'iceberg' -%}
-    {{ return(none) }}
-  {%- endif -%}
-  {%- set found = run_query('SELECT snapshot_id FROM ' ~ relation ~ ".refs WHERE name = 'main'") -%}
-  {{ return(found.rows[0][0] | string if found.rows | length > 0 else none) }}
+  {{ return(dbt_inc_join._table_version(relation, 'iceberg') if file_format == 'iceberg' else none) }}
 {% endmacro %}
 
 {% macro _concurrent_commit_sql(relation) %}

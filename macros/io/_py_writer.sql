@@ -43,7 +43,17 @@
   {%- for column in partition_by -%}{%- do quoted_partitions.append(dbt_inc_join._quote(column)) -%}{%- endfor -%}
 {{ compiled_code }}
 # --- inc_join's writer for dbt-spark Python models ---
-dbt = dbtObj(spark.table)
+# each DataFrame that dbt.ref and dbt.source load, with its table's name: an input's version is its table's (spec §17)
+_inc_join_loaded = []
+
+
+def _inc_join_load(name):
+    frame = spark.table(name)
+    _inc_join_loaded.append((frame, name))
+    return frame
+
+
+dbt = dbtObj(_inc_join_load)
 dbt.batch = None
 dbt.inc_join_context = {
     "materialized": {{ dbt_inc_join._py_text(config.get('materialized')) }},
@@ -65,6 +75,8 @@ dbt.inc_join_context = {
     "partition_by": {{ dbt_inc_join._py_json(config.get('partition_by')) }},
     "file_format": {{ dbt_inc_join._py_text(config.get('file_format')) }},
     "upstream_redos": {{ dbt_inc_join._py_json(dbt_inc_join._upstream_redos() if ledger is not none else {}) }},
+    "table_versions": {{ dbt_inc_join._py_json(dbt_inc_join._upstream_versions() if dbt_inc_join._checks_inputs() else {}) }},
+    "loaded": _inc_join_loaded,
 }
 df = model(dbt, spark)
 

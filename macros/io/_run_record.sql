@@ -31,6 +31,7 @@
       'fingerprints': (restated or {}).get('fingerprints'),
       'plan': plan,
       'start_snapshot': window.get('start_snapshot'),
+      'input_versions': window.get('input_versions') or [],
   }) }}
 {% endmacro %}
 
@@ -110,6 +111,7 @@ select
   {{ dbt_inc_join._restated_literal(record.get('restated') or []) }} as restated,
   {{ text(tojson(record.fingerprints) if record.get('fingerprints') else none) }} as fingerprints,
   {{ text(record.get('plan')) }} as plan,
+  {{ dbt_inc_join._input_versions_literal(record.get('input_versions') or []) }} as input_versions,
   {{ text(run_key) }} as run_key
 {%- endmacro %}
 

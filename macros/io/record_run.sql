@@ -54,6 +54,10 @@
     {%- do mirrored.update({'inc_join.committed': tojson({
         'window_start': record.window_start, 'window_end': record.window_end, 'rows_total': counted.rows_total,
         'run_key': run_key})}) -%}
+    {#- the input versions the run read (spec §17): a later run lists the inputs' commits since -#}
+    {%- if record.get('input_versions') -%}
+      {%- do mirrored.update({'inc_join.input_versions': tojson(record.input_versions)}) -%}
+    {%- endif -%}
     {%- if record.get('redo_from') -%}
       {%- do mirrored.update({'inc_join.redone': tojson({'from': record.redo_from, 'run_key': run_key})}) -%}
     {%- endif -%}

@@ -9,6 +9,7 @@ its listing of files is parquet's: reading the formats' logs instead is spec §1
 
 from __future__ import annotations
 
+import json
 from datetime import date
 
 import pytest
@@ -52,6 +53,14 @@ def load(spark, data: dict[str, list[tuple]], after: date | None, until: date) -
             spark.sql(f"INSERT INTO inc_join_it.restated_{name} VALUES {values(new)}")
 
 
+def newest_version(spark, chosen: str, table: str) -> str:
+    """The table's newest commit: Delta's highest version, Iceberg's current snapshot."""
+    if chosen == "delta":
+        return str(spark.sql(f"DESCRIBE HISTORY {table}").agg({"version": "max"}).first()[0])
+    history = spark.sql(f"SELECT snapshot_id, made_current_at FROM {table}.history WHERE is_current_ancestor")
+    return str(history.orderBy("made_current_at", ascending=False).first()[0])
+
+
 def restated(spark, model: str) -> set[tuple[str, date]]:
     return {(r.input, r.unit.date()) for r in last_record(spark, model).restated}
 
@@ -65,7 +74,18 @@ def test_restatements_by_the_format_s_statements_are_named_stopped_and_redone(sp
     load(spark, data, None, day(7))
     run(project, day(7), *MODELS, full_refresh=True)
     load(spark, data, day(7), day(8))
+    newest = {name: newest_version(spark, chosen, f"inc_join_it.restated_{name}") for name in ("a", "b", "c")}
     run(project, day(8), *MODELS)
+    # spec §17: each run records the version of each Delta or Iceberg input it read, SQL and Python models alike
+    tables = {"restated_left": {"a": "a", "b": "b"}, "restated_left_py": {"a": "a", "b": "b"},
+              "restated_many": {"a": "a", "pay": "b", "note": "c"}}  # fmt: skip
+    for model, inputs_of in tables.items():
+        expected = {(name, f"inc_join_it.restated_{table}", chosen, newest[table]) for name, table in inputs_of.items()}
+        recorded = last_record(spark, model).input_versions
+        assert {(v.input, v.relation.replace("`", "").lower(), v.format, v.version) for v in recorded} == expected
+        properties = {r[0]: r[1] for r in spark.sql(f"SHOW TBLPROPERTIES inc_join_it.{model}").collect()}
+        mirrored = json.loads(properties["inc_join.input_versions"])
+        assert sorted(v["version"] for v in mirrored) == sorted(v.version for v in recorded), model
     inputs = Inputs(spark)  # the tables as they are now (its own rows are not written)
     assert_equal(project, "restated_left", left_reference(inputs))
     assert_equal(project, "restated_many", many_reference(inputs))

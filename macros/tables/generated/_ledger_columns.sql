@@ -27,6 +27,7 @@
       ('restated', 'array<struct<input:string,unit:timestamp,rows_then:bigint,rows_now:bigint>>'),
       ('fingerprints', 'string'),
       ('plan', 'string'),
+      ('input_versions', 'array<struct<input:string,relation:string,format:string,version:string>>'),
       ('recorded_month', 'string'),
       ('run_key', 'string'),
   ]) }}

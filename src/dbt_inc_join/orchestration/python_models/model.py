@@ -89,10 +89,12 @@ def run_record(
     restated: dict[str, Any] | None = None,
     plan: str | None = None,
     start_snapshot: str | None = None,
+    input_versions: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """What the run decided, for the post-hook record_run (the macro _run_record builds the same dict); restated:
     what the run found of its inputs (restated.restated_record); plan: the text of its plan (spec §15);
-    start_snapshot: the Iceberg snapshot the run started from (the macro _ledger_state's)."""
+    start_snapshot: the Iceberg snapshot the run started from (the macro _ledger_state's); input_versions: the
+    versions of its Delta and Iceberg inputs (input_versions, spec §17)."""
     window = resolved.window
     return {
         "invocation_id": invocation_id,
@@ -114,7 +116,28 @@ def run_record(
         "fingerprints": (restated or {}).get("fingerprints"),
         "plan": plan,
         "start_snapshot": start_snapshot,
+        "input_versions": input_versions or [],
     }
+
+
+def _relation_key(name: str) -> str:
+    """A table's name without quotes, in lower case (the macro _relation_key)."""
+    return name.replace("`", "").lower()
+
+
+def input_versions(context: dict[str, Any], frames: dict[str, Any]) -> list[dict[str, Any]]:
+    """The versions of the inputs that are Delta or Iceberg tables, as the macro _input_versions gives them for SQL
+    models (spec §17): an input DataFrame that dbt.ref or dbt.source loaded (the writer's list ``loaded``) gets the
+    version the writer read of that table before the model's code ran (``table_versions``); another DataFrame, or
+    a table in another format, has none."""
+    versions = context.get("table_versions") or {}
+    found = []
+    for name, frame in frames.items():
+        table = next((loaded for df, loaded in context.get("loaded") or [] if df is frame), None)
+        version = versions.get(_relation_key(table)) if table is not None else None
+        if version is not None:
+            found.append({"input": name, **{key: version[key] for key in ("relation", "format", "version")}})
+    return found
 
 
 def _check_restated(
@@ -252,8 +275,9 @@ def inc_join_model(
     invocation_id = context.get("invocation_id")
     arrival = params.inc_col  # as the macro records it: the argument
     start_snapshot = (context.get("ledger") or {}).get("start_snapshot")
+    versions = input_versions(context, {"a": a, "b": b})
     dbt.inc_join_run = run_record(
-        resolved, arrival, params.time_uom.value, invocation_id, recorded, choice.text, start_snapshot
+        resolved, arrival, params.time_uom.value, invocation_id, recorded, choice.text, start_snapshot, versions
     )
     set_commit_metadata(dbt, prepared.df_a.sparkSession, context)
     return render_join(prepared, window, choice)
@@ -314,7 +338,10 @@ def inc_join_many_model(
     _log(f"{many_run_log_line(str(dbt.this), resolved, many)}; plan: {text}")
     invocation_id = context.get("invocation_id")
     start_snapshot = (context.get("ledger") or {}).get("start_snapshot")
-    dbt.inc_join_run = run_record(resolved, many.inc_col_a, unit.value, invocation_id, recorded, text, start_snapshot)
+    versions = input_versions(context, {"a": a, **{item.spec.name: item.spec.df for item in many.inputs}})
+    dbt.inc_join_run = run_record(
+        resolved, many.inc_col_a, unit.value, invocation_id, recorded, text, start_snapshot, versions
+    )
     set_commit_metadata(dbt, a.sparkSession, context)
     return render_many(many, start, end, plans, empty=window.is_empty)
 

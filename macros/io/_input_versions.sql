@@ -1,0 +1,108 @@
+{#- The versions of a run's inputs (spec §17): for every input that is a Delta or Iceberg table, the table version
+    or snapshot the run read, in its ledger record (input_versions) and in the table property
+    inc_join.input_versions, from which a later run can list the input's commits since. Read before the run's
+    first query of its inputs, so a version is never later than what the run read. Views and parquet tables have
+    none: their restatements are found by fingerprints (spec §14). model.py's input_versions is the same for
+    Python models. -#}
+
+{% macro _table_version_sql(relation, file_format) %}
+  {#- The query of a table's current version, its column `version`: Delta's newest commit, Iceberg's main branch
+      snapshot; none for other formats. -#}
+  {%- if file_format == 'delta' -%}
+    {{ return('DESCRIBE HISTORY ' ~ relation ~ ' LIMIT 1') }}
+  {%- elif file_format == 'iceberg' -%}
+    {{ return('SELECT snapshot_id AS version FROM ' ~ relation ~ ".refs WHERE name = 'main'") }}
+  {%- endif -%}
+  {{ return(none) }}
+{% endmacro %}
+
+{% macro _table_version_of(columns, rows) %}
+  {#- The version in _table_version_sql's rows, as text; none for a table without a commit. -#}
+  {%- if rows | length == 0 -%}
+    {{ return(none) }}
+  {%- endif -%}
+  {{ return(rows[0][columns.index('version')] | string) }}
+{% endmacro %}
+
+{% macro _table_version(relation, file_format) %}
+  {%- set query = dbt_inc_join._table_version_sql(relation, file_format) -%}
+  {%- if query is none -%}
+    {{ return(none) }}
+  {%- endif -%}
+  {%- set found = run_query(query) -%}
+  {{ return(dbt_inc_join._table_version_of(found.column_names | list, found.rows)) }}
+{% endmacro %}
+
+{% macro _table_format(relation) %}
+  {#- 'delta' or 'iceberg' for a table in that format, from dbt-spark's relation cache: its provider, and for an
+      Iceberg table in Iceberg's SparkSessionCatalog (which SHOW TABLE EXTENDED shows with provider hive) the
+      table property table_type=ICEBERG; none for a view, a parquet table, or a relation dbt does not find (a CTE
+      of a unit test). -#}
+  {%- if relation is string or relation.identifier is none -%}
+    {{ return(none) }}
+  {%- endif -%}
+  {%- set found = adapter.get_relation(database=relation.database, schema=relation.schema,
+                                       identifier=relation.identifier) -%}
+  {%- if found is none or found.type == 'view' -%}
+    {{ return(none) }}
+  {%- endif -%}
+  {%- set information = (found.information or '') | upper -%}
+  {%- if found.is_delta -%}
+    {{ return('delta') }}
+  {%- elif found.is_iceberg or 'TABLE_TYPE=ICEBERG' in information -%}
+    {{ return('iceberg') }}
+  {%- endif -%}
+  {{ return(none) }}
+{% endmacro %}
+
+{% macro _input_versions(sides) %}
+  {#- [{'input', 'relation', 'format', 'version'}] of the inputs (_fingerprint_sides' sides) that are Delta or
+      Iceberg tables. -#}
+  {%- set found = [] -%}
+  {%- for side in sides -%}
+    {%- set file_format = dbt_inc_join._table_format(side.relation) -%}
+    {%- if file_format is not none -%}
+      {%- do found.append({'input': side.name, 'relation': side.relation | string, 'format': file_format,
+                           'version': dbt_inc_join._table_version(side.relation, file_format)}) -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {{ return(found) }}
+{% endmacro %}
+
+{% macro _input_versions_literal(versions) %}
+  {#- The ledger's input_versions column: one struct per input read at a version. -#}
+  {%- set type = dbt_inc_join._ledger_columns() | selectattr(0, 'equalto', 'input_versions') | map(attribute=1) | first -%}
+  {%- set items = [] -%}
+  {%- for row in versions -%}
+    {%- do items.append("named_struct('input', " ~ dbt_inc_join._text_literal(row.input)
+                        ~ ", 'relation', " ~ dbt_inc_join._text_literal(row.relation)
+                        ~ ", 'format', " ~ dbt_inc_join._text_literal(row.format)
+                        ~ ", 'version', " ~ dbt_inc_join._text_literal(row.version) ~ ")") -%}
+  {%- endfor -%}
+  {{ return('CAST(array(' ~ items | join(', ') ~ ') AS ' ~ type ~ ')') }}
+{% endmacro %}
+
+{% macro _relation_key(relation) %}
+  {#- A relation's name without quotes, in lower case: how a Python model's loads are matched with it. -#}
+  {{ return((relation | string).replace('`', '') | lower) }}
+{% endmacro %}
+
+{% macro _upstream_versions() %}
+  {#- For a Python model (whose inputs are DataFrames only its code knows): the versions of every Delta and
+      Iceberg table the model depends on, by _relation_key, read before its code runs. model.py's input_versions
+      gives each input the version of the table its DataFrame was loaded from. -#}
+  {%- set found = {} -%}
+  {%- for unique_id in model.depends_on.nodes -%}
+    {%- set node = graph.nodes.get(unique_id) or graph.sources.get(unique_id) -%}
+    {%- if node is not none and node.resource_type in ['model', 'seed', 'snapshot', 'source'] -%}
+      {%- set relation = api.Relation.create(database=node.database, schema=node.schema,
+                                             identifier=node.identifier if node.resource_type == 'source' else node.alias) -%}
+      {%- set file_format = dbt_inc_join._table_format(relation) -%}
+      {%- if file_format is not none -%}
+        {%- do found.update({dbt_inc_join._relation_key(relation): {'relation': relation | string, 'format': file_format,
+                             'version': dbt_inc_join._table_version(relation, file_format)}}) -%}
+      {%- endif -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {{ return(found) }}
+{% endmacro %}
