@@ -27,6 +27,7 @@
   "restated": "CAST(array() AS array<struct<input:string,unit:timestamp,rows_then:bigint,rows_now:bigint>>)",
   "fingerprints": "CAST(NULL AS STRING)",
   "plan": "CAST(NULL AS STRING)",
+  "input_versions": "CAST(array() AS array<struct<input:string,relation:string,format:string,version:string>>)",
   "recorded_month": "date_format(%s, 'yyyy-MM')" % inc_col,
   "run_key": "concat('synthetic/', %s, '/', CAST(%s AS STRING))" % (relation, inc_col),
 } %}
