@@ -63,12 +63,19 @@
   {%- set name = 'Delta version' if file_format == 'delta' else 'Iceberg snapshot' -%}
   {%- set at = [columns.index('version'), columns.index('timestamp'), columns.index('operation'), columns.index('userMetadata')] -%}
   {%- for row in rows if row[at[3]] -%}
-    {%- set run = fromjson(row[at[3]] | string, none) -%}
-    {%- if run is mapping and run.inc_join_run and (run.relation | lower) == (relation | string | lower) -%}
+    {%- set run = dbt_inc_join._run_of(row[at[3]], relation) -%}
+    {%- if run is not none -%}
       {{ return({'version': name ~ ' ' ~ row[at[0]], 'at': row[at[1]] | string, 'operation': row[at[2]], 'run': run}) }}
     {%- endif -%}
   {%- endfor -%}
   {{ return(none) }}
+{% endmacro %}
+
+{% macro _run_of(text, relation) %}
+  {#- A commit's metadata text as the run it names when that run wrote this table; none for no text, text that
+      is not a run's, or another table's run. -#}
+  {%- set run = fromjson(text | string, none) if text else none -%}
+  {{ return(run if run is mapping and run.inc_join_run and (run.relation | lower) == (relation | string | lower) else none) }}
 {% endmacro %}
 
 {% macro _last_commit(state) %}
@@ -103,8 +110,7 @@
   {%- set by_id, runs = {}, {} -%}
   {%- set mine = namespace(id=none) -%}
   {%- for row in rows -%}
-    {%- set run = fromjson(row[4] | string, none) if row[4] else none -%}
-    {%- set run = run if run is mapping and run.inc_join_run and (run.relation | lower) == (relation | string | lower) else none -%}
+    {%- set run = dbt_inc_join._run_of(row[4], relation) -%}
     {%- do by_id.update({row[0] | string: row}) -%}
     {%- do runs.update({row[0] | string: run}) -%}
     {%- if run is not none and run.inc_join_run == run_key and mine.id is none -%}

@@ -39,9 +39,11 @@
   {%- set check = dbt_inc_join._check_restated(window, sides, reaches, on_restated, horizon) -%}
   {%- set redo = dbt_inc_join._redo_of(check, window) -%}
   {%- if redo is not none -%}
+    {%- set versions = window.input_versions -%}
     {%- set window = dbt_inc_join._resolve_window(a, b, a_columns, b_columns, params.inc_cols, params.time_uom, params.how,
                                               arguments.output_window_start, arguments.output_window_end,
                                               max_window_units, redo=redo) -%}
+    {%- do window.update({'input_versions': versions}) -%}
   {%- endif -%}
   {%- set restated = dbt_inc_join._restated_record(check, window, sides, reaches, params.inc_col) -%}
   {#- the plan that pairs the rows (spec §15): with many_rows_per_key='auto', from samples of the read ranges -#}

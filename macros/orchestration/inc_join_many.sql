@@ -54,9 +54,11 @@
   {%- set check = dbt_inc_join._check_restated(window, sides, reaches, on_restated, horizon) -%}
   {%- set redo = dbt_inc_join._redo_of(check, window) -%}
   {%- if redo is not none -%}
+    {%- set versions = window.input_versions -%}
     {%- set window = dbt_inc_join._resolve_window(a, first.relation, a_columns, first.b_columns, first.params.inc_cols,
                                               time_uom, 'left', arguments.output_window_start,
                                               arguments.output_window_end, max_window_units, more, names, redo) -%}
+    {%- do window.update({'input_versions': versions}) -%}
   {%- endif -%}
   {%- set restated = dbt_inc_join._restated_record(check, window, sides, reaches, first.params.inc_col) -%}
   {#- each input's plan (spec §15): with many_rows_per_key='auto', from samples of the read ranges -#}

@@ -23,8 +23,9 @@
   {#- the inputs as the fingerprints of restated units read them (spec §14), named a, b or a and each input's name -#}
   {%- set columns_of = [a_columns, b_columns] + more_inputs | map(attribute='columns') | list -%}
   {%- set checked = dbt_inc_join._fingerprint_sides(sides, names or ['a', 'b'], columns_of) -%}
-  {#- the versions of its Delta and Iceberg inputs, before the run reads them (spec §17) -#}
-  {%- set versions = dbt_inc_join._input_versions(checked) if dbt_inc_join._checks_inputs() else [] -%}
+  {#- the versions of its Delta and Iceberg inputs, before the run reads them (spec §17); a redo's second
+      resolve (redo given) keeps the first's (its caller carries them over) -#}
+  {%- set versions = dbt_inc_join._input_versions(checked) if redo is none and dbt_inc_join._checks_inputs() else [] -%}
   {%- set begin = dbt_inc_join._start_after_this(explicit, inc_col, time_uom, redo) -%}
   {#- the watermark (and the earliest arrival on a first run), in one query. An orchestrator that knows both
       inputs are loaded up to a unit (quiet days leave no rows to show it) declares it with a var instead. -#}

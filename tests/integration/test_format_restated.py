@@ -122,7 +122,12 @@ def test_restatements_by_the_format_s_statements_are_named_stopped_and_redone(sp
     assert restated(spark, "restated_many") == {("pay", day(6)), ("pay", day(7)), ("a", day(8)), ("note", day(8))}
 
     # the redo: one run over the current inputs
+    newest = {name: newest_version(spark, chosen, f"inc_join_it.restated_{name}") for name in ("a", "b", "c")}
     run(project, day(9), *MODELS, inc_join_on_restated_input="redo")
+    # a redo resolves its window twice and keeps the versions read before its first read of the inputs
+    for model, inputs_of in tables.items():
+        recorded = {v.input: v.version for v in last_record(spark, model).input_versions}
+        assert recorded == {name: newest[table] for name, table in inputs_of.items()}, model
     assert_equal(project, "restated_left", left_reference(inputs))
     assert_equal(project, "restated_left_py", left_reference(inputs))
     assert_equal(project, "restated_many", many_reference(inputs))
