@@ -105,8 +105,10 @@
   {%- set committed = window.get('committed_fingerprints') -%}
   {%- if not committed -%}
     {%- set properties = dbt_inc_join._table_properties(this) -%}
-    {%- set committed = {'text': properties.get('inc_join.fingerprints'), 'outstanding': properties.get('inc_join.outstanding')} -%}
+    {%- set committed = {'text': properties.get('inc_join.fingerprints'), 'outstanding': properties.get('inc_join.outstanding'),
+                         'input_versions': properties.get('inc_join.input_versions')} -%}
   {%- endif -%}
+  {%- set recorded_versions = fromjson(committed.input_versions) if committed.get('input_versions') else [] -%}
   {%- set outstanding = fromjson(committed.outstanding) if committed.get('outstanding') else [] -%}
   {%- set previous = fromjson(committed.text) if committed.text else none -%}
   {%- set redone = dbt_inc_join._upstream_redos() -%}
@@ -128,6 +130,14 @@
     {%- endif -%}
     {%- set found = dbt_inc_join._restated_units(previous, units, queried) + found -%}
   {%- endif -%}
+  {#- the Delta and Iceberg inputs' logs since the versions the last committed run read: units older than the
+      read range, anywhere in history; a run with no window (nothing new yet) checks them too (spec §17) -#}
+  {%- set logged = dbt_inc_join._log_restated(run_query, this, window, sides, fromjson(committed.text) if committed.text else none,
+                                              check.queried, recorded_versions) -%}
+  {%- for line in logged.notes -%}
+    {%- do exceptions.warn(line) -%}
+  {%- endfor -%}
+  {%- set found = found + logged.found -%}
   {#- a run with no window (nothing new yet) still acts on the units found earlier and not redone -#}
   {%- do check.update({'restated': found | sort(attribute='input') | sort(attribute='unit'),
                        'pending': dbt_inc_join._pending_units(found, outstanding)}) -%}

@@ -29,6 +29,10 @@
   {%- set b_columns = adapter.get_columns_in_relation(b_table) -%}
   {%- set prepared = dbt_inc_join._prepare_join(params, a_table, b_table, a_columns, b_columns) -%}
   {%- set inputs, plan = prepared.inputs, prepared.plan -%}
+  {#- `dbt show` of a committed window as its run's inputs were, beside the table and the inputs now (spec §17) -#}
+  {%- if var('inc_join_audit', none) not in [none, ''] -%}
+    {{ return(dbt_inc_join._audit_sql(a, b, params, inputs, plan, var('inc_join_audit'))) }}
+  {%- endif -%}
   {#- inputs rewritten after a committed run read them (spec §14): checked in the run's own read ranges, which
       the window's query fingerprints -#}
   {%- set reaches = dbt_inc_join._with_horizon(dbt_inc_join._join_reaches(params), horizon) -%}

@@ -19,6 +19,7 @@
                    'redo_pending': properties.get('inc_join.redo_from'),
                    'fingerprints': properties.get('inc_join.fingerprints'),
                    'outstanding': properties.get('inc_join.outstanding'), 'records_query': none,
+                   'input_versions': properties.get('inc_join.input_versions'),
                    'relation': relation | string, 'file_format': config.get('file_format'),
                    'last_commit_query': none, 'last_commit': none, 'start_snapshot': none} -%}
   {%- if table_id is none -%}

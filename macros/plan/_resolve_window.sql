@@ -103,7 +103,8 @@
     {%- set from_ledger = dbt_inc_join._ledger_start(committed.state, latest, inc_col, time_uom) -%}
     {#- what the last committed run read, for the check of restated inputs (read here once, _check_restated) -#}
     {%- do found.update({'committed_fingerprints': {'text': committed.state.fingerprints,
-                                                    'outstanding': committed.state.outstanding},
+                                                    'outstanding': committed.state.outstanding,
+                                                    'input_versions': committed.state.input_versions},
                          'start_snapshot': committed.state.start_snapshot}) -%}
     {%- if committed.state.redo_pending -%}
       {%- do redos.append({'start': dbt_inc_join._parse_text_value(committed.state.redo_pending, time_uom),

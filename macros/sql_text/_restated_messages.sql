@@ -9,10 +9,17 @@
     {%- if row.rows_then is none -%}
       {%- do parts.append(part ~ ' (redone by its model' ~ since ~ ')') -%}
     {%- else -%}
-      {%- do parts.append(part ~ ' (rows ' ~ row.rows_then ~ ' → ' ~ row.rows_now ~ since ~ ')') -%}
+      {%- set commit = dbt_inc_join._commit_text(row.get('commit')) -%}
+      {%- do parts.append(part ~ ' (rows ' ~ row.rows_then ~ ' → ' ~ row.rows_now ~ commit ~ since ~ ')') -%}
     {%- endif -%}
   {%- endfor -%}
   {{ return(parts | join(', ')) }}
+{% endmacro %}
+
+{% macro _commit_text(commit) %}
+  {#- The input's commit that restated a unit, as the log names it (spec §17), after the rows: empty for none. -#}
+  {%- if not commit -%}{{ return('') }}{%- endif -%}
+  {{ return('; ' ~ commit.operation ~ ' at ' ~ commit.at ~ ', version ' ~ commit.version) }}
 {% endmacro %}
 
 {% macro _checked_text(checked, time_uom) %}

@@ -4,18 +4,25 @@ fingerprints name each restated unit (warn), `fail` stops before anything is wri
 names makes each table (SQL and Python models, one input and several) equal to one run over the inputs as they are
 now. A is partitioned by its arrival column, B is not partitioned, C is. Run by the Spark 4.1 format legs.
 
-(Restatements older than every read range are found on these inputs by the test restated_inputs with a horizon;
-its listing of files is parquet's: reading the formats' logs instead is spec §17.)"""
+Then spec §17: restatements older than every read range, found from the inputs' own logs (Delta's commit files,
+Iceberg's snapshots and manifest entries) and confirmed by fingerprints as of the recorded version and now: a
+DELETE of a table not partitioned by its arrival column (a remove without statistics), an UPDATE, a MERGE, an
+append stamped with an old arrival, a compaction (no restatement), a restore to an older version; and a log that is
+gone since the recorded version (one line, then the read range's fingerprints). SQL and Python models."""
 
 from __future__ import annotations
 
 import json
 from datetime import date
+from pathlib import Path
 
 import pytest
 
+from dbt_inc_join import inc_join
+
 from .test_restated import (
     LEDGER,
+    VARS,
     Inputs,
     assert_equal,
     day,
@@ -24,6 +31,7 @@ from .test_restated import (
     left_reference,
     many_reference,
     run,
+    warnings_into,
 )
 
 pytestmark = pytest.mark.dbt
@@ -133,3 +141,145 @@ def test_restatements_by_the_format_s_statements_are_named_stopped_and_redone(sp
     assert_equal(project, "restated_many", many_reference(inputs))
     for model in MODELS:
         assert last_record(spark, model).redo_from.date() == day(6), model
+
+
+LOG_MODELS = ("restated_left", "restated_left_py", "restated_many")
+CHAINED = "restated_chained"  # reads restated_many's table: the chain, on Iceberg only (the suite's time: its rules
+# are the format's log like any input's, and test_restated.py runs chains on parquet)
+
+
+def one_row(spark, table: str, where: str) -> tuple:
+    return tuple(spark.sql(f"SELECT * FROM inc_join_it.restated_{table} WHERE {where} LIMIT 1").first())
+
+
+def compact(spark, chosen: str, table: str) -> None:
+    """A compaction: the same rows in other files (no restatement)."""
+    if chosen == "delta":
+        spark.sql(f"OPTIMIZE inc_join_it.restated_{table}")
+    else:
+        spark.sql(f"CALL spark_catalog.system.rewrite_data_files(table => 'inc_join_it.restated_{table}', "
+                  "options => map('rewrite-all', 'true'))")  # fmt: skip
+
+
+def restore(spark, chosen: str, table: str, version: str) -> None:
+    if chosen == "delta":
+        spark.sql(f"RESTORE TABLE inc_join_it.restated_{table} TO VERSION AS OF {version}")
+    else:
+        spark.sql(f"CALL spark_catalog.system.rollback_to_snapshot('inc_join_it.restated_{table}', {version})")
+
+
+def test_restatements_older_than_every_read_range_are_read_from_the_log(spark, project, chosen):
+    models = LOG_MODELS + ((CHAINED,) if chosen == "iceberg" else ())
+    data = generated(14)
+    for name, (columns, partitioned) in SCHEMAS.items():
+        spark.sql(f"DROP TABLE IF EXISTS inc_join_it.restated_{name}")
+        spark.sql(f"CREATE TABLE inc_join_it.restated_{name} ({columns}) USING {chosen} {partitioned}")
+    load(spark, data, None, day(7))
+    run(project, day(7), *models, full_refresh=True)
+    # a day-8 run reads a from day 4, b (pay) from day 2 and c (note) from day 4: days 1-2 are older
+    deleted = one_row(spark, "b", f"RecDate = DATE'{day(1)}'")
+    updated = one_row(spark, "a", f"RecDate = DATE'{day(2)}'")
+    merged = one_row(spark, "c", f"RecDate <= DATE'{day(2)}'")
+    before_delete = newest_version(spark, chosen, "inc_join_it.restated_b")
+    spark.sql(f"DELETE FROM inc_join_it.restated_b WHERE PaymentId = {deleted[0]}")  # b is not partitioned
+    spark.sql(f"UPDATE inc_join_it.restated_a SET Amount = 2.25 WHERE TrxId = {updated[0]}")
+    spark.sql(
+        "MERGE INTO inc_join_it.restated_c AS t USING (SELECT "
+        f"{merged[0]} AS TrxId, DATE'{merged[2]}' AS RecDate) AS s ON t.TrxId = s.TrxId AND t.RecDate = s.RecDate "
+        "WHEN MATCHED THEN UPDATE SET Note = 'merged old'"
+    )
+    compact(spark, chosen, "b")
+    load(spark, data, day(7), day(8))
+    spark.sql(f"INSERT INTO inc_join_it.restated_a VALUES (9002, 7.00, DATE'{day(1)}')")  # stamped with an old arrival
+
+    # the audit of the first run's days 1-2 (spec §17): the table holds what one run over the inputs as that run
+    # read them gives, and no longer what the inputs give now
+    audit = audit_counts(project, "restated_left", f"{day(1)}..{day(2)}")
+    now = left_reference(Inputs(spark)).where(f"RecDate <= DATE'{day(2)}'").groupBy("JoinType").count().collect()
+    assert {code: counts[0] for code, counts in audit.items()} == {code: counts[1] for code, counts in audit.items()}
+    assert {code: counts[2] for code, counts in audit.items() if counts[2]} == {r.JoinType: r["count"] for r in now}
+    assert any(counts[1] != counts[2] for counts in audit.values()), audit
+
+    # the redo the check sends: every unit named from the log, its commit in the reason, the tables repaired
+    run(project, day(8), *models, inc_join_on_restated_input="redo")
+    left = {("b", day(1)), ("a", day(1)), ("a", day(2))}
+    expected = {"restated_left": left, "restated_left_py": left,
+                "restated_many": {("pay", day(1)), ("a", day(1)), ("a", day(2)), ("note", merged[2])}}  # fmt: skip
+    named = {"restated_left": ("DELETE", "UPDATE"), "restated_left_py": ("DELETE", "UPDATE"),
+             "restated_many": ("MERGE",)} if chosen == "delta" else {}  # fmt: skip
+    for model, units in expected.items():
+        record = last_record(spark, model)
+        assert restated(spark, model) == units, model
+        assert record.redo_from.date() == day(1), model
+        assert ", version " in record.start_reason, record.start_reason
+        assert all(operation + " at " in record.start_reason for operation in named.get(model, ())), record.start_reason
+    inputs = Inputs(spark)
+    assert_equal(project, "restated_left", left_reference(inputs))
+    assert_equal(project, "restated_left_py", left_reference(inputs))
+    assert_equal(project, "restated_many", many_reference(inputs))
+    if CHAINED in models:  # the chain, redone in the same dbt run: its A is restated_many's table, redone from day 1
+        assert last_record(spark, CHAINED).redo_from.date() == day(1)
+        assert_equal(project, CHAINED, chained_reference(project, inputs))
+
+    # a restore to the version before the delete: the payment of day 1 is back (the compaction and the day-8
+    # payments undone; those are delivered again with day 9's)
+    restore(spark, chosen, "b", before_delete)
+    load(spark, {"a": [], "b": data["b"], "c": []}, day(7), day(9))
+    load(spark, {"a": data["a"], "b": [], "c": data["c"]}, day(8), day(9))
+    run(project, day(9), *models, inc_join_on_restated_input="redo")
+    assert restated(spark, "restated_left") == restated(spark, "restated_left_py") == {("b", day(1))}
+    assert restated(spark, "restated_many") == {("pay", day(1))}
+    reason = last_record(spark, "restated_left").start_reason
+    assert last_record(spark, "restated_left").redo_from.date() == day(1)
+    assert ("RESTORE at " if chosen == "delta" else ", version ") in reason, reason
+    inputs = Inputs(spark)
+    assert_equal(project, "restated_left", left_reference(inputs))
+    assert_equal(project, "restated_left_py", left_reference(inputs))
+    assert_equal(project, "restated_many", many_reference(inputs))
+
+    # a run with nothing new to write (an empty window) reads the logs too: a deletion of day 1 is named now
+    spark.sql(f"DELETE FROM inc_join_it.restated_b WHERE RecDate = DATE'{day(1)}'")
+    warnings: list[str] = []
+    run(project, day(9), "restated_left", callbacks=[warnings_into(warnings)])
+    assert last_record(spark, "restated_left").empty
+    named = [w for w in warnings if f"b {day(1)} (rows " in w]
+    assert len(named) == 1 and (" → 0; DELETE at " if chosen == "delta" else " → 0; ") in named[0], warnings
+
+    # the log since the recorded version is gone: one line, then the read range's fingerprints
+    if chosen == "delta":
+        spark.sql("ALTER TABLE inc_join_it.restated_b SET TBLPROPERTIES ('delta.checkpointInterval' = '1')")
+    load(spark, data, day(9), day(10))
+    expire_log(spark, chosen, "b")
+    warnings.clear()
+    run(project, day(10), "restated_left", callbacks=[warnings_into(warnings)])
+    lines = [w for w in warnings if "is no longer kept" in w]
+    assert len(lines) == 1 and "restated_b" in lines[0], warnings
+
+
+def expire_log(spark, chosen: str, table: str) -> None:
+    """What log retention does: Delta's commit files before the newest checkpoint removed; Iceberg's snapshots but
+    the current one expired."""
+    name = f"inc_join_it.restated_{table}"
+    if chosen == "iceberg":
+        spark.sql(f"CALL spark_catalog.system.expire_snapshots(table => '{name}', "
+                  "older_than => TIMESTAMP '2999-01-01 00:00:00', retain_last => 1)")  # fmt: skip
+        return
+    location = spark.sql(f"DESCRIBE DETAIL {name}").first()["location"]
+    log = Path(location.removeprefix("file:")) / "_delta_log"
+    newest = int(newest_version(spark, chosen, name))
+    assert (log / f"{newest:020d}.checkpoint.parquet").exists()
+    for commit in log.glob("*.json"):
+        if int(commit.name[:20]) < newest:
+            commit.unlink()
+
+
+def chained_reference(project, inputs: Inputs):
+    return inc_join(project.table("restated_many"), inputs.table("c"), join_cols="TrxId", how="left",
+                    look_back_time=1, max_waiting_time=2, suffixes=["_M", "_C"])  # fmt: skip
+
+
+def audit_counts(project, model: str, window: str) -> dict[object, tuple[int, int, int]]:
+    """`dbt show` of a model with var inc_join_audit: per JoinType, (table, as of the run's inputs, inputs now)."""
+    result = project.invoke("show", "--select", model, "--limit", "50", vars={**VARS, "inc_join_audit": window})
+    table = result.result.results[0].agate_table
+    return {row[0]: (int(row[1]), int(row[2]), int(row[3])) for row in table.rows}

@@ -185,12 +185,15 @@ def check_restated(window: OutputWindow, sides: Sequence[Side], reach: Mapping[s
                    redone: Mapping[str, Any], target: str, model_name: str, unit: TimeUnit,
                    log: Callable[[str], None], read: ReadUnits | None = None, horizon: int = 0,
                    outstanding: Sequence[Mapping[str, Any]] = (),
-                   records: Callable[[], Sequence[Mapping[str, Any]]] = list) -> Check:  # fmt: skip
+                   records: Callable[[], Sequence[Mapping[str, Any]]] = list,
+                   logged: Callable[[Mapping[str, Any] | None, Mapping[str, Any]], Mapping[str, Any]] | None = None,
+                   ) -> Check:  # fmt: skip
     """What a run that records its runs finds of its inputs before it writes (spec §14): the fingerprints of its
     read ranges and ``horizon`` units before them (``read``: from the watermark's query, when it took them), the
     units among them that differ from what the table's committed runs read (``previous``, the table property, or
     the ledger's ``records`` where it does not reach), and the units found earlier that no run has redone
-    (``outstanding``)."""
+    (``outstanding``). ``logged(previous, queried)``: the units the inputs' logs name before the read ranges and the
+    lines of logs that are gone (spec §17, io/input_log.py's log_restated)."""
     check = Check(mode, horizon=horizon)
     if not records_runs or not incremental:
         return check  # a first run (or full refresh) only fingerprints what the next run reads again
@@ -208,6 +211,13 @@ def check_restated(window: OutputWindow, sides: Sequence[Side], reach: Mapping[s
             # a horizon or a redo reaches before what the last run recorded: what the ledger's records saw
             compared = recorded_fingerprints(records(), check.queried)
         found = restated_units(compared, check.units, check.queried) + found
+    # the Delta and Iceberg inputs' logs since the versions the last committed run read: units older than the read
+    # range, anywhere in history; a run with no window checks them too (spec §17)
+    if logged is not None:
+        from_log = logged(previous, check.queried)
+        for line in from_log["notes"]:
+            log(line)
+        found = found + list(from_log["found"])
     # a run with no window (nothing new yet) still acts on the units found earlier and not redone
     check.restated = sorted(found, key=lambda row: (row["unit"], row["input"]))
     check.pending = pending_units(found, outstanding)

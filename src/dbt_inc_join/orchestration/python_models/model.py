@@ -15,6 +15,7 @@ from typing import Any
 from pyspark.sql import DataFrame
 
 from ...io.fingerprints import Side, begin_redo
+from ...io.input_log import log_restated
 from ...plan.ledger import check_max_window_units
 from ...plan.plan_choice import choose_join_plan
 from ...plan.restated import (
@@ -141,12 +142,25 @@ def input_versions(context: dict[str, Any], frames: dict[str, Any]) -> list[dict
 
 
 def _check_restated(
-    dbt: Any, resolved: DbtWindow, sides: list[Side], reach: dict[str, int], mode: Mode, unit: TimeUnit, horizon: int
+    dbt: Any,
+    resolved: DbtWindow,
+    sides: list[Side],
+    reach: dict[str, int],
+    mode: Mode,
+    unit: TimeUnit,
+    horizon: int,
+    versions: list[dict[str, Any]],
 ) -> Check:
-    """restated.check_restated with what dbt knows of this run (the macro _check_restated reads the same)."""
+    """restated.check_restated with what dbt knows of this run (the macro _check_restated reads the same); versions:
+    its Delta and Iceberg inputs' (input_versions), whose logs it reads since the last committed run's (spec §17)."""
     context = dbt_context(dbt)
     state = context.get("ledger") or {}
     previous, outstanding = state.get("fingerprints"), state.get("outstanding")
+    recorded = json.loads(state["input_versions"]) if state.get("input_versions") else []
+    spark = sides[0].df.sparkSession
+
+    def logged(compared: Any, queried: Any) -> Any:
+        return log_restated(spark, str(dbt.this), unit, sides, versions, recorded, compared, queried)
 
     def records() -> list[Any]:
         # the ledger's records, read only when the property does not reach (the macro _ledger_records)
@@ -159,7 +173,7 @@ def _check_restated(
         incremental=bool(dbt.is_incremental), previous=json.loads(previous) if previous else None,
         redone=context.get("upstream_redos") or {},
         target=str(dbt.this), model_name=str(dbt.this).split(".")[-1], unit=unit, log=_warn, read=resolved.read,
-        horizon=horizon, outstanding=json.loads(outstanding) if outstanding else [], records=records,
+        horizon=horizon, outstanding=json.loads(outstanding) if outstanding else [], records=records, logged=logged,
     )  # fmt: skip
 
 
@@ -250,7 +264,8 @@ def inc_join_model(
     resolved = resolve_dbt_window(
         dbt, prepared, output_window_start, output_window_end, cap, checked=sides, reach=reach
     )
-    check = _check_restated(dbt, resolved, sides, reach, mode, unit, horizon)
+    versions = input_versions(context, {"a": a, "b": b})
+    check = _check_restated(dbt, resolved, sides, reach, mode, unit, horizon, versions)
     redo = redo_of(check, resolved.window, unit)
     if redo is not None:
         resolved = resolve_dbt_window(dbt, prepared, output_window_start, output_window_end, cap, redo=redo)
@@ -275,7 +290,6 @@ def inc_join_model(
     invocation_id = context.get("invocation_id")
     arrival = params.inc_col  # as the macro records it: the argument
     start_snapshot = (context.get("ledger") or {}).get("start_snapshot")
-    versions = input_versions(context, {"a": a, "b": b})
     dbt.inc_join_run = run_record(
         resolved, arrival, params.time_uom.value, invocation_id, recorded, choice.text, start_snapshot, versions
     )
@@ -323,7 +337,8 @@ def inc_join_many_model(
     resolved = resolve_dbt_window(
         dbt, first, output_window_start, output_window_end, cap, others, names, checked=sides, reach=reach
     )
-    check = _check_restated(dbt, resolved, sides, reach, mode, unit, horizon)
+    versions = input_versions(context, {"a": a, **{item.spec.name: item.spec.df for item in many.inputs}})
+    check = _check_restated(dbt, resolved, sides, reach, mode, unit, horizon, versions)
     redo = redo_of(check, resolved.window, unit)
     if redo is not None:
         resolved = resolve_dbt_window(dbt, first, output_window_start, output_window_end, cap, others, names, redo)
@@ -338,7 +353,6 @@ def inc_join_many_model(
     _log(f"{many_run_log_line(str(dbt.this), resolved, many)}; plan: {text}")
     invocation_id = context.get("invocation_id")
     start_snapshot = (context.get("ledger") or {}).get("start_snapshot")
-    versions = input_versions(context, {"a": a, **{item.spec.name: item.spec.df for item in many.inputs}})
     dbt.inc_join_run = run_record(
         resolved, many.inc_col_a, unit.value, invocation_id, recorded, text, start_snapshot, versions
     )

@@ -1,0 +1,83 @@
+{#- A committed window computed again as its run's inputs were (spec §17): with var inc_join_audit set, `dbt show`
+    of an inc_join model gives, per JoinType, the rows the table holds in the window, the rows one run over the
+    inputs at the versions that window's run recorded gives (Delta VERSION AS OF, Iceberg snapshot), and the rows
+    one run over the inputs as they are now gives. It answers "what did that run see?" after a restatement. -#}
+
+{% macro _audit_window(text, time_uom) %}
+  {#- The window of var inc_join_audit: one unit ('2025-03-05') or two ('2025-03-01..2025-03-05'). -#}
+  {%- set parts = (text | string).split('..') -%}
+  {%- if parts | length > 2 -%}
+    {{ dbt_inc_join._fail("var inc_join_audit='" ~ text ~ "': give one unit or two joined by '..' (e.g. '2025-03-01..2025-03-05').") }}
+  {%- endif -%}
+  {%- set start = dbt_inc_join._parse_bound(parts[0] | trim, 'inc_join_audit', time_uom) -%}
+  {%- set end = dbt_inc_join._parse_bound(parts[-1] | trim, 'inc_join_audit', time_uom) -%}
+  {%- if start > end -%}
+    {{ dbt_inc_join._fail("var inc_join_audit='" ~ text ~ "': its start is after its end.") }}
+  {%- endif -%}
+  {{ return({'start': start, 'end': end, 'empty': false, 'time_uom': time_uom}) }}
+{% endmacro %}
+
+{% macro _audit_record_sql(ledger, relation, table_id, window) %}
+  {#- The last committed run of the table whose window holds the audited one: its window and input versions. -#}
+  {{ return("SELECT date_format(window_start, 'yyyy-MM-dd HH:mm:ss'), date_format(window_end, 'yyyy-MM-dd HH:mm:ss'),"
+            ~ " to_json(input_versions) FROM " ~ ledger
+            ~ " WHERE relation = " ~ dbt_inc_join._text_literal(relation | string)
+            ~ " AND table_id = " ~ dbt_inc_join._text_literal(table_id) ~ " AND NOT empty"
+            ~ " AND window_start <= " ~ dbt_inc_join._moment_literal(window.start)
+            ~ " AND window_end >= " ~ dbt_inc_join._moment_literal(window.end)
+            ~ " ORDER BY finished_at DESC LIMIT 1") }}
+{% endmacro %}
+
+{% macro _audit_versions(window) %}
+  {#- {input: {'relation', 'version'}} of the committed run whose window holds the audited one; one message when
+      the model records no runs or no committed run holds the window. -#}
+  {%- set ledger = dbt_inc_join._ledger_for_this_model() -%}
+  {%- set table_id = none if ledger is none else dbt_inc_join._table_properties(this).get('inc_join.table_id') -%}
+  {%- if table_id is none -%}
+    {{ dbt_inc_join._fail('var inc_join_audit: ' ~ this ~ ' has no run ledger record (the model needs the post-hook record_run, spec §13).') }}
+  {%- endif -%}
+  {%- set found = run_query(dbt_inc_join._audit_record_sql(ledger, this, table_id, window)).rows -%}
+  {%- if found | length == 0 -%}
+    {{ dbt_inc_join._fail('var inc_join_audit: no committed run of ' ~ this ~ ' in ' ~ ledger ~ ' has a window that holds '
+                          ~ dbt_inc_join._unit_text(window.start) ~ '..' ~ dbt_inc_join._unit_text(window.end)
+                          ~ '; audit a window one run wrote (the ledger\'s window_start..window_end).') }}
+  {%- endif -%}
+  {%- set versions = {} -%}
+  {%- for row in fromjson(found[0][2] or '[]') or [] -%}
+    {%- do versions.update({row.input: {'relation': row.relation, 'version': row.version}}) -%}
+  {%- endfor -%}
+  {{ return(versions) }}
+{% endmacro %}
+
+{% macro _audit_counts_sql(table_rows, as_of_rows, now_rows) %}
+  {#- Rows per JoinType of three queries side by side: JoinType, table_rows, as_of_rows, now_rows. -#}
+  {%- set parts = [('table_rows', table_rows), ('as_of_rows', as_of_rows), ('now_rows', now_rows)] -%}
+  {%- set counted = [] -%}
+  {%- for name, query in parts -%}
+    {%- do counted.append("SELECT JoinType, '" ~ name ~ "' AS counted FROM (" ~ query ~ ")") -%}
+  {%- endfor -%}
+  {{ return("SELECT JoinType, count_if(counted = 'table_rows') AS table_rows, count_if(counted = 'as_of_rows') AS as_of_rows,"
+            ~ " count_if(counted = 'now_rows') AS now_rows FROM (" ~ counted | join(' UNION ALL ') ~ ")"
+            ~ " GROUP BY JoinType ORDER BY JoinType") }}
+{% endmacro %}
+
+{% macro _audit_sql(a, b, params, inputs, plan, text) %}
+  {#- The audit of inc_join: only in `dbt show` or `dbt compile` (it must never replace the table's rows). -#}
+  {%- if flags.WHICH not in ['show', 'compile'] -%}
+    {{ dbt_inc_join._fail('var inc_join_audit is for dbt show (e.g. dbt show --select ' ~ model.name
+                          ~ " --vars '{inc_join_audit: \"2025-03-05\"}'), not dbt " ~ flags.WHICH ~ '.') }}
+  {%- endif -%}
+  {%- set window = dbt_inc_join._audit_window(text, params.time_uom) -%}
+  {%- set versions = dbt_inc_join._audit_versions(window) -%}
+  {%- set as_of = [] -%}
+  {%- for name, relation in [('a', a), ('b', b)] -%}
+    {%- set recorded = versions.get(name) -%}
+    {%- do as_of.append(relation if recorded is none else dbt_inc_join._as_of(relation, recorded.version)) -%}
+  {%- endfor -%}
+  {%- set choice = dbt_inc_join._plan_choice(false, 'an audit') -%}
+  {%- set table_rows = 'SELECT * FROM ' ~ this ~ ' WHERE ' ~ dbt_inc_join._arrival_range_sql(params.inc_col,
+                        'timestamp', window.start, window.end, params.time_uom) -%}
+  {%- set as_of_rows = dbt_inc_join._render_join(as_of[0], as_of[1], params, inputs, plan, window, choice) -%}
+  {%- set now_rows = dbt_inc_join._render_join(a, b, params, inputs, plan, window, choice) -%}
+  {{ return(dbt_inc_join._audit_counts_sql(table_rows, as_of_rows, now_rows)) }}
+{% endmacro %}

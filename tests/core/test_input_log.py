@@ -1,0 +1,118 @@
+"""The pure half of spec §17 (macros/io/_input_log.sql): what a Delta log's rows and an Iceberg table's snapshots
+say changed between two versions, the candidate units a run fingerprints as of both, and the units it names. The
+SQL runs against real Delta and Iceberg tables in tests/integration/test_format_restated.py."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dbt_inc_join.sql_text import render
+
+D = "2025-03-0{} 00:00:00".format
+
+
+def test_a_delta_log_gives_its_commits_ranges_and_the_removes_it_cannot_place():
+    rows = [
+        (7, "commit", "2025-03-09 10:00:00", "DELETE", None, None, None),
+        (7, "remove", None, None, "part-1.parquet", None, None),  # no statistics, no arrival partition
+        (7, "add", None, None, "part-2.parquet", D(2), D(4)),
+        (8, "commit", "2025-03-09 11:00:00", "WRITE", None, None, None),
+        (8, "add", None, None, "part-3.parquet", D(9), D(9)),
+        (5, "checkpoint", None, None, None, None, None),
+    ]
+    found = render("_delta_changes_of", rows, "6", "8")
+    assert found["commits"] == {7: {"version": "7", "at": "2025-03-09 10:00:00", "operation": "DELETE"},
+                                8: {"version": "8", "at": "2025-03-09 11:00:00", "operation": "WRITE"}}  # fmt: skip
+    assert found["ranges"] == [
+        {"lower": D(2), "upper": D(4), "version": 7},
+        {"lower": D(9), "upper": D(9), "version": 8},
+    ]
+    assert found["unknown"] == [{"path": "part-1.parquet", "version": 7}]
+    assert found["checkpoint"] == 5 and found["gone"] == []
+    # a commit file no longer kept (log retention): its version is named
+    assert render("_delta_changes_of", rows[3:], "6", "8")["gone"] == [7]
+
+
+def test_the_delta_log_query_names_each_commit_file_after_the_recorded_version():
+    text = render("_delta_log_sql", "file:/w/t", "9", "11", "RecDate", "day")
+    assert "/_delta_log/{00000000000000000010.json,00000000000000000011.json,_last_checkpoint}`" in text
+    assert "try_element_at(coalesce(action.add, action.remove).partitionValues, 'RecDate')" in text
+    assert "dataChange" in text  # OPTIMIZE's dataChange=false actions are left out
+
+
+def snapshots(*rows: tuple[str, str | None, str]) -> list[tuple]:
+    return [(id_, parent, f"2025-03-09 0{i}:00:00", operation) for i, (id_, parent, operation) in enumerate(rows)]
+
+
+def test_an_iceberg_lineage_gives_the_snapshots_between_two_versions_less_compactions():
+    rows = snapshots(("1", None, "append"), ("2", "1", "append"), ("3", "2", "overwrite"), ("4", "3", "replace"),
+                     ("5", "4", "append"))  # fmt: skip
+    found = render("_iceberg_path_of", rows, "2", "5")
+    assert [s["version"] for s in found["snapshots"]] == ["5", "3"] and not found["gone"]
+    assert found["snapshots"][1] == {"version": "3", "at": "2025-03-09 02:00:00", "operation": "overwrite"}
+    # a rollback to 2 after 5 was read: 3 and 5 are undone (the compaction changed no rows)
+    assert [s["version"] for s in render("_iceberg_path_of", rows, "5", "2")["snapshots"]] == ["5", "3"]
+    # a snapshot on the way expired: the log is gone
+    assert render("_iceberg_path_of", rows[2:], "2", "5")["gone"]
+    assert render("_iceberg_path_of", rows[:2] + rows[3:], "2", "5")["gone"]
+
+
+@settings(deadline=None)  # the first example compiles the macros
+@given(st.lists(st.integers(min_value=0, max_value=30), min_size=1, max_size=12), st.data())
+def test_the_iceberg_snapshots_between_two_versions_are_those_either_has_and_the_other_not(parents, data):
+    """Brute force: on any tree of snapshots, the changed snapshots are the symmetric difference of the two
+    versions' ancestors (each one's own included), less replace snapshots."""
+    rows = [("s0", None, "append")]
+    for i, parent in enumerate(parents, start=1):
+        operation = data.draw(st.sampled_from(["append", "overwrite", "delete", "replace"]))
+        rows.append((f"s{i}", f"s{parent % i}", operation))
+    then, now = (f"s{data.draw(st.integers(0, len(parents)))}" for _ in range(2))
+    parent_of = {id_: parent for id_, parent, _ in rows}
+
+    def ancestors(node: str | None) -> set[str]:
+        found = set()
+        while node is not None:
+            found.add(node)
+            node = parent_of[node]
+        return found
+
+    operation_of = {id_: operation for id_, _, operation in rows}
+    expected = {s for s in ancestors(then) ^ ancestors(now) if operation_of[s] != "replace"}
+    found = render("_iceberg_path_of", snapshots(*rows), then, now)
+    assert not found["gone"]
+    assert sorted(s["version"] for s in found["snapshots"]) == sorted(expected)
+
+
+def test_candidate_ranges_are_clipped_to_what_was_read_before_the_read_range_and_merged():
+    ranges = [{"lower": D(5), "upper": D(7), "version": 3}, {"lower": D(1), "upper": D(2), "version": 2},
+              {"lower": D(2), "upper": D(3), "version": 4}, {"lower": D(9), "upper": D(9), "version": 5}]  # fmt: skip
+    assert render("_candidate_ranges", ranges, D(6)) == [[D(1), D(3)], [D(5), D(6)]]
+    many = [
+        {"lower": f"2025-{m:02d}-01 00:00:00", "upper": f"2025-{m:02d}-01 00:00:00", "version": m} for m in range(1, 13)
+    ]
+    assert len(render("_candidate_ranges", many * 5, "2026-01-01 00:00:00")) == 12
+    spread = [{"lower": f"2025-01-{d:02d} 00:00:00", "upper": f"2025-01-{d:02d} 00:00:00", "version": d}
+              for d in range(1, 32)] + [{"lower": f"2025-02-{d:02d} 00:00:00", "upper": f"2025-02-{d:02d} 00:00:00",
+                                         "version": d} for d in range(1, 29)]  # fmt: skip
+    assert render("_candidate_ranges", spread, "2026-01-01 00:00:00") == [
+        ["2025-01-01 00:00:00", "2025-02-28 00:00:00"]
+    ]
+
+
+def test_a_unit_is_named_only_when_its_fingerprints_differ_with_the_first_commit_that_holds_it():
+    commits = {
+        3: {"version": "3", "at": "t3", "operation": "DELETE"},
+        4: {"version": "4", "at": "t4", "operation": "MERGE"},
+    }
+    ranges = [{"lower": D(1), "upper": D(3), "version": 4}, {"lower": D(2), "upper": D(2), "version": 3}]
+    units = {"then": {D(1): "3:10", D(2): "2:7", D(3): "1:4"}, "now": {D(1): "3:10", D(2): "1:5"}}
+    found = render("_log_restated_units", "b", units, ranges, commits)
+    assert found == [
+        {"input": "b", "unit": D(2), "rows_then": 2, "rows_now": 1, "commit": commits[3]},
+        {"input": "b", "unit": D(3), "rows_then": 1, "rows_now": 0, "commit": commits[4]},
+    ]
+    text = render("_restated_text", found, "day")
+    assert (
+        text == "b 2025-03-02 (rows 2 → 1; DELETE at t3, version 3), b 2025-03-03 (rows 1 → 0; MERGE at t4, version 4)"
+    )
