@@ -49,35 +49,72 @@
   {{ return(versions) }}
 {% endmacro %}
 
-{% macro _audit_counts_sql(table_rows, as_of_rows, now_rows) %}
-  {#- Rows per JoinType of three queries side by side: JoinType, table_rows, as_of_rows, now_rows. -#}
-  {%- set parts = [('table_rows', table_rows), ('as_of_rows', as_of_rows), ('now_rows', now_rows)] -%}
+{% macro _audit_counts_sql(table_rows, as_of_rows, now_rows, columns=['JoinType']) %}
+  {#- Rows per JoinType (inc_join_many: per combination of its JoinType_<input> columns) of three queries side by
+      side: the columns, table_rows, as_of_rows, now_rows. -#}
+  {%- set keys = columns | map('string') | list -%}
+  {%- set listed = keys | join(', ') -%}
   {%- set counted = [] -%}
-  {%- for name, query in parts -%}
-    {%- do counted.append("SELECT JoinType, '" ~ name ~ "' AS counted FROM (" ~ query ~ ")") -%}
+  {%- for name, query in [('table_rows', table_rows), ('as_of_rows', as_of_rows), ('now_rows', now_rows)] -%}
+    {%- do counted.append("SELECT " ~ listed ~ ", '" ~ name ~ "' AS counted FROM (" ~ query ~ ")") -%}
   {%- endfor -%}
-  {{ return("SELECT JoinType, count_if(counted = 'table_rows') AS table_rows, count_if(counted = 'as_of_rows') AS as_of_rows,"
+  {{ return("SELECT " ~ listed ~ ", count_if(counted = 'table_rows') AS table_rows, count_if(counted = 'as_of_rows') AS as_of_rows,"
             ~ " count_if(counted = 'now_rows') AS now_rows FROM (" ~ counted | join(' UNION ALL ') ~ ")"
-            ~ " GROUP BY JoinType ORDER BY JoinType") }}
+            ~ " GROUP BY " ~ listed ~ " ORDER BY " ~ listed) }}
+{% endmacro %}
+
+{% macro _audit_start(params_time_uom, text) %}
+  {#- Before anything is read: only in `dbt show` or `dbt compile` (it must never replace the table's rows); the
+      window and the versions of the committed run whose window holds it. -#}
+  {%- if flags.WHICH not in ['show', 'compile'] -%}
+    {{ dbt_inc_join._fail('var inc_join_audit is for dbt show (e.g. dbt show --select ' ~ model.name ~ ' --vars '
+                          ~ "'{inc_join_audit: " ~ '"2025-03-05"' ~ "}'" ~ '), not dbt ' ~ flags.WHICH ~ '.') }}
+  {%- endif -%}
+  {%- set window = dbt_inc_join._audit_window(text, params_time_uom) -%}
+  {{ return({'window': window, 'versions': dbt_inc_join._audit_versions(window)}) }}
+{% endmacro %}
+
+{% macro _audit_relation(relation, name, versions) %}
+  {#- An input as the audited run read it: as of its recorded version, or as it is (no version recorded: a view, a
+      parquet table). -#}
+  {%- set recorded = versions.get(name) -%}
+  {{ return(relation if recorded is none else dbt_inc_join._as_of(relation, recorded.version)) }}
+{% endmacro %}
+
+{% macro _audit_table_sql(inc_col, window) %}
+  {{ return('SELECT * FROM ' ~ this ~ ' WHERE ' ~ dbt_inc_join._arrival_range_sql(inc_col, 'timestamp', window.start,
+                                                                                window.end, window.time_uom)) }}
 {% endmacro %}
 
 {% macro _audit_sql(a, b, params, inputs, plan, text) %}
-  {#- The audit of inc_join: only in `dbt show` or `dbt compile` (it must never replace the table's rows). -#}
-  {%- if flags.WHICH not in ['show', 'compile'] -%}
-    {{ dbt_inc_join._fail('var inc_join_audit is for dbt show (e.g. dbt show --select ' ~ model.name
-                          ~ " --vars '{inc_join_audit: \"2025-03-05\"}'), not dbt " ~ flags.WHICH ~ '.') }}
-  {%- endif -%}
-  {%- set window = dbt_inc_join._audit_window(text, params.time_uom) -%}
-  {%- set versions = dbt_inc_join._audit_versions(window) -%}
-  {%- set as_of = [] -%}
-  {%- for name, relation in [('a', a), ('b', b)] -%}
-    {%- set recorded = versions.get(name) -%}
-    {%- do as_of.append(relation if recorded is none else dbt_inc_join._as_of(relation, recorded.version)) -%}
-  {%- endfor -%}
+  {#- The audit of inc_join. -#}
+  {%- set audit = dbt_inc_join._audit_start(params.time_uom, text) -%}
+  {%- set window = audit.window -%}
   {%- set choice = dbt_inc_join._plan_choice(false, 'an audit') -%}
-  {%- set table_rows = 'SELECT * FROM ' ~ this ~ ' WHERE ' ~ dbt_inc_join._arrival_range_sql(params.inc_col,
-                        'timestamp', window.start, window.end, params.time_uom) -%}
-  {%- set as_of_rows = dbt_inc_join._render_join(as_of[0], as_of[1], params, inputs, plan, window, choice) -%}
+  {%- set as_of_rows = dbt_inc_join._render_join(dbt_inc_join._audit_relation(a, 'a', audit.versions),
+                                                 dbt_inc_join._audit_relation(b, 'b', audit.versions),
+                                                 params, inputs, plan, window, choice) -%}
   {%- set now_rows = dbt_inc_join._render_join(a, b, params, inputs, plan, window, choice) -%}
-  {{ return(dbt_inc_join._audit_counts_sql(table_rows, as_of_rows, now_rows)) }}
+  {{ return(dbt_inc_join._audit_counts_sql(dbt_inc_join._audit_table_sql(params.inc_col, window), as_of_rows, now_rows)) }}
+{% endmacro %}
+
+{% macro _audit_many_sql(a, a_columns, prepared, time_uom, output_select, include_waiting, text) %}
+  {#- The audit of inc_join_many: counted per combination of the inputs' JoinType_<name> columns. -#}
+  {%- set audit = dbt_inc_join._audit_start(time_uom, text) -%}
+  {%- set window = audit.window -%}
+  {%- set as_of = [] -%}
+  {%- set plans = [] -%}
+  {%- for item in prepared -%}
+    {%- set copied = item.copy() -%}
+    {%- do copied.update({'relation': dbt_inc_join._audit_relation(item.relation, item.name, audit.versions)}) -%}
+    {%- do as_of.append(copied) -%}
+    {%- do plans.append(dbt_inc_join._plan_choice(false, 'an audit')) -%}
+  {%- endfor -%}
+  {%- set columns = [] -%}
+  {%- for item in prepared -%}{%- do columns.append('JoinType_' ~ item.name) -%}{%- endfor -%}
+  {%- set as_of_rows = dbt_inc_join._render_many(dbt_inc_join._audit_relation(a, 'a', audit.versions), a_columns, as_of,
+                                                 window, output_select, include_waiting, plans) -%}
+  {%- set now_rows = dbt_inc_join._render_many(a, a_columns, prepared, window, output_select, include_waiting, plans) -%}
+  {{ return(dbt_inc_join._audit_counts_sql(dbt_inc_join._audit_table_sql(prepared[0].params.inc_col, window),
+                                           as_of_rows, now_rows, columns)) }}
 {% endmacro %}

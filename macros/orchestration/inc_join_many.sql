@@ -38,6 +38,11 @@
     {%- do more.append({'relation': item.relation, 'columns': item.b_columns, 'inc_col': item.params.inc_cols}) -%}
   {%- endfor -%}
   {%- do dbt_inc_join._check_redo_config(on_restated) -%}
+  {#- `dbt show` of a committed window as its run's inputs were, beside the table and the inputs now (spec §17) -#}
+  {%- if var('inc_join_audit', none) not in [none, ''] -%}
+    {{ return(dbt_inc_join._audit_many_sql(a, a_columns, prepared, time_uom, arguments.output_select, include_waiting,
+                                           var('inc_join_audit'))) }}
+  {%- endif -%}
   {%- set names = ['a'] + prepared | map(attribute='name') | list -%}
   {#- inputs rewritten after a committed run read them (spec §14): checked in the run's own read ranges, which
       the window's query fingerprints -#}
