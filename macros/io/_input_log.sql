@@ -136,13 +136,18 @@
 {% endmacro %}
 
 {% macro _iceberg_entries_sql(relation, snapshots, arrival, time_uom) %}
-  {#- The files the snapshots added or deleted (status 1, 2) with the units of their arrival bounds: (version,
-      lower, upper); a delete file has no bounds of the column (lower none). -#}
+  {#- The files each snapshot added or deleted (its own manifest entries of status 1, 2, read from the manifests of
+      that snapshot: not all_entries, which reads every manifest of the table's history) with the units of their
+      arrival bounds: (version, lower, upper); a delete file has no bounds of the column (lower none). -#}
   {%- set metric = 'readable_metrics.' ~ dbt_inc_join._quote(arrival) -%}
-  {{ return("SELECT CAST(snapshot_id AS STRING) AS version, "
-            ~ dbt_inc_join._unit_of_text_sql(metric ~ '.lower_bound', time_uom) ~ " AS lower, "
-            ~ dbt_inc_join._unit_of_text_sql(metric ~ '.upper_bound', time_uom) ~ " AS upper FROM " ~ relation
-            ~ ".all_entries WHERE status IN (1, 2) AND snapshot_id IN (" ~ snapshots | join(', ') ~ ")") }}
+  {%- set parts = [] -%}
+  {%- for snapshot in snapshots -%}
+    {%- do parts.append("SELECT '" ~ snapshot ~ "' AS version, "
+                        ~ dbt_inc_join._unit_of_text_sql(metric ~ '.lower_bound', time_uom) ~ " AS lower, "
+                        ~ dbt_inc_join._unit_of_text_sql(metric ~ '.upper_bound', time_uom) ~ " AS upper FROM " ~ relation
+                        ~ ".entries VERSION AS OF " ~ snapshot ~ " WHERE snapshot_id = " ~ snapshot ~ " AND status IN (1, 2)") -%}
+  {%- endfor -%}
+  {{ return(parts | join(' UNION ALL ')) }}
 {% endmacro %}
 
 {% macro _candidate_ranges(ranges, limit) %}
@@ -198,8 +203,12 @@
       run: dbt's run_query, or the Python core's twin (a result with rows and column_names). -#}
   {%- set relation = now.relation -%}
   {%- if now.format == 'delta' -%}
-    {%- set detail = run('DESCRIBE DETAIL ' ~ relation) -%}
-    {%- set location = detail.rows[0][(detail.column_names | list).index('location')] -%}
+    {#- the location as dbt's relation cache showed it (_table_facts), else asked -#}
+    {%- set location = now.get('location') -%}
+    {%- if not location -%}
+      {%- set detail = run('DESCRIBE DETAIL ' ~ relation) -%}
+      {%- set location = detail.rows[0][(detail.column_names | list).index('location')] -%}
+    {%- endif -%}
     {%- set log = dbt_inc_join._delta_changes_of(run(dbt_inc_join._delta_log_sql(location, then.version, now.version, side.arrival, time_uom)).rows,
                                                   then.version, now.version) -%}
     {%- set ranges = log.ranges -%}

@@ -34,36 +34,45 @@
 {% endmacro %}
 
 {% macro _table_format(relation) %}
-  {#- 'delta' or 'iceberg' for a table in that format, from dbt-spark's relation cache: its provider, and for an
-      Iceberg table in Iceberg's SparkSessionCatalog (which SHOW TABLE EXTENDED shows with provider hive) the
-      table property table_type=ICEBERG; none for a view, a parquet table, or a relation dbt does not find (a CTE
-      of a unit test). -#}
+  {{ return(dbt_inc_join._table_facts(relation).format) }}
+{% endmacro %}
+
+{% macro _table_facts(relation) %}
+  {#- {'format': 'delta' or 'iceberg' for a table in that format, 'location'}, from dbt-spark's relation cache: its
+      provider, and for an Iceberg table in Iceberg's SparkSessionCatalog (which SHOW TABLE EXTENDED shows with
+      provider hive) the table property table_type=ICEBERG; the location from its `Location:` line (none when
+      absent). Format none for a view, a parquet table, or a relation dbt does not find (a CTE of a unit test). -#}
+  {%- set facts = {'format': none, 'location': none} -%}
   {%- if relation is string or relation.identifier is none -%}
-    {{ return(none) }}
+    {{ return(facts) }}
   {%- endif -%}
   {%- set found = adapter.get_relation(database=relation.database, schema=relation.schema,
                                        identifier=relation.identifier) -%}
   {%- if found is none or found.type == 'view' -%}
-    {{ return(none) }}
+    {{ return(facts) }}
   {%- endif -%}
-  {%- set information = (found.information or '') | upper -%}
+  {%- set information = found.information or '' -%}
   {%- if found.is_delta -%}
-    {{ return('delta') }}
-  {%- elif found.is_iceberg or 'TABLE_TYPE=ICEBERG' in information -%}
-    {{ return('iceberg') }}
+    {%- do facts.update({'format': 'delta'}) -%}
+  {%- elif found.is_iceberg or 'TABLE_TYPE=ICEBERG' in information | upper -%}
+    {%- do facts.update({'format': 'iceberg'}) -%}
   {%- endif -%}
-  {{ return(none) }}
+  {%- for line in information.split('\n') if line.startswith('Location:') -%}
+    {%- do facts.update({'location': line[9:] | trim}) -%}
+  {%- endfor -%}
+  {{ return(facts) }}
 {% endmacro %}
 
 {% macro _input_versions(sides) %}
-  {#- [{'input', 'relation', 'format', 'version'}] of the inputs (_fingerprint_sides' sides) that are Delta or
-      Iceberg tables. -#}
+  {#- [{'input', 'relation', 'format', 'version', 'location'}] of the inputs (_fingerprint_sides' sides) that are
+      Delta or Iceberg tables (the location: where the log check reads a Delta table's log, _input_log.sql). -#}
   {%- set found = [] -%}
   {%- for side in sides -%}
-    {%- set file_format = dbt_inc_join._table_format(side.relation) -%}
-    {%- if file_format is not none -%}
-      {%- do found.append({'input': side.name, 'relation': side.relation | string, 'format': file_format,
-                           'version': dbt_inc_join._table_version(side.relation, file_format)}) -%}
+    {%- set facts = dbt_inc_join._table_facts(side.relation) -%}
+    {%- if facts.format is not none -%}
+      {%- do found.append({'input': side.name, 'relation': side.relation | string, 'format': facts.format,
+                           'version': dbt_inc_join._table_version(side.relation, facts.format),
+                           'location': facts.location}) -%}
     {%- endif -%}
   {%- endfor -%}
   {{ return(found) }}
@@ -97,10 +106,10 @@
     {%- if node is not none and node.resource_type in ['model', 'seed', 'snapshot', 'source'] -%}
       {%- set relation = api.Relation.create(database=node.database, schema=node.schema,
                                              identifier=node.identifier if node.resource_type == 'source' else node.alias) -%}
-      {%- set file_format = dbt_inc_join._table_format(relation) -%}
-      {%- if file_format is not none -%}
-        {%- do found.update({dbt_inc_join._relation_key(relation): {'relation': relation | string, 'format': file_format,
-                             'version': dbt_inc_join._table_version(relation, file_format)}}) -%}
+      {%- set facts = dbt_inc_join._table_facts(relation) -%}
+      {%- if facts.format is not none -%}
+        {%- do found.update({dbt_inc_join._relation_key(relation): {'relation': relation | string, 'format': facts.format,
+                             'version': dbt_inc_join._table_version(relation, facts.format), 'location': facts.location}}) -%}
       {%- endif -%}
     {%- endif -%}
   {%- endfor -%}

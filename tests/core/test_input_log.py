@@ -41,6 +41,15 @@ def test_the_delta_log_query_names_each_commit_file_after_the_recorded_version()
     assert "dataChange" in text  # OPTIMIZE's dataChange=false actions are left out
 
 
+def test_the_iceberg_entries_are_read_from_the_manifests_of_each_changed_snapshot_only():
+    """Not all_entries: it reads every manifest of the table's history (5.3 s at 365 daily snapshots against 0.9 s
+    at 30 in the log benchmark, load 7)."""
+    text = render("_iceberg_entries_sql", "s.t", ["11", "12"], "RecDate", "day")
+    assert "all_entries" not in text
+    assert "FROM s.t.entries VERSION AS OF 11 WHERE snapshot_id = 11 AND status IN (1, 2) UNION ALL" in text
+    assert text.endswith("FROM s.t.entries VERSION AS OF 12 WHERE snapshot_id = 12 AND status IN (1, 2)")
+
+
 def snapshots(*rows: tuple[str, str | None, str]) -> list[tuple]:
     return [(id_, parent, f"2025-03-09 0{i}:00:00", operation) for i, (id_, parent, operation) in enumerate(rows)]
 

@@ -137,7 +137,9 @@ def input_versions(context: dict[str, Any], frames: dict[str, Any]) -> list[dict
         table = next((loaded for df, loaded in context.get("loaded") or [] if df is frame), None)
         version = versions.get(_relation_key(table)) if table is not None else None
         if version is not None:
-            found.append({"input": name, **{key: version[key] for key in ("relation", "format", "version")}})
+            found.append(
+                {"input": name, **{key: version.get(key) for key in ("relation", "format", "version", "location")}}
+            )
     return found
 
 
