@@ -1,7 +1,7 @@
 """`make bench` / `make bench-quick`: the benchmark's suites (bench/few.py, many.py, ledger.py, restated.py,
-enrich.py) in one process on one SparkSession, timed and reported by bench/protocol.py; e.g.
-``python -m bench.run --suite ledger`` or ``--quick`` (tiny data, one run each: CI). Writes
-``<out>/d<days>-r<rows>.md`` (or ``<suite>.md``, and ``.json``) and prints the Markdown.
+enrich.py; commit.py and restated_log.py only when named) in one process on one SparkSession, timed and reported
+by bench/protocol.py; e.g. ``python -m bench.run --suite ledger`` or ``--quick`` (tiny data, one run each: CI).
+Writes ``<out>/d<days>-r<rows>.md`` (or ``<suite>.md``, and ``.json``) and prints the Markdown.
 """
 
 from __future__ import annotations
@@ -25,10 +25,11 @@ BENCH = Path(__file__).resolve().parent
 QUICK = dict(days=40, rows_per_day=200, histories=(20, 40), repeats=1, whole_repeats=1, slow_repeats=1, warmup=0)
 SUITES = ("few-rows", "big", "many-rows", "ledger", "restated", "enrich")  # the report's order
 # Run only when named (--suite commit), never by --suite all; with --format, the suites that have format cells.
-EXTRA = ("commit",)
-MEASURED = ("few-rows", "big", "many-rows", "enrich", "ledger", "restated", "commit")  # the order they run in
+EXTRA = ("commit", "restated-log")
+MEASURED = ("few-rows", "big", "many-rows", "enrich", "ledger", "restated", "commit", "restated-log")  # run order
 FORMATS = ("delta", "iceberg")
-FORMAT_SUITES = ("few-rows", "big", "commit")
+FORMAT_SUITES = ("few-rows", "big", "commit", "restated-log")
+FORMAT_ONLY = ("restated-log",)  # suites measured only on a table format (--format required)
 
 
 @dataclass(frozen=True)
@@ -111,6 +112,8 @@ def parse_args(argv: Sequence[str]) -> Config:
         parser.error(f"--suite accepts all or {', '.join(SUITES + EXTRA)} (got {args.suite})")
     if args.format and set(config.suites) - set(FORMAT_SUITES):
         parser.error(f"--format runs the suites {', '.join(FORMAT_SUITES)}; name them with --suite")
+    if not args.format and set(config.suites) & set(FORMAT_ONLY):
+        parser.error(f"--suite {', '.join(FORMAT_ONLY)} needs --format delta or iceberg (it reads their logs)")
     if max(config.histories) > config.days or min(config.histories) < 1:
         parser.error(f"--histories must lie in 1..{config.days} (the generated days)")
     if set(config.hows) - {"left", "full", "inner"}:
@@ -163,8 +166,7 @@ def context(run: Context, rows: dict[str, int], generated: bool, load: list[floa
         "spark": f"{spark.sparkContext.master}, driver memory {config.driver_memory}, shuffle partitions "
         f"{conf('spark.sql.shuffle.partitions')}, AQE {conf('spark.sql.adaptive.enabled')}, broadcast "
         f"threshold {conf('spark.sql.autoBroadcastJoinThreshold')}, catalog tables in a Hive metastore "
-        "(Derby), parquet partitioned by RecDate"
-        + (f"; the same rows in {config.table_format} tables partitioned by RecDate" if config.table_format else ""),
+        "(Derby), " + tables_text(config.table_format, data),
         "data": data
         and f"{spec.days} days x {spec.rows_per_day} A rows per day ({spec.first_day} .. {spec.last_day}); "
         f"{rows['a']} A rows, {rows['b']} B rows in the longest history; one parquet file per daily "
@@ -184,6 +186,16 @@ def context(run: Context, rows: dict[str, int], generated: bool, load: list[floa
         "time": run.phases.summary(),
     }
     return {key: value for key, value in info.items() if value}
+
+
+def tables_text(table_format: str | None, parquet: bool) -> str:
+    """The tables' formats: parquet (the suites on the generated data) and the --format copies, or only the
+    format's own tables (a suite measured only on a format, bench/restated_log.py)."""
+    if table_format is None:
+        return "parquet partitioned by RecDate"
+    if not parquet:
+        return f"{table_format} tables partitioned by RecDate"
+    return f"parquet partitioned by RecDate; the same rows in {table_format} tables partitioned by RecDate"
 
 
 class Phases:
@@ -293,8 +305,9 @@ def suite_types() -> list:
     from .ledger import Ledger
     from .many import ManyRows
     from .restated import Restated
+    from .restated_log import RestatedLog
 
-    return [FewRows, Big, ManyRows, Ledger, Restated, Enrich, Commit]
+    return [FewRows, Big, ManyRows, Ledger, Restated, Enrich, Commit, RestatedLog]
 
 
 def format_jars(table_format: str) -> str:

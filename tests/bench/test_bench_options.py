@@ -22,6 +22,12 @@ def test_without_format_all_is_the_parquet_suites_and_commit_only_when_named():
     assert parse_args(["--suite", "commit"]).suites == ("commit",)
 
 
+def test_the_restated_log_suite_runs_only_when_named_and_on_a_format():
+    assert "restated-log" not in SUITES  # nor in the quick mode, which runs SUITES
+    config = parse_args(["--format", "iceberg", "--suite", "restated-log", "--histories", "30,365"])
+    assert (config.suites, config.table_format, config.histories) == (("restated-log",), "iceberg", (30, 365))
+
+
 @pytest.mark.parametrize(
     "argv",
     [
@@ -29,6 +35,7 @@ def test_without_format_all_is_the_parquet_suites_and_commit_only_when_named():
         ["--format", "iceberg"],  # all suites: the ledger, enrich ... have no format cells
         ["--format", "delta", "--suite", "many-rows"],
         ["--suite", "few-rows,nonesuch"],
+        ["--suite", "restated-log"],  # it reads a Delta or Iceberg input's log: --format is required
     ],
 )
 def test_refused(argv, capsys):
@@ -45,3 +52,11 @@ def test_the_bench_profile_has_each_formats_session(chosen, tmp_path, monkeypatc
 
     session, environ = format_session(chosen, tmp_path, monkeypatch)
     assert session_parameters(PROFILES["bench/dbt/profiles.yml"], environ, output=chosen) == session
+
+
+def test_the_report_names_the_formats_of_the_tables_measured():
+    from bench.run import tables_text
+
+    assert tables_text(None, True) == "parquet partitioned by RecDate"
+    assert tables_text("delta", True).endswith("the same rows in delta tables partitioned by RecDate")
+    assert tables_text("iceberg", False) == "iceberg tables partitioned by RecDate"  # restated-log: no parquet
