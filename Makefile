@@ -82,13 +82,15 @@ test: java ## check, then every engine run, in two lanes at once (about 50 min o
 integration-deps: $(STAMP)
 	cd integration_tests && ../$(BIN)/dbt deps --project-dir .
 
-test-lane-1: # lint and types, then the Spark 4 dbt leg, the run ledger's leg (with the restated inputs), Delta on 4.1
+test-lane-1: # lint and types, then the Spark 4 dbt legs, the run ledger's leg (with the restated inputs), Delta on 4.1
 	$(MAKE) --no-print-directory check
 	$(MAKE) --no-print-directory test-spark4-dbt
+	$(MAKE) --no-print-directory test-spark4-thrift
 	$(MAKE) --no-print-directory test-spark4-ledger
+	$(MAKE) --no-print-directory test-spark35-dbt
 	$(MAKE) --no-print-directory test-delta-spark41
 
-test-lane-2: # the cluster, the Spark 3.5 core legs, the Spark 4 ANSI legs, the Spark 4 core leg, dbt's adapter suite, Iceberg on 4.1, Delta on 3.5, the thrift legs, the Spark 3.5 dbt leg
+test-lane-2: # the cluster, the Spark 3.5 core legs, the Spark 4 ANSI legs, the Spark 4 core leg, dbt's adapter suite, Iceberg on 4.1, Delta on 3.5, thrift on Delta
 	$(MAKE) --no-print-directory test-spark4-cluster
 	$(MAKE) --no-print-directory test-spark35-core
 	$(MAKE) --no-print-directory test-spark35-ansi-core
@@ -99,8 +101,6 @@ test-lane-2: # the cluster, the Spark 3.5 core legs, the Spark 4 ANSI legs, the 
 	$(MAKE) --no-print-directory test-iceberg-spark41
 	$(MAKE) --no-print-directory test-delta-spark35
 	$(MAKE) --no-print-directory test-thrift-delta
-	$(MAKE) --no-print-directory test-spark4-thrift
-	$(MAKE) --no-print-directory test-spark35-dbt
 
 test-spark4: test-spark4-dbt test-spark4-thrift test-spark4-ledger test-spark4-core ## The whole suite on Spark 4 (pyspark 4.3), as configured by default
 test-spark4-ansi: test-spark4-ansi-dbt test-spark4-ansi-core ## Spark 4, ANSI on for dbt too: the SQL macro = core matrix
