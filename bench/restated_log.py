@@ -132,8 +132,8 @@ def statement_kind(sql: str, inputs: Sequence[str]) -> str:
             return VERSION
         if text == f"describe detail {name}" or text.endswith(f" from {name}.snapshots"):
             return LOG
-        if f" from {name}.all_entries where " in text:
-            return LOG
+        if f" from {name}.all_entries where " in text or f" from {name}.entries version as of " in text:
+            return LOG  # the entries of the snapshots since (all_entries until 2026-11-29, then per snapshot)
     return MODEL
 
 
@@ -152,6 +152,8 @@ def statement_label(sql: str) -> str:
         return "_delta_log adds" if ".checkpoint" in text or "/_delta_log/*.json" in text else "_delta_log commits"
     if ".all_entries " in text:
         return "all_entries"
+    if ".entries version as of " in text:
+        return "entries per snapshot"
     if " version as of " in text:
         return "fingerprints as of"
     return "snapshots"

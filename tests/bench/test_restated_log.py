@@ -21,12 +21,13 @@ from bench.restated_log import (
     statement_kind,
     statement_label,
 )
+from dbt_inc_join.sql_text import render
 
 INPUTS = ("inc_join_bench_restated_log.a_30d", "inc_join_bench_restated_log.b_30d")
 COMMENT = '/* {"app": "dbt", "dbt_version": "1.12.0", "node_id": "model.p.log_30d"} */\n'
 DELTA_LOG = (
     "SELECT CASE WHEN file_name = '_last_checkpoint' THEN 1 END AS version FROM (SELECT value, _metadata.file_name "
-    "AS file_name FROM text.`file:/tmp/w/inc_join_bench_restated_log.db/a_30d/_delta_log/"
+    "AS file_name FROM text.`file:/warehouse/inc_join_bench_restated_log.db/a_30d/_delta_log/"
     "{00000000000000000029.json,_last_checkpoint}`) WHERE file_name = '_last_checkpoint'"
 )
 FINGERPRINTS = (
@@ -57,6 +58,11 @@ FINGERPRINTS = (
             "WHERE status IN (1, 2) AND snapshot_id IN (123, 456)",
             LOG,
             "all_entries",
+        ),
+        (  # the macros' text since 2026-11-29 (macros/io/_input_log.sql: _iceberg_entries_sql), rendered
+            render("_iceberg_entries_sql", INPUTS[0], ["123"], "RecDate", "day"),
+            LOG,
+            "entries per snapshot",
         ),
         (FINGERPRINTS.format("then", f"{INPUTS[0]} VERSION AS OF 28"), AS_OF, "fingerprints as of"),
         (FINGERPRINTS.format("a", INPUTS[0]), FINGERPRINT, None),
