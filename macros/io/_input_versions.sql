@@ -33,10 +33,6 @@
   {{ return(dbt_inc_join._table_version_of(found.column_names | list, found.rows)) }}
 {% endmacro %}
 
-{% macro _table_format(relation) %}
-  {{ return(dbt_inc_join._table_facts(relation).format) }}
-{% endmacro %}
-
 {% macro _table_facts(relation) %}
   {#- {'format': 'delta' or 'iceberg' for a table in that format, 'location'}, from dbt-spark's relation cache: its
       provider, and for an Iceberg table in Iceberg's SparkSessionCatalog (which SHOW TABLE EXTENDED shows with
