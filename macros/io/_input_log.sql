@@ -18,16 +18,34 @@
   {{ return('%020d' | format(version | int) ~ '.json') }}
 {% endmacro %}
 
+{% macro _delta_versions_after(version) %}
+  {#- Glob patterns of the commit files (20-digit names) after `version`, however many came since: for each digit,
+      the names equal before it and larger at it, the last digit first. -#}
+  {%- set digits = '%020d' | format(version | int) -%}
+  {%- set patterns = [] -%}
+  {%- for i in range(19, -1, -1) if digits[i] != '9' -%}
+    {%- set next = digits[i] | int + 1 -%}
+    {%- do patterns.append(digits[:i] ~ ('9' if next == 9 else '[' ~ next ~ '-9]') ~ '[0-9]' * (19 - i) ~ '.json') -%}
+  {%- endfor -%}
+  {{ return(patterns) }}
+{% endmacro %}
+
 {% macro _delta_log_sql(location, then, now, arrival, time_uom) %}
   {#- Delta's commits after version `then` up to `now`, one row per action that matters: (version, kind, at,
       operation, path, lower, upper). kind 'commit' (at, operation), 'add' or 'remove' with dataChange (lower and
       upper: the units of the file's arrival partition value, else of its statistics; none when it has neither,
       as a remove of a table not partitioned by the arrival column), 'checkpoint' (_last_checkpoint, read
-      together: version). The commit files are named one by one, so a daily run reads one or two small files. -#}
+      together: version). The commit files are named one by one, so a daily run reads one or two small files.
+      `now` none: every commit file after `then` (_delta_versions_after), whose newest is the table's version now
+      (_delta_changes_of); `then`'s own file is named too, so that the pattern always matches a file. -#}
   {%- set files = [] -%}
-  {%- for version in range(then | int + 1, now | int + 1) -%}
-    {%- do files.append(dbt_inc_join._delta_log_file(version)) -%}
-  {%- endfor -%}
+  {%- if now is none -%}
+    {%- set files = [dbt_inc_join._delta_log_file(then)] + dbt_inc_join._delta_versions_after(then) -%}
+  {%- else -%}
+    {%- for version in range(then | int + 1, now | int + 1) -%}
+      {%- do files.append(dbt_inc_join._delta_log_file(version)) -%}
+    {%- endfor -%}
+  {%- endif -%}
   {%- set file_type = 'struct<path:string,partitionValues:map<string,string>,dataChange:boolean,stats:string>' -%}
   {%- set action_type = 'struct<commitInfo:struct<timestamp:bigint,operation:string>,add:' ~ file_type ~ ',remove:' ~ file_type ~ '>' -%}
   {%- set file = 'coalesce(action.add, action.remove)' -%}
@@ -47,8 +65,9 @@
   {{ return("SELECT " ~ columns | join(', ')
             ~ " FROM (SELECT value, _metadata.file_name AS file_name, from_json(value, '" ~ action_type ~ "') AS action"
             ~ " FROM text.`" ~ location ~ "/_delta_log/{" ~ (files + ['_last_checkpoint']) | join(',') ~ "}`)"
-            ~ " WHERE file_name = '_last_checkpoint' OR action.commitInfo IS NOT NULL"
-            ~ " OR coalesce(action.add.dataChange, action.remove.dataChange)") }}
+            ~ " WHERE file_name = '_last_checkpoint' OR ((action.commitInfo IS NOT NULL"
+            ~ " OR coalesce(action.add.dataChange, action.remove.dataChange))"
+            ~ " AND CAST(substr(file_name, 1, 20) AS BIGINT) > " ~ then | int ~ ")") }}
 {% endmacro %}
 
 {% macro _delta_adds_sql(location, checkpoint, paths, arrival, time_uom) %}
@@ -70,10 +89,13 @@
 {% macro _delta_changes_of(rows, then, now) %}
   {#- The commits and changed ranges in _delta_log_sql's rows: {'commits': {version: {'version', 'at',
       'operation'}}, 'ranges': [{'lower', 'upper', 'version'}], 'unknown': [{'path', 'version'}] (removes whose
-      range the commit does not give), 'checkpoint', 'gone': the versions whose commit file is no longer kept}. -#}
+      range the commit does not give), 'checkpoint', 'now': the newest version (`now`, else the newest the rows
+      show, at least `then`), 'gone': the versions up to it whose commit file is no longer kept}. -#}
   {%- set found = {'commits': {}, 'ranges': [], 'unknown': [], 'checkpoint': none, 'gone': []} -%}
+  {%- set seen = [then | int] -%}
   {%- for row in rows -%}
     {%- set version = row[0] | int -%}
+    {%- do seen.append(version) -%}
     {%- if row[1] == 'checkpoint' -%}
       {%- do found.update({'checkpoint': version}) -%}
     {%- elif row[1] == 'commit' -%}
@@ -84,15 +106,20 @@
       {%- do found.unknown.append({'path': row[4], 'version': version}) -%}
     {%- endif -%}
   {%- endfor -%}
-  {%- for version in range(then | int + 1, now | int + 1) if version not in found.commits -%}
+  {%- do found.update({'now': (seen | max) if now is none else now | int}) -%}
+  {%- for version in range(then | int + 1, found.now + 1) if version not in found.commits -%}
     {%- do found.gone.append(version) -%}
   {%- endfor -%}
   {{ return(found) }}
 {% endmacro %}
 
 {% macro _iceberg_snapshots_sql(relation) %}
+  {#- An Iceberg table's snapshots (id, parent, at, operation) and, on every row, the main branch's (main): its
+      version now and its log in one statement. -#}
   {{ return("SELECT CAST(snapshot_id AS STRING) AS id, CAST(parent_id AS STRING) AS parent,"
-            ~ " date_format(committed_at, 'yyyy-MM-dd HH:mm:ss') AS at, operation FROM " ~ relation ~ ".snapshots") }}
+            ~ " date_format(committed_at, 'yyyy-MM-dd HH:mm:ss') AS at, operation,"
+            ~ " (SELECT CAST(snapshot_id AS STRING) FROM " ~ relation ~ ".refs WHERE name = 'main') AS main"
+            ~ " FROM " ~ relation ~ ".snapshots") }}
 {% endmacro %}
 
 {% macro _iceberg_path_of(rows, then, now) %}
@@ -198,10 +225,12 @@
             ~ why ~ '; its units before this run\'s read range are not checked from the log, only the read range by its fingerprints (spec §17).') }}
 {% endmacro %}
 
-{% macro _log_changes(run, side, then, now, time_uom) %}
+{% macro _log_changes(run, side, then, now, time_uom, log=none) %}
   {#- The changes of one input between the versions `then` and `now`: {'ranges', 'commits', 'gone': none or why}.
-      run: dbt's run_query, or the Python core's twin (a result with rows and column_names). -#}
+      run: dbt's run_query, or the Python core's twin (a result with rows and column_names). log: the rows of its
+      log since `then` when the run read them with its version (_input_state), else read here. -#}
   {%- set relation = now.relation -%}
+  {%- set log = log if log is not none and log.since == then.version else none -%}
   {%- if now.format == 'delta' -%}
     {#- the location as dbt's relation cache showed it (_table_facts), else asked -#}
     {%- set location = now.get('location') -%}
@@ -209,8 +238,8 @@
       {%- set detail = run('DESCRIBE DETAIL ' ~ relation) -%}
       {%- set location = detail.rows[0][(detail.column_names | list).index('location')] -%}
     {%- endif -%}
-    {%- set log = dbt_inc_join._delta_changes_of(run(dbt_inc_join._delta_log_sql(location, then.version, now.version, side.arrival, time_uom)).rows,
-                                                  then.version, now.version) -%}
+    {%- set rows = log.rows if log is not none else run(dbt_inc_join._delta_log_sql(location, then.version, now.version, side.arrival, time_uom)).rows -%}
+    {%- set log = dbt_inc_join._delta_changes_of(rows, then.version, now.version) -%}
     {%- set ranges = log.ranges -%}
     {%- if log.unknown -%}
       {#- removes without statistics: their ranges from the add actions that put the files there -#}
@@ -228,7 +257,8 @@
     {%- set gone = none if not log.gone else 'is no longer kept (commit files of versions ' ~ log.gone | first ~ '..' ~ log.gone | last ~ ' removed by log retention)' -%}
     {{ return({'ranges': ranges, 'commits': log.commits, 'gone': gone}) }}
   {%- endif -%}
-  {%- set path = dbt_inc_join._iceberg_path_of(run(dbt_inc_join._iceberg_snapshots_sql(relation)).rows, then.version, now.version) -%}
+  {%- set rows = log.rows if log is not none else run(dbt_inc_join._iceberg_snapshots_sql(relation)).rows -%}
+  {%- set path = dbt_inc_join._iceberg_path_of(rows, then.version, now.version) -%}
   {%- if path.gone -%}
     {{ return({'ranges': [], 'commits': {}, 'gone': 'is no longer kept (snapshots expired)'}) }}
   {%- endif -%}
@@ -263,7 +293,7 @@
     {%- set side = sides | selectattr('name', 'equalto', now.input) | list -%}
     {%- if then.row is not none and then.row.version and now.version and then.row.version != now.version and read and read[1] and side -%}
       {%- set side = side[0] -%}
-      {%- set changes = dbt_inc_join._log_changes(run, side, then.row, now, time_uom) -%}
+      {%- set changes = dbt_inc_join._log_changes(run, side, then.row, now, time_uom, (window.get('input_logs') or {}).get(now.input)) -%}
       {%- if changes.gone -%}
         {#- the recorded version may not be readable either: no time travel to it -#}
         {%- do result.notes.append(dbt_inc_join._log_gone_message(target, now.relation, then.row.version, changes.gone)) -%}

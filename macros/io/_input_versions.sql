@@ -59,16 +59,57 @@
   {{ return(facts) }}
 {% endmacro %}
 
-{% macro _input_versions(sides) %}
-  {#- [{'input', 'relation', 'format', 'version', 'location'}] of the inputs (_fingerprint_sides' sides) that are
-      Delta or Iceberg tables (the location: where the log check reads a Delta table's log, _input_log.sql). -#}
-  {%- set found = [] -%}
+{% macro _recorded_version(recorded, input, relation, file_format) %}
+  {#- The version of `input` a committed run recorded (inc_join.input_versions' rows), while the input is the same
+      table in the same format; else none. -#}
+  {%- set found = namespace(version=none) -%}
+  {%- for row in recorded or [] if row.input == input and row.relation == relation and row.format == file_format -%}
+    {%- set found.version = row.version -%}
+  {%- endfor -%}
+  {{ return(found.version) }}
+{% endmacro %}
+
+{% macro _input_state(sides, recorded, time_uom) %}
+  {#- The versions of the inputs (_fingerprint_sides' sides) that are Delta or Iceberg tables, and their logs since
+      the versions the last committed run read (recorded), for the log check (spec §17): {'versions': [{'input',
+      'relation', 'format', 'version', 'location'}], 'logs': {input: {'since', 'rows'}}} (the location: where the
+      log check reads a Delta table's log, _input_log.sql). One
+      statement per format for all inputs: a Delta input's commit files after its recorded version, whose newest is
+      its version now; an Iceberg input's snapshots with its main branch's. A Delta input with no recorded version
+      or no known location takes its version from DESCRIBE HISTORY. -#}
+  {%- set found = {'versions': [], 'logs': {}} -%}
+  {%- set queries = {'delta': [], 'iceberg': []} -%}
   {%- for side in sides -%}
     {%- set facts = dbt_inc_join._table_facts(side.relation) -%}
     {%- if facts.format is not none -%}
-      {%- do found.append({'input': side.name, 'relation': side.relation | string, 'format': facts.format,
-                           'version': dbt_inc_join._table_version(side.relation, facts.format),
-                           'location': facts.location}) -%}
+      {%- set relation = side.relation | string -%}
+      {%- set since = dbt_inc_join._recorded_version(recorded, side.name, relation, facts.format) -%}
+      {%- set entry = {'input': side.name, 'relation': relation, 'format': facts.format, 'version': none,
+                       'location': facts.location} -%}
+      {%- if facts.format == 'iceberg' -%}
+        {%- do queries.iceberg.append("SELECT '" ~ side.name ~ "' AS input, * FROM (" ~ dbt_inc_join._iceberg_snapshots_sql(relation) ~ ")") -%}
+        {%- do found.logs.update({side.name: {'since': since, 'rows': []}}) -%}
+      {%- elif since and facts.location -%}
+        {%- do queries.delta.append("SELECT '" ~ side.name ~ "' AS input, * FROM ("
+                                    ~ dbt_inc_join._delta_log_sql(facts.location, since, none, side.arrival, time_uom) ~ ")") -%}
+        {%- do found.logs.update({side.name: {'since': since, 'rows': []}}) -%}
+      {%- else -%}
+        {%- do entry.update({'version': dbt_inc_join._table_version(side.relation, facts.format)}) -%}
+      {%- endif -%}
+      {%- do found.versions.append(entry) -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {%- for file_format in ['delta', 'iceberg'] if queries[file_format] -%}
+    {%- for row in run_query(queries[file_format] | join('\nUNION ALL\n')).rows -%}
+      {%- do found.logs[row[0]].rows.append(row.values()[1:] | list) -%}
+    {%- endfor -%}
+  {%- endfor -%}
+  {%- for entry in found.versions if entry.version is none -%}
+    {%- set log = found.logs[entry.input] -%}
+    {%- if entry.format == 'delta' -%}
+      {%- do entry.update({'version': dbt_inc_join._delta_changes_of(log.rows, log.since, none).now | string}) -%}
+    {%- elif log.rows -%}
+      {%- do entry.update({'version': log.rows[0][4]}) -%}
     {%- endif -%}
   {%- endfor -%}
   {{ return(found) }}

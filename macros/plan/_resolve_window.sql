@@ -23,10 +23,12 @@
   {#- the inputs as the fingerprints of restated units read them (spec §14), named a, b or a and each input's name -#}
   {%- set columns_of = [a_columns, b_columns] + more_inputs | map(attribute='columns') | list -%}
   {%- set checked = dbt_inc_join._fingerprint_sides(sides, names or ['a', 'b'], columns_of) -%}
-  {#- the versions of its Delta and Iceberg inputs, before the run reads them (spec §17); a redo's second
-      resolve (redo given) keeps the first's (its caller carries them over) -#}
-  {%- set versions = dbt_inc_join._input_versions(checked) if redo is none and dbt_inc_join._checks_inputs() else [] -%}
   {%- set begin = dbt_inc_join._start_after_this(explicit, inc_col, time_uom, redo) -%}
+  {#- the versions of its Delta and Iceberg inputs and their logs since the last committed run's, before the run
+      reads them (spec §17); a redo's second resolve (redo given) keeps the first's (its caller carries them over) -#}
+  {%- set recorded = (begin.get('committed_fingerprints') or {}).get('input_versions') -%}
+  {%- set inputs = dbt_inc_join._input_state(checked, fromjson(recorded) if recorded else [], time_uom)
+                   if redo is none and dbt_inc_join._checks_inputs() else {'versions': [], 'logs': {}} -%}
   {#- the watermark (and the earliest arrival on a first run), in one query. An orchestrator that knows both
       inputs are loaded up to a unit (quiet days leave no rows to show it) declares it with a var instead. -#}
   {%- set declared = dbt_inc_join._declared_watermark(time_uom) -%}
@@ -56,7 +58,7 @@
              'time_uom': time_uom, 'units_behind': end.units_behind, 'redo_from': begin.get('redo_from'),
              'sides': sides, 'committed_fingerprints': begin.get('committed_fingerprints'), 'read_units': read,
              'fingerprint_sides': checked, 'start_snapshot': begin.get('start_snapshot'),
-             'input_versions': versions}) }}
+             'input_versions': inputs.versions, 'input_logs': inputs.logs}) }}
 {% endmacro %}
 
 {% macro _arrival_sides(a, b, a_columns, b_columns, inc_col, time_uom, more_inputs) %}

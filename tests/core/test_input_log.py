@@ -34,11 +34,44 @@ def test_a_delta_log_gives_its_commits_ranges_and_the_removes_it_cannot_place():
     assert render("_delta_changes_of", rows[3:], "6", "8")["gone"] == [7]
 
 
+def test_without_the_newest_version_the_delta_log_gives_it():
+    """A daily run reads the commit files after the recorded version by pattern: the newest it finds is the version
+    it records (no DESCRIBE HISTORY), the recorded version's own file is not a change."""
+    rows = [
+        (7, "commit", "2025-03-09 10:00:00", "WRITE", None, None, None),
+        (7, "add", None, None, "part-2.parquet", D(9), D(9)),
+        (9, "commit", "2025-03-09 11:00:00", "WRITE", None, None, None),
+        (5, "checkpoint", None, None, None, None, None),
+    ]
+    found = render("_delta_changes_of", rows, "6", None)
+    assert found["now"] == 9 and found["gone"] == [8]
+    assert render("_delta_changes_of", rows[3:], "6", None)["now"] == 6  # nothing since: the recorded version
+    assert render("_delta_changes_of", [], "6", "6")["gone"] == []
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 10**7), st.integers(0, 10**7) | st.sampled_from([0, 9, 10, 99, 100, 10**19 - 1]))
+def test_the_patterns_after_a_version_match_exactly_the_later_commit_files(version, other):
+    import re
+
+    def regex(pattern: str) -> str:  # Hadoop's glob: [a-b] a class, every other character itself here
+        return "".join(part if part.startswith("[") else re.escape(part) for part in re.findall(r"\[[^]]*\]|[^[]+", pattern))
+
+    patterns = render("_delta_versions_after", version)
+    name = "%020d.json" % other
+    assert any(re.fullmatch(regex(p), name) for p in patterns) == (other > version)
+    assert not any(re.fullmatch(regex(p), "%020d.checkpoint.parquet" % other) for p in patterns)
+
+
 def test_the_delta_log_query_names_each_commit_file_after_the_recorded_version():
     text = render("_delta_log_sql", "file:/w/t", "9", "11", "RecDate", "day")
     assert "/_delta_log/{00000000000000000010.json,00000000000000000011.json,_last_checkpoint}`" in text
     assert "try_element_at(coalesce(action.add, action.remove).partitionValues, 'RecDate')" in text
     assert "dataChange" in text  # OPTIMIZE's dataChange=false actions are left out
+    # the newest version unknown: the recorded version's file (so the pattern matches a file) and every later one
+    text = render("_delta_log_sql", "file:/w/t", "12", None, "RecDate", "day")
+    assert "/_delta_log/{00000000000000000012.json,0000000000000000001[3-9].json,000000000000000000[2-9][0-9].json," in text
+    assert "AS BIGINT) > 12)" in text
 
 
 def test_the_iceberg_entries_are_read_from_the_manifests_of_each_changed_snapshot_only():
