@@ -438,7 +438,8 @@ class RestatedLog(protocol.Suite):
                     "same_rows": cell.check["rows"] == reference and reference > 0,
                     "stable": cell.stable,
                     "record": record.get("records") == 1 and record.get("restated") == 0 and recorded == versions,
-                    "log_read": all(r.kinds.get(LOG, 0) > 0 for r in cell.runs),  # since 2026-11-29 it gives the versions too
+                    # the log statement gives the versions too since 2026-11-29
+                    "log_read": all(r.kinds.get(LOG, 0) > 0 for r in cell.runs),
                     "no_as_of": all(r.kinds.get(AS_OF, 0) == 0 for r in cell.runs),
                 }
             )

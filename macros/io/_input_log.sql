@@ -268,7 +268,9 @@
     {{ return({'ranges': [], 'commits': {}, 'gone': none}) }}
   {%- endif -%}
   {%- set ranges = [] -%}
-  {%- for row in run(dbt_inc_join._iceberg_entries_sql(relation, commits.keys() | list, side.arrival, time_uom)).rows -%}
+  {%- set entries = log.entries if log is not none and log.get('entries') is not none
+                   else run(dbt_inc_join._iceberg_entries_sql(relation, commits.keys() | list, side.arrival, time_uom)).rows -%}
+  {%- for row in entries -%}
     {%- if row[1] is none or row[2] is none -%}
       {{ return({'ranges': ranges, 'commits': commits, 'gone': 'does not give the arrival range of a file of snapshot ' ~ row[0] ~ ' (a delete file)'}) }}
     {%- endif -%}
@@ -284,38 +286,57 @@
       'notes': [one line per input whose log is gone]}. run: as _log_changes'; target: the model's table. -#}
   {%- set result = {'found': [], 'notes': []} -%}
   {%- set time_uom = window.time_uom -%}
+  {%- set logs = window.get('input_logs') or {} -%}
+  {#- the inputs with a recorded version, a newer one now and units the committed run read -#}
+  {%- set checks = [] -%}
   {%- for now in window.get('input_versions') or [] -%}
-    {%- set then = namespace(row=none) -%}
-    {%- for row in recorded or [] if row.input == now.input and row.relation == now.relation and row.format == now.format -%}
-      {%- set then.row = row -%}
-    {%- endfor -%}
+    {%- set since = dbt_inc_join._recorded_version(recorded, now.input, now.relation, now.format) -%}
     {%- set read = ((previous or {}).get('ranges') or {}).get(now.input) -%}
     {%- set side = sides | selectattr('name', 'equalto', now.input) | list -%}
-    {%- if then.row is not none and then.row.version and now.version and then.row.version != now.version and read and read[1] and side -%}
-      {%- set side = side[0] -%}
-      {%- set changes = dbt_inc_join._log_changes(run, side, then.row, now, time_uom, (window.get('input_logs') or {}).get(now.input)) -%}
-      {%- if changes.gone -%}
-        {#- the recorded version may not be readable either: no time travel to it -#}
-        {%- do result.notes.append(dbt_inc_join._log_gone_message(target, now.relation, then.row.version, changes.gone)) -%}
-        {%- do changes.update({'ranges': []}) -%}
-      {%- endif -%}
-      {#- units before the run's read range (those in it are fingerprinted anyway), at most the last one read -#}
-      {%- set own = (queried.get(now.input) or [none])[0] -%}
-      {%- set limit = read[1] if own is none else [read[1], dbt_inc_join._unit_text(dbt_inc_join._shift_value(dbt_inc_join._parse_text_value(own, time_uom), -1, time_uom))] | min -%}
-      {%- set candidates = dbt_inc_join._candidate_ranges(changes.ranges, limit) -%}
-      {%- if candidates -%}
-        {%- set queries = [] -%}
-        {%- for label, version in [('then', then.row.version), ('now', now.version)] -%}
-          {%- set as_of = side.copy() -%}
-          {%- do as_of.update({'name': label, 'relation': dbt_inc_join._as_of(now.relation, version)}) -%}
-          {%- for pair in candidates -%}
-            {%- do queries.append(dbt_inc_join._fingerprint_query(as_of, dbt_inc_join._parse_text_value(pair[0], time_uom),
-                                                                  dbt_inc_join._parse_text_value(pair[1], time_uom), time_uom)) -%}
-          {%- endfor -%}
+    {%- if since and now.version and since != now.version and read and read[1] and side -%}
+      {%- do checks.append({'now': now, 'then': {'version': since}, 'read': read, 'side': side[0]}) -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {#- the Iceberg inputs' entries of their changed snapshots, in one statement for all, where the run read their
+      snapshots with its versions (_input_state); _log_changes reads them per input otherwise -#}
+  {%- set entries = [] -%}
+  {%- for check in checks if check.now.format == 'iceberg' and (logs.get(check.now.input) or {}).get('since') == check.then.version -%}
+    {%- set log = logs[check.now.input] -%}
+    {%- set path = dbt_inc_join._iceberg_path_of(log.rows, check.then.version, check.now.version) -%}
+    {%- if not path.gone and path.snapshots -%}
+      {%- do entries.append("SELECT '" ~ check.now.input ~ "' AS input, * FROM ("
+                            ~ dbt_inc_join._iceberg_entries_sql(check.now.relation, path.snapshots | map(attribute='version') | list,
+                                                                check.side.arrival, time_uom) ~ ")") -%}
+      {%- do log.update({'entries': []}) -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {%- for row in (run(entries | join('\nUNION ALL\n')).rows if entries else []) -%}
+    {%- do logs[row[0]].entries.append((row | list)[1:]) -%}
+  {%- endfor -%}
+  {%- for check in checks -%}
+    {%- set now, then, read, side = check.now, check.then, check.read, check.side -%}
+    {%- set changes = dbt_inc_join._log_changes(run, side, then, now, time_uom, logs.get(now.input)) -%}
+    {%- if changes.gone -%}
+      {#- the recorded version may not be readable either: no time travel to it -#}
+      {%- do result.notes.append(dbt_inc_join._log_gone_message(target, now.relation, then.version, changes.gone)) -%}
+      {%- do changes.update({'ranges': []}) -%}
+    {%- endif -%}
+    {#- units before the run's read range (those in it are fingerprinted anyway), at most the last one read -#}
+    {%- set own = (queried.get(now.input) or [none])[0] -%}
+    {%- set limit = read[1] if own is none else [read[1], dbt_inc_join._unit_text(dbt_inc_join._shift_value(dbt_inc_join._parse_text_value(own, time_uom), -1, time_uom))] | min -%}
+    {%- set candidates = dbt_inc_join._candidate_ranges(changes.ranges, limit) -%}
+    {%- if candidates -%}
+      {%- set queries = [] -%}
+      {%- for label, version in [('then', then.version), ('now', now.version)] -%}
+        {%- set as_of = side.copy() -%}
+        {%- do as_of.update({'name': label, 'relation': dbt_inc_join._as_of(now.relation, version)}) -%}
+        {%- for pair in candidates -%}
+          {%- do queries.append(dbt_inc_join._fingerprint_query(as_of, dbt_inc_join._parse_text_value(pair[0], time_uom),
+                                                                dbt_inc_join._parse_text_value(pair[1], time_uom), time_uom)) -%}
         {%- endfor -%}
-        {%- set units = dbt_inc_join._units_of(run(queries | join('\nUNION ALL\n')).rows) -%}
-        {%- do result.found.extend(dbt_inc_join._log_restated_units(now.input, units, changes.ranges, changes.commits)) -%}
-      {%- endif -%}
+      {%- endfor -%}
+      {%- set units = dbt_inc_join._units_of(run(queries | join('\nUNION ALL\n')).rows) -%}
+      {%- do result.found.extend(dbt_inc_join._log_restated_units(now.input, units, changes.ranges, changes.commits)) -%}
     {%- endif -%}
   {%- endfor -%}
   {{ return(result) }}

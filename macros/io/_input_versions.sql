@@ -101,7 +101,7 @@
   {%- endfor -%}
   {%- for file_format in ['delta', 'iceberg'] if queries[file_format] -%}
     {%- for row in run_query(queries[file_format] | join('\nUNION ALL\n')).rows -%}
-      {%- do found.logs[row[0]].rows.append(row.values()[1:] | list) -%}
+      {%- do found.logs[row[0]].rows.append((row | list)[1:]) -%}
     {%- endfor -%}
   {%- endfor -%}
   {%- for entry in found.versions if entry.version is none -%}

@@ -36,9 +36,11 @@
   {#- One MERGE: the source's rows inserted (ON false matches nothing), the table's rows in the window deleted
       (WHEN NOT MATCHED BY SOURCE: Delta 2.3+, Iceberg 1.5+). -#}
   {%- set arrival = 'inc_join_table.' ~ dbt_inc_join._quote(record.arrival_column) -%}
+  {#- merge runs on Delta and Iceberg only (_check_strategy) -#}
+  {%- set table_format = config.get('file_format') if config is defined else 'delta' -%}
 merge into {{ target }} as inc_join_table
 using {{ source }} as inc_join_run
 on false
 when not matched then insert *
-when not matched by source and {{ dbt_inc_join._window_predicate(record, arrival) }} then delete
+when not matched by source and {{ dbt_inc_join._window_predicate(record, arrival, table_format) }} then delete
 {%- endmacro %}

@@ -238,7 +238,7 @@
       the catalog's, no data read); none on Delta and Iceberg, which delete by the arrival column. -#}
   {%- set column = dbt_inc_join._quote(inc_col) -%}
   {%- if dbt_inc_join._deletes_rows(file_format) -%}
-    {{ return(['DELETE FROM ' ~ relation ~ ' WHERE unix_seconds(CAST(' ~ column ~ " AS TIMESTAMP)) >= unix_seconds(TIMESTAMP'" ~ first ~ "')"]) }}
+    {{ return(['DELETE FROM ' ~ relation ~ ' WHERE ' ~ dbt_inc_join._arrival_compared_sql(column, '>=', "TIMESTAMP'" ~ first ~ "'", file_format)]) }}
   {%- endif -%}
   {%- set dropped = [] -%}
   {%- for row in partitions -%}

@@ -62,7 +62,7 @@
       NULL for a model without the JoinType column. -#}
   {%- set columns = adapter.get_columns_in_relation(this) | map(attribute='name') | list -%}
   {%- set has_join_type = 'JoinType' in columns -%}
-  {%- set in_window = dbt_inc_join._window_predicate(record, dbt_inc_join._quote(record.arrival_column)) -%}
+  {%- set in_window = dbt_inc_join._window_predicate(record, dbt_inc_join._quote(record.arrival_column), dbt_inc_join._table_facts(this).format) -%}
   {%- set found = run_query(
       'SELECT ' ~ ('CAST(JoinType AS INT)' if has_join_type else 'CAST(NULL AS INT)') ~ ' AS join_type, count(*) AS n'
       ~ ' FROM ' ~ this ~ ' WHERE ' ~ in_window ~ ' GROUP BY 1') -%}
@@ -129,20 +129,17 @@ select
   {{ return('CAST(array(' ~ items | join(', ') ~ ') AS ' ~ type ~ ')') }}
 {% endmacro %}
 
-{% macro _window_predicate(record, column) %}
-  {#- Whether `column` (an arrival, SQL) falls in the recorded run's window; false for an empty window.
-      unix_seconds keeps the test out of the metastore's partition filter: Spark prunes the partitions itself.
-      With threads > 1 on the embedded Derby metastore, pushed-down filters failed now and then
-      (INTERNAL_ERROR_HIVE_METASTORE_PARTITION_FILTER, measured in test_ledger.py's 30-day run). -#}
+{% macro _window_predicate(record, column, table_format=none) %}
+  {#- Whether `column` (an arrival, SQL) falls in the recorded run's window; false for an empty window. The
+      comparisons are _arrival_compared_sql's for the table's format (table_format). -#}
   {%- if record.empty -%}
     {{ return('false') }}
   {%- endif -%}
-  {%- set arrival = 'unix_seconds(CAST(' ~ column ~ ' AS TIMESTAMP))' -%}
   {%- set window_end = dbt_inc_join._parse_text_value(record.window_end, record.time_uom) -%}
   {%- set after_end = dbt_inc_join._moment_literal(dbt_inc_join._shift_value(window_end, 1, record.time_uom)) -%}
-  {%- set in_window = arrival ~ ' < unix_seconds(' ~ after_end ~ ')' -%}
+  {%- set in_window = dbt_inc_join._arrival_compared_sql(column, '<', after_end, table_format) -%}
   {%- if record.window_start -%}
-    {%- set in_window = arrival ~ " >= unix_seconds(TIMESTAMP'" ~ record.window_start ~ "') AND " ~ in_window -%}
+    {%- set in_window = dbt_inc_join._arrival_compared_sql(column, '>=', "TIMESTAMP'" ~ record.window_start ~ "'", table_format) ~ ' AND ' ~ in_window -%}
   {%- endif -%}
   {{ return(in_window) }}
 {% endmacro %}

@@ -70,17 +70,16 @@
 
 {% macro _latest_output_arrival(relation, inc_col, time_uom, since) %}
   {#- max(inc_col) in the model's table (a unit value or none), from `since` on when given. -#}
-  {%- set found = run_query(dbt_inc_join._latest_output_arrival_sql(relation, inc_col, since)) -%}
+  {%- set found = run_query(dbt_inc_join._latest_output_arrival_sql(relation, inc_col, since, dbt_inc_join._table_facts(relation).format)) -%}
   {{ return(dbt_inc_join._parse_text_value(found.rows[0][0], time_uom)) }}
 {% endmacro %}
 
-{% macro _latest_output_arrival_sql(relation, inc_col, since) %}
-  {#- The query of _latest_output_arrival, for a Python model too: the filter keeps to the partitions of the
-      last committed window when the table is partitioned by its arrival column (unix_seconds keeps it out of
-      the metastore's partition filter, see _ledger_insert_sql). -#}
+{% macro _latest_output_arrival_sql(relation, inc_col, since, table_format=none) %}
+  {#- The query of _latest_output_arrival, for a Python model too: the filter keeps to the partitions (Delta,
+      Iceberg: the files) of the last committed window when the table is partitioned by its arrival column
+      (_arrival_compared_sql). -#}
   {%- set column = dbt_inc_join._quote(inc_col) -%}
-  {%- set where = '' if since is none else ' WHERE unix_seconds(CAST(' ~ column ~ ' AS TIMESTAMP)) >= unix_seconds('
-                                           ~ dbt_inc_join._moment_literal(since) ~ ')' -%}
+  {%- set where = '' if since is none else ' WHERE ' ~ dbt_inc_join._arrival_compared_sql(column, '>=', dbt_inc_join._moment_literal(since), table_format) -%}
   {{ return("SELECT date_format(max(" ~ column ~ "), 'yyyy-MM-dd HH:mm:ss') FROM " ~ relation ~ where) }}
 {% endmacro %}
 

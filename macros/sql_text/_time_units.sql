@@ -78,3 +78,16 @@
   {%- set seconds = 3600 if time_uom == 'hour' else 60 -%}
   {{ return('CAST(floor(unix_seconds(' ~ arrival ~ ') / ' ~ seconds ~ ') AS BIGINT)') }}
 {% endmacro %}
+
+{% macro _arrival_compared_sql(column, operator, moment, table_format=none) %}
+  {#- `column` (an arrival of a model's own table) compared with `moment` (a TIMESTAMP literal). On a parquet table
+      through unix_seconds, which keeps the test out of the metastore's partition filter (Spark prunes the
+      partitions itself; with threads > 1 the embedded Derby metastore failed pushed-down filters now and then:
+      INTERNAL_ERROR_HIVE_METASTORE_PARTITION_FILTER). On Delta and Iceberg (table_format) as a plain comparison,
+      which Spark unwraps to the column's own type and the format prunes its files with (Iceberg reads every file
+      under unix_seconds). -#}
+  {%- if table_format in ['delta', 'iceberg'] -%}
+    {{ return('CAST(' ~ column ~ ' AS TIMESTAMP) ' ~ operator ~ ' ' ~ moment) }}
+  {%- endif -%}
+  {{ return('unix_seconds(CAST(' ~ column ~ ' AS TIMESTAMP)) ' ~ operator ~ ' unix_seconds(' ~ moment ~ ')') }}
+{% endmacro %}

@@ -55,12 +55,13 @@ def test_the_patterns_after_a_version_match_exactly_the_later_commit_files(versi
     import re
 
     def regex(pattern: str) -> str:  # Hadoop's glob: [a-b] a class, every other character itself here
-        return "".join(part if part.startswith("[") else re.escape(part) for part in re.findall(r"\[[^]]*\]|[^[]+", pattern))
+        parts = re.findall(r"\[[^]]*\]|[^[]+", pattern)
+        return "".join(part if part.startswith("[") else re.escape(part) for part in parts)
 
     patterns = render("_delta_versions_after", version)
-    name = "%020d.json" % other
+    name = f"{other:020d}.json"
     assert any(re.fullmatch(regex(p), name) for p in patterns) == (other > version)
-    assert not any(re.fullmatch(regex(p), "%020d.checkpoint.parquet" % other) for p in patterns)
+    assert not any(re.fullmatch(regex(p), f"{other:020d}.checkpoint.parquet") for p in patterns)
 
 
 def test_the_delta_log_query_names_each_commit_file_after_the_recorded_version():
@@ -70,7 +71,10 @@ def test_the_delta_log_query_names_each_commit_file_after_the_recorded_version()
     assert "dataChange" in text  # OPTIMIZE's dataChange=false actions are left out
     # the newest version unknown: the recorded version's file (so the pattern matches a file) and every later one
     text = render("_delta_log_sql", "file:/w/t", "12", None, "RecDate", "day")
-    assert "/_delta_log/{00000000000000000012.json,0000000000000000001[3-9].json,000000000000000000[2-9][0-9].json," in text
+    assert (
+        "/_delta_log/{00000000000000000012.json,0000000000000000001[3-9].json,000000000000000000[2-9][0-9].json,"
+        in text
+    )
     assert "AS BIGINT) > 12)" in text
 
 
