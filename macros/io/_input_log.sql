@@ -283,8 +283,10 @@
   {#- The restated units of every Delta and Iceberg input older than this run's read range (queried; all of them
       on a run with no window), found from the input's log since the version the last committed run read
       (recorded: inc_join.input_versions) and confirmed by fingerprints as of both versions: {'found': [...],
-      'notes': [one line per input whose log is gone]}. run: as _log_changes'; target: the model's table. -#}
-  {%- set result = {'found': [], 'notes': []} -%}
+      'notes': [one line per input whose log is gone], 'covered': the inputs whose every unit before the read
+      range the log checked (no commit since, or a log read in full)}. run: as _log_changes'; target: the
+      model's table. -#}
+  {%- set result = {'found': [], 'notes': [], 'covered': []} -%}
   {%- set time_uom = window.time_uom -%}
   {%- set logs = window.get('input_logs') or {} -%}
   {#- the inputs with a recorded version, a newer one now and units the committed run read -#}
@@ -295,6 +297,8 @@
     {%- set side = sides | selectattr('name', 'equalto', now.input) | list -%}
     {%- if since and now.version and since != now.version and read and read[1] and side -%}
       {%- do checks.append({'now': now, 'then': {'version': since}, 'read': read, 'side': side[0]}) -%}
+    {%- elif since and since == now.version -%}
+      {%- do result.covered.append(now.input) -%}
     {%- endif -%}
   {%- endfor -%}
   {#- the Iceberg inputs' entries of their changed snapshots, in one statement for all, where the run read their
@@ -320,6 +324,8 @@
       {#- the recorded version may not be readable either: no time travel to it -#}
       {%- do result.notes.append(dbt_inc_join._log_gone_message(target, now.relation, then.version, changes.gone)) -%}
       {%- do changes.update({'ranges': []}) -%}
+    {%- else -%}
+      {%- do result.covered.append(now.input) -%}
     {%- endif -%}
     {#- units before the run's read range (those in it are fingerprinted anyway), at most the last one read -#}
     {%- set own = (queried.get(now.input) or [none])[0] -%}

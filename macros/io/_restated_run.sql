@@ -142,7 +142,8 @@
   {%- do check.update({'restated': found | sort(attribute='input') | sort(attribute='unit'),
                        'pending': dbt_inc_join._pending_units(found, outstanding)}) -%}
   {%- if check.pending and mode != 'redo' -%}
-    {%- set message = dbt_inc_join._restated_message(this, model.name, check.pending, time_uom, mode, check.queried, horizon) -%}
+    {%- set message = dbt_inc_join._restated_message(this, model.name, check.pending, time_uom, mode, check.queried, horizon,
+                                                     logged.covered) -%}
     {%- if mode == 'fail' -%}
       {{ exceptions.raise_compiler_error(message) }}
     {%- endif -%}

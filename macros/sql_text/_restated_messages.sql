@@ -32,10 +32,11 @@
   {{ return(parts | join(', ')) }}
 {% endmacro %}
 
-{% macro _older_inputs(restated, checked) %}
-  {#- The inputs whose earliest checked unit is restated: their older units, which no one compared, may be too. -#}
+{% macro _older_inputs(restated, checked, logged=[]) %}
+  {#- The inputs whose earliest checked unit is restated: their older units, which no one compared, may be too;
+      not those whose older units the run checked from their logs (logged, spec §17). -#}
   {%- set found = [] -%}
-  {%- for row in restated if row.rows_then is not none and not row.get('outstanding') -%}
+  {%- for row in restated if row.rows_then is not none and not row.get('outstanding') and row.input not in logged -%}
     {%- set bounds = checked.get(row.input) -%}
     {%- if bounds and bounds[0] is not none and row.unit == bounds[0] and row.input not in found -%}
       {%- do found.append(row.input) -%}
@@ -57,15 +58,25 @@
   {{ return("dbt run --select " ~ model_name ~ " --vars '{" ~ settings ~ "}'") }}
 {% endmacro %}
 
-{% macro _restated_message(target, model_name, restated, time_uom, mode, checked, horizon) %}
+{% macro _restated_message(target, model_name, restated, time_uom, mode, checked, horizon, logged=[]) %}
   {#- The warning (mode warn) or the error (mode fail) of a run with restated units not yet redone: what it
-      found, what it compared (checked: {input: [lower, upper]}), and the one command that repairs the table. -#}
-  {%- set older = dbt_inc_join._older_inputs(restated, checked) -%}
+      found, what it compared (checked: {input: [lower, upper]}; logged: the inputs whose older units it checked
+      from their logs), and the one command that repairs the table. -#}
+  {%- set older = dbt_inc_join._older_inputs(restated, checked, logged) -%}
+  {%- set others = checked.keys() | reject('in', logged) | list | sort -%}
+  {%- if not logged -%}
+    {%- set before = 'units before those were not compared' -%}
+  {%- elif not others -%}
+    {%- set before = "units before those were checked from the inputs' logs" -%}
+  {%- else -%}
+    {%- set before = 'units before those were checked from the logs of ' ~ logged | sort | join(' and ')
+                     ~ ', not compared for ' ~ others | join(' and ') -%}
+  {%- endif -%}
   {%- set done = 'written as usual, unless dbt stops on warnings (--warn-error)' if mode == 'warn' else 'nothing was written' -%}
   {%- set text = 'inc_join ' ~ target ~ ': inputs changed after a committed run read them: '
                  ~ dbt_inc_join._restated_text(restated, time_uom) ~ '. Compared: '
                  ~ (dbt_inc_join._checked_text(checked, time_uom) or 'nothing') ~ ' (restated_horizon=' ~ horizon
-                 ~ '); units before those were not compared. The table differs from one run over the current inputs from '
+                 ~ '); ' ~ before ~ '. The table differs from one run over the current inputs from '
                  ~ dbt_inc_join._unit_label(restated[0].unit, time_uom) ~ ' on at least (on_restated_input=' ~ mode ~ ': '
                  ~ done ~ ').' -%}
   {%- if older -%}

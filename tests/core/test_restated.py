@@ -194,6 +194,13 @@ def test_modes_and_their_messages():
         "inc_join_restated_horizon: 60}'"
     )
     assert "Compare 48 more units" in restated_message("db.m", "m", at_start, TimeUnit.HOUR, "warn", checked, 0)
+    # b's older units checked from its log (spec §17): no wider horizon to suggest, and the message says so
+    logged = restated_message("db.m", "m", at_start, TimeUnit.HOUR, "warn", checked, 30, ["b"])
+    assert "units before those were checked from the logs of b, not compared for a. " in logged
+    assert logged.endswith("Redo it from the earliest restated unit with: dbt run --select m --vars "
+                           "'{inc_join_on_restated_input: redo}'")  # fmt: skip
+    every = restated_message("db.m", "m", at_start, TimeUnit.HOUR, "warn", checked, 30, ["a", "b"])
+    assert "units before those were checked from the inputs' logs. " in every
 
 
 def test_units_found_earlier_stay_pending_until_found_again():

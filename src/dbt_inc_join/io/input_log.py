@@ -44,7 +44,7 @@ def log_restated(spark: Any, target: str, unit: TimeUnit, sides: Sequence[Side],
     """The restated units of every Delta and Iceberg input older than the run's read range, found from its log since
     the ``recorded`` versions and confirmed by fingerprints as of both (``{'found', 'notes'}``, the macro's)."""
     if not versions or not recorded or not previous:
-        return {"found": [], "notes": []}
+        return {"found": [], "notes": [], "covered": []}
     window = {"time_uom": unit.value, "input_versions": [dict(v) for v in versions]}
     return dict(
         render(

@@ -69,11 +69,17 @@ def restated_text(restated: Sequence[Mapping[str, Any]], unit: TimeUnit) -> str:
 
 
 def restated_message(target: str, model_name: str, restated: Sequence[Mapping[str, Any]], unit: TimeUnit,
-                     mode: str, checked: Mapping[str, Sequence[str | None]], horizon: int) -> str:  # fmt: skip
+                     mode: str, checked: Mapping[str, Sequence[str | None]], horizon: int,
+                     logged: Sequence[str] = ()) -> str:  # fmt: skip
     """The warning (mode warn) or the error (mode fail) of a run with restated units not yet redone: what it found,
-    what it compared, and the one command that repairs the table (the macro _restated_message)."""
+    what it compared (``logged``: the inputs whose older units it checked from their logs), and the one command
+    that repairs the table (the macro _restated_message)."""
     compared = {name: list(bounds) for name, bounds in checked.items()}
-    return str(render("_restated_message", target, model_name, list(restated), unit.value, mode, compared, horizon))
+    return str(
+        render(
+            "_restated_message", target, model_name, list(restated), unit.value, mode, compared, horizon, list(logged)
+        )
+    )
 
 
 def pending_units(
@@ -213,16 +219,18 @@ def check_restated(window: OutputWindow, sides: Sequence[Side], reach: Mapping[s
         found = restated_units(compared, check.units, check.queried) + found
     # the Delta and Iceberg inputs' logs since the versions the last committed run read: units older than the read
     # range, anywhere in history; a run with no window checks them too (spec §17)
+    covered: list[str] = []
     if logged is not None:
         from_log = logged(previous, check.queried)
         for line in from_log["notes"]:
             log(line)
         found = found + list(from_log["found"])
+        covered = list(from_log.get("covered", []))
     # a run with no window (nothing new yet) still acts on the units found earlier and not redone
     check.restated = sorted(found, key=lambda row: (row["unit"], row["input"]))
     check.pending = pending_units(found, outstanding)
     if check.pending and mode != "redo":
-        message = restated_message(target, model_name, check.pending, unit, mode, check.queried, horizon)
+        message = restated_message(target, model_name, check.pending, unit, mode, check.queried, horizon, covered)
         if mode == "fail":
             raise ValueError(message)
         log(message)
