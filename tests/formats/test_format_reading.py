@@ -97,3 +97,21 @@ def test_both_layouts_give_the_rows_of_the_same_run_in_memory(spark, tables):
     assert expected, "the day has rows"
     for layout in ("part", "flat"):
         assert sorted(daily_run(spark, tables, layout, day).collect()) == expected, layout
+
+
+@pytest.mark.parametrize("layout", ["part", "flat"])
+def test_a_runs_reads_of_its_own_table_keep_to_the_window(spark, tables, chosen, layout):
+    """A run's reads of its own table (the latest arrival from the last window on, the post-hook's rows of the
+    window) compare the arrival column so the format prunes with it: the files of those days only. Under
+    unix_seconds (parquet's form, for the metastore) Iceberg read every file."""
+    from dbt_inc_join.sql_text import render
+
+    since = FIRST + timedelta(days=DAYS - 3)
+    latest = render("_latest_output_arrival_sql", tables["a"][layout], "RecDate", since, chosen)
+    assert files_read(spark, lambda: spark.sql(latest)) in ([3], [])  # [] where max comes from the metadata
+    assert spark.sql(latest).first()[0] == f"{FIRST + timedelta(days=DAYS - 1)} 00:00:00"
+    record = {"empty": False, "window_start": f"{since} 00:00:00", "window_end": f"{since} 00:00:00", "time_uom": "day"}
+    in_window = render("_window_predicate", record, "RecDate", chosen)
+    counted = f"SELECT count(*) FROM {tables['a'][layout]} WHERE {in_window}"
+    assert files_read(spark, lambda: spark.sql(counted)) in ([1], [])
+    assert spark.sql(counted).first()[0] == 4

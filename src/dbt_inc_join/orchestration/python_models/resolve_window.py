@@ -59,8 +59,10 @@ def dbt_context(dbt: Any) -> dict[str, Any]:
 
 
 def _latest_output_arrival(dbt: Any, prepared: PreparedJoin, since: UnitValue | None = None) -> UnitValue | None:
-    """max(inc_col) in the model's table, from `since` on when given (the macro _latest_output_arrival's query)."""
-    query = render("_latest_output_arrival_sql", str(dbt.this), prepared.inputs.inc_col[0], since)
+    """max(inc_col) in the model's table, from `since` on when given (the macro _latest_output_arrival's query; the
+    comparison as the table's format prunes with, the model's file_format)."""
+    table_format = dbt_context(dbt).get("file_format")
+    query = render("_latest_output_arrival_sql", str(dbt.this), prepared.inputs.inc_col[0], since, table_format)
     row = prepared.df_a.sparkSession.sql(query).first()
     assert row is not None, "a global aggregate has one row"
     return None if row[0] is None else parse_bound(row[0], "this", prepared.params.time_uom)
