@@ -124,6 +124,8 @@ def statement_kind(sql: str, inputs: Sequence[str]) -> str:
         return LOG  # since 2026-11-29 also the inputs' versions (their newest commit files), all inputs at once
     if any(f" from {name}.snapshots" in text for name in map(_bare, inputs)):
         return LOG  # Iceberg's snapshots, with main's since 2026-11-29 (the version and the log in one)
+    if any(f" from {name}.entries version as of " in text for name in map(_bare, inputs)):
+        return LOG  # the entries of the snapshots since (one statement for all inputs for a while on 2026-11-29)
     if is_check_statement(text):
         return AS_OF if " version as of " in text else FINGERPRINT
     for name in map(_bare, inputs):
