@@ -59,7 +59,7 @@ FINGERPRINTS = (
             LOG,
             "all_entries",
         ),
-        (  # the macros' text since 2026-11-29 (macros/io/_input_log.sql: _iceberg_entries_sql), rendered
+        (  # the macros' text since 2026-11-29 (macros/io/_iceberg_log.sql: _iceberg_entries_sql), rendered
             render("_iceberg_entries_sql", INPUTS[0], ["123"], "RecDate", "day"),
             LOG,
             "entries per snapshot",
