@@ -1,6 +1,7 @@
 """The pure half of spec §17 (macros/io/_input_log.sql, _delta_log.sql, _iceberg_log.sql): what a Delta log's rows
-and an Iceberg table's snapshots say changed between two versions, the candidate units a run fingerprints as of both, and the units it names. The
-SQL runs against real Delta and Iceberg tables in tests/integration/test_format_restated.py."""
+and an Iceberg table's snapshots say changed between two versions, the candidate units a run fingerprints as of
+both, and the units it names. The SQL runs against real Delta and Iceberg tables in
+tests/integration/test_format_restated.py."""
 
 from __future__ import annotations
 
