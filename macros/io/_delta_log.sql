@@ -25,7 +25,8 @@
       as a remove of a table not partitioned by the arrival column), 'checkpoint' (_last_checkpoint, read
       together: version). The commit files are named one by one, so a daily run reads one or two small files.
       `now` none: every commit file after `then` (_delta_versions_after), whose newest is the table's version now
-      (_delta_changes_of); `then`'s own file is named too, so that the pattern always matches a file. -#}
+      (_delta_changes_of); `then`'s own file is named too, so that the pattern always matches a file, and its
+      commitInfo kept: whether the recorded version is still there. -#}
   {%- set files = [] -%}
   {%- if now is none -%}
     {%- set files = [dbt_inc_join._delta_log_file(then)] + dbt_inc_join._delta_versions_after(then) -%}
@@ -55,7 +56,8 @@
             ~ " FROM text.`" ~ location ~ "/_delta_log/{" ~ (files + ['_last_checkpoint']) | join(',') ~ "}`)"
             ~ " WHERE file_name = '_last_checkpoint' OR ((action.commitInfo IS NOT NULL"
             ~ " OR coalesce(action.add.dataChange, action.remove.dataChange))"
-            ~ " AND CAST(substr(file_name, 1, 20) AS BIGINT) > " ~ then | int ~ ")") }}
+            ~ " AND CAST(substr(file_name, 1, 20) AS BIGINT) > " ~ then | int ~ ")"
+            ~ ("" if now is not none else " OR (action.commitInfo IS NOT NULL AND CAST(substr(file_name, 1, 20) AS BIGINT) = " ~ then | int ~ ")")) }}
 {% endmacro %}
 
 {% macro _delta_adds_sql(location, checkpoint, paths, arrival, time_uom) %}
@@ -74,17 +76,22 @@
   {{ return("SELECT path, " ~ stats | join(', ') ~ " FROM (" ~ parts | join(' UNION ALL ') ~ ") WHERE " ~ wanted) }}
 {% endmacro %}
 
-{% macro _delta_changes_of(rows, then, now) %}
+{% macro _delta_changes_of(rows, then, now, patterned=false) %}
   {#- The commits and changed ranges in _delta_log_sql's rows: {'commits': {version: {'version', 'at',
       'operation'}}, 'ranges': [{'lower', 'upper', 'version'}], 'unknown': [{'path', 'version'}] (removes whose
       range the commit does not give), 'checkpoint', 'now': the newest version (`now`, else the newest the rows
-      show, at least `then`), 'gone': the versions up to it whose commit file is no longer kept}. -#}
-  {%- set found = {'commits': {}, 'ranges': [], 'unknown': [], 'checkpoint': none, 'gone': []} -%}
+      show, at least `then`), 'gone': the versions up to it whose commit file is no longer kept, 'recorded_gone':
+      rows read by pattern (patterned) without `then`'s commit and with no checkpoint at or after it (log
+      retention, or a table created again under the name: its version unknown, now none)}. -#}
+  {%- set found = {'commits': {}, 'ranges': [], 'unknown': [], 'checkpoint': none, 'gone': [], 'recorded_gone': false} -%}
   {%- set seen = [then | int] -%}
+  {%- set kept = namespace(then=false) -%}
   {%- for row in rows -%}
     {%- set version = row[0] | int -%}
     {%- do seen.append(version) -%}
-    {%- if row[1] == 'checkpoint' -%}
+    {%- if row[1] != 'checkpoint' and version == then | int -%}
+      {%- set kept.then = true -%}
+    {%- elif row[1] == 'checkpoint' -%}
       {%- do found.update({'checkpoint': version}) -%}
     {%- elif row[1] == 'commit' -%}
       {%- do found.commits.update({version: {'version': version | string, 'at': row[2], 'operation': row[3]}}) -%}
@@ -95,6 +102,10 @@
     {%- endif -%}
   {%- endfor -%}
   {%- do found.update({'now': (seen | max) if now is none else now | int}) -%}
+  {%- if patterned and not kept.then and (found.checkpoint is none or found.checkpoint < then | int) -%}
+    {%- do found.update({'recorded_gone': true, 'now': none if now is none else now | int}) -%}
+    {{ return(found) }}
+  {%- endif -%}
   {%- for version in range(then | int + 1, found.now + 1) if version not in found.commits -%}
     {%- do found.gone.append(version) -%}
   {%- endfor -%}

@@ -77,7 +77,11 @@
       {%- set location = detail.rows[0][(detail.column_names | list).index('location')] -%}
     {%- endif -%}
     {%- set rows = log.rows if log is not none else run(dbt_inc_join._delta_log_sql(location, then.version, now.version, side.arrival, time_uom)).rows -%}
-    {%- set log = dbt_inc_join._delta_changes_of(rows, then.version, now.version) -%}
+    {%- set log = dbt_inc_join._delta_changes_of(rows, then.version, now.version, log is not none) -%}
+    {%- if log.recorded_gone -%}
+      {{ return({'ranges': [], 'commits': {}, 'gone': 'is no longer kept (the commit file of version ' ~ then.version
+                 ~ ' is gone and no checkpoint follows it: log retention, or the table was created again)'}) }}
+    {%- endif -%}
     {%- set ranges = log.ranges -%}
     {%- if log.unknown -%}
       {#- removes without statistics: their ranges from the add actions that put the files there -#}

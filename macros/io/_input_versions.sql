@@ -79,10 +79,12 @@
       or no known location takes its version from DESCRIBE HISTORY. -#}
   {%- set found = {'versions': [], 'logs': {}} -%}
   {%- set queries = {'delta': [], 'iceberg': []} -%}
+  {%- set relation_of = {} -%}
   {%- for side in sides -%}
     {%- set facts = dbt_inc_join._table_facts(side.relation) -%}
     {%- if facts.format is not none -%}
       {%- set relation = side.relation | string -%}
+      {%- do relation_of.update({side.name: side.relation}) -%}
       {%- set since = dbt_inc_join._recorded_version(recorded, side.name, relation, facts.format) -%}
       {%- set entry = {'input': side.name, 'relation': relation, 'format': facts.format, 'version': none,
                        'location': facts.location} -%}
@@ -107,7 +109,9 @@
   {%- for entry in found.versions if entry.version is none -%}
     {%- set log = found.logs[entry.input] -%}
     {%- if entry.format == 'delta' -%}
-      {%- do entry.update({'version': dbt_inc_join._delta_changes_of(log.rows, log.since, none).now | string}) -%}
+      {%- set now = dbt_inc_join._delta_changes_of(log.rows, log.since, none, true).now -%}
+      {#- the recorded version's commit is gone: the version from the table's history -#}
+      {%- do entry.update({'version': dbt_inc_join._table_version(relation_of[entry.input], 'delta') if now is none else now | string}) -%}
     {%- elif log.rows -%}
       {%- do entry.update({'version': log.rows[0][4]}) -%}
     {%- endif -%}

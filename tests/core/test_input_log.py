@@ -48,6 +48,15 @@ def test_without_the_newest_version_the_delta_log_gives_it():
     assert found["now"] == 9 and found["gone"] == [8]
     assert render("_delta_changes_of", rows[3:], "6", None)["now"] == 6  # nothing since: the recorded version
     assert render("_delta_changes_of", [], "6", "6")["gone"] == []
+    # read by pattern: the recorded version's own commit row says the table is still the one recorded
+    recorded = [(6, "commit", "2025-03-08 10:00:00", "WRITE", None, None, None), *rows]
+    found = render("_delta_changes_of", recorded, "6", None, True)
+    assert not found["recorded_gone"] and found["now"] == 9 and 6 not in found["commits"]
+    # without it and no checkpoint at or after it: log retention, or a table created again (version unknown)
+    gone = render("_delta_changes_of", rows, "6", None, True)
+    assert gone["recorded_gone"] and gone["now"] is None
+    after = [*rows[:3], (8, "checkpoint", None, None, None, None, None)]  # retention behind a later checkpoint
+    assert not render("_delta_changes_of", after, "6", None, True)["recorded_gone"]
 
 
 @settings(max_examples=300, deadline=None)
