@@ -131,44 +131,40 @@
   {%- set result = {'found': [], 'notes': [], 'covered': []} -%}
   {%- set time_uom = window.time_uom -%}
   {%- set logs = window.get('input_logs') or {} -%}
-  {#- the inputs with a recorded version, a newer one now and units the committed run read -#}
-  {%- set checks = [] -%}
   {%- for now in window.get('input_versions') or [] -%}
-    {%- set since = dbt_inc_join._recorded_version(recorded, now.input, now.relation, now.format) -%}
+    {%- set then = {'version': dbt_inc_join._recorded_version(recorded, now.input, now.relation, now.format)} -%}
     {%- set read = ((previous or {}).get('ranges') or {}).get(now.input) -%}
-    {%- set side = sides | selectattr('name', 'equalto', now.input) | list -%}
-    {%- if since and now.version and since != now.version and read and read[1] and side -%}
-      {%- do checks.append({'now': now, 'then': {'version': since}, 'read': read, 'side': side[0]}) -%}
-    {%- elif since and since == now.version -%}
+    {%- set side = (sides | selectattr('name', 'equalto', now.input) | list + [none])[0] -%}
+    {%- if then.version and then.version == now.version -%}
+      {#- no commit since: every older unit is as the committed run read it -#}
       {%- do result.covered.append(now.input) -%}
     {%- endif -%}
-  {%- endfor -%}
-  {%- for check in checks -%}
-    {%- set now, then, read, side = check.now, check.then, check.read, check.side -%}
-    {%- set changes = dbt_inc_join._log_changes(run, side, then, now, time_uom, logs.get(now.input)) -%}
-    {%- if changes.gone -%}
-      {#- the recorded version may not be readable either: no time travel to it -#}
-      {%- do result.notes.append(dbt_inc_join._log_gone_message(target, now.relation, then.version, changes.gone)) -%}
-      {%- do changes.update({'ranges': []}) -%}
-    {%- else -%}
-      {%- do result.covered.append(now.input) -%}
-    {%- endif -%}
-    {#- units before the run's read range (those in it are fingerprinted anyway), at most the last one read -#}
-    {%- set own = (queried.get(now.input) or [none])[0] -%}
-    {%- set limit = read[1] if own is none else [read[1], dbt_inc_join._unit_text(dbt_inc_join._shift_value(dbt_inc_join._parse_text_value(own, time_uom), -1, time_uom))] | min -%}
-    {%- set candidates = dbt_inc_join._candidate_ranges(changes.ranges, limit) -%}
-    {%- if candidates -%}
-      {%- set queries = [] -%}
-      {%- for label, version in [('then', then.version), ('now', now.version)] -%}
-        {%- set as_of = side.copy() -%}
-        {%- do as_of.update({'name': label, 'relation': dbt_inc_join._as_of(now.relation, version)}) -%}
-        {%- for pair in candidates -%}
-          {%- do queries.append(dbt_inc_join._fingerprint_query(as_of, dbt_inc_join._parse_text_value(pair[0], time_uom),
-                                                                dbt_inc_join._parse_text_value(pair[1], time_uom), time_uom)) -%}
+    {%- if then.version and now.version and then.version != now.version and read and read[1] and side is not none -%}
+      {%- set changes = dbt_inc_join._log_changes(run, side, then, now, time_uom, logs.get(now.input)) -%}
+      {%- if changes.gone -%}
+        {#- the recorded version may not be readable either: no time travel to it -#}
+        {%- do result.notes.append(dbt_inc_join._log_gone_message(target, now.relation, then.version, changes.gone)) -%}
+        {%- do changes.update({'ranges': []}) -%}
+      {%- else -%}
+        {%- do result.covered.append(now.input) -%}
+      {%- endif -%}
+      {#- units before the run's read range (those in it are fingerprinted anyway), at most the last one read -#}
+      {%- set own = (queried.get(now.input) or [none])[0] -%}
+      {%- set limit = read[1] if own is none else [read[1], dbt_inc_join._unit_text(dbt_inc_join._shift_value(dbt_inc_join._parse_text_value(own, time_uom), -1, time_uom))] | min -%}
+      {%- set candidates = dbt_inc_join._candidate_ranges(changes.ranges, limit) -%}
+      {%- if candidates -%}
+        {%- set queries = [] -%}
+        {%- for label, version in [('then', then.version), ('now', now.version)] -%}
+          {%- set as_of = side.copy() -%}
+          {%- do as_of.update({'name': label, 'relation': dbt_inc_join._as_of(now.relation, version)}) -%}
+          {%- for pair in candidates -%}
+            {%- do queries.append(dbt_inc_join._fingerprint_query(as_of, dbt_inc_join._parse_text_value(pair[0], time_uom),
+                                                                  dbt_inc_join._parse_text_value(pair[1], time_uom), time_uom)) -%}
+          {%- endfor -%}
         {%- endfor -%}
-      {%- endfor -%}
-      {%- set units = dbt_inc_join._units_of(run(queries | join('\nUNION ALL\n')).rows) -%}
-      {%- do result.found.extend(dbt_inc_join._log_restated_units(now.input, units, changes.ranges, changes.commits)) -%}
+        {%- set units = dbt_inc_join._units_of(run(queries | join('\nUNION ALL\n')).rows) -%}
+        {%- do result.found.extend(dbt_inc_join._log_restated_units(now.input, units, changes.ranges, changes.commits)) -%}
+      {%- endif -%}
     {%- endif -%}
   {%- endfor -%}
   {{ return(result) }}
