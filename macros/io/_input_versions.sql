@@ -1,7 +1,8 @@
 {#- The versions of a run's inputs (spec §17): for every input that is a Delta or Iceberg table, the table version
     or snapshot the run read, in its ledger record (input_versions) and in the table property
-    inc_join.input_versions, from which a later run can list the input's commits since. Read before the run's
-    first query of its inputs, so a version is never later than what the run read. Views and parquet tables have
+    inc_join.input_versions, from which a later run can list the input's commits since. Read before the model's
+    query of its inputs' rows, so a version is never later than what the run read; and the newest version in the
+    log the run checks, so no commit falls between two runs' checks. Views and parquet tables have
     none: their restatements are found by fingerprints (spec §14). model.py's input_versions is the same for
     Python models. -#}
 
@@ -69,41 +70,17 @@
   {{ return(found.version) }}
 {% endmacro %}
 
-{% macro _input_state(sides, recorded, time_uom) %}
+{% macro _input_state(state, rows) %}
   {#- The versions of the inputs (_fingerprint_sides' sides) that are Delta or Iceberg tables, and their logs since
-      the versions the last committed run read (recorded), for the log check (spec §17): {'versions': [{'input',
-      'relation', 'format', 'version', 'location'}], 'logs': {input: {'since', 'rows'}}} (the location: where the
-      log check reads a Delta table's log, _input_log.sql). One
-      statement per format for all inputs: a Delta input's commit files after its recorded version, whose newest is
-      its version now; an Iceberg input's snapshots with its main branch's. A Delta input with no recorded version
-      or no known location takes its version from DESCRIBE HISTORY. -#}
-  {%- set found = {'versions': [], 'logs': {}} -%}
-  {%- set queries = {'delta': [], 'iceberg': []} -%}
-  {%- set relation_of = {} -%}
-  {%- for side in sides -%}
-    {%- set facts = dbt_inc_join._table_facts(side.relation) -%}
-    {%- if facts.format is not none -%}
-      {%- set relation = side.relation | string -%}
-      {%- do relation_of.update({side.name: side.relation}) -%}
-      {%- set since = dbt_inc_join._recorded_version(recorded, side.name, relation, facts.format) -%}
-      {%- set entry = {'input': side.name, 'relation': relation, 'format': facts.format, 'version': none,
-                       'location': facts.location} -%}
-      {%- if facts.format == 'iceberg' -%}
-        {%- do queries.iceberg.append("SELECT '" ~ side.name ~ "' AS input, * FROM (" ~ dbt_inc_join._iceberg_snapshots_sql(relation) ~ ")") -%}
-        {%- do found.logs.update({side.name: {'since': since, 'rows': []}}) -%}
-      {%- elif since and facts.location -%}
-        {%- do queries.delta.append("SELECT '" ~ side.name ~ "' AS input, * FROM ("
-                                    ~ dbt_inc_join._delta_log_sql(facts.location, since, none, side.arrival, time_uom) ~ ")") -%}
-        {%- do found.logs.update({side.name: {'since': since, 'rows': []}}) -%}
-      {%- else -%}
-        {%- do entry.update({'version': dbt_inc_join._table_version(side.relation, facts.format)}) -%}
-      {%- endif -%}
-      {%- do found.versions.append(entry) -%}
-    {%- endif -%}
-  {%- endfor -%}
-  {%- for file_format in ['delta', 'iceberg'] if queries[file_format] -%}
-    {%- for row in run_query(queries[file_format] | join('\nUNION ALL\n')).rows -%}
-      {%- do found.logs[row[0]].rows.append((row | list)[1:]) -%}
+      the versions the last committed run read, for the log check (spec §17): {'versions': [{'input', 'relation',
+      'format', 'version', 'location'}], 'logs': {input: {'since', 'rows'}}} (the location: where the log check
+      reads a Delta table's log, _input_log.sql). state: _input_state_parts'; rows: its parts read
+      (_one_statement's rows, alone or riding on the watermark's query). A Delta input's version is the newest of
+      its commit files after the recorded one; an Iceberg input's, its main branch's snapshot. -#}
+  {%- set found = {'versions': state.versions, 'logs': state.logs} -%}
+  {%- for file_format in ['delta', 'iceberg'] -%}
+    {%- for row in rows.get(file_format) or [] -%}
+      {%- do found.logs[row[0]].rows.append(row[1:]) -%}
     {%- endfor -%}
   {%- endfor -%}
   {%- for entry in found.versions if entry.version is none -%}
@@ -111,12 +88,45 @@
     {%- if entry.format == 'delta' -%}
       {%- set now = dbt_inc_join._delta_changes_of(log.rows, log.since, none, true).now -%}
       {#- the recorded version's commit is gone: the version from the table's history -#}
-      {%- do entry.update({'version': dbt_inc_join._table_version(relation_of[entry.input], 'delta') if now is none else now | string}) -%}
+      {%- do entry.update({'version': dbt_inc_join._table_version(state.relation_of[entry.input], 'delta') if now is none else now | string}) -%}
     {%- elif log.rows -%}
       {%- do entry.update({'version': log.rows[0][4]}) -%}
     {%- endif -%}
   {%- endfor -%}
   {{ return(found) }}
+{% endmacro %}
+
+{% macro _input_state_parts(sides, recorded, time_uom) %}
+  {#- What _input_state reads, not yet read: {'versions' (none where the log gives it), 'logs' (no rows yet),
+      'relation_of', 'parts': [(format, query)] for _one_statement}: one query per format for all its inputs,
+      each row led by its input's name. Versions that no log gives are asked here (DESCRIBE HISTORY). -#}
+  {%- set state = {'versions': [], 'logs': {}, 'relation_of': {}, 'parts': []} -%}
+  {%- set queries = {'delta': [], 'iceberg': []} -%}
+  {%- for side in sides -%}
+    {%- set facts = dbt_inc_join._table_facts(side.relation) -%}
+    {%- if facts.format is not none -%}
+      {%- set relation = side.relation | string -%}
+      {%- do state.relation_of.update({side.name: side.relation}) -%}
+      {%- set since = dbt_inc_join._recorded_version(recorded, side.name, relation, facts.format) -%}
+      {%- set entry = {'input': side.name, 'relation': relation, 'format': facts.format, 'version': none,
+                       'location': facts.location} -%}
+      {%- if facts.format == 'iceberg' -%}
+        {%- do queries.iceberg.append("SELECT '" ~ side.name ~ "' AS input, * FROM (" ~ dbt_inc_join._iceberg_snapshots_sql(relation) ~ ")") -%}
+        {%- do state.logs.update({side.name: {'since': since, 'rows': []}}) -%}
+      {%- elif since and facts.location -%}
+        {%- do queries.delta.append("SELECT '" ~ side.name ~ "' AS input, * FROM ("
+                                    ~ dbt_inc_join._delta_log_sql(facts.location, since, none, side.arrival, time_uom) ~ ")") -%}
+        {%- do state.logs.update({side.name: {'since': since, 'rows': []}}) -%}
+      {%- else -%}
+        {%- do entry.update({'version': dbt_inc_join._table_version(side.relation, facts.format)}) -%}
+      {%- endif -%}
+      {%- do state.versions.append(entry) -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {%- for file_format in ['delta', 'iceberg'] if queries[file_format] -%}
+    {%- do state.parts.append((file_format, queries[file_format] | join('\nUNION ALL\n'))) -%}
+  {%- endfor -%}
+  {{ return(state) }}
 {% endmacro %}
 
 {% macro _input_versions_literal(versions) %}

@@ -41,14 +41,20 @@
 
 {% macro _fingerprints(sides, ranges, time_uom) %}
   {#- The fingerprints of every input over its range, in one query: {input: {unit: "rows:hash"}}. -#}
+  {%- set query = dbt_inc_join._fingerprints_sql(sides, ranges, time_uom) -%}
+  {%- if query is none -%}{{ return({}) }}{%- endif -%}
+  {{ return(dbt_inc_join._units_of(run_query(query).rows)) }}
+{% endmacro %}
+
+{% macro _fingerprints_sql(sides, ranges, time_uom) %}
+  {#- _fingerprints' query; none without a range. -#}
   {%- set queries = [] -%}
   {%- for side in sides if ranges.get(side.name) -%}
     {%- set bounds = ranges[side.name] -%}
     {%- do queries.append(dbt_inc_join._fingerprint_query(side, dbt_inc_join._parse_text_value(bounds[0], time_uom),
                                                           dbt_inc_join._parse_text_value(bounds[1], time_uom), time_uom)) -%}
   {%- endfor -%}
-  {%- if not queries -%}{{ return({}) }}{%- endif -%}
-  {{ return(dbt_inc_join._units_of(run_query(queries | join('\nUNION ALL\n')).rows)) }}
+  {{ return(queries | join('\nUNION ALL\n') if queries else none) }}
 {% endmacro %}
 
 {% macro _checks_inputs() %}
@@ -56,12 +62,16 @@
   {{ return(dbt_inc_join._ledger_for_this_model() is not none and dbt_inc_join._is_writing_run()) }}
 {% endmacro %}
 
-{% macro _read_units(sides, reaches, start, time_uom) %}
+{% macro _read_units(sides, reaches, start, time_uom, riders=[]) %}
   {#- The fingerprints of every input from its read range's first unit (start - reach) on, in one query:
-      {'ranges': {input: [lower, none]}, 'units': {input: {unit: "rows:hash"}}}. The watermark's query of a run
-      that checks its inputs: the latest arrivals are the latest units (_latest_units). -#}
+      {'ranges': {input: [lower, none]}, 'units': {input: {unit: "rows:hash"}}, 'riders': {part: rows}}. The
+      watermark's query of a run that checks its inputs: the latest arrivals are the latest units
+      (_latest_units). riders: other queries sent in the same statement (_one_statement's parts: the inputs'
+      logs, _input_state), so that they cost no statement of their own. -#}
   {%- set ranges = dbt_inc_join._reach_ranges(reaches, start, none, time_uom) -%}
-  {{ return({'ranges': ranges, 'units': dbt_inc_join._fingerprints(sides, ranges, time_uom)}) }}
+  {%- set query = dbt_inc_join._fingerprints_sql(sides, ranges, time_uom) -%}
+  {%- set rows = dbt_inc_join._one_statement(([('units', query)] if query is not none else []) + riders) -%}
+  {{ return({'ranges': ranges, 'units': dbt_inc_join._units_of(rows.get('units') or []), 'riders': rows}) }}
 {% endmacro %}
 
 {% macro _latest_units(read, names, start) %}

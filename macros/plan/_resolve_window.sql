@@ -24,11 +24,12 @@
   {%- set columns_of = [a_columns, b_columns] + more_inputs | map(attribute='columns') | list -%}
   {%- set checked = dbt_inc_join._fingerprint_sides(sides, names or ['a', 'b'], columns_of) -%}
   {%- set begin = dbt_inc_join._start_after_this(explicit, inc_col, time_uom, redo) -%}
-  {#- the versions of its Delta and Iceberg inputs and their logs since the last committed run's, before the run
-      reads them (spec §17); a redo's second resolve (redo given) keeps the first's (its caller carries them over) -#}
+  {#- the versions of its Delta and Iceberg inputs and their logs since the last committed run's, read before the
+      model's query reads their rows (spec §17); a redo's second resolve (redo given) keeps the first's (its caller
+      carries them over) -#}
   {%- set recorded = (begin.get('committed_fingerprints') or {}).get('input_versions') -%}
-  {%- set inputs = dbt_inc_join._input_state(checked, fromjson(recorded) if recorded else [], time_uom)
-                   if redo is none and dbt_inc_join._checks_inputs() else {'versions': [], 'logs': {}} -%}
+  {%- set logged = dbt_inc_join._input_state_parts(checked, fromjson(recorded) if recorded else [], time_uom)
+                   if redo is none and dbt_inc_join._checks_inputs() else {'versions': [], 'logs': {}, 'parts': []} -%}
   {#- the watermark (and the earliest arrival on a first run), in one query. An orchestrator that knows both
       inputs are loaded up to a unit (quiet days leave no rows to show it) declares it with a var instead. -#}
   {%- set declared = dbt_inc_join._declared_watermark(time_uom) -%}
@@ -39,15 +40,19 @@
       watermark (which the record and units_behind keep) may lie beyond. -#}
   {%- set open_ended = explicit.end is none and dbt_inc_join._max_window_units(max_window_units) is none -%}
   {%- if reaches and not need_earliest and declared is none and open_ended and dbt_inc_join._checks_inputs() -%}
-    {%- set read = dbt_inc_join._read_units(checked, reaches, begin.start, time_uom) -%}
+    {#- the logs ride on this query: the log check adds no statement (spec §17) -#}
+    {%- set read = dbt_inc_join._read_units(checked, reaches, begin.start, time_uom, logged.parts) -%}
+    {%- set logs = read.riders -%}
     {%- set latest = dbt_inc_join._latest_units(read, checked | map(attribute='name') | list, begin.start) -%}
     {%- set row = {} -%}
     {%- for side in sides -%}
       {%- do row.update({side[0] ~ '_max': latest[loop.index0]}) -%}
     {%- endfor -%}
   {%- else -%}
+    {%- set logs = dbt_inc_join._one_statement(logged.parts) -%}
     {%- set row = dbt_inc_join._latest_arrivals(sides, begin.start, declared, need_earliest, time_uom) -%}
   {%- endif -%}
+  {%- set inputs = dbt_inc_join._input_state(logged, logs) -%}
   {%- set seen = dbt_inc_join._watermark_from(row, sides, declared, time_uom, names) -%}
   {%- if need_earliest -%}
     {%- set begin = dbt_inc_join._earliest_start(row, how, begin.ledger_reason, time_uom) -%}

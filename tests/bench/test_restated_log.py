@@ -20,6 +20,7 @@ from bench.restated_log import (
     split,
     statement_kind,
     statement_label,
+    statement_parts,
 )
 from dbt_inc_join.sql_text import render
 
@@ -33,6 +34,12 @@ DELTA_LOG = (
 FINGERPRINTS = (
     "SELECT '{}' AS input, unit_start AS unit FROM (SELECT unit_start FROM {} WHERE RecDate >= DATE'2025-12-29')"
 )
+# a statement of parts as macros/io/_one_statement.sql sends it: the read ranges' fingerprints with the logs riding
+JSON = "to_json(struct(*), map('ignoreNullFields', 'false')) AS row"
+UNITS = f"SELECT 'units' AS part, {JSON} FROM ({FINGERPRINTS.format('a', INPUTS[0])}\nUNION ALL\n" + (
+    f"{FINGERPRINTS.format('b', INPUTS[1])})"
+)
+RIDING = f"{UNITS}\nUNION ALL\nSELECT 'delta' AS part, {JSON} FROM ({DELTA_LOG})"
 
 
 @pytest.mark.parametrize(
@@ -66,6 +73,7 @@ FINGERPRINTS = (
         ),
         (FINGERPRINTS.format("then", f"{INPUTS[0]} VERSION AS OF 28"), AS_OF, "fingerprints as of"),
         (FINGERPRINTS.format("a", INPUTS[0]), FINGERPRINT, None),
+        (RIDING, FINGERPRINT, None),  # its logs' share: riding_cost
         # the model's own table (in the format too): its history read by the post-hook, not the log check's
         ("DESCRIBE HISTORY inc_join_bench_restated_log.log_30d LIMIT 20", MODEL, None),
         ("DESCRIBE HISTORY inc_join_bench_restated_log.log_30d LIMIT 1", MODEL, None),
@@ -101,6 +109,21 @@ def test_a_run_s_statements_are_summed_per_kind_and_the_log_check_s_per_label():
     assert run.log_check == 2.0
     assert run.fingerprint == 2.0
     assert run.share == pytest.approx(0.04)
+
+
+def test_a_statement_of_parts_splits_into_its_parts_and_the_units_part_keeps_its_own_union():
+    assert statement_parts(RIDING) == {"units": UNITS, "delta": f"SELECT 'delta' AS part, {JSON} FROM ({DELTA_LOG})"}
+    assert statement_parts(COMMENT + RIDING).keys() == {"units", "delta"}
+    assert statement_parts(FINGERPRINTS.format("a", INPUTS[0]) + "\nUNION ALL\n" + DELTA_LOG) == {}
+    assert statement_parts(UNITS) == {}  # one part alone is no statement of parts
+
+
+def test_the_logs_riding_on_the_fingerprint_check_count_as_the_log_check_and_not_as_the_fingerprints():
+    kinds = {FINGERPRINT: 2.0, MODEL: 4.0}
+    run = LogRun(seconds=50.0, invocation=60.0, rows=10, kinds=kinds, parts={}, riding=0.5, rode=True)
+    assert run.log_check == 0.5
+    assert run.fingerprint == 1.5
+    assert run.share == pytest.approx(0.01)
 
 
 def test_share_of_a_run_of_no_time_is_zero():

@@ -13,6 +13,7 @@ gone since the recorded version (one line, then the read range's fingerprints). 
 from __future__ import annotations
 
 import json
+import re
 from datetime import date
 from pathlib import Path
 
@@ -31,6 +32,7 @@ from .test_restated import (
     left_reference,
     many_reference,
     run,
+    statements_into,
     warnings_into,
 )
 
@@ -250,10 +252,15 @@ def test_restatements_older_than_every_read_range_are_read_from_the_log(spark, p
     # a run with nothing new to write (an empty window) reads the logs too: a deletion of day 1 is named now
     spark.sql(f"DELETE FROM inc_join_it.restated_b WHERE RecDate = DATE'{day(1)}'")
     warnings: list[str] = []
-    run(project, day(9), "restated_left", callbacks=[warnings_into(warnings)])
+    sent: dict[str, list[str]] = {}
+    run(project, day(9), "restated_left", callbacks=[warnings_into(warnings), statements_into(sent)])
     assert last_record(spark, "restated_left").empty
     named = [w for w in warnings if f"b {day(1)} (rows " in w]
     assert len(named) == 1 and (" → 0; DELETE at " if chosen == "delta" else " → 0; ") in named[0], warnings
+    # the inputs' versions and logs ride on the watermark's query (spec §17): one statement, no DESCRIBE HISTORY
+    logs = [t for t in sent["restated_left"] if re.search(r"restated_[ab]`?(\.snapshots|/_delta_log/\{)", t)]
+    assert len(logs) == 1 and "'units' AS part, to_json(" in logs[0], logs
+    assert not [t for t in sent["restated_left"] if t.lower().startswith("describe history inc_join_it.restated_")]
 
     # the log since the recorded version is gone: one line, then the read range's fingerprints
     if chosen == "delta":
