@@ -192,7 +192,12 @@ def _timed(original, record):
 
 def _statement_text(sql: str) -> str:
     """The statement on one line, without dbt's leading query comment (/* {"app": "dbt", ...} */)."""
-    text = " ".join(str(sql).split())
+    return " ".join(_without_comment(sql).split())
+
+
+def _without_comment(sql: str) -> str:
+    """The statement as sent, less dbt's leading query comment."""
+    text = str(sql).strip()
     while text.startswith("/*") and "*/" in text:
         text = text[text.index("*/") + 2 :].lstrip()
     return text

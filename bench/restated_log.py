@@ -32,6 +32,7 @@ from .ledger import (
     _drop_record,
     _invocation_id,
     _statement_text,
+    _without_comment,
     recording,
     run_key,
 )
@@ -119,10 +120,7 @@ def share(part: float, whole: float) -> float:
 
 def statement_parts(sql: str) -> dict[str, str]:
     """The parts of a statement _one_statement sent ({part name: its SELECT}); {} for any other statement."""
-    text = str(sql).strip()
-    while text.startswith("/*") and "*/" in text:  # dbt's query comment
-        text = text[text.index("*/") + 2 :].lstrip()
-    pieces = PART.split(text)
+    pieces = PART.split(_without_comment(sql))
     if len(pieces) < 2:
         return {}
     return {re.match(r"SELECT '(\w+)'", piece).group(1): piece for piece in pieces}  # type: ignore[union-attr]
