@@ -2,13 +2,15 @@
 an old arrival, removed by DELETE, changed by UPDATE and by MERGE, all inside the next run's read ranges. The run's
 fingerprints name each restated unit (warn), `fail` stops before anything is written, and the redo the warning
 names makes each table (SQL and Python models, one input and several) equal to one run over the inputs as they are
-now. A is partitioned by its arrival column, B is not partitioned, C is. Run by the Spark 4.1 format legs.
+now. A is partitioned by its arrival column, B is not partitioned, C is. Run by the Spark 4.1 Iceberg leg (the Delta
+leg deselects it: the fingerprints are the same SQL on both formats; Makefile, DELTA_41_K).
 
 Then spec §17: restatements older than every read range, found from the inputs' own logs (Delta's commit files,
 Iceberg's snapshots and manifest entries) and confirmed by fingerprints as of the recorded version and now: a
 DELETE of a table not partitioned by its arrival column (a remove without statistics), an UPDATE, a MERGE, an
 append stamped with an old arrival, a compaction (no restatement), a restore to an older version; and a log that is
-gone since the recorded version (one line, then the read range's fingerprints). SQL and Python models."""
+gone since the recorded version (one line, then the read range's fingerprints). SQL and Python models; the input
+versions each run records. Run by both Spark 4.1 format legs."""
 
 from __future__ import annotations
 
@@ -82,6 +84,23 @@ def newest_version(spark, chosen: str, table: str) -> str:
     return str(history.orderBy("made_current_at", ascending=False).first()[0])
 
 
+# each model's inputs and the tables they read
+INPUT_TABLES = {"restated_left": {"a": "a", "b": "b"}, "restated_left_py": {"a": "a", "b": "b"},
+                "restated_many": {"a": "a", "pay": "b", "note": "c"}}  # fmt: skip
+
+
+def assert_input_versions_recorded(spark, chosen: str, newest: dict[str, str]) -> None:
+    """spec §17: each model's last run recorded the version of each Delta or Iceberg input it read (`newest`, per
+    table), SQL and Python models alike, in the ledger and in the table property the next run reads."""
+    for model, inputs_of in INPUT_TABLES.items():
+        expected = {(name, f"inc_join_it.restated_{table}", chosen, newest[table]) for name, table in inputs_of.items()}
+        recorded = last_record(spark, model).input_versions
+        assert {(v.input, v.relation.replace("`", "").lower(), v.format, v.version) for v in recorded} == expected
+        properties = {r[0]: r[1] for r in spark.sql(f"SHOW TBLPROPERTIES inc_join_it.{model}").collect()}
+        mirrored = json.loads(properties["inc_join.input_versions"])
+        assert sorted(v["version"] for v in mirrored) == sorted(v.version for v in recorded), model
+
+
 def restated(spark, model: str) -> set[tuple[str, date]]:
     return {(r.input, r.unit.date()) for r in last_record(spark, model).restated}
 
@@ -92,16 +111,7 @@ def test_restatements_by_the_format_s_statements_are_named_stopped_and_redone(sp
     load(spark, data, day(7), day(8))
     newest = {name: newest_version(spark, chosen, f"inc_join_it.restated_{name}") for name in ("a", "b", "c")}
     run(project, day(8), *MODELS)
-    # spec §17: each run records the version of each Delta or Iceberg input it read, SQL and Python models alike
-    tables = {"restated_left": {"a": "a", "b": "b"}, "restated_left_py": {"a": "a", "b": "b"},
-              "restated_many": {"a": "a", "pay": "b", "note": "c"}}  # fmt: skip
-    for model, inputs_of in tables.items():
-        expected = {(name, f"inc_join_it.restated_{table}", chosen, newest[table]) for name, table in inputs_of.items()}
-        recorded = last_record(spark, model).input_versions
-        assert {(v.input, v.relation.replace("`", "").lower(), v.format, v.version) for v in recorded} == expected
-        properties = {r[0]: r[1] for r in spark.sql(f"SHOW TBLPROPERTIES inc_join_it.{model}").collect()}
-        mirrored = json.loads(properties["inc_join.input_versions"])
-        assert sorted(v["version"] for v in mirrored) == sorted(v.version for v in recorded), model
+    assert_input_versions_recorded(spark, chosen, newest)
     inputs = Inputs(spark)  # the tables as they are now (its own rows are not written)
     assert_equal(project, "restated_left", left_reference(inputs))
     assert_equal(project, "restated_many", many_reference(inputs))
@@ -141,7 +151,7 @@ def test_restatements_by_the_format_s_statements_are_named_stopped_and_redone(sp
     newest = {name: newest_version(spark, chosen, f"inc_join_it.restated_{name}") for name in ("a", "b", "c")}
     run(project, day(9), *MODELS, inc_join_on_restated_input="redo")
     # a redo resolves its window twice and keeps the versions read before its first read of the inputs
-    for model, inputs_of in tables.items():
+    for model, inputs_of in INPUT_TABLES.items():
         recorded = {v.input: v.version for v in last_record(spark, model).input_versions}
         assert recorded == {name: newest[table] for name, table in inputs_of.items()}, model
     assert_equal(project, "restated_left", left_reference(inputs))
@@ -212,8 +222,11 @@ def test_restatements_older_than_every_read_range_are_read_from_the_log(spark, p
         result = run(project, day(8), "restated_left", expect_success=False, inc_join_audit=str(day(1)))
         assert "var inc_join_audit is for dbt show" in " ".join(str(r.message) for r in result.result.results)
 
-    # the redo the check sends: every unit named from the log, its commit in the reason, the tables repaired
+    # the redo the check sends: every unit named from the log, its commit in the reason, the tables repaired; the
+    # versions it read recorded
+    newest = {name: newest_version(spark, chosen, f"inc_join_it.restated_{name}") for name in ("a", "b", "c")}
     run(project, day(8), *models, inc_join_on_restated_input="redo")
+    assert_input_versions_recorded(spark, chosen, newest)
     left = {("b", day(1)), ("a", day(1)), ("a", day(2))}
     expected = {"restated_left": left, "restated_left_py": left,
                 "restated_many": {("pay", day(1)), ("a", day(1)), ("a", day(2)), ("note", merged[2])}}  # fmt: skip
