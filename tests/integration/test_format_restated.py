@@ -84,6 +84,11 @@ def newest_version(spark, chosen: str, table: str) -> str:
     return str(history.orderBy("made_current_at", ascending=False).first()[0])
 
 
+def newest_versions(spark, chosen: str) -> dict[str, str]:
+    """Each input table's newest commit, by its short name (a, b, c)."""
+    return {name: newest_version(spark, chosen, f"inc_join_it.restated_{name}") for name in ("a", "b", "c")}
+
+
 # each model's inputs and the tables they read
 INPUT_TABLES = {"restated_left": {"a": "a", "b": "b"}, "restated_left_py": {"a": "a", "b": "b"},
                 "restated_many": {"a": "a", "pay": "b", "note": "c"}}  # fmt: skip
@@ -109,7 +114,7 @@ def test_restatements_by_the_format_s_statements_are_named_stopped_and_redone(sp
     # a first run over days 1-7, then a daily run: its read ranges hold the units restated below (days 6-8)
     data = first_run(spark, project, chosen, MODELS)
     load(spark, data, day(7), day(8))
-    newest = {name: newest_version(spark, chosen, f"inc_join_it.restated_{name}") for name in ("a", "b", "c")}
+    newest = newest_versions(spark, chosen)
     run(project, day(8), *MODELS)
     assert_input_versions_recorded(spark, chosen, newest)
     inputs = Inputs(spark)  # the tables as they are now (its own rows are not written)
@@ -148,7 +153,7 @@ def test_restatements_by_the_format_s_statements_are_named_stopped_and_redone(sp
     assert restated(spark, "restated_many") == {("pay", day(6)), ("pay", day(7)), ("a", day(8)), ("note", day(8))}
 
     # the redo: one run over the current inputs
-    newest = {name: newest_version(spark, chosen, f"inc_join_it.restated_{name}") for name in ("a", "b", "c")}
+    newest = newest_versions(spark, chosen)
     run(project, day(9), *MODELS, inc_join_on_restated_input="redo")
     # a redo resolves its window twice and keeps the versions read before its first read of the inputs
     for model, inputs_of in INPUT_TABLES.items():
@@ -224,7 +229,7 @@ def test_restatements_older_than_every_read_range_are_read_from_the_log(spark, p
 
     # the redo the check sends: every unit named from the log, its commit in the reason, the tables repaired; the
     # versions it read recorded
-    newest = {name: newest_version(spark, chosen, f"inc_join_it.restated_{name}") for name in ("a", "b", "c")}
+    newest = newest_versions(spark, chosen)
     run(project, day(8), *models, inc_join_on_restated_input="redo")
     assert_input_versions_recorded(spark, chosen, newest)
     left = {("b", day(1)), ("a", day(1)), ("a", day(2))}
