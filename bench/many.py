@@ -211,8 +211,8 @@ class ManyRows(Suite):
                     found += ratio_target(f"{name}, {label}", at(mode, x), at(mode, y), goal)
             if mode == "all" and at("all", "core-auto", "daily") is not None:
                 for name, x, y, goal in DAILY_ALL:
-                    label = f"{name}, partner all, inner, dense daily run"
-                    found += ratio_target(label, at("all", x, "daily"), at("all", y, "daily"), goal)
+                    daily_label = f"{name}, partner all, inner, dense daily run"
+                    found += ratio_target(daily_label, at("all", x, "daily"), at("all", y, "daily"), goal)
             dailies = sorted({c.case.history for c in cells if c.case.window == "daily" and c.case.mode == "aggregate"})
             for variant in ("core", "sql") if mode == "aggregate" and len(dailies) > 1 else ():
                 found += ratio_target(
