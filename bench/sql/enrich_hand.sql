@@ -1,5 +1,6 @@
 {#- By hand, in one statement. TrxId is unique in A (bench/data.py), so grouping the pairs by (TrxId, a) groups
-    them by A row. -#}
+    them by A row. row_ids (issue 44's shape, which assumes nothing of A's keys): each A row numbered among the
+    rows of its key and arrival first, and the pairs grouped, and joined back, by that number too. -#}
 {% macro read(name, columns) -%}
 SELECT {{ key }}, {{ columns | join(", ") }}, {{ inc_col }} FROM {{ case.table(name) }}
   WHERE {{ inc_col }} BETWEEN DATE'{{ case.read_from(name) }}' AND DATE'{{ case.end }}'
@@ -10,26 +11,32 @@ a.{{ key }} = {{ i.name }}.{{ key }} AND {{ i.name }}.{{ inc_col }}
 {%- endmacro %}
 {% set settle_b = "IF(p IS NULL, date_add(%s, %d), greatest(%s, p.%s))" % (inc_col, b.max_waiting_time, inc_col, inc_col) %}
 {% set settle_c = "date_add(%s, %d)" % (inc_col, c.max_waiting_time) %}
-WITH a AS ({{ read("a", a_columns) }}),
+{% set row = ", _rid" if row_ids else "" %}
+{% set same_row = " AND a._rid = %s._rid" if row_ids else "" %}
+WITH a AS (
+{%- if row_ids %}
+  SELECT *, row_number() OVER (PARTITION BY {{ key }}, {{ inc_col }} ORDER BY {{ a_columns | join(", ") }}) AS _rid
+  FROM ({{ read("a", a_columns) }})
+{%- else %}{{ read("a", a_columns) }}{% endif %}),
 b AS ({{ read(b.name, b_columns) }}),
 c AS ({{ read(c.name, b_columns) }}),
 first_b AS (
-  SELECT a.{{ key }}, a.{{ inc_col }} AS a_day,
+  SELECT a.{{ key }}, a.{{ inc_col }} AS a_day{{ row and ", a._rid" }},
          min_by(struct(b.{{ b_columns | join(", b.") }}, b.{{ inc_col }}), struct(b.{{ inc_col }}, b.{{ b_columns | join(", b.") }})) AS p
   FROM a JOIN b ON {{ window(b) }}
-  GROUP BY a.{{ key }}, a.{{ inc_col }}
+  GROUP BY a.{{ key }}, a.{{ inc_col }}{{ row and ", a._rid" }}
 ),
 grouped_c AS (
-  SELECT a.{{ key }}, a.{{ inc_col }} AS a_day,
+  SELECT a.{{ key }}, a.{{ inc_col }} AS a_day{{ row and ", a._rid" }},
 {%- for name, expression in c.aggregate %} {{ expression }} AS {{ name }},{% endfor %} count(*) AS partners
   FROM a JOIN c ON {{ window(c) }}
-  GROUP BY a.{{ key }}, a.{{ inc_col }}
+  GROUP BY a.{{ key }}, a.{{ inc_col }}{{ row and ", a._rid" }}
 ),
 joined AS (
   SELECT a.*, f.p,{% for name, _ in c.aggregate %} g.{{ name }},{% endfor %} g.partners
   FROM a
-  LEFT JOIN first_b f ON a.{{ key }} = f.{{ key }} AND a.{{ inc_col }} = f.a_day
-  LEFT JOIN grouped_c g ON a.{{ key }} = g.{{ key }} AND a.{{ inc_col }} = g.a_day
+  LEFT JOIN first_b f ON a.{{ key }} = f.{{ key }} AND a.{{ inc_col }} = f.a_day{{ same_row | format("f") if row_ids }}
+  LEFT JOIN grouped_c g ON a.{{ key }} = g.{{ key }} AND a.{{ inc_col }} = g.a_day{{ same_row | format("g") if row_ids }}
 ),
 placed AS (SELECT *, greatest({{ settle_b }}, {{ settle_c }}) AS placed FROM joined)
 SELECT {{ key }}, placed AS {{ inc_col }}, {{ a_columns | join(", ") }}, {{ inc_col }} AS {{ inc_col }}_A,

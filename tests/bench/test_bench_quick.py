@@ -225,7 +225,7 @@ def test_restated_suite_finds_nothing_restated_and_a_redo_writes_the_same_rows(q
 def test_enrich_suite_gives_the_hand_written_rows_and_reads_each_input_s_range(quick_results):
     """The enrich suite (bench/enrich.py, inc_join_many of A with b: partner first, lb 2, mw 4, and c: aggregate,
     lb 1, mw 2): in every case the SQL macro, the core (each input's plan chosen), the core with the grouped plan
-    forced, the core with a join_cond every pair meets and the hand-written query give the same rows, and every
+    forced, the core with a join_cond every pair meets and both hand-written queries give the same rows, and every
     scan of theirs reads exactly spec §12's range: A [s − max mw, e], input i [s − max mw − lb_i, e]."""
     rows = [row for row in quick_results["agreement"] if row["suite"] == "enrich"]
     histories = quick_results["config"]["histories"]
@@ -235,15 +235,16 @@ def test_enrich_suite_gives_the_hand_written_rows_and_reads_each_input_s_range(q
         ("whole", max(histories)),
     }
     for row in rows:
-        assert set(row["variants"]) == {"sql", "core", "grouped", "cond", "chain", "chain-plain", "hand"}, row
+        variants = {"sql", "core", "grouped", "cond", "chain", "chain-plain", "hand", "hand-row-number"}
+        assert set(row["variants"]) == variants, row
         assert row["ours_agree"] and row["hand_agrees"] and row["stable"] and row["rows"] > 0, row
         # one row per A (the chain's two inc_join) gives the same rows whichever plan (spec §15)
         assert row["chain_plans_agree"], row
         # both inputs' rows without partner and with partners are among the compared rows
         assert all(row["types"].get(t, 0) > 0 for t in ("b a_timed_out", "b same_time", "c a_timed_out")), row
-    ours = ("sql", "core", "grouped", "cond", "hand")
+    ours = ("sql", "core", "grouped", "cond", "hand", "hand-row-number")
     cells = [cell for cell in _cells(quick_results, "enrich") if cell["variant"] in ours]
-    assert len(cells) == 5 * len(rows)
+    assert len(cells) == 6 * len(rows)
     for cell in cells:
         history = cell["case"]["history"]
         if cell["case"]["window"] == "daily":  # the last day: 1 + max mw (4) days of A, 1 + 4 + lb_i of input i
