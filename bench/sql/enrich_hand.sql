@@ -11,8 +11,8 @@ a.{{ key }} = {{ i.name }}.{{ key }} AND {{ i.name }}.{{ inc_col }}
 {%- endmacro %}
 {% set settle_b = "IF(p IS NULL, date_add(%s, %d), greatest(%s, p.%s))" % (inc_col, b.max_waiting_time, inc_col, inc_col) %}
 {% set settle_c = "date_add(%s, %d)" % (inc_col, c.max_waiting_time) %}
-{% set row = ", _rid" if row_ids else "" %}
-{% set same_row = " AND a._rid = %s._rid" if row_ids else "" %}
+{% set rid = ", a._rid" if row_ids else "" %}
+{% macro same_row(alias) %}{{ " AND a._rid = %s._rid" % alias if row_ids }}{% endmacro %}
 WITH a AS (
 {%- if row_ids %}
   SELECT *, row_number() OVER (PARTITION BY {{ key }}, {{ inc_col }} ORDER BY {{ a_columns | join(", ") }}) AS _rid
@@ -21,22 +21,22 @@ WITH a AS (
 b AS ({{ read(b.name, b_columns) }}),
 c AS ({{ read(c.name, b_columns) }}),
 first_b AS (
-  SELECT a.{{ key }}, a.{{ inc_col }} AS a_day{{ row and ", a._rid" }},
+  SELECT a.{{ key }}, a.{{ inc_col }} AS a_day{{ rid }},
          min_by(struct(b.{{ b_columns | join(", b.") }}, b.{{ inc_col }}), struct(b.{{ inc_col }}, b.{{ b_columns | join(", b.") }})) AS p
   FROM a JOIN b ON {{ window(b) }}
-  GROUP BY a.{{ key }}, a.{{ inc_col }}{{ row and ", a._rid" }}
+  GROUP BY a.{{ key }}, a.{{ inc_col }}{{ rid }}
 ),
 grouped_c AS (
-  SELECT a.{{ key }}, a.{{ inc_col }} AS a_day{{ row and ", a._rid" }},
+  SELECT a.{{ key }}, a.{{ inc_col }} AS a_day{{ rid }},
 {%- for name, expression in c.aggregate %} {{ expression }} AS {{ name }},{% endfor %} count(*) AS partners
   FROM a JOIN c ON {{ window(c) }}
-  GROUP BY a.{{ key }}, a.{{ inc_col }}{{ row and ", a._rid" }}
+  GROUP BY a.{{ key }}, a.{{ inc_col }}{{ rid }}
 ),
 joined AS (
   SELECT a.*, f.p,{% for name, _ in c.aggregate %} g.{{ name }},{% endfor %} g.partners
   FROM a
-  LEFT JOIN first_b f ON a.{{ key }} = f.{{ key }} AND a.{{ inc_col }} = f.a_day{{ same_row | format("f") if row_ids }}
-  LEFT JOIN grouped_c g ON a.{{ key }} = g.{{ key }} AND a.{{ inc_col }} = g.a_day{{ same_row | format("g") if row_ids }}
+  LEFT JOIN first_b f ON a.{{ key }} = f.{{ key }} AND a.{{ inc_col }} = f.a_day{{ same_row("f") }}
+  LEFT JOIN grouped_c g ON a.{{ key }} = g.{{ key }} AND a.{{ inc_col }} = g.a_day{{ same_row("g") }}
 ),
 placed AS (SELECT *, greatest({{ settle_b }}, {{ settle_c }}) AS placed FROM joined)
 SELECT {{ key }}, placed AS {{ inc_col }}, {{ a_columns | join(", ") }}, {{ inc_col }} AS {{ inc_col }}_A,
