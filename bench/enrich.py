@@ -244,8 +244,9 @@ class Enrich(Suite):
             lambda c: protocol.reads_within(c, self.bounds(c.case)),
         )
         for window, v in ((w, v) for w in ("whole", "daily") for v in ("sql", "core")):
+            # issue 44: this query assumes A's keys unique, which the package cannot; so 1.1, no longer 1.0
             name = f"enrich: {v} / hand-written query, {window}, {longest} d"
-            found += ratio_target(name, at(window, v), at(window, "hand"), "≤ 1.0")
+            found += ratio_target(name, at(window, v), at(window, "hand"), "≤ 1.1")
             name = f"enrich: {v} / hand-written query with numbered A rows (issue 44), {window}, {longest} d"
             found += ratio_target(name, at(window, v), at(window, "hand-row-number"), "≤ 1.1")
         for window in ("whole", "daily"):
