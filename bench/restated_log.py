@@ -157,7 +157,7 @@ def statement_kind(sql: str, inputs: Sequence[str]) -> str:
     text = _bare(_statement_text(sql))
     if statement_parts(sql).get("units"):
         return FINGERPRINT  # the logs ride on it (riding_cost gives their share)
-    if "/_delta_log/" in text:
+    if "_delta_log/" in text:
         return LOG  # since 2026-11-29 also the inputs' versions (their newest commit files), all inputs at once
     if any(f" from {name}.snapshots" in text for name in map(_bare, inputs)):
         return LOG  # Iceberg's snapshots, with main's since 2026-11-29 (the version and the log in one)
@@ -189,8 +189,8 @@ def statement_label(sql: str) -> str:
     found = next((label for start, label in labels if text.startswith(start)), None)
     if found:
         return found
-    if "/_delta_log/" in text:
-        if ".checkpoint" in text or "/_delta_log/*.json" in text:
+    if "_delta_log/" in text:
+        if "/_delta_log/*.json" in text:
             return "_delta_log adds"
         return "_delta_log commits + versions" if " as input, " in text else "_delta_log commits"
     if ".all_entries " in text:

@@ -80,12 +80,12 @@
     {%- set log = dbt_inc_join._delta_changes_of(rows, then.version, now.version, log is not none) -%}
     {%- if log.recorded_gone -%}
       {{ return({'ranges': [], 'commits': {}, 'gone': 'is no longer kept (the commit file of version ' ~ then.version
-                 ~ ' is gone and no checkpoint follows it: log retention, or the table was created again)'}) }}
+                 ~ ' is gone: log retention, or the table was created again)'}) }}
     {%- endif -%}
     {%- set ranges = log.ranges -%}
     {%- if log.unknown -%}
       {#- removes without statistics: their ranges from the add actions that put the files there -#}
-      {%- set added = run(dbt_inc_join._delta_adds_sql(location, log.checkpoint, log.unknown | map(attribute='path') | list, side.arrival, time_uom)) -%}
+      {%- set added = run(dbt_inc_join._delta_adds_sql(location, log.unknown | map(attribute='path') | list, side.arrival, time_uom)) -%}
       {%- set known = {} -%}
       {%- for row in added.rows if row[1] is not none -%}{%- do known.update({row[0]: row}) -%}{%- endfor -%}
       {%- for file in log.unknown -%}

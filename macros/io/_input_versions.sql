@@ -76,7 +76,8 @@
       'format', 'version', 'location'}], 'logs': {input: {'since', 'rows'}}} (the location: where the log check
       reads a Delta table's log, _input_log.sql). state: _input_state_parts'; rows: its parts read
       (_one_statement's rows, alone or riding on the watermark's query). A Delta input's version is the newest of
-      its commit files after the recorded one; an Iceberg input's, its main branch's snapshot. -#}
+      its commit files after the recorded one (those past the names read, in a statement of their own,
+      _delta_log_more); an Iceberg input's, its main branch's snapshot. -#}
   {%- set found = {'versions': state.versions, 'logs': state.logs} -%}
   {%- for file_format in ['delta', 'iceberg'] -%}
     {%- for row in rows.get(file_format) or [] -%}
@@ -87,6 +88,11 @@
     {%- set log = found.logs[entry.input] -%}
     {%- if entry.format == 'delta' -%}
       {%- set now = dbt_inc_join._delta_changes_of(log.rows, log.since, none, true).now -%}
+      {%- if dbt_inc_join._delta_log_more(log.since, now) -%}
+        {#- more commits since than the names read: the rest of the log, by pattern -#}
+        {%- for row in run_query(log.rest).rows -%}{%- do log.rows.append((row | list)[1:]) -%}{%- endfor -%}
+        {%- set now = dbt_inc_join._delta_changes_of(log.rows, log.since, none, true).now -%}
+      {%- endif -%}
       {#- the recorded version's commit is gone: the version from the table's history -#}
       {%- do entry.update({'version': dbt_inc_join._table_version(state.relation_of[entry.input], 'delta') if now is none else now | string}) -%}
     {%- elif log.rows -%}
@@ -97,9 +103,10 @@
 {% endmacro %}
 
 {% macro _input_state_parts(sides, recorded, time_uom) %}
-  {#- What _input_state reads, not yet read: {'versions' (none where the log gives it), 'logs' (no rows yet),
-      'relation_of', 'parts': [(format, query)] for _one_statement}: one query per format for all its inputs,
-      each row led by its input's name. Versions that no log gives are asked here (DESCRIBE HISTORY). -#}
+  {#- What _input_state reads, not yet read: {'versions' (none where the log gives it), 'logs' (no rows yet; a
+      Delta input's 'rest': the query of its commits past the names read, _delta_log_more), 'relation_of',
+      'parts': [(format, query)] for _one_statement}: one query per format for all its inputs, each row led by
+      its input's name. Versions that no log gives are asked here (DESCRIBE HISTORY). -#}
   {%- set state = {'versions': [], 'logs': {}, 'relation_of': {}, 'parts': []} -%}
   {%- set queries = {'delta': [], 'iceberg': []} -%}
   {%- for side in sides -%}
@@ -114,9 +121,14 @@
         {%- do queries.iceberg.append("SELECT '" ~ side.name ~ "' AS input, * FROM (" ~ dbt_inc_join._iceberg_snapshots_sql(relation) ~ ")") -%}
         {%- do state.logs.update({side.name: {'since': since, 'rows': []}}) -%}
       {%- elif since and facts.location -%}
-        {%- do queries.delta.append("SELECT '" ~ side.name ~ "' AS input, * FROM ("
-                                    ~ dbt_inc_join._delta_log_sql(facts.location, since, none, side.arrival, time_uom) ~ ")") -%}
-        {%- do state.logs.update({side.name: {'since': since, 'rows': []}}) -%}
+        {%- set named, rest = [since, false], [since | int + dbt_inc_join._delta_named_commits(), true] -%}
+        {%- set read = [] -%}
+        {%- for after, listed in [named, rest] -%}
+          {%- do read.append("SELECT '" ~ side.name ~ "' AS input, * FROM ("
+                             ~ dbt_inc_join._delta_log_sql(facts.location, after, none, side.arrival, time_uom, listed) ~ ")") -%}
+        {%- endfor -%}
+        {%- do queries.delta.append(read[0]) -%}
+        {%- do state.logs.update({side.name: {'since': since, 'rows': [], 'rest': read[1]}}) -%}
       {%- else -%}
         {%- do entry.update({'version': dbt_inc_join._table_version(side.relation, facts.format)}) -%}
       {%- endif -%}

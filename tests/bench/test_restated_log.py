@@ -27,9 +27,9 @@ from dbt_inc_join.sql_text import render
 INPUTS = ("inc_join_bench_restated_log.a_30d", "inc_join_bench_restated_log.b_30d")
 COMMENT = '/* {"app": "dbt", "dbt_version": "1.12.0", "node_id": "model.p.log_30d"} */\n'
 DELTA_LOG = (
-    "SELECT CASE WHEN file_name = '_last_checkpoint' THEN 1 END AS version FROM (SELECT value, _metadata.file_name "
-    "AS file_name FROM text.`file:/warehouse/inc_join_bench_restated_log.db/a_30d/_delta_log/"
-    "{00000000000000000029.json,_last_checkpoint}`) WHERE file_name = '_last_checkpoint'"
+    "SELECT CAST(substr(file_name, 1, 20) AS BIGINT) AS version FROM (SELECT value, _metadata.file_name "
+    "AS file_name FROM text.`file:/warehouse/inc_join_bench_restated_log.db/a_30d/"
+    "{_delta_log/00000000000000000029.json,_delta_log/_last_checkpoint}`)"
 )
 FINGERPRINTS = (
     "SELECT '{}' AS input, unit_start AS unit FROM (SELECT unit_start FROM {} WHERE RecDate >= DATE'2025-12-29')"
