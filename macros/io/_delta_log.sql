@@ -1,7 +1,7 @@
 {#- A Delta table's log as the log check reads it (spec §17, _input_log.sql): its commit files after a version
-    (by name, so that a run looks up a few files and never lists a log of every commit; by pattern past a few),
-    the add and remove actions that change data with the arrival ranges of their files, and their parsing.
-    Pure: SQL texts and rows in, values out. -#}
+    (on a local file system by name, so that a run looks up a few files instead of listing every commit; else,
+    and past a few, by pattern), the add and remove actions that change data with the arrival ranges of their
+    files, and their parsing. Pure: SQL texts and rows in, values out. -#}
 
 {% macro _delta_log_file(version) %}
   {{ return('%020d' | format(version | int) ~ '.json') }}
@@ -21,9 +21,16 @@
 
 {% macro _delta_named_commits() %}
   {#- How many commit files after the recorded version a run names one by one before it lists the log (a daily
-      run finds one or two): a name is looked up alone, a pattern lists the whole _delta_log folder, which keeps
-      every commit of the log's retention (30 days by default). -#}
+      run finds one or two). -#}
   {{ return(8) }}
+{% endmacro %}
+
+{% macro _delta_log_by_name(location) %}
+  {#- Whether a log is read by name: on a local file system, where a listing reads every entry of the folder (every
+      commit of the log's retention, 30 days by default, with their checksums) and a name is one lookup. On an
+      object store or HDFS a listing is one request per 1,000 names and a name that is not there one or two:
+      there the pattern's listing is the cheaper read. -#}
+  {{ return(location.startswith('file:') or location.startswith('/')) }}
 {% endmacro %}
 
 {% macro _delta_log_path(location, names) %}
@@ -43,18 +50,21 @@
   {#- Delta's commits after version `then` up to `now`, one row per action that matters: (version, kind, at,
       operation, path, lower, upper). kind 'commit' (at, operation), 'add' or 'remove' with dataChange (lower and
       upper: the units of the file's arrival partition value, else of its statistics; none when it has neither,
-      as a remove of a table not partitioned by the arrival column). Which commit files:
+      as a remove of a table not partitioned by the arrival column). Which commit files, by pattern
+      (_delta_versions_after) where the log is not read by name (_delta_log_by_name) or `listed`, else:
       - `now` given: each one after `then`, by name (by pattern beyond _delta_named_commits of them);
-      - `now` none: `then`'s own and the next _delta_named_commits, by name; listed: `then`'s own and every later
-        one, by pattern (_delta_versions_after). The newest the rows show is the table's version now
-        (_delta_changes_of) unless it is the last name (_delta_log_more): then the rest is read listed. `then`'s
-        commitInfo is kept: whether the recorded version is still there. -#}
+      - `now` none: `then`'s own and the next _delta_named_commits, by name. The newest the rows show is the
+        table's version now (_delta_changes_of) unless it is the last name (_delta_log_more): then the rest is read
+        listed.
+      With `now` none, `then`'s commitInfo is kept: whether the recorded version is still there. -#}
   {%- set reach = dbt_inc_join._delta_named_commits() -%}
   {%- set named = [] -%}
-  {%- if now is none and not listed -%}
-    {%- set named = range(then | int, then | int + reach + 1) | list -%}
-  {%- elif now is not none and now | int - then | int <= reach -%}
-    {%- set named = range(then | int + 1, now | int + 1) | list -%}
+  {%- if not listed and dbt_inc_join._delta_log_by_name(location) -%}
+    {%- if now is none -%}
+      {%- set named = range(then | int, then | int + reach + 1) | list -%}
+    {%- elif now | int - then | int <= reach -%}
+      {%- set named = range(then | int + 1, now | int + 1) | list -%}
+    {%- endif -%}
   {%- endif -%}
   {%- if named -%}
     {%- set names = [] -%}
@@ -88,9 +98,10 @@
             ~ ("" if now is not none else " OR (action.commitInfo IS NOT NULL AND " ~ version ~ " = " ~ then | int ~ ")")) }}
 {% endmacro %}
 
-{% macro _delta_log_more(then, now) %}
+{% macro _delta_log_more(location, then, now) %}
   {#- Whether a log read by name from `then` (now none) may have missed later commits: its newest is the last name. -#}
-  {{ return(now is not none and now | int >= then | int + dbt_inc_join._delta_named_commits()) }}
+  {{ return(dbt_inc_join._delta_log_by_name(location) and now is not none
+            and now | int >= then | int + dbt_inc_join._delta_named_commits()) }}
 {% endmacro %}
 
 {% macro _delta_adds_sql(location, paths, arrival, time_uom) %}

@@ -88,7 +88,7 @@
     {%- set log = found.logs[entry.input] -%}
     {%- if entry.format == 'delta' -%}
       {%- set now = dbt_inc_join._delta_changes_of(log.rows, log.since, none, true).now -%}
-      {%- if dbt_inc_join._delta_log_more(log.since, now) -%}
+      {%- if dbt_inc_join._delta_log_more(entry.location, log.since, now) -%}
         {#- more commits since than the names read: the rest of the log, by pattern -#}
         {%- for row in run_query(log.rest).rows -%}{%- do log.rows.append((row | list)[1:]) -%}{%- endfor -%}
         {%- set now = dbt_inc_join._delta_changes_of(log.rows, log.since, none, true).now -%}

@@ -96,8 +96,23 @@ def test_without_the_newest_version_the_delta_log_names_the_next_commits_then_li
         "/_delta_log/{00000000000000000012.json,0000000000000000001[3-9].json,000000000000000000[2-9][0-9].json,"
         in text
     )
-    assert not render("_delta_log_more", "12", 12 + reach - 1) and render("_delta_log_more", "12", 12 + reach)
-    assert not render("_delta_log_more", "12", None)
+    assert not render("_delta_log_more", "file:/w/t", "12", 12 + reach - 1)
+    assert render("_delta_log_more", "file:/w/t", "12", 12 + reach)
+    assert not render("_delta_log_more", "file:/w/t", "12", None)
+
+
+def test_on_an_object_store_the_delta_log_is_listed_by_pattern():
+    """There a name that is not there costs a request or two, and a listing one per 1,000 names."""
+    for location in ("s3://bucket/t", "abfss://c@a.dfs.core.windows.net/t", "hdfs://nn:8020/w/t", "dbfs:/w/t"):
+        assert not render("_delta_log_by_name", location)
+        text = render("_delta_log_sql", location, "12", None, "RecDate", "day")
+        assert f"text.`{location}/_delta_log/{{00000000000000000012.json,0000000000000000001[3-9].json," in text
+        assert "<=" not in text and "AS BIGINT) = 12)" in text
+        text = render("_delta_log_sql", location, "9", "11", "RecDate", "day")
+        assert f"text.`{location}/_delta_log/{{00000000000000000009.json,000000000000000000[1-9][0-9].json," in text
+        assert "AS BIGINT) <= 11" in text
+        assert not render("_delta_log_more", location, "12", 12 + render("_delta_named_commits"))
+    assert render("_delta_log_by_name", "file:/w/t") and render("_delta_log_by_name", "/w/t")
 
 
 def test_the_iceberg_entries_are_read_from_the_manifests_of_each_changed_snapshot_only():
