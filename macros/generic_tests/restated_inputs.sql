@@ -8,6 +8,8 @@
       - each input that is a table partitioned by its arrival column: the units, anywhere up to the last one the
         runs read, whose files changed since this test last listed them (_changed_files.sql), confirmed by
         their fingerprints;
+      - each input that is a Delta or Iceberg table: the units, anywhere up to the last one the runs read, that
+        its log since the version the last committed run read restated (spec §17, _test_log_restated);
       - each input's units over a horizon fingerprinted again and compared with what the ledger's runs last saw
         of them (views have no files to list): by default the units the next run reads again; with last_n,
         the last last_n units up to the last committed window's end.
@@ -53,6 +55,14 @@
         {%- do changed.append(row) -%}
       {%- endfor -%}
     {%- endif -%}
+    {#- Delta and Iceberg inputs, whose folders keep files that are no longer rows: their logs instead -#}
+    {%- set logged = dbt_inc_join._test_log_restated(model, sides, properties, unit) if records else {'found': [], 'notes': []} -%}
+    {%- for line in logged.notes -%}{%- do log(line, info=true) -%}{%- endfor -%}
+    {%- set seen = [] -%}
+    {%- for row in changed -%}{%- do seen.append(row.input ~ '|' ~ row.unit) -%}{%- endfor -%}
+    {%- for row in logged.found if (row.input ~ '|' ~ row.unit) not in seen -%}
+      {%- do changed.append(row) -%}
+    {%- endfor -%}
   {%- endif -%}
   {%- set pending = dbt_inc_join._pending_units(changed, outstanding) -%}
   {%- set command = dbt_inc_join._redo_command(model.identifier) -%}
@@ -143,4 +153,31 @@ select status, input, unit, rows_then, rows_now, repair from (
   {%- set parts = value.replace('`', '').split('.') -%}
   {{ return(api.Relation.create(database=parts[-3] if parts | length > 2 else none,
                                 schema=parts[-2] if parts | length > 1 else target.schema, identifier=parts[-1])) }}
+{% endmacro %}
+
+{% macro _test_log_restated(model, sides, properties, time_uom) %}
+  {#- For the test: the restated units of its Delta and Iceberg inputs, anywhere up to the last unit the runs read,
+      from each input's log since the version the last committed run read (spec §17), as a run with nothing new
+      to write finds them: {'found': [{input, unit, rows_then, rows_now, commit}], 'notes'}. The recorded
+      versions are matched by input name and table (_relation_key: the run and the test may quote it apart). -#}
+  {%- set previous = fromjson(properties.get('inc_join.fingerprints')) if properties.get('inc_join.fingerprints') else none -%}
+  {%- set recorded = [] -%}
+  {%- set versions = [] -%}
+  {%- for side in sides -%}
+    {%- set facts = dbt_inc_join._table_facts(side.relation) -%}
+    {%- if facts.format is not none -%}
+      {%- set relation = side.relation | string -%}
+      {%- do versions.append({'input': side.name, 'relation': relation, 'format': facts.format, 'location': facts.location,
+                              'version': dbt_inc_join._table_version(side.relation, facts.format)}) -%}
+      {%- for row in fromjson(properties.get('inc_join.input_versions') or '[]')
+            if row.input == side.name and dbt_inc_join._relation_key(row.relation) == dbt_inc_join._relation_key(relation) -%}
+        {%- do recorded.append({'input': row.input, 'relation': relation, 'format': row.format, 'version': row.version}) -%}
+      {%- endfor -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {%- if not versions or previous is none -%}
+    {{ return({'found': [], 'notes': []}) }}
+  {%- endif -%}
+  {%- set window = {'time_uom': time_uom, 'input_versions': versions, 'input_logs': {}} -%}
+  {{ return(dbt_inc_join._log_restated(run_query, model, window, sides, previous, {}, recorded)) }}
 {% endmacro %}
