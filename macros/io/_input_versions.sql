@@ -121,14 +121,11 @@
         {%- do queries.iceberg.append("SELECT '" ~ side.name ~ "' AS input, * FROM (" ~ dbt_inc_join._iceberg_snapshots_sql(relation) ~ ")") -%}
         {%- do state.logs.update({side.name: {'since': since, 'rows': []}}) -%}
       {%- elif since and facts.location -%}
-        {%- set named, rest = [since, false], [since | int + dbt_inc_join._delta_named_commits(), true] -%}
-        {%- set read = [] -%}
-        {%- for after, listed in [named, rest] -%}
-          {%- do read.append("SELECT '" ~ side.name ~ "' AS input, * FROM ("
-                             ~ dbt_inc_join._delta_log_sql(facts.location, after, none, side.arrival, time_uom, listed) ~ ")") -%}
-        {%- endfor -%}
-        {%- do queries.delta.append(read[0]) -%}
-        {%- do state.logs.update({side.name: {'since': since, 'rows': [], 'rest': read[1]}}) -%}
+        {%- set led = "SELECT '" ~ side.name ~ "' AS input, * FROM " -%}
+        {%- set past = since | int + dbt_inc_join._delta_named_commits() -%}
+        {%- do queries.delta.append(led ~ '(' ~ dbt_inc_join._delta_log_sql(facts.location, since, none, side.arrival, time_uom) ~ ')') -%}
+        {%- set rest = led ~ '(' ~ dbt_inc_join._delta_log_sql(facts.location, past, none, side.arrival, time_uom, true) ~ ')' -%}
+        {%- do state.logs.update({side.name: {'since': since, 'rows': [], 'rest': rest}}) -%}
       {%- else -%}
         {%- do entry.update({'version': dbt_inc_join._table_version(side.relation, facts.format)}) -%}
       {%- endif -%}
