@@ -72,7 +72,8 @@
     {%- set path = dbt_inc_join._delta_log_path(location, names) -%}
   {%- else -%}
     {%- set patterns = dbt_inc_join._delta_versions_after(then) -%}
-    {%- set path = location ~ '/_delta_log/{' ~ ([dbt_inc_join._delta_log_file(then)] + patterns) | join(',') ~ '}' -%}
+    {#- _last_checkpoint, never read, keeps the pattern matching a file when retention removed the commits since -#}
+    {%- set path = location ~ '/_delta_log/{' ~ ([dbt_inc_join._delta_log_file(then)] + patterns + ['_last_checkpoint']) | join(',') ~ '}' -%}
   {%- endif -%}
   {%- set version = 'CAST(substr(file_name, 1, 20) AS BIGINT)' -%}
   {%- set file_type = 'struct<path:string,partitionValues:map<string,string>,dataChange:boolean,stats:string>' -%}

@@ -107,7 +107,7 @@ def test_on_an_object_store_the_delta_log_is_listed_by_pattern():
         assert not render("_delta_log_by_name", location)
         text = render("_delta_log_sql", location, "12", None, "RecDate", "day")
         assert f"text.`{location}/_delta_log/{{00000000000000000012.json,0000000000000000001[3-9].json," in text
-        assert "<=" not in text and "AS BIGINT) = 12)" in text
+        assert "<=" not in text and "AS BIGINT) = 12)" in text and ".json,_last_checkpoint}`" in text
         text = render("_delta_log_sql", location, "9", "11", "RecDate", "day")
         assert f"text.`{location}/_delta_log/{{00000000000000000009.json,000000000000000000[1-9][0-9].json," in text
         assert "AS BIGINT) <= 11" in text
