@@ -88,16 +88,20 @@ partitioned by (recorded_month, run_key)
   {%- endif -%}
 {% endmacro %}
 
+{% macro _show_properties_sql(relation) %}
+  {{ return('SHOW TBLPROPERTIES ' ~ relation) }}
+{% endmacro %}
+
 {% macro _table_properties(relation) %}
   {#- A table's properties, as a dict. Spark shows a value that matches spark.sql.redaction.options.regex
       (default '(?i)url') as '*********(redacted)': a model named like *_hourly names its table in
       inc_join.committed. Such a table's properties are read again with that setting matching nothing, then
       the setting is reset to the session's own (its value cannot be read back: SET shows it redacted too). -#}
-  {%- set found = run_query('SHOW TBLPROPERTIES ' ~ relation) -%}
+  {%- set found = run_query(dbt_inc_join._show_properties_sql(relation)) -%}
   {%- if found.rows | selectattr(1, 'equalto', '*********(redacted)') | list | length > 0 -%}
     {%- set setting = 'spark.sql.redaction.options.regex' -%}
     {%- do run_query('SET ' ~ setting ~ '=(?!)') -%}
-    {%- set found = run_query('SHOW TBLPROPERTIES ' ~ relation) -%}
+    {%- set found = run_query(dbt_inc_join._show_properties_sql(relation)) -%}
     {%- do run_query('RESET ' ~ setting) -%}
   {%- endif -%}
   {%- set properties = {} -%}

@@ -3,42 +3,42 @@
     inputs at the versions that window's run recorded gives (Delta VERSION AS OF, Iceberg snapshot), and the rows
     one run over the inputs as they are now gives. It answers "what did that run see?" after a restatement. -#}
 
-{% macro _audit_window(text, time_uom) %}
-  {#- The window of var inc_join_audit: one unit ('2025-03-05') or two ('2025-03-01..2025-03-05'). -#}
+{% macro _audit_window(text, time_uom, parameter='var inc_join_audit') %}
+  {#- The audited window: one unit ('2025-03-05') or two ('2025-03-01..2025-03-05'); parameter: how the message
+      names it (the var, or the Python function's argument). -#}
   {%- set parts = (text | string).split('..') -%}
   {%- if parts | length > 2 -%}
-    {{ dbt_inc_join._fail("var inc_join_audit='" ~ text ~ "': give one unit or two joined by '..' (e.g. '2025-03-01..2025-03-05').") }}
+    {{ dbt_inc_join._fail(parameter ~ "='" ~ text ~ "': give one unit or two joined by '..' (e.g. '2025-03-01..2025-03-05').") }}
   {%- endif -%}
-  {%- set start = dbt_inc_join._parse_bound(parts[0] | trim, 'inc_join_audit', time_uom) -%}
-  {%- set end = dbt_inc_join._parse_bound(parts[-1] | trim, 'inc_join_audit', time_uom) -%}
+  {%- set start = dbt_inc_join._parse_bound(parts[0] | trim, parameter, time_uom) -%}
+  {%- set end = dbt_inc_join._parse_bound(parts[-1] | trim, parameter, time_uom) -%}
   {%- if start > end -%}
-    {{ dbt_inc_join._fail("var inc_join_audit='" ~ text ~ "': its start is after its end.") }}
+    {{ dbt_inc_join._fail(parameter ~ "='" ~ text ~ "': its start is after its end.") }}
   {%- endif -%}
   {{ return({'start': start, 'end': end, 'empty': false, 'time_uom': time_uom}) }}
 {% endmacro %}
 
 {% macro _audit_record_sql(ledger, relation, table_id, window) %}
-  {#- The last committed run of the table whose window holds the audited one: its window and input versions. -#}
+  {#- The last committed run of the table whose window holds the audited one: its window and input versions. The
+      table by its name without quotes, in lower case (the Python audit is given it as the user spells it). -#}
   {{ return("SELECT date_format(window_start, 'yyyy-MM-dd HH:mm:ss'), date_format(window_end, 'yyyy-MM-dd HH:mm:ss'),"
             ~ " to_json(input_versions) FROM " ~ ledger
-            ~ " WHERE relation = " ~ dbt_inc_join._text_literal(relation | string)
+            ~ " WHERE lower(replace(relation, '`', '')) = " ~ dbt_inc_join._text_literal(dbt_inc_join._relation_key(relation))
             ~ " AND table_id = " ~ dbt_inc_join._text_literal(table_id) ~ " AND NOT empty"
             ~ " AND window_start <= " ~ dbt_inc_join._moment_literal(window.start)
             ~ " AND window_end >= " ~ dbt_inc_join._moment_literal(window.end)
             ~ " ORDER BY finished_at DESC LIMIT 1") }}
 {% endmacro %}
 
-{% macro _audit_versions(window) %}
-  {#- {input: {'relation', 'version'}} of the committed run whose window holds the audited one; one message when
-      the model records no runs or no committed run holds the window. -#}
-  {%- set ledger = dbt_inc_join._ledger_for_this_model() -%}
-  {%- set table_id = none if ledger is none else dbt_inc_join._table_properties(this).get('inc_join.table_id') -%}
+{% macro _audit_versions_of(relation, ledger, table_id, window, found) %}
+  {#- {input: {'relation', 'version'}} of the committed run whose window holds the audited one (found: the rows of
+      _audit_record_sql); one message when the table records no runs (table_id none) or no committed run holds
+      the window. -#}
   {%- if table_id is none -%}
-    {{ dbt_inc_join._fail('var inc_join_audit: ' ~ this ~ ' has no run ledger record (the model needs the post-hook record_run, spec §13).') }}
+    {{ dbt_inc_join._fail('inc_join_audit: ' ~ relation ~ ' has no run ledger record (its model needs the post-hook record_run, spec §13).') }}
   {%- endif -%}
-  {%- set found = run_query(dbt_inc_join._audit_record_sql(ledger, this, table_id, window)).rows -%}
   {%- if found | length == 0 -%}
-    {{ dbt_inc_join._fail('var inc_join_audit: no committed run of ' ~ this ~ ' in ' ~ ledger ~ ' has a window that holds '
+    {{ dbt_inc_join._fail('inc_join_audit: no committed run of ' ~ relation ~ ' in ' ~ ledger ~ ' has a window that holds '
                           ~ dbt_inc_join._unit_text(window.start) ~ '..' ~ dbt_inc_join._unit_text(window.end)
                           ~ '; audit a window one run wrote (the ledger\'s window_start..window_end).') }}
   {%- endif -%}
@@ -47,6 +47,14 @@
     {%- do versions.update({row.input: {'relation': row.relation, 'version': row.version}}) -%}
   {%- endfor -%}
   {{ return(versions) }}
+{% endmacro %}
+
+{% macro _audit_versions(window) %}
+  {#- _audit_versions_of the model's table, read from its ledger. -#}
+  {%- set ledger = dbt_inc_join._ledger_for_this_model() -%}
+  {%- set table_id = none if ledger is none else dbt_inc_join._table_properties(this).get('inc_join.table_id') -%}
+  {%- set found = [] if table_id is none else run_query(dbt_inc_join._audit_record_sql(ledger, this, table_id, window)).rows -%}
+  {{ return(dbt_inc_join._audit_versions_of(this, ledger, table_id, window, found)) }}
 {% endmacro %}
 
 {% macro _audit_counts_sql(table_rows, as_of_rows, now_rows, columns=['JoinType']) %}
@@ -81,8 +89,9 @@
   {{ return(relation if recorded is none else dbt_inc_join._as_of(relation, recorded.version)) }}
 {% endmacro %}
 
-{% macro _audit_table_sql(inc_col, window) %}
-  {{ return('SELECT * FROM ' ~ this ~ ' WHERE ' ~ dbt_inc_join._arrival_range_sql(inc_col, 'timestamp', window.start,
+{% macro _audit_table_sql(relation, inc_col, window) %}
+  {#- The table's rows in the audited window. -#}
+  {{ return('SELECT * FROM ' ~ relation ~ ' WHERE ' ~ dbt_inc_join._arrival_range_sql(inc_col, 'timestamp', window.start,
                                                                                 window.end, window.time_uom)) }}
 {% endmacro %}
 
@@ -95,7 +104,7 @@
                                                  dbt_inc_join._audit_relation(b, 'b', audit.versions),
                                                  params, inputs, plan, window, choice) -%}
   {%- set now_rows = dbt_inc_join._render_join(a, b, params, inputs, plan, window, choice) -%}
-  {{ return(dbt_inc_join._audit_counts_sql(dbt_inc_join._audit_table_sql(params.inc_col, window), as_of_rows, now_rows)) }}
+  {{ return(dbt_inc_join._audit_counts_sql(dbt_inc_join._audit_table_sql(this, params.inc_col, window), as_of_rows, now_rows)) }}
 {% endmacro %}
 
 {% macro _audit_many_sql(a, a_columns, prepared, time_uom, output_select, include_waiting, text) %}
@@ -115,6 +124,11 @@
   {%- set as_of_rows = dbt_inc_join._render_many(dbt_inc_join._audit_relation(a, 'a', audit.versions), a_columns, as_of,
                                                  window, output_select, include_waiting, plans) -%}
   {%- set now_rows = dbt_inc_join._render_many(a, a_columns, prepared, window, output_select, include_waiting, plans) -%}
-  {{ return(dbt_inc_join._audit_counts_sql(dbt_inc_join._audit_table_sql(prepared[0].params.inc_col, window),
+  {{ return(dbt_inc_join._audit_counts_sql(dbt_inc_join._audit_table_sql(this, prepared[0].params.inc_col, window),
                                            as_of_rows, now_rows, columns)) }}
+{% endmacro %}
+
+{% macro _select_all_sql(relation) %}
+  {#- Every row of a relation (the Python audit's inputs as of a version, and its two runs' rows). -#}
+  {{ return('SELECT * FROM ' ~ relation) }}
 {% endmacro %}

@@ -17,7 +17,9 @@ __version__ = _shared_tables.VERSION
 
 __all__ = [
     "inc_join",
+    "inc_join_audit",
     "inc_join_many",
+    "inc_join_many_audit",
     "inc_join_many_model",
     "inc_join_model",
     "JoinType",
@@ -34,6 +36,8 @@ plugins: list = []
 _LAZY = {
     "inc_join": ("orchestration.join", "inc_join"),
     "inc_join_many": ("orchestration.many", "inc_join_many"),
+    "inc_join_audit": ("orchestration.audit", "inc_join_audit"),
+    "inc_join_many_audit": ("orchestration.audit", "inc_join_many_audit"),
     "ManyInput": ("orchestration.many", "ManyInput"),
     "JoinType": ("tables.join_types", "JoinType"),
     "OUTPUT_SELECT_DEFAULT": ("plan.validation", "OUTPUT_SELECT_DEFAULT"),
