@@ -170,8 +170,7 @@ def test_restatements_by_the_format_s_statements_are_named_stopped_and_redone(sp
 
 
 LOG_MODELS = ("restated_left", "restated_left_py", "restated_many")
-CHAINED = "restated_chained"  # reads restated_many's table: the chain, on Iceberg only (the suite's time: its rules
-# are the format's log like any input's, and test_restated.py runs chains on parquet)
+CHAINED = "restated_chained"  # reads restated_many's table: a chain of two models redone in one dbt run
 
 
 def one_row(spark, table: str, where: str) -> tuple:
@@ -195,7 +194,7 @@ def restore(spark, chosen: str, table: str, version: str) -> None:
 
 
 def test_restatements_older_than_every_read_range_are_read_from_the_log(spark, project, chosen):
-    models = LOG_MODELS + ((CHAINED,) if chosen == "iceberg" else ())
+    models = (*LOG_MODELS, CHAINED)
     data = first_run(spark, project, chosen, models)
     # a day-8 run reads a from day 4, b (pay) from day 2 and c (note) from day 4: days 1-2 are older
     deleted = one_row(spark, "b", f"RecDate = DATE'{day(1)}'")
@@ -258,9 +257,9 @@ def test_restatements_older_than_every_read_range_are_read_from_the_log(spark, p
     assert_equal(project, "restated_left", left_reference(inputs))
     assert_equal(project, "restated_left_py", left_reference(inputs))
     assert_equal(project, "restated_many", many_reference(inputs))
-    if CHAINED in models:  # the chain, redone in the same dbt run: its A is restated_many's table, redone from day 1
-        assert last_record(spark, CHAINED).redo_from.date() == day(1)
-        assert_equal(project, CHAINED, chained_reference(project, inputs))
+    # the chain, redone in the same dbt run: its A is restated_many's table, redone from day 1
+    assert last_record(spark, CHAINED).redo_from.date() == day(1)
+    assert_equal(project, CHAINED, chained_reference(project, inputs))
 
     # a restore to the version before the delete: the payment of day 1 is back (the compaction and the day-8
     # payments undone; those are delivered again with day 9's)
