@@ -11,7 +11,7 @@ from typing import Any
 
 from pyspark.sql import DataFrame
 
-from ..plan.plan_choice import PlanChoice
+from ..plan.plan_choice import named_plan
 from ..plan.window import OutputWindow
 from ..sql_text import render, statement
 from .join import prepare_join
@@ -80,12 +80,6 @@ def as_of(df: DataFrame, name: str, versions: Mapping[str, Mapping[str, Any]]) -
     return df.sparkSession.sql(render("_select_all_sql", render("_as_of", recorded["relation"], recorded["version"])))
 
 
-def _audit_plan() -> PlanChoice:
-    """The audit's plan (the macro's _plan_choice(false, 'an audit')): no sample is read."""
-    found = render("_plan_choice", False, "an audit")
-    return PlanChoice(found["grouped"], found["reason"], found["pairs_a_rows"])
-
-
 def _counts(table: str, inc_col: str, window: dict[str, Any], as_of_rows: DataFrame, now_rows: DataFrame,
             columns: Sequence[str]) -> DataFrame:  # fmt: skip
     """The three counts per JoinType (or per JoinType_<input> tuple) side by side (the macro _audit_counts_sql)."""
@@ -108,12 +102,13 @@ def inc_join_audit(table: str, window: str, a: DataFrame, b: DataFrame, *, ledge
     ``ledger``: the run ledger's table (default: dbt_inc_join_runs in the table's schema); ``arguments``: the
     model's (join_cols, inc_col, how, ...). Lazy but for the ledger's record, read first."""
     table, ledger = _check_table(table, ledger)
-    prepared = prepare_join(a, b, **_model_arguments(arguments))
+    arguments = _model_arguments(arguments)
+    prepared = prepare_join(a, b, **arguments)
     unit = prepared.params.time_uom.value
     audited = render("_audit_window", window, unit, "window")
     versions = recorded_versions(a.sparkSession, table, ledger, audited)
-    output_window, choice = OutputWindow(audited["start"], audited["end"]), _audit_plan()
-    then = prepare_join(as_of(a, "a", versions), as_of(b, "b", versions), **_model_arguments(arguments))
+    output_window, choice = OutputWindow(audited["start"], audited["end"]), named_plan(False, "an audit")
+    then = prepare_join(as_of(a, "a", versions), as_of(b, "b", versions), **arguments)
     as_of_rows = render_join(then, output_window, choice)
     now_rows = render_join(prepared, output_window, choice)
     return _counts(table, prepared.params.inc_col, audited, as_of_rows, now_rows, ["JoinType"])
@@ -131,7 +126,7 @@ def inc_join_many_audit(table: str, window: str, a: DataFrame, inputs: Sequence[
     versions = recorded_versions(a.sparkSession, table, ledger, audited)
     then_inputs = [replace(item.spec, df=as_of(item.spec.df, item.spec.name, versions)) for item in many.inputs]
     then = prepare_many(as_of(a, "a", versions), then_inputs, time_uom, output_select, include_waiting)
-    plans = [_audit_plan()] * len(many.inputs)
+    plans = [named_plan(False, "an audit")] * len(many.inputs)
     as_of_rows = render_many(then, audited["start"], audited["end"], plans)
     now_rows = render_many(many, audited["start"], audited["end"], plans)
     columns = [f"JoinType_{item.spec.name}" for item in many.inputs]

@@ -63,6 +63,13 @@ def _plan(found: dict[str, Any] | None) -> PlanChoice | None:
     return None if found is None else PlanChoice(found["grouped"], found["reason"], found["pairs_a_rows"])
 
 
+def named_plan(grouped: bool, reason: str) -> PlanChoice:
+    """A plan given with its reason (the macro ``_plan_choice``), e.g. the audit's plain plan."""
+    chosen = _plan(render("_plan_choice", grouped, reason))
+    assert chosen is not None
+    return chosen
+
+
 def fixed_plan(params: JoinParameters, reads_nothing: bool) -> PlanChoice | None:
     """The plan when the read ranges need not be known, or None (many_rows_per_key='auto': range_plan, then
     the samples or, for one row per A, the grouped plan decide); the macro ``_fixed_plan``."""
