@@ -27,6 +27,7 @@ from dbt_inc_join.sql_text import render
 
 from .test_restated import (
     LEDGER,
+    LEFT,
     VARS,
     Inputs,
     assert_equal,
@@ -35,6 +36,7 @@ from .test_restated import (
     generated,
     last_record,
     left_reference,
+    many_inputs,
     many_reference,
     run,
     statements_into,
@@ -215,21 +217,26 @@ def test_restatements_older_than_every_read_range_are_read_from_the_log(spark, p
     # the audit of the first run's days 1-2 (spec §17): the table holds what one run over the inputs as that run
     # read them gives, and no longer what the inputs give now
     audit = audit_counts(project, "restated_left", f"{day(1)}..{day(2)}")
-    now = left_reference(Inputs(spark)).where(f"RecDate <= DATE'{day(2)}'").groupBy("JoinType").count().collect()
+    inputs = Inputs(spark)  # the input tables as they are now
+    now = left_reference(inputs).where(f"RecDate <= DATE'{day(2)}'").groupBy("JoinType").count().collect()
     assert {code: counts[0] for code, counts in audit.items()} == {code: counts[1] for code, counts in audit.items()}
     assert {code: counts[2] for code, counts in audit.items() if counts[2]} == {r.JoinType: r["count"] for r in now}
     assert any(counts[1] != counts[2] for counts in audit.values()), audit
     # the Python model's audit, by the core's function (dbt show runs no Python model): the same counts, its
-    # inputs read as of the versions its own run recorded
-    table, a, b = spark.table, "inc_join_it.restated_a", "inc_join_it.restated_b"
-    found = inc_join_audit("inc_join_it.restated_left_py", f"{day(1)}..{day(2)}", table(a), table(b), **LEFT_PY)
+    # inputs read as of the versions its own run recorded;
+    # a call copied from the model (on_restated_input included) is accepted: the audit drops what only a run uses
+    found = inc_join_audit(
+        "inc_join_it.restated_left_py", f"{day(1)}..{day(2)}", inputs.table("a"), inputs.table("b"), **LEFT,
+        on_restated_input="warn",
+    )  # fmt: skip
     assert {row[0]: tuple(row[1:]) for row in found.collect()} == audit
     if chosen == "iceberg":  # format-independent SQL: once
         audit = audit_counts(project, "restated_many", f"{day(1)}..{day(2)}", keys=2)
         # the core's audit of the SQL model's table: the same counts
-        found = inc_join_many_audit("inc_join_it.restated_many", f"{day(1)}..{day(2)}", table(a), many_inputs(spark))
+        found = inc_join_many_audit("inc_join_it.restated_many", f"{day(1)}..{day(2)}", inputs.table("a"),
+                                    many_inputs(inputs))  # fmt: skip
         assert {tuple(row[:2]): tuple(row[2:]) for row in found.collect()} == audit
-        now = many_reference(Inputs(spark)).where(f"RecDate <= DATE'{day(2)}'")
+        now = many_reference(inputs).where(f"RecDate <= DATE'{day(2)}'")
         now = now.groupBy("JoinType_pay", "JoinType_note").count().collect()
         assert {k: c[0] for k, c in audit.items()} == {k: c[1] for k, c in audit.items()}
         assert {k: c[2] for k, c in audit.items() if c[2]} == {(r[0], r[1]): r[2] for r in now}
@@ -331,20 +338,6 @@ def expire_log(spark, chosen: str, table: str) -> None:
 def chained_reference(project, inputs: Inputs):
     return inc_join(project.table("restated_many"), inputs.table("c"), join_cols="TrxId", how="left",
                     look_back_time=1, max_waiting_time=2, suffixes=["_M", "_C"])  # fmt: skip
-
-
-# restated_left_py's arguments (models/ledger/restated), for the core's audit
-LEFT_PY = dict(join_cols="TrxId", how="left", look_back_time=2, max_waiting_time=4, on_restated_input="warn")
-
-
-def many_inputs(spark) -> list[dict]:
-    """restated_many's inputs (models/ledger/restated), as the core takes them."""
-    return [
-        dict(df=spark.table("inc_join_it.restated_b"), name="pay", join_cols="TrxId", look_back_time=2,
-             max_waiting_time=4, partner="first", partner_order_by="PaymentId"),
-        dict(df=spark.table("inc_join_it.restated_c"), name="note", join_cols="TrxId", look_back_time=1,
-             max_waiting_time=3, aggregate={"n_notes": "count(*)"}),
-    ]  # fmt: skip
 
 
 def audit_counts(project, model: str, window: str, keys: int = 1) -> dict[object, tuple[int, int, int]]:

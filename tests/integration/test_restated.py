@@ -79,21 +79,26 @@ class Inputs:
         return self.spark.table(f"inc_join_it.restated_{name}")
 
 
+# restated_left's and restated_left_py's join (models/ledger/restated), as the core takes it
+LEFT = dict(join_cols="TrxId", how="left", look_back_time=2, max_waiting_time=4)
+
+
+def many_inputs(inputs: Inputs) -> list[dict]:
+    """restated_many's and restated_many_py's inputs (models/ledger/restated), as the core takes them."""
+    return [
+        dict(df=inputs.table("b"), name="pay", join_cols="TrxId", look_back_time=2, max_waiting_time=4,
+             partner="first", partner_order_by="PaymentId"),
+        dict(df=inputs.table("c"), name="note", join_cols="TrxId", look_back_time=1, max_waiting_time=3,
+             aggregate={"n_notes": "count(*)"}),
+    ]  # fmt: skip
+
+
 def left_reference(inputs: Inputs):
-    return inc_join(inputs.table("a"), inputs.table("b"), join_cols="TrxId", how="left", look_back_time=2,
-                    max_waiting_time=4)  # fmt: skip
+    return inc_join(inputs.table("a"), inputs.table("b"), **LEFT)
 
 
 def many_reference(inputs: Inputs):
-    return inc_join_many(
-        inputs.table("a"),
-        [
-            dict(df=inputs.table("b"), name="pay", join_cols="TrxId", look_back_time=2, max_waiting_time=4,
-                 partner="first", partner_order_by="PaymentId"),
-            dict(df=inputs.table("c"), name="note", join_cols="TrxId", look_back_time=1, max_waiting_time=3,
-                 aggregate={"n_notes": "count(*)"}),
-        ],
-    )  # fmt: skip
+    return inc_join_many(inputs.table("a"), many_inputs(inputs))
 
 
 def assert_equal(project, model: str, expected) -> None:
