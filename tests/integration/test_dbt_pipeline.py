@@ -69,6 +69,26 @@ def test_the_tables_are_in_the_runs_table_format(spark, daily, name):
     assert described["Provider"].lower() == (table_format() or "parquet")
 
 
+def test_python_models_leave_no_temporary_table(spark, project, daily):
+    """An incremental run of a Python model writes its rows into <model>__dbt_tmp, which dbt-spark inserts from and
+    then drops: after the daily runs the catalog holds none. On parquet and Delta (where the package's writer makes
+    it a parquet table: macros/io/_py_writer.sql) the warehouse holds nothing of it either; an Iceberg table dropped
+    without PURGE keeps its files (docs/table-formats.md, Known limits)."""
+    from harness.table_formats import table_format
+
+    from .pipeline import RUN_DAYS
+
+    assert len(RUN_DAYS) > 1 and {"gen_left_py", "gen_many_py", "gen_full_microbatch_py"} <= set(daily)
+    # (a SQL model's is a temporary view of the session, which SHOW TABLES lists too)
+    listed = spark.sql("SHOW TABLES IN inc_join_it LIKE '*__dbt_tmp'").collect()
+    assert {r.tableName for r in listed if r.isTemporary} >= {"gen_left__dbt_tmp"}
+    assert [r.tableName for r in listed if not r.isTemporary] == []
+    warehouse = project.state_dir / "warehouse" / "inc_join_it.db"
+    assert warehouse.is_dir() and (warehouse / "gen_left_py").is_dir()
+    if table_format() != "iceberg":
+        assert sorted(path.name for path in warehouse.glob("*__dbt_tmp*")) == []
+
+
 def test_the_daily_runs_log_no_existing_session_warning(project, daily):
     """dbt-spark hands the profile's server_side_parameters to the session before every statement (SQL, and the
     Python models through the package's session helper); with every value as the session has it (the warehouse
@@ -173,10 +193,12 @@ def test_hourly_pipeline_equals_the_core(spark, daily):
 
 
 @pytest.fixture(scope="module")
-def reruns(project, daily):
+def reruns(spark, project, daily):
     """gen_left and gen_left_py run again after the daily pipeline: a past day (the output window vars), then the
-    last day once more (caught up: an empty window). Each run's inc_join log line per model, and the tables after
-    both runs. Two dbt invocations, shared by the test of the tables and the test of the log lines."""
+    last day once more (caught up: an empty window). Each run's inc_join log line per model, the tables after
+    both runs, and the statements the Python models' code sent in the first (spark.sql, recorded on its way).
+    Two dbt invocations, shared by the test of the tables, the test of the log lines and the test of the
+    temporary table."""
 
     def logged_lines(**invoke):
         lines = {}
@@ -190,21 +212,54 @@ def reruns(project, daily):
         return lines
 
     past = DAYS[4]
-    rerun = logged_lines(
-        today=LAST_DAY, vars={"inc_join_output_window_start": past, "inc_join_output_window_end": past}
-    )
+    sent: list[str] = []
+    session = type(spark)  # the session dbt's session connection and the Python models' code use
+    original = session.sql
+
+    def recorded(self, text, *args, **kwargs):
+        sent.append(text)
+        return original(self, text, *args, **kwargs)
+
+    session.sql = recorded
+    try:
+        rerun = logged_lines(
+            today=LAST_DAY, vars={"inc_join_output_window_start": past, "inc_join_output_window_end": past}
+        )
+    finally:
+        session.sql = original
     caught_up = logged_lines(today=LAST_DAY)
     tables = {}
     for name in ("gen_left", "gen_left_py"):
         table = project.table(name)
         tables[name] = rows(table, ordered(table.columns))
-    return {"past": past, "rerun": rerun, "caught_up": caught_up, "tables": tables}
+    return {"past": past, "rerun": rerun, "caught_up": caught_up, "tables": tables, "sent": sent}
 
 
 def test_rerunning_a_past_day_or_the_same_day_changes_nothing(reruns, daily):
     for name in ("gen_left", "gen_left_py"):
         assert reruns["tables"][name] == daily[name]
     assert set(reruns["rerun"]) == set(reruns["caught_up"]) == {"gen_left", "gen_left_py"}  # both models ran twice
+
+
+def test_a_python_models_temporary_table_is_parquet_on_delta(reruns):
+    """The rerun of a past day writes gen_left_py's rows into gen_left_py__dbt_tmp before dbt-spark inserts them:
+    on Delta the writer makes it a parquet table (macros/io/_py_writer.sql: no Delta table to create, read back and
+    drop), on Iceberg an Iceberg table; on parquet it is written by a DataFrame writer, with no statement."""
+    from harness.table_formats import table_format
+
+    # dbt-spark's insert from it went through the same session (so the recording saw the run's statements)
+    inserts = [t for t in reruns["sent"] if "insert" in t.lower() and "gen_left_py__dbt_tmp" in t.replace("`", "")]
+    assert len(inserts) == 1, reruns["sent"]
+    created = [
+        " ".join(text.replace("`", "").split())
+        for text in reruns["sent"]
+        if "gen_left_py__dbt_tmp" in text.replace("`", "") and text.lstrip().upper().startswith("CREATE")
+    ]
+    expected = {
+        "delta": "CREATE TABLE inc_join_it.gen_left_py__dbt_tmp USING parquet AS SELECT * FROM _inc_join_rows_",
+        "iceberg": "CREATE OR REPLACE TABLE inc_join_it.gen_left_py__dbt_tmp USING iceberg AS SELECT * FROM ",
+    }.get(table_format() or "parquet")
+    assert [text.startswith(expected) for text in created] == ([True] if expected else []), created
 
 
 def test_hourly_microbatch_equals_the_core(spark, project):

@@ -44,7 +44,8 @@ def run_model_code(compiled_code: str, spark: Any, name: str) -> None:
     a failure becomes one DbtRuntimeError with python_model_failure's text."""
     from dbt_common.exceptions import DbtRuntimeError
 
-    namespace: dict[str, Any] = {"__name__": "__dbt_python_model__", "spark": spark}
+    # _inc_join_in_process: the writer's code (macros/io/_py_writer.sql) runs on Spark outside Databricks
+    namespace: dict[str, Any] = {"__name__": "__dbt_python_model__", "spark": spark, "_inc_join_in_process": True}
     try:
         exec(compile(_strip_first_indent(compiled_code), f"<dbt python model {name}>", "exec"), namespace)
     except Exception as error:
