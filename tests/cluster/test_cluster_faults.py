@@ -5,8 +5,10 @@ thrift, Python models through Spark Connect). Faults while a daily run is in fli
 plain `dbt run`: one executor JVM killed, the Thrift Server killed, the dbt process killed. At the end both
 tables equal the core over the period, with nothing lost or twice, and the run ledger agrees with them.
 
-"In flight" means: Spark is writing the run's staged files into ledger_left (new ones, not those a killed
-run left behind). Everything is read back from the files, with the pytest process's own Spark."""
+"In flight" means: the run's write job into ledger_left has begun, so its staging directory exists (a new one,
+not one a killed run left behind); it stays until the job commits. (Watching for the staged data files instead
+missed a day's write on a quiet host: its few small files were written and moved between two looks.) Everything
+is read back from the files, with the pytest process's own Spark."""
 
 from __future__ import annotations
 
@@ -22,7 +24,6 @@ from dbt_inc_join import inc_join
 from scripts import spark_cluster
 from scripts.thrift_server import pid_alive
 
-from ..integration.fault_driver import staged_data_files
 from ..integration.pipeline import DAYS, LAST_DAY, SETTINGS, rows
 from ..integration.test_ledger import assert_ledger_agrees, ledger_rows
 from ..thrift.conftest import ThriftDbt
@@ -78,14 +79,20 @@ class Cluster:
                 found.append(int(entry.name))
         return found
 
-    def staged_files(self) -> set[Path]:
-        """The data files Spark is writing into ledger_left for uncommitted jobs (and those killed jobs left)."""
-        return staged_data_files(self.warehouse / "ledger_left")
+    def staging(self) -> set[Path]:
+        """The staging directories of write jobs into ledger_left (a dynamic partition overwrite's
+        .spark-staging-*, other writes' _temporary): from the job's start to its commit, and those killed jobs left."""
+        return {
+            Path(root) / name
+            for root, directories, _ in os.walk(self.warehouse / "ledger_left")
+            for name in directories
+            if name.startswith(".spark-staging") or name == "_temporary"
+        }
 
     def wait_until_writing(self, before: set[Path], timeout: float = 300.0) -> None:
-        """Until the run just submitted writes a staged file of its own (not one a killed run left behind)."""
+        """Until the run just submitted has begun its write job (a staging directory that was not there before)."""
         began = time.monotonic()
-        while not self.staged_files() - before:
+        while not self.staging() - before:
             if time.monotonic() - began > timeout:
                 raise AssertionError("the run never started writing ledger_left")
             time.sleep(0.005)
@@ -148,7 +155,7 @@ def test_an_executor_killed_while_a_run_writes_is_replaced_and_the_run_succeeds(
     for day in DAYS[:3]:
         dbt.invoke("run", *SELECT, today=day)
     executors = cluster.executors()
-    before = cluster.staged_files()
+    before = cluster.staging()
     dbt.submit("run", *SELECT, today=DAYS[3])
     cluster.wait_until_writing(before)
     os.kill(executors[0], signal.SIGKILL)
@@ -164,7 +171,7 @@ def test_the_server_or_dbt_killed_while_a_run_writes_then_the_next_plain_run(spa
     # 2. the Thrift Server (the driver) killed while the run writes: the run fails; a new server on the same
     # warehouse and metastore, and the next plain run completes the day
     logged = len(dbt.log_path.read_text(errors="replace"))
-    before = cluster.staged_files()
+    before = cluster.staging()
     dbt.submit("run", *SELECT, today=DAYS[4])
     cluster.wait_until_writing(before)
     os.killpg(cluster.server.pid, signal.SIGKILL)
@@ -178,7 +185,7 @@ def test_the_server_or_dbt_killed_while_a_run_writes_then_the_next_plain_run(spa
     cluster.dbt.invoke("run", *SELECT, today=DAYS[4])
 
     # 3. the dbt process killed while the run writes (the server may finish the statement on its own)
-    before = cluster.staged_files()
+    before = cluster.staging()
     cluster.dbt.submit("run", *SELECT, today=DAYS[5])
     cluster.wait_until_writing(before)
     cluster.dbt.process.kill()
