@@ -106,6 +106,12 @@ import uuid as _inc_join_uuid
 
 _inc_join_view = "_inc_join_rows_" + _inc_join_uuid.uuid4().hex
 df.createOrReplaceTempView(_inc_join_view)
+_inc_join_create = (
+    "CREATE OR REPLACE TABLE " + {{ relation | string | tojson }} + " USING " + {{ file_format | tojson }}
+    {%- if partition_by %}
+    + " PARTITIONED BY (" + {{ quoted_partitions | join(', ') | tojson }} + ")"
+    {%- endif %}
+)
 {%- if temporary and file_format == 'delta' %}
 # an incremental run's temporary table, which dbt-spark inserts from and then drops. Where the package's own helpers
 # run this code (in dbt's process: Spark outside Databricks) it is a parquet table, which costs no Delta commit and
@@ -115,18 +121,8 @@ df.createOrReplaceTempView(_inc_join_view)
 if globals().get("_inc_join_in_process"):
     spark.sql("DROP TABLE IF EXISTS " + {{ relation | string | tojson }})  # a killed run's
     _inc_join_create = "CREATE TABLE " + {{ relation | string | tojson }} + " USING parquet"
-else:
-    _inc_join_create = "CREATE OR REPLACE TABLE " + {{ relation | string | tojson }} + " USING delta"
-spark.sql(_inc_join_create + " AS SELECT * FROM " + _inc_join_view)
-{%- else %}
-spark.sql(
-    "CREATE OR REPLACE TABLE " + {{ relation | string | tojson }} + " USING " + {{ file_format | tojson }}
-    {%- if partition_by %}
-    + " PARTITIONED BY (" + {{ quoted_partitions | join(', ') | tojson }} + ")"
-    {%- endif %}
-    + " AS SELECT * FROM " + _inc_join_view
-)
 {%- endif %}
+spark.sql(_inc_join_create + " AS SELECT * FROM " + _inc_join_view)
 spark.catalog.dropTempView(_inc_join_view)
 {%- else %}
 writer = df.write.mode("overwrite").format({{ file_format | tojson }})
