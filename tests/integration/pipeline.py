@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
+from pyspark import __version__ as pyspark_version
+
 from harness.table_formats import table_format
 
 FIRST_DAY, LAST_DAY = date(2025, 1, 1), date(2025, 1, 8)
@@ -43,6 +45,10 @@ PARQUET_ONLY = (
     if table_format()
     else []
 )
+# Delta on Spark 3.5 (the Databricks LTS line) also leaves out the Python model of several inputs and the hourly
+# model: their writes are those of gen_left_py and gen_left, which it builds; the Spark 4.1 format legs build both.
+if table_format() and pyspark_version.startswith("3."):
+    PARQUET_ONLY += ["gen_many_py", "gen_hour_left"]
 DAILY = [name for name in DAILY if name not in PARQUET_ONLY]
 
 
@@ -61,17 +67,22 @@ def rows(df, columns):
     )
 
 
-# The pipeline's runs: a first run on day 3 over the days loaded by then, then one run a day (6 dbt invocations; each
-# costs about as much as the next, so the first covering three days keeps the suite within its time). A format leg
+# The pipeline's runs: a first run on day 4 over the days loaded by then, then one run a day (5 dbt invocations; each
+# costs about as much as the next, so the first covering four days keeps the suite within its time). A format leg
 # starts on day 5 (4 invocations: a Delta invocation costs about 1.5 times parquet's, measured 332 s against 217 s
-# for the six); its daily runs still cross the waiting and look-back windows of the rows before them.
-RUN_DAYS = DAYS[4:] if table_format() else DAYS[2:]
+# for six); the daily runs still cross the waiting and look-back windows of the rows before them.
+RUN_DAYS = DAYS[4:] if table_format() else DAYS[3:]
+# The microbatch models' first batch. dbt runs one batch per day, and a batch costs a format leg about as much as a
+# daily run of another model (Delta: about 7 s, Iceberg 3 s), so a format leg starts them on day 4 (the first run
+# has 2 batches, not 5); their tables then hold gen_left's and gen_full's rows from that day on. The parquet legs
+# run every batch from the first day.
+MICROBATCH_FROM = DAYS[3] if table_format() else FIRST_DAY
 
 
 def run_daily_pipeline(project):
     """Run every daily model on each of RUN_DAYS, and the microbatch models over the days since the last run (one
-    batch a day); return each table's rows."""
-    previous = FIRST_DAY
+    batch a day, from MICROBATCH_FROM); return each table's rows."""
+    previous = MICROBATCH_FROM
     for day in RUN_DAYS:
         # the event-time bounds only concern the microbatch models: one batch a day, up to the day just loaded
         project.invoke(
