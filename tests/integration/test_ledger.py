@@ -28,7 +28,7 @@ pytestmark = pytest.mark.dbt
 REPO = Path(__file__).resolve().parents[2]
 LEDGER = "inc_join_it.dbt_inc_join_runs"
 LONG_FIRST_DAY = date(2025, 1, 1)
-LONG_DAYS = 10  # the days of the long models (every JoinType of how = full appears by then: 1-6 and 5 daily runs)
+LONG_DAYS = 10  # the days of the long models (every JoinType of how = full appears by then: 1-6, then 4 daily runs)
 LONG_FIRST_RUN = 6  # their first run is on day 6 (a first run over the days loaded by then), then one a day
 LONG_RUNS = LONG_DAYS - LONG_FIRST_RUN + 1
 
