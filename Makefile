@@ -73,7 +73,7 @@ TMPDIR_READY := mkdir -p .pytest-tmp &&
 # 2 cores busy (Python, dbt and Spark's driver take turns with the executors), and the lanes take about as long
 # as each other. --output-sync prints each leg's output in one piece when it ends. The two environments are built
 # at once before the lanes (pip waits on its index and disk as much as on a core).
-test: java ## check and every engine run, in two lanes at once (about 38-40 min on 2 cores)
+test: java ## check and every engine run, in two lanes at once (about 38-42 min on 2 cores)
 	$(MAKE) --no-print-directory -j3 $(STAMP) $(STAMP35) $(STAMPF)
 	$(MAKE) --no-print-directory $(PEER_STAMP) $(JARS_STAMP) integration-deps
 	$(MAKE) --no-print-directory -j2 --output-sync=recurse test-lane-1 test-lane-2
