@@ -8,6 +8,7 @@ No Spark, no dbt invocation: dbt's own type check, the signatures read with Jinj
 from __future__ import annotations
 
 import re
+from functools import cache
 from pathlib import Path
 
 import jinja2
@@ -21,8 +22,9 @@ MACROS = REPO / "macros"
 OPENING = re.compile(r"{%-?\s*(macro|test)\s+(\w+)\s*\((.*?)\)\s*-?%}", re.DOTALL)
 
 
+@cache
 def signatures() -> dict[str, list[str]]:
-    """Every macro's argument names, as Jinja reads its signature (dbt takes them from there)."""
+    """Every macro's argument names, as Jinja reads its signature (dbt takes them from there); read once."""
     found: dict[str, list[str]] = {}
     for path in MACROS.rglob("*.sql"):
         for kind, name, arguments in OPENING.findall(path.read_text()):
