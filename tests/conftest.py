@@ -25,9 +25,10 @@ os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
 
 # The property tests' example count: `inc_join` in `make test`'s Spark 4 core leg, `fast` in `make test-core`
 # (pytest --hypothesis-profile=fast), `engine` in its Spark 3.5 core leg (--hypothesis-profile=engine): the
-# properties check engine-independent logic against the oracle, 20 examples each on Spark 4; on the second engine
-# a few examples each run the drawn statements there against the same oracle.
-settings.register_profile("inc_join", max_examples=20)
+# properties check engine-independent logic against the oracle, 16 examples each on Spark 4 (20 until issue 42's
+# budget: 16 still runs every (mode, how) pair of test_properties' one-row matrix); on the second engine a few
+# examples each run the drawn statements there against the same oracle.
+settings.register_profile("inc_join", max_examples=16)
 settings.register_profile("fast", max_examples=8)
 settings.register_profile("engine", max_examples=4)
 settings.load_profile("inc_join")

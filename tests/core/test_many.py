@@ -141,9 +141,9 @@ def oracle_inputs(scenario):
     return specs
 
 
-# each example is up to six runs of two or three inputs (the suite's most expensive example): 10 with the profile's
-# 20, as many as the profile says below that (make test's time; test_restated_property.py tiles inc_join_many too)
-@settings(PROPERTY_SETTINGS, max_examples=min(10, settings().max_examples))
+# each example is up to six runs of two or three inputs (the suite's most expensive example): 8 with the profile's
+# 16, as many as the profile says below that (make test's time; test_restated_property.py tiles inc_join_many too)
+@settings(PROPERTY_SETTINGS, max_examples=min(8, settings().max_examples))
 @given(scenario=many_scenarios())
 def test_many_inputs_tile_and_match_the_oracle(spark, scenario):
     """One run equals the oracle; the tiles, each made when the rows up to its end are loaded, add up to it; a

@@ -36,7 +36,7 @@ from ..core.test_properties import CONDITIONS, oracle_cond
 pytestmark = pytest.mark.dbt
 
 SCHEMA = "inc_join_it"
-EXAMPLES = 20
+EXAMPLES = 16  # 20 until issue 42's budget
 SEED = 41
 
 # output name -> (Spark SQL aggregate, its Python twin over the partner B rows)
