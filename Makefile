@@ -73,7 +73,7 @@ TMPDIR_READY := mkdir -p .pytest-tmp &&
 # 2 cores busy (Python, dbt and Spark's driver take turns with the executors), and the lanes take about as long
 # as each other. --output-sync prints each leg's output in one piece when it ends. The three environments and the
 # jars are fetched at once before the lanes (pip and Maven wait on their index and disk as much as on a core).
-test: java ## check and every engine run, in two lanes at once (about 37-40 min on 2 cores)
+test: java ## check and every engine run, in two lanes at once (about 36-40 min on 2 cores)
 	$(MAKE) --no-print-directory -j4 $(STAMP) $(STAMP35) $(STAMPF) $(JARS_STAMP)
 	$(MAKE) --no-print-directory $(PEER_STAMP) integration-deps
 	$(MAKE) --no-print-directory -j2 --output-sync=recurse test-lane-1 test-lane-2
