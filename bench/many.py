@@ -1,5 +1,6 @@
 """The many-rows-per-key suite (`--suite many-rows`): spec §11's modes against hand-written baselines
-(bench/sql/many_*.sql) on bench/data.py's ``dense`` and ``hot`` shapes (docs/performance.md, "Many rows per key")."""
+(bench/sql/many_*.sql) on bench/data.py's ``dense``, ``hot`` and ``recurring`` shapes (docs/performance.md,
+"Many rows per key")."""
 
 from __future__ import annotations
 
@@ -32,11 +33,19 @@ AGGREGATE_FINGERPRINT = (
 # one history, so that it adds only seconds to the test suite.
 QUICK_SPEC = ManySpec("quick", 3, 8, 12)
 SHAPES = {
-    "full": {"dense": ManySpec("dense", 20, 20, 365), "hot": ManySpec("hot", 1, 2000, 365)},
-    "quick": {"dense": QUICK_SPEC, "hot": QUICK_SPEC},
+    "full": {
+        "dense": ManySpec("dense", 20, 20, 365),
+        "hot": ManySpec("hot", 1, 2000, 365),
+        # issue 44: keys that come back every day with one row, a customer's daily row over a year
+        "recurring": ManySpec("recurring", 2000, 1, 365),
+    },
+    "quick": {"dense": QUICK_SPEC, "hot": QUICK_SPEC, "recurring": QUICK_SPEC},
 }
 # History lengths registered per shape (the last one is the dataset's length)
-HISTORIES = {"full": {"dense": (365,), "hot": (30, 365)}, "quick": {"dense": (12,), "hot": (12,)}}
+HISTORIES = {
+    "full": {"dense": (365,), "hot": (30, 365), "recurring": (365,)},
+    "quick": {"dense": (12,), "hot": (12,), "recurring": (12,)},
+}
 
 
 @dataclass(frozen=True)
@@ -44,7 +53,7 @@ class ManyCase(Tables):
     """One measured situation of the suite: a mode of spec §11 on a data shape, a history and a window."""
 
     mode: str  # all, aggregate, first, last
-    shape: str  # dense, hot
+    shape: str  # dense, hot, recurring
     how: str
     history: int
     window: str  # "daily" (the last day) or "whole" (every day of the history)
@@ -120,6 +129,12 @@ ALL = (
     (f"core default plan / core {RPK}", "core-default-plan", "core", None),
     (f"core auto / core {RPK}", "core-auto", "core", "≤ 1.1"),
 )
+# issue 44: keys that come back every day, whole history: the plain plan compares each A row with a year of B
+RECURRING_ALL = (
+    ("core auto (the default) / hand-written bucketed join", "core-auto", "bucketed", "≤ 1.2"),
+    (f"core auto / core {RPK}", "core-auto", "core", "≤ 1.1"),
+    ("core plain plan / core auto", "core-default-plan", "core-auto", None),
+)
 # issue 44: the dense daily run against the same hand-written join over the same day
 DAILY_ALL = (
     (f"core {RPK} / hand-written bucketed join", "core", "bucketed", "≤ 1.1"),
@@ -156,7 +171,7 @@ class ManyRows(Suite):
     def data(self, spark, run) -> None:
         """Per shape: the dataset and the history lengths registered (tables ``<shape>_a_<n>d``)."""
         size = "quick" if run.config.quick else "full"
-        for shape in ("dense", "hot"):
+        for shape in SHAPES[size]:
             spec = SHAPES[size][shape]
             dataset, generated = ensure_dataset(spark, spec, run.config.cache_dir)
             histories = HISTORIES[size][shape]
@@ -182,6 +197,9 @@ class ManyRows(Suite):
         everything = whole("all", "dense", "inner", histories["dense"][-1])
         cells += [Cell(everything, v, config.whole_repeats) for v in ("core", "bucketed", "sql", "core-auto")]
         cells.append(Cell(everything, "core-default-plan", config.slow_repeats))
+        recurring = whole("all", "recurring", "inner", histories["recurring"][-1])
+        variants = ("core", "bucketed", "core-auto", "core-default-plan")
+        cells += [Cell(recurring, v, config.whole_repeats) for v in variants]
         # spec §15: the daily run of partner = 'all' on dense data, both forced plans and the automatic choice
         daily = ManyCase("all", "dense", "inner", histories["dense"][-1], "daily", last, last)
         cells += [
@@ -209,7 +227,8 @@ class ManyRows(Suite):
         """The issue's targets for the suite (TARGETS), and the ratios it asks to report (goal None)."""
 
         def at(mode: str, variant: str, window: str = "whole", **more) -> Cell | None:
-            return find(cells, variant, mode=mode, window=window, **more)
+            shape = more.pop("shape", "dense" if mode == "all" else "hot")
+            return find(cells, variant, mode=mode, window=window, shape=shape, **more)
 
         found = []
         for mode, label, ratios in TARGETS:
@@ -218,6 +237,12 @@ class ManyRows(Suite):
                 label = f"{label}, {core_cell.case.shape} {core_cell.case.history} d whole history"
                 for name, x, y, goal in ratios:
                     found += ratio_target(f"{name}, {label}", at(mode, x), at(mode, y), goal)
+            recurring = at("all", "core", shape="recurring")
+            for name, x, y, goal in RECURRING_ALL if mode == "all" and recurring is not None else ():
+                recurring_label = f"{name}, partner all, inner, recurring {recurring.case.history} d whole history"
+                found += ratio_target(
+                    recurring_label, at(mode, x, shape="recurring"), at(mode, y, shape="recurring"), goal
+                )
             if mode == "all" and at("all", "core-auto", "daily") is not None:
                 for name, x, y, goal in DAILY_ALL:
                     daily_label = f"{name}, partner all, inner, dense daily run"

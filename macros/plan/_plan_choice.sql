@@ -86,8 +86,8 @@
 {% endmacro %}
 
 {% macro _choose_join_plan(a, b, params, inputs, window) %}
-  {#- The plan of a run: _fixed_plan, _range_plan, the grouped plan for one row per A, or _auto_plan over samples
-      of the read ranges (spec §4). A unit test's window is decided in SQL over its given rows: nothing to sample
+  {#- The plan of a run: _fixed_plan, _range_plan, the grouped plan for one row per A, or _pairs_plan from one
+      query over A's sample and B's last join window (spec §4's read ranges). A unit test's window is decided in SQL over its given rows: nothing to sample
       there. -#}
   {%- set fixed = dbt_inc_join._fixed_plan(params, window.end is none or window.empty) -%}
   {%- if fixed is not none -%}{{ return(fixed) }}{%- endif -%}
@@ -105,17 +105,19 @@
         range the buckets win, and A is often an earlier step's output, which a sample would compute -#}
     {{ return(dbt_inc_join._plan_choice(true, 'one row per A row')) }}
   {%- endif -%}
-  {%- set samples = [] -%}
-  {%- for relation in [a, b] -%}
-    {%- set index = loop.index0 -%}
-    {%- if index == 0 or samples[0].shared >= dbt_inc_join._plan_choice_settings().shared_rows -%}
-      {%- set keys = inputs['keys'] | map(attribute=index) | list -%}
-      {%- set range_sql = dbt_inc_join._arrival_range_sql(inputs.inc_col[index], inputs.raw_types[index],
-                                                          ranges[index][0], ranges[index][1], unit) -%}
-      {%- do samples.append(dbt_inc_join._sample_sharing(relation, keys, range_sql)) -%}
-    {%- endif -%}
+  {%- set reach = dbt_inc_join._pairs_ranges(ranges, window.end, params.look_back_time, params.max_waiting_time,
+                                             unit) -%}
+  {%- if reach.a is none -%}{{ return(dbt_inc_join._pairs_plan(none, reach, unit)) }}{%- endif -%}
+  {%- set range_sqls = [] -%}
+  {%- for index in [0, 1] -%}
+    {%- set bounds = reach.a if index == 0 else reach.b -%}
+    {%- do range_sqls.append(dbt_inc_join._arrival_range_sql(inputs.inc_col[index], inputs.raw_types[index],
+                                                             bounds[0], bounds[1], unit)) -%}
   {%- endfor -%}
-  {{ return(dbt_inc_join._auto_plan(samples[0], samples[1] if samples | length > 1 else none)) }}
+  {%- set found = run_query(dbt_inc_join._pairs_sample_sql(a, b, inputs['keys'] | map(attribute=0) | list,
+                                                           inputs['keys'] | map(attribute=1) | list,
+                                                           range_sqls[0], range_sqls[1])) -%}
+  {{ return(dbt_inc_join._pairs_plan(found.rows[0], reach, unit)) }}
 {% endmacro %}
 
 {% macro _sample_sharing(relation, keys, range_sql) %}
@@ -127,4 +129,70 @@
                             ~ ' where ' ~ dbt_inc_join._sample_predicate(keys, range_sql)
                             ~ ' limit ' ~ dbt_inc_join._plan_choice_settings().sample_rows) -%}
   {{ return(dbt_inc_join._key_sharing(found.rows)) }}
+{% endmacro %}
+
+{% macro _pairs_ranges(ranges, end, look_back_time, max_waiting_time, time_uom) %}
+  {#- What the one query of 'auto' reads on a long run of partner = all: B's last join window [end - w + 1, end]
+      (w = look_back_time + max_waiting_time + 1), and A's sample from its read range up to end - w - mw, whose own
+      partners all arrive before that window: a key of the sample found there has rows far apart in time.
+      b_units: the length of B's read range (none: it has no lower bound); a: none when nothing lies before. -#}
+  {%- set width = dbt_inc_join._bucket_width(look_back_time, max_waiting_time) -%}
+  {%- set a_upper = dbt_inc_join._shift_value(end, -(width + max_waiting_time), time_uom) -%}
+  {%- set a_lower = ranges[0][0] -%}
+  {%- set b_lower = ranges[1][0] -%}
+  {{ return({
+      'a': none if a_lower is not none and a_upper < a_lower else [a_lower, a_upper],
+      'b': [dbt_inc_join._shift_value(end, 1 - width, time_uom), end],
+      'b_units': none if b_lower is none else dbt_inc_join._units_between(end, b_lower, time_uom) + 1,
+      'far_units': width,
+  }) }}
+{% endmacro %}
+
+{% macro _pairs_sample_sql(a, b, a_keys, b_keys, a_range_sql, b_range_sql) %}
+  {#- One query, one row: how many A rows the sample holds (the first sample_rows of A's range with keys), and how
+      many B rows of B's range share a key with them, summed over the sample's rows: the pairs the plain key join
+      compares there. COALESCE(1): one partition read in order, as the sample of inc_join_many. -#}
+  {%- set sample = [] -%}
+  {%- set found = [] -%}
+  {%- set equal = [] -%}
+  {%- for index in range(a_keys | length) -%}
+    {%- do sample.append(dbt_inc_join._quote(a_keys[index]) ~ ' AS _sk' ~ index) -%}
+    {%- do found.append(dbt_inc_join._quote(b_keys[index]) ~ ' AS _fk' ~ index) -%}
+    {%- do equal.append('_sample._sk' ~ index ~ ' = _found._fk' ~ index) -%}
+  {%- endfor -%}
+  {%- set found_keys = [] -%}
+  {%- for index in range(b_keys | length) -%}{%- do found_keys.append('_fk' ~ index) -%}{%- endfor -%}
+  {{ return(
+      'SELECT count(*) AS sample_rows, coalesce(sum(_found._n), 0) AS pairs'
+      ~ ' FROM (SELECT /*+ COALESCE(1) */ ' ~ sample | join(', ') ~ ' FROM ' ~ a
+      ~ ' WHERE ' ~ dbt_inc_join._sample_predicate(a_keys, a_range_sql)
+      ~ ' LIMIT ' ~ dbt_inc_join._plan_choice_settings().sample_rows ~ ') AS _sample'
+      ~ ' LEFT JOIN (SELECT ' ~ found_keys | join(', ') ~ ', count(*) AS _n FROM (SELECT ' ~ found | join(', ')
+      ~ ' FROM ' ~ b ~ ' WHERE ' ~ dbt_inc_join._sample_predicate(b_keys, b_range_sql) ~ ') AS _b'
+      ~ ' GROUP BY ' ~ found_keys | join(', ') ~ ') AS _found'
+      ~ ' ON ' ~ equal | join(' AND ')
+  ) }}
+{% endmacro %}
+
+{% macro _pairs_plan(found, reach, time_uom) %}
+  {#- The choice of 'auto' for a long run of partner = all, from _pairs_sample_sql's row ({'sample_rows',
+      'pairs'}, or none: nothing to sample): the B rows the plain key join would compare with each A row, measured
+      in B's last join window and scaled to B's read range. From shared_rows of them on, the grouped plan. -#}
+  {%- set threshold = dbt_inc_join._plan_choice_settings().shared_rows -%}
+  {%- set far = dbt_inc_join._units_text(reach.far_units, time_uom) -%}
+  {%- if found is none or found['sample_rows'] == 0 -%}
+    {{ return(dbt_inc_join._plan_choice(false, 'auto: no A rows with keys to sample before the last ' ~ far
+                                               ~ " of B's read range")) }}
+  {%- endif -%}
+  {%- set each = found['pairs'] / found['sample_rows'] -%}
+  {%- set text = 'auto: ' ~ found['sample_rows'] ~ ' A rows of a sample meet ' ~ '%.1f' | format(each)
+                 ~ ' B rows each in the last ' ~ far ~ " of B's read range" -%}
+  {%- set whole = each -%}
+  {%- if reach.b_units is not none -%}
+    {%- set whole = each * reach.b_units / reach.far_units -%}
+    {%- set text = text ~ ', about ' ~ '%.0f' | format(whole) ~ ' in its '
+                   ~ dbt_inc_join._units_text(reach.b_units, time_uom) -%}
+  {%- endif -%}
+  {%- set grouped = whole >= threshold -%}
+  {{ return(dbt_inc_join._plan_choice(grouped, text ~ (', at least ' if grouped else ', below ') ~ threshold)) }}
 {% endmacro %}

@@ -12,7 +12,16 @@ from hypothesis import strategies as st
 from dbt_inc_join import inc_join
 from dbt_inc_join.orchestration.join import prepare_join
 from dbt_inc_join.orchestration.many import inc_join_many, input_plans, plans_text, prepare_many
-from dbt_inc_join.plan.plan_choice import KeySharing, auto_plan, choose_join_plan, fixed_plan, forced_plan, key_sharing
+from dbt_inc_join.plan.plan_choice import (
+    KeySharing,
+    auto_plan,
+    choose_join_plan,
+    fixed_plan,
+    forced_plan,
+    key_sharing,
+    pairs_plan,
+)
+from dbt_inc_join.plan.time_units import TimeUnit
 from dbt_inc_join.plan.validation import check_parameters
 from dbt_inc_join.plan.window import OutputWindow
 
@@ -45,6 +54,48 @@ def test_auto_plan_groups_only_when_both_samples_are_dense_and_says_why():
     assert auto_plan(dense, KeySharing(1000, 8.0)).text == (
         "grouped (auto: 50.0 rows a key in a sample of 1000 A rows, 8.0 in a sample of 1000 B rows, both at least 8)"
     )
+
+
+def test_pairs_plan_scales_what_the_plain_join_compares_to_b_s_read_range_and_says_why():
+    """spec §15: the B rows each sampled A row meets in B's last join window, scaled to B's read range; from
+    shared_rows (8) on, the grouped plan."""
+    reach = dict(a=None, b=None, b_units=40, far_units=4)
+    assert pairs_plan(dict(sample_rows=1000, pairs=700), reach, TimeUnit.DAY).text == (
+        "plain (auto: 1000 A rows of a sample meet 0.7 B rows each in the last 4 days of B's read range, about 7 in "
+        "its 40 days, below 8)"
+    )
+    assert pairs_plan(dict(sample_rows=1000, pairs=800), reach, TimeUnit.DAY).text == (
+        "grouped (auto: 1000 A rows of a sample meet 0.8 B rows each in the last 4 days of B's read range, about 8 "
+        "in its 40 days, at least 8)"
+    )
+    # B's read range without a lower bound (a first run over all of history): the window's count as it is
+    endless = dict(reach, b_units=None, far_units=1)
+    assert pairs_plan(dict(sample_rows=10, pairs=75), endless, TimeUnit.HOUR).text == (
+        "plain (auto: 10 A rows of a sample meet 7.5 B rows each in the last 1 hour of B's read range, below 8)"
+    )
+    for found in (None, dict(sample_rows=0, pairs=0)):
+        assert pairs_plan(found, reach, TimeUnit.DAY).text == (
+            "plain (auto: no A rows with keys to sample before the last 4 days of B's read range)"
+        )
+
+
+def test_keys_that_come_back_every_day_take_the_grouped_plan(spark):
+    """30 keys, each with one row a day on each side over 20 days: a sample of the first rows sees each key once
+    a day, but over the run the plain join would compare each A row with 20 B rows of its key (spec §15)."""
+    a = [dict(id=t * 100 + k, k=k, t=t) for t in range(20) for k in range(30)]
+    b = [dict(id=5000 + t * 100 + k, k=k, t=t) for t in range(20) for k in range(30)]
+    frames = side_frame(spark, a, "a", "day", "date"), side_frame(spark, b, "b", "day", "date")
+    arguments = dict(join_cols="k", how="inner", look_back_time=1, max_waiting_time=1)
+    window = OutputWindow(bound(0, "day"), bound(19, "day"))
+    chosen = choose_join_plan(prepare_join(*frames, **arguments), window).text
+    # B reads days -2-19 (22 days); in its last join window, days 17-19, each key has 3 rows: 3 over 3 days is 22
+    # over 22. A's sample: the rows of days -1-15 (whose partners all arrive by day 16), 16 days of 30
+    assert chosen == (
+        "grouped (auto: 480 A rows of a sample meet 3.0 B rows each in the last 3 days of B's read range, about 22 "
+        "in its 22 days, at least 8)"
+    )
+    got = inc_join(*frames, output_window_start=window.start, output_window_end=window.end, **arguments)
+    assert Counter(oracle_rows(got, "day")) == Counter(expected_rows(a, b, how="inner", lb=1, mw=1, start=0, end=19))
 
 
 def test_fixed_plans_need_no_sample():
@@ -86,11 +137,17 @@ def test_a_run_chooses_from_its_own_slices_so_the_plan_switches_with_the_data(sp
         got = inc_join(*frames, output_window_start=window.start, output_window_end=window.end, **arguments)
         expected = expected_rows(a, b, how="left", lb=1, mw=1, start=lo, end=hi)
         assert Counter(oracle_rows(got, "day")) == Counter(expected)
-    # B reads days -2-5 (8 days, more than 2 join windows of 3): A's sample, days -1-5
-    assert chosen[0] == "plain (auto: 1.0 rows a key in a sample of 6 A rows, below 8)"
-    # A reads days 11-16, B days 10-16: both the 50 rows of key 0 on days 12-16
+    # B reads days -2-5 (8 days, more than 2 join windows of 3); B's last join window is days 3-5, and A's sample
+    # days -1-1 (the rows whose partners all arrive before it): A's rows of days 0 and 1, whose keys B never has
+    assert chosen[0] == (
+        "plain (auto: 2 A rows of a sample meet 0.0 B rows each in the last 3 days of B's read range, "
+        "about 0 in its 8 days, below 8)"
+    )
+    # A reads days 11-16, B days 10-16: A's sample is day 12's 10 rows of key 0 (A has no row on day 11), each
+    # meeting the 30 rows of key 0 in B's days 14-16; 30 over 3 days is 70 over B's 7
     assert chosen[12] == (
-        "grouped (auto: 50.0 rows a key in a sample of 50 A rows, 50.0 in a sample of 50 B rows, both at least 8)"
+        "grouped (auto: 10 A rows of a sample meet 30.0 B rows each in the last 3 days of B's read range, "
+        "about 70 in its 7 days, at least 8)"
     )
     assert chosen[16] == "plain (auto: B's read range of 3 days is at most 2 join windows of 3 days)"
 

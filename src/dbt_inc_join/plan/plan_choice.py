@@ -6,10 +6,10 @@ matches, the compatibility mode and many_rows_per_key=False never do. With 'auto
 B read range spans at most a few join windows (a daily run) takes the plain join: the grouped plan would
 compare each of A's distinct (keys, arrival) with the B rows of the one or two buckets its window touches,
 about as many as such a range holds, and add work of its own. A longer run of one row per A groups; a longer
-run of partner = all looks at the first rows of its own read range on each side: when a row there shares its
-key with many rows of the sample on both sides, the plain join would compare every A row of a key with every B
-row of it, and the grouped plan wins. Reading a few hundred rows costs one small Spark job per side (B's only
-when A's sample is dense); the plan is decided before the join is built.
+run of partner = all measures what the plain join would compare: one query counts, for the first rows of A's
+range before B's last join window, the B rows of that window with the same key. Scaled to B's read range, from
+a few B rows per A row on (a dense key, or keys that come back day after day) the grouped plan wins. The query
+is one small Spark job; the plan is decided before the join is built.
 """
 
 from __future__ import annotations
@@ -20,14 +20,15 @@ from typing import Any
 
 from pyspark.sql import DataFrame
 
-from ..sql_text import render
+from ..sql_text import render, statement
 from ..sql_text.arguments import params_of
 from ..sql_text.fragments import arrival_range_sql, quote
+from ..sql_text.statement import relation, rendered
 from ..tables.shared_tables import PLAN_CHOICE
 from .prepared import PreparedJoin
 from .time_units import TimeUnit, UnitValue
 from .validation import JoinParameters
-from .window import OutputWindow, read_ranges
+from .window import OutputWindow, ReadRange, read_ranges
 
 RANGE_WINDOWS: int = PLAN_CHOICE["range_windows"]
 SAMPLE_ROWS: int = PLAN_CHOICE["sample_rows"]
@@ -110,7 +111,7 @@ def sample_predicate(keys: Sequence[str], range_sql: str) -> str:
 
 def choose_join_plan(prepared: PreparedJoin, window: OutputWindow) -> PlanChoice:
     """The plan of a run over ``window``: fixed_plan, range_plan, the grouped plan for one row per A, or
-    auto_plan over samples of the read ranges (spec §4)."""
+    pairs_plan from one query over A's sample and B's last join window (spec §4's read ranges): one Spark job."""
     params, inputs = prepared.params, prepared.inputs
     fixed = fixed_plan(params, window.end is None or window.is_empty)
     if fixed is not None:
@@ -130,14 +131,34 @@ def choose_join_plan(prepared: PreparedJoin, window: OutputWindow) -> PlanChoice
         # one row per A (partner first, last, aggregate) reduces B per A's (keys, arrival) either way; over a long
         # range the buckets win, and A is often an earlier step's output, which a sample would compute
         return PlanChoice(True, "one row per A row")
-    samples: list[KeySharing] = []
-    for index, df in enumerate((prepared.df_a, prepared.df_b)):
-        lower, upper = ranges[index]
-        range_sql = arrival_range_sql(inputs.inc_col[index], inputs.arrival_types[index], lower, upper, unit)
-        samples.append(sample_sharing(df, [key[index] for key in inputs.keys], range_sql))
-        if samples[0].shared < SHARED_ROWS:
-            break  # A's keys are (nearly) unique: the plain join pairs each B row with few A rows
-    return auto_plan(samples[0], samples[1] if len(samples) > 1 else None)
+    reach = pairs_ranges(ranges, ranges[1][1], params.look_back_time, params.max_waiting_time, unit)
+    if reach["a"] is None:
+        return pairs_plan(None, reach, unit)
+    range_sqls = [
+        arrival_range_sql(inputs.inc_col[index], inputs.arrival_types[index], reach[side][0], reach[side][1], unit)
+        for index, side in enumerate(("a", "b"))
+    ]
+    keys = [[key[index] for key in inputs.keys] for index in (0, 1)]
+    text = rendered("_pairs_sample_sql", relation("a"), relation("b"), *keys, *range_sqls)
+    row = statement.run(text, {"a": prepared.df_a, "b": prepared.df_b}).collect()[0]
+    return pairs_plan(row.asDict(), reach, unit)
+
+
+def pairs_ranges(
+    ranges: tuple[ReadRange, ReadRange], end: UnitValue, look_back_time: int, max_waiting_time: int, unit: TimeUnit
+) -> dict[str, Any]:
+    """What the query of 'auto' reads on a long run of partner = all: A's sample range (``a``, None when nothing
+    lies before B's last join window), B's last join window (``b``), B's read range in units (``b_units``, None
+    without a lower bound) and the window's (``far_units``); the macro ``_pairs_ranges``."""
+    return dict(render("_pairs_ranges", [list(r) for r in ranges], end, look_back_time, max_waiting_time, unit.value))
+
+
+def pairs_plan(found: dict[str, int] | None, reach: dict[str, Any], unit: TimeUnit) -> PlanChoice:
+    """The choice of 'auto' for a long run of partner = all from the query's ``sample_rows`` and ``pairs``
+    (``_pairs_plan``)."""
+    chosen = _plan(render("_pairs_plan", found, reach, unit.value))
+    assert chosen is not None, "auto always chooses"
+    return chosen
 
 
 def sample_sharing(df: DataFrame, keys: Sequence[str], range_sql: str) -> KeySharing:
