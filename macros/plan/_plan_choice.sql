@@ -133,12 +133,18 @@
 
 {% macro _pairs_ranges(ranges, end, look_back_time, max_waiting_time, time_uom) %}
   {#- What the one query of 'auto' reads on a long run of partner = all: B's last join window [end - w + 1, end]
-      (w = look_back_time + max_waiting_time + 1), and A's sample from its read range up to end - w - mw, whose own
-      partners all arrive before that window: a key of the sample found there has rows far apart in time.
+      (w = look_back_time + max_waiting_time + 1), and A's sample from the first join window of its read range, up
+      to end - w - mw at most, whose own partners all arrive before B's window: a key of the sample found there has
+      rows far apart in time.
       b_units: the length of B's read range (none: it has no lower bound); a: none when nothing lies before. -#}
   {%- set width = dbt_inc_join._bucket_width(look_back_time, max_waiting_time) -%}
   {%- set a_upper = dbt_inc_join._shift_value(end, -(width + max_waiting_time), time_uom) -%}
   {%- set a_lower = ranges[0][0] -%}
+  {%- if a_lower is not none -%}
+    {#- the first join window of A's range is enough for a sample, and lists few partitions -#}
+    {%- set first_window = dbt_inc_join._shift_value(a_lower, width - 1, time_uom) -%}
+    {%- set a_upper = [a_upper, first_window] | min -%}
+  {%- endif -%}
   {%- set b_lower = ranges[1][0] -%}
   {{ return({
       'a': none if a_lower is not none and a_upper < a_lower else [a_lower, a_upper],

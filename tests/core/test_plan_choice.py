@@ -89,9 +89,9 @@ def test_keys_that_come_back_every_day_take_the_grouped_plan(spark):
     window = OutputWindow(bound(0, "day"), bound(19, "day"))
     chosen = choose_join_plan(prepare_join(*frames, **arguments), window).text
     # B reads days -2-19 (22 days); in its last join window, days 17-19, each key has 3 rows: 3 over 3 days is 22
-    # over 22. A's sample: the rows of days -1-15 (whose partners all arrive by day 16), 16 days of 30
+    # over 22. A's sample: the first join window of A's read range, days -1-1 (A's rows of days 0 and 1)
     assert chosen == (
-        "grouped (auto: 480 A rows of a sample meet 3.0 B rows each in the last 3 days of B's read range, about 22 "
+        "grouped (auto: 60 A rows of a sample meet 3.0 B rows each in the last 3 days of B's read range, about 22 "
         "in its 22 days, at least 8)"
     )
     got = inc_join(*frames, output_window_start=window.start, output_window_end=window.end, **arguments)
@@ -138,12 +138,14 @@ def test_a_run_chooses_from_its_own_slices_so_the_plan_switches_with_the_data(sp
         expected = expected_rows(a, b, how="left", lb=1, mw=1, start=lo, end=hi)
         assert Counter(oracle_rows(got, "day")) == Counter(expected)
     # B reads days -2-5 (8 days, more than 2 join windows of 3); B's last join window is days 3-5, and A's sample
-    # days -1-1 (the rows whose partners all arrive before it): A's rows of days 0 and 1, whose keys B never has
+    # the first join window of A's read range, days -1-1 (whose partners all arrive before B's window): A's rows of
+    # days 0 and 1, whose keys B never has
     assert chosen[0] == (
         "plain (auto: 2 A rows of a sample meet 0.0 B rows each in the last 3 days of B's read range, "
         "about 0 in its 8 days, below 8)"
     )
-    # A reads days 11-16, B days 10-16: A's sample is day 12's 10 rows of key 0 (A has no row on day 11), each
+    # A reads days 11-16, B days 10-16: A's sample, days 11-12 (not 13, whose partners may arrive on day 14), is
+    # day 12's 10 rows of key 0 (A has no row on day 11), each
     # meeting the 30 rows of key 0 in B's days 14-16; 30 over 3 days is 70 over B's 7
     assert chosen[12] == (
         "grouped (auto: 10 A rows of a sample meet 30.0 B rows each in the last 3 days of B's read range, "
