@@ -1,6 +1,6 @@
 {#- Which plan pairs the rows of one run (docs/spec.md §15): the plain key join, or the grouped plan of spec §11.
-    The core renders the pure rules (src/dbt_inc_join/plan/plan_choice.py) and takes its samples itself; the sample
-    size and threshold come from the shared table (macros/tables/generated/_plan_choice_settings.sql). -#}
+    The core renders the rules and the query of 'auto' (src/dbt_inc_join/plan/plan_choice.py) and runs it itself;
+    the sample size and threshold come from the shared table (macros/tables/generated/_plan_choice_settings.sql). -#}
 
 {% macro _fixed_plan(params, reads_nothing) %}
   {#- The plan when the read ranges need not be known ({'grouped', 'reason', 'text'}), or none
@@ -65,7 +65,8 @@
 {% endmacro %}
 
 {% macro _auto_plan(a, b) %}
-  {#- The choice of many_rows_per_key='auto' from A's sample and, when A's is dense, B's. -#}
+  {#- The choice of many_rows_per_key='auto' for an input of inc_join_many from A's sample and, when A's is
+      dense, the input's. -#}
   {%- set threshold = dbt_inc_join._plan_choice_settings().shared_rows -%}
   {%- set a_text = 'auto: ' ~ '%.1f' | format(a.shared) ~ ' rows a key in a sample of ' ~ a.rows ~ ' A rows' -%}
   {%- if b is none or a.shared < threshold -%}
@@ -121,7 +122,7 @@
 {% endmacro %}
 
 {% macro _sample_sharing(relation, keys, range_sql) %}
-  {#- The key sharing of a side's first sample_rows rows in range_sql: one Spark job. -#}
+  {#- The key sharing of a side's first sample_rows rows in range_sql (inc_join_many): one Spark job. -#}
   {%- set quoted = [] -%}
   {%- for key in keys -%}{%- do quoted.append(dbt_inc_join._quote(key)) -%}{%- endfor -%}
   {#- COALESCE(1): one partition read in order, a single job even when the first split holds fewer rows than the sample -#}

@@ -98,7 +98,8 @@ def key_sharing(keys: Iterable[Sequence[object]]) -> KeySharing:
 
 
 def auto_plan(a: KeySharing, b: KeySharing | None) -> PlanChoice:
-    """The choice of many_rows_per_key='auto' from A's sample and, when A's is dense, B's (``_auto_plan``)."""
+    """The choice of many_rows_per_key='auto' for an input of inc_join_many from A's sample and, when A's is
+    dense, the input's (``_auto_plan``)."""
     chosen = _plan(render("_auto_plan", vars(a), None if b is None else vars(b)))
     assert chosen is not None, "auto always chooses"
     return chosen
@@ -162,7 +163,7 @@ def pairs_plan(found: dict[str, int] | None, reach: dict[str, Any], unit: TimeUn
 
 
 def sample_sharing(df: DataFrame, keys: Sequence[str], range_sql: str) -> KeySharing:
-    """The key sharing of a side's first SAMPLE_ROWS rows in ``range_sql``: one Spark job."""
+    """The key sharing of a side's first SAMPLE_ROWS rows in ``range_sql`` (inc_join_many): one Spark job."""
     sliced = df.where(sample_predicate(keys, range_sql)).select(*[quote(k) for k in keys])
     # one partition read in order: a single job even when the first split holds fewer rows than the sample
     rows = sliced.coalesce(1).limit(SAMPLE_ROWS)
