@@ -88,8 +88,8 @@
 
 {% macro _choose_join_plan(a, b, params, inputs, window) %}
   {#- The plan of a run: _fixed_plan, _range_plan, the grouped plan for one row per A, or _pairs_plan from one
-      query over A's sample and B's last join window (spec §4's read ranges). A unit test's window is decided in SQL over its given rows: nothing to sample
-      there. -#}
+      query over A's sample and B's last join window (spec §4's read ranges). A unit test's window is decided in
+      SQL over its given rows: nothing to sample there. -#}
   {%- set fixed = dbt_inc_join._fixed_plan(params, window.end is none or window.empty) -%}
   {%- if fixed is not none -%}{{ return(fixed) }}{%- endif -%}
   {%- if window.get('in_sql') -%}
@@ -156,9 +156,10 @@
 {% endmacro %}
 
 {% macro _pairs_sample_sql(a, b, a_keys, b_keys, a_range_sql, b_range_sql) %}
-  {#- One query, one row: how many A rows the sample holds (the first sample_rows of A's range with keys), and how
-      many B rows of B's range share a key with them, summed over the sample's rows: the pairs the plain key join
-      compares there. COALESCE(1): one partition read in order, as the sample of inc_join_many. -#}
+  {#- One query, one row: how many A rows the sample holds (the first sample_rows of a_range_sql with keys), and
+      how many B rows of b_range_sql (B's last join window) share a key with them, summed over the sample's rows:
+      the pairs the plain key join compares there. COALESCE(1): one partition read in order, as the sample of
+      inc_join_many. -#}
   {%- set sample = [] -%}
   {%- set found = [] -%}
   {%- set equal = [] -%}

@@ -20,10 +20,10 @@ from typing import Any
 
 from pyspark.sql import DataFrame
 
-from ..sql_text import render, statement
+from ..sql_text import render
 from ..sql_text.arguments import params_of
 from ..sql_text.fragments import arrival_range_sql, quote
-from ..sql_text.statement import relation, rendered
+from ..sql_text.statement import relation, rendered, run
 from ..tables.shared_tables import PLAN_CHOICE
 from .prepared import PreparedJoin
 from .time_units import TimeUnit, UnitValue
@@ -141,7 +141,7 @@ def choose_join_plan(prepared: PreparedJoin, window: OutputWindow) -> PlanChoice
     ]
     keys = [[key[index] for key in inputs.keys] for index in (0, 1)]
     text = rendered("_pairs_sample_sql", relation("a"), relation("b"), *keys, *range_sqls)
-    row = statement.run(text, {"a": prepared.df_a, "b": prepared.df_b}).collect()[0]
+    row = run(text, {"a": prepared.df_a, "b": prepared.df_b}).collect()[0]
     return pairs_plan(row.asDict(), reach, unit)
 
 
