@@ -162,14 +162,14 @@
       inc_join_many. -#}
   {%- set sample = [] -%}
   {%- set found = [] -%}
+  {%- set found_keys = [] -%}
   {%- set equal = [] -%}
   {%- for index in range(a_keys | length) -%}
     {%- do sample.append(dbt_inc_join._quote(a_keys[index]) ~ ' AS _sk' ~ index) -%}
     {%- do found.append(dbt_inc_join._quote(b_keys[index]) ~ ' AS _fk' ~ index) -%}
+    {%- do found_keys.append('_fk' ~ index) -%}
     {%- do equal.append('_sample._sk' ~ index ~ ' = _found._fk' ~ index) -%}
   {%- endfor -%}
-  {%- set found_keys = [] -%}
-  {%- for index in range(b_keys | length) -%}{%- do found_keys.append('_fk' ~ index) -%}{%- endfor -%}
   {{ return(
       'SELECT count(*) AS sample_rows, coalesce(sum(_found._n), 0) AS pairs'
       ~ ' FROM (SELECT /*+ COALESCE(1) */ ' ~ sample | join(', ') ~ ' FROM ' ~ a

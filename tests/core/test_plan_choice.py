@@ -145,8 +145,8 @@ def test_a_run_chooses_from_its_own_slices_so_the_plan_switches_with_the_data(sp
         "about 0 in its 8 days, below 8)"
     )
     # A reads days 11-16, B days 10-16: A's sample, days 11-12 (not 13, whose partners may arrive on day 14), is
-    # day 12's 10 rows of key 0 (A has no row on day 11), each
-    # meeting the 30 rows of key 0 in B's days 14-16; 30 over 3 days is 70 over B's 7
+    # day 12's 10 rows of key 0 (A has no row on day 11), each meeting the 30 rows of key 0 in B's days 14-16;
+    # 30 over 3 days is 70 over B's 7
     assert chosen[12] == (
         "grouped (auto: 10 A rows of a sample meet 30.0 B rows each in the last 3 days of B's read range, "
         "about 70 in its 7 days, at least 8)"
