@@ -28,6 +28,9 @@ PAIR_FINGERPRINT = "sum(pmod(xxhash64(TradeId, RecDate, Seq, DiffArrivalTime, Wa
 AGGREGATE_FINGERPRINT = (
     f"sum(pmod(xxhash64(TradeId, RecDate, {', '.join(AGGREGATE)}, DiffArrivalTime, WaitingTime), 1000000007))"
 )
+# inc_join_many with one input named b (mode enrich-last): which A row, where placed, b's partner and its code
+ENRICH_INPUT = "b"
+ENRICH_FINGERPRINT = f"sum(pmod(xxhash64(TradeId, RecDate, RecDate_A, Seq_{ENRICH_INPUT}, JoinType), 1000000007))"
 
 # The quick mode (CI: row agreement and partitions, never timings) uses one small dataset for both shapes and
 # one history, so that it adds only seconds to the test suite.
@@ -52,7 +55,7 @@ HISTORIES = {
 class ManyCase(Tables):
     """One measured situation of the suite: a mode of spec §11 on a data shape, a history and a window."""
 
-    mode: str  # all, aggregate, first, last
+    mode: str  # all, aggregate, first, last; enrich-last: inc_join_many with B as one input, partner last
     shape: str  # dense, hot, recurring
     how: str
     history: int
@@ -72,6 +75,8 @@ class ManyCase(Tables):
 
     @property
     def fingerprint(self) -> str:
+        if self.mode == "enrich-last":
+            return ENRICH_FINGERPRINT
         return AGGREGATE_FINGERPRINT if self.mode == "aggregate" else PAIR_FINGERPRINT
 
     def arguments(self) -> dict[str, object]:
@@ -83,6 +88,29 @@ class ManyCase(Tables):
         if self.mode == "aggregate":
             return dict(join, aggregate=dict(AGGREGATE))
         return dict(join, partner=self.mode, partner_order_by=list(PARTNER_ORDER_BY))
+
+
+def enrich(many_rows_per_key: bool | str):
+    """inc_join_many of A with B as one input (partner last), the input's plan as given (spec §12, §15)."""
+
+    def build(spark, case: ManyCase):
+        from dbt_inc_join import inc_join_many
+
+        entry = dict(df=spark.table(case.table_b), name=ENRICH_INPUT, join_cols=[KEY], inc_col=INC_COL)
+        entry.update(look_back_time=case.look_back_time, max_waiting_time=case.max_waiting_time, partner="last")
+        entry.update(partner_order_by=list(PARTNER_ORDER_BY), many_rows_per_key=many_rows_per_key)
+        window = dict(output_window_start=case.start, output_window_end=case.end)
+        enriched = inc_join_many(spark.table(case.table_a), [entry], **window)
+        # the input's JoinType under the name the suite counts rows per JoinType by, in every variant alike
+        return enriched.withColumnRenamed(f"JoinType_{ENRICH_INPUT}", "JoinType")
+
+    return build
+
+
+def enrich_or(build):
+    """``build`` for inc_join's modes, inc_join_many with its plan chosen for enrich-last."""
+    chosen = enrich("auto")
+    return lambda spark, case: chosen(spark, case) if case.mode == "enrich-last" else build(spark, case)
 
 
 # the JoinType of a pair by where B arrived against A (spec §3)
@@ -107,13 +135,16 @@ def baseline_sql(case: ManyCase, name: str) -> str:
 # Variant name -> what it is, in report order; "core" and "sql" run the case's mode (for partner = 'all' with
 # many_rows_per_key=True).
 VARIANTS: dict[str, str] = {
-    "core": "the PySpark core with the mode's arguments (partner = 'all': many_rows_per_key=True)",
+    "core": "the PySpark core with the mode's arguments (partner = 'all': many_rows_per_key=True; enrich-last: "
+    "inc_join_many with B as one input, partner last, its plan chosen)",
     "sql": "the SQL macro with the same arguments (rendered by dbt compile --inline)",
     "core-default-plan": "the PySpark core, partner = 'all' with the plain plan (many_rows_per_key=False)",
     "core-auto": "the PySpark core, partner = 'all' with many_rows_per_key='auto' (the default, spec §15)",
     "bucketed": "hand-written: equi-join on (key, time bucket of width lb + mw + 1), then the window filter",
     "join-group-by": "hand-written: left join on key and window, then GROUP BY the A row",
     "join-row-number": "hand-written: left join on key and window, then row_number() per A row",
+    "many-grouped": "inc_join_many, B as one input (partner last), its grouped plan forced (many_rows_per_key=True)",
+    "many-plain": "the same with the input's plain plan forced (many_rows_per_key=False)",
 }
 
 
@@ -134,6 +165,11 @@ RECURRING_ALL = (
     ("core auto (the default) / hand-written bucketed join", "core-auto", "bucketed", "≤ 1.2"),
     (f"core auto / core {RPK}", "core-auto", "core", "≤ 1.1"),
     ("core plain plan / core auto", "core-default-plan", "core-auto", None),
+)
+# issue 44: inc_join_many on the same keys: its plain plan reduces a year of B rows per A row
+RECURRING_ENRICH = (
+    ("inc_join_many auto / its grouped plan forced", "core", "many-grouped", "≤ 1.1"),
+    ("inc_join_many plain plan forced / auto", "many-plain", "core", None),
 )
 # issue 44: the dense daily run against the same hand-written join over the same day
 DAILY_ALL = (
@@ -165,7 +201,8 @@ class ManyRows(Suite):
     name = "many-rows"
     phase = "many-rows "
     uses_sql = True
-    builds = {"core": core, "core-default-plan": core_with(False), "core-auto": core_with("auto")}
+    builds = {"core": enrich_or(core), "core-default-plan": core_with(False), "core-auto": core_with("auto")}
+    builds |= {"many-grouped": enrich(True), "many-plain": enrich(False)}
     builds |= {name: lambda spark, case, name=name: spark.sql(baseline_sql(case, name)) for name in BASELINE_SQL}
 
     def data(self, spark, run) -> None:
@@ -200,6 +237,8 @@ class ManyRows(Suite):
         recurring = whole("all", "recurring", "inner", histories["recurring"][-1])
         variants = ("core", "bucketed", "core-auto", "core-default-plan")
         cells += [Cell(recurring, v, config.whole_repeats) for v in variants]
+        enriched = whole("enrich-last", "recurring", "left", histories["recurring"][-1])
+        cells += [Cell(enriched, v, config.whole_repeats) for v in ("core", "many-grouped", "many-plain")]
         # spec §15: the daily run of partner = 'all' on dense data, both forced plans and the automatic choice
         daily = ManyCase("all", "dense", "inner", histories["dense"][-1], "daily", last, last)
         cells += [
@@ -242,6 +281,15 @@ class ManyRows(Suite):
                 recurring_label = f"{name}, partner all, inner, recurring {recurring.case.history} d whole history"
                 found += ratio_target(
                     recurring_label, at(mode, x, shape="recurring"), at(mode, y, shape="recurring"), goal
+                )
+            enriched = at("enrich-last", "core", shape="recurring")
+            for name, x, y, goal in RECURRING_ENRICH if mode == "all" and enriched is not None else ():
+                enriched_label = f"{name}, partner last, recurring {enriched.case.history} d whole history"
+                found += ratio_target(
+                    enriched_label,
+                    at("enrich-last", x, shape="recurring"),
+                    at("enrich-last", y, shape="recurring"),
+                    goal,
                 )
             if mode == "all" and at("all", "core-auto", "daily") is not None:
                 for name, x, y, goal in DAILY_ALL:

@@ -79,14 +79,15 @@
 
 {% macro _many_input_plans(a, prepared, window, a_lower) %}
   {#- Each input's plan (spec §15): set by its many_rows_per_key, plain when the input's read range is short
-      (_range_plan), or chosen from the first rows of A's slice on the input's keys (one sample per set of keys)
-      and, when those are dense, of the input's slice. A unit test's window is decided in SQL over its given
-      rows: nothing to sample there. -#}
+      (_range_plan), or chosen by _pairs_plan from one query for every other input: the first rows of A's slice
+      and, per input, the rows of its last join window with their keys. A unit test's window is decided in SQL
+      over its given rows: nothing to sample there. -#}
   {%- set unit = window.time_uom -%}
-  {%- set first = prepared[0] -%}
-  {%- set a_range = none if window.empty else dbt_inc_join._arrival_range_sql(first.inputs.inc_col[0], first.inputs.raw_types[0], a_lower, window.end, unit) -%}
-  {%- set a_samples = {} -%}
-  {%- set plans = [] -%}
+  {%- set a_inputs = prepared[0].inputs -%}
+  {%- set plans = {} -%}
+  {%- set reaches = {} -%}
+  {%- set b_lowers = {} -%}
+  {%- set widths = [] -%}
   {%- for item in prepared -%}
     {%- set fixed = dbt_inc_join._forced_plan(item.params, window.end is none or window.empty) -%}
     {%- if fixed is none and window.get('in_sql') -%}
@@ -98,24 +99,48 @@
                                                item.params.max_waiting_time, unit) -%}
     {%- endif -%}
     {%- if fixed is not none -%}
-      {%- do plans.append(fixed) -%}
+      {%- do plans.update({loop.index0: fixed}) -%}
     {%- else -%}
-      {%- set a_keys = item.inputs['keys'] | map(attribute=0) | list -%}
-      {%- if (a_keys | join('|~|')) not in a_samples -%}
-        {%- do a_samples.update({a_keys | join('|~|'): dbt_inc_join._sample_sharing(a, a_keys, a_range)}) -%}
-      {%- endif -%}
-      {%- set a_sample = a_samples[a_keys | join('|~|')] -%}
-      {%- if a_sample.shared < dbt_inc_join._plan_choice_settings().shared_rows -%}
-        {#- A's keys (nearly) unique: no need to look at the input's -#}
-        {%- do plans.append(dbt_inc_join._auto_plan(a_sample, none)) -%}
-      {%- else -%}
-        {%- set b_range = dbt_inc_join._arrival_range_sql(item.inputs.inc_col[1], item.inputs.raw_types[1], b_lower, window.end, unit) -%}
-        {%- set b_keys = item.inputs['keys'] | map(attribute=1) | list -%}
-        {%- do plans.append(dbt_inc_join._auto_plan(a_sample, dbt_inc_join._sample_sharing(item.relation, b_keys, b_range))) -%}
-      {%- endif -%}
+      {%- do b_lowers.update({loop.index0: b_lower}) -%}
+      {%- do widths.append(dbt_inc_join._bucket_width(item.params.look_back_time, item.params.max_waiting_time)) -%}
     {%- endif -%}
   {%- endfor -%}
-  {{ return(plans) }}
+  {#- one sample of A serves every undecided input: its first window is the widest of their join windows -#}
+  {%- for index, b_lower in b_lowers | dictsort -%}
+    {%- set params = prepared[index].params -%}
+    {%- set reach = dbt_inc_join._pairs_ranges([[a_lower, window.end], [b_lower, window.end]], window.start,
+                                               window.end, params.look_back_time, params.max_waiting_time, unit,
+                                               widths | max) -%}
+    {%- do reaches.update({index: reach}) -%}
+  {%- endfor -%}
+  {%- set bounds = dbt_inc_join._pairs_sample_range(reaches.values() | list) if reaches else none -%}
+  {%- set sides = [] -%}
+  {%- if bounds is not none -%}
+    {%- for index, reach in reaches | dictsort if reach.a is not none -%}
+      {%- set item = prepared[index] -%}
+      {%- do sides.append({
+          'index': index,
+          'relation': item.relation,
+          'a_keys': item.inputs['keys'] | map(attribute=0) | list,
+          'b_keys': item.inputs['keys'] | map(attribute=1) | list,
+          'range_sql': dbt_inc_join._arrival_range_sql(item.inputs.inc_col[1], item.inputs.raw_types[1], reach.b[0],
+                                                       reach.b[1], unit),
+      }) -%}
+    {%- endfor -%}
+    {%- set a_range = dbt_inc_join._arrival_range_sql(a_inputs.inc_col[0], a_inputs.raw_types[0], bounds[0], bounds[1],
+                                                      unit) -%}
+    {%- set found = dbt_inc_join._pairs_query(a, a_range, sides, true) -%}
+    {%- for side in sides -%}
+      {%- do plans.update({side.index: dbt_inc_join._pairs_plan(dbt_inc_join._pairs_found(found, loop.index0),
+                                                                 reaches[side.index], unit)}) -%}
+    {%- endfor -%}
+  {%- endif -%}
+  {%- for index, reach in reaches | dictsort if index not in plans -%}
+    {%- do plans.update({index: dbt_inc_join._pairs_plan(none, reach, unit)}) -%}
+  {%- endfor -%}
+  {%- set ordered = [] -%}
+  {%- for item in prepared -%}{%- do ordered.append(plans[loop.index0]) -%}{%- endfor -%}
+  {{ return(ordered) }}
 {% endmacro %}
 
 {% macro _many_plans_text(prepared, plans) %}

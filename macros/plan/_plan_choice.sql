@@ -50,35 +50,6 @@
                                              ~ dbt_inc_join._units_text(width, time_uom))) }}
 {% endmacro %}
 
-{% macro _key_sharing(keys) %}
-  {#- A sample of key tuples: its rows, and how many rows of the sample a row shares its key with, on average
-      over the rows (sum of squared key counts / rows). -#}
-  {%- set counts = {} -%}
-  {%- for key in keys -%}
-    {%- set name = key | list | map('string') | join('|~|') -%}
-    {%- do counts.update({name: counts.get(name, 0) + 1}) -%}
-  {%- endfor -%}
-  {%- set rows = counts.values() | sum -%}
-  {%- set squares = [] -%}
-  {%- for n in counts.values() -%}{%- do squares.append(n * n) -%}{%- endfor -%}
-  {{ return({'rows': rows, 'shared': (squares | sum) / rows if rows else 0.0}) }}
-{% endmacro %}
-
-{% macro _auto_plan(a, b) %}
-  {#- The choice of many_rows_per_key='auto' for an input of inc_join_many from A's sample and, when A's is
-      dense, the input's. -#}
-  {%- set threshold = dbt_inc_join._plan_choice_settings().shared_rows -%}
-  {%- set a_text = 'auto: ' ~ '%.1f' | format(a.shared) ~ ' rows a key in a sample of ' ~ a.rows ~ ' A rows' -%}
-  {%- if b is none or a.shared < threshold -%}
-    {{ return(dbt_inc_join._plan_choice(false, a_text ~ ', below ' ~ threshold, a.shared < threshold)) }}
-  {%- endif -%}
-  {%- set b_text = '%.1f' | format(b.shared) ~ ' in a sample of ' ~ b.rows ~ ' B rows' -%}
-  {%- if b.shared < threshold -%}
-    {{ return(dbt_inc_join._plan_choice(false, a_text ~ ', ' ~ b_text ~ ', below ' ~ threshold)) }}
-  {%- endif -%}
-  {{ return(dbt_inc_join._plan_choice(true, a_text ~ ', ' ~ b_text ~ ', both at least ' ~ threshold)) }}
-{% endmacro %}
-
 {% macro _sample_predicate(keys, range_sql) %}
   {#- The rows a side's sample is drawn from: its read range, keys not NULL (they never pair). -#}
   {%- set parts = ['(' ~ range_sql ~ ')'] -%}
@@ -106,44 +77,35 @@
         range the buckets win, and A is often an earlier step's output, which a sample would compute -#}
     {{ return(dbt_inc_join._plan_choice(true, 'one row per A row')) }}
   {%- endif -%}
-  {%- set reach = dbt_inc_join._pairs_ranges(ranges, window.end, params.look_back_time, params.max_waiting_time,
-                                             unit) -%}
+  {%- set reach = dbt_inc_join._pairs_ranges(ranges, window.start, window.end, params.look_back_time,
+                                             params.max_waiting_time, unit) -%}
   {%- if reach.a is none -%}{{ return(dbt_inc_join._pairs_plan(none, reach, unit)) }}{%- endif -%}
-  {%- set range_sqls = [] -%}
-  {%- for index in [0, 1] -%}
-    {%- set bounds = reach.a if index == 0 else reach.b -%}
-    {%- do range_sqls.append(dbt_inc_join._arrival_range_sql(inputs.inc_col[index], inputs.raw_types[index],
-                                                             bounds[0], bounds[1], unit)) -%}
-  {%- endfor -%}
-  {%- set found = run_query(dbt_inc_join._pairs_sample_sql(a, b, inputs['keys'] | map(attribute=0) | list,
-                                                           inputs['keys'] | map(attribute=1) | list,
-                                                           range_sqls[0], range_sqls[1])) -%}
-  {{ return(dbt_inc_join._pairs_plan(found.rows[0], reach, unit)) }}
+  {%- set a_range = dbt_inc_join._arrival_range_sql(inputs.inc_col[0], inputs.raw_types[0], reach.a[0], reach.a[1],
+                                                    unit) -%}
+  {%- set side = {
+      'relation': b,
+      'a_keys': inputs['keys'] | map(attribute=0) | list,
+      'b_keys': inputs['keys'] | map(attribute=1) | list,
+      'range_sql': dbt_inc_join._arrival_range_sql(inputs.inc_col[1], inputs.raw_types[1], reach.b[0], reach.b[1], unit),
+  } -%}
+  {%- set found = dbt_inc_join._pairs_query(a, a_range, [side]) -%}
+  {{ return(dbt_inc_join._pairs_plan(dbt_inc_join._pairs_found(found, 0), reach, unit)) }}
 {% endmacro %}
 
-{% macro _sample_sharing(relation, keys, range_sql) %}
-  {#- The key sharing of a side's first sample_rows rows in range_sql (inc_join_many): one Spark job. -#}
-  {%- set quoted = [] -%}
-  {%- for key in keys -%}{%- do quoted.append(dbt_inc_join._quote(key)) -%}{%- endfor -%}
-  {#- COALESCE(1): one partition read in order, a single job even when the first split holds fewer rows than the sample -#}
-  {%- set found = run_query('select /*+ COALESCE(1) */ ' ~ quoted | join(', ') ~ ' from ' ~ relation
-                            ~ ' where ' ~ dbt_inc_join._sample_predicate(keys, range_sql)
-                            ~ ' limit ' ~ dbt_inc_join._plan_choice_settings().sample_rows) -%}
-  {{ return(dbt_inc_join._key_sharing(found.rows)) }}
-{% endmacro %}
-
-{% macro _pairs_ranges(ranges, end, look_back_time, max_waiting_time, time_uom) %}
+{% macro _pairs_ranges(ranges, start, end, look_back_time, max_waiting_time, time_uom, sample_width=none) %}
   {#- What the one query of 'auto' reads on a long run of partner = all: B's last join window [end - w + 1, end]
-      (w = look_back_time + max_waiting_time + 1), and A's sample from the first join window of its read range, up
-      to end - w - mw at most, whose own partners all arrive before B's window: a key of the sample found there has
-      rows far apart in time.
-      b_units: the length of B's read range (none: it has no lower bound); a: none when nothing lies before. -#}
+      (w = look_back_time + max_waiting_time + 1), and A's sample from the start of its read range to the end of
+      the output window's first join window [start, start + w - 1] (where a first run's data begins), never past
+      end - w - mw, so that the sample's own partners all arrive before B's window: a key of the sample found
+      there has rows far apart in time.
+      b_units: the length of B's read range (none: it has no lower bound); a: none when nothing lies before.
+      sample_width: the first window's width when one sample serves several inputs (inc_join_many: the widest). -#}
   {%- set width = dbt_inc_join._bucket_width(look_back_time, max_waiting_time) -%}
   {%- set a_upper = dbt_inc_join._shift_value(end, -(width + max_waiting_time), time_uom) -%}
   {%- set a_lower = ranges[0][0] -%}
   {%- if a_lower is not none -%}
-    {#- the first join window of A's range is enough for a sample, and lists few partitions -#}
-    {%- set first_window = dbt_inc_join._shift_value(a_lower, width - 1, time_uom) -%}
+    {#- a first join window is enough for a sample, and lists few partitions -#}
+    {%- set first_window = dbt_inc_join._shift_value(start, (sample_width or width) - 1, time_uom) -%}
     {%- set a_upper = [a_upper, first_window] | min -%}
   {%- endif -%}
   {%- set b_lower = ranges[1][0] -%}
@@ -155,46 +117,103 @@
   }) }}
 {% endmacro %}
 
-{% macro _pairs_sample_sql(a, b, a_keys, b_keys, a_range_sql, b_range_sql) %}
-  {#- One query, one row: how many A rows the sample holds (the first sample_rows of a_range_sql with keys), and
-      how many B rows of b_range_sql (B's last join window) share a key with them, summed over the sample's rows:
-      the pairs the plain key join compares there. COALESCE(1): one partition read in order, as the sample of
-      inc_join_many. -#}
-  {%- set sample = [] -%}
-  {%- set found = [] -%}
-  {%- set found_keys = [] -%}
-  {%- set equal = [] -%}
-  {%- for index in range(a_keys | length) -%}
-    {%- do sample.append(dbt_inc_join._quote(a_keys[index]) ~ ' AS _sk' ~ index) -%}
-    {%- do found.append(dbt_inc_join._quote(b_keys[index]) ~ ' AS _fk' ~ index) -%}
-    {%- do found_keys.append('_fk' ~ index) -%}
-    {%- do equal.append('_sample._sk' ~ index ~ ' = _found._fk' ~ index) -%}
+{% macro _pairs_sample_sql(a, a_range_sql, sides, shared=false) %}
+  {#- One query, one row, for one or more B sides (inc_join's B, or inc_join_many's undecided inputs), each
+      {'relation', 'a_keys', 'b_keys', 'range_sql'} (range_sql: the side's last join window). The sample: the first
+      sample_rows rows of a_range_sql with some side's keys. Side i's columns: sample_rows_i, the sample's rows with
+      its keys; pairs_i, the B rows of its window sharing a key with them, summed over those rows (what the plain
+      key join compares there); with shared, shared_i, the sample's rows each of them shares its keys with, summed
+      (A's key sharing times sample_rows_i). COALESCE(1): one partition read in order. Each window is grouped by
+      its keys, so every LEFT JOIN keeps one row per sample row. -#}
+  {%- set columns = [] -%}
+  {%- set keyed = [] -%}
+  {%- set counted = [] -%}
+  {%- set outputs = [] -%}
+  {%- set joins = [] -%}
+  {%- for side in sides -%}
+    {%- set i = loop.index0 -%}
+    {%- set sample_keys = [] -%}
+    {%- set not_null = [] -%}
+    {%- set found = [] -%}
+    {%- set found_keys = [] -%}
+    {%- set equal = [] -%}
+    {%- for index in range(side.a_keys | length) -%}
+      {%- set name = '_s' ~ i ~ 'k' ~ index -%}
+      {%- do columns.append(dbt_inc_join._quote(side.a_keys[index]) ~ ' AS ' ~ name) -%}
+      {%- do sample_keys.append(name) -%}
+      {%- do not_null.append(name ~ ' IS NOT NULL') -%}
+      {%- do found.append(dbt_inc_join._quote(side.b_keys[index]) ~ ' AS _f' ~ i ~ 'k' ~ index) -%}
+      {%- do found_keys.append('_f' ~ i ~ 'k' ~ index) -%}
+      {%- do equal.append('_sample.' ~ name ~ ' = _f' ~ i ~ '._f' ~ i ~ 'k' ~ index) -%}
+    {%- endfor -%}
+    {%- set a_not_null = [] -%}
+    {%- for key in side.a_keys -%}{%- do a_not_null.append(dbt_inc_join._quote(key) ~ ' IS NOT NULL') -%}{%- endfor -%}
+    {%- do keyed.append('(' ~ a_not_null | join(' AND ') ~ ')') -%}
+    {%- set has_keys = not_null | join(' AND ') -%}
+    {%- do outputs.append('count(CASE WHEN ' ~ has_keys ~ ' THEN TRUE END) AS sample_rows_' ~ i) -%}
+    {%- do outputs.append('coalesce(sum(_f' ~ i ~ '._n), 0) AS pairs_' ~ i) -%}
+    {%- if shared -%}
+      {%- do counted.append('count(*) OVER (PARTITION BY ' ~ sample_keys | join(', ') ~ ') AS _c' ~ i) -%}
+      {%- do outputs.append('coalesce(sum(CASE WHEN ' ~ has_keys ~ ' THEN _c' ~ i ~ ' END), 0) AS shared_' ~ i) -%}
+    {%- endif -%}
+    {%- do joins.append(' LEFT JOIN (SELECT ' ~ found_keys | join(', ') ~ ', count(*) AS _n FROM (SELECT '
+                        ~ found | join(', ') ~ ' FROM ' ~ side.relation ~ ' WHERE '
+                        ~ dbt_inc_join._sample_predicate(side.b_keys, side.range_sql) ~ ') AS _b'
+                        ~ ' GROUP BY ' ~ found_keys | join(', ') ~ ') AS _f' ~ i ~ ' ON ' ~ equal | join(' AND ')) -%}
   {%- endfor -%}
-  {{ return(
-      'SELECT count(*) AS sample_rows, coalesce(sum(_found._n), 0) AS pairs'
-      ~ ' FROM (SELECT /*+ COALESCE(1) */ ' ~ sample | join(', ') ~ ' FROM ' ~ a
-      ~ ' WHERE ' ~ dbt_inc_join._sample_predicate(a_keys, a_range_sql)
-      ~ ' LIMIT ' ~ dbt_inc_join._plan_choice_settings().sample_rows ~ ') AS _sample'
-      ~ ' LEFT JOIN (SELECT ' ~ found_keys | join(', ') ~ ', count(*) AS _n FROM (SELECT ' ~ found | join(', ')
-      ~ ' FROM ' ~ b ~ ' WHERE ' ~ dbt_inc_join._sample_predicate(b_keys, b_range_sql) ~ ') AS _b'
-      ~ ' GROUP BY ' ~ found_keys | join(', ') ~ ') AS _found'
-      ~ ' ON ' ~ equal | join(' AND ')
-  ) }}
+  {%- set sample = 'SELECT /*+ COALESCE(1) */ ' ~ columns | join(', ') ~ ' FROM ' ~ a
+                   ~ ' WHERE (' ~ a_range_sql ~ ') AND (' ~ keyed | join(' OR ') ~ ')'
+                   ~ ' LIMIT ' ~ dbt_inc_join._plan_choice_settings().sample_rows -%}
+  {%- if shared -%}
+    {%- set sample = 'SELECT *, ' ~ counted | join(', ') ~ ' FROM (' ~ sample ~ ') AS _limited' -%}
+  {%- endif -%}
+  {{ return('SELECT ' ~ outputs | join(', ') ~ ' FROM (' ~ sample ~ ') AS _sample' ~ joins | join('')) }}
+{% endmacro %}
+
+{% macro _pairs_query(a, a_range_sql, sides, shared=false) %}
+  {#- _pairs_sample_sql run by dbt: its one row as a mapping of its columns. -#}
+  {%- set found = run_query(dbt_inc_join._pairs_sample_sql(a, a_range_sql, sides, shared)) -%}
+  {%- set values = {} -%}
+  {%- for name in found.column_names -%}{%- do values.update({name: found.rows[0][loop.index0]}) -%}{%- endfor -%}
+  {{ return(values) }}
+{% endmacro %}
+
+{% macro _pairs_found(values, index) %}
+  {#- Side index's counts from _pairs_sample_sql's row (a mapping of its columns), as _pairs_plan takes them. -#}
+  {{ return({
+      'sample_rows': values['sample_rows_' ~ index],
+      'pairs': values['pairs_' ~ index],
+      'shared': values.get('shared_' ~ index),
+  }) }}
+{% endmacro %}
+
+{% macro _pairs_sample_range(reaches) %}
+  {#- The sample range of one query for several sides (inc_join_many's inputs): from A's read range's start (the
+      same for every side) to the earliest end of the sides' own sample ranges (_pairs_ranges' a); none when no
+      side has one. -#}
+  {%- set bounds = [] -%}
+  {%- for reach in reaches if reach.a is not none -%}{%- do bounds.append(reach.a) -%}{%- endfor -%}
+  {{ return(none if not bounds else [bounds[0][0], bounds | map(attribute=1) | min]) }}
 {% endmacro %}
 
 {% macro _pairs_plan(found, reach, time_uom) %}
-  {#- The choice of 'auto' for a long run of partner = all, from _pairs_sample_sql's row ({'sample_rows',
-      'pairs'}, or none: nothing to sample): the B rows the plain key join would compare with each A row, measured
-      in B's last join window and scaled to B's read range. From shared_rows of them on, the grouped plan. -#}
+  {#- The choice of 'auto' for a long run of partner = all, or an input of inc_join_many, from _pairs_found's
+      counts ({'sample_rows', 'pairs', 'shared'}, or none: nothing to sample): the B rows the plain key join would
+      compare with each A row, measured in B's last join window and scaled to B's read range. From shared_rows of
+      them on, the grouped plan. With shared (inc_join_many), a plain plan pairs B with A's rows as they are when
+      the sample's keys are (nearly) unique: fewer than shared_rows rows a key. -#}
   {%- set threshold = dbt_inc_join._plan_choice_settings().shared_rows -%}
   {%- set far = dbt_inc_join._units_text(reach.far_units, time_uom) -%}
   {%- if found is none or found['sample_rows'] == 0 -%}
     {{ return(dbt_inc_join._plan_choice(false, 'auto: no A rows with keys to sample before the last ' ~ far
                                                ~ " of B's read range")) }}
   {%- endif -%}
-  {%- set each = found['pairs'] / found['sample_rows'] -%}
-  {%- set text = 'auto: ' ~ found['sample_rows'] ~ ' A rows of a sample meet ' ~ '%.1f' | format(each)
-                 ~ ' B rows each in the last ' ~ far ~ " of B's read range" -%}
+  {%- set rows = found['sample_rows'] -%}
+  {%- set shared = none if found.get('shared') is none else found['shared'] / rows -%}
+  {%- set each = found['pairs'] / rows -%}
+  {%- set text = 'auto: ' ~ rows ~ ' A rows of a sample'
+                 ~ ('' if shared is none else ' (' ~ '%.1f' | format(shared) ~ ' rows a key)')
+                 ~ ' meet ' ~ '%.1f' | format(each) ~ ' B rows each in the last ' ~ far ~ " of B's read range" -%}
   {%- set whole = each -%}
   {%- if reach.b_units is not none -%}
     {%- set whole = each * reach.b_units / reach.far_units -%}
@@ -202,5 +221,6 @@
                    ~ dbt_inc_join._units_text(reach.b_units, time_uom) -%}
   {%- endif -%}
   {%- set grouped = whole >= threshold -%}
-  {{ return(dbt_inc_join._plan_choice(grouped, text ~ (', at least ' if grouped else ', below ') ~ threshold)) }}
+  {{ return(dbt_inc_join._plan_choice(grouped, text ~ (', at least ' if grouped else ', below ') ~ threshold,
+                                      not grouped and shared is not none and shared < threshold)) }}
 {% endmacro %}

@@ -12,15 +12,7 @@ from hypothesis import strategies as st
 from dbt_inc_join import inc_join
 from dbt_inc_join.orchestration.join import prepare_join
 from dbt_inc_join.orchestration.many import inc_join_many, input_plans, plans_text, prepare_many
-from dbt_inc_join.plan.plan_choice import (
-    KeySharing,
-    auto_plan,
-    choose_join_plan,
-    fixed_plan,
-    forced_plan,
-    key_sharing,
-    pairs_plan,
-)
+from dbt_inc_join.plan.plan_choice import choose_join_plan, fixed_plan, forced_plan, pairs_plan, pairs_sample_range
 from dbt_inc_join.plan.time_units import TimeUnit
 from dbt_inc_join.plan.validation import check_parameters
 from dbt_inc_join.plan.window import OutputWindow
@@ -30,30 +22,11 @@ from .oracle import expected_many_rows, expected_rows
 from .test_properties import PROPERTY_SETTINGS, tiles
 
 
-def test_key_sharing_counts_how_many_rows_of_the_sample_a_row_shares_its_key_with():
-    assert key_sharing([]) == KeySharing(0, 0.0)
-    assert key_sharing([(1,), (2,), (3,)]) == KeySharing(3, 1.0)
-    # one hot key among singles: 4 rows share one key (4 * 4), 2 are alone (1 + 1): 18 / 6
-    assert key_sharing([(7,), (7,), (1,), (7,), (2,), (7,)]) == KeySharing(6, 3.0)
-    assert key_sharing([(1, "x"), (1, "y"), (1, "x")]) == KeySharing(3, 5 / 3)
-
-
 def distincts(df) -> int:
     """The distinct (keys, arrival) steps of A in a DataFrame's plan, as Spark analysed it (DataFrame.distinct is
     a Deduplicate node, SELECT DISTINCT a Distinct node)."""
     plan = df._jdf.queryExecution().analyzed().toString()
     return sum(1 for line in plan.splitlines() if line.lstrip(" :+-").split(" ")[0] in ("Deduplicate", "Distinct"))
-
-
-def test_auto_plan_groups_only_when_both_samples_are_dense_and_says_why():
-    sparse, dense = KeySharing(1000, 1.04), KeySharing(1000, 50.0)
-    assert auto_plan(sparse, None).text == "plain (auto: 1.0 rows a key in a sample of 1000 A rows, below 8)"
-    assert auto_plan(dense, KeySharing(400, 7.96)).text == (
-        "plain (auto: 50.0 rows a key in a sample of 1000 A rows, 8.0 in a sample of 400 B rows, below 8)"
-    )
-    assert auto_plan(dense, KeySharing(1000, 8.0)).text == (
-        "grouped (auto: 50.0 rows a key in a sample of 1000 A rows, 8.0 in a sample of 1000 B rows, both at least 8)"
-    )
 
 
 def test_pairs_plan_scales_what_the_plain_join_compares_to_b_s_read_range_and_says_why():
@@ -79,9 +52,37 @@ def test_pairs_plan_scales_what_the_plain_join_compares_to_b_s_read_range_and_sa
         )
 
 
+def test_pairs_plan_of_an_input_of_inc_join_many_says_how_often_a_s_keys_repeat_in_the_sample():
+    """spec §15: with A's key sharing (inc_join_many), a plain plan pairs B with A's rows as they are only when the
+    sample's keys are (nearly) unique; a grouped plan never does."""
+    reach = dict(a=None, b=None, b_units=40, far_units=4)
+    unique = pairs_plan(dict(sample_rows=1000, pairs=100, shared=1040), reach, TimeUnit.DAY)
+    assert unique.text == (
+        "plain (auto: 1000 A rows of a sample (1.0 rows a key) meet 0.1 B rows each in the last 4 days of B's read "
+        "range, about 1 in its 40 days, below 8)"
+    )
+    assert unique.pairs_a_rows
+    hot = pairs_plan(dict(sample_rows=1000, pairs=700, shared=8000), reach, TimeUnit.DAY)
+    assert hot.text.startswith("plain (auto: 1000 A rows of a sample (8.0 rows a key) meet 0.7 B rows each")
+    assert not hot.pairs_a_rows
+    recurring = pairs_plan(dict(sample_rows=1000, pairs=3000, shared=1000), reach, TimeUnit.DAY)
+    assert recurring.grouped and not recurring.pairs_a_rows
+    # without the sharing (inc_join's partner = all) a plain plan never pairs A's rows as they are
+    assert not pairs_plan(dict(sample_rows=1000, pairs=100), reach, TimeUnit.DAY).pairs_a_rows
+    assert not pairs_plan(dict(sample_rows=0, pairs=0, shared=0), reach, TimeUnit.DAY).pairs_a_rows
+
+
+def test_one_sample_serves_several_inputs_up_to_the_earliest_end_of_their_own_ranges():
+    day = [bound(t, "day") for t in range(-2, 6)]
+    assert pairs_sample_range([dict(a=None)]) is None
+    assert pairs_sample_range([dict(a=[day[0], day[3]]), dict(a=None), dict(a=[day[0], day[1]])]) == day[:2]
+    assert pairs_sample_range([dict(a=[None, day[7]]), dict(a=[None, day[5]])]) == [None, day[5]]
+
+
 def test_keys_that_come_back_every_day_take_the_grouped_plan(spark):
     """30 keys, each with one row a day on each side over 20 days: a sample of the first rows sees each key once
-    a day, but over the run the plain join would compare each A row with 20 B rows of its key (spec §15)."""
+    a day, but over the run the plain join would compare each A row with 20 B rows of its key (spec §15); so
+    would the plain plan of an input of inc_join_many."""
     a = [dict(id=t * 100 + k, k=k, t=t) for t in range(20) for k in range(30)]
     b = [dict(id=5000 + t * 100 + k, k=k, t=t) for t in range(20) for k in range(30)]
     frames = side_frame(spark, a, "a", "day", "date"), side_frame(spark, b, "b", "day", "date")
@@ -89,13 +90,27 @@ def test_keys_that_come_back_every_day_take_the_grouped_plan(spark):
     window = OutputWindow(bound(0, "day"), bound(19, "day"))
     chosen = choose_join_plan(prepare_join(*frames, **arguments), window).text
     # B reads days -2-19 (22 days); in its last join window, days 17-19, each key has 3 rows: 3 over 3 days is 22
-    # over 22. A's sample: the first join window of A's read range, days -1-1 (A's rows of days 0 and 1)
+    # over 22. A's sample: from A's read range's start to the end of the window's first join window, days -1-2
+    # (A's rows of days 0-2)
     assert chosen == (
-        "grouped (auto: 60 A rows of a sample meet 3.0 B rows each in the last 3 days of B's read range, about 22 "
+        "grouped (auto: 90 A rows of a sample meet 3.0 B rows each in the last 3 days of B's read range, about 22 "
         "in its 22 days, at least 8)"
     )
     got = inc_join(*frames, output_window_start=window.start, output_window_end=window.end, **arguments)
     assert Counter(oracle_rows(got, "day")) == Counter(expected_rows(a, b, how="inner", lb=1, mw=1, start=0, end=19))
+    # an input of inc_join_many, a pick: the same query sees it. A reads days -1-19, B -2-19; A's rows of days 0-2
+    # hold each key three times (its A rows are not unique either)
+    snap = [dict(df=frames[1], name="snap", join_cols="k", look_back_time=1, max_waiting_time=1, partner="first")]
+    many = prepare_many(frames[0], snap, "day")
+    assert plans_text(many, input_plans(many, window.start, window.end)) == (
+        "snap grouped (auto: 90 A rows of a sample (3.0 rows a key) meet 3.0 B rows each in the last 3 days of B's "
+        "read range, about 22 in its 22 days, at least 8)"
+    )
+    got = inc_join_many(frames[0], snap, output_window_start=window.start, output_window_end=window.end)
+    day, collected = ORIGINS["day"].date(), got.collect()
+    rows = Counter((r["id"], (r["RecDate"] - day).days, ((r["id_snap"], r["JoinType_snap"]),)) for r in collected)
+    oracle = [dict(rows=b, lb=1, mw=1, partner="first")]
+    assert rows == Counter(expected_many_rows(a, oracle, start=0, end=19))
 
 
 def test_fixed_plans_need_no_sample():
@@ -138,8 +153,8 @@ def test_a_run_chooses_from_its_own_slices_so_the_plan_switches_with_the_data(sp
         expected = expected_rows(a, b, how="left", lb=1, mw=1, start=lo, end=hi)
         assert Counter(oracle_rows(got, "day")) == Counter(expected)
     # B reads days -2-5 (8 days, more than 2 join windows of 3); B's last join window is days 3-5, and A's sample
-    # the first join window of A's read range, days -1-1 (whose partners all arrive before B's window): A's rows of
-    # days 0 and 1, whose keys B never has
+    # days -1-1: from A's read range's start into the window's first join window (0-2), but not past day 1, whose
+    # partners all arrive before B's window: A's rows of days 0 and 1, whose keys B never has
     assert chosen[0] == (
         "plain (auto: 2 A rows of a sample meet 0.0 B rows each in the last 3 days of B's read range, "
         "about 0 in its 8 days, below 8)"
@@ -227,13 +242,13 @@ def test_forced_plans_of_inc_join_many_need_no_sample():
 
 
 def test_each_input_of_inc_join_many_chooses_its_plan_from_the_run_s_slices(spark):
-    """The shaped days again, with two inputs on the same key, `b` a pick and `c` an aggregate: the first run
-    samples A once (unique keys: both inputs plain, no input sampled; the pick pairs B with A's rows as they are,
-    the aggregate with A's distinct (keys, arrival)), the run over the dense days samples A once and each input
-    (both dense: grouped), a daily run takes each input's plain plan without a sample (each read range is short,
-    and both plain plans pair B with A's distinct (keys, arrival), since no sample ruled out a hot key); the rows
-    are the oracle's each time, and a forced plan skips its input's sample."""
-    a, b = shaped(1000, range(10), range(12, 17), 10), shaped(5000, range(10), range(12, 17), 10)
+    """Unique keys on days 0-9, one key with 10 rows a day on days 12-24, two inputs on the same key, `b` a pick
+    and `c` an aggregate: the run over the first days and the run over the dense days each take one query for
+    both inputs (unique keys: both plain, the pick pairing B with A's rows as they are, the aggregate with A's
+    distinct (keys, arrival); the dense key: both grouped), a daily run takes each input's plain plan without a
+    query (each read range is short, and both plain plans pair B with A's distinct (keys, arrival), since no
+    sample ruled out a hot key); the rows are the oracle's each time, and a forced plan skips its input."""
+    a, b = shaped(1000, range(10), range(12, 25), 10), shaped(5000, range(10), range(12, 25), 10)
     c = [dict(row, id=row["id"] + 20000) for row in b]
     frames = side_frame(spark, a, "a", "day", "date"), [side_frame(spark, r, "b", "day", "date") for r in (b, c)]
     specs = [dict(name="b", partner="first", lb=1, mw=2), dict(name="c", aggregate=True, lb=0, mw=1)]
@@ -255,7 +270,7 @@ def test_each_input_of_inc_join_many_chooses_its_plan_from_the_run_s_slices(spar
         dict(rows=c, lb=0, mw=1, aggregate={"ids": lambda found: tuple(sorted(r["id"] for r in found))}),
     ]
     chosen, distinct = {}, {}
-    runs = ((0, 5, ("auto", "auto")), (11, 16, ("auto", "auto")), (16, 16, ("auto", "auto")), (13, 16, (False, True)))
+    runs = ((0, 9, ("auto", "auto")), (14, 24, ("auto", "auto")), (24, 24, ("auto", "auto")), (21, 24, (False, True)))
     for lo, hi, plans in runs:
         many = prepare_many(frames[0], inputs(plans), "day")
         start, end = bound(lo, "day"), bound(hi, "day")
@@ -266,26 +281,32 @@ def test_each_input_of_inc_join_many_chooses_its_plan_from_the_run_s_slices(spar
         per_input = [((r["id_b"], r["JoinType_b"]), ((tuple(r["ids"]),), r["JoinType_c"])) for r in collected]
         rows = Counter((r["id"], (r["RecDate"] - day).days, p) for r, p in zip(collected, per_input, strict=True))
         assert rows == Counter(expected_many_rows(a, oracle_specs, start=lo, end=hi))
-    # A reads days mw 2 back: 0-5 from -2; the same sample serves both inputs (the same key)
-    sparse = "plain (auto: 1.0 rows a key in a sample of 6 A rows, below 8)"
-    assert chosen[0, ("auto", "auto")] == f"b {sparse}; c {sparse}"
-    # days 11-16: A reads 9-16 (day 9's single row, then the 50 rows of key 0: (50² + 1) / 51), b reads 8-16
-    # (9 days, more than 2 of its join windows of 4; two single rows: (50² + 2) / 52), c reads 9-16 (8 days, more
-    # than 2 of its join windows of 2)
-    dense = "49.0 rows a key in a sample of 51 A rows"
-    assert chosen[11, ("auto", "auto")] == (
-        f"b grouped (auto: {dense}, 48.1 in a sample of 52 B rows, both at least 8); "
-        f"c grouped (auto: {dense}, 49.0 in a sample of 51 B rows, both at least 8)"
+    # days 0-9: A reads from -2 (mw 2 back); b reads -3-9 (13 days, more than 2 of its join windows of 4), c -2-9
+    # (12 days, more than 2 of its join windows of 2). One sample for both: from A's start to the end of the
+    # window's first join window, the widest (days 0-3), and no later than each input's own end (b: 9 - 4 - 2 = 3,
+    # c: 9 - 2 - 1 = 6), so A's rows of days 0-3; their keys are unique and never in b's days 6-9 or c's days 8-9
+    sample = "auto: 4 A rows of a sample (1.0 rows a key) meet 0.0 B rows each in the last"
+    assert chosen[0, ("auto", "auto")] == (
+        f"b plain ({sample} 4 days of B's read range, about 0 in its 13 days, below 8); "
+        f"c plain ({sample} 2 days of B's read range, about 0 in its 12 days, below 8)"
     )
-    # a daily run: A reads days 14-16; b days 13-16, within 2 of its join windows (1 + 2 + 1); c days 14-16, within
+    # days 14-24: A reads 12-24, b 11-24 (14 days), c 12-24 (13 days); the sample: days 12-17, the 60 rows of key
+    # 0, each meeting its 40 rows in b's days 21-24 (40 over 4 days: 140 over 14) and its 20 in c's days 23-24
+    dense = "auto: 60 A rows of a sample (60.0 rows a key) meet"
+    assert chosen[14, ("auto", "auto")] == (
+        f"b grouped ({dense} 40.0 B rows each in the last 4 days of B's read range, about 140 in its 14 days, at "
+        f"least 8); c grouped ({dense} 20.0 B rows each in the last 2 days of B's read range, about 130 in its 13 "
+        "days, at least 8)"
+    )
+    # a daily run: A reads days 22-24; b days 21-24, within 2 of its join windows (1 + 2 + 1); c days 22-24, within
     # 2 of its join windows (0 + 1 + 1)
-    assert chosen[16, ("auto", "auto")] == (
+    assert chosen[24, ("auto", "auto")] == (
         "b plain (auto: B's read range of 4 days is at most 2 join windows of 4 days); "
         "c plain (auto: B's read range of 3 days is at most 2 join windows of 2 days)"
     )
     forced = "by many_rows_per_key)"
-    assert chosen[13, (False, True)] == f"b plain (set {forced}; c grouped (set {forced}"
+    assert chosen[21, (False, True)] == f"b plain (set {forced}; c grouped (set {forced}"
     # A's distinct (keys, arrival): the aggregate's alone where A's sample ruled out a hot key, the pick's too on
     # the daily run and with its plain plan forced; every grouped plan has its own
     assert distinct[0, ("auto", "auto")] == 1
-    assert distinct[11, ("auto", "auto")] == distinct[16, ("auto", "auto")] == distinct[13, (False, True)] == 2
+    assert distinct[14, ("auto", "auto")] == distinct[24, ("auto", "auto")] == distinct[21, (False, True)] == 2

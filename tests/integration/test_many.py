@@ -335,8 +335,12 @@ def test_sql_and_python_many_models_log_the_same_line(refreshed):
         f"by a and pay and near; reads a " in lines["gen_many"]
     )
     # each input's plan (spec §15): the 8 days read pay from 6 days back (max mw 4, then lb 2), 14 days, within 2
-    # of its join windows (2 + 4 + 1); near's 13 days are more than 2 of its (1 + 1 + 1), and TrxId is unique in A,
-    # so one sample of A decides it
+    # of its join windows (2 + 4 + 1); near's 13 days are more than 2 of its (1 + 1 + 1), so one query decides it:
+    # A's sample, its keyed rows up to the end of the window's first join window of near (days 1-3: 340 rows of
+    # gen_a.csv, TrxId unique), and the 26 rows of gen_b.csv on days 6-8 with their TrxId (0.08 a row, 0.3 over 13)
     short = "plain (auto: B's read range of 14 days is at most 2 join windows of 7 days)"
-    sparse = "plain (auto: 1.0 rows a key in a sample of 920 A rows, below 8)"  # the 920 keyed A rows of its read range
+    sparse = (
+        "plain (auto: 340 A rows of a sample (1.0 rows a key) meet 0.1 B rows each in the last 3 days of B's read "
+        "range, about 0 in its 13 days, below 8)"
+    )
     assert lines["gen_many"].endswith(f"; plan: pay {short}; near {sparse}")

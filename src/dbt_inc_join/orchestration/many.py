@@ -27,7 +27,16 @@ from typing import Any
 from pyspark.sql import DataFrame
 
 from ..io.watermark import latest_arrivals, watermark_of
-from ..plan.plan_choice import SHARED_ROWS, KeySharing, PlanChoice, auto_plan, forced_plan, range_plan, sample_sharing
+from ..plan.plan_choice import (
+    PairsSide,
+    PlanChoice,
+    forced_plan,
+    pairs_plan,
+    pairs_ranges,
+    pairs_sample,
+    pairs_sample_range,
+    range_plan,
+)
 from ..plan.prepared import PreparedJoin
 from ..plan.time_units import TimeUnit, UnitValue, shift_value
 from ..plan.validation import check_argument
@@ -196,39 +205,59 @@ def input_plans(
     many: PreparedMany, start: UnitValue | None, end: UnitValue, reads_nothing: bool = False
 ) -> list[PlanChoice]:
     """Each input's plan (spec §15): set by its many_rows_per_key, plain when the input's read range is short
-    (range_plan), or chosen from the first rows of A's slice on the input's keys (one sample per set of keys)
-    and, when those are dense, of the input's slice."""
-    unit, df_a = many.time_uom, many.df_a
-    first = many.inputs[0].prepared.inputs
+    (range_plan), or chosen by pairs_plan from one query for every other input: the first rows of A's slice and,
+    per input, the rows of its last join window with their keys. The macro ``_many_input_plans``."""
+    unit = many.time_uom
     a_lower = _a_lower(many, start)
-    a_range = arrival_range_sql(first.inc_col[0], first.arrival_types[0], a_lower, end, unit)
-    a_samples: dict[tuple[str, ...], KeySharing] = {}
-
-    def a_sample(keys: tuple[str, ...]) -> KeySharing:
-        if keys not in a_samples:
-            a_samples[keys] = sample_sharing(df_a, keys, a_range)
-        return a_samples[keys]
-
-    plans = []
-    for item in many.inputs:
-        prepared, inputs = item.prepared, item.prepared.inputs
-        fixed = forced_plan(prepared.params, reads_nothing)
-        if fixed is not None:
-            plans.append(fixed)
-            continue
-        params = prepared.params
+    plans: dict[int, PlanChoice] = {}
+    b_lowers: dict[int, UnitValue | None] = {}
+    for index, item in enumerate(many.inputs):
+        params = item.prepared.params
         b_lower = None if a_lower is None else shift_value(a_lower, -params.look_back_time, unit)
-        short = range_plan(b_lower, end, params.look_back_time, params.max_waiting_time, unit)
-        if short is not None:
-            plans.append(short)
-            continue
-        a = a_sample(tuple(a for a, _ in inputs.keys))
-        if a.shared < SHARED_ROWS:
-            plans.append(auto_plan(a, None))  # A's keys (nearly) unique: no need to look at the input's
-            continue
-        b_range = arrival_range_sql(inputs.inc_col[1], inputs.arrival_types[1], b_lower, end, unit)
-        plans.append(auto_plan(a, sample_sharing(prepared.df_b, [b for _, b in inputs.keys], b_range)))
-    return plans
+        fixed = forced_plan(params, reads_nothing) or range_plan(
+            b_lower, end, params.look_back_time, params.max_waiting_time, unit
+        )
+        if fixed is not None:
+            plans[index] = fixed
+        else:
+            b_lowers[index] = b_lower
+    # one sample of A serves every undecided input: its first window is the widest of their join windows
+    widths = [_join_width(many.inputs[index].prepared.params) for index in b_lowers]
+    reaches = {
+        index: pairs_ranges(
+            ((a_lower, end), (b_lower, end)),
+            start,
+            end,
+            many.inputs[index].prepared.params.look_back_time,
+            many.inputs[index].prepared.params.max_waiting_time,
+            unit,
+            max(widths),
+        )
+        for index, b_lower in b_lowers.items()
+    }
+    bounds = pairs_sample_range(list(reaches.values())) if reaches else None
+    if bounds is not None:
+        sampled = [index for index, reach in sorted(reaches.items()) if reach["a"] is not None]
+        sides = [_pairs_side(many.inputs[index].prepared, reaches[index], unit) for index in sampled]
+        first = many.inputs[0].prepared.inputs
+        a_range = arrival_range_sql(first.inc_col[0], first.arrival_types[0], bounds[0], bounds[1], unit)
+        for index, found in zip(sampled, pairs_sample(many.df_a, a_range, sides, shared=True), strict=True):
+            plans[index] = pairs_plan(found, reaches[index], unit)
+    for index, reach in reaches.items():
+        plans.setdefault(index, pairs_plan(None, reach, unit))
+    return [plans[index] for index in range(len(many.inputs))]
+
+
+def _join_width(params: Any) -> int:
+    """An input's join window in units, the grouped plan's bucket width (``_bucket_width``)."""
+    return int(render("_bucket_width", params.look_back_time, params.max_waiting_time))
+
+
+def _pairs_side(prepared: PreparedJoin, reach: dict[str, Any], unit: TimeUnit) -> PairsSide:
+    """An input as a side of the plan choice's query: its keys and its last join window."""
+    inputs = prepared.inputs
+    b_range = arrival_range_sql(inputs.inc_col[1], inputs.arrival_types[1], reach["b"][0], reach["b"][1], unit)
+    return PairsSide(prepared.df_b, [a for a, _ in inputs.keys], [b for _, b in inputs.keys], b_range)
 
 
 def plans_text(many: PreparedMany, plans: Sequence[PlanChoice]) -> str:

@@ -14,7 +14,7 @@ is one small Spark job; the plan is decided before the join is built.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,17 +22,12 @@ from pyspark.sql import DataFrame
 
 from ..sql_text import render
 from ..sql_text.arguments import params_of
-from ..sql_text.fragments import arrival_range_sql, quote
+from ..sql_text.fragments import arrival_range_sql
 from ..sql_text.statement import relation, rendered, run
-from ..tables.shared_tables import PLAN_CHOICE
 from .prepared import PreparedJoin
 from .time_units import TimeUnit, UnitValue
 from .validation import JoinParameters
 from .window import OutputWindow, ReadRange, read_ranges
-
-RANGE_WINDOWS: int = PLAN_CHOICE["range_windows"]
-SAMPLE_ROWS: int = PLAN_CHOICE["sample_rows"]
-SHARED_ROWS: int = PLAN_CHOICE["shared_rows"]
 
 
 @dataclass(frozen=True)
@@ -48,15 +43,6 @@ class PlanChoice:
     @property
     def text(self) -> str:
         return f"{'grouped' if self.grouped else 'plain'} ({self.reason})"
-
-
-@dataclass(frozen=True)
-class KeySharing:
-    """A sample of one side: its rows, and how many rows of the sample a row shares its key with, on average
-    over the rows (itself included: sum of squared key counts / rows; 1.0 when every key is unique)."""
-
-    rows: int
-    shared: float
 
 
 def _plan(found: dict[str, Any] | None) -> PlanChoice | None:
@@ -86,28 +72,9 @@ def forced_plan(params: JoinParameters, reads_nothing: bool) -> PlanChoice | Non
 def range_plan(
     b_lower: UnitValue | None, end: UnitValue, look_back_time: int, max_waiting_time: int, unit: TimeUnit
 ) -> PlanChoice | None:
-    """The plain plan when B's read range ``[b_lower, end]`` spans at most RANGE_WINDOWS join windows (the
+    """The plain plan when B's read range ``[b_lower, end]`` spans at most PLAN_CHOICE's range_windows join windows (the
     grouped plan's bucket width), or None: then the samples decide. No data is read (``_range_plan``)."""
     return _plan(render("_range_plan", b_lower, end, look_back_time, max_waiting_time, unit.value))
-
-
-def key_sharing(keys: Iterable[Sequence[object]]) -> KeySharing:
-    """The sharing of a sample of key tuples (``_key_sharing``)."""
-    found = render("_key_sharing", [list(key) for key in keys])
-    return KeySharing(found["rows"], found["shared"])
-
-
-def auto_plan(a: KeySharing, b: KeySharing | None) -> PlanChoice:
-    """The choice of many_rows_per_key='auto' for an input of inc_join_many from A's sample and, when A's is
-    dense, the input's (``_auto_plan``)."""
-    chosen = _plan(render("_auto_plan", vars(a), None if b is None else vars(b)))
-    assert chosen is not None, "auto always chooses"
-    return chosen
-
-
-def sample_predicate(keys: Sequence[str], range_sql: str) -> str:
-    """The rows a side's sample is drawn from: its read range, keys not NULL (``_sample_predicate``)."""
-    return str(render("_sample_predicate", keys, range_sql))
 
 
 def choose_join_plan(prepared: PreparedJoin, window: OutputWindow) -> PlanChoice:
@@ -132,39 +99,82 @@ def choose_join_plan(prepared: PreparedJoin, window: OutputWindow) -> PlanChoice
         # one row per A (partner first, last, aggregate) reduces B per A's (keys, arrival) either way; over a long
         # range the buckets win, and A is often an earlier step's output, which a sample would compute
         return PlanChoice(True, "one row per A row")
-    reach = pairs_ranges(ranges, ranges[1][1], params.look_back_time, params.max_waiting_time, unit)
+    reach = pairs_ranges(ranges, window.start, ranges[1][1], params.look_back_time, params.max_waiting_time, unit)
     if reach["a"] is None:
         return pairs_plan(None, reach, unit)
-    range_sqls = [
-        arrival_range_sql(inputs.inc_col[index], inputs.arrival_types[index], reach[side][0], reach[side][1], unit)
-        for index, side in enumerate(("a", "b"))
+    a_range = arrival_range_sql(inputs.inc_col[0], inputs.arrival_types[0], reach["a"][0], reach["a"][1], unit)
+    b_range = arrival_range_sql(inputs.inc_col[1], inputs.arrival_types[1], reach["b"][0], reach["b"][1], unit)
+    side = PairsSide(prepared.df_b, [a for a, _ in inputs.keys], [b for _, b in inputs.keys], b_range)
+    return pairs_plan(pairs_sample(prepared.df_a, a_range, [side])[0], reach, unit)
+
+
+@dataclass(frozen=True)
+class PairsSide:
+    """A B side of 'auto''s query: its DataFrame, A's keys and its own, and its last join window (SQL)."""
+
+    df: DataFrame
+    a_keys: Sequence[str]
+    b_keys: Sequence[str]
+    range_sql: str
+
+
+def pairs_sample(
+    df_a: DataFrame, a_range_sql: str, sides: Sequence[PairsSide], shared: bool = False
+) -> list[dict[str, Any]]:
+    """Each side's counts (``sample_rows``, ``pairs``, with ``shared`` also ``shared``) from one query over A's
+    first rows of ``a_range_sql`` and every side's window (``_pairs_sample_sql``): one Spark job."""
+    described = [
+        {
+            "relation": relation(f"b{index}"),
+            "a_keys": list(side.a_keys),
+            "b_keys": list(side.b_keys),
+            "range_sql": side.range_sql,
+        }
+        for index, side in enumerate(sides)
     ]
-    keys = [[key[index] for key in inputs.keys] for index in (0, 1)]
-    text = rendered("_pairs_sample_sql", relation("a"), relation("b"), *keys, *range_sqls)
-    row = run(text, {"a": prepared.df_a, "b": prepared.df_b}).collect()[0]
-    return pairs_plan(row.asDict(), reach, unit)
+    text = rendered("_pairs_sample_sql", relation("a"), a_range_sql, described, shared)
+    frames = {"a": df_a} | {f"b{index}": side.df for index, side in enumerate(sides)}
+    values = run(text, frames).collect()[0].asDict()
+    return [dict(render("_pairs_found", values, index)) for index in range(len(sides))]
+
+
+def pairs_sample_range(reaches: Sequence[dict[str, Any]]) -> list[Any] | None:
+    """The sample range of one query for several sides: A's start to the earliest end of the sides' own sample
+    ranges, or None when none has one (``_pairs_sample_range``)."""
+    found = render("_pairs_sample_range", list(reaches))
+    return None if found is None else list(found)
 
 
 def pairs_ranges(
-    ranges: tuple[ReadRange, ReadRange], end: UnitValue, look_back_time: int, max_waiting_time: int, unit: TimeUnit
+    ranges: tuple[ReadRange, ReadRange],
+    start: UnitValue | None,
+    end: UnitValue,
+    look_back_time: int,
+    max_waiting_time: int,
+    unit: TimeUnit,
+    sample_width: int | None = None,
 ) -> dict[str, Any]:
-    """What the query of 'auto' reads on a long run of partner = all: A's sample range (``a``, None when nothing
-    lies before B's last join window), B's last join window (``b``), B's read range in units (``b_units``, None
-    without a lower bound) and the window's (``far_units``); the macro ``_pairs_ranges``."""
-    return dict(render("_pairs_ranges", [list(r) for r in ranges], end, look_back_time, max_waiting_time, unit.value))
+    """What the query of 'auto' reads on a long run of partner = all: A's sample range (``a``, from its read
+    range's start to the end of the output window's first join window from ``start``; None when nothing lies
+    before B's last join window), B's last join window (``b``), B's read range in units (``b_units``, None
+    without a lower bound) and the window's (``far_units``); ``sample_width``: the width of A's first window when
+    one sample serves several inputs. The macro ``_pairs_ranges``."""
+    found = render(
+        "_pairs_ranges",
+        [list(r) for r in ranges],
+        start,
+        end,
+        look_back_time,
+        max_waiting_time,
+        unit.value,
+        sample_width,
+    )
+    return dict(found)
 
 
-def pairs_plan(found: dict[str, int] | None, reach: dict[str, Any], unit: TimeUnit) -> PlanChoice:
-    """The choice of 'auto' for a long run of partner = all from the query's ``sample_rows`` and ``pairs``
-    (``_pairs_plan``)."""
+def pairs_plan(found: dict[str, Any] | None, reach: dict[str, Any], unit: TimeUnit) -> PlanChoice:
+    """The choice of 'auto' for a long run of partner = all, or an input of inc_join_many, from a side's counts
+    (pairs_sample's ``sample_rows``, ``pairs`` and ``shared``; ``_pairs_plan``)."""
     chosen = _plan(render("_pairs_plan", found, reach, unit.value))
     assert chosen is not None, "auto always chooses"
     return chosen
-
-
-def sample_sharing(df: DataFrame, keys: Sequence[str], range_sql: str) -> KeySharing:
-    """The key sharing of a side's first SAMPLE_ROWS rows in ``range_sql`` (inc_join_many): one Spark job."""
-    sliced = df.where(sample_predicate(keys, range_sql)).select(*[quote(k) for k in keys])
-    # one partition read in order: a single job even when the first split holds fewer rows than the sample
-    rows = sliced.coalesce(1).limit(SAMPLE_ROWS)
-    return key_sharing(tuple(row) for row in rows.collect())

@@ -177,13 +177,12 @@ MANY_INPUT_KEYS = (
     "many_rows_per_key",
 )
 
-#: How ``many_rows_per_key='auto'`` chooses the plan of partner = all (docs/spec.md §15; plan_choice.py and
-#: macros/plan/_plan_choice.sql): the plain plan, without a sample, when B's read range spans at most
-#: ``range_windows`` join windows (look_back_time + max_waiting_time + 1 units); otherwise one query over A's
-#: first ``sample_rows`` keyed rows before B's last join window, and the grouped plan when each meets at least
-#: ``shared_rows`` B rows of its key, scaled from that window to B's read range. inc_join_many's inputs: each
-#: side's first ``sample_rows`` rows, grouped when in both a row shares its key with ``shared_rows`` rows of its
-#: sample (itself included) on average.
+#: How ``many_rows_per_key='auto'`` chooses the plan of partner = all and of inc_join_many's inputs (docs/spec.md
+#: §15; plan_choice.py and macros/plan/_plan_choice.sql): the plain plan, without a sample, when B's read range
+#: spans at most ``range_windows`` join windows (look_back_time + max_waiting_time + 1 units); otherwise one query
+#: over A's first ``sample_rows`` keyed rows before B's last join window, and the grouped plan when each meets at
+#: least ``shared_rows`` B rows of its key, scaled from that window to B's read range. An input's plain plan pairs
+#: A's rows as they are when a sample row shares its keys with fewer than ``shared_rows`` rows of the sample.
 PLAN_CHOICE = {"range_windows": 2, "sample_rows": 1000, "shared_rows": 8}
 
 #: An aggregate's value over no rows, for the A rows without partner (spec §11), when the aggregate is one call of
