@@ -28,13 +28,13 @@ from pyspark.sql import DataFrame
 
 from ..io.watermark import latest_arrivals, watermark_of
 from ..plan.plan_choice import (
-    PairsSide,
     PlanChoice,
     forced_plan,
     pairs_plan,
     pairs_ranges,
     pairs_sample,
     pairs_sample_range,
+    pairs_side,
     range_plan,
 )
 from ..plan.prepared import PreparedJoin
@@ -238,7 +238,7 @@ def input_plans(
     bounds = pairs_sample_range(list(reaches.values())) if reaches else None
     if bounds is not None:
         sampled = [index for index, reach in sorted(reaches.items()) if reach["a"] is not None]
-        sides = [_pairs_side(many.inputs[index].prepared, reaches[index], unit) for index in sampled]
+        sides = [pairs_side(many.inputs[index].prepared, reaches[index], unit) for index in sampled]
         first = many.inputs[0].prepared.inputs
         a_range = arrival_range_sql(first.inc_col[0], first.arrival_types[0], bounds[0], bounds[1], unit)
         for index, found in zip(sampled, pairs_sample(many.df_a, a_range, sides, shared=True), strict=True):
@@ -251,13 +251,6 @@ def input_plans(
 def _join_width(params: Any) -> int:
     """An input's join window in units, the grouped plan's bucket width (``_bucket_width``)."""
     return int(render("_bucket_width", params.look_back_time, params.max_waiting_time))
-
-
-def _pairs_side(prepared: PreparedJoin, reach: dict[str, Any], unit: TimeUnit) -> PairsSide:
-    """An input as a side of the plan choice's query: its keys and its last join window."""
-    inputs = prepared.inputs
-    b_range = arrival_range_sql(inputs.inc_col[1], inputs.arrival_types[1], reach["b"][0], reach["b"][1], unit)
-    return PairsSide(prepared.df_b, [a for a, _ in inputs.keys], [b for _, b in inputs.keys], b_range)
 
 
 def plans_text(many: PreparedMany, plans: Sequence[PlanChoice]) -> str:

@@ -9,7 +9,7 @@ about as many as such a range holds, and add work of its own. A longer run of on
 run of partner = all measures what the plain join would compare: one query counts, for the first rows of A's
 range before B's last join window, the B rows of that window with the same key. Scaled to B's read range, from
 a few B rows per A row on (a dense key, or keys that come back day after day) the grouped plan wins. The query
-is one small Spark job; the plan is decided before the join is built.
+is small (a few short Spark jobs); the plan is decided before the join is built.
 """
 
 from __future__ import annotations
@@ -79,7 +79,7 @@ def range_plan(
 
 def choose_join_plan(prepared: PreparedJoin, window: OutputWindow) -> PlanChoice:
     """The plan of a run over ``window``: fixed_plan, range_plan, the grouped plan for one row per A, or
-    pairs_plan from one query over A's sample and B's last join window (spec §4's read ranges): one Spark job."""
+    pairs_plan from one query over A's sample and B's last join window (spec §4's read ranges)."""
     params, inputs = prepared.params, prepared.inputs
     fixed = fixed_plan(params, window.end is None or window.is_empty)
     if fixed is not None:
@@ -103,9 +103,7 @@ def choose_join_plan(prepared: PreparedJoin, window: OutputWindow) -> PlanChoice
     if reach["a"] is None:
         return pairs_plan(None, reach, unit)
     a_range = arrival_range_sql(inputs.inc_col[0], inputs.arrival_types[0], reach["a"][0], reach["a"][1], unit)
-    b_range = arrival_range_sql(inputs.inc_col[1], inputs.arrival_types[1], reach["b"][0], reach["b"][1], unit)
-    side = PairsSide(prepared.df_b, [a for a, _ in inputs.keys], [b for _, b in inputs.keys], b_range)
-    return pairs_plan(pairs_sample(prepared.df_a, a_range, [side])[0], reach, unit)
+    return pairs_plan(pairs_sample(prepared.df_a, a_range, [pairs_side(prepared, reach, unit)])[0], reach, unit)
 
 
 @dataclass(frozen=True)
@@ -118,11 +116,18 @@ class PairsSide:
     range_sql: str
 
 
+def pairs_side(prepared: PreparedJoin, reach: dict[str, Any], unit: TimeUnit) -> PairsSide:
+    """A join's B as a side of the query: its keys and its last join window (``reach['b']``)."""
+    inputs = prepared.inputs
+    b_range = arrival_range_sql(inputs.inc_col[1], inputs.arrival_types[1], reach["b"][0], reach["b"][1], unit)
+    return PairsSide(prepared.df_b, [a for a, _ in inputs.keys], [b for _, b in inputs.keys], b_range)
+
+
 def pairs_sample(
     df_a: DataFrame, a_range_sql: str, sides: Sequence[PairsSide], shared: bool = False
 ) -> list[dict[str, Any]]:
     """Each side's counts (``sample_rows``, ``pairs``, with ``shared`` also ``shared``) from one query over A's
-    first rows of ``a_range_sql`` and every side's window (``_pairs_sample_sql``): one Spark job."""
+    first rows of ``a_range_sql`` and every side's window (``_pairs_sample_sql``): a few small Spark jobs."""
     described = [
         {
             "relation": relation(f"b{index}"),
