@@ -12,7 +12,15 @@ from hypothesis import strategies as st
 from dbt_inc_join import inc_join
 from dbt_inc_join.orchestration.join import prepare_join
 from dbt_inc_join.orchestration.many import inc_join_many, input_plans, plans_text, prepare_many
-from dbt_inc_join.plan.plan_choice import choose_join_plan, fixed_plan, forced_plan, pairs_plan, pairs_sample_range
+from dbt_inc_join.plan.plan_choice import (
+    PairsSide,
+    choose_join_plan,
+    fixed_plan,
+    forced_plan,
+    pairs_plan,
+    pairs_sample,
+    pairs_sample_range,
+)
 from dbt_inc_join.plan.time_units import TimeUnit
 from dbt_inc_join.plan.validation import check_parameters
 from dbt_inc_join.plan.window import OutputWindow
@@ -77,6 +85,26 @@ def test_one_sample_serves_several_inputs_up_to_the_earliest_end_of_their_own_ra
     assert pairs_sample_range([dict(a=None)]) is None
     assert pairs_sample_range([dict(a=[day[0], day[3]]), dict(a=None), dict(a=[day[0], day[1]])]) == day[:2]
     assert pairs_sample_range([dict(a=[None, day[7]]), dict(a=[None, day[5]])]) == [None, day[5]]
+
+
+def test_one_query_counts_each_input_on_its_own_keys(spark):
+    """inc_join_many's query (spec §15) with two inputs on different A keys (k, and the nullable v): the sample
+    holds the A rows with either input's keys; each input counts only its keyed rows, its pairs and A's sharing
+    on its own keys. Counted by hand below."""
+    a = [dict(id=i, k=k, v=v, t=0) for i, k, v in ((1, 1, 10), (2, 1, None), (3, 2, 10), (4, 3, 20))]
+    a += [dict(id=5, k=None, v=None, t=0), dict(id=6, k=None, v=20, t=0)]  # 5: no keys, never sampled
+    on_k = [dict(id=10 + i, k=k, t=5) for i, k in enumerate((1, 1, 3))]
+    on_v = [dict(id=20 + i, k=0, v=10, t=5) for i in range(3)]
+    frames = [
+        side_frame(spark, rows, side, "day", "date", payload=True)
+        for rows, side in ((a, "a"), (on_k, "b"), (on_v, "c"))
+    ]
+    sides = [PairsSide(frames[1], ["k"], ["k"], "TRUE"), PairsSide(frames[2], ["v"], ["v"], "TRUE")]
+    # k: rows 1-4; pairs 2 + 2 + 0 + 1; sharing 2 + 2 + 1 + 1. v: rows 1, 3, 4, 6; pairs 3 + 3 + 0 + 0; 2 + 2 + 2 + 2
+    assert pairs_sample(frames[0], "TRUE", sides, shared=True) == [
+        dict(sample_rows=4, pairs=5, shared=6),
+        dict(sample_rows=4, pairs=6, shared=8),
+    ]
 
 
 def test_keys_that_come_back_every_day_take_the_grouped_plan(spark):
