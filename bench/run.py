@@ -34,6 +34,14 @@ FORMAT_SUITES = ("few-rows", "big", "commit", "restated-log")
 FORMAT_ONLY = ("restated-log",)  # suites measured only on a table format (--format required)
 
 
+def full_jvm_flags(driver_memory: str) -> str:
+    """The full benchmark's driver JVM flags: the optimising JIT, and the heap held at its size from the start.
+    `settle` forces a full GC before every run, after which G1 gives memory back; the next run grew it again and
+    paid 0.4-0.8 s on whole-history runs, so whichever variant followed a heavy run measured slower (2026-12-01:
+    inc_join_many on `recurring`, auto / grouped 1.10 in the suite's order, 1.01 with -Xms)."""
+    return f"-XX:ReservedCodeCacheSize=256m -Xms{driver_memory}"
+
+
 @dataclass(frozen=True)
 class Config:
     days: int = 365
@@ -127,14 +135,14 @@ def start_spark(config: Config, state_dir: Path):
     """One local[2] SparkSession for everything (dbt's session connection reuses it).
 
     Unlike the test suite's short-lived sessions, a full benchmark uses the JVM's optimising JIT and a larger
-    heap: those are the settings a long-running Spark job has."""
+    heap, held at its size (full_jvm_flags): those are the settings a long-running Spark job has."""
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
     os.environ.setdefault("DBT_SEND_ANONYMOUS_USAGE_STATS", "false")
     os.environ["INC_JOIN_STATE_DIR"] = str(state_dir)
     if config.table_format:  # the session gets the format's jars, extension and catalog (harness/table_formats.py)
         os.environ["INC_JOIN_TABLE_FORMAT"] = config.table_format
     if not config.quick:
-        os.environ.setdefault("INC_JOIN_JVM_FLAGS", "-XX:ReservedCodeCacheSize=256m")
+        os.environ.setdefault("INC_JOIN_JVM_FLAGS", full_jvm_flags(config.driver_memory))
     # the big suite's peak memory: Spark's executor metrics sampled every 100 ms (default: only at heartbeats)
     polling = " --conf spark.executor.metrics.pollingInterval=100ms" * ("big" in config.suites)
     os.environ["PYSPARK_SUBMIT_ARGS"] = f"--driver-memory {config.driver_memory}{polling} pyspark-shell"

@@ -13,6 +13,7 @@ import pytest
 import yaml
 
 from bench.protocol import render
+from bench.run import Config, full_jvm_flags
 from harness.local_spark import DEFAULT_JVM_FLAGS, local_spark_settings
 
 REPO = Path(__file__).resolve().parents[2]
@@ -38,7 +39,7 @@ def session_parameters(text: str, environ: dict[str, str], output: str = "sessio
 
 # (profile, INC_JOIN_JVM_FLAGS): the benchmark's profiles also with the full benchmark's JVM flags
 CASES = [(name, None) for name in sorted(PROFILES)] + [
-    (name, "-XX:ReservedCodeCacheSize=256m") for name in sorted(PROFILES) if name.startswith("bench/")
+    (name, full_jvm_flags(Config().driver_memory)) for name in sorted(PROFILES) if name.startswith("bench/")
 ]
 
 

@@ -1,0 +1,39 @@
+"""The benchmark protocol's order of runs without Spark (bench/protocol.py): in every round each cell once, and
+each variant first in its case as often as the others."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from bench.protocol import Cell, round_order
+
+
+def cells() -> list[Cell]:
+    # two cases of three variants and one case of one, as a suite lists them
+    return [Cell(case, variant, 3) for case in ("c1", "c2") for variant in ("auto", "grouped", "plain")] + [
+        Cell("c3", "alone", 3)
+    ]
+
+
+def test_each_round_runs_every_cell_once_and_a_cases_variants_together():
+    due = cells()
+    for round_number in range(7):
+        order = round_order(due, round_number)
+        assert sorted(id(c) for c in order) == sorted(id(c) for c in due)
+        seen = [c.case for c in order]
+        assert seen == sorted(seen, key=seen.index)  # a case's cells next to each other
+
+
+def test_every_variant_comes_first_in_its_case_once_in_as_many_rounds_as_it_has_variants():
+    due = cells()
+    firsts: Counter = Counter()
+    for round_number in range(3):
+        order = round_order(due, round_number)
+        firsts.update(next(c.variant for c in order if c.case == case) for case in ("c1", "c2"))
+    assert firsts == {"auto": 2, "grouped": 2, "plain": 2}
+
+
+def test_each_round_starts_one_case_later():
+    due = cells()
+    assert [round_order(due, n)[0].case for n in range(4)] == ["c1", "c2", "c3", "c1"]
+    assert [c.variant for c in round_order(due, 1)][:3] == ["grouped", "plain", "auto"]
