@@ -108,9 +108,9 @@ def peak_memory(spark, group: str) -> dict[str, int]:
 def round_order(due: Sequence[Cell], round_number: int) -> list[Cell]:
     """The cells of one round: the cases in their order, each round starting one case later, and each case's
     variants each round starting one variant later, so that every variant comes first in its case as often as
-    the others. The first run of a case after another case's pays 0.2-0.6 s on a whole-history run (JIT and
-    memory left by a different query; 2026-12-01, inc_join_many on `recurring`: the first of `auto` and its
-    forced grouped plan was 4-6 % slower in either order), which a fixed order charged to one variant."""
+    the others. The first run of a case after another case's pays 0.2-0.6 s on a whole-history run (cause not
+    measured; 2026-12-01, inc_join_many on `recurring`: the first of `auto` and its forced grouped plan was
+    4-6 % slower in either order), which a fixed order charged to one variant."""
     cases: dict[object, list[Cell]] = {}
     for cell in due:
         cases.setdefault(cell.case, []).append(cell)
