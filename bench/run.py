@@ -36,9 +36,9 @@ FORMAT_ONLY = ("restated-log",)  # suites measured only on a table format (--for
 
 def full_jvm_flags(driver_memory: str) -> str:
     """The full benchmark's driver JVM flags: the optimising JIT, and the heap held at its size from the start.
-    `settle` forces a full GC before every run, after which G1 gives memory back; the next run grew it again and
-    paid 0.4-0.8 s on whole-history runs, so whichever variant followed a heavy run measured slower (2026-12-01:
-    inc_join_many on `recurring`, auto / grouped 1.10 in the suite's order, 1.01 with -Xms)."""
+    `settle` forces a full GC before every run, after which G1 may shrink the heap for the next run to grow again
+    (the mechanism is a guess; the effect was measured on 2026-12-01, inc_join_many on `recurring` in the suite's
+    order: auto / grouped 1.10 without -Xms, 1.01 with it, every whole-history run about a third faster)."""
     return f"-XX:ReservedCodeCacheSize=256m -Xms{driver_memory}"
 
 
