@@ -148,7 +148,7 @@ def test_the_full_recompute_reads_everything(quick_results):
 MANY_ROWS_VARIANTS = {
     ("all", "dense", "whole"): {"core", "sql", "bucketed", "core-default-plan", "core-auto"},
     # spec §15: auto against both forced plans; issue 44: and against the hand-written bucketed join
-    ("all", "dense", "daily"): {"core", "core-default-plan", "core-auto", "bucketed"},
+    ("all", "dense", "daily"): {"core", "core-default-plan", "core-auto", "bucketed", "sql"},
     # issue 44: keys that come back every day
     ("all", "recurring", "whole"): {"core", "core-default-plan", "core-auto", "bucketed"},
     # issue 44: inc_join_many on the same keys, each plan
