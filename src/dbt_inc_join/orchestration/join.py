@@ -51,8 +51,8 @@ def inc_join(
 
     See the README ("Python API") for every parameter. All arguments are checked before any data is read.
     ``output_window_end=None`` resolves the availability watermark ``min(max a, max b)`` with one small
-    Spark job, and many_rows_per_key='auto' reads a sample of each input's read range (plan_choice.py) with one
-    or two more; every other step is lazy.
+    Spark job, and many_rows_per_key='auto' on a long run of partner='all' runs one small query (A's first rows
+    against B's last join window, plan_choice.py); every other step is lazy.
     """
     prepared = prepare_join(df_a, df_b, **join_arguments(locals()))
     unit, zone = prepared.params.time_uom, prepared.session_time_zone
