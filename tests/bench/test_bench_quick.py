@@ -151,6 +151,8 @@ MANY_ROWS_VARIANTS = {
     ("all", "dense", "daily"): {"core", "core-default-plan", "core-auto", "bucketed", "sql"},
     # issue 44: keys that come back every day
     ("all", "recurring", "whole"): {"core", "core-default-plan", "core-auto", "bucketed"},
+    # issue 44, item 2: the same at ten times the keys, auto's query against a run of about 20 s
+    ("all", "recurring10", "whole"): {"core", "core-auto"},
     # issue 44: inc_join_many on the same keys, each plan
     ("enrich-last", "recurring", "whole"): {"core", "many-grouped", "many-plain"},
     ("aggregate", "hot", "whole"): {"core", "sql", "join-group-by"},
