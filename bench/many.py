@@ -287,18 +287,11 @@ class ManyRows(Suite):
                 label = f"{label}, {core_cell.case.shape} {core_cell.case.history} d whole history"
                 for name, x, y, goal in ratios:
                     found += ratio_target(f"{name}, {label}", at(mode, x), at(mode, y), goal)
-            recurring = at("all", "core", shape="recurring")
-            for name, x, y, goal in RECURRING_ALL if mode == "all" and recurring is not None else ():
-                recurring_label = f"{name}, partner all, inner, recurring {recurring.case.history} d whole history"
-                found += ratio_target(
-                    recurring_label, at(mode, x, shape="recurring"), at(mode, y, shape="recurring"), goal
-                )
-            wide = at("all", "core", shape="recurring10")
-            for name, x, y, goal in RECURRING10_ALL if mode == "all" and wide is not None else ():
-                wide_label = f"{name}, partner all, inner, recurring10 {wide.case.history} d whole history"
-                found += ratio_target(
-                    wide_label, at(mode, x, shape="recurring10"), at(mode, y, shape="recurring10"), goal
-                )
+            for shape, shaped in (("recurring", RECURRING_ALL), ("recurring10", RECURRING10_ALL)):
+                whole_case = at("all", "core", shape=shape)
+                for name, x, y, goal in shaped if mode == "all" and whole_case is not None else ():
+                    shape_label = f"{name}, partner all, inner, {shape} {whole_case.case.history} d whole history"
+                    found += ratio_target(shape_label, at(mode, x, shape=shape), at(mode, y, shape=shape), goal)
             enriched = at("enrich-last", "core", shape="recurring")
             for name, x, y, goal in RECURRING_ENRICH if mode == "all" and enriched is not None else ():
                 enriched_label = f"{name}, partner last, recurring {enriched.case.history} d whole history"
