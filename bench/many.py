@@ -186,6 +186,11 @@ DAILY_ALL = (
     (f"core auto / core {RPK}", "core-auto", "core", "≤ 1.1"),
     ("core auto / core plain plan", "core-auto", "core-default-plan", "≤ 1.1"),
 )
+WHOLE_CASES = (
+    ("all", "recurring", "partner all, inner", RECURRING_ALL),
+    ("all", "recurring10", "partner all, inner", RECURRING10_ALL),
+    ("enrich-last", "recurring", "partner last", RECURRING_ENRICH),
+)
 TARGETS = (
     ("all", "partner all, inner", ALL),
     ("aggregate", "aggregate, left", (("join + group by / core", "join-group-by", "core", "≥ 10"), SQL)),
@@ -287,20 +292,12 @@ class ManyRows(Suite):
                 label = f"{label}, {core_cell.case.shape} {core_cell.case.history} d whole history"
                 for name, x, y, goal in ratios:
                     found += ratio_target(f"{name}, {label}", at(mode, x), at(mode, y), goal)
-            for shape, shaped in (("recurring", RECURRING_ALL), ("recurring10", RECURRING10_ALL)):
-                whole_case = at("all", "core", shape=shape)
-                for name, x, y, goal in shaped if mode == "all" and whole_case is not None else ():
-                    shape_label = f"{name}, partner all, inner, {shape} {whole_case.case.history} d whole history"
-                    found += ratio_target(shape_label, at(mode, x, shape=shape), at(mode, y, shape=shape), goal)
-            enriched = at("enrich-last", "core", shape="recurring")
-            for name, x, y, goal in RECURRING_ENRICH if mode == "all" and enriched is not None else ():
-                enriched_label = f"{name}, partner last, recurring {enriched.case.history} d whole history"
-                found += ratio_target(
-                    enriched_label,
-                    at("enrich-last", x, shape="recurring"),
-                    at("enrich-last", y, shape="recurring"),
-                    goal,
-                )
+            # the whole-history cases beside the dense one, after partner all's targets: (mode, shape, text, ratios)
+            for other, shape, text, shaped in WHOLE_CASES if mode == "all" else ():
+                whole_case = at(other, "core", shape=shape)
+                for name, x, y, goal in shaped if whole_case is not None else ():
+                    shape_label = f"{name}, {text}, {shape} {whole_case.case.history} d whole history"
+                    found += ratio_target(shape_label, at(other, x, shape=shape), at(other, y, shape=shape), goal)
             if mode == "all" and at("all", "core-auto", "daily") is not None:
                 for name, x, y, goal in DAILY_ALL:
                     daily_label = f"{name}, partner all, inner, dense daily run"
