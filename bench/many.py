@@ -4,9 +4,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
+from functools import partial
 
 from . import protocol
 from .data import ManySpec, ensure_dataset, register_tables
@@ -155,22 +156,29 @@ VARIANTS: dict[str, str] = {
 RPK = "(many_rows_per_key)"
 SQL = ("sql / core", "sql", "core", None)
 ROW_NUMBER = (("join + row_number / core", "join-row-number", "core", None), SQL)
+# y None: x's own time before its action over its whole run, the same run's two clock readings (issue 44, item 2:
+# auto's decision is part of that time, with the checks and the statement's analysis)
+BEFORE_ACTION = None
+DECIDED = ("core auto: its call before the action (decision, analysis) / its whole run", "core-auto", BEFORE_ACTION)
 ALL = (
     (f"core {RPK} / hand-written bucketed join", "core", "bucketed", "≤ 1.2"),
     ("core auto (the default) / hand-written bucketed join", "core-auto", "bucketed", "≤ 1.2"),
     (f"sql {RPK} / core {RPK}", "sql", "core", None),
     (f"core default plan / core {RPK}", "core-default-plan", "core", None),
     (f"core auto / core {RPK}", "core-auto", "core", "≤ 1.1"),
+    (*DECIDED, None),
 )
 # issue 44: keys that come back every day, whole history: the plain plan compares each A row with a year of B
 RECURRING_ALL = (
     ("core auto (the default) / hand-written bucketed join", "core-auto", "bucketed", "≤ 1.2"),
     (f"core auto / core {RPK}", "core-auto", "core", "≤ 1.1"),
     ("core plain plan / core auto", "core-default-plan", "core-auto", None),
+    (*DECIDED, None),
 )
 # issue 44, item 2: auto's decision is one query of fixed cost (about three short jobs); on a run of about 20 s it
-# is to cost at most 5 % of the run
-RECURRING10_ALL = ((f"core auto / core {RPK}", "core-auto", "core", "≤ 1.05"),)
+# is to cost at most 5 % of the run, measured within the run. Two such runs differ by more than that from round to
+# round on this machine (0.82-1.41 over 4 rounds, 2026-12-01), so their ratio is reported.
+RECURRING10_ALL = ((*DECIDED, "≤ 0.05"), (f"core auto / core {RPK}", "core-auto", "core", None))
 # issue 44: inc_join_many on the same keys: its plain plan reduces a year of B rows per A row
 RECURRING_ENRICH = (
     ("inc_join_many auto / its grouped plan forced", "core", "many-grouped", "≤ 1.1"),
@@ -197,6 +205,14 @@ TARGETS = (
     ("first", "partner first, left", ROW_NUMBER),
     ("last", "partner last, left", ROW_NUMBER),
 )
+
+
+def measured(name: str, x: str, y: str | None, goal: str | None, at: Callable[[str], Cell | None]) -> list[Target]:
+    """The target of variants x and y of one case (``at``: variant -> its cell): x / y, or with y BEFORE_ACTION
+    x's time before its action over its run."""
+    if y is BEFORE_ACTION:
+        return protocol.before_action_target(name, at(x), goal)
+    return ratio_target(name, at(x), at(y), goal)
 
 
 def baseline(case: ManyCase) -> str:
@@ -291,13 +307,13 @@ class ManyRows(Suite):
             if core_cell is not None:
                 label = f"{label}, {core_cell.case.shape} {core_cell.case.history} d whole history"
                 for name, x, y, goal in ratios:
-                    found += ratio_target(f"{name}, {label}", at(mode, x), at(mode, y), goal)
+                    found += measured(f"{name}, {label}", x, y, goal, partial(at, mode))
             # the whole-history cases beside the dense one, after partner all's targets: (mode, shape, text, ratios)
             for other, shape, text, shaped in WHOLE_CASES if mode == "all" else ():
                 whole_case = at(other, "core", shape=shape)
                 for name, x, y, goal in shaped if whole_case is not None else ():
                     shape_label = f"{name}, {text}, {shape} {whole_case.case.history} d whole history"
-                    found += ratio_target(shape_label, at(other, x, shape=shape), at(other, y, shape=shape), goal)
+                    found += measured(shape_label, x, y, goal, partial(at, other, shape=shape))
             if mode == "all" and at("all", "core-auto", "daily") is not None:
                 for name, x, y, goal in DAILY_ALL:
                     daily_label = f"{name}, partner all, inner, dense daily run"

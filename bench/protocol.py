@@ -28,6 +28,7 @@ class Run:
     rows: int
     memory: dict[str, int] = field(default_factory=dict)  # MEMORY's peaks, in a memory suite
     load: float = 0.0  # the 1-minute load average at the run's start
+    build: float = 0.0  # of ``seconds``, those before the action: the DataFrame built (checks, plan choice, analysis)
 
 
 @dataclass(frozen=True)
@@ -81,13 +82,14 @@ def execute(spark, build: Callable, case, types: dict[str, str] | None):
 
     load, began = os.getloadavg()[0], time.perf_counter()
     df = build(spark, case)
+    built = time.perf_counter() - began
     if types is not None:
         counts = [F.expr(f"count_if({condition})").alias(name) for name, condition in types.items()]
         fingerprint = F.expr(case.fingerprint).alias("fingerprint")
         df = df.observe(OBSERVATION, F.count(F.lit(1)).alias("rows"), fingerprint, *counts)
     execution = df._jdf.queryExecution()
     rows = int(execution.toRdd().count())  # before the clock is read: the run is its execution
-    run = Run(time.perf_counter() - began, rows, load=load)
+    run = Run(time.perf_counter() - began, rows, load=load, build=built)
     if types is None:
         return run, None, summarize(execution.executedPlan())
     metrics = execution.observedMetrics().get(OBSERVATION).get()
@@ -209,6 +211,14 @@ def ratio_target(name: str, x: Cell | None, y: Cell | None, goal: str | None = N
     return [target(name, Ratio.of(x, y, **how), goal)]
 
 
+def before_action_target(name: str, cell: Cell | None, goal: str | None = None) -> list[Target]:
+    """The share of each run of ``cell`` spent before its action (Run.build / Run.seconds, the same run's two
+    clock readings: no pairing of runs, so none of the noise between two runs) against ``goal``."""
+    if cell is None or not cell.runs:
+        return []
+    return [target(name, Ratio.over([r.build / r.seconds for r in cell.runs]), goal)]
+
+
 def target(name: str, ratio: Ratio, goal: str | None = None) -> Target:
     """``ratio`` against ``goal`` (as ratio_target's)."""
     passed = meets(ratio.median, goal) if goal and goal[0] in "≤≥" else None
@@ -312,6 +322,7 @@ def cell_json(cell: Cell, suite: str, **extra: object) -> dict[str, object]:
     """A measured Spark cell, machine-readable (the quick-mode test reads it)."""
     found = {"suite": suite, "case": asdict(cell.case), "variant": cell.variant, "median": cell.median}
     found["seconds"] = [r.seconds for r in cell.runs]
+    found["build_seconds"] = [r.build for r in cell.runs]
     found.update({key: getattr(cell.check, key) if cell.check else None for key in ("rows", "types", "fingerprint")})
     plan = cell.plan
     scans = {"scans": [asdict(s) for s in plan.scans] if plan else [], "nodes": dict(plan.nodes) if plan else {}}

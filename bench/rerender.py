@@ -26,7 +26,8 @@ def cell_from_json(row: dict) -> Cell:
         row["case"], start=date.fromisoformat(row["case"]["start"]), end=date.fromisoformat(row["case"]["end"])
     )
     cell = Cell(Case(**fields), row["variant"], len(row["seconds"]))
-    cell.runs = [Run(seconds, row["rows"]) for seconds in row["seconds"]]
+    built = row.get("build_seconds") or [0.0] * len(row["seconds"])  # runs measured before it was recorded
+    cell.runs = [Run(seconds, row["rows"], build=before) for seconds, before in zip(row["seconds"], built, strict=True)]
     cell.check = Check(row["rows"], row["types"], row["fingerprint"])
     cell.plan = PlanSummary([Scan(**scan) for scan in row["scans"]], Counter(row["nodes"]))
     return cell

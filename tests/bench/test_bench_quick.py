@@ -194,6 +194,17 @@ def test_many_rows_suite_reads_exactly_the_spec_partitions(quick_results):
             assert reads and set(reads) == {bound}, (cell["variant"], cell["case"], table, reads, bound)
 
 
+def test_many_rows_suite_times_each_run_s_call_before_its_action(quick_results):
+    """Issue 44, item 2's share of a run before its action (auto's decision, the statement's analysis): each run's
+    build time is recorded, above zero and below the run's own seconds."""
+    cells = _cells(quick_results, "many-rows")
+    assert cells
+    for cell in cells:
+        assert len(cell["build_seconds"]) == len(cell["seconds"]) > 0, cell["variant"]
+        for built, seconds in zip(cell["build_seconds"], cell["seconds"], strict=True):
+            assert 0 < built < seconds, (cell["variant"], cell["case"], built, seconds)
+
+
 def test_ledger_suite_records_the_rows_each_run_wrote(quick_results):
     """The run ledger's suite (bench/ledger.py): the daily dbt run of the SQL model with and without the post-hook
     record_run wrote the same rows, and each run with it left exactly one record in the ledger, for its day, whose

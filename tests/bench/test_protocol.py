@@ -1,11 +1,11 @@
-"""The benchmark protocol's order of runs without Spark (bench/protocol.py): in every round each cell once, and
-each variant first in its case as often as the others."""
+"""The benchmark protocol without Spark (bench/protocol.py): in every round each cell once, each variant first in
+its case as often as the others; the share of a run before its action."""
 
 from __future__ import annotations
 
 from collections import Counter
 
-from bench.protocol import Cell, round_order
+from bench.protocol import Cell, Run, before_action_target, round_order
 
 
 def cells() -> list[Cell]:
@@ -37,3 +37,13 @@ def test_each_round_starts_one_case_later():
     due = cells()
     assert [round_order(due, n)[0].case for n in range(4)] == ["c1", "c2", "c3", "c1"]
     assert [c.variant for c in round_order(due, 1)][:3] == ["grouped", "plain", "auto"]
+
+
+def test_the_share_before_the_action_is_each_run_s_own_build_over_its_seconds():
+    cell = Cell("c1", "auto", 3)
+    cell.runs = [Run(10.0, 1, build=0.3), Run(20.0, 1, build=0.4), Run(4.0, 1, build=0.4)]  # 3 %, 2 %, 10 %
+    [met] = before_action_target("auto's decision", cell, "≤ 0.05")
+    assert (met.measured, met.passed) == ("0.03 (0.02–0.10)", True)
+    [missed] = before_action_target("auto's decision", cell, "≤ 0.025")
+    assert missed.passed is False
+    assert before_action_target("no runs", Cell("c2", "auto", 3), "≤ 0.05") == []
