@@ -159,7 +159,7 @@ ROW_NUMBER = (("join + row_number / core", "join-row-number", "core", None), SQL
 # y None: x's own time before its action over its whole run, the same run's two clock readings (issue 44, item 2:
 # auto's decision is part of that time, with the checks and the statement's analysis)
 BEFORE_ACTION = None
-# On whole-history runs of 3-4 s (dense, recurring) auto's one query, a fixed 0.3-0.45 s, is about 10 % of the run:
+# On whole-history runs of 3-4 s (dense, recurring) auto's one query, a fixed 0.3-0.5 s, is about 10 % of the run:
 # auto / grouped is reported there beside that share, and the default is held to the hand-written join (≤ 1.2);
 # the query's 5 % is the target where a run is long enough, recurring10 (issue 44, docs/performance.md).
 DECIDED = ("core auto: its call before the action (decision, analysis) / its whole run", "core-auto", BEFORE_ACTION)

@@ -183,6 +183,12 @@ class Ratio:
         return cls.over([value(a) - value(b) if difference else value(a) / value(b) for a, b in paired], difference)
 
     @classmethod
+    def within(cls, cell: Cell, part: Callable) -> Ratio:
+        """The share ``part`` (Run -> seconds) of each run of ``cell`` takes of that run: one run's own clock
+        readings, no pairing of runs."""
+        return cls.over([part(r) / r.seconds for r in cell.runs])
+
+    @classmethod
     def over(cls, values: Sequence[float], difference: bool = False) -> Ratio:
         """The median of per-run ``values``, with the smallest and largest."""
         return cls(statistics.median(values), min(values), max(values), difference)
@@ -216,7 +222,7 @@ def before_action_target(name: str, cell: Cell | None, goal: str | None = None) 
     clock readings: no pairing of runs, so none of the noise between two runs) against ``goal``."""
     if cell is None or not cell.runs:
         return []
-    return [target(name, Ratio.over([r.build / r.seconds for r in cell.runs]), goal)]
+    return [target(name, Ratio.within(cell, lambda r: r.build), goal)]
 
 
 def target(name: str, ratio: Ratio, goal: str | None = None) -> Target:

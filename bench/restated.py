@@ -276,7 +276,7 @@ class Restated(Ledger):
                 name += (
                     f"{cell.case.history} d: the test (its listing {cell.median_of('listing'):.2f} s) / the daily run"
                 )
-                found.append(target(name, Ratio.over([r.files_test / r.seconds for r in cell.runs]), FILES_GOAL))
+                found.append(target(name, Ratio.within(cell, lambda r: r.files_test), FILES_GOAL))
         if shortest != longest:
             found += ratio_target(f"sql test restated_inputs listing files: {longest} d / {shortest} d of history",
                                   long, short, value=lambda r: r.files_test)  # fmt: skip
