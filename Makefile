@@ -318,8 +318,8 @@ $(STAMPF): pyproject.toml requirements/formats.txt | java
 	touch $(STAMPF)
 
 # The table formats' jars from Maven Central, one folder per jars/pom.xml profile (<format>-spark<x.y>), fetched
-# once as the venvs are; a Spark session takes them through spark.jars (harness/table_formats.py). Only the
-# formats' own artifacts: Spark, Hadoop, Parquet and Scala come with pyspark.
+# once as the venvs are by scripts/format_jars.py (the README's command for one format); a Spark session takes them
+# through spark.jars (harness/table_formats.py).
 # hive-llap: the jar of Hive's that pip's pyspark 4 leaves out and the Thrift Server needs (jars/pom.xml).
 JAR_SETS := delta-spark4.1 iceberg-spark4.1 delta-spark3.5 hive-llap derby-network
 
@@ -328,11 +328,7 @@ jars: $(JARS_STAMP) ## Fetch the Delta Lake and Iceberg jars into .jars/ (Maven,
 $(JARS_STAMP): jars/pom.xml
 	@command -v mvn >/dev/null 2>&1 || { echo "inc_join: Maven (mvn) is required to fetch the Delta and Iceberg jars." >&2; exit 1; }
 	rm -rf .jars
-	for set in $(JAR_SETS); do \
-		mvn --quiet --batch-mode -Dstyle.color=never -f jars/pom.xml -P $$set dependency:copy-dependencies \
-			-DincludeGroupIds=io.delta,org.apache.iceberg,org.apache.hive,org.apache.derby \
-			-DoutputDirectory=$(CURDIR)/.jars/$$set || exit 1; \
-	done
+	for set in $(JAR_SETS); do $(PYTHON) scripts/format_jars.py --profile $$set >/dev/null || exit 1; done
 	touch $(JARS_STAMP)
 
 $(PEER_STAMP): requirements/bench.txt | $(STAMP)
