@@ -241,7 +241,7 @@ test-thrift-delta: $(STAMPF) $(JARS_STAMP) ## The thrift leg (Thrift Server + Sp
 # The fast tier: every test that needs no Spark job and no dbt invocation (tests/conftest.py's --no-spark leaves
 # out the tests whose fixtures include `spark` and those marked `dbt`): the shared tables, the messages, the
 # macros rendered with jinja2, the run ledger's and sizing's pure rules, the packaging checks. No JVM starts.
-FAST_TESTS := tests/core tests/packaging tests/test_contributing_map.py tests/test_readme_examples.py \
+FAST_TESTS := tests/core tests/packaging tests/test_readme_examples.py \
 	tests/test_docs_examples.py
 
 test-fast: $(STAMP) ## The tests without a Spark job or a dbt invocation (under a minute)
