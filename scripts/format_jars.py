@@ -51,7 +51,8 @@ def fetch(profile: str, dest: Path) -> list[Path]:
     command += ["dependency:copy-dependencies", f"-DincludeGroupIds={OWN_GROUPS}", f"-DoutputDirectory={dest}"]
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode != 0:
-        raise SystemExit(f"format_jars: Maven failed for profile {profile}:\n{done.stdout[-2000:]}{done.stderr[-2000:]}")
+        output = done.stdout[-2000:] + done.stderr[-2000:]
+        raise SystemExit(f"format_jars: Maven failed for profile {profile}:\n{output}")
     jars = sorted(dest.glob("*.jar"))
     if not jars:
         raise SystemExit(f"format_jars: profile {profile} of {POM} copied no jar into {dest}.")
