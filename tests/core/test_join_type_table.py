@@ -6,8 +6,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from dbt_inc_join.sql_text import render
 from dbt_inc_join.tables.join_types import HOW_VALUES, JOIN_TYPE_TABLE, JoinType, emitted_join_types
+
+pytestmark = pytest.mark.one_engine  # engine-independent: `make test` runs it on Spark 4 only
 
 REPO = Path(__file__).resolve().parents[2]
 MACROS = REPO / "macros"

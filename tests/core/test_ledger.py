@@ -13,6 +13,8 @@ from dbt_inc_join.plan.ledger import check_max_window_units, committed_state, le
 from dbt_inc_join.plan.time_units import TimeUnit
 from dbt_inc_join.sql_text import render
 
+pytestmark = pytest.mark.one_engine  # engine-independent: `make test` runs it on Spark 4 only
+
 DAY, HOUR = TimeUnit.DAY, TimeUnit.HOUR
 STATE = {
     "ledger": "s.dbt_inc_join_runs",

@@ -281,6 +281,7 @@ def brute_force_nearest(rows_a, rows_b):
     return dict(nearest), without
 
 
+@pytest.mark.one_engine
 @pytest.mark.parametrize("seed, unit", [(1, "day"), (2, "hour"), (3, "minute")])
 def test_histograms_from_counts_equal_every_pair(spark, seed, unit):
     rows_a, rows_b = random_history(seed)

@@ -115,6 +115,7 @@ def restated(spark, model: str) -> set[tuple[str, date]]:
     return {(r.input, r.unit.date()) for r in last_record(spark, model).restated}
 
 
+@pytest.mark.one_format("iceberg")
 def test_restatements_by_the_format_s_statements_are_named_stopped_and_redone(spark, project, chosen):
     # a first run over days 1-7, then a daily run: its read ranges hold the units restated below (days 6-8)
     data = first_run(spark, project, chosen, MODELS)
