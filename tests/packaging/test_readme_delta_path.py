@@ -122,6 +122,7 @@ def test_the_readme_delta_path_from_a_fresh_environment(tmp_path):
     assert sorted((r["TrxId"], r["day"], r["JoinType"]) for r in preview) == sorted(
         (trx, str(day), code) for trx, day, code, *_ in SEVEN_ROWS
     )
-    provider = run([dbt, "show", "--inline", "describe detail {{ ref('trx_matched') }}", "--output", "json",
-                    "--log-format", "json"], project, env)  # fmt: skip
-    assert '\\"format\\": \\"delta\\"' in provider or '"format": "delta"' in provider, provider[-2000:]
+    # a Delta table: its log beside its files, in the warehouse the README's profile names
+    table_dir = tmp_path / "state" / "warehouse" / "analytics.db" / "trx_matched"
+    commits = sorted((table_dir / "_delta_log").glob("*.json"))
+    assert len(commits) >= 2, list(table_dir.iterdir())  # a create, then the second run's commit
