@@ -1,13 +1,14 @@
 """Every repository path that a comment names exists (issue 73): 17 comments in the macros named Python files
 removed long before, and sent a reader nowhere. Read here: Python comments and docstrings, Jinja and SQL comments,
-the text of the docs (docs/*.md, macros/*.yml). A path is a name with the extension .py, .sql, .md or .yml, with or
-without folders; it must be a file of the repository or the tail of one (`plan/window.py` stands for
-src/dbt_inc_join/plan/window.py, `_render.sql` for macros/sql_text/_render.sql). No Spark."""
+the text of the docs (docs/*.md, macros/*.yml, CONTRIBUTING.md). A path is a name with the extension .py, .sql,
+.md or .yml, with or without folders; it must be a file of the repository or the tail of one (`plan/window.py`
+stands for src/dbt_inc_join/plan/window.py, `_render.sql` for macros/sql_text/_render.sql). No Spark."""
 
 from __future__ import annotations
 
 import ast
 import io
+import os
 import re
 import tokenize
 from collections.abc import Iterator
@@ -17,6 +18,8 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 ROOTS = ("macros", "src", "tests", "docs")
+# CONTRIBUTING.md too; not the README and the CHANGELOG, which name a user's own files and files of the past
+ALSO = ("CONTRIBUTING.md",)
 # local state a checkout may hold beside its files (see .gitignore): never a file a comment may name
 NOT_SOURCES = {"target", "logs", "dbt_packages", "build", "dist", "__pycache__", "spark-warehouse", "metastore_db"}
 PATH = re.compile(r"(?<![\w./<>*{}-])((?:\.\.?/)*[\w-][\w.-]*(?:/[\w.-]+)*\.(?:py|sql|md|yml))(?![\w/*-])")
@@ -33,10 +36,10 @@ EXAMPLES = {
 
 def repository_files() -> set[str]:
     files = set()
-    for path in REPO.rglob("*"):
-        parts = path.relative_to(REPO).parts
-        if path.is_file() and not any(part.startswith(".") or part in NOT_SOURCES for part in parts):
-            files.add("/".join(parts))
+    for folder, folders, names in os.walk(REPO):
+        folders[:] = [f for f in folders if not f.startswith(".") and f not in NOT_SOURCES]  # not walked into
+        base = Path(folder).relative_to(REPO)
+        files |= {(base / name).as_posix() for name in names if not name.startswith(".")}
     return files
 
 
@@ -73,19 +76,30 @@ def named_paths(name: str, text: str) -> Iterator[tuple[int, str]]:
                 yield line, found.group(1)
 
 
-def is_file(path: str, files: set[str]) -> bool:
+def tails(files: set[str]) -> set[str]:
+    """Every file's path and each tail of it that starts at a folder or at its name."""
+    found = set()
+    for file in files:
+        parts = file.split("/")
+        found |= {"/".join(parts[i:]) for i in range(len(parts))}
+    return found
+
+
+def is_file(path: str, known: set[str]) -> bool:
     while path.startswith(("./", "../")):
         path = path.split("/", 1)[1]
-    return any(file == path or file.endswith("/" + path) for file in files)
+    return path in known
 
 
 def missing_paths() -> list[str]:
     files = repository_files()
+    known = tails(files)
     missing = []
-    for name in sorted(f for f in files if f.startswith(tuple(f"{root}/" for root in ROOTS)) and f.endswith(READ)):
+    read = [f for f in files if (f.startswith(tuple(f"{root}/" for root in ROOTS)) or f in ALSO) and f.endswith(READ)]
+    for name in sorted(read):
         text = (REPO / name).read_text(encoding="utf-8")
         for line, path in named_paths(name, text):
-            if not is_file(path, files) and (name, path) not in EXAMPLES:
+            if not is_file(path, known) and (name, path) not in EXAMPLES:
                 missing.append(f"{name}:{line}: {path}")
     return missing
 
@@ -114,6 +128,6 @@ def test_what_counts_as_a_path(comment, expected):
 
 
 def test_a_missing_path_is_found():
-    files = {"src/dbt_inc_join/plan/window.py", "docs/spec.md"}
+    files = tails({"src/dbt_inc_join/plan/window.py", "docs/spec.md"})
     assert is_file("plan/window.py", files) and is_file("../docs/spec.md", files) and is_file("window.py", files)
     assert not is_file("io/window.py", files) and not is_file("indow.py", files) and not is_file("placement.py", files)
