@@ -22,9 +22,9 @@ from dbt_inc_join.plan.plan_choice import (
     pairs_sample,
     pairs_sample_range,
 )
-from dbt_inc_join.plan.time_units import TimeUnit
 from dbt_inc_join.plan.validation import check_parameters
 from dbt_inc_join.plan.window import OutputWindow
+from dbt_inc_join.sql_text.time_units import TimeUnit
 
 from .frames import ORIGINS, bound, oracle_rows, oracle_shape, shaped_rows, side_frame
 from .oracle import expected_many_rows, expected_rows

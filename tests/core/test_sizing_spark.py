@@ -14,8 +14,8 @@ from collections import Counter
 import pytest
 
 from dbt_inc_join import suggest_windows as suggest_windows_live
-from dbt_inc_join.plan.time_units import TimeUnit
 from dbt_inc_join.sizing import ARowWindowSuggestion, WindowCandidate, delta_histogram, nearest_partners
+from dbt_inc_join.sql_text.time_units import TimeUnit
 
 from . import oracle
 from .frames import moment, side_frame

@@ -31,7 +31,7 @@ from typing import Any
 import pytest
 
 from dbt_inc_join.plan import columns, join_cond, window
-from dbt_inc_join.plan.time_units import TimeUnit
+from dbt_inc_join.sql_text.time_units import TimeUnit
 from dbt_inc_join.tables import join_types
 
 from .operations import logged_json
