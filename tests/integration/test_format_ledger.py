@@ -152,3 +152,44 @@ def test_a_run_killed_at_any_moment_leaves_the_table_before_or_after_its_commit(
     assert rows(final, columns) == reference
     table_runs = runs()  # the newest table's runs: the same on Delta, one run from the beginning on Iceberg
     assert_ledger_agrees(final, table_runs, DAYS[0], LAST_DAY)
+
+
+# issue 71 item 6: every strategy a model that records its runs may use on these formats, SQL and Python
+EMPTY_WINDOW_MODELS = ("ledger_replace", "ledger_replace_py", "ledger_left", "ledger_left_py")
+
+
+def commits(spark, chosen: str, model: str) -> list:
+    """The table's commits as the format lists them: Delta's history, Iceberg's snapshots."""
+    table = f"inc_join_it.{model}"
+    if chosen == "delta":
+        return sorted(r.version for r in spark.sql(f"DESCRIBE HISTORY {table}").collect())
+    return sorted(r.snapshot_id for r in spark.sql(f"SELECT snapshot_id FROM {table}.snapshots").collect())
+
+
+def test_a_run_whose_window_is_empty_commits_nothing_and_is_recorded(spark, project, chosen):
+    def run(day, *extra):
+        # with their input views, which show the inputs as of `day`
+        project.invoke("run", "--select", *(f"+{m}" for m in EMPTY_WINDOW_MODELS), "--threads", "1", *extra, today=day)
+
+    def recorded(model):
+        return ledger_rows(spark.table("inc_join_it.dbt_inc_join_runs"), f"inc_join_it.{model}")
+
+    run(DAYS[2], "--full-refresh")
+    run(DAYS[3])  # a daily run writes its day
+    before = {m: commits(spark, chosen, m) for m in EMPTY_WINDOW_MODELS}
+    runs = {m: len(recorded(m)) for m in EMPTY_WINDOW_MODELS}
+    run(DAYS[3])  # the same day again: nothing new, an empty window
+    for model in EMPTY_WINDOW_MODELS:
+        assert commits(spark, chosen, model) == before[model], model
+        found = recorded(model)
+        assert len(found) == runs[model] + 1 and found[-1].empty and found[-1].rows_total == 0, (model, found[-1])
+    # the next day's run writes and records as usual: the table's windows still tile its days
+    run(DAYS[4])
+    a, b = (spark.table(f"inc_join_it.gen_{n}").where(f"RecDate <= DATE'{DAYS[4]}'") for n in ("a", "b"))
+    expected = inc_join(a, b, how="left", output_window_start=DAYS[0], **SETTINGS)
+    columns = sorted(expected.columns)
+    for model in EMPTY_WINDOW_MODELS:
+        assert len(commits(spark, chosen, model)) > len(before[model]), model
+        table = spark.table(f"inc_join_it.{model}")
+        assert rows(table, columns) == rows(expected, columns), model
+        assert_ledger_agrees(table, recorded(model), DAYS[0], DAYS[4])
