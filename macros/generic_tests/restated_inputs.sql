@@ -3,8 +3,10 @@
     table (also logged):
     - the units outstanding (the table property inc_join.outstanding): found by a run or by this test, and not
       redone since (a run whose window starts at or before the unit, e.g. on_restated_input=redo);
-    - with `inputs` ({name: relation}, the names the model records: a and b, or a and each input's name of an
-      inc_join_many model):
+    - the units outstanding in the incremental models it reads (directly or through views; their tables'
+      inc_join.outstanding): its table is stale where they reach it until they are redone (spec §14, Chains);
+    - the model's own inputs, which its last committed run recorded (a and b, or a and each input's name of an
+      inc_join_many model), and `inputs` ({name: relation}, by those names) to add others or name them otherwise:
       - each input that is a table partitioned by its arrival column: the units, anywhere up to the last one the
         runs read, whose files changed since this test last listed them (_changed_files.sql), confirmed by
         their fingerprints;
@@ -41,9 +43,11 @@
   {%- set outstanding = fromjson(properties.get('inc_join.outstanding') or '[]') -%}
   {%- set changed = [] -%}
   {%- set mirrored = {} -%}
-  {%- if inputs -%}
-    {%- set records = dbt_inc_join._ledger_record_list(ledger, model, table_id) -%}
-    {%- set sides = dbt_inc_join._test_sides(inputs, inc_col, inc_cols) if records else [] -%}
+  {%- set records = dbt_inc_join._ledger_record_list(ledger, model, table_id) -%}
+  {#- the model's own inputs, as its last run recorded them; `inputs` adds others or names them otherwise -#}
+  {%- set checked = dbt_inc_join._checked_inputs(records, inputs or {}, inc_col, inc_cols) -%}
+  {%- if checked.inputs -%}
+    {%- set sides = dbt_inc_join._test_sides(checked.inputs, inc_col, checked.inc_cols) if records else [] -%}
     {%- set changed = dbt_inc_join._refingerprinted(records, sides, last_n, unit) if records else [] -%}
     {%- set files = dbt_inc_join._changed_files(sides, records, unit, dbt_inc_join._files_state(properties)) if records else {} -%}
     {%- if files.get('state') -%}
@@ -76,7 +80,13 @@
   {%- if pending -%}
     {%- do log('inc_join restated_inputs ' ~ model ~ ': restated, not redone: ' ~ dbt_inc_join._restated_text(pending, unit)
                ~ '. Repair the table with: ' ~ command, info=true) -%}
-  {%- endif %}
+  {%- endif -%}
+  {#- the incremental models it reads with restated units they did not redo: this table is stale there too -#}
+  {%- set node = dbt_inc_join._model_node(model) -%}
+  {%- set upstream = dbt_inc_join._upstream_state(node).outstanding if node is not none else {} -%}
+  {%- for line in dbt_inc_join._upstream_outstanding_lines(model, upstream, unit) -%}
+    {%- do log(line, info=true) -%}
+  {%- endfor %}
 select status, input, unit, rows_then, rows_now, repair from (
   select 'restated' as status, 'none' as input, TIMESTAMP'2000-01-01 00:00:00' as unit, CAST(NULL AS BIGINT) as rows_then,
          CAST(NULL AS BIGINT) as rows_now, '' as repair
@@ -89,7 +99,29 @@ select status, input, unit, rows_then, rows_now, repair from (
          CAST({{ 'NULL' if row.rows_now is none else row.rows_now }} AS BIGINT) as rows_now,
          {{ dbt_inc_join._text_literal(command) }} as repair
 {%- endfor %}
+{%- for relation, entry in upstream.items() | sort %}
+{%- for row in entry.units %}
+  union all
+  select 'not redone upstream' as status, {{ dbt_inc_join._text_literal(relation ~ ' ' ~ row.input) }} as input,
+         TIMESTAMP'{{ row.unit }}' as unit,
+         CAST({{ 'NULL' if row.rows_then is none else row.rows_then }} AS BIGINT) as rows_then,
+         CAST({{ 'NULL' if row.rows_now is none else row.rows_now }} AS BIGINT) as rows_now,
+         {{ dbt_inc_join._text_literal(dbt_inc_join._redo_command(entry.model)) }} as repair
+{%- endfor %}
+{%- endfor %}
 )
+{% endmacro %}
+
+{% macro _model_node(relation) %}
+  {#- The graph node of the model whose table is `relation`, or none. -#}
+  {%- set key = dbt_inc_join._relation_key(relation) -%}
+  {%- for node in graph.nodes.values() if node.resource_type == 'model' -%}
+    {%- if dbt_inc_join._relation_key(node.schema ~ '.' ~ node.alias) == key
+          or dbt_inc_join._relation_key(node.relation_name or '') == key -%}
+      {{ return(node) }}
+    {%- endif -%}
+  {%- endfor -%}
+  {{ return(none) }}
 {% endmacro %}
 
 {% macro _recorded_time_uom(runs) %}
@@ -106,6 +138,30 @@ select status, input, unit, rows_then, rows_now, repair from (
     {%- do records.append(fromjson(row[0])) -%}
   {%- endfor -%}
   {{ return(records) }}
+{% endmacro %}
+
+{% macro _checked_inputs(records, given, inc_col, inc_cols) %}
+  {#- The inputs the test checks: {'inputs': {name: relation}, 'inc_cols': {name: arrival column}}. Those the last
+      committed run recorded (its record's inputs, _recorded_inputs: each input that is a table or view dbt can
+      find; a record from before 0.2.0 has none), then the `inputs` given, which win by name; arrival columns:
+      inc_cols, else inc_col for a given input, else the recorded one. -#}
+  {%- set found = {'inputs': {}, 'inc_cols': {}} -%}
+  {%- set recorded = (records[-1].get('inputs') or {}) if records else {} -%}
+  {%- for name, entry in recorded.items() | sort -%}
+    {%- set relation = dbt_inc_join._relation_named(entry.relation) -%}
+    {%- if adapter.get_relation(database=relation.database, schema=relation.schema, identifier=relation.identifier) is not none -%}
+      {%- do found.inputs.update({name: relation}) -%}
+      {%- do found.inc_cols.update({name: entry.arrival}) -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {%- for name, relation in given.items() -%}
+    {%- do found.inputs.update({name: relation}) -%}
+    {%- if inc_col is not none -%}
+      {%- do found.inc_cols.pop(name, none) -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {%- do found.inc_cols.update(inc_cols) -%}
+  {{ return(found) }}
 {% endmacro %}
 
 {% macro _test_sides(inputs, inc_col, inc_cols) %}

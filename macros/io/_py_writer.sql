@@ -39,6 +39,7 @@
   {%- set ledger = dbt_inc_join._ledger_for_this_model() -%}
   {%- set ledger_state = dbt_inc_join._ledger_state(ledger, this) if (ledger is not none and temporary) else none -%}
   {%- set create_first = ledger is not none and not temporary and file_format not in ['delta', 'iceberg', 'hudi'] -%}
+  {%- set upstream = dbt_inc_join._upstream_state() if ledger is not none else {'redone': {}, 'outstanding': {}} -%}
   {%- set quoted_partitions = [] -%}
   {%- for column in partition_by -%}{%- do quoted_partitions.append(dbt_inc_join._quote(column)) -%}{%- endfor -%}
 {{ compiled_code }}
@@ -74,7 +75,8 @@ dbt.inc_join_context = {
     "redo_from": {{ dbt_inc_join._py_text(var('inc_join_redo_from', none)) }},
     "partition_by": {{ dbt_inc_join._py_json(config.get('partition_by')) }},
     "file_format": {{ dbt_inc_join._py_text(config.get('file_format')) }},
-    "upstream_redos": {{ dbt_inc_join._py_json(dbt_inc_join._upstream_redos() if ledger is not none else {}) }},
+    "upstream_redos": {{ dbt_inc_join._py_json(upstream.redone) }},
+    "upstream_outstanding": {{ dbt_inc_join._py_json(upstream.outstanding) }},
     "table_versions": {{ dbt_inc_join._py_json(dbt_inc_join._upstream_versions() if dbt_inc_join._checks_inputs() else {}) }},
     "loaded": _inc_join_loaded,
 }

@@ -121,8 +121,13 @@
   {%- set recorded_versions = fromjson(committed.input_versions) if committed.get('input_versions') else [] -%}
   {%- set outstanding = fromjson(committed.outstanding) if committed.get('outstanding') else [] -%}
   {%- set previous = fromjson(committed.text) if committed.text else none -%}
-  {%- set redone = dbt_inc_join._upstream_redos() -%}
+  {%- set upstream = dbt_inc_join._upstream_state() -%}
+  {%- set redone = upstream.redone -%}
   {%- do check.update({'redone': redone}) -%}
+  {#- an upstream inc_join table with restated units its model did not redo: this table is stale where they reach -#}
+  {%- for line in dbt_inc_join._upstream_outstanding_lines(this, upstream.outstanding, time_uom) -%}
+    {%- do exceptions.warn(line) -%}
+  {%- endfor -%}
   {#- an upstream inc_join table redone since restates this table's input from the redo's start, window or not -#}
   {%- set found = dbt_inc_join._upstream_restated(previous, redone, time_uom) -%}
   {%- if not window.empty -%}
@@ -222,8 +227,19 @@
     {%- do units.update(read_before if read_before is not none else dbt_inc_join._fingerprints(sides, missing, time_uom)) -%}
   {%- endif -%}
   {%- set record = dbt_inc_join._fingerprint_record(units, recorded, check.redone) -%}
-  {%- do record.update({'next': following}) -%}
+  {%- do record.update({'next': following, 'inputs': dbt_inc_join._recorded_inputs(sides)}) -%}
   {{ return({'fingerprints': record, 'restated': check.restated}) }}
+{% endmacro %}
+
+{% macro _recorded_inputs(sides) %}
+  {#- The inputs a run read, as its record keeps them for the test restated_inputs, which checks them by default
+      (spec §14): {name: {'relation', 'arrival'}}; sides: {'name', 'relation', 'arrival'} (a Python model's: the
+      inputs loaded by dbt.ref or dbt.source). -#}
+  {%- set found = {} -%}
+  {%- for side in sides -%}
+    {%- do found.update({side.name: {'relation': side.relation | string, 'arrival': side.arrival}}) -%}
+  {%- endfor -%}
+  {{ return(found) }}
 {% endmacro %}
 
 {% macro _begin_redo(relation, inc_col, start, time_uom) %}

@@ -137,26 +137,52 @@
 {% endmacro %}
 
 {% macro _upstream_redos() %}
-  {#- The redo markers (table property inc_join.redone: the start and run_key of the table's last redo) of the
-      incremental models this model reads, directly or through views and ephemeral models (dbt's graph). -#}
-  {%- set found = {} -%}
-  {%- set queue = model.depends_on.nodes | list -%}
+  {#- The redo markers of the incremental models this model reads (_upstream_state's redone). -#}
+  {{ return(dbt_inc_join._upstream_state().redone) }}
+{% endmacro %}
+
+{% macro _upstream_state(node=none) %}
+  {#- What the incremental models a model reads (node: its graph node, this model's by default), directly or
+      through views and ephemeral models (dbt's graph), say of themselves in their table properties:
+      {'redone': {relation: the redo marker inc_join.redone (the start and run_key of the table's last redo)},
+       'outstanding': {relation: {'model': its model's name, 'units': its inc_join.outstanding}}}: the restated
+      units its runs found and did not redo, which reach the tables that read it (spec §14, Chains). -#}
+  {%- set found = {'redone': {}, 'outstanding': {}} -%}
+  {%- set queue = (node or model).depends_on.nodes | list -%}
   {%- set seen = [] -%}
   {%- for _ in range(1000) if queue -%}
     {%- set node_id = queue.pop(0) -%}
-    {%- set node = graph.nodes.get(node_id) if node_id.startswith('model.') and node_id not in seen else none -%}
+    {%- set upstream = graph.nodes.get(node_id) if node_id.startswith('model.') and node_id not in seen else none -%}
     {%- do seen.append(node_id) -%}
-    {%- if node is not none and node.config.materialized == 'incremental' -%}
-      {%- set relation = adapter.get_relation(database=node.database, schema=node.schema, identifier=node.alias) -%}
-      {%- set marker = none if relation is none else dbt_inc_join._table_properties(relation).get('inc_join.redone') -%}
-      {%- if marker -%}
-        {%- do found.update({relation | string: fromjson(marker)}) -%}
+    {%- if upstream is not none and upstream.config.materialized == 'incremental' -%}
+      {%- set relation = adapter.get_relation(database=upstream.database, schema=upstream.schema, identifier=upstream.alias) -%}
+      {%- set properties = {} if relation is none else dbt_inc_join._table_properties(relation) -%}
+      {%- if properties.get('inc_join.redone') -%}
+        {%- do found.redone.update({relation | string: fromjson(properties['inc_join.redone'])}) -%}
       {%- endif -%}
-    {%- elif node is not none and node.config.materialized in ['view', 'ephemeral'] -%}
-      {%- do queue.extend(node.depends_on.nodes) -%}
+      {%- set units = fromjson(properties.get('inc_join.outstanding') or '[]') -%}
+      {%- if units -%}
+        {%- do found.outstanding.update({relation | string: {'model': upstream.name, 'units': units}}) -%}
+      {%- endif -%}
+    {%- elif upstream is not none and upstream.config.materialized in ['view', 'ephemeral'] -%}
+      {%- do queue.extend(upstream.depends_on.nodes) -%}
     {%- endif -%}
   {%- endfor -%}
   {{ return(found) }}
+{% endmacro %}
+
+{% macro _upstream_outstanding_lines(target, outstanding, time_uom) %}
+  {#- One line per input table whose model has restated units it did not redo (_upstream_state's outstanding):
+      this table, which read it, is stale where they reach it until that model and this one are redone. -#}
+  {%- set lines = [] -%}
+  {%- for relation, entry in outstanding.items() | sort -%}
+    {%- set units = entry.units | sort(attribute='input') | sort(attribute='unit') -%}
+    {%- do lines.append('inc_join ' ~ target ~ ': its input ' ~ relation ~ ' has restated units that its model has not'
+                        ~ ' redone: ' ~ dbt_inc_join._restated_text(units, time_uom, 3) ~ '; this table is stale from '
+                        ~ dbt_inc_join._unit_label(units[0].unit, time_uom) ~ ' on at least. Redo both with: '
+                        ~ dbt_inc_join._redo_command(entry.model)) -%}
+  {%- endfor -%}
+  {{ return(lines) }}
 {% endmacro %}
 
 {% macro _on_restated_input_mode(argument) %}

@@ -1,7 +1,8 @@
 {#- What a run with restated inputs says (spec §14): the units it found, the ranges it compared, and the one
     command that repairs the table; the rules are in _restated.sql. -#}
 
-{% macro _restated_text(restated, time_uom) %}
+{% macro _restated_parts(restated, time_uom) %}
+  {#- Each restated unit as the messages name it: 'b 2025-03-06 (rows 5 → 6)'. -#}
   {%- set parts = [] -%}
   {%- for row in restated -%}
     {%- set part = row.input ~ ' ' ~ dbt_inc_join._unit_label(row.unit, time_uom) -%}
@@ -13,7 +14,22 @@
       {%- do parts.append(part ~ ' (rows ' ~ row.rows_then ~ ' → ' ~ row.rows_now ~ commit ~ since ~ ')') -%}
     {%- endif -%}
   {%- endfor -%}
-  {{ return(parts | join(', ')) }}
+  {{ return(parts) }}
+{% endmacro %}
+
+{% macro _listed_units() %}
+  {#- How many restated units a message or a reason lists; the rest are counted (a re-delivered day in hours is
+      24 of them, a month of days 31). -#}
+  {{ return(10) }}
+{% endmacro %}
+
+{% macro _restated_text(restated, time_uom, shown=none) %}
+  {#- The restated units on one line (the ledger's reason, the test's log line): the first `shown` (by default
+      _listed_units), then how many more. -#}
+  {%- set parts = dbt_inc_join._restated_parts(restated, time_uom) -%}
+  {%- set shown = dbt_inc_join._listed_units() if shown is none else shown -%}
+  {%- set more = parts | length - shown -%}
+  {{ return(parts[:shown] | join(', ') ~ ((' and ' ~ more ~ ' more (' ~ parts | length ~ ' units)') if more > 0 else '')) }}
 {% endmacro %}
 
 {% macro _commit_text(commit) %}
@@ -52,16 +68,20 @@
 {% endmacro %}
 
 {% macro _redo_command(model_name, horizon=none) %}
-  {#- The one command that repairs a model's table: a run that redoes it from its earliest outstanding unit (and,
-      with a horizon, compares that many more units first). -#}
+  {#- The one command that repairs a model's table and the models that read it (`model+`: dbt's graph; the var
+      holds for the whole invocation, so each downstream model redoes from the upstream's redo, spec §14 Chains):
+      a run that redoes it from its earliest outstanding unit (and, with a horizon, compares that many more
+      units first). -#}
   {%- set settings = 'inc_join_on_restated_input: redo' ~ ('' if horizon is none else ', inc_join_restated_horizon: ' ~ horizon) -%}
-  {{ return("dbt run --select " ~ model_name ~ " --vars '{" ~ settings ~ "}'") }}
+  {{ return("dbt run --select " ~ model_name ~ "+ --vars '{" ~ settings ~ "}'") }}
 {% endmacro %}
 
 {% macro _restated_message(target, model_name, restated, time_uom, mode, checked, horizon, logged=[]) %}
-  {#- The warning (mode warn) or the error (mode fail) of a run with restated units not yet redone: what it
-      found, what it compared (checked: {input: [lower, upper]}; logged: the inputs whose older units it checked
-      from their logs), and the one command that repairs the table. -#}
+  {#- The warning (mode warn) or the error (mode fail) of a run with restated units not yet redone, one field a
+      line, sized for a terminal: what it found (the first _listed_units units, one a line, then how many more
+      and where all are listed), what it compared (checked: {input: [lower, upper]}; logged: the inputs whose
+      older units it checked from their logs), and, on a line of its own, the one command that repairs the
+      table and the models that read it. -#}
   {%- set older = dbt_inc_join._older_inputs(restated, checked, logged) -%}
   {%- set others = checked.keys() | reject('in', logged) | list | sort -%}
   {%- if not logged -%}
@@ -73,19 +93,33 @@
                      ~ ', not compared for ' ~ others | join(' and ') -%}
   {%- endif -%}
   {%- set done = 'written as usual, unless dbt stops on warnings (--warn-error)' if mode == 'warn' else 'nothing was written' -%}
-  {%- set text = 'inc_join ' ~ target ~ ': inputs changed after a committed run read them: '
-                 ~ dbt_inc_join._restated_text(restated, time_uom) ~ '. Compared: '
-                 ~ (dbt_inc_join._checked_text(checked, time_uom) or 'nothing') ~ ' (restated_horizon=' ~ horizon
-                 ~ '); ' ~ before ~ '. The table differs from one run over the current inputs from '
-                 ~ dbt_inc_join._unit_label(restated[0].unit, time_uom) ~ ' on at least (on_restated_input=' ~ mode ~ ': '
-                 ~ done ~ ').' -%}
+  {%- set parts = dbt_inc_join._restated_parts(restated, time_uom) -%}
+  {%- set shown = dbt_inc_join._listed_units() -%}
+  {%- set lines = ['inc_join ' ~ target ~ ': inputs changed after a committed run read them (' ~ parts | length
+                   ~ (' unit' if parts | length == 1 else ' units') ~ '):'] -%}
+  {%- for part in parts[:shown] -%}
+    {%- do lines.append('  ' ~ part) -%}
+  {%- endfor -%}
+  {%- if parts | length > shown -%}
+    {%- set recorded = 'once this run is recorded' if mode == 'warn' else 'once a run with on_restated_input=warn records them' -%}
+    {%- set where = recorded ~ ', all of them: select outstanding_units from dbt_inc_join_model_status'
+                    ~ " where model_name = '" ~ model_name ~ "'" -%}
+    {%- do lines.append('  ... and ' ~ (parts | length - shown) ~ ' more (' ~ where ~ ')') -%}
+  {%- endif -%}
+  {%- do lines.append('Compared: ' ~ (dbt_inc_join._checked_text(checked, time_uom) or 'nothing') ~ ' (restated_horizon='
+                      ~ horizon ~ '); ' ~ before ~ '.') -%}
+  {%- do lines.append('The table differs from one run over the current inputs from '
+                      ~ dbt_inc_join._unit_label(restated[0].unit, time_uom) ~ ' on at least (on_restated_input=' ~ mode
+                      ~ ': ' ~ done ~ ').') -%}
   {%- if older -%}
     {%- set wider = dbt_inc_join._wider_horizon(horizon, time_uom) -%}
-    {%- set text = text ~ ' The earliest compared unit of ' ~ older | join(' and ') ~ ' is restated, so older units may be'
-                   ~ ' restated too. Compare ' ~ wider ~ ' more units and redo from the earliest restated with: '
-                   ~ dbt_inc_join._redo_command(model_name, wider) -%}
+    {%- do lines.append('The earliest compared unit of ' ~ older | join(' and ') ~ ' is restated, so older units may be'
+                        ~ ' restated too. Compare ' ~ wider ~ ' more units, and redo it and the models that read it'
+                        ~ ' from the earliest restated unit, with:') -%}
+    {%- do lines.append('  ' ~ dbt_inc_join._redo_command(model_name, wider)) -%}
   {%- else -%}
-    {%- set text = text ~ ' Redo it from the earliest restated unit with: ' ~ dbt_inc_join._redo_command(model_name) -%}
+    {%- do lines.append('Redo it and the models that read it from the earliest restated unit with:') -%}
+    {%- do lines.append('  ' ~ dbt_inc_join._redo_command(model_name)) -%}
   {%- endif -%}
-  {{ return(text) }}
+  {{ return(lines | join('\n')) }}
 {% endmacro %}

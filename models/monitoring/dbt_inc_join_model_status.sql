@@ -1,5 +1,6 @@
 {#- One row per model that records its runs: its last committed run, how far its output lags behind the
-    availability watermark, and how many units it still has to catch up (max_window_units). -#}
+    availability watermark, how many units it still has to catch up (max_window_units), and the restated units
+    its runs found that no later run redid (spec §14; the table property inc_join.outstanding, as recorded). -#}
 {#- enabled only where the project switches the ledger on; the pre-hook creates a missing ledger -#}
 {{ config(materialized='view', enabled=var('inc_join_ledger', false),
           pre_hook="{{ dbt_inc_join._ledger_view_hook() }}") }}
@@ -20,6 +21,26 @@ committed as (
   from {{ ref('dbt_inc_join_runs') }}
   where not empty
   group by relation
+),
+found as (
+  -- every restated unit a run recorded (the ledger's restated column)
+  select relation, table_id, time_uom, finished_at, inline(restated)
+  from {{ ref('dbt_inc_join_runs') }}
+),
+outstanding as (
+  -- those that no committed run redid since: none of the same table, finished then or later, whose window starts
+  -- at or before the unit (a redo, or a first run); a full refresh (another table_id) redoes every unit
+  select
+    found.relation,
+    sort_array(collect_set(concat(found.input, ' ', date_format(found.unit,
+      case found.time_uom when 'day' then 'yyyy-MM-dd' else 'yyyy-MM-dd HH:mm:ss' end)))) as outstanding_units
+  from found
+  left anti join {{ ref('dbt_inc_join_runs') }} as later
+    on later.relation = found.relation
+    and not later.empty
+    and later.finished_at >= found.finished_at
+    and (later.table_id != found.table_id or later.window_start is null or later.window_start <= found.unit)
+  group by found.relation
 )
 select
   last_run.model,
@@ -37,8 +58,11 @@ select
   last_run.finished_at as last_run_finished_at,
   last_run.empty as last_run_empty,
   committed.runs as committed_runs,
-  committed.rows_total
+  committed.rows_total,
+  coalesce(outstanding.outstanding_units, cast(array() as array<string>)) as outstanding_units
 from ranked as last_run
 left join committed
   on committed.relation = last_run.relation
+left join outstanding
+  on outstanding.relation = last_run.relation
 where last_run.recency = 1

@@ -177,30 +177,59 @@ def test_modes_and_their_messages():
         on_restated_input_mode("warn", "nope")
     restated = [{"input": "b", "unit": "2025-03-06 00:00:00", "rows_then": 5, "rows_now": 6}]
     checked = {"a": ["2025-03-05 00:00:00", "2025-03-08 00:00:00"], "b": ["2025-03-03 00:00:00", "2025-03-08 00:00:00"]}
-    assert restated_message("db.m", "m", restated, TimeUnit.DAY, "fail", checked, 0) == (
-        "inc_join db.m: inputs changed after a committed run read them: b 2025-03-06 (rows 5 → 6). Compared: a "
-        "2025-03-05..2025-03-08, b 2025-03-03..2025-03-08 (restated_horizon=0); units before those were not compared. "
+    assert restated_message("db.m", "m", restated, TimeUnit.DAY, "fail", checked, 0).split("\n") == [
+        "inc_join db.m: inputs changed after a committed run read them (1 unit):",
+        "  b 2025-03-06 (rows 5 → 6)",
+        "Compared: a 2025-03-05..2025-03-08, b 2025-03-03..2025-03-08 (restated_horizon=0); units before those were "
+        "not compared.",
         "The table differs from one run over the current inputs from 2025-03-06 on at least (on_restated_input=fail: "
-        "nothing was written). Redo it from the earliest restated unit with: dbt run --select m --vars "
-        "'{inc_join_on_restated_input: redo}'"
-    )
+        "nothing was written).",
+        "Redo it and the models that read it from the earliest restated unit with:",
+        "  dbt run --select m+ --vars '{inc_join_on_restated_input: redo}'",
+    ]
     # the earliest compared unit of b restated: older ones may be too, and the command compares further back
     at_start = [{"input": "b", "unit": "2025-03-03 00:00:00", "rows_then": 5, "rows_now": 4}, *restated]
     message = restated_message("db.m", "m", at_start, TimeUnit.HOUR, "warn", checked, 30)
     assert "written as usual, unless dbt stops on warnings (--warn-error)" in message
     assert message.endswith(
-        "The earliest compared unit of b is restated, so older units may be restated too. Compare 60 more units and "
-        "redo from the earliest restated with: dbt run --select m --vars '{inc_join_on_restated_input: redo, "
-        "inc_join_restated_horizon: 60}'"
+        "The earliest compared unit of b is restated, so older units may be restated too. Compare 60 more units, and "
+        "redo it and the models that read it from the earliest restated unit, with:\n"
+        "  dbt run --select m+ --vars '{inc_join_on_restated_input: redo, inc_join_restated_horizon: 60}'"
     )
     assert "Compare 48 more units" in restated_message("db.m", "m", at_start, TimeUnit.HOUR, "warn", checked, 0)
     # b's older units checked from its log (spec §17): no wider horizon to suggest, and the message says so
     logged = restated_message("db.m", "m", at_start, TimeUnit.HOUR, "warn", checked, 30, ["b"])
-    assert "units before those were checked from the logs of b, not compared for a. " in logged
-    assert logged.endswith("Redo it from the earliest restated unit with: dbt run --select m --vars "
-                           "'{inc_join_on_restated_input: redo}'")  # fmt: skip
+    assert "units before those were checked from the logs of b, not compared for a.\n" in logged
+    assert logged.endswith("Redo it and the models that read it from the earliest restated unit with:\n"
+                           "  dbt run --select m+ --vars '{inc_join_on_restated_input: redo}'")  # fmt: skip
     every = restated_message("db.m", "m", at_start, TimeUnit.HOUR, "warn", checked, 30, ["a", "b"])
-    assert "units before those were checked from the inputs' logs. " in every
+    assert "units before those were checked from the inputs' logs.\n" in every
+
+
+def test_a_day_redelivered_in_hours_is_listed_in_ten_lines_and_counted():
+    """Issue 71: one re-delivered day in hourly units restates 24 units. The message lists the first 10, one a
+    line, says how many more there are and where the ledger's view lists them all, and no line is longer than
+    200 characters; the one-line text of a redo's reason is capped the same way."""
+    commit = {"operation": "WRITE", "at": "2025-03-09 10:00:00", "version": "12"}
+    day = [{"input": "b", "unit": f"2025-03-07 {h:02d}:00:00", "rows_then": 40 + h, "rows_now": 41 + h,
+            "commit": commit} for h in range(24)]  # fmt: skip
+    checked = {"a": ["2025-03-08 10:00:00", "2025-03-09 06:00:00"], "b": ["2025-03-07 14:00:00", "2025-03-09 06:00:00"]}
+    for mode in ("warn", "fail"):
+        message = restated_message("db.imp_clicks", "imp_clicks", day, TimeUnit.HOUR, mode, checked, 0, ["b"])
+        lines = message.split("\n")
+        assert max(len(line) for line in lines) <= 200, [len(line) for line in lines]
+        assert lines[0] == "inc_join db.imp_clicks: inputs changed after a committed run read them (24 units):"
+        units = [line for line in lines if line.startswith("  b 2025-03-07 ")]
+        assert units == [f"  b 2025-03-07 {h:02d}:00:00 (rows {40 + h} → {41 + h}; WRITE at 2025-03-09 10:00:00, "
+                         "version 12)" for h in range(10)]  # fmt: skip
+        assert lines[11].startswith("  ... and 14 more (once ")
+        assert lines[11].endswith(
+            "all of them: select outstanding_units from dbt_inc_join_model_status where model_name = 'imp_clicks')"
+        )
+        assert lines[-1] == "  dbt run --select imp_clicks+ --vars '{inc_join_on_restated_input: redo}'"
+        assert len(lines) == 16
+    assert restated_text(day, TimeUnit.HOUR).endswith(" and 14 more (24 units)")
+    assert restated_text(day, TimeUnit.HOUR).count("(rows ") == 10
 
 
 def test_units_found_earlier_stay_pending_until_found_again():
@@ -275,3 +304,18 @@ def test_a_redo_needs_a_strategy_that_replaces_the_window():
     with pytest.raises(ValueError, match="var inc_join_redo_from needs incremental_strategy='insert_overwrite'"):
         check_redo_config({**config, "incremental_strategy": None, "redo_from": "2025-03-01"}, "warn")
     check_redo_config({**config, "materialized": "table", "incremental_strategy": "append"}, "redo")
+
+
+def test_a_chained_model_names_its_input_s_units_not_redone_in_one_line():
+    """Issue 71: a model that reads an inc_join table whose model found restated units and did not redo them
+    (warn) says so in one line, with the command that redoes both (spec §14, Chains)."""
+    units = [{"input": "b", "unit": f"2025-03-07 {h:02d}:00:00", "rows_then": 3, "rows_now": 4} for h in (5, 1, 9, 2)]
+    upstream = {"db.imp_clicks": {"model": "imp_clicks", "units": units}}
+    lines = render("_upstream_outstanding_lines", "db.conversions", upstream, "hour")
+    assert lines == [
+        "inc_join db.conversions: its input db.imp_clicks has restated units that its model has not redone: "
+        "b 2025-03-07 01:00:00 (rows 3 → 4), b 2025-03-07 02:00:00 (rows 3 → 4), b 2025-03-07 05:00:00 (rows 3 → 4) "
+        "and 1 more (4 units); this table is stale from 2025-03-07 01:00:00 on at least. Redo both with: "
+        "dbt run --select imp_clicks+ --vars '{inc_join_on_restated_input: redo}'"
+    ]
+    assert render("_upstream_outstanding_lines", "db.conversions", {}, "hour") == []

@@ -290,7 +290,7 @@ def test_fail_writes_nothing_and_redo_repairs_a_chain(spark, project):
     message = " ".join(str(r.message) for r in result.result.results if r.message)
     assert "pay 2025-03-05 (rows" in message and "b 2025-03-05 (rows" in message
     assert "on_restated_input=fail: nothing was written" in message
-    assert "dbt run --select restated_many --vars '{inc_join_on_restated_input: redo}'" in message
+    assert "dbt run --select restated_many+ --vars '{inc_join_on_restated_input: redo}'" in message
     # the message says what the run compared, and that older units were not
     assert "Compared: a 2025-03-04..2025-03-08, b 2025-03-02..2025-03-08 (restated_horizon=0); units before" in message
     assert {m: table_files(spark, m) for m in chained if m != "restated_many_view"} == files
@@ -385,12 +385,121 @@ def test_a_day_redelivered_in_hours_is_repaired_by_the_command_its_warning_gives
         assert found == expected_units, model
     assert len(warnings) == 2 and all("(restated_horizon=48)" in text for text in warnings), warnings
     # what the warning says, done as it says it
-    commands = {re.search(r"dbt run --select (\S+) --vars '(\{.*?\})'", text).groups() for text in warnings}
+    commands = {re.search(r"dbt run --select (\S+)\+ --vars '(\{.*?\})'", text).groups() for text in warnings}
     assert {model for model, _ in commands} == set(models[2:])
     for model, settings in sorted(commands):
         assert settings == "{inc_join_on_restated_input: redo}", settings
-        run(project, day(9), model, inc_join_on_restated_input="redo")
+        run(project, day(9), model + "+", inc_join_on_restated_input="redo")
     for model in models[2:]:
         assert_equal(project, model, hour_reference(inputs))
         assert last_record(spark, model).redo_from == datetime.fromisoformat(expected_units[0])
     assert failures(project, "redelivered_hour_last_72") == 0
+
+
+STATUS = "inc_join_it.dbt_inc_join_model_status"
+
+
+def outstanding_units(spark, model: str) -> list[str]:
+    """The monitoring view's list of a model's restated units not redone (dbt_inc_join_model_status)."""
+    found = spark.sql(f"SELECT outstanding_units FROM {STATUS} WHERE model_name = '{model}'").collect()
+    return list(found[0][0]) if found else []
+
+
+def test_many_restated_hours_are_listed_in_a_message_sized_for_a_terminal(spark, project):
+    """Issue 71 item 5: every B row of three days changed (hourly units, B's rows at six hours a day, inside the
+    read range and its 48-hour horizon): the warning lists 10 units, one a line, counts the rest and names the
+    view that lists them all, and no line is longer than 200 characters. The view lists every unit the run
+    recorded; the command the warning gives (the model and what reads it) repairs the table and empties the list."""
+    inputs = Inputs(spark)
+    models = ("restated_hour_a", "restated_hour_b", "redelivered_hour")
+    for n in range(5, 9):
+        inputs.write(day(n))
+        run(project, day(n), *models, full_refresh=n == 5)
+    run(project, day(8), "dbt_inc_join_model_status")
+    data = inputs.data["b"]
+    for i, row in enumerate(data):
+        if day(6) <= row[2] <= day(8):
+            data[i] = (row[0] + 1, row[1], row[2])  # another PaymentId: the unit's rows differ
+    inputs.write(day(9))
+    warnings: list[str] = []
+    run(project, day(9), *models, callbacks=[warnings_into(warnings)])
+    recorded = sorted(f"{name} {unit}" for name, unit in restated_units(spark, "redelivered_hour"))
+    assert len(recorded) > 12, recorded
+    (message,) = [text for text in warnings if "inputs changed after a committed run read them" in text]
+    lines = message.split("\n")
+    assert max(len(line) for line in lines) <= 200, [len(line) for line in lines]
+    assert lines[0].endswith(f"inputs changed after a committed run read them ({len(recorded)} units):"), lines[0]
+    listed = [line.strip().split(" (rows ")[0] for line in lines if line.startswith("  b ")]
+    assert listed == recorded[:10], (listed, recorded)
+    assert lines[11].startswith(f"  ... and {len(recorded) - 10} more (once this run is recorded, all of them: "
+                                "select outstanding_units from dbt_inc_join_model_status where model_name = "
+                                "'redelivered_hour')")  # fmt: skip
+    assert outstanding_units(spark, "redelivered_hour") == recorded
+    # the command on the message's last line, as given
+    command = re.fullmatch(r"  dbt run --select (\S+) --vars '\{inc_join_on_restated_input: redo\}'", lines[-1])
+    assert command and command.group(1) == "redelivered_hour+", lines[-1]
+    run(project, day(9), command.group(1), inc_join_on_restated_input="redo")
+    assert_equal(project, "redelivered_hour", hour_reference(inputs))
+    assert outstanding_units(spark, "redelivered_hour") == []
+
+
+def test_a_chained_model_says_its_input_is_not_redone_and_the_command_repairs_the_chain(spark, project):
+    """Issue 71 item 4: restated_many (warn) finds a late-stamped payment and does not redo; the models that read
+    its table (directly, and through a view) each log one line naming the unit, and their restated_inputs tests
+    (without `inputs`) fail until it is redone. The command of restated_many's warning (`restated_many+`, the var
+    holding for the whole dbt run) redoes it and, in DAG order, both chained models: each equals one run over its
+    inputs as they are now, and the tests pass."""
+    inputs = Inputs(spark)
+    chained = ("restated_many", "restated_many_view", "restated_chained", "restated_chained_view")
+    for n in range(4, 8):
+        inputs.write(day(n))
+        run(project, day(n), *chained, full_refresh=n == 4)
+    inputs.data["b"].append((9002, 64, day(5)))  # a late-stamped payment for an A row of day 6
+    inputs.write(day(8))
+    warnings: list[str] = []
+    run(project, day(8), *chained, callbacks=[warnings_into(warnings)])
+    (upstream,) = [text for text in warnings if text.startswith("inc_join inc_join_it.restated_many:")]
+    for model in ("restated_chained", "restated_chained_view"):
+        (line,) = [text for text in warnings if text.startswith(f"inc_join inc_join_it.{model}: its input")]
+        assert "\n" not in line and len(line) <= 300, line
+        named = f"its input inc_join_it.restated_many has restated units that its model has not redone: pay {day(5)} ("
+        assert named in line, line
+        redo = "Redo both with: dbt run --select restated_many+ --vars '{inc_join_on_restated_input: redo}'"
+        assert line.endswith(redo), line
+    tests = ("restated_chained_not_redone", "restated_chained_view_not_redone")
+    assert failures(project, *tests) == 2
+    command = re.search(r"dbt run --select (\S+) --vars '\{inc_join_on_restated_input: redo\}'", upstream)
+    assert command and command.group(1) == "restated_many+", upstream
+    run(project, day(8), command.group(1), inc_join_on_restated_input="redo")
+    assert_equal(project, "restated_many", many_reference(inputs))
+    expected = inc_join(project.table("restated_many"), inputs.table("c"), join_cols="TrxId", how="left",
+                        look_back_time=1, max_waiting_time=2, suffixes=["_M", "_C"])  # fmt: skip
+    for model in ("restated_chained", "restated_chained_view"):
+        assert_equal(project, model, expected)
+        assert last_record(spark, model).redo_from.date() == day(5), model
+    assert failures(project, *tests) == 0
+
+
+def test_a_day_redelivered_long_after_it_was_read_fails_the_test_without_inputs(spark, project):
+    """Issue 71 item 8, parquet: B's day 2, read by the runs of days 5-8, re-delivered with a row changed after the
+    day-10 run, outside the next run's read range (B from day 5). The model's plain restated_inputs test (no
+    `inputs`) checks the inputs the runs recorded: the changed files name day 2, confirmed by its fingerprint; the
+    redo then gives the table one run over the inputs as they are now gives."""
+    inputs = Inputs(spark)
+    for n in range(4, 11):
+        inputs.write(day(n))
+        run(project, day(n), "restated_left", full_refresh=n == 4)
+    recorded = last_record(spark, "restated_left").fingerprints
+    assert json.loads(recorded)["inputs"] == {"a": {"relation": "inc_join_it.restated_a", "arrival": "RecDate"},
+                                              "b": {"relation": "inc_join_it.restated_b", "arrival": "RecDate"}}  # fmt: skip
+    assert failures(project, "restated_left_not_redone") == 0  # the test's first listing of the inputs' files
+    data = inputs.data["b"]
+    row = next(r for r in data if r[2] == day(2))
+    data[data.index(row)] = (row[0] + 1, row[1], row[2])
+    inputs.write(day(10))
+    assert failures(project, "restated_left_not_redone") == 1
+    assert [(r["input"], r["unit"]) for r in outstanding(spark, "restated_left")] == [("b", f"{day(2)} 00:00:00")]
+    run(project, day(10), "restated_left", inc_join_on_restated_input="redo")
+    assert last_record(spark, "restated_left").redo_from.date() == day(2)
+    assert_equal(project, "restated_left", left_reference(inputs))
+    assert failures(project, "restated_left_not_redone") == 0

@@ -143,6 +143,19 @@ def input_versions(context: dict[str, Any], frames: dict[str, Any]) -> list[dict
     return found
 
 
+def input_relations(context: dict[str, Any], frames: dict[str, Any], sides: list[Side]) -> dict[str, Any]:
+    """The tables the inputs were loaded from (the writer's list ``loaded``: dbt.ref, dbt.source), as the run
+    records them for the test restated_inputs (the macro _recorded_inputs); another DataFrame has none."""
+    arrival = {side.name: side.arrival for side in sides}
+    loaded = [
+        {"name": name, "relation": str(table), "arrival": arrival[name]}
+        for name, frame in frames.items()
+        for table in [next((t for df, t in context.get("loaded") or [] if df is frame), None)]
+        if table is not None
+    ]
+    return dict(render("_recorded_inputs", loaded))
+
+
 def _check_restated(
     dbt: Any,
     resolved: DbtWindow,
@@ -170,6 +183,11 @@ def _check_restated(
         rows = sides[0].df.sparkSession.sql(query).collect() if query else []
         return [json.loads(row[0]) for row in rows]
 
+    if context.get("records_runs") and dbt.is_incremental:
+        # an upstream inc_join table with restated units its model did not redo: this table is stale where they reach
+        for line in render("_upstream_outstanding_lines", str(dbt.this), context.get("upstream_outstanding") or {},
+                           unit.value):  # fmt: skip
+            _warn(line)
     return check_restated(
         resolved.window, sides, reach, mode, records_runs=bool(context.get("records_runs")),
         incremental=bool(dbt.is_incremental), previous=json.loads(previous) if previous else None,
@@ -180,15 +198,19 @@ def _check_restated(
 
 
 def _restated_record(
-    dbt: Any, check: Check, resolved: DbtWindow, sides: list[Side], reach: dict[str, int], inc_col: str, unit: TimeUnit
-) -> dict[str, Any]:
-    """restated.restated_record, and the start of a redo (restated.begin_redo) before the model's rows are written."""
+    dbt: Any, check: Check, resolved: DbtWindow, sides: list[Side], reach: dict[str, int], inc_col: str, unit: TimeUnit,
+    frames: dict[str, Any],
+) -> dict[str, Any]:  # fmt: skip
+    """restated.restated_record with the inputs' tables (input_relations), and the start of a redo
+    (restated.begin_redo) before the model's rows are written."""
     context = dbt_context(dbt)
     records_runs = bool(context.get("records_runs"))
     recorded = restated_record(
         check, resolved.window, sides, reach, records_runs=records_runs, unit=unit,
         incremental=bool(dbt.is_incremental), read_units_of=resolved.read,
     )  # fmt: skip
+    if recorded.get("fingerprints"):
+        recorded["fingerprints"]["inputs"] = input_relations(context, frames, sides)
     if resolved.redo_from is not None and dbt.is_incremental and not resolved.window.is_empty:
         begin_redo(sides[0].df.sparkSession, str(dbt.this), inc_col, resolved.redo_from, context.get("file_format"))
     return recorded
@@ -286,12 +308,13 @@ def inc_join_model(
     resolved = resolve_dbt_window(
         dbt, prepared, output_window_start, output_window_end, cap, checked=sides, reach=reach
     )
-    versions = input_versions(context, {"a": a, "b": b})
+    frames = {"a": a, "b": b}
+    versions = input_versions(context, frames)
     check = _check_restated(dbt, resolved, sides, reach, mode, unit, horizon, versions)
     redo = redo_of(check, resolved.window, unit)
     if redo is not None:
         resolved = resolve_dbt_window(dbt, prepared, output_window_start, output_window_end, cap, redo=redo)
-    recorded = _restated_record(dbt, check, resolved, sides, reach, prepared.inputs.inc_col[0], unit)
+    recorded = _restated_record(dbt, check, resolved, sides, reach, prepared.inputs.inc_col[0], unit, frames)
     window, params = resolved.window, prepared.params
     ranges = (
         None
@@ -359,12 +382,13 @@ def inc_join_many_model(
     resolved = resolve_dbt_window(
         dbt, first, output_window_start, output_window_end, cap, others, names, checked=sides, reach=reach
     )
-    versions = input_versions(context, {"a": a, **{item.spec.name: item.spec.df for item in many.inputs}})
+    frames = {"a": a, **{item.spec.name: item.spec.df for item in many.inputs}}
+    versions = input_versions(context, frames)
     check = _check_restated(dbt, resolved, sides, reach, mode, unit, horizon, versions)
     redo = redo_of(check, resolved.window, unit)
     if redo is not None:
         resolved = resolve_dbt_window(dbt, first, output_window_start, output_window_end, cap, others, names, redo)
-    recorded = _restated_record(dbt, check, resolved, sides, reach, many.inc_col_a, unit)
+    recorded = _restated_record(dbt, check, resolved, sides, reach, many.inc_col_a, unit, frames)
     window = resolved.window
     any_end = window.end or window.start or parse_bound("1970-01-01", "output_window_end", unit)
     assert any_end is not None
