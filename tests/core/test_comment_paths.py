@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.one_engine  # reads files only: `make test` runs it on Spark 4 only
+
 REPO = Path(__file__).resolve().parents[2]
 ROOTS = ("macros", "src", "tests", "docs")
 # CONTRIBUTING.md too; not the README and the CHANGELOG, which name a user's own files and files of the past

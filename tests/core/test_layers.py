@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.one_engine  # reads files only: `make test` runs it on Spark 4 only
+
 REPO = Path(__file__).resolve().parents[2]
 PACKAGE = REPO / "src" / "dbt_inc_join"
 MACROS = REPO / "macros"
