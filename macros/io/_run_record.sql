@@ -63,19 +63,30 @@
 {% endmacro %}
 
 {% macro _run_setting_key() %}
-  {#- The session setting in which a Python model run in dbt's own session leaves its record (_py_writer.sql). -#}
-  {{ return('inc_join.run.' ~ model.unique_id) }}
+  {#- The session setting in which a Python model run in dbt's own session leaves its record (_py_writer.sql), as
+      hex digits after a fixed prefix: Spark shows a setting whose name or value matches its redaction patterns
+      (spark.redaction.regex, spark.sql.redaction.options.regex: 'password', 'token', 'url' as in *_hourly...) as
+      '*********(redacted)', and no hex digit spells one. -#}
+  {{ return('inc_join.run.' ~ model.unique_id.encode('utf-8').hex()) }}
 {% endmacro %}
 
 {% macro _run_setting(forget=false) %}
-  {#- The record a Python model left in the session's settings (text), or none; `forget`: unset it once read. -#}
+  {#- The record a Python model left in the session's settings (JSON text, hex-encoded there), or none;
+      `forget`: unset it once read. -#}
   {%- set key = dbt_inc_join._run_setting_key() -%}
   {%- set found = run_query('SET `' ~ key ~ '`') -%}
-  {%- set text = found.rows[0][1] if found.rows | length > 0 else none -%}
-  {%- if forget and text and text != '<undefined>' -%}
+  {%- set text = (found.rows[0][1] if found.rows | length > 0 else none) or '' -%}
+  {%- if not modules.re.fullmatch('(?:[0-9a-f]{2})+', text) -%}
+    {{ return(none) }}
+  {%- endif -%}
+  {%- if forget -%}
     {%- do run_query('RESET `' ~ key ~ '`') -%}
   {%- endif -%}
-  {{ return(text if text and text != '<undefined>' else none) }}
+  {%- set chars = [] -%}
+  {%- for i in range(0, text | length, 2) -%}
+    {%- do chars.append('%c' | format(text[i:i + 2] | int(0, 16))) -%}
+  {%- endfor -%}
+  {{ return(chars | join('')) }}
 {% endmacro %}
 
 {% macro _rows_per_join_type(record) %}
