@@ -13,34 +13,28 @@ STAMP35 := $(VENV35)/.installed
 VENVF := .venv-formats
 STAMPF := $(VENVF)/.installed
 JARS_STAMP := .jars/.copied
-# --durations: the slowest tests of each leg in its log, to keep the suite's time in view
-PYTEST := -m pytest --durations=15
+# Each leg writes its JUnit XML (every test's time) under .pytest-tmp/junit/, and --durations prints its slowest tests.
+PYTEST = -m pytest --durations=15 --junitxml=.pytest-tmp/junit/$@.xml
 # The parts of the dbt suite that run on every engine: the ANSI probe, the daily pipeline (SQL macro and Python
 # models, method: session) and the SQL macro = core matrix.
 DBT_ENGINE := tests/integration/test_engine.py
 DBT_PIPELINE := tests/integration/test_dbt_pipeline.py
 DBT_MATRIX := tests/integration/test_sql_matches_core.py
-# The run ledger (spec §13): its daily runs with threads = 4 and its fault chain are a leg of their own on Spark 4;
-# the chunked first run runs on Spark 3.5 too.
+# The run ledger (spec §13) and restated inputs (spec §14): a leg of their own on Spark 4; the chunked first run runs
+# on Spark 3.5.
 DBT_LEDGER := tests/integration/test_ledger.py
 DBT_RESTATED := tests/integration/test_restated.py
 DBT_FORMAT_LEDGER := tests/integration/test_format_ledger.py
 DBT_FORMAT_RESTATED := tests/integration/test_format_restated.py
-DBT_CHUNKED := "tests/integration/test_ledger.py::test_a_chunked_first_run_equals_the_one_shot_table"
-# dbt's unit tests of the package's models (the window decided in SQL over the given rows), on both engines.
+DBT_CHUNKED := tests/integration/test_ledger.py::test_a_chunked_first_run_equals_the_one_shot_table
+# dbt's unit tests of the package's models (the window decided in SQL over the given rows).
 DBT_UNIT := tests/integration/test_unit_tests.py
-# The core suite on the other engines, less what does not depend on the engine: the side-by-side comparison with
-# the original library (compatibility mode; its SQL runs on every engine through the SQL = core matrix), the
-# pictures, the checks of tables and log text, and the twins compared as text (no Spark job).
-ENGINE_CORE := tests/core --ignore=tests/core/test_compat_mode.py --ignore=tests/core/test_pictures.py \
-	--ignore=tests/core/test_join_type_table.py --ignore=tests/core/test_run_log_line.py \
-	--ignore=tests/core/test_twins.py --ignore=tests/core/test_changed_files.py
 
-.PHONY: help demo check generate test test-fast test-core test-spark4 test-spark4-ansi test-spark35 test-spark35-ansi pictures java \
-	integration-deps test-lane-1 test-lane-2 test-spark4-dbt test-spark4-thrift test-spark4-ledger test-spark4-core test-cluster \
-	test-spark4-cluster test-spark4-adapter test-spark4-adapter-without \
-	test-spark4-ansi-dbt test-spark4-ansi-core test-spark35-dbt test-spark35-core test-spark35-ansi-dbt \
-	test-spark35-ansi-core test-formats test-formats-extra test-delta-spark41 test-iceberg-spark41 test-delta-spark35 test-thrift-delta jars clean-state bench bench-quick bench-peer thrift-server thrift-server-stop
+.PHONY: help demo check generate test test-fast test-core test-install test-matrix test-faults pictures java \
+	integration-deps test-lane-1 test-lane-2 test-spark4-dbt test-spark4-thrift test-spark4-ledger test-spark4-core \
+	test-cluster test-spark4-cluster test-spark4-adapter test-spark4-adapter-without test-spark4-ansi-dbt \
+	test-spark35-dbt test-spark35-core test-formats test-formats-extra test-delta-spark41 test-iceberg-spark41 \
+	test-delta-spark35 test-thrift-delta jars clean-state bench bench-quick bench-peer thrift-server thrift-server-stop
 
 help: ## These targets, one line each
 	@grep -E '^[a-z0-9.-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 20
@@ -48,32 +42,41 @@ help: ## These targets, one line each
 demo: $(STAMP) ## The worked example as a dbt pipeline on the embedded Spark (the README's first command)
 	$(BIN)/python scripts/demo.py
 
-# The engine matrix (tests/conftest.py reads INC_JOIN_ANSI and INC_JOIN_EXPECT_SPARK):
-#   Spark 4 (pyspark 4.3)   everything; core with Spark 4's ANSI on, dbt with dbt-spark's ANSI off
-#   Spark 4, ANSI on        the SQL macro = core matrix with dbt statements under ANSI
-#   Spark 3.5, ANSI off     the core suite, the SQL macro = core matrix
-#   Spark 3.5, ANSI on      the daily dbt pipeline (SQL and Python models)
-# The core's logic runs with ANSI on (Spark 4) and on Spark 3.5 with ANSI off: each axis once.
-# The engine runs use smaller hypothesis profiles (tests/conftest.py): the properties are engine-independent logic,
-# drawn 16 examples each on Spark 4; the Spark 3.5 core leg draws 4 each (`engine`; the tests on fixed rows run
-# there in full).
+# The axes and their values: engine (pyspark 4.3 with parquet, 4.1 with Delta and Iceberg, 3.5), ANSI on and off
+# (tests/conftest.py: INC_JOIN_ANSI; unset, Spark 4's core is on and dbt-spark's statements off), table format
+# (INC_JOIN_TABLE_FORMAT), connection (method: session, Thrift Server, Spark Connect, a standalone cluster) and
+# dbt's adapter suite. `make test` runs each value at least once, combined pairwise:
+#   leg                 engine  ANSI (core / dbt)  format    connection
+#   spark4-core         4.3     on                 parquet   session
+#   spark4-dbt          4.3     - / off            parquet   session
+#   spark4-ledger       4.3     - / off            parquet   session (kills drawn)
+#   spark4-ansi-dbt     4.3     - / on             parquet   session (the SQL macro = core matrix)
+#   spark35-core        3.5     off                parquet   session
+#   spark35-dbt         3.5     - / off            parquet   session (the SQL macro = core matrix)
+#   delta-spark41       4.1     - / off            delta     session (kills drawn)
+#   iceberg-spark41     4.1     - / off            iceberg   session (kills drawn)
+#   delta-spark35       3.5     - / on             delta     session
+#   thrift-delta        4.1     - / off            delta     Thrift Server and Spark Connect
+#   spark4-cluster      4.3     - / off            parquet   standalone cluster (an executor killed)
+#   spark4-adapter      4.3     - / off            parquet   dbt's adapter suite
+# A test whose subject does not depend on an axis carries a marker that runs it on one value of that axis
+# (one_engine, parquet_only, one_format: pyproject.toml); `make test-matrix` runs everything on every value.
+# The property tests draw 16 examples each on Spark 4, 4 on Spark 3.5 (hypothesis profiles, tests/conftest.py).
 
-SPARK4 := INC_JOIN_EXPECT_SPARK=4 $(BIN)/python $(PYTEST)
-SPARK4_ANSI := INC_JOIN_EXPECT_SPARK=4 INC_JOIN_ANSI=true $(BIN)/python $(PYTEST) --hypothesis-profile=fast
-SPARK35 := INC_JOIN_EXPECT_SPARK=3.5 INC_JOIN_ANSI=false $(VENV35)/bin/python $(PYTEST) --hypothesis-profile=engine
-SPARK35_ANSI := INC_JOIN_EXPECT_SPARK=3.5 INC_JOIN_ANSI=true $(VENV35)/bin/python $(PYTEST)
-# Each engine run is split into legs, one pytest process each: `-dbt` (tests/integration/, the integration dbt
-# project driven in the test process), `-core` (the rest), and on Spark 4 `-thrift` (tests/thrift/). Every leg
-# has its own pytest temporary directory, Spark state and dbt target/log paths (harness/local_dbt.py), so legs
-# can run at the same time; they share only the project's package link, made once by integration-deps.
+SPARK4 = INC_JOIN_EXPECT_SPARK=4 $(BIN)/python $(PYTEST)
+SPARK4_ANSI = INC_JOIN_EXPECT_SPARK=4 INC_JOIN_ANSI=true $(BIN)/python $(PYTEST) --hypothesis-profile=fast
+SPARK35 = INC_JOIN_EXPECT_SPARK=3.5 INC_JOIN_ANSI=false $(VENV35)/bin/python $(PYTEST) --hypothesis-profile=engine
+SPARK35_ANSI = INC_JOIN_EXPECT_SPARK=3.5 INC_JOIN_ANSI=true $(VENV35)/bin/python $(PYTEST)
+SPARK41_FORMATS = INC_JOIN_EXPECT_SPARK=4.1 $(VENVF)/bin/python $(PYTEST) --hypothesis-profile=fast
+# Every leg has its own pytest temporary directory, Spark state and dbt target/log paths (harness/local_dbt.py), so
+# legs can run at the same time; they share only the project's package link, made once by integration-deps.
 BASETEMP = --basetemp=.pytest-tmp/$@
-TMPDIR_READY := mkdir -p .pytest-tmp &&
+TMPDIR_READY := mkdir -p .pytest-tmp/junit &&
 
 # `make test` runs two lanes at once, each its legs one after the other: a test process keeps about one of the
-# 2 cores busy (Python, dbt and Spark's driver take turns with the executors), and the lanes take about as long
-# as each other. --output-sync prints each leg's output in one piece when it ends. The three environments and the
-# jars are fetched at once before the lanes (pip and Maven wait on their index and disk as much as on a core).
-test: java ## check and every engine run, in two lanes at once (about 36-40 min on 2 cores)
+# 2 cores busy (Python, dbt and Spark's driver take turns with the executors). --output-sync prints each leg's
+# output in one piece when it ends. The environments and the jars are fetched before the lanes.
+test: java ## check and every leg, in two lanes at once (make test-matrix: every combination)
 	$(MAKE) --no-print-directory -j4 $(STAMP) $(STAMP35) $(STAMPF) $(JARS_STAMP)
 	$(MAKE) --no-print-directory $(PEER_STAMP) integration-deps
 	$(MAKE) --no-print-directory -j2 --output-sync=recurse test-lane-1 test-lane-2
@@ -82,19 +85,15 @@ test: java ## check and every engine run, in two lanes at once (about 36-40 min 
 integration-deps: $(STAMP)
 	cd integration_tests && ../$(BIN)/dbt deps --project-dir .
 
-# The thrift leg on pyspark 4.3 with parquet tables (test-spark4-thrift) is left out of `make test` for its time:
-# the same tests run in test-thrift-delta (Thrift Server and Spark Connect, pyspark 4.1, Delta), and the cluster leg
-# runs pyspark 4.3's Thrift Server with a parquet SQL model; `make test-spark4` and `make test-spark4-thrift` run it.
-test-lane-1: # lint and types, the Spark 4 dbt leg, the Spark 4 ANSI core leg, the run ledger's leg (with the restated inputs), the Spark 3.5 dbt and ANSI core legs, Delta on 4.1
+test-lane-1: # lint and types, the install tier, the Spark 4 dbt and ledger legs, the Spark 3.5 dbt leg, Delta on 4.1
 	$(MAKE) --no-print-directory check
+	$(MAKE) --no-print-directory test-install
 	$(MAKE) --no-print-directory test-spark4-dbt
-	$(MAKE) --no-print-directory test-spark4-ansi-core
 	$(MAKE) --no-print-directory test-spark4-ledger
 	$(MAKE) --no-print-directory test-spark35-dbt
-	$(MAKE) --no-print-directory test-spark35-ansi-core
 	$(MAKE) --no-print-directory test-delta-spark41
 
-test-lane-2: # the cluster, the Spark 3.5 core leg, the Spark 4 ANSI dbt leg, the Spark 4 core leg, dbt's adapter suite, Iceberg on 4.1, Delta on 3.5, thrift on Delta
+test-lane-2: # the cluster, the core legs, the ANSI dbt leg, dbt's adapter suite, Iceberg on 4.1, Delta on 3.5, thrift
 	$(MAKE) --no-print-directory test-spark4-cluster
 	$(MAKE) --no-print-directory test-spark35-core
 	$(MAKE) --no-print-directory test-spark4-ansi-dbt
@@ -104,22 +103,20 @@ test-lane-2: # the cluster, the Spark 3.5 core leg, the Spark 4 ANSI dbt leg, th
 	$(MAKE) --no-print-directory test-delta-spark35
 	$(MAKE) --no-print-directory test-thrift-delta
 
-test-spark4: test-spark4-dbt test-spark4-thrift test-spark4-ledger test-spark4-core ## The whole suite on Spark 4 (pyspark 4.3), as configured by default
-test-spark4-ansi: test-spark4-ansi-dbt test-spark4-ansi-core ## Spark 4, ANSI on for dbt too: the SQL macro = core matrix
+test-spark4: test-spark4-dbt test-spark4-thrift test-spark4-ledger test-spark4-core ## The whole suite on Spark 4 (pyspark 4.3), parquet
 test-spark35: test-spark35-dbt test-spark35-core ## Spark 3.5, ANSI off: the core suite and the SQL macro = core matrix
-test-spark35-ansi: test-spark35-ansi-dbt test-spark35-ansi-core ## Spark 3.5, ANSI on: the engine checks and the daily dbt pipeline
 
 test-spark4-dbt: $(STAMP)
-	$(TMPDIR_READY) $(SPARK4) $(BASETEMP) tests/integration --ignore=$(DBT_LEDGER) --ignore=$(DBT_RESTATED) --ignore=$(DBT_FORMAT_LEDGER) \
-		--ignore=$(DBT_FORMAT_RESTATED)
+	$(TMPDIR_READY) $(SPARK4) $(BASETEMP) tests/integration --ignore=$(DBT_LEDGER) --ignore=$(DBT_RESTATED) \
+		--ignore=$(DBT_FORMAT_LEDGER) --ignore=$(DBT_FORMAT_RESTATED)
 
 test-spark4-ledger: $(STAMP)
-	$(TMPDIR_READY) $(SPARK4) $(BASETEMP) $(DBT_LEDGER) $(DBT_RESTATED) -k "not chunked"
+	$(TMPDIR_READY) $(SPARK4) $(BASETEMP) $(DBT_LEDGER) $(DBT_RESTATED) --deselect $(DBT_CHUNKED)
 
-# The benchmark's quick mode is part of the suite (tests/bench), so the peer overlay must exist first.
+# The core suite and the README's examples; the benchmark's quick mode (marker bench) is `make bench-quick`'s.
 test-spark4-core: $(STAMP) $(PEER_STAMP)
-	$(TMPDIR_READY) $(SPARK4) $(BASETEMP) tests --ignore=tests/integration --ignore=tests/thrift --ignore=tests/cluster \
-		--ignore=tests/adapter --ignore=tests/formats
+	$(TMPDIR_READY) $(SPARK4) $(BASETEMP) -m "not bench" tests --ignore=tests/integration --ignore=tests/thrift \
+		--ignore=tests/cluster --ignore=tests/adapter --ignore=tests/formats --ignore=tests/packaging
 
 test-spark4-thrift: $(STAMP) $(JARS_STAMP)
 	$(TMPDIR_READY) $(SPARK4) $(BASETEMP) tests/thrift
@@ -127,128 +124,110 @@ test-spark4-thrift: $(STAMP) $(JARS_STAMP)
 test-spark4-ansi-dbt: $(STAMP)
 	$(TMPDIR_READY) $(SPARK4_ANSI) $(BASETEMP) $(DBT_ENGINE) $(DBT_MATRIX)
 
-test-spark4-ansi-core: $(STAMP)
-	$(TMPDIR_READY) $(SPARK4_ANSI) $(BASETEMP) tests/core/test_engine.py
-
-# dbt's unit tests run on pyspark 4.3 (test-spark4-dbt) and on both formats with 4.1, not here (about a minute of
-# make test, issue 42's budget): a unit test's statement is a run's join with its window bounds as scalar subqueries
-# over the fixtures (macros/orchestration/_fixtures.sql), plain SQL that Spark 3.5 runs as 4.x does
 test-spark35-dbt: $(STAMP35)
 	$(TMPDIR_READY) $(SPARK35) $(BASETEMP) $(DBT_ENGINE) $(DBT_MATRIX) $(DBT_CHUNKED)
 
-# The Spark 3.5 core leg also leaves out the pure rules, which run no Spark job (the same Python on every engine):
-# the run ledger's (test_ledger.py) and sizing's on a given histogram (test_sizing_histogram.py and
-# test_sizing_nearest.py, hypothesis with 200-400 examples each: about 30 s); test_sizing_spark.py keeps the
-# histograms Spark computes on every engine.
-PURE_RULES := --ignore=tests/core/test_ledger.py --ignore=tests/core/test_sizing_histogram.py \
-	--ignore=tests/core/test_sizing_nearest.py
-
-# On Spark 3.5 the one-row-per-A matrix of join_cond keeps partner = first and the grouped plan of how = full (last
-# and the aggregate take first's plan with another order or fold; Spark 4 runs the whole matrix): about 2 min of it.
-# ... and the hypothesis properties of one inc_join (test_properties.py) and of restated inputs
-# (test_restated_property.py) run on Spark 4 only, 16 examples each: with the 4 examples the 3.5 leg could afford they
-# added little to its tests on fixed rows, which cover the same features (about 4 of its minutes in `make test`).
-# test_many's tiling property stays (inc_join_many's only property on 3.5).
-SPARK35_PROPERTIES := --ignore=tests/core/test_properties.py --ignore=tests/core/test_restated_property.py
-# ... and on Spark 3.5 the tests whose statements are logic over SQL that other tests there run too (about 2 min): the
-# spec's worked example as daily runs (test_spec_example.py: the SQL macro = core matrix runs the same plans on 3.5),
-# sizing's histograms compared with every pair (the hand-made histories keep sizing's SQL on 3.5), and
-# many_rows_per_key='auto' tiling and choosing per input (a run choosing from its own slices keeps auto's samples)
-SPARK35_SAME_SQL := --ignore=tests/core/test_spec_example.py
-SPARK35_K := -k "not (one_row_of_each_a_row and (last or aggregate or many-inner)) \
-	and not histograms_from_counts_equal_every_pair and not auto_tiles_like_one_run \
-	and not each_input_of_inc_join_many_chooses and not takes_the_plain_plan_on_a_short_read_range"
-
 test-spark35-core: $(STAMP35)
-	$(TMPDIR_READY) $(SPARK35) $(BASETEMP) $(ENGINE_CORE) $(PURE_RULES) $(SPARK35_PROPERTIES) $(SPARK35_SAME_SQL) \
-		$(SPARK35_K)
-
-test-spark35-ansi-dbt: $(STAMP35)
-	$(TMPDIR_READY) $(SPARK35_ANSI) $(BASETEMP) $(DBT_ENGINE) $(DBT_PIPELINE)
-
-test-spark35-ansi-core: $(STAMP35)
-	$(TMPDIR_READY) $(SPARK35_ANSI) $(BASETEMP) tests/core/test_engine.py
+	$(TMPDIR_READY) $(SPARK35) $(BASETEMP) tests/core
 
 # A standalone master, two workers and a Thrift Server on them (docs/cluster.md), with faults while runs write:
 # `make test-cluster` all of them, `make test` (test-spark4-cluster) the executor killed mid-run.
-test-cluster: $(STAMP) $(JARS_STAMP) ## The run ledger's faults on a multi-process Spark cluster (tests/cluster, about 3 min)
+CLUSTER_EXECUTOR := tests/cluster/test_cluster_faults.py::test_an_executor_killed_while_a_run_writes_is_replaced_and_the_run_succeeds
+test-cluster: $(STAMP) $(JARS_STAMP) ## The run ledger's faults on a multi-process Spark cluster (tests/cluster)
 	$(TMPDIR_READY) $(SPARK4) $(BASETEMP) tests/cluster
 
 test-spark4-cluster: $(STAMP) $(JARS_STAMP)
-	$(TMPDIR_READY) $(SPARK4) $(BASETEMP) tests/cluster -k executor
+	$(TMPDIR_READY) $(SPARK4) $(BASETEMP) $(CLUSTER_EXECUTOR)
 
-# dbt's own adapter suite (dbt-tests-adapter, tests/adapter) in projects with this package as the README installs it:
-# every test passes, the Python model tests too. The control run without the package (the same outcome per test,
-# the Python model tests failing: dbt-spark has no Python-model helper for method: session) is
-# test-spark4-adapter-without, run when dbt or dbt-spark is upgraded; `make test` leaves it out for its time.
-test-spark4-adapter: $(STAMP) ## dbt's adapter suite with the package installed (tests/adapter, about 2 min)
+# dbt's own adapter suite (dbt-tests-adapter, tests/adapter) in projects with this package as the README installs it.
+# The control run without the package (test-spark4-adapter-without) runs when dbt or dbt-spark is upgraded.
+test-spark4-adapter: $(STAMP) ## dbt's adapter suite with the package installed (tests/adapter)
 	$(TMPDIR_READY) INC_JOIN_ADAPTER_PACKAGE=with $(SPARK4) --basetemp=.pytest-tmp/$@-with tests/adapter
 
-test-spark4-adapter-without: $(STAMP) ## the adapter suite's control run, without the package (about 2 min)
+test-spark4-adapter-without: $(STAMP) ## the adapter suite's control run, without the package
 	$(TMPDIR_READY) INC_JOIN_ADAPTER_PACKAGE=without $(SPARK4) --basetemp=.pytest-tmp/$@ tests/adapter
 
-# The table formats (spec §16): what a run reads of Delta or Iceberg inputs (tests/formats), the daily dbt pipeline
-# (SQL and Python models) and dbt's unit tests with every table in Delta Lake or Iceberg (INC_JOIN_TABLE_FORMAT; harness/table_formats.py gives the session the jars of `make
-# jars`, the format's extension and catalog). Delta and Iceberg on Spark 4.1 with dbt-core 1.12 (.venv-formats),
-# Delta on Spark 3.5 with dbt-core 1.11 (.venv-spark35). Two concurrent runs (tests/formats/test_concurrent_runs.py,
-# two dbt processes on a Derby network metastore of pyspark 4.1's Derby version) run in the Spark 4.1 legs only.
+# The table formats (spec §16): what a run reads of Delta or Iceberg inputs (tests/formats), the daily dbt pipeline,
+# dbt's unit tests, the kills of a run and restated inputs with every table in Delta Lake or Iceberg
+# (INC_JOIN_TABLE_FORMAT; harness/table_formats.py gives the session the jars of `make jars`). Delta and Iceberg on
+# Spark 4.1 with dbt-core 1.12 (.venv-formats), Delta on Spark 3.5 with dbt-core 1.11 (.venv-spark35).
 FORMAT_TESTS := tests/formats $(DBT_PIPELINE) $(DBT_UNIT)
-# the pipeline's tests that do not depend on the tables' format (a view, dbt's --empty, a second microbatch model's
-# four hourly batches; the daily microbatch models run in every leg) run in the parquet legs only, and so do those
-# of the models a format leg does not build (how = inner, one row per A: tests/integration/pipeline.py, PARQUET_ONLY)
-FORMAT_SKIPPED := hourly_microbatch or currently_waiting or empty_flag or inner or one_row_per_a
-# spec §14's fingerprints of the read ranges, restated by the format's own DELETE, UPDATE and MERGE
-# (test_format_restated.py's first test), run on Iceberg: the fingerprints are the same SQL on either format, and
-# the log test after it, which runs on both, names those statements from Delta's and Iceberg's logs and checks the
-# input versions a run records (about 2.5 of the Delta leg's minutes); and the generic tests on the daily tables,
-# which run on Iceberg 4.1, Delta 3.5 and parquet (SQL over the tables, the same on either format)
-DELTA_41_K := -k "not ($(FORMAT_SKIPPED) or by_the_format_s_statements or generic_tests_hold)"
-# Iceberg leaves the race of two `merge` runs (ledger_replace) to test-formats-extra: there Iceberg's own validation
-# refuses the later commit; the race of two insert_overwrite runs, which the package's check refuses, stays
-ICEBERG_41_K := -k "not ($(FORMAT_SKIPPED) or ledger_replace)"
-# on Spark 4.1 also the run ledger's kills and commit metadata on the format, and restated inputs (Delta 3.5: the
-# pipeline, issue 42)
 FORMAT_TESTS_41 := $(FORMAT_TESTS) $(DBT_FORMAT_LEDGER) $(DBT_FORMAT_RESTATED)
-SPARK41_FORMATS := INC_JOIN_EXPECT_SPARK=4.1 $(VENVF)/bin/python $(PYTEST) --hypothesis-profile=fast
 
-test-formats: test-delta-spark41 test-iceberg-spark41 test-delta-spark35 test-thrift-delta ## Delta Lake and Iceberg: the daily pipeline and unit tests per format, the thrift leg on Delta
+test-formats: test-delta-spark41 test-iceberg-spark41 test-delta-spark35 test-thrift-delta ## Delta Lake and Iceberg legs
 
 test-delta-spark41: $(STAMPF) $(JARS_STAMP)
-	$(TMPDIR_READY) INC_JOIN_TABLE_FORMAT=delta $(SPARK41_FORMATS) $(BASETEMP) $(FORMAT_TESTS_41) $(DELTA_41_K)
+	$(TMPDIR_READY) INC_JOIN_TABLE_FORMAT=delta $(SPARK41_FORMATS) $(BASETEMP) $(FORMAT_TESTS_41)
 
+# Iceberg leaves the race of two `merge` runs (ledger_replace) to test-formats-extra: Iceberg's own validation
+# refuses the later commit there; the race of two insert_overwrite runs, which the package's check refuses, stays.
+CONCURRENT_LEFT := tests/formats/test_concurrent_runs.py::test_two_runs_of_one_window_at_once_one_commits_the_other_fails
 test-iceberg-spark41: $(STAMPF) $(JARS_STAMP)
-	$(TMPDIR_READY) INC_JOIN_TABLE_FORMAT=iceberg $(SPARK41_FORMATS) $(BASETEMP) $(FORMAT_TESTS_41) $(ICEBERG_41_K)
+	$(TMPDIR_READY) INC_JOIN_TABLE_FORMAT=iceberg $(SPARK41_FORMATS) $(BASETEMP) $(FORMAT_TESTS_41) \
+		--deselect "$(CONCURRENT_LEFT)[ledger_replace]"
 
-test-formats-extra: $(STAMPF) $(JARS_STAMP) ## The format tests make test leaves out for its time: two merge runs at once on Iceberg
-	$(TMPDIR_READY) INC_JOIN_TABLE_FORMAT=iceberg $(SPARK41_FORMATS) $(BASETEMP) tests/formats/test_concurrent_runs.py \
-		-k ledger_replace
+test-formats-extra: $(STAMPF) $(JARS_STAMP) ## Two merge runs at once on Iceberg (left out of make test)
+	$(TMPDIR_READY) INC_JOIN_TABLE_FORMAT=iceberg $(SPARK41_FORMATS) $(BASETEMP) "$(CONCURRENT_LEFT)[ledger_replace]"
 
-# Delta on Spark 3.5 runs with ANSI on: it is also the suite's daily pipeline on Spark 3.5 with ANSI on (the parquet
-# one, test-spark35-ansi-dbt, is left out of `make test` for the suite's time; each axis stays covered once). It
-# builds neither the Python model of several inputs nor the hourly model (tests/integration/pipeline.py), so their
-# tests are left out too.
-DELTA_35_K := -k "not ($(FORMAT_SKIPPED) or hourly_pipeline or model_of_several_inputs)"
+# Delta on Spark 3.5 runs with ANSI on: the suite's daily pipeline on Spark 3.5 with ANSI on.
 test-delta-spark35: $(STAMP35) $(JARS_STAMP)
-	$(TMPDIR_READY) INC_JOIN_TABLE_FORMAT=delta $(SPARK35_ANSI) $(BASETEMP) $(DBT_ENGINE) \
-		$(DBT_PIPELINE) $(DELTA_35_K)
+	$(TMPDIR_READY) INC_JOIN_TABLE_FORMAT=delta $(SPARK35_ANSI) $(BASETEMP) $(DBT_ENGINE) $(DBT_PIPELINE)
 
-# The cluster path on Delta (issue 42, item 6): tests/thrift with the Thrift Server + Spark Connect given Delta's
-# jars, extension and catalog (tests/thrift/server.py, from harness/table_formats.py) and every table of the
-# project in Delta Lake 4.4, on Spark 4.1 (.venv-formats).
+# The cluster path on Delta: tests/thrift with the Thrift Server + Spark Connect given Delta's jars, extension and
+# catalog, every table of the project in Delta Lake 4.4, on Spark 4.1 (.venv-formats).
 test-thrift-delta: $(STAMPF) $(JARS_STAMP) ## The thrift leg (Thrift Server + Spark Connect) with Delta tables, Spark 4.1
 	$(TMPDIR_READY) INC_JOIN_TABLE_FORMAT=delta $(SPARK41_FORMATS) $(BASETEMP) tests/thrift
 
-# The fast tier: every test that needs no Spark job and no dbt invocation (tests/conftest.py's --no-spark leaves
-# out the tests whose fixtures include `spark` and those marked `dbt`): the shared tables, the messages, the
-# macros rendered with jinja2, the run ledger's and sizing's pure rules, the packaging checks. No JVM starts.
-FAST_TESTS := tests/core tests/packaging tests/test_contributing_map.py tests/test_readme_examples.py \
-	tests/test_docs_examples.py
+# Every combination: each engine with ANSI on and off, each format on each engine it supports (Iceberg and Delta on
+# 4.1 and 3.5, parquet on 4.3 and 3.5), every test on every leg (INC_JOIN_MATRIX=1: no marker leaves one out),
+# every kill point, then the cluster, the thrift legs and the adapter suite. What a release runs: several hours on
+# 2 cores.
+MATRIX_ENV := INC_JOIN_MATRIX=1 INC_JOIN_FAULTS=all
+PARQUET_TESTS := tests --ignore=tests/thrift --ignore=tests/cluster --ignore=tests/adapter --ignore=tests/formats \
+	--ignore=$(DBT_FORMAT_LEDGER) --ignore=$(DBT_FORMAT_RESTATED) -m "not bench"
+test-matrix: $(STAMP) $(STAMP35) $(STAMPF) $(JARS_STAMP) $(PEER_STAMP) integration-deps ## Every engine x ANSI x format (a release)
+	$(TMPDIR_READY) for ansi in true false; do \
+		$(MATRIX_ENV) INC_JOIN_ANSI=$$ansi INC_JOIN_EXPECT_SPARK=4 $(BIN)/python $(PYTEST) \
+			--basetemp=.pytest-tmp/matrix-4.3-$$ansi $(PARQUET_TESTS) || exit 1; \
+		$(MATRIX_ENV) INC_JOIN_ANSI=$$ansi INC_JOIN_EXPECT_SPARK=3.5 $(VENV35)/bin/python $(PYTEST) \
+			--basetemp=.pytest-tmp/matrix-3.5-$$ansi $(PARQUET_TESTS) || exit 1; \
+		for format in delta iceberg; do \
+			$(MATRIX_ENV) INC_JOIN_ANSI=$$ansi INC_JOIN_TABLE_FORMAT=$$format INC_JOIN_EXPECT_SPARK=4.1 \
+				$(VENVF)/bin/python $(PYTEST) --basetemp=.pytest-tmp/matrix-4.1-$$format-$$ansi $(FORMAT_TESTS_41) \
+				|| exit 1; \
+			$(MATRIX_ENV) INC_JOIN_ANSI=$$ansi INC_JOIN_TABLE_FORMAT=$$format INC_JOIN_EXPECT_SPARK=3.5 \
+				$(VENV35)/bin/python $(PYTEST) --basetemp=.pytest-tmp/matrix-3.5-$$format-$$ansi $(FORMAT_TESTS) \
+				|| exit 1; \
+		done; \
+	done
+	$(MAKE) --no-print-directory test-cluster test-spark4-thrift test-thrift-delta test-spark4-adapter test-formats-extra
 
-test-fast: $(STAMP) ## The tests without a Spark job or a dbt invocation (under a minute)
-	$(BIN)/python $(PYTEST) --no-spark $(FAST_TESTS)
+# Every kill point of the fault tests (marker fault), on parquet, Delta and Iceberg, and every cluster fault;
+# `make test` draws half of each test's moments (the seed is in each leg's header).
+test-faults: $(STAMP) $(STAMPF) $(JARS_STAMP) integration-deps ## Every kill point of the fault tests
+	$(TMPDIR_READY) INC_JOIN_FAULTS=all $(SPARK4) --basetemp=.pytest-tmp/$@-parquet -m fault tests/integration
+	INC_JOIN_FAULTS=all INC_JOIN_TABLE_FORMAT=delta $(SPARK41_FORMATS) --basetemp=.pytest-tmp/$@-delta -m fault \
+		$(DBT_FORMAT_LEDGER)
+	INC_JOIN_FAULTS=all INC_JOIN_TABLE_FORMAT=iceberg $(SPARK41_FORMATS) --basetemp=.pytest-tmp/$@-iceberg -m fault \
+		$(DBT_FORMAT_LEDGER)
+	$(MAKE) --no-print-directory test-cluster
 
-test-core: $(STAMP) $(PEER_STAMP) ## The fast loop: the PySpark core without dbt, on Spark 4 (about 7 min)
-	$(BIN)/python $(PYTEST) --hypothesis-profile=fast tests/core
+# The fast tier: every test that needs no Spark job, no dbt invocation and no install (tests/conftest.py's
+# --no-spark leaves out the tests whose fixtures include `spark` and those marked `dbt` or `spark`): the shared
+# tables, the messages, the macros rendered with jinja2, the pure rules, the benchmark's arithmetic. No JVM starts.
+FAST_TESTS := tests/core tests/bench tests/test_readme_examples.py tests/test_docs_examples.py
+
+test-fast: $(STAMP) ## The tests without a Spark job, a dbt invocation or an install (under 30 s)
+	$(BIN)/python -m pytest --durations=5 --no-spark --hypothesis-profile=fast -m "not bench" $(FAST_TESTS)
+
+# The install tier: the package built and installed (wheel, path install, the core where dbt is not installed),
+# the generated macros, the profiles, the jars command, and the README's Delta path from a fresh virtual
+# environment (pip's cache, Maven's local repository).
+test-install: $(STAMP) $(JARS_STAMP) ## Packaging, install and the README's Delta path (tests/packaging)
+	$(TMPDIR_READY) $(BIN)/python $(PYTEST) $(BASETEMP) tests/packaging
+
+test-core: $(STAMP) $(PEER_STAMP) ## The fast loop: the PySpark core without dbt, on Spark 4
+	$(BIN)/python -m pytest --hypothesis-profile=fast -m "not bench" tests/core
 
 # Lint, format and types (ruff and mypy, configured in pyproject.toml); part of `make test`.
 check: $(STAMP) ## ruff lint and format check, mypy
@@ -274,8 +253,10 @@ generate: $(STAMP) ## Write macros/tables/generated/*.sql and dbt_project.yml's 
 bench: $(STAMP) $(PEER_STAMP) ## The README's benchmark, six suites (BENCH_ARGS for options)
 	$(BIN)/python -m bench.run $(BENCH_ARGS)
 
-bench-quick: $(STAMP) $(PEER_STAMP) ## The benchmark's CI-sized run
-	$(BIN)/python -m bench.run --quick $(BENCH_ARGS)
+# bench-quick runs bench.run --quick through tests/bench/test_bench_quick.py (marker bench), which checks its reads
+# and rows; with BENCH_ARGS it runs the command alone.
+bench-quick: $(STAMP) $(PEER_STAMP) ## The benchmark's CI-sized run, with its checks of reads and rows
+	$(if $(BENCH_ARGS),$(BIN)/python -m bench.run --quick $(BENCH_ARGS),$(BIN)/python -m pytest -m bench tests/bench)
 
 # The peer inc-join 0.1.3 in its own directory, on sys.path for the benchmark only (never a dependency).
 bench-peer: $(PEER_STAMP) ## Install the peer inc-join 0.1.3 into .bench-peer/
@@ -318,8 +299,8 @@ $(STAMPF): pyproject.toml requirements/formats.txt | java
 	touch $(STAMPF)
 
 # The table formats' jars from Maven Central, one folder per jars/pom.xml profile (<format>-spark<x.y>), fetched
-# once as the venvs are; a Spark session takes them through spark.jars (harness/table_formats.py). Only the
-# formats' own artifacts: Spark, Hadoop, Parquet and Scala come with pyspark.
+# once as the venvs are by scripts/format_jars.py (the README's command for one format); a Spark session takes them
+# through spark.jars (harness/table_formats.py).
 # hive-llap: the jar of Hive's that pip's pyspark 4 leaves out and the Thrift Server needs (jars/pom.xml).
 JAR_SETS := delta-spark4.1 iceberg-spark4.1 delta-spark3.5 hive-llap derby-network
 
@@ -328,11 +309,7 @@ jars: $(JARS_STAMP) ## Fetch the Delta Lake and Iceberg jars into .jars/ (Maven,
 $(JARS_STAMP): jars/pom.xml
 	@command -v mvn >/dev/null 2>&1 || { echo "inc_join: Maven (mvn) is required to fetch the Delta and Iceberg jars." >&2; exit 1; }
 	rm -rf .jars
-	for set in $(JAR_SETS); do \
-		mvn --quiet --batch-mode -Dstyle.color=never -f jars/pom.xml -P $$set dependency:copy-dependencies \
-			-DincludeGroupIds=io.delta,org.apache.iceberg,org.apache.hive,org.apache.derby \
-			-DoutputDirectory=$(CURDIR)/.jars/$$set || exit 1; \
-	done
+	for set in $(JAR_SETS); do $(PYTHON) scripts/format_jars.py --profile $$set >/dev/null || exit 1; done
 	touch $(JARS_STAMP)
 
 $(PEER_STAMP): requirements/bench.txt | $(STAMP)

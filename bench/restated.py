@@ -13,7 +13,7 @@ from datetime import date, datetime, timedelta, timezone
 from pyspark.sql.types import DateType
 
 from dbt_inc_join.io.watermark import latest_arrivals
-from dbt_inc_join.plan.time_units import TimeUnit
+from dbt_inc_join.sql_text.time_units import TimeUnit
 
 from .ledger import (
     SCHEMA,

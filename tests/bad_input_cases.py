@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 WINDOW_LENGTH = "must be a non-negative whole number of time_uom units"
-# the columns of the typed inputs (integration_tests/models/error_cases/typed_a.sql, typed_b.sql; the core's
+# the columns of the typed inputs (integration_tests/models/error_cases/inputs/typed_a.sql, typed_b.sql; the core's
 # frames in tests/core/test_validation.py)
 TYPED_A = "'k', 'RecDate', 'ts', 'text_day', 'amount', 'key_text', 'key_day', 'key_map'"
 TYPED_B = "'k', 'RecDate', 'ts', 'text_day', 'status', 'key_text', 'key_day', 'key_map'"

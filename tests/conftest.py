@@ -14,7 +14,9 @@ A skipped test fails the run: nothing that did not run counts as passing.
 from __future__ import annotations
 
 import os
+import random
 import subprocess
+from collections.abc import Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -51,7 +53,44 @@ def pytest_addoption(parser):
     )
 
 
+# The axes of `make test` are chosen pairwise: a leg's environment names its engine (the installed pyspark),
+# ANSI mode and table format (INC_JOIN_TABLE_FORMAT). A test whose subject does not depend on an axis carries that
+# axis's marker and runs on one of its values; `make test-matrix` (INC_JOIN_MATRIX=1) runs every test on every value.
+#   one_engine          engine-independent logic: not on the second engine (Spark 3.5)
+#   parquet_only        a pipeline test whose subject is not the table format: not in the format legs
+#   one_format(name)    the same SQL on either format: in the parquet legs and that format's legs only
+MATRIX = "INC_JOIN_MATRIX"
+
+
+def whole_matrix() -> bool:
+    """Every test on every axis value (`make test-matrix`)."""
+    return os.environ.get(MATRIX, "") == "1"
+
+
+def _left_out_on_this_leg(item) -> bool:
+    if whole_matrix():
+        return False
+    from harness.table_formats import spark_line, table_format
+
+    chosen = table_format()
+    if item.get_closest_marker("one_engine") is not None and spark_line() == "3.5":
+        return True
+    if item.get_closest_marker("parquet_only") is not None and chosen is not None:
+        return True
+    one_format = item.get_closest_marker("one_format")
+    return one_format is not None and chosen not in (None, one_format.args[0])
+
+
+def _deselect(config, items, unwanted) -> None:
+    kept = [item for item in items if not unwanted(item)]
+    dropped = [item for item in items if unwanted(item)]
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = kept
+
+
 def pytest_collection_modifyitems(config, items):
+    _deselect(config, items, _left_out_on_this_leg)
     if not config.getoption(NO_SPARK):
         return
 
@@ -59,11 +98,47 @@ def pytest_collection_modifyitems(config, items):
         marked = item.get_closest_marker("dbt") is not None or item.get_closest_marker("spark") is not None
         return "spark" in getattr(item, "fixturenames", ()) or marked
 
-    kept = [item for item in items if not needs_spark_or_dbt(item)]
-    deselected = [item for item in items if needs_spark_or_dbt(item)]
-    if deselected:
-        config.hook.pytest_deselected(items=deselected)
-        items[:] = kept
+    _deselect(config, items, needs_spark_or_dbt)
+
+
+# The kill points of the fault tests (marker `fault`): `make test` takes half of each test's moments (at least one),
+# drawn with a seed that changes from run to run and is printed in the header; INC_JOIN_FAULT_SEED draws the same
+# ones again; INC_JOIN_FAULTS=all takes every moment (`make test-faults`).
+FAULT_SEED, ALL_FAULTS = "INC_JOIN_FAULT_SEED", "INC_JOIN_FAULTS"
+
+
+def _fault_seed(config) -> int:
+    if not hasattr(config, "_inc_join_fault_seed"):
+        given = os.environ.get(FAULT_SEED, "").strip()
+        config._inc_join_fault_seed = int(given) if given else random.SystemRandom().randrange(10**6)
+    return config._inc_join_fault_seed
+
+
+def pytest_report_header(config):
+    if os.environ.get(ALL_FAULTS, "") == "all":
+        return "inc_join: every kill point of the fault tests (INC_JOIN_FAULTS=all)"
+    seed = _fault_seed(config)
+    return f"inc_join: kill points drawn with seed {seed} ({FAULT_SEED}={seed} draws them again; make test-faults: all)"
+
+
+@pytest.fixture
+def kill_points(request):
+    """draw(moments) -> the moments of this test that this run kills: every one with INC_JOIN_FAULTS=all, else half
+    of them (at least one), drawn from the run's seed and the test's id. The draw is printed and kept in the
+    test's report."""
+
+    def draw(moments: Sequence[str]) -> set[str]:
+        if os.environ.get(ALL_FAULTS, "") == "all":
+            taken = list(moments)
+        else:
+            rng = random.Random(f"{_fault_seed(request.config)}:{request.node.nodeid}")
+            taken = rng.sample(list(moments), max(1, (len(moments) + 1) // 2))
+        chosen = [moment for moment in moments if moment in taken]
+        print(f"inc_join: kill points of this run: {', '.join(chosen)}")
+        request.node.user_properties.append(("kill points", ", ".join(chosen)))
+        return set(chosen)
+
+    return draw
 
 
 def _spark_or_dbt_was_started() -> str | None:

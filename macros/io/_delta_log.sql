@@ -50,7 +50,8 @@
   {#- Delta's commits after version `then` up to `now`, one row per action that matters: (version, kind, at,
       operation, path, lower, upper). kind 'commit' (at, operation), 'add' or 'remove' with dataChange (lower and
       upper: the units of the file's arrival partition value, else of its statistics; none when it has neither,
-      as a remove of a table not partitioned by the arrival column). Which commit files, by pattern
+      as a remove of a table not partitioned by the arrival column), 'rewritten': a remove without dataChange
+      (compaction: the same rows; its path only, a file `then` read that VACUUM may have deleted since). Which commit files, by pattern
       (_delta_versions_after) where the log is not read by name (_delta_log_by_name) or `listed`, else:
       - `now` given: each one after `then`, by name (by pattern beyond _delta_named_commits of them);
       - `now` none: `then`'s own and the next _delta_named_commits, by name. The newest the rows show is the
@@ -84,7 +85,8 @@
   {%- set high = 'coalesce(' ~ partition ~ ', get_json_object(' ~ file ~ ".stats, '$.maxValues[\\'" ~ arrival ~ "\\']'))" -%}
   {%- set columns = [
         version ~ ' AS version',
-        "CASE WHEN action.commitInfo IS NOT NULL THEN 'commit' WHEN action.add IS NOT NULL THEN 'add' ELSE 'remove' END AS kind",
+        "CASE WHEN action.commitInfo IS NOT NULL THEN 'commit' WHEN action.add IS NOT NULL THEN 'add'"
+          ~ " WHEN coalesce(action.remove.dataChange, true) THEN 'remove' ELSE 'rewritten' END AS kind",
         "date_format(timestamp_millis(action.commitInfo.timestamp), 'yyyy-MM-dd HH:mm:ss') AS at",
         'action.commitInfo.operation AS operation',
         file ~ '.path AS path',
@@ -94,7 +96,7 @@
   {{ return("SELECT " ~ columns | join(', ')
             ~ " FROM (SELECT value, _metadata.file_name AS file_name, from_json(value, '" ~ action_type ~ "') AS action"
             ~ " FROM text.`" ~ path ~ "`)"
-            ~ " WHERE ((action.commitInfo IS NOT NULL OR coalesce(action.add.dataChange, action.remove.dataChange))"
+            ~ " WHERE ((action.commitInfo IS NOT NULL OR action.add.dataChange OR action.remove IS NOT NULL)"
             ~ " AND " ~ later ~ ")"
             ~ ("" if now is not none else " OR (action.commitInfo IS NOT NULL AND " ~ version ~ " = " ~ then | int ~ ")")) }}
 {% endmacro %}
@@ -121,11 +123,12 @@
 {% macro _delta_changes_of(rows, then, now, patterned=false) %}
   {#- The commits and changed ranges in _delta_log_sql's rows: {'commits': {version: {'version', 'at',
       'operation'}}, 'ranges': [{'lower', 'upper', 'version'}], 'unknown': [{'path', 'version'}] (removes whose
-      range the commit does not give), 'now': the newest version (`now`, else the newest the rows show, at least
+      range the commit does not give), 'removed': the paths of every file removed (what `then` read and the
+      table no longer does), 'now': the newest version (`now`, else the newest the rows show, at least
       `then`), 'gone': the versions up to it whose commit file is no longer kept, 'recorded_gone': rows read with
       `then`'s own file (patterned) but without its commit (log retention, or a table created again under the
       name: its version unknown, now none)}. -#}
-  {%- set found = {'commits': {}, 'ranges': [], 'unknown': [], 'gone': [], 'recorded_gone': false} -%}
+  {%- set found = {'commits': {}, 'ranges': [], 'unknown': [], 'removed': [], 'gone': [], 'recorded_gone': false} -%}
   {%- set seen = [then | int] -%}
   {%- set kept = namespace(then=false) -%}
   {%- for row in rows -%}
@@ -135,10 +138,15 @@
       {%- set kept.then = true -%}
     {%- elif row[1] == 'commit' -%}
       {%- do found.commits.update({version: {'version': version | string, 'at': row[2], 'operation': row[3]}}) -%}
+    {%- elif row[1] == 'rewritten' -%}
+      {%- do found.removed.append(row[4]) -%}
     {%- elif row[5] is not none and row[6] is not none -%}
       {%- do found.ranges.append({'lower': row[5], 'upper': row[6], 'version': version}) -%}
     {%- else -%}
       {%- do found.unknown.append({'path': row[4], 'version': version}) -%}
+    {%- endif -%}
+    {%- if row[1] == 'remove' and version != then | int -%}
+      {%- do found.removed.append(row[4]) -%}
     {%- endif -%}
   {%- endfor -%}
   {%- do found.update({'now': (seen | max) if now is none else now | int}) -%}
@@ -150,4 +158,42 @@
     {%- do found.gone.append(version) -%}
   {%- endfor -%}
   {{ return(found) }}
+{% endmacro %}
+
+{% macro _delta_path_glob(path) %}
+  {#- A file path of Delta's log (relative, URI-encoded) as it is on disk, escaped for a Hadoop glob; none when it
+      cannot be told here (an absolute path, or a non-ASCII escape). -#}
+  {%- if ':' in path.split('/')[0] or path.startswith('/') -%}
+    {{ return(none) }}
+  {%- endif -%}
+  {%- set parts = path.split('%') -%}
+  {%- set decoded = [parts[0]] -%}
+  {%- for part in parts[1:] -%}
+    {%- set byte = part[:2] | int(-1, 16) -%}
+    {%- if part | length < 2 or byte < 32 or byte > 126 -%}
+      {{ return(none) }}
+    {%- endif -%}
+    {%- do decoded.append('%c' | format(byte) ~ part[2:]) -%}
+  {%- endfor -%}
+  {%- set escaped = namespace(text=decoded | join('')) -%}
+  {%- for special in ['\\', '{', '}', '[', ']', '*', '?', ','] -%}
+    {%- set escaped.text = escaped.text.replace(special, '\\' ~ special) -%}
+  {%- endfor -%}
+  {{ return(escaped.text) }}
+{% endmacro %}
+
+{% macro _delta_files_kept_sql(location, paths, now) %}
+  {#- How many of the files `paths` (_delta_changes_of's removed) are still there, counted from a listing of their
+      names (no file is read): the query's `kept`, less one for the commit file of version `now`, which rides along
+      so that the pattern never matches nothing. none when a path cannot be told (_delta_path_glob). -#}
+  {%- set globs = [] -%}
+  {%- for path in paths | unique -%}
+    {%- set glob = dbt_inc_join._delta_path_glob(path) -%}
+    {%- if glob is none -%}
+      {{ return(none) }}
+    {%- endif -%}
+    {%- do globs.append(glob) -%}
+  {%- endfor -%}
+  {%- do globs.append('_delta_log/' ~ dbt_inc_join._delta_log_file(now)) -%}
+  {{ return("SELECT count(*) - 1 AS kept FROM binaryFile.`" ~ location ~ "/{" ~ globs | join(',') ~ "}`") }}
 {% endmacro %}

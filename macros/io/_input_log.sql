@@ -63,6 +63,18 @@
             ~ why ~ '; its units before this run\'s read range are not checked from the log, only the read range by its fingerprints (spec §17).') }}
 {% endmacro %}
 
+{% macro _delta_files_gone(run, location, removed, now) %}
+  {#- Why a Delta table cannot be read as of an older version whose files `removed` the table dropped since: some
+      are deleted (VACUUM), or their paths cannot be looked up here; none when every one is still there. -#}
+  {%- set query = dbt_inc_join._delta_files_kept_sql(location, removed, now) -%}
+  {%- set total = removed | unique | list | length -%}
+  {%- set kept = none if query is none else run(query).rows[0][0] | int -%}
+  {%- if kept is none or kept < total -%}
+    {{ return('is kept, but not every file of that version (' ~ ('the paths of the files removed since cannot be looked up' if kept is none else 'of the ' ~ total ~ ' files removed since, ' ~ (total - kept) ~ ' are deleted: VACUUM') ~ ')') }}
+  {%- endif -%}
+  {{ return(none) }}
+{% endmacro %}
+
 {% macro _log_changes(run, side, then, now, time_uom, log=none) %}
   {#- The changes of one input between the versions `then` and `now`: {'ranges', 'commits', 'gone': none or why}.
       run: dbt's run_query, or the Python core's twin (a result with rows and column_names). log: the rows of its
@@ -97,7 +109,7 @@
       {%- endfor -%}
     {%- endif -%}
     {%- set gone = none if not log.gone else 'is no longer kept (commit files of versions ' ~ log.gone | first ~ '..' ~ log.gone | last ~ ' removed by log retention)' -%}
-    {{ return({'ranges': ranges, 'commits': log.commits, 'gone': gone}) }}
+    {{ return({'ranges': ranges, 'commits': log.commits, 'gone': gone, 'removed': log.removed, 'location': location}) }}
   {%- endif -%}
   {%- set rows = log.rows if log is not none else run(dbt_inc_join._iceberg_snapshots_sql(relation)).rows -%}
   {%- set path = dbt_inc_join._iceberg_path_of(rows, then.version, now.version) -%}
@@ -141,17 +153,21 @@
     {%- endif -%}
     {%- if then.version and now.version and then.version != now.version and read and read[1] and side is not none -%}
       {%- set changes = dbt_inc_join._log_changes(run, side, then, now, time_uom, logs.get(now.input)) -%}
-      {%- if changes.gone -%}
-        {#- the recorded version may not be readable either: no time travel to it -#}
-        {%- do result.notes.append(dbt_inc_join._log_gone_message(target, now.relation, then.version, changes.gone)) -%}
-        {%- do changes.update({'ranges': []}) -%}
-      {%- else -%}
-        {%- do result.covered.append(now.input) -%}
-      {%- endif -%}
       {#- units before the run's read range (those in it are fingerprinted anyway), at most the last one read -#}
       {%- set own = (queried.get(now.input) or [none])[0] -%}
       {%- set limit = read[1] if own is none else [read[1], dbt_inc_join._unit_text(dbt_inc_join._shift_value(dbt_inc_join._parse_text_value(own, time_uom), -1, time_uom))] | min -%}
-      {%- set candidates = dbt_inc_join._candidate_ranges(changes.ranges, limit) -%}
+      {%- set candidates = [] if changes.gone else dbt_inc_join._candidate_ranges(changes.ranges, limit) -%}
+      {%- if candidates and changes.get('removed') -%}
+        {#- the fingerprints as of the recorded version read its files: those removed since must still be there -#}
+        {%- do changes.update({'gone': dbt_inc_join._delta_files_gone(run, changes.location, changes.removed, now.version)}) -%}
+      {%- endif -%}
+      {%- if changes.gone -%}
+        {#- the recorded version may not be readable either: no time travel to it -#}
+        {%- do result.notes.append(dbt_inc_join._log_gone_message(target, now.relation, then.version, changes.gone)) -%}
+        {%- set candidates = [] -%}
+      {%- else -%}
+        {%- do result.covered.append(now.input) -%}
+      {%- endif -%}
       {%- if candidates -%}
         {%- set queries = [] -%}
         {%- for label, version in [('then', then.version), ('now', now.version)] -%}

@@ -137,8 +137,13 @@ writer.saveAsTable({{ relation | string | tojson }})
 _inc_join_run = getattr(dbt, "inc_join_run", None)
 if _inc_join_run is not None:
     import json as _inc_join_json
-    _inc_join_text = _inc_join_json.dumps(_inc_join_run).replace("\\", "\\\\").replace("'", "\\'")
-    spark.sql("ALTER TABLE " + {{ this | string | tojson }} + " SET TBLPROPERTIES ('inc_join.run' = '" + _inc_join_text + "')")
+    if globals().get("_inc_join_shares_session"):
+        # dbt's own session (method: session): the record waits for record_run in the session's settings, so a run
+        # commits to its table only when it writes rows (a table property is a commit of its own on Delta)
+        spark.conf.set({{ dbt_inc_join._run_setting_key() | tojson }}, _inc_join_json.dumps(_inc_join_run))
+    else:
+        _inc_join_text = _inc_join_json.dumps(_inc_join_run).replace("\\", "\\\\").replace("'", "\\'")
+        spark.sql("ALTER TABLE " + {{ this | string | tojson }} + " SET TBLPROPERTIES ('inc_join.run' = '" + _inc_join_text + "')")
 {%- endif %}
 {%- endmacro %}
 

@@ -14,7 +14,16 @@
   {%- if record is none -%}
     {{ return(dbt.spark__get_merge_sql(target, source, unique_key, dest_columns, incremental_predicates)) }}
   {%- endif -%}
+  {%- if record.empty -%}
+    {#- nothing to replace: no MERGE, so the table gets no commit (an empty MERGE is one on Delta and Iceberg) -#}
+    {{ return(dbt_inc_join._no_write_sql()) }}
+  {%- endif -%}
   {{ return(dbt_inc_join._replace_window_sql(target, source, record)) }}
+{% endmacro %}
+
+{% macro _no_write_sql() %}
+  {#- The main statement of a run whose window is empty: it reads and writes nothing. -#}
+  {{ return("SELECT 'inc_join: the window is empty, nothing is written' AS inc_join_empty_window") }}
 {% endmacro %}
 
 {% macro _merge_reaches_package() %}

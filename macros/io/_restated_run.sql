@@ -260,7 +260,7 @@
 {% endmacro %}
 
 {% macro _redo_drop_sql(relation, inc_col, first, file_format, partitions) %}
-  {#- The statements that empty a table from the unit `first` on (io/fingerprints.py: begin_redo runs them too).
+  {#- The statements that empty a table from the unit `first` on (io/redo.py: begin_redo runs them too).
       partitions: SHOW PARTITIONS' rows of a parquet table ('RecDate=2025-03-06', or 'ts=2025-03-06 05%3A00%3A00':
       the catalog's, no data read); none on Delta and Iceberg, which delete by the arrival column. -#}
   {%- set column = dbt_inc_join._quote(inc_col) -%}

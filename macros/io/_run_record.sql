@@ -40,21 +40,42 @@
   {{ return('/* inc_join_run ' ~ (record | tojson).replace('*/', '*\\/') ~ ' */') }}
 {% endmacro %}
 
-{% macro _this_run(properties) %}
+{% macro _this_run(properties, forget=false) %}
   {#- The record of this model's run, or none when the model is no inc_join model (the hook may be set for a
-      whole project). SQL models carry it in their compiled code; the Python writer sets it as a table
-      property of the model's table, for this invocation. -#}
+      whole project). SQL models carry it in their compiled code; the Python writer leaves it, for this
+      invocation, in the session's settings when the model ran in dbt's own session (_run_setting; `forget`:
+      unset it once read), else as a table property of the model's table. -#}
   {%- set code = model.compiled_code if model.compiled_code is defined else '' -%}
   {%- if model.language == 'python' -%}
     {%- if not dbt_inc_join._is_inc_join_python_model(code or '') -%}
       {{ return(none) }}
     {%- endif -%}
-    {%- set text = properties.get('inc_join.run') -%}
-    {%- set record = fromjson(text) if text else none -%}
-    {{ return(record if record and record.invocation_id == invocation_id else none) }}
+    {%- for text in [dbt_inc_join._run_setting(forget), properties.get('inc_join.run')] if text -%}
+      {%- set record = fromjson(text) -%}
+      {%- if record and record.invocation_id == invocation_id -%}
+        {{ return(record) }}
+      {%- endif -%}
+    {%- endfor -%}
+    {{ return(none) }}
   {%- endif -%}
   {%- set found = modules.re.search('/\\* inc_join_run (.*?) \\*/', code or '') -%}
   {{ return(fromjson(found.group(1).replace('*\\/', '*/')) if found else none) }}
+{% endmacro %}
+
+{% macro _run_setting_key() %}
+  {#- The session setting in which a Python model run in dbt's own session leaves its record (_py_writer.sql). -#}
+  {{ return('inc_join.run.' ~ model.unique_id) }}
+{% endmacro %}
+
+{% macro _run_setting(forget=false) %}
+  {#- The record a Python model left in the session's settings (text), or none; `forget`: unset it once read. -#}
+  {%- set key = dbt_inc_join._run_setting_key() -%}
+  {%- set found = run_query('SET `' ~ key ~ '`') -%}
+  {%- set text = found.rows[0][1] if found.rows | length > 0 else none -%}
+  {%- if forget and text and text != '<undefined>' -%}
+    {%- do run_query('RESET `' ~ key ~ '`') -%}
+  {%- endif -%}
+  {{ return(text if text and text != '<undefined>' else none) }}
 {% endmacro %}
 
 {% macro _rows_per_join_type(record) %}

@@ -15,7 +15,7 @@
     {{ return('') }}
   {%- endif -%}
   {%- set properties = dbt_inc_join._table_properties(this) -%}
-  {%- set record = dbt_inc_join._this_run(properties) -%}
+  {%- set record = dbt_inc_join._this_run(properties, true) -%}
   {%- if record is none -%}
     {{ return('') }}
   {%- endif -%}

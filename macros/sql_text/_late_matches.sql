@@ -15,7 +15,7 @@
 
 {% macro _late_copies_ctes(params, key_count, condition=none) %}
   {#- A's slice (the CTE _inc_join_a_slice) and a copy flagged _a_late of each A row without a B row in its
-      window, as _inc_join_a (late_matches.py: late_copies). Ends with a comma. -#}
+      window, as _inc_join_a. Ends with a comma. -#}
   {%- set window = dbt_inc_join._sliding_window_sql(params.look_back_time, params.max_waiting_time, params.time_uom) %}
 _inc_join_a as (
     select *, false AS _a_late

@@ -1,4 +1,4 @@
-{#- SQL predicates written on the raw arrival column, in the shape Spark pushes into scans. (predicates.py) -#}
+{#- SQL predicates written on the raw arrival column, in the shape Spark pushes into scans. -#}
 
 {% macro _quote(name) %}
   {{- return('`' ~ name | replace('`', '``') ~ '`') -}}
@@ -23,7 +23,6 @@
 {% endmacro %}
 
 {% macro _raw_type_name(type_name) %}
-  {#- The SQL type of a raw arrival column, from its type name: date, timestamp or timestamp_ntz
-      (predicates.py: raw_type_name). -#}
+  {#- The SQL type of a raw arrival column, from its type name: date, timestamp or timestamp_ntz. -#}
   {{ return('date' if type_name == 'date' else ('timestamp_ntz' if type_name == 'timestamp_ntz' else 'timestamp')) }}
 {% endmacro %}

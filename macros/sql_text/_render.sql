@@ -78,7 +78,7 @@ where _join_type is not null
 {% endmacro %}
 
 {% macro _placement_context(params, end) %}
-  {#- What placing a row may depend on besides the row (placement.py: PlacementContext). -#}
+  {#- What placing a row may depend on besides the row. -#}
   {{ return({
       'time_uom': params.time_uom,
       'lb': params.look_back_time,

@@ -45,7 +45,7 @@ _LAZY = {
     "inc_join_many_model": ("orchestration.python_models.model", "inc_join_many_model"),
     "suggest_windows": ("sizing", "suggest_windows"),
     "suggest_windows_many": ("sizing", "suggest_windows_many"),
-    "unit_fingerprints": ("io.fingerprints", "unit_fingerprints"),
+    "unit_fingerprints": ("plan.fingerprints", "unit_fingerprints"),
 }
 
 

@@ -22,6 +22,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.bench  # `make bench-quick`, never a test leg
+
 REPO = Path(__file__).resolve().parents[2]
 PEER = REPO / ".bench-peer" / "inc_join" / "__init__.py"
 

@@ -24,7 +24,7 @@ from .operations import logged_json
 from .oracle import changed_file_units
 
 # one `dbt run-operation` renders every case (no Spark): not part of the fast tier (`make test-fast`)
-pytestmark = pytest.mark.dbt
+pytestmark = [pytest.mark.dbt, pytest.mark.one_engine]
 
 UNITS = [f"2025-03-0{d} 00:00:00" for d in range(1, 7)]
 EXAMPLES = 300

@@ -9,8 +9,8 @@ from datetime import date, datetime, timezone
 import pytest
 
 from dbt_inc_join import inc_join
-from dbt_inc_join.plan.time_units import TimeUnit
 from dbt_inc_join.plan.window import parse_bound
+from dbt_inc_join.sql_text.time_units import TimeUnit
 
 from .frames import ORIGINS, bound, side_frame
 from .oracle import expected_rows

@@ -24,6 +24,8 @@ from dbt_inc_join import inc_join
 
 from .frames import ORIGINS, side_frame
 
+pytestmark = pytest.mark.one_engine  # engine-independent: `make test` runs it on Spark 4 only
+
 PEER_DIR = Path(__file__).resolve().parents[2] / ".bench-peer"
 ORIGIN = ORIGINS["day"].date()
 

@@ -34,6 +34,31 @@ def test_a_delta_log_gives_its_commits_ranges_and_the_removes_it_cannot_place():
     assert render("_delta_changes_of", rows[3:], "6", "8")["gone"] == [7]
 
 
+def test_the_files_a_delta_version_read_and_the_table_removed_since_are_listed_by_their_names_on_disk():
+    """issue 71 item 7: before a run fingerprints an input as of the recorded version, it counts which files that
+    version read and the table removed since (data changes and compactions alike) are still there (VACUUM)."""
+    rows = [
+        (7, "commit", "2025-03-09 10:00:00", "DELETE", None, None, None),
+        (7, "remove", None, None, "part-1.parquet", None, None),
+        (8, "commit", "2025-03-09 11:00:00", "OPTIMIZE", None, None, None),
+        (8, "rewritten", None, None, "RecDate=2025-03-02/part-2.parquet", D(2), D(2)),
+        (8, "add", None, None, "part-3.parquet", D(2), D(4)),
+    ]
+    found = render("_delta_changes_of", rows, "6", "8")
+    assert found["removed"] == ["part-1.parquet", "RecDate=2025-03-02/part-2.parquet"]
+    assert found["ranges"] == [{"lower": D(2), "upper": D(4), "version": 8}]  # a compaction changes no range
+    # the log's paths are URI-encoded (a timestamp partition: Hive's %3A, then the URI's %25 and %20); the listing's
+    # pattern has them as on disk, with the pattern's own characters escaped
+    glob = render("_delta_path_glob", "RecDate=2025-03-02%2010%253A00%253A00/part-{1,2}.parquet")
+    assert glob == "RecDate=2025-03-02 10%3A00%3A00/part-\\{1\\,2\\}.parquet"
+    for untold in ("s3://bucket/t/part-1.parquet", "/abs/part-1.parquet", "x=%C3%A9/part-1.parquet", "x=%2"):
+        assert render("_delta_path_glob", untold) is None, untold
+    query = render("_delta_files_kept_sql", "file:/w/t", ["part-1.parquet", "part-1.parquet", "a=1/part-2.parquet"], 8)
+    assert query == ("SELECT count(*) - 1 AS kept FROM binaryFile.`file:/w/t/{part-1.parquet,a=1/part-2.parquet,"
+                     "_delta_log/00000000000000000008.json}`")  # fmt: skip
+    assert render("_delta_files_kept_sql", "file:/w/t", ["s3://b/part-1.parquet"], 8) is None
+
+
 def test_without_the_newest_version_the_delta_log_gives_it():
     """A daily run reads the commit files after the recorded version by name: the newest it finds is the version
     it records (no DESCRIBE HISTORY), the recorded version's own file is not a change."""

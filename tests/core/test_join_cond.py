@@ -103,7 +103,17 @@ NULLABLE_A_ONLY = (
 
 
 @pytest.mark.parametrize("cond", [*sorted(CONDITIONS), "nullable", "nullable_a_only"])
-@pytest.mark.parametrize("mode", sorted(ONE_ROW_MODES))
+# last and the aggregate take first's plan with another order or fold, many-inner many-full's with another filter:
+# on Spark 3.5 `make test` keeps first's and many-full's (test-matrix runs every mode there)
+@pytest.mark.parametrize(
+    "mode",
+    [
+        pytest.param(mode, marks=pytest.mark.one_engine)
+        if mode in ("last-left", "aggregate-left", "many-inner")
+        else mode
+        for mode in sorted(ONE_ROW_MODES)
+    ],
+)
 def test_join_cond_decides_the_one_row_of_each_a_row(renamed_frames, cond, mode):
     extra = {"nullable": NULLABLE_CONDITION, "nullable_a_only": NULLABLE_A_ONLY}
     sql, test = extra[cond] if cond in extra else CONDITIONS[cond]

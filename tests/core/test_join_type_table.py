@@ -6,8 +6,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from dbt_inc_join.sql_text import render
-from dbt_inc_join.tables.join_types import HOW_VALUES, JOIN_TYPE_TABLE, JoinType, emitted_join_types
+from dbt_inc_join.tables.join_types import HOW_VALUES, JOIN_TYPE_TABLE, JoinType
+
+pytestmark = pytest.mark.one_engine  # engine-independent: `make test` runs it on Spark 4 only
 
 REPO = Path(__file__).resolve().parents[2]
 MACROS = REPO / "macros"
@@ -16,6 +20,14 @@ ROW = re.compile(
     r"'matched': (true|false), 'modes': (\w+|\[[^\]]*\]), 'provisional': (true|false), "
     r"'late': (true|false)\}"
 )
+
+
+def emitted_join_types(
+    how: str, include_waiting: bool, mode: str = "all", late_match: bool = False
+) -> tuple[JoinType, ...]:
+    """The JoinTypes a run emits, in code order: the macro ``_emitted_join_types``, which the statement's
+    classification takes them from."""
+    return tuple(JoinType(row["code"]) for row in render("_emitted_join_types", how, include_waiting, mode, late_match))
 
 
 def sql_table():

@@ -6,8 +6,8 @@ from __future__ import annotations
 from datetime import date
 
 from dbt_inc_join import inc_join
-from dbt_inc_join.plan.time_units import TimeUnit
 from dbt_inc_join.plan.window import OutputWindow, read_ranges
+from dbt_inc_join.sql_text.time_units import TimeUnit
 
 from .test_spec_example import EXPECTED_LEFT, SETTINGS, as_set, daily_runs
 

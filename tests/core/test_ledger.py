@@ -10,8 +10,10 @@ from datetime import date, datetime
 import pytest
 
 from dbt_inc_join.plan.ledger import check_max_window_units, committed_state, ledger_start
-from dbt_inc_join.plan.time_units import TimeUnit
 from dbt_inc_join.sql_text import render
+from dbt_inc_join.sql_text.time_units import TimeUnit
+
+pytestmark = pytest.mark.one_engine  # engine-independent: `make test` runs it on Spark 4 only
 
 DAY, HOUR = TimeUnit.DAY, TimeUnit.HOUR
 STATE = {

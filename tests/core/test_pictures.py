@@ -14,6 +14,8 @@ from matplotlib.colors import to_hex  # noqa: E402
 from dbt_inc_join import inc_join, suggest_windows  # noqa: E402
 from dbt_inc_join.pictures import join_type_figure, lateness_figure, save_png  # noqa: E402
 
+pytestmark = pytest.mark.one_engine  # engine-independent: `make test` runs it on Spark 4 only
+
 HISTOGRAM = {-4: 1, -3: 1, -1: 1, 0: 2, 1: 1, 2: 1, 10: 1}
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -21,9 +22,9 @@ from dbt_inc_join.plan.plan_choice import (
     pairs_sample,
     pairs_sample_range,
 )
-from dbt_inc_join.plan.time_units import TimeUnit
 from dbt_inc_join.plan.validation import check_parameters
 from dbt_inc_join.plan.window import OutputWindow
+from dbt_inc_join.sql_text.time_units import TimeUnit
 
 from .frames import ORIGINS, bound, oracle_rows, oracle_shape, shaped_rows, side_frame
 from .oracle import expected_many_rows, expected_rows
@@ -197,6 +198,7 @@ def test_a_run_chooses_from_its_own_slices_so_the_plan_switches_with_the_data(sp
     assert chosen[16] == "plain (auto: B's read range of 3 days is at most 2 join windows of 3 days)"
 
 
+@pytest.mark.one_engine
 def test_one_row_per_a_takes_the_plain_plan_on_a_short_read_range_and_groups_on_a_long_one(spark):
     """partner first, last and aggregate on the shaped days (unique keys, then one dense key): a daily run over
     the dense days takes the plain key join (its B read range is one join window), a run over all days the
@@ -244,6 +246,7 @@ def shifting(draw):
 
 
 # each example is up to four runs and their samples; the main tiling properties (test_properties.py) run 'auto' too
+@pytest.mark.one_engine
 @settings(PROPERTY_SETTINGS, max_examples=min(10, settings().max_examples))
 @given(case=shifting())
 def test_auto_tiles_like_one_run_and_like_the_spec_on_data_that_changes_shape(spark, case):
@@ -269,6 +272,7 @@ def test_forced_plans_of_inc_join_many_need_no_sample():
     assert fixed(many_rows_per_key=False, empty=True) == "plain (set by many_rows_per_key)"
 
 
+@pytest.mark.one_engine
 def test_each_input_of_inc_join_many_chooses_its_plan_from_the_run_s_slices(spark):
     """Unique keys on days 0-9, one key with 10 rows a day on days 12-24, two inputs on the same key, `b` a pick
     and `c` an aggregate: the run over the first days and the run over the dense days each take one query for

@@ -15,6 +15,8 @@ from dbt_inc_join import inc_join
 from .frames import bound, oracle_rows, oracle_shape, output_fields, shaped_rows, side_frame
 from .oracle import expected_rows
 
+pytestmark = pytest.mark.one_engine  # engine-independent: `make test` runs it on Spark 4 only
+
 HORIZON = 14  # arrivals lie in [0, HORIZON]; windows reach a little beyond
 
 

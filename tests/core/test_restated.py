@@ -10,9 +10,9 @@ import pytest
 from pyspark.sql.types import TimestampType
 
 from dbt_inc_join import unit_fingerprints
-from dbt_inc_join.io.fingerprints import Side, read_units, unit_text
-from dbt_inc_join.io.fingerprints import fingerprints as fingerprints_of
 from dbt_inc_join.io.watermark import latest_arrivals
+from dbt_inc_join.plan.fingerprints import Side, read_units, unit_text
+from dbt_inc_join.plan.fingerprints import fingerprints as fingerprints_of
 from dbt_inc_join.plan.restated import (
     Redo,
     check_redo_config,
@@ -31,9 +31,9 @@ from dbt_inc_join.plan.restated import (
     upstream_restated,
     with_horizon,
 )
-from dbt_inc_join.plan.time_units import TimeUnit
 from dbt_inc_join.plan.window import parse_bound
 from dbt_inc_join.sql_text import render
+from dbt_inc_join.sql_text.time_units import TimeUnit
 
 SCHEMA = "k int, amount decimal(10,2), tags map<string,int>, RecDate date"
 ROWS = [

@@ -41,6 +41,8 @@ from .test_properties import (
     tiles,
 )
 
+pytestmark = pytest.mark.one_engine  # engine-independent: `make test` runs it on Spark 4 only
+
 KINDS = ("add", "delete", "payload", "key", "arrival", "reorder")
 KEYS = (None, 0, 1, 2, 3, HOT_KEY)
 SMALL = (None, 0, 1)  # the payloads v and w take few values (spec §11's ties)

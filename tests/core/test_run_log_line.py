@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from datetime import date, datetime
 
+import pytest
+
 from dbt_inc_join.io.watermark import named_watermark_text, watermark_text
-from dbt_inc_join.plan.time_units import TimeUnit
 from dbt_inc_join.plan.window import OutputWindow, read_ranges, run_log_line
+from dbt_inc_join.sql_text.time_units import TimeUnit
+
+pytestmark = pytest.mark.one_engine  # engine-independent: `make test` runs it on Spark 4 only
 
 
 def test_a_run_names_its_window_reasons_and_read_ranges():

@@ -21,6 +21,8 @@ from dbt_inc_join.sql_text import render
 
 from .sizing_history import HAND_HISTOGRAM, HAND_QUANTILES
 
+pytestmark = pytest.mark.one_engine  # engine-independent: `make test` runs it on Spark 4 only
+
 # --- the pure rules on hand-made histograms ----------------------------------------------------------------
 
 
@@ -100,13 +102,13 @@ def brute_force_window(histogram, permille):
 histograms = st.dictionaries(st.integers(-40, 40), st.integers(1, 30), min_size=1, max_size=25)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=25 * settings().max_examples, deadline=None)
 @given(histogram=histograms, permille=st.integers(1, 1000))
 def test_minimal_window_equals_brute_force(histogram, permille):
     assert minimal_window(histogram, permille / 1000) == brute_force_window(histogram, permille)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=19 * settings().max_examples, deadline=None)
 @given(histogram=histograms, permille=st.integers(1, 1000))
 def test_suggestion_agrees_with_the_sorted_pairs(histogram, permille):
     pairs = sorted(d for d, c in histogram.items() for _ in range(c))

@@ -18,6 +18,8 @@ from dbt_inc_join.sizing import (
 
 from .sizing_history import HAND_NEAREST
 
+pytestmark = pytest.mark.one_engine  # engine-independent: `make test` runs it on Spark 4 only
+
 # --- one row per A: the pure rules on hand-made nearest-partner histograms ---------------------------------
 
 
@@ -90,13 +92,13 @@ nearest_histograms = st.dictionaries(
 )
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=25 * settings().max_examples, deadline=None)
 @given(nearest=nearest_histograms, permille=st.integers(1, 1000))
 def test_minimal_a_row_window_equals_brute_force(nearest, permille):
     assert minimal_a_row_window(nearest, permille / 1000) == brute_force_a_row_window(nearest, permille)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=12 * settings().max_examples, deadline=None)
 @given(nearest=nearest_histograms, permille=st.integers(1, 1000))
 def test_a_row_suggestion_agrees_with_the_listed_a_rows(nearest, permille):
     rows = [point for point, c in nearest.items() for _ in range(c)]

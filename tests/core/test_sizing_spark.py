@@ -14,8 +14,8 @@ from collections import Counter
 import pytest
 
 from dbt_inc_join import suggest_windows as suggest_windows_live
-from dbt_inc_join.plan.time_units import TimeUnit
 from dbt_inc_join.sizing import ARowWindowSuggestion, WindowCandidate, delta_histogram, nearest_partners
+from dbt_inc_join.sql_text.time_units import TimeUnit
 
 from . import oracle
 from .frames import moment, side_frame
@@ -281,6 +281,7 @@ def brute_force_nearest(rows_a, rows_b):
     return dict(nearest), without
 
 
+@pytest.mark.one_engine
 @pytest.mark.parametrize("seed, unit", [(1, "day"), (2, "hour"), (3, "minute")])
 def test_histograms_from_counts_equal_every_pair(spark, seed, unit):
     rows_a, rows_b = random_history(seed)

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
+import pytest
 from pyspark.sql import functions as F
 
 from dbt_inc_join import inc_join
+
+pytestmark = pytest.mark.one_engine  # engine-independent: `make test` runs it on Spark 4 only
 
 A = [
     (1, "2025-03-06"),

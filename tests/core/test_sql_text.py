@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from dbt_inc_join.io.fingerprints import fingerprint_sql
-from dbt_inc_join.plan.time_units import TimeUnit
+from dbt_inc_join.plan.fingerprints import fingerprint_sql
 from dbt_inc_join.sql_text import MacroError, macro_root, render
 from dbt_inc_join.sql_text.macros import macro_blocks
+from dbt_inc_join.sql_text.time_units import TimeUnit
 
 REPO = Path(__file__).resolve().parents[2]
 

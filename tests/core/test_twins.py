@@ -31,13 +31,13 @@ from typing import Any
 import pytest
 
 from dbt_inc_join.plan import columns, join_cond, window
-from dbt_inc_join.plan.time_units import TimeUnit
+from dbt_inc_join.sql_text.time_units import TimeUnit
 from dbt_inc_join.tables import join_types
 
 from .operations import logged_json
 
 # one `dbt run-operation` renders every case (no Spark): not part of the fast tier (`make test-fast`)
-pytestmark = pytest.mark.dbt
+pytestmark = [pytest.mark.dbt, pytest.mark.one_engine]
 
 PROJECT = Path(__file__).resolve().parents[2] / "integration_tests"
 #: the one SQL keyword a macro spells in lower case (_partner_condition_sql joins its tests with `and`)

@@ -69,8 +69,29 @@ def test_the_python_signatures_take_the_tables_arguments_with_its_defaults(entry
         assert parameter.default == expected, parameter.name
 
 
+@pytest.mark.parametrize("entry", ["inc_join", "inc_join_model"])
+def test_the_entry_points_pass_every_join_argument_on_by_name(entry):
+    """inc_join and inc_join_model name each argument of one join in their call of prepare_join, as ``name=name``
+    and in the table's order: none is left at its default by mistake."""
+    import ast
+    import inspect
+    import textwrap
+
+    import dbt_inc_join
+    from dbt_inc_join.plan.validation import JOIN_ARGUMENTS
+
+    tree = ast.parse(textwrap.dedent(inspect.getsource(getattr(dbt_inc_join, entry))))
+    [call] = [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "prepare_join"
+    ]
+    passed = [(k.arg, k.value.id if isinstance(k.value, ast.Name) else None) for k in call.keywords]
+    assert passed == [(name, name) for name in JOIN_ARGUMENTS]
+
+
 def test_the_tables_rules_name_the_python_values():
-    from dbt_inc_join.plan.time_units import TimeUnit
+    from dbt_inc_join.sql_text.time_units import TimeUnit
     from dbt_inc_join.tables.join_types import HOW_VALUES, PARTNER_VALUES
     from dbt_inc_join.tables.shared_tables import ARGUMENTS, ON_RESTATED_INPUT_VALUES, TIME_UOM_VALUES
 

@@ -27,6 +27,9 @@ from .pipeline import (
 
 pytestmark = pytest.mark.dbt
 
+# how = inner builds only in the parquet legs (tests/integration/pipeline.py, PARQUET_ONLY)
+HOWS = ["left", pytest.param("inner", marks=pytest.mark.parquet_only), "full"]
+
 
 def core(spark, how, settings=SETTINGS, prefix="gen", **window):
     a = spark.table(f"inc_join_it.{prefix}_a")
@@ -35,7 +38,7 @@ def core(spark, how, settings=SETTINGS, prefix="gen", **window):
     return inc_join(a, b, how=how, **settings, **options, **window)
 
 
-@pytest.mark.parametrize("how", ["left", "inner", "full"])
+@pytest.mark.parametrize("how", HOWS)
 def test_daily_table_equals_the_core_over_the_whole_period(spark, project, daily, how):
     expected = core(spark, how, output_window_start=FIRST_DAY)  # end: the watermark of the last day
     columns = ordered(expected.columns)
@@ -128,6 +131,7 @@ def hot_inputs(spark):
         ("hot_aggregate", dict(aggregate=HOT_AGGREGATE, null_fill={"last_status": "none"})),
     ],
 )
+@pytest.mark.parquet_only
 def test_one_row_per_a_daily_equals_the_core(spark, daily, model, options):
     """spec §11 on keys with many rows a day: the daily tables = one core run; the Python model = the SQL one."""
     expected = inc_join(*hot_inputs(spark), output_window_start=FIRST_DAY, **SETTINGS, **options)
@@ -139,6 +143,7 @@ def test_one_row_per_a_daily_equals_the_core(spark, daily, model, options):
         assert {r[columns.index("JoinType")] for r in daily[model]} == {4, 8}
 
 
+@pytest.mark.parquet_only
 def test_one_row_per_a_data_tests(project, daily):
     """a_rows_once with one_row_per_a passes on the one-row tables, and fails (as declared) without the A id."""
     result = project.invoke("test", "--select", "one_row_per_a", today=LAST_DAY)
@@ -146,6 +151,7 @@ def test_one_row_per_a_data_tests(project, daily):
     assert statuses and all(status == "pass" for status in statuses.values()), statuses
 
 
+@pytest.mark.one_format("iceberg")
 def test_the_generic_tests_hold_on_the_daily_tables(project, daily):
     """The package's generic tests (per input of inc_join_many) over the tables the daily runs left, in the leg's
     table format: the statuses test_many expects."""
@@ -172,7 +178,7 @@ def refreshed(project, daily):
     return tables
 
 
-@pytest.mark.parametrize("how", ["left", "inner", "full"])
+@pytest.mark.parametrize("how", HOWS)
 def test_full_refresh_gives_the_daily_table(refreshed, daily, how):
     names = [name for name in (f"gen_{how}", f"gen_{how}_py") if name in DAILY]
     assert names
@@ -196,12 +202,14 @@ def test_append_microbatch_and_merge_variants_give_the_same_rows(spark, daily):
     assert daily["gen_full_microbatch_py"] == since("gen_full")
 
 
+@pytest.mark.one_engine
 def test_the_python_model_of_several_inputs_gives_the_sql_models_rows(daily):
     """gen_many_py = gen_many (inc_join_many, spec §12), in every leg; the parquet legs also compare both with the
     core (test_many.py), which a format leg does not run."""
     assert daily["gen_many"] and daily["gen_many_py"] == daily["gen_many"]
 
 
+@pytest.mark.one_engine
 def test_hourly_pipeline_equals_the_core(spark, daily):
     expected = core(spark, "left", HOUR_SETTINGS, prefix="gen_hour", output_window_start=f"{FIRST_DAY} 00:00")
     assert daily["gen_hour_left"] == rows(expected, ordered(expected.columns))
@@ -277,6 +285,7 @@ def test_a_python_models_temporary_table_is_parquet_on_delta(reruns):
     assert [text.startswith(expected) for text in created] == ([True] if expected else []), created
 
 
+@pytest.mark.parquet_only
 def test_hourly_microbatch_equals_the_core(spark, project):
     start, end = "2025-01-02T22:00:00", "2025-01-03T02:00:00"  # four hourly batches across midnight
     project.invoke(
@@ -296,6 +305,7 @@ def test_hourly_microbatch_equals_the_core(spark, project):
     assert len(found) > 0
 
 
+@pytest.mark.parquet_only
 def test_currently_waiting_view_shows_only_provisional_rows(spark, project):
     project.invoke("run", "--select", "+currently_waiting", today=DAYS[5])
     # named as here whatever the view's columns read back as (lower case in Iceberg's session catalog)
@@ -308,6 +318,7 @@ def test_currently_waiting_view_shows_only_provisional_rows(spark, project):
     assert {r.JoinType for r in waiting} == {5} and {r.RecDate for r in waiting} == {DAYS[5]}
 
 
+@pytest.mark.parquet_only
 def test_empty_flag_builds_the_model_without_rows(project, daily):
     """dbt run --empty limits every ref to no rows: the model still compiles, describes its inputs and runs."""
     project.invoke("run", "--select", "gen_inner", "--empty", "--full-refresh", today=LAST_DAY)

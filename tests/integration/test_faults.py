@@ -46,6 +46,7 @@ def table_rows(spark, state: Path):
     return rows(table, ordered(table.columns))
 
 
+@pytest.mark.fault
 def test_a_daily_run_killed_during_its_write_then_rerun_equals_the_reference(spark, daily, tmp_path):
     """SIGKILL (Python and its JVM) while Spark writes a daily run's partitions: the killed write is invisible,
     and the next run completes the table: the same rows as the pipeline that was never killed, nothing lost,

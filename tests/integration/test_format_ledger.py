@@ -4,8 +4,9 @@ and the next plain `dbt run` ends equal to one run over the inputs, with no wind
 
 ledger_replace (gen_left's join, not partitioned, incremental_strategy='merge': one MERGE replaces the window,
 with the run-ledger post-hook) is run by processes of its own (ledger_driver.py) whose Spark halts at a chosen
-moment (faults/HaltingFileSystem.java): while its data files are written, just before its commit, and between
-its commit and its ledger record. Run by the format legs only (INC_JOIN_TABLE_FORMAT = delta or iceberg)."""
+moment (faults/HaltingFileSystem.java): while its data files are written, just before its commit, between its
+commit and its ledger record, and while a full refresh writes (`make test` draws half of them: the `kill_points`
+fixture). Run by the format legs only (INC_JOIN_TABLE_FORMAT = delta or iceberg)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from dbt_inc_join import inc_join
 
 from .ledger_driver import HALTED_MARKER
 from .pipeline import DAYS, LAST_DAY, SETTINGS, rows
-from .test_ledger import assert_ledger_agrees, ledger_driver, ledger_rows
+from .test_ledger import KillChain, assert_ledger_agrees, ledger_driver, ledger_rows
 
 pytestmark = pytest.mark.dbt
 
@@ -55,8 +56,9 @@ def commit_metadata(spark, chosen: str, directory: Path) -> list[dict]:
     return found
 
 
+@pytest.mark.fault
 def test_a_run_killed_at_any_moment_leaves_the_table_before_or_after_its_commit(
-    spark, project, chosen, halting_file_system, tmp_path
+    spark, project, chosen, halting_file_system, tmp_path, kill_points
 ):
     a = spark.table("inc_join_it.gen_a")
     b = spark.table("inc_join_it.gen_b").where(f"RecDate <= DATE'{LAST_DAY}'")
@@ -80,59 +82,114 @@ def test_a_run_killed_at_any_moment_leaves_the_table_before_or_after_its_commit(
     # Delta's default log store for file: writes its commits through Hadoop's FileContext, which the fault
     # injector (a FileSystem) does not see; LocalLogStore writes the same commit file through the FileSystem
     conf = "--conf spark.delta.logStore.file.impl=io.delta.storage.LocalLogStore" if chosen == "delta" else ""
-
-    def driver(*steps):
-        return ledger_driver(halting_file_system, tmp_path, f"model:{MODEL}", *steps, conf=conf)
+    chain = KillChain(
+        lambda *steps: ledger_driver(halting_file_system, tmp_path, f"model:{MODEL}", *steps, conf=conf),
+        kill_points(["data files", "commit", "record", "full refresh"]),
+    )
 
     def halted(result, step, moment):
         assert result.returncode == 137, result.stdout[-3000:] + result.stderr[-3000:]
         assert HALTED_MARKER + step in result.stdout and f"HaltingFileSystem: halt before {moment}" in result.stdout
 
     # 1. a first run over days 1-3 killed while it writes its data files: no table, no record
-    result = driver(f"halt:{MODEL}:data:0", f"run:{d[2]}")
-    halted(result, f"run:{d[2]}", "creating")
-    assert not (warehouse / "dbt_inc_join_runs").exists() or not any((warehouse / "dbt_inc_join_runs").glob("*/*"))
+    if result := chain.kill("data files", f"halt:{MODEL}:data:0", f"run:{d[2]}"):
+        halted(result, f"run:{d[2]}", "creating")
+        runs_dir = warehouse / "dbt_inc_join_runs"
+        assert not runs_dir.exists() or not any(runs_dir.glob("*/*"))
 
-    # 2. the plain run does days 1-3 (over the killed run's files); day 4's run killed just before its commit, its
+    # 2. the plain run does days 1-3 (over a killed run's files); day 4's run killed just before its commit, its
     # data files written: the table is as it was
-    result = driver(f"run:{d[2]}", f"halt:{MODEL}:commit:0", f"run:{d[3]}")
-    halted(result, f"run:{d[3]}", "")
-    assert table_rows() == until(DAYS[2])
-    assert [r.window_end.date() for r in runs()] == [DAYS[2]]
+    chain.plain(f"run:{d[2]}")
+    if result := chain.kill("commit", f"halt:{MODEL}:commit:0", f"run:{d[3]}"):
+        halted(result, f"run:{d[3]}", "")
+        assert table_rows() == until(DAYS[2])
+        assert [r.window_end.date() for r in runs()] == [DAYS[2]]
 
     # 3. day 4's run commits and is killed before its ledger record: the table has day 4, the ledger does not
-    result = driver("halt:dbt_inc_join_runs:0", f"run:{d[3]}")
-    halted(result, f"run:{d[3]}", "moving")
-    assert table_rows() == until(DAYS[3])
-    assert [r.window_end.date() for r in runs()] == [DAYS[2]]
-    unrecorded = commit_metadata(spark, chosen, warehouse / MODEL)[-1]
-    assert (unrecorded["window_start"], unrecorded["window_end"]) == (f"{d[3]} 00:00:00", f"{d[3]} 00:00:00")
+    unrecorded = None
+    if result := chain.kill("record", "halt:dbt_inc_join_runs:0", f"run:{d[3]}"):
+        halted(result, f"run:{d[3]}", "moving")
+        assert table_rows() == until(DAYS[3])
+        assert [r.window_end.date() for r in runs()] == [DAYS[2]]
+        unrecorded = commit_metadata(spark, chosen, warehouse / MODEL)[-1]
+        assert (unrecorded["window_start"], unrecorded["window_end"]) == (f"{d[3]} 00:00:00", f"{d[3]} 00:00:00")
 
     # 4. the next plain run names that commit, does day 4 again and records it once; then days 5-8 in one run, and
     # a full refresh killed while it writes
-    result = driver(f"run:{d[3]}", f"run:{d[7]}", f"halt:{MODEL}:data:0", f"full:{d[7]}")
-    halted(result, f"full:{d[7]}", "creating")
+    chain.plain(f"run:{d[3]}", f"run:{d[7]}")
+    if result := chain.kill("full refresh", f"halt:{MODEL}:data:0", f"full:{d[7]}"):
+        halted(result, f"full:{d[7]}", "creating")
+    else:
+        result = chain.finish()
+        assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     recorded = runs()
     assert [(r.window_start.date(), r.window_end.date()) for r in recorded] == [
         (DAYS[0], DAYS[2]), (DAYS[3], DAYS[3]), (DAYS[4], DAYS[7])
     ]  # fmt: skip
     reason = recorded[1].start_reason
     version = "Delta version" if chosen == "delta" else "Iceberg snapshot"
-    assert "written by a run that did not record its commit (" + version in reason, reason
-    assert f"run {unrecorded['inc_join_run']}, window {d[3]} 00:00:00..{d[3]} 00:00:00): doing it again" in reason
-    # every recorded run's commit carries its run key (the killed one's too, under its own key)
+    if unrecorded is not None:
+        assert "written by a run that did not record its commit (" + version in reason, reason
+        assert f"run {unrecorded['inc_join_run']}, window {d[3]} 00:00:00..{d[3]} 00:00:00): doing it again" in reason
+    else:
+        assert "did not record its commit" not in reason, reason
+    # every recorded run's commit carries its run key (a killed one's too, under its own key)
     keys = [m["inc_join_run"] for m in commit_metadata(spark, chosen, warehouse / MODEL)]
     assert {r.run_key for r in recorded} <= set(keys), (keys, [r.run_key for r in recorded])
-    if chosen == "delta":  # CREATE OR REPLACE: the killed full refresh left the table as it was
-        final = read_table(spark, chosen, warehouse / MODEL, "before_refresh")
+    if chosen == "delta" or "full refresh" not in chain.taken:  # CREATE OR REPLACE: a killed full refresh left
+        final = read_table(spark, chosen, warehouse / MODEL, "before_refresh")  # the table as it was
         assert rows(final, columns) == reference
         assert_ledger_agrees(final, recorded, DAYS[0], LAST_DAY)
+    if "full refresh" not in chain.taken:
+        return
 
     # 5. on Iceberg dbt-spark drops the table before it creates the new one, so the killed full refresh left none;
     # the next plain run ends equal to one run over the inputs either way
-    result = driver(f"run:{d[7]}")
+    chain.plain(f"run:{d[7]}")
+    result = chain.finish()
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     final = read_table(spark, chosen, warehouse / MODEL, "final")
     assert rows(final, columns) == reference
     table_runs = runs()  # the newest table's runs: the same on Delta, one run from the beginning on Iceberg
     assert_ledger_agrees(final, table_runs, DAYS[0], LAST_DAY)
+
+
+# issue 71 item 6: every strategy a model that records its runs may use on these formats, SQL and Python
+EMPTY_WINDOW_MODELS = ("ledger_replace", "ledger_replace_py", "ledger_left", "ledger_left_py")
+
+
+def commits(spark, chosen: str, model: str) -> list:
+    """The table's commits as the format lists them: Delta's history, Iceberg's snapshots."""
+    table = f"inc_join_it.{model}"
+    if chosen == "delta":
+        return sorted(r.version for r in spark.sql(f"DESCRIBE HISTORY {table}").collect())
+    return sorted(r.snapshot_id for r in spark.sql(f"SELECT snapshot_id FROM {table}.snapshots").collect())
+
+
+def test_a_run_whose_window_is_empty_commits_nothing_and_is_recorded(spark, project, chosen):
+    def run(day, *extra):
+        # with their input views, which show the inputs as of `day`
+        project.invoke("run", "--select", *(f"+{m}" for m in EMPTY_WINDOW_MODELS), "--threads", "1", *extra, today=day)
+
+    def recorded(model):
+        return ledger_rows(spark.table("inc_join_it.dbt_inc_join_runs"), f"inc_join_it.{model}")
+
+    run(DAYS[2], "--full-refresh")
+    run(DAYS[3])  # a daily run writes its day
+    before = {m: commits(spark, chosen, m) for m in EMPTY_WINDOW_MODELS}
+    runs = {m: len(recorded(m)) for m in EMPTY_WINDOW_MODELS}
+    run(DAYS[3])  # the same day again: nothing new, an empty window
+    for model in EMPTY_WINDOW_MODELS:
+        assert commits(spark, chosen, model) == before[model], model
+        found = recorded(model)
+        assert len(found) == runs[model] + 1 and found[-1].empty and found[-1].rows_total == 0, (model, found[-1])
+    # the next day's run writes and records as usual: the table's windows still tile its days
+    run(DAYS[4])
+    a, b = (spark.table(f"inc_join_it.gen_{n}").where(f"RecDate <= DATE'{DAYS[4]}'") for n in ("a", "b"))
+    expected = inc_join(a, b, how="left", output_window_start=DAYS[0], **SETTINGS)
+    columns = sorted(expected.columns)
+    for model in EMPTY_WINDOW_MODELS:
+        assert len(commits(spark, chosen, model)) > len(before[model]), model
+        table = spark.table(f"inc_join_it.{model}")
+        assert rows(table, columns) == rows(expected, columns), model
+        assert_ledger_agrees(table, recorded(model), DAYS[0], DAYS[4])

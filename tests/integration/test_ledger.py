@@ -241,9 +241,35 @@ def ledger_driver(classes: Path, state: Path, *steps: str, conf: str = "") -> su
     )
 
 
-def test_a_run_killed_anywhere_is_completed_by_the_next_plain_run(spark, project, halting_file_system, tmp_path):
-    """ledger_left (gen_left's join, with the post-hook) on a state of its own. Each process ends with its JVM halted
-    at one point of a run's write; the next process starts with a plain `dbt run` of the same day:
+class KillChain:
+    """A fault test's kill moments in order, each the end of one driver process (the JVM halted). A moment this run's
+    draw leaves out (the `kill_points` fixture) starts no process: the plain steps queued before it run in the next
+    process instead, so every moment's state is reached the same way whichever moments are killed."""
+
+    def __init__(self, drive, taken: set[str]) -> None:
+        self.drive, self.taken, self.pending = drive, taken, []
+
+    def plain(self, *steps: str) -> None:
+        self.pending += steps
+
+    def kill(self, moment: str, halt: str, step: str) -> subprocess.CompletedProcess | None:
+        """The process of the queued steps, then `step` with the fault armed; None when the draw left it out."""
+        if moment not in self.taken:
+            return None
+        result, self.pending = self.drive(*self.pending, halt, step), []
+        return result
+
+    def finish(self) -> subprocess.CompletedProcess:
+        result, self.pending = self.drive(*self.pending), []
+        return result
+
+
+@pytest.mark.fault
+def test_a_run_killed_anywhere_is_completed_by_the_next_plain_run(
+    spark, project, halting_file_system, tmp_path, kill_points
+):
+    """ledger_left (gen_left's join, with the post-hook) on a state of its own. A process ends with its JVM halted at
+    one point of a run's write; the next process starts with a plain `dbt run` of the same day. The moments:
 
     1. a first run over 3 days, halted after it moved 1 of its 3 partitions;
     2. a catch-up run over 3 days, halted after 1 of its 3 partitions;
@@ -255,6 +281,10 @@ def test_a_run_killed_anywhere_is_completed_by_the_next_plain_run(spark, project
     expected = inc_join(a, b, how="left", output_window_start=DAYS[0], **SETTINGS)
     reference = rows(expected, sorted(expected.columns))
     warehouse = tmp_path / "warehouse" / "inc_join_it.db"
+    chain = KillChain(
+        lambda *steps: ledger_driver(halting_file_system, tmp_path, *steps),
+        kill_points(["first run", "catch-up", "record", "full refresh"]),
+    )
 
     def table():
         df = spark.read.parquet(str(warehouse / "ledger_left"))  # what the files say; staging dirs are hidden
@@ -277,54 +307,65 @@ def test_a_run_killed_anywhere_is_completed_by_the_next_plain_run(spark, project
 
     d = [str(day) for day in DAYS]
     # 1. the first run, killed inside its commit: a table exists (created before it was written) with one partition
-    result = ledger_driver(halting_file_system, tmp_path, "halt:ledger_left:1", f"run:{d[2]}")
-    halted(result, f"run:{d[2]}")
-    assert len(partitions()) == 1
-    assert not any((warehouse / "dbt_inc_join_runs").glob("*/run_key=*"))  # no run recorded
+    if result := chain.kill("first run", "halt:ledger_left:1", f"run:{d[2]}"):
+        halted(result, f"run:{d[2]}")
+        assert len(partitions()) == 1
+        assert not any((warehouse / "dbt_inc_join_runs").glob("*/run_key=*"))  # no run recorded
 
     # 2. the plain run completes it; a catch-up over days 4-6 is killed after its first partition
-    result = ledger_driver(halting_file_system, tmp_path, f"run:{d[2]}", "halt:ledger_left:1", f"run:{d[5]}")
-    halted(result, f"run:{d[5]}")
-    [first] = ledger_rows(ledger(), "inc_join_it.ledger_left")
-    assert "no committed run of this table" in first.start_reason
-    assert (first.window_start.date(), first.window_end.date()) == (DAYS[0], DAYS[2])
-    moved = [p for p in partitions() if p > f"RecDate={d[2]}"]
-    assert len(moved) == 1, partitions()  # one of days 4-6 moved, two not
+    chain.plain(f"run:{d[2]}")
+    if result := chain.kill("catch-up", "halt:ledger_left:1", f"run:{d[5]}"):
+        halted(result, f"run:{d[5]}")
+        [first] = ledger_rows(ledger(), "inc_join_it.ledger_left")
+        assert "no committed run of this table" in first.start_reason
+        assert (first.window_start.date(), first.window_end.date()) == (DAYS[0], DAYS[2])
+        moved = [p for p in partitions() if p > f"RecDate={d[2]}"]
+        assert len(moved) == 1, partitions()  # one of days 4-6 moved, two not
 
     # 3. the plain run completes days 4-6; day 7's write commits, its ledger record is killed
-    result = ledger_driver(halting_file_system, tmp_path, f"run:{d[5]}", "halt:dbt_inc_join_runs:0", f"run:{d[6]}")
-    halted(result, f"run:{d[6]}")
-    df, _ = table()
-    assert rows(df.where(f"RecDate <= DATE'{d[6]}'"), sorted(df.columns)) == reference_until(DAYS[6])
-    runs = ledger_rows(ledger(), "inc_join_it.ledger_left")
-    # the partition moved in 2. is on disk but not in the catalog (Spark adds partitions after the moves), so
-    # the table's latest arrival agreed with the ledger; the window was done again all the same
-    assert [(r.window_start.date(), r.window_end.date()) for r in runs] == [(DAYS[0], DAYS[2]), (DAYS[3], DAYS[5])]
+    chain.plain(f"run:{d[5]}")
+    if result := chain.kill("record", "halt:dbt_inc_join_runs:0", f"run:{d[6]}"):
+        halted(result, f"run:{d[6]}")
+        df, _ = table()
+        assert rows(df.where(f"RecDate <= DATE'{d[6]}'"), sorted(df.columns)) == reference_until(DAYS[6])
+        runs = ledger_rows(ledger(), "inc_join_it.ledger_left")
+        # a partition moved by a killed catch-up is on disk but not in the catalog (Spark adds partitions after the
+        # moves), so the table's latest arrival agreed with the ledger; the window was done again all the same
+        assert [(r.window_start.date(), r.window_end.date()) for r in runs] == [(DAYS[0], DAYS[2]), (DAYS[3], DAYS[5])]
 
-    # 4. the plain run does day 7 again and records it; a full refresh on day 8 is killed after one partition
-    result = ledger_driver(halting_file_system, tmp_path, f"run:{d[6]}", "halt:ledger_left:1", f"full:{d[7]}")
-    halted(result, f"full:{d[7]}")
-    runs = ledger_rows(ledger(), "inc_join_it.ledger_left")
-    assert [r.window_end.date() for r in runs] == [DAYS[2], DAYS[5], DAYS[6]]
-    assert "written by a run that did not record its commit" in runs[2].start_reason
-    assert len(partitions()) == 1  # the new table, created before its rows
+    unrecorded = "written by a run that did not record its commit"
+    # 4. the plain run does day 7 (again, after 3.) and records it; a full refresh on day 8 is killed after one
+    # partition
+    chain.plain(f"run:{d[6]}")
+    if result := chain.kill("full refresh", "halt:ledger_left:1", f"full:{d[7]}"):
+        halted(result, f"full:{d[7]}")
+        runs = ledger_rows(ledger(), "inc_join_it.ledger_left")
+        assert [r.window_end.date() for r in runs] == [DAYS[2], DAYS[5], DAYS[6]]
+        assert (unrecorded in runs[2].start_reason) == ("record" in chain.taken), runs[2].start_reason
+        assert len(partitions()) == 1  # the new table, created before its rows
 
-    # the next plain run rebuilds the new table from the beginning
-    result = ledger_driver(halting_file_system, tmp_path, f"run:{d[7]}")
+    # the next plain run: after a killed full refresh it builds the new table from the beginning
+    chain.plain(f"run:{d[7]}")
+    result = chain.finish()
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     df, final = table()
     assert final == reference
     runs = ledger_rows(ledger(), "inc_join_it.ledger_left")
-    assert len(runs) == 1 and "no committed run of this table" in runs[0].start_reason
+    if "full refresh" in chain.taken:
+        assert len(runs) == 1 and "no committed run of this table" in runs[0].start_reason
+    else:
+        assert (unrecorded in runs[2].start_reason) == ("record" in chain.taken), runs[2].start_reason
     assert_ledger_agrees(df, runs, DAYS[0], LAST_DAY)
 
 
-def test_a_redo_killed_anywhere_is_completed_by_the_next_plain_run(spark, project, halting_file_system, tmp_path):
+@pytest.mark.fault
+def test_a_redo_killed_anywhere_is_completed_by_the_next_plain_run(
+    spark, project, halting_file_system, tmp_path, kill_points
+):
     """ledger_left run daily for five days, then redone from day 2 (var inc_join_redo_from, spec §14) and killed:
-    before its first partition moved (its old partitions from day 2 on already dropped), then after one. Each
-    time the next plain `dbt run` of the same day starts at day 2 again (the table remembers the redo until it
-    records its run) and the table equals the core over the period. A process ends at each kill, and the
-    plain run that completes one kill is the start of the next process."""
+    before its first partition moved (its old partitions from day 2 on already dropped), or after one. Each time
+    the next plain `dbt run` of the same day starts at day 2 again (the table remembers the redo until it records
+    its run) and the table equals the core over the period."""
     a = spark.table("inc_join_it.gen_a")
     b = spark.table("inc_join_it.gen_b").where(f"RecDate <= DATE'{DAYS[4]}'")
     expected = inc_join(a.where(f"RecDate <= DATE'{DAYS[4]}'"), b, how="left", output_window_start=DAYS[0],
@@ -332,6 +373,10 @@ def test_a_redo_killed_anywhere_is_completed_by_the_next_plain_run(spark, projec
     reference = rows(expected, sorted(expected.columns))
     warehouse = tmp_path / "warehouse" / "inc_join_it.db"
     d = [str(day) for day in DAYS]
+    chain = KillChain(
+        lambda *steps: ledger_driver(halting_file_system, tmp_path, *steps),
+        kill_points(["before its first partition", "after one partition"]),
+    )
 
     def table_rows():
         df = spark.read.parquet(str(warehouse / "ledger_left"))
@@ -343,16 +388,19 @@ def test_a_redo_killed_anywhere_is_completed_by_the_next_plain_run(spark, projec
         assert f"a redo from {DAYS[1]} did not finish: doing it again" in last.start_reason, last.start_reason
         assert last.redo_from.date() == DAYS[1]
 
-    redo = ["halt:ledger_left:0", f"redo:{d[4]}:{d[1]}"]
-    result = ledger_driver(halting_file_system, tmp_path, *(f"run:{day}" for day in d[:5]), *redo)
-    assert result.returncode == 137, result.stdout[-3000:] + result.stderr[-3000:]
-    assert table_rows() != reference  # the redo dropped the partitions from day 2 on and was killed
-    # the plain run completes the redo; the same redo again, killed after one partition moved
-    result = ledger_driver(halting_file_system, tmp_path, f"run:{d[4]}", "halt:ledger_left:1", f"redo:{d[4]}:{d[1]}")
-    assert result.returncode == 137, result.stdout[-3000:] + result.stderr[-3000:]
-    completed_redo()  # the plain run's record; the killed redo recorded nothing
-    assert table_rows() != reference
-    result = ledger_driver(halting_file_system, tmp_path, f"run:{d[4]}")
+    chain.plain(*(f"run:{day}" for day in d[:5]))
+    if result := chain.kill("before its first partition", "halt:ledger_left:0", f"redo:{d[4]}:{d[1]}"):
+        assert result.returncode == 137, result.stdout[-3000:] + result.stderr[-3000:]
+        assert table_rows() != reference  # the redo dropped the partitions from day 2 on and was killed
+        chain.plain(f"run:{d[4]}")  # the plain run completes the redo
+    if result := chain.kill("after one partition", "halt:ledger_left:1", f"redo:{d[4]}:{d[1]}"):
+        assert result.returncode == 137, result.stdout[-3000:] + result.stderr[-3000:]
+        if "before its first partition" in chain.taken:
+            completed_redo()  # the plain run's record; the killed redo recorded nothing
+        assert table_rows() != reference
+    if not chain.pending:  # the plain run that completes the last killed redo
+        chain.plain(f"run:{d[4]}")
+    result = chain.finish()
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     assert table_rows() == reference
     completed_redo()

@@ -491,7 +491,7 @@ def test_a_day_redelivered_long_after_it_was_read_fails_the_test_without_inputs(
         run(project, day(n), "restated_left", full_refresh=n == 4)
     recorded = last_record(spark, "restated_left").fingerprints
     assert json.loads(recorded)["inputs"] == {
-        name: {"relation": f"inc_join_it.restated_{name}", "arrival": "RecDate"} for name in ("a", "b")
+        side: {"relation": f"inc_join_it.restated_{side}", "arrival": "RecDate"} for side in ("a", "b")
     }
     assert failures(project, "restated_left_not_redone") == 0  # the test's first listing of the inputs' files
     data = inputs.data["b"]

@@ -1,7 +1,5 @@
-{#- Placement helpers the scenarios share (placement.py: a_row, window_closes, matched_arrival; scenarios.py: _delta), the
-    pairing rule's two tests (placement.py: keys_equal_sql, sliding_window_sql), and the names of a joined pair's
-    arrivals and of its sides' presence, written once (placement.py: ARRIVAL_A, ARRIVAL_B, LATE_COPY; scenarios.py: BOTH, A_ONLY,
-    B_ONLY). -#}
+{#- Placement helpers the scenarios share, the pairing rule's two tests (_keys_equal_sql, _sliding_window_sql), and
+    the names of a joined pair's arrivals and of its sides' presence, written once. -#}
 
 {% macro _arrival_a() %}{{ return('_a_arrival') }}{% endmacro %}
 

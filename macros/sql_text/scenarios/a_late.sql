@@ -1,5 +1,4 @@
-{#- JoinType a_late: partners where B came first (Δ < 0); placed at a, when the A row arrives.
-    (scenarios.py: a_late) -#}
+{#- JoinType a_late: partners where B came first (Δ < 0); placed at a, when the A row arrives. -#}
 
 {% macro _scenario_a_late(ctx) %}
   {%- set a, b = dbt_inc_join._arrival_a(), dbt_inc_join._arrival_b() -%}

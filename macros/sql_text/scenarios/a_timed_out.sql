@@ -1,5 +1,4 @@
-{#- JoinType a_timed_out: an A row with no partner in its whole sliding window; placed at a + max_waiting_time.
-    (scenarios.py: a_timed_out) -#}
+{#- JoinType a_timed_out: an A row with no partner in its whole sliding window; placed at a + max_waiting_time. -#}
 
 {% macro _scenario_a_timed_out(ctx) %}
   {%- set join_type = dbt_inc_join._join_type('a_timed_out') -%}

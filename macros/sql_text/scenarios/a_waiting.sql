@@ -1,6 +1,6 @@
 {#- JoinType a_waiting (provisional, include_waiting only): an A row whose window is still open at the output
     window end, with no partner up to it; placed at the end. With partner = last or aggregate every such A row,
-    with its partners so far. (scenarios.py: a_waiting) -#}
+    with its partners so far. -#}
 
 {% macro _scenario_a_waiting(ctx) %}
   {%- set a = dbt_inc_join._arrival_a() -%}

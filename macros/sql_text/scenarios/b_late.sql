@@ -1,5 +1,4 @@
-{#- JoinType b_late: partners where A came first (Δ > 0); placed at b, when the B row arrives.
-    (scenarios.py: b_late) -#}
+{#- JoinType b_late: partners where A came first (Δ > 0); placed at b, when the B row arrives. -#}
 
 {% macro _scenario_b_late(ctx) %}
   {%- set a, b = dbt_inc_join._arrival_a(), dbt_inc_join._arrival_b() -%}

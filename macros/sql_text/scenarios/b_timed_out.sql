@@ -1,5 +1,4 @@
-{#- JoinType b_timed_out (how = full): a B row that no A row can claim any more; placed at b + look_back_time.
-    (scenarios.py: b_timed_out) -#}
+{#- JoinType b_timed_out (how = full): a B row that no A row can claim any more; placed at b + look_back_time. -#}
 
 {% macro _scenario_b_timed_out(ctx) %}
   {%- set b = dbt_inc_join._arrival_b() -%}

@@ -1,6 +1,6 @@
 {#- JoinType late_match (late_match_time only, spec §10): a timed-out A row and a partner that came after its
     window closed, at most late_match_time later; placed at b. The A row's own a_timed_out row stays: this is an
-    additional fact. (scenarios.py: late_match) -#}
+    additional fact. -#}
 
 {% macro _scenario_late_match(ctx) %}
   {%- set b = dbt_inc_join._arrival_b() -%}

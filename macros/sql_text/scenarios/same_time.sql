@@ -1,5 +1,5 @@
 {#- JoinType same_time: partners that arrived in the same unit; placed at a (partner = last: at
-    a + max_waiting_time). (scenarios.py: same_time) -#}
+    a + max_waiting_time). -#}
 
 {% macro _scenario_same_time(ctx) %}
   {%- set a, b = dbt_inc_join._arrival_a(), dbt_inc_join._arrival_b() -%}

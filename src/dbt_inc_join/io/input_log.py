@@ -8,9 +8,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..plan.time_units import TimeUnit
+from ..plan.fingerprints import Side
 from ..sql_text import render
-from .fingerprints import Side
+from ..sql_text.time_units import TimeUnit
 
 
 @dataclass(frozen=True)

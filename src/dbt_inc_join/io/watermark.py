@@ -9,9 +9,9 @@ from typing import Any
 from pyspark.sql import DataFrame
 from pyspark.sql.types import DataType
 
-from ..plan.time_units import TimeUnit, UnitValue
 from ..sql_text import render
 from ..sql_text.fragments import arrival_range_sql, quote, truncate_sql
+from ..sql_text.time_units import TimeUnit, UnitValue
 
 
 def latest_arrivals(

@@ -18,7 +18,7 @@ from ..plan.columns import plan_columns
 from ..plan.inputs import orderable_type_name, resolve_inputs
 from ..plan.join_cond import check_join_cond, rewrite_join_cond
 from ..plan.prepared import PreparedJoin, ResolvedInputs
-from ..plan.validation import JoinParameters, check_parameters, join_arguments
+from ..plan.validation import JoinParameters, check_parameters
 from ..plan.window import OutputWindow, parse_bound
 from .render import render_join
 
@@ -54,7 +54,27 @@ def inc_join(
     Spark job, and many_rows_per_key='auto' on a long run of partner='all' runs one small query (A's first rows
     against B's last join window, plan_choice.py); every other step is lazy.
     """
-    prepared = prepare_join(df_a, df_b, **join_arguments(locals()))
+    prepared = prepare_join(
+        df_a,
+        df_b,
+        join_cols=join_cols,
+        inc_col=inc_col,
+        how=how,
+        look_back_time=look_back_time,
+        max_waiting_time=max_waiting_time,
+        time_uom=time_uom,
+        enforce_sliding_join_window=enforce_sliding_join_window,
+        include_waiting=include_waiting,
+        output_select=output_select,
+        suffixes=suffixes,
+        partner=partner,
+        partner_order_by=partner_order_by,
+        aggregate=aggregate,
+        null_fill=null_fill,
+        many_rows_per_key=many_rows_per_key,
+        late_match_time=late_match_time,
+        join_cond=join_cond,
+    )
     unit, zone = prepared.params.time_uom, prepared.session_time_zone
     start = parse_bound(output_window_start, "output_window_start", unit, zone)
     end = parse_bound(output_window_end, "output_window_end", unit, zone)

@@ -27,8 +27,10 @@ from typing import Any
 from pyspark.sql import DataFrame
 
 from ..io.watermark import latest_arrivals, watermark_of
+from ..plan import arguments
 from ..plan.plan_choice import (
     PlanChoice,
+    choice_of,
     forced_plan,
     pairs_plan,
     pairs_ranges,
@@ -38,11 +40,11 @@ from ..plan.plan_choice import (
     range_plan,
 )
 from ..plan.prepared import PreparedJoin
-from ..plan.time_units import TimeUnit, UnitValue, shift_value
 from ..plan.validation import check_argument
 from ..plan.window import parse_bound
-from ..sql_text import arguments, render, statement
+from ..sql_text import render, statement
 from ..sql_text.fragments import arrival_range_sql
+from ..sql_text.time_units import TimeUnit, UnitValue, shift_value
 from ..tables.shared_tables import MANY_INPUT_KEYS
 from .join import is_spark_dataframe, prepare_join
 
@@ -285,7 +287,7 @@ def render_many(
         window,
         many.output_select,
         many.include_waiting,
-        [arguments.choice_of(plan) for plan in plans],
+        [choice_of(plan) for plan in plans],
     )
     dataframes = {"a": many.df_a} | {f"b{i}": item.prepared.df_b for i, item in enumerate(many.inputs)}
     return statement.run(text, dataframes)

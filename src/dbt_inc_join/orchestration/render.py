@@ -8,10 +8,11 @@ import logging
 
 from pyspark.sql import DataFrame
 
-from ..plan.plan_choice import PlanChoice, choose_join_plan
+from ..plan import arguments
+from ..plan.plan_choice import PlanChoice, choice_of, choose_join_plan
 from ..plan.prepared import PreparedJoin
 from ..plan.window import OutputWindow
-from ..sql_text import arguments, statement
+from ..sql_text import statement
 
 _log = logging.getLogger("dbt_inc_join")
 
@@ -29,6 +30,6 @@ def render_join(prepared: PreparedJoin, window: OutputWindow, choice: PlanChoice
         arguments.inputs_of(prepared),
         arguments.plan_of(prepared.plan),
         arguments.window_of(window, prepared.params.time_uom.value),
-        arguments.choice_of(choice),
+        choice_of(choice),
     )
     return statement.run(text, {"a": prepared.df_a, "b": prepared.df_b})

@@ -14,9 +14,9 @@ from collections.abc import Sequence
 
 from pyspark.sql import DataFrame
 
-from ..io.spark_errors import quiet_spark_errors
 from ..sql_text import render
-from ..sql_text.arguments import params_of
+from .arguments import params_of
+from .spark_errors import quiet_spark_errors
 from .validation import JoinParameters
 
 

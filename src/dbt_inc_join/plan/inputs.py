@@ -19,8 +19,8 @@ from pyspark.sql.types import (
     TimestampType,
 )
 
+from ..sql_text.time_units import TimeUnit
 from .prepared import ResolvedInputs
-from .time_units import TimeUnit
 from .validation import JoinParameters
 
 try:  # Spark 4.0+; pyspark 3.5 has no VARIANT type

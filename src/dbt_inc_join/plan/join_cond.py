@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from pyspark.sql import DataFrame
 
-from ..io.spark_errors import quiet_spark_errors
 from ..sql_text import render
+from .spark_errors import quiet_spark_errors
 
 #: a qualified name ``x.y``: not part of a longer name or a number, not after a dot (a struct field's field)
 QUALIFIED = re.compile(r"(?<![\w.`])([A-Za-z_]\w*)\s*\.\s*(`(?:[^`]|``)+`|[A-Za-z_]\w*)")

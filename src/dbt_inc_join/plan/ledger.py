@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..sql_text import render
-from .time_units import TimeUnit, UnitValue
+from ..sql_text.time_units import TimeUnit, UnitValue
 from .window import parse_bound
 
 

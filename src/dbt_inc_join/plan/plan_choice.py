@@ -21,11 +21,11 @@ from typing import Any
 from pyspark.sql import DataFrame
 
 from ..sql_text import render
-from ..sql_text.arguments import params_of
 from ..sql_text.fragments import arrival_range_sql
 from ..sql_text.statement import relation, rendered, run
+from ..sql_text.time_units import TimeUnit, UnitValue
+from .arguments import params_of
 from .prepared import PreparedJoin
-from .time_units import TimeUnit, UnitValue
 from .validation import JoinParameters
 from .window import OutputWindow, ReadRange, read_ranges
 
@@ -48,6 +48,16 @@ class PlanChoice:
 def _plan(found: dict[str, Any] | None) -> PlanChoice | None:
     """A macro's plan ({'grouped', 'reason', 'pairs_a_rows', 'text'}, or none) as a PlanChoice."""
     return None if found is None else PlanChoice(found["grouped"], found["reason"], found["pairs_a_rows"])
+
+
+def choice_of(choice: PlanChoice) -> dict[str, Any]:
+    """``_plan_choice``'s dict."""
+    return {
+        "grouped": choice.grouped,
+        "reason": choice.reason,
+        "text": choice.text,
+        "pairs_a_rows": choice.pairs_a_rows,
+    }
 
 
 def named_plan(grouped: bool, reason: str) -> PlanChoice:

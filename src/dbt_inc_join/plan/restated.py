@@ -2,7 +2,7 @@
 differ from what an earlier committed run read, and what a run does about them.
 
 The rules are the macros' (sql_text/_restated.sql, rendered here); the fingerprints themselves are read by
-io/fingerprints.py.
+plan/fingerprints.py.
 """
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, cast
 
-from ..io.fingerprints import ReadUnits, Side, Units, fingerprints
 from ..sql_text import render
+from ..sql_text.time_units import TimeUnit, UnitValue, shift_value
 from ..tables.shared_tables import ON_RESTATED_INPUT_VALUES
-from .time_units import TimeUnit, UnitValue, shift_value
+from .fingerprints import ReadUnits, Side, Units, fingerprints
 from .validation import check_choice, check_window_length
 from .window import OutputWindow, parse_bound, read_ranges
 

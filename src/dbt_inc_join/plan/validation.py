@@ -12,12 +12,12 @@ from datetime import date, datetime
 from decimal import Decimal
 from typing import Any, cast
 
+from ..sql_text.time_units import TimeUnit
 from ..tables.shared_tables import ARGUMENTS, MESSAGES
-from .time_units import TimeUnit
 
 OUTPUT_SELECT_DEFAULT = "join_cols, inc_col, df_a_cols, df_b_cols, DiffArrivalTime, WaitingTime, JoinType"
 OUTPUT_SELECT_AGGREGATE_DEFAULT = "join_cols, inc_col, df_a_cols, aggregates, DiffArrivalTime, WaitingTime, JoinType"
-#: Python values a null_fill may hold: each becomes a SQL literal (time_units.py renders them).
+#: Python values a null_fill may hold: each becomes a SQL literal (the macro _fill_literal_sql renders them).
 FILL_TYPES = (type(None), bool, int, float, str, Decimal, date, datetime)
 
 
@@ -196,12 +196,6 @@ def _output_select(value: object, default: str = OUTPUT_SELECT_DEFAULT) -> tuple
 _ROWS: tuple[dict[str, Any], ...] = ARGUMENTS
 JOIN_ARGUMENTS: dict[str, object] = {row["name"]: row["default"] for row in _ROWS if row["joined"]}
 _RULES = {row["name"]: row for row in _ROWS}
-
-
-def join_arguments(values: Mapping[str, object]) -> dict[str, object]:
-    """The arguments of one join out of an entry point's arguments (its ``locals()``), for check_parameters: an
-    entry that takes them all passes them on in one place (tests/core/test_validation.py checks its signature)."""
-    return {name: values[name] for name in JOIN_ARGUMENTS}
 
 
 def check_argument(name: str, value: object) -> object:

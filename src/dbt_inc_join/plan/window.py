@@ -7,7 +7,7 @@ from datetime import date, datetime, timezone, tzinfo
 from zoneinfo import ZoneInfo
 
 from ..sql_text import render
-from .time_units import TimeUnit, UnitValue, floor_value
+from ..sql_text.time_units import TimeUnit, UnitValue, floor_value
 
 
 def _zone(session_time_zone: str) -> tzinfo:

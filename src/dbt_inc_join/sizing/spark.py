@@ -13,8 +13,8 @@ from typing import Any, Literal, overload
 from pyspark.sql import DataFrame
 
 from ..orchestration.join import check_inputs
-from ..plan.time_units import TimeUnit
 from ..sql_text import render, statement
+from ..sql_text.time_units import TimeUnit
 from .checks import check_complete_history, check_coverage, check_partner, current_window
 from .nearest import normalise_nearest
 from .report import ARowWindowSuggestion, WindowSuggestion

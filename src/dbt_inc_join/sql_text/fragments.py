@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pyspark.sql.types import DataType, DateType, TimestampNTZType
 
-from ..plan.time_units import TimeUnit, UnitValue
 from .macros import render
+from .time_units import TimeUnit, UnitValue
 
 
 def raw_type(data_type: DataType) -> str:
@@ -29,16 +29,6 @@ def arrival_range_sql(
     return str(render("_arrival_range_sql", column, raw_type(data_type), lower, upper, unit.value))
 
 
-def sql_literal(value: UnitValue, sql_type: str) -> str:
-    """A typed literal read in the session time zone (``_sql_literal``)."""
-    return str(render("_sql_literal", value, sql_type))
-
-
 def truncate_sql(arrival: str, unit: TimeUnit) -> str:
     """An arrival truncated to the unit (``_truncate_sql``)."""
     return str(render("_truncate_sql", arrival, unit.value))
-
-
-def diff_units_sql(later: str, earlier: str, unit: TimeUnit) -> str:
-    """``later - earlier`` in whole units, as INT (``_diff_units_sql``)."""
-    return str(render("_diff_units_sql", later, earlier, unit.value))

@@ -22,7 +22,6 @@ __all__ = [
     "ROW_MODES",
     "JoinType",
     "JoinTypeRule",
-    "emitted_join_types",
 ]
 
 
@@ -73,14 +72,3 @@ def _rule(row: dict) -> JoinTypeRule:
 
 
 JOIN_TYPE_TABLE: tuple[JoinTypeRule, ...] = tuple(_rule(row) for row in shared_tables.JOIN_TYPES)
-
-
-def emitted_join_types(
-    how: str, include_waiting: bool, mode: str = "all", late_match: bool = False
-) -> tuple[JoinType, ...]:
-    """The JoinTypes a run emits, in code order: those of ``how`` and the row ``mode`` (spec §11), provisional
-    ones only with include_waiting, late matches only with late_match_time > 0 (spec §10); the macro
-    ``_emitted_join_types``, which the statement's classification takes them from."""
-    from ..sql_text import render  # the table needs no jinja2; only this question does
-
-    return tuple(JoinType(row["code"]) for row in render("_emitted_join_types", how, include_waiting, mode, late_match))

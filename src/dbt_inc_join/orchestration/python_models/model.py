@@ -14,8 +14,9 @@ from typing import Any
 
 from pyspark.sql import DataFrame
 
-from ...io.fingerprints import Side, begin_redo
 from ...io.input_log import log_restated
+from ...io.redo import begin_redo
+from ...plan.fingerprints import Side
 from ...plan.ledger import check_max_window_units
 from ...plan.plan_choice import choose_join_plan
 from ...plan.restated import (
@@ -30,10 +31,9 @@ from ...plan.restated import (
     with_horizon,
 )
 from ...plan.restated import restated_horizon as restated_horizon_of
-from ...plan.time_units import TimeUnit, UnitValue, shift_value
-from ...plan.validation import join_arguments
 from ...plan.window import parse_bound, read_ranges, run_log_line
 from ...sql_text import render
+from ...sql_text.time_units import TimeUnit, UnitValue, shift_value
 from ..join import prepare_join
 from ..many import PreparedMany, input_plans, plans_text, prepare_many, render_many
 from ..render import render_join
@@ -270,7 +270,27 @@ def inc_join_model(
     """The body of a dbt Python model: ``return inc_join_model(dbt, dbt.ref("a"), dbt.ref("b"), join_cols=...)``.
 
     Same arguments and rows as the SQL macro ``dbt_inc_join.inc_join``; the window comes from dbt's state."""
-    prepared = prepare_join(a, b, **join_arguments(locals()))
+    prepared = prepare_join(
+        a,
+        b,
+        join_cols=join_cols,
+        inc_col=inc_col,
+        how=how,
+        look_back_time=look_back_time,
+        max_waiting_time=max_waiting_time,
+        time_uom=time_uom,
+        enforce_sliding_join_window=enforce_sliding_join_window,
+        include_waiting=include_waiting,
+        output_select=output_select,
+        suffixes=suffixes,
+        partner=partner,
+        partner_order_by=partner_order_by,
+        aggregate=aggregate,
+        null_fill=null_fill,
+        many_rows_per_key=many_rows_per_key,
+        late_match_time=late_match_time,
+        join_cond=join_cond,
+    )
     context = dbt_context(dbt)
     check_model_config(
         context, prepared.params.include_waiting, prepared.params.time_uom.value, prepared.params.inc_col

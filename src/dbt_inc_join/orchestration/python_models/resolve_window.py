@@ -12,7 +12,6 @@ from typing import Any
 from pyspark.sql import DataFrame
 from pyspark.sql.types import DataType
 
-from ...io.fingerprints import ReadUnits, Side, read_units
 from ...io.watermark import (
     earliest_arrival,
     earliest_of,
@@ -21,12 +20,13 @@ from ...io.watermark import (
     watermark_of,
     watermark_text,
 )
+from ...plan.fingerprints import ReadUnits, Side, read_units
 from ...plan.ledger import committed_state, ledger_start
 from ...plan.prepared import PreparedJoin
 from ...plan.restated import Redo, latest_units, unit_label
-from ...plan.time_units import TimeUnit, UnitValue, shift_value
 from ...plan.window import OutputWindow, parse_bound
 from ...sql_text import render
+from ...sql_text.time_units import TimeUnit, UnitValue, shift_value
 
 
 @dataclass(frozen=True)

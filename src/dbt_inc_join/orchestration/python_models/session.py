@@ -20,6 +20,7 @@ class SessionHelper(BaseInProcessHelper):
 
     submission_method = SUBMISSION_METHOD
     profile_method = "session"
+    shares_dbt_session = True
 
     def spark_session(self) -> Any:
         from pyspark.sql import SparkSession

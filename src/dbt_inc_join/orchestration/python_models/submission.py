@@ -39,13 +39,17 @@ def model_name(parsed_model: dict[str, Any]) -> str:
     return str(parsed_model.get("unique_id") or parsed_model.get("alias") or "this model")
 
 
-def run_model_code(compiled_code: str, spark: Any, name: str) -> None:
+def run_model_code(compiled_code: str, spark: Any, name: str, shares_dbt_session: bool = False) -> None:
     """exec() the compiled model code with ``spark`` in its namespace, as dbt's Databricks helpers do remotely;
-    a failure becomes one DbtRuntimeError with python_model_failure's text."""
+    a failure becomes one DbtRuntimeError with python_model_failure's text. ``shares_dbt_session``: ``spark`` is
+    the session dbt's SQL statements run in."""
     from dbt_common.exceptions import DbtRuntimeError
 
-    # _inc_join_in_process: the writer's code (macros/io/_py_writer.sql) runs on Spark outside Databricks
-    namespace: dict[str, Any] = {"__name__": "__dbt_python_model__", "spark": spark, "_inc_join_in_process": True}
+    # _inc_join_in_process: the writer's code (macros/io/_py_writer.sql) runs on Spark outside Databricks;
+    # _inc_join_shares_session: it hands the run's record to record_run in the session's settings, not as a table
+    # property (which Delta would commit: an empty window would then commit to the model's table)
+    namespace: dict[str, Any] = {"__name__": "__dbt_python_model__", "spark": spark, "_inc_join_in_process": True,
+                                 "_inc_join_shares_session": shares_dbt_session}  # fmt: skip
     try:
         exec(compile(_strip_first_indent(compiled_code), f"<dbt python model {name}>", "exec"), namespace)
     except Exception as error:
@@ -59,6 +63,7 @@ class BaseInProcessHelper(PythonJobHelper):
 
     submission_method: str = ""
     profile_method: str = ""
+    shares_dbt_session: bool = False
 
     def __init__(self, parsed_model: dict, credentials: Any) -> None:
         self.parsed_model = parsed_model
@@ -70,7 +75,7 @@ class BaseInProcessHelper(PythonJobHelper):
         raise NotImplementedError("an inc_join submission helper says where its SparkSession comes from")
 
     def submit(self, compiled_code: str) -> Any:
-        run_model_code(compiled_code, self.spark_session(), self.name)
+        run_model_code(compiled_code, self.spark_session(), self.name, self.shares_dbt_session)
         return None
 
 

@@ -1,20 +1,17 @@
 """The core's checked call, in the shapes the macros take: the dicts that ``_check_parameters``,
 ``_resolve_inputs``, ``_plan_columns`` and ``_resolve_window`` give a dbt model. The macros then render the
-statement of a run from them, for the core exactly as for dbt (statement.py)."""
+statement of a run from them, for the core exactly as for dbt (sql_text/statement.py)."""
 
 from __future__ import annotations
 
 from dataclasses import fields
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from .fragments import raw_type
-
-if TYPE_CHECKING:  # the layers above import this module, never the reverse at run time
-    from ..plan.columns import ColumnPlan, OutputColumn
-    from ..plan.plan_choice import PlanChoice
-    from ..plan.prepared import PreparedJoin
-    from ..plan.validation import JoinParameters
-    from ..plan.window import OutputWindow
+from ..sql_text.fragments import raw_type
+from .columns import ColumnPlan, OutputColumn
+from .prepared import PreparedJoin
+from .validation import JoinParameters
+from .window import OutputWindow
 
 
 def params_of(params: JoinParameters) -> dict[str, Any]:
@@ -75,14 +72,4 @@ def window_of(window: OutputWindow, time_uom: str) -> dict[str, Any]:
         "end": window.end,
         "empty": window.end is None or window.is_empty,
         "time_uom": time_uom,
-    }
-
-
-def choice_of(choice: PlanChoice) -> dict[str, Any]:
-    """``_plan_choice``'s dict."""
-    return {
-        "grouped": choice.grouped,
-        "reason": choice.reason,
-        "text": choice.text,
-        "pairs_a_rows": choice.pairs_a_rows,
     }

@@ -1,6 +1,6 @@
 """What a run reads of its inputs to know whether they were rewritten (docs/spec.md §14): the fingerprint of each
 arrival unit (rows and an order-free hash of every whole row), taken with the SQL of the macros
-(sql_text/_restated.sql), and the partitions a redo drops before it writes.
+(sql_text/_restated.sql). What a redo drops before it writes is io/redo.py's.
 
 A fingerprint record is plain JSON, the same in both languages:
 ``{"ranges": {input: [lower, upper]}, "units": {input: {unit: "rows:hash"}}}``, units and bounds as
@@ -17,11 +17,11 @@ from pyspark.sql import DataFrame
 from pyspark.sql import functions as F
 from pyspark.sql.types import DataType
 
-from ..plan.time_units import TimeUnit, UnitValue
-from ..plan.validation import check_choice
-from ..plan.window import parse_bound
 from ..sql_text import render
 from ..sql_text.fragments import arrival_range_sql
+from ..sql_text.time_units import TimeUnit, UnitValue
+from .validation import check_choice
+from .window import parse_bound
 
 Units = dict[str, dict[str, str]]
 
@@ -113,14 +113,3 @@ def read_units(sides: Sequence[Side], reach: Mapping[str, int], start: UnitValue
     (latest_units)."""
     ranges = dict(render("_reach_ranges", reach, start, None, unit.value))
     return ReadUnits(ranges, fingerprints(sides, ranges, unit))
-
-
-def begin_redo(spark: Any, relation: str, inc_col: str, start: UnitValue, file_format: str | None) -> None:
-    """Before a redo writes: remember its start (table property inc_join.redo_from), then empty the table from it
-    on (insert_overwrite replaces only the partitions it writes): the macro _begin_redo's statements."""
-    first = unit_text(start)
-    spark.sql(f"ALTER TABLE {relation} SET TBLPROPERTIES ('inc_join.redo_from' = '{first}')")
-    deletes = render("_deletes_rows", file_format)
-    partitions = None if deletes else [row[0] for row in spark.sql(f"SHOW PARTITIONS {relation}").collect()]
-    for statement in render("_redo_drop_sql", relation, inc_col, first, file_format, partitions):
-        spark.sql(statement)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import date, datetime, timedelta
 from enum import Enum
 
-from ..sql_text.macros import render
+from .macros import render
 
 UnitValue = date | datetime
 
@@ -46,8 +46,3 @@ def floor_value(value: UnitValue, unit: TimeUnit) -> UnitValue:
 def shift_value(value: UnitValue, units: int, unit: TimeUnit) -> UnitValue:
     """``value`` moved by a whole number of units, negative moves back (``_shift_value``)."""
     return render("_shift_value", value, units, unit.value)
-
-
-def units_text(units: int, unit: TimeUnit) -> str:
-    """A number of units as a log line says it: ``1 day``, ``3 hours`` (``_units_text``)."""
-    return str(render("_units_text", units, unit.value))
