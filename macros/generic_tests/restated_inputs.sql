@@ -149,7 +149,9 @@ select status, input, unit, rows_then, rows_now, repair from (
   {%- set recorded = (records[-1].get('inputs') or {}) if records else {} -%}
   {%- for name, entry in recorded.items() | sort -%}
     {%- set relation = dbt_inc_join._relation_named(entry.relation) -%}
-    {%- if adapter.get_relation(database=relation.database, schema=relation.schema, identifier=relation.identifier) is not none -%}
+    {%- set found_relation = adapter.get_relation(database=relation.database, schema=relation.schema,
+                                                  identifier=relation.identifier) -%}
+    {%- if found_relation is not none -%}
       {%- do found.inputs.update({name: relation}) -%}
       {%- do found.inc_cols.update({name: entry.arrival}) -%}
     {%- endif -%}

@@ -155,7 +155,8 @@
     {%- set upstream = graph.nodes.get(node_id) if node_id.startswith('model.') and node_id not in seen else none -%}
     {%- do seen.append(node_id) -%}
     {%- if upstream is not none and upstream.config.materialized == 'incremental' -%}
-      {%- set relation = adapter.get_relation(database=upstream.database, schema=upstream.schema, identifier=upstream.alias) -%}
+      {%- set relation = adapter.get_relation(database=upstream.database, schema=upstream.schema,
+                                              identifier=upstream.alias) -%}
       {%- set properties = {} if relation is none else dbt_inc_join._table_properties(relation) -%}
       {%- if properties.get('inc_join.redone') -%}
         {%- do found.redone.update({relation | string: fromjson(properties['inc_join.redone'])}) -%}

@@ -29,7 +29,8 @@
   {%- set parts = dbt_inc_join._restated_parts(restated, time_uom) -%}
   {%- set shown = dbt_inc_join._listed_units() if shown is none else shown -%}
   {%- set more = parts | length - shown -%}
-  {{ return(parts[:shown] | join(', ') ~ ((' and ' ~ more ~ ' more (' ~ parts | length ~ ' units)') if more > 0 else '')) }}
+  {%- set counted = (' and ' ~ more ~ ' more (' ~ parts | length ~ ' units)') if more > 0 else '' -%}
+  {{ return(parts[:shown] | join(', ') ~ counted) }}
 {% endmacro %}
 
 {% macro _commit_text(commit) %}
@@ -101,7 +102,8 @@
     {%- do lines.append('  ' ~ part) -%}
   {%- endfor -%}
   {%- if parts | length > shown -%}
-    {%- set recorded = 'once this run is recorded' if mode == 'warn' else 'once a run with on_restated_input=warn records them' -%}
+    {%- set recorded = 'once this run is recorded' if mode == 'warn'
+                       else 'once a run with on_restated_input=warn records them' -%}
     {%- set where = recorded ~ ', all of them: select outstanding_units from dbt_inc_join_model_status'
                     ~ " where model_name = '" ~ model_name ~ "'" -%}
     {%- do lines.append('  ... and ' ~ (parts | length - shown) ~ ' more (' ~ where ~ ')') -%}

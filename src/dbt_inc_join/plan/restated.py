@@ -71,9 +71,10 @@ def restated_text(restated: Sequence[Mapping[str, Any]], unit: TimeUnit) -> str:
 def restated_message(target: str, model_name: str, restated: Sequence[Mapping[str, Any]], unit: TimeUnit,
                      mode: str, checked: Mapping[str, Sequence[str | None]], horizon: int,
                      logged: Sequence[str] = ()) -> str:  # fmt: skip
-    """The warning (mode warn) or the error (mode fail) of a run with restated units not yet redone: what it found,
-    what it compared (``logged``: the inputs whose older units it checked from their logs), and the one command
-    that repairs the table (the macro _restated_message)."""
+    """The warning (mode warn) or the error (mode fail) of a run with restated units not yet redone, one field a
+    line: what it found (at most 10 units, then their count and the view that lists them all), what it compared
+    (``logged``: the inputs whose older units it checked from their logs), and the one command that repairs the
+    table and the models that read it (the macro _restated_message)."""
     compared = {name: list(bounds) for name, bounds in checked.items()}
     return str(
         render(
