@@ -59,6 +59,7 @@ def pytest_addoption(parser):
 #   one_engine          engine-independent logic: not on the second engine (Spark 3.5)
 #   parquet_only        a pipeline test whose subject is not the table format: not in the format legs
 #   one_format(name)    the same SQL on either format: in the parquet legs and that format's legs only
+#   matrix              a combination of a test's parameters beyond the pairwise ones: `make test-matrix` only
 MATRIX = "INC_JOIN_MATRIX"
 
 
@@ -73,6 +74,8 @@ def _left_out_on_this_leg(item) -> bool:
     from harness.table_formats import spark_line, table_format
 
     chosen = table_format()
+    if item.get_closest_marker("matrix") is not None:
+        return True
     if item.get_closest_marker("one_engine") is not None and spark_line() == "3.5":
         return True
     if item.get_closest_marker("parquet_only") is not None and chosen is not None:
