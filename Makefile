@@ -30,10 +30,10 @@ DBT_CHUNKED := tests/integration/test_ledger.py::test_a_chunked_first_run_equals
 # dbt's unit tests of the package's models (the window decided in SQL over the given rows).
 DBT_UNIT := tests/integration/test_unit_tests.py
 
-.PHONY: help demo check generate test test-fast test-core test-install test-matrix test-faults pictures java \
+.PHONY: help demo check generate test test-fast test-core test-install test-matrix test-faults test-coverage pictures java \
 	integration-deps test-lane-1 test-lane-2 test-spark4-dbt test-spark4-thrift test-spark4-ledger test-spark4-core \
 	test-cluster test-spark4-cluster test-spark4-adapter test-spark4-adapter-without test-spark4-ansi-dbt \
-	test-spark35-dbt test-spark35-core test-formats test-formats-extra test-delta-spark41 test-iceberg-spark41 \
+	test-spark35 test-formats test-formats-extra test-delta-spark41 test-iceberg-spark41 \
 	test-delta-spark35 test-thrift-delta jars clean-state bench bench-quick bench-peer thrift-server thrift-server-stop
 
 help: ## These targets, one line each
@@ -51,9 +51,8 @@ demo: $(STAMP) ## The worked example as a dbt pipeline on the embedded Spark (th
 #   spark4-dbt          4.3     - / off            parquet   session
 #   spark4-ledger       4.3     - / off            parquet   session (kills drawn)
 #   spark4-ansi-dbt     4.3     - / on             parquet   session (the SQL macro = core matrix)
-#   spark35-core        3.5     off                parquet   session
-#   spark35-dbt         3.5     - / off            parquet   session (the SQL macro = core matrix)
-#   delta-spark41       4.1     - / off            delta     session (kills drawn)
+#   spark35             3.5     off / off          parquet   session (the core, the SQL macro = core matrix)
+#   delta-spark41       4.1     - / off            delta     session (kills drawn; no daily pipeline)
 #   iceberg-spark41     4.1     - / off            iceberg   session (kills drawn)
 #   delta-spark35       3.5     - / on             delta     session
 #   thrift-delta        4.1     - / off            delta     Thrift Server and Spark Connect
@@ -61,7 +60,7 @@ demo: $(STAMP) ## The worked example as a dbt pipeline on the embedded Spark (th
 #   spark4-adapter      4.3     - / off            parquet   dbt's adapter suite
 # A test whose subject does not depend on an axis carries a marker that runs it on one value of that axis
 # (one_engine, parquet_only, one_format: pyproject.toml); `make test-matrix` runs everything on every value.
-# The property tests draw 16 examples each on Spark 4, 4 on Spark 3.5 (hypothesis profiles, tests/conftest.py).
+# The property tests draw 8 examples each on Spark 4, 4 on Spark 3.5 (hypothesis profiles, tests/conftest.py).
 
 SPARK4 = INC_JOIN_EXPECT_SPARK=4 $(BIN)/python $(PYTEST)
 SPARK4_ANSI = INC_JOIN_EXPECT_SPARK=4 INC_JOIN_ANSI=true $(BIN)/python $(PYTEST) --hypothesis-profile=fast
@@ -85,17 +84,16 @@ test: java ## check and every leg, in two lanes at once (make test-matrix: every
 integration-deps: $(STAMP)
 	cd integration_tests && ../$(BIN)/dbt deps --project-dir .
 
-test-lane-1: # lint and types, the install tier, the Spark 4 dbt and ledger legs, the Spark 3.5 dbt leg, Delta on 4.1
+test-lane-1: # lint and types, the install tier, the Spark 4 dbt and ledger legs, Delta on 4.1
 	$(MAKE) --no-print-directory check
 	$(MAKE) --no-print-directory test-install
 	$(MAKE) --no-print-directory test-spark4-dbt
 	$(MAKE) --no-print-directory test-spark4-ledger
-	$(MAKE) --no-print-directory test-spark35-dbt
 	$(MAKE) --no-print-directory test-delta-spark41
 
-test-lane-2: # the cluster, the core legs, the ANSI dbt leg, dbt's adapter suite, Iceberg on 4.1, Delta on 3.5, thrift
+test-lane-2: # the cluster, Spark 3.5, the ANSI dbt leg, the core, dbt's adapter suite, Iceberg on 4.1, Delta on 3.5, thrift
 	$(MAKE) --no-print-directory test-spark4-cluster
-	$(MAKE) --no-print-directory test-spark35-core
+	$(MAKE) --no-print-directory test-spark35
 	$(MAKE) --no-print-directory test-spark4-ansi-dbt
 	$(MAKE) --no-print-directory test-spark4-core
 	$(MAKE) --no-print-directory test-spark4-adapter
@@ -104,19 +102,18 @@ test-lane-2: # the cluster, the core legs, the ANSI dbt leg, dbt's adapter suite
 	$(MAKE) --no-print-directory test-thrift-delta
 
 test-spark4: test-spark4-dbt test-spark4-thrift test-spark4-ledger test-spark4-core ## The whole suite on Spark 4 (pyspark 4.3), parquet
-test-spark35: test-spark35-dbt test-spark35-core ## Spark 3.5, ANSI off: the core suite and the SQL macro = core matrix
 
 test-spark4-dbt: $(STAMP)
 	$(TMPDIR_READY) $(SPARK4) $(BASETEMP) tests/integration --ignore=$(DBT_LEDGER) --ignore=$(DBT_RESTATED) \
-		--ignore=$(DBT_FORMAT_LEDGER) --ignore=$(DBT_FORMAT_RESTATED)
+		--ignore=$(DBT_FORMAT_LEDGER) --ignore=$(DBT_FORMAT_RESTATED) --ignore=$(DBT_MATRIX)
 
 test-spark4-ledger: $(STAMP)
 	$(TMPDIR_READY) $(SPARK4) $(BASETEMP) $(DBT_LEDGER) $(DBT_RESTATED) --deselect $(DBT_CHUNKED)
 
 # The core suite and the README's examples; the benchmark's quick mode (marker bench) is `make bench-quick`'s.
 test-spark4-core: $(STAMP) $(PEER_STAMP)
-	$(TMPDIR_READY) $(SPARK4) $(BASETEMP) -m "not bench" tests --ignore=tests/integration --ignore=tests/thrift \
-		--ignore=tests/cluster --ignore=tests/adapter --ignore=tests/formats --ignore=tests/packaging
+	$(TMPDIR_READY) $(SPARK4) --hypothesis-profile=fast $(BASETEMP) -m "not bench" tests --ignore=tests/integration \
+		--ignore=tests/thrift --ignore=tests/cluster --ignore=tests/adapter --ignore=tests/formats --ignore=tests/packaging
 
 test-spark4-thrift: $(STAMP) $(JARS_STAMP)
 	$(TMPDIR_READY) $(SPARK4) $(BASETEMP) tests/thrift
@@ -124,11 +121,9 @@ test-spark4-thrift: $(STAMP) $(JARS_STAMP)
 test-spark4-ansi-dbt: $(STAMP)
 	$(TMPDIR_READY) $(SPARK4_ANSI) $(BASETEMP) $(DBT_ENGINE) $(DBT_MATRIX)
 
-test-spark35-dbt: $(STAMP35)
-	$(TMPDIR_READY) $(SPARK35) $(BASETEMP) $(DBT_ENGINE) $(DBT_MATRIX) $(DBT_CHUNKED)
-
-test-spark35-core: $(STAMP35)
-	$(TMPDIR_READY) $(SPARK35) $(BASETEMP) tests/core
+# Spark 3.5, ANSI off, in one process: the core suite, the ANSI probe, the SQL macro = core matrix, the chunked run.
+test-spark35: $(STAMP35) ## Spark 3.5, ANSI off: the core suite and the SQL macro = core matrix
+	$(TMPDIR_READY) $(SPARK35) $(BASETEMP) tests/core $(DBT_ENGINE) $(DBT_MATRIX) $(DBT_CHUNKED)
 
 # A standalone master, two workers and a Thrift Server on them (docs/cluster.md), with faults while runs write:
 # `make test-cluster` all of them, `make test` (test-spark4-cluster) the executor killed mid-run.
@@ -156,8 +151,11 @@ FORMAT_TESTS_41 := $(FORMAT_TESTS) $(DBT_FORMAT_LEDGER) $(DBT_FORMAT_RESTATED)
 
 test-formats: test-delta-spark41 test-iceberg-spark41 test-delta-spark35 test-thrift-delta ## Delta Lake and Iceberg legs
 
+# Delta's daily pipeline runs on Spark 3.5 (test-delta-spark35); on 4.1 the format's own tests, the ledger's kills and
+# restated inputs write Delta 4.4 tables with SQL and Python models (pairwise: each format on one engine at least).
 test-delta-spark41: $(STAMPF) $(JARS_STAMP)
-	$(TMPDIR_READY) INC_JOIN_TABLE_FORMAT=delta $(SPARK41_FORMATS) $(BASETEMP) $(FORMAT_TESTS_41)
+	$(TMPDIR_READY) INC_JOIN_TABLE_FORMAT=delta $(SPARK41_FORMATS) $(BASETEMP) tests/formats $(DBT_UNIT) \
+		$(DBT_FORMAT_LEDGER) $(DBT_FORMAT_RESTATED)
 
 # Iceberg leaves the race of two `merge` runs (ledger_replace) to test-formats-extra: Iceberg's own validation
 # refuses the later commit there; the race of two insert_overwrite runs, which the package's check refuses, stays.
@@ -203,7 +201,7 @@ test-matrix: $(STAMP) $(STAMP35) $(STAMPF) $(JARS_STAMP) $(PEER_STAMP) integrati
 	$(MAKE) --no-print-directory test-cluster test-spark4-thrift test-thrift-delta test-spark4-adapter test-formats-extra
 
 # Every kill point of the fault tests (marker fault), on parquet, Delta and Iceberg, and every cluster fault;
-# `make test` draws half of each test's moments (the seed is in each leg's header).
+# `make test` draws one of each test's moments (the seed is in each leg's header).
 test-faults: $(STAMP) $(STAMPF) $(JARS_STAMP) integration-deps ## Every kill point of the fault tests
 	$(TMPDIR_READY) INC_JOIN_FAULTS=all $(SPARK4) --basetemp=.pytest-tmp/$@-parquet -m fault tests/integration
 	INC_JOIN_FAULTS=all INC_JOIN_TABLE_FORMAT=delta $(SPARK41_FORMATS) --basetemp=.pytest-tmp/$@-delta -m fault \
@@ -211,6 +209,23 @@ test-faults: $(STAMP) $(STAMPF) $(JARS_STAMP) integration-deps ## Every kill poi
 	INC_JOIN_FAULTS=all INC_JOIN_TABLE_FORMAT=iceberg $(SPARK41_FORMATS) --basetemp=.pytest-tmp/$@-iceberg -m fault \
 		$(DBT_FORMAT_LEDGER)
 	$(MAKE) --no-print-directory test-cluster
+
+# make test's lanes measured: line coverage of src/dbt_inc_join in every Python process (coverage.py, started by a
+# .pth file this writes into each test venv; it does nothing without COVERAGE_PROCESS_START) and the package's
+# macros called (harness/coverage_hook.py); scripts/coverage_report.py prints both. Slower than make test.
+COVERAGE_DATA := .pytest-tmp/coverage
+test-coverage: $(STAMP) $(STAMP35) $(STAMPF) $(JARS_STAMP) $(PEER_STAMP) integration-deps ## make test measured: line coverage of src/, macros called
+	rm -rf $(COVERAGE_DATA) && mkdir -p $(COVERAGE_DATA)
+	printf '[run]\nsource = dbt_inc_join\nparallel = true\ndata_file = %s/.coverage\n' "$(abspath $(COVERAGE_DATA))" \
+		> $(COVERAGE_DATA)/coveragerc
+	for venv in $(VENV) $(VENV35) $(VENVF); do \
+		echo "import runpy, os; os.environ.get('INC_JOIN_COVERAGE_HOOK') and runpy.run_path(os.environ['INC_JOIN_COVERAGE_HOOK'])" \
+			> $$($$venv/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/inc_join_coverage.pth; \
+	done
+	INC_JOIN_COVERAGE_HOOK=$(abspath harness/coverage_hook.py) COVERAGE_PROCESS_START=$(abspath $(COVERAGE_DATA))/coveragerc \
+		INC_JOIN_MACRO_TRACE=$(abspath $(COVERAGE_DATA))/macros \
+		$(MAKE) --no-print-directory -j2 --output-sync=recurse test-lane-1 test-lane-2
+	$(BIN)/python scripts/coverage_report.py $(COVERAGE_DATA)
 
 # The fast tier: every test that needs no Spark job, no dbt invocation and no install (tests/conftest.py's
 # --no-spark leaves out the tests whose fixtures include `spark` and those marked `dbt` or `spark`): the shared

@@ -104,9 +104,9 @@ def pytest_collection_modifyitems(config, items):
     _deselect(config, items, needs_spark_or_dbt)
 
 
-# The kill points of the fault tests (marker `fault`): `make test` takes half of each test's moments (at least one),
-# drawn with a seed that changes from run to run and is printed in the header; INC_JOIN_FAULT_SEED draws the same
-# ones again; INC_JOIN_FAULTS=all takes every moment (`make test-faults`).
+# The kill points of the fault tests (marker `fault`): `make test` takes one of each test's moments, drawn with a
+# seed that changes from run to run and is printed in the header; INC_JOIN_FAULT_SEED draws the same ones again;
+# INC_JOIN_FAULTS=all takes every moment (`make test-faults`).
 FAULT_SEED, ALL_FAULTS = "INC_JOIN_FAULT_SEED", "INC_JOIN_FAULTS"
 
 
@@ -126,8 +126,8 @@ def pytest_report_header(config):
 
 @pytest.fixture
 def kill_points(request):
-    """draw(moments) -> the moments of this test that this run kills: every one with INC_JOIN_FAULTS=all, else half
-    of them (at least one), drawn from the run's seed and the test's id. The draw is printed and kept in the
+    """draw(moments) -> the moments of this test that this run kills: every one with INC_JOIN_FAULTS=all, else one,
+    drawn from the run's seed and the test's id. The draw is printed and kept in the
     test's report."""
 
     def draw(moments: Sequence[str]) -> set[str]:
@@ -135,7 +135,7 @@ def kill_points(request):
             taken = list(moments)
         else:
             rng = random.Random(f"{_fault_seed(request.config)}:{request.node.nodeid}")
-            taken = rng.sample(list(moments), max(1, (len(moments) + 1) // 2))
+            taken = rng.sample(list(moments), 1)
         chosen = [moment for moment in moments if moment in taken]
         print(f"inc_join: kill points of this run: {', '.join(chosen)}")
         request.node.user_properties.append(("kill points", ", ".join(chosen)))

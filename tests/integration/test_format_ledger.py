@@ -5,7 +5,7 @@ and the next plain `dbt run` ends equal to one run over the inputs, with no wind
 ledger_replace (gen_left's join, not partitioned, incremental_strategy='merge': one MERGE replaces the window,
 with the run-ledger post-hook) is run by processes of its own (ledger_driver.py) whose Spark halts at a chosen
 moment (faults/HaltingFileSystem.java): while its data files are written, just before its commit, between its
-commit and its ledger record, and while a full refresh writes (`make test` draws half of them: the `kill_points`
+commit and its ledger record, and while a full refresh writes (`make test` draws one of them: the `kill_points`
 fixture). Run by the format legs only (INC_JOIN_TABLE_FORMAT = delta or iceberg)."""
 
 from __future__ import annotations
