@@ -172,7 +172,7 @@ CHECK_ERRORS = {
     **dict.fromkeys(
         ("choice", "window_length_negative", "names_empty", "names_repeated", "output_select_empty", "suffixes_equal")
         + ("aggregate_name", "aggregate_unbalanced", "null_fill_key", "join_cols_arrival", "row_mode", "missing_column")
-        + ("output_column", "output_select", "join_cond", "coverage", "window_pair"),
+        + ("output_column", "output_select", "join_cond", "coverage", "window_pair", "window_cap"),
         "ValueError",
     ),
 }
