@@ -1,27 +1,23 @@
 {#- Output columns (spec §5): names, order, suffixes and output_select tokens. Pure name logic. Names fold case
     unless case_sensitive (the core follows Spark's spark.sql.caseSensitive; dbt folds case). -#}
 
-{% macro _fold(name, case_sensitive=false) %}
-  {{- return(name if case_sensitive else name | lower) -}}
-{% endmacro %}
-
 {% macro _plan_columns(params, inputs, spelling='sql', case_sensitive=false) %}
   {%- set derived = ['DiffArrivalTime', 'WaitingTime', 'JoinType', 'JoinTypeName'] -%}
   {%- set fold = namespace(a=[], b=[]) -%}
   {%- for pair in inputs['keys'] -%}
-    {%- do fold.a.append(dbt_inc_join._fold(pair[0], case_sensitive)) -%}
-    {%- do fold.b.append(dbt_inc_join._fold(pair[1], case_sensitive)) -%}
+    {%- do fold.a.append((pair[0] if case_sensitive else pair[0] | lower)) -%}
+    {%- do fold.b.append((pair[1] if case_sensitive else pair[1] | lower)) -%}
   {%- endfor -%}
-  {%- set a_rest = [] -%}{%- for n in inputs.a_names -%}{%- if dbt_inc_join._fold(n, case_sensitive) not in fold.a -%}{%- do a_rest.append(n) -%}{%- endif -%}{%- endfor -%}
-  {%- set b_rest = [] -%}{%- for n in inputs.b_names -%}{%- if dbt_inc_join._fold(n, case_sensitive) not in fold.b -%}{%- do b_rest.append(n) -%}{%- endif -%}{%- endfor -%}
+  {%- set a_rest = [] -%}{%- for n in inputs.a_names -%}{%- if (n if case_sensitive else n | lower) not in fold.a -%}{%- do a_rest.append(n) -%}{%- endif -%}{%- endfor -%}
+  {%- set b_rest = [] -%}{%- for n in inputs.b_names -%}{%- if (n if case_sensitive else n | lower) not in fold.b -%}{%- do b_rest.append(n) -%}{%- endif -%}{%- endfor -%}
   {%- set aggregated = params.aggregate | length > 0 -%}
   {%- if aggregated -%}
     {#- With aggregate B's columns are not output (spec §11). -#}
     {%- set b_rest = [inputs.inc_col[1]] -%}
   {%- endif -%}
-  {%- set b_folded = [] -%}{%- for n in b_rest -%}{%- do b_folded.append(dbt_inc_join._fold(n, case_sensitive)) -%}{%- endfor -%}
+  {%- set b_folded = [] -%}{%- for n in b_rest -%}{%- do b_folded.append((n if case_sensitive else n | lower)) -%}{%- endfor -%}
   {%- set shared = [] -%}
-  {%- for n in a_rest -%}{%- if dbt_inc_join._fold(n, case_sensitive) in b_folded -%}{%- do shared.append(dbt_inc_join._fold(n, case_sensitive)) -%}{%- endif -%}{%- endfor -%}
+  {%- for n in a_rest -%}{%- if (n if case_sensitive else n | lower) in b_folded -%}{%- do shared.append((n if case_sensitive else n | lower)) -%}{%- endif -%}{%- endfor -%}
 
   {%- set keys = [] -%}
   {%- for pair in inputs['keys'] -%}
@@ -44,7 +40,7 @@
     {%- do side_columns.update({'b': []}) -%}
   {%- endif -%}
   {%- set everything = keys + [arrival] + side_columns['a'] + side_columns['b'] + aggregate_columns + derived_columns -%}
-  {%- set by_name = {} -%}{%- for column in everything -%}{%- do by_name.update({dbt_inc_join._fold(column.name, case_sensitive): column}) -%}{%- endfor -%}
+  {%- set by_name = {} -%}{%- for column in everything -%}{%- do by_name.update({(column.name if case_sensitive else column.name | lower): column}) -%}{%- endfor -%}
 
   {%- set inc_col_a = side_columns['a'] | selectattr('input_name', 'equalto', inputs.inc_col[0]) | first -%}
   {%- if aggregated -%}
@@ -67,12 +63,12 @@
       way, so two of them under one name is an error of the argument that named them. -#}
   {%- set taken = {} -%}
   {%- for column in columns -%}
-    {%- set other = taken.get(dbt_inc_join._fold(column.name, case_sensitive)) -%}
+    {%- set other = taken.get((column.name if case_sensitive else column.name | lower)) -%}
     {%- if other is not none -%}
       {%- set advice = 'give the aggregate another name' if 'aggregate' in [other.source, column.source] else 'rename the column before joining' -%}
       {{ dbt_inc_join._fail('output column ' ~ dbt_inc_join._q(column.name, spelling) ~ ' would exist twice (' ~ dbt_inc_join._describe_column(other, spelling) ~ ' and ' ~ dbt_inc_join._describe_column(column, spelling) ~ '); ' ~ advice ~ '.', 'output_column', spelling) }}
     {%- endif -%}
-    {%- do taken.update({dbt_inc_join._fold(column.name, case_sensitive): column}) -%}
+    {%- do taken.update({(column.name if case_sensitive else column.name | lower): column}) -%}
   {%- endfor -%}
   {{ return(taken) }}
 {% endmacro %}
@@ -94,20 +90,20 @@
   {%- for ask in asking | sort -%}
     {%- set side, names, suffix, own_arrival = sides[ask[1]] -%}
     {%- set n = names[ask[2]] -%}
-    {%- set folded = dbt_inc_join._fold(n, case_sensitive) -%}
-    {%- set suffixed = folded in shared or folded == dbt_inc_join._fold(own_arrival, case_sensitive) -%}
+    {%- set folded = (n if case_sensitive else n | lower) -%}
+    {%- set suffixed = folded in shared or folded == (own_arrival if case_sensitive else own_arrival | lower) -%}
     {%- set column = {'name': n ~ suffix if suffixed else n, 'source': side, 'index': ask[2], 'input_name': n} -%}
     {#- a bounded loop (Jinja has no while): each extra suffix passes one taken name -#}
     {%- for _ in range(taken | length + 1) -%}
-      {%- if dbt_inc_join._fold(column.name, case_sensitive) in taken -%}
-        {%- if suffix == '' -%}
-          {#- the name cannot change: one of the suffixes is empty -#}
-          {{ dbt_inc_join._fail('output column ' ~ dbt_inc_join._q(column.name, spelling) ~ ' would exist twice (' ~ dbt_inc_join._describe_column(taken[dbt_inc_join._fold(column.name, case_sensitive)], spelling) ~ ' and ' ~ dbt_inc_join._describe_column(column, spelling) ~ '); rename one input column or pass other suffixes (now ' ~ dbt_inc_join._pair_text(suffixes[0], suffixes[1], spelling) ~ ').', 'output_column', spelling) }}
-        {%- endif -%}
-        {%- do column.update({'name': column.name ~ suffix}) -%}
+      {%- set key = column.name if case_sensitive else column.name | lower -%}
+      {%- if key not in taken -%}{%- break -%}{%- endif -%}
+      {%- if suffix == '' -%}
+        {#- the name cannot change: one of the suffixes is empty -#}
+        {{ dbt_inc_join._fail('output column ' ~ dbt_inc_join._q(column.name, spelling) ~ ' would exist twice (' ~ dbt_inc_join._describe_column(taken[key], spelling) ~ ' and ' ~ dbt_inc_join._describe_column(column, spelling) ~ '); rename one input column or pass other suffixes (now ' ~ dbt_inc_join._pair_text(suffixes[0], suffixes[1], spelling) ~ ').', 'output_column', spelling) }}
       {%- endif -%}
+      {%- do column.update({'name': column.name ~ suffix}) -%}
     {%- endfor -%}
-    {%- do taken.update({dbt_inc_join._fold(column.name, case_sensitive): column}) -%}
+    {%- do taken.update({(column.name if case_sensitive else column.name | lower): column}) -%}
     {%- do named[side].update({ask[2]: column}) -%}
   {%- endfor -%}
   {%- set result = {} -%}
@@ -127,8 +123,8 @@
       {%- do selected.extend(groups[token | lower]) -%}
     {%- elif params.aggregate | length > 0 and (token | lower) in ['df_b_cols', 'inc_col_b'] -%}
       {{ dbt_inc_join._fail('output_select token ' ~ dbt_inc_join._q(token, spelling) ~ " is not available with aggregate: B's columns reach the output only through the aggregates (" ~ dbt_inc_join._quoted_list(params.aggregate | map(attribute=0), spelling) ~ ').', 'output_select', spelling) }}
-    {%- elif dbt_inc_join._fold(token, case_sensitive) in by_name -%}
-      {%- do selected.append(by_name[dbt_inc_join._fold(token, case_sensitive)]) -%}
+    {%- elif (token if case_sensitive else token | lower) in by_name -%}
+      {%- do selected.append(by_name[(token if case_sensitive else token | lower)]) -%}
     {%- else -%}
       {%- set names = [] -%}{%- for c in everything[:-4] -%}{%- do names.append(c.name) -%}{%- endfor -%}
       {{ dbt_inc_join._fail('output_select token ' ~ dbt_inc_join._q(token, spelling) ~ ' is neither a token (' ~ tokens ~ ', DiffArrivalTime, WaitingTime, JoinType, JoinTypeName) nor an output column (' ~ names | join(', ') ~ ').', 'output_select', spelling) }}
@@ -136,10 +132,10 @@
   {%- endfor -%}
   {%- set seen = [] -%}
   {%- for column in selected -%}
-    {%- if dbt_inc_join._fold(column.name, case_sensitive) in seen -%}
+    {%- if (column.name if case_sensitive else column.name | lower) in seen -%}
       {{ dbt_inc_join._fail('output_select selects column ' ~ dbt_inc_join._q(column.name, spelling) ~ ' twice; list it once.', 'output_select', spelling) }}
     {%- endif -%}
-    {%- do seen.append(dbt_inc_join._fold(column.name, case_sensitive)) -%}
+    {%- do seen.append((column.name if case_sensitive else column.name | lower)) -%}
   {%- endfor -%}
   {{ return(selected) }}
 {% endmacro %}
