@@ -184,3 +184,12 @@ def test_only_a_conjunct_that_provably_reads_one_side_is_one_sided():
         "b_only": "(abs(_bc0) > 1)",
         "pair": "(rand() < _ac1) AND (_ac0 < _bc1) AND (1 = 1)",
     }
+
+
+def test_a_case_sensitive_session_resolves_join_conds_columns_by_exact_name():
+    """The core follows spark.sql.caseSensitive; dbt folds case."""
+    from dbt_inc_join.plan.validation import checked
+
+    assert checked("_rewrite_join_cond", "a.amount > 0", ["Amount"], ["x"])["a_columns"] == ["Amount"]
+    with pytest.raises(ValueError, match="^inc_join: join_cond 'a.amount > 0' names a.amount, a column df_a does not"):
+        checked("_rewrite_join_cond", "a.amount > 0", ["Amount"], ["x"], case_sensitive=True)
