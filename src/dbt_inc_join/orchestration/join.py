@@ -99,9 +99,10 @@ def _checked_inputs(df_a: DataFrame, df_b: DataFrame, **arguments) -> tuple[Any,
             raise TypeError(f"inc_join: {name} must be a pyspark DataFrame (got {type(df).__name__}).")
     params = check_parameters(**arguments)
     case_sensitive = str(df_a.sparkSession.conf.get("spark.sql.caseSensitive", "false")).lower() == "true"
-    found = resolve_inputs(params, df_a, df_b, case_sensitive)
+    schema_a, schema_b = df_a.schema, df_b.schema
+    found = resolve_inputs(params, schema_a, schema_b, case_sensitive)
     (inc_a, inc_b), keys = found["inc_col"], tuple((a, b) for a, b in found["keys"])
-    types = (df_a.schema[inc_a].dataType, df_b.schema[inc_b].dataType)
+    types = (schema_a[inc_a].dataType, schema_b[inc_b].dataType)
     inputs = ResolvedInputs(keys, (inc_a, inc_b), types, tuple(found["partner_order_by"]))
     return params, inputs, case_sensitive, found
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from pyspark.sql import DataFrame
+from pyspark.sql.types import StructType
 
 from ..sql_text import MacroError, render
 from ..sql_text.time_units import TimeUnit
@@ -119,15 +120,15 @@ def params_of(params: JoinParameters) -> dict[str, Any]:
     return shaped
 
 
-def columns_of(df: DataFrame) -> list[dict[str, str]]:
+def columns_of(schema: StructType) -> list[dict[str, str]]:
     """A DataFrame's schema as dbt's column list: each column's name and Spark SQL type."""
-    return [{"name": field.name, "data_type": field.dataType.simpleString()} for field in df.schema.fields]
+    return [{"name": field.name, "data_type": field.dataType.simpleString()} for field in schema.fields]
 
 
-def resolve_inputs(params: JoinParameters, df_a: DataFrame, df_b: DataFrame, case_sensitive: bool) -> dict[str, Any]:
-    """``_resolve_inputs``: the key and arrival columns on both sides found and their types checked."""
+def resolve_inputs(params: JoinParameters, a: StructType, b: StructType, case_sensitive: bool) -> dict[str, Any]:
+    """``_resolve_inputs`` over both schemas: the key and arrival columns found and their types checked."""
     return dict(
-        checked("_resolve_inputs", params_of(params), columns_of(df_a), columns_of(df_b), case_sensitive=case_sensitive)
+        checked("_resolve_inputs", params_of(params), columns_of(a), columns_of(b), case_sensitive=case_sensitive)
     )
 
 
