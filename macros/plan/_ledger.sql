@@ -161,11 +161,16 @@
     {%- set value = var('inc_join_max_window_units', none) -%}
     {%- set parameter = 'inc_join_max_window_units' -%}
   {%- endif -%}
+  {{ return(dbt_inc_join._check_window_cap(value, parameter)) }}
+{% endmacro %}
+
+{% macro _check_window_cap(value, parameter, spelling='sql') %}
+  {#- A positive whole number of units, or none (no cap); both languages show the value as Jinja does. -#}
   {%- if value is none or value == '' -%}
     {{ return(none) }}
   {%- endif -%}
   {%- if value is not integer or value is boolean or value < 1 -%}
-    {{ dbt_inc_join._fail(parameter ~ ' must be a positive whole number of time_uom units, e.g. 31 (got ' ~ dbt_inc_join._repr(value) ~ ').') }}
+    {{ dbt_inc_join._fail(parameter ~ ' must be a positive whole number of time_uom units, e.g. 31 (got ' ~ dbt_inc_join._repr(value) ~ ').', 'window_cap', spelling) }}
   {%- endif -%}
   {{ return(value) }}
 {% endmacro %}

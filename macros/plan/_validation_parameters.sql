@@ -1,7 +1,6 @@
 {#- The checks of a call as a whole (spec §7): its arguments by name against the arguments table, each checked by
-    its table rule, the rules between them (_check_parameters), and the model-level checks. The twins of
-    validation.py's check_argument, check_parameters and their helpers; single values are checked in
-    _validation.sql. -#}
+    its table rule, the rules between them (_check_parameters), and the model-level checks; single values are
+    checked in _validation.sql. The core renders _check_parameters in Python's spelling (plan/validation.py). -#}
 
 {% macro _call_arguments(entry, signature, positional, keywords) %}
   {#- The arguments of one call of the public macro `entry` by name: the table's defaults
@@ -37,49 +36,48 @@
   {{ return(dbt_inc_join._arguments() | selectattr('name', 'equalto', name) | first) }}
 {% endmacro %}
 
-{% macro _check_argument(name, value) %}
+{% macro _check_argument(name, value, spelling='sql') %}
   {#- An argument checked by its table row's rule (choice, flag, window_length, flag_or_auto), normalised. -#}
   {%- set row = dbt_inc_join._argument(name) -%}
   {%- if row.check == 'choice' -%}
-    {{ return(dbt_inc_join._choice(name, value, row.accepted)) }}
+    {{ return(dbt_inc_join._choice(name, value, row.accepted, spelling)) }}
   {%- elif row.check == 'flag' -%}
-    {{ return(dbt_inc_join._flag(name, value)) }}
+    {{ return(dbt_inc_join._flag(name, value, spelling)) }}
   {%- elif row.check == 'window_length' -%}
-    {{ return(dbt_inc_join._window_length(name, value)) }}
+    {{ return(dbt_inc_join._window_length(name, value, spelling)) }}
   {%- elif row.check == 'flag_or_auto' -%}
-    {{ return(dbt_inc_join._flag_or_auto(name, value)) }}
+    {{ return(dbt_inc_join._flag_or_auto(name, value, spelling)) }}
   {%- endif -%}
   {{ exceptions.raise_compiler_error('inc_join: no table rule checks ' ~ name ~ ' (it has a check of its own).') }}
 {% endmacro %}
 
-{% macro _check_parameters(given) %}
+{% macro _check_parameters(given, spelling='sql') %}
   {#- The arguments of one join by name (given), those not given at the table's defaults, checked and
       normalised (the window's own arguments are checked where the window is resolved). -#}
   {%- set arguments = {} -%}
   {%- for row in dbt_inc_join._arguments() if row.joined -%}
     {%- do arguments.update({row.name: given.get(row.name, row.default)}) -%}
   {%- endfor -%}
-  {%- set join_cols, inc_col, join_cond = arguments.join_cols, arguments.inc_col, arguments.join_cond -%}
-  {%- set inc_cols = dbt_inc_join._arrival_pair(inc_col) -%}
-  {%- set key_lists = dbt_inc_join._key_pairs(join_cols) -%}
+  {%- set inc_cols = dbt_inc_join._arrival_pair(arguments.inc_col, spelling) -%}
+  {%- set key_lists = dbt_inc_join._key_pairs(arguments.join_cols, spelling) -%}
   {%- set keys, keys_b = key_lists[0], key_lists[1] -%}
   {%- for arrival, names in [(inc_cols[0], keys), (inc_cols[1], keys_b)] -%}
     {%- if (arrival | lower) in (names | map('lower') | list) -%}
-      {{ dbt_inc_join._fail("join_cols must not contain the arrival column inc_col='" ~ arrival ~ "'.") }}
+      {{ dbt_inc_join._fail('join_cols must not contain the arrival column inc_col=' ~ dbt_inc_join._q(arrival, spelling) ~ '.', 'join_cols_arrival', spelling) }}
     {%- endif -%}
   {%- endfor -%}
-  {%- set condition = dbt_inc_join._join_cond_text(join_cond) -%}
-  {%- set how = dbt_inc_join._check_argument('how', arguments.how) -%}
-  {%- set enforce = dbt_inc_join._check_argument('enforce_sliding_join_window', arguments.enforce_sliding_join_window) -%}
-  {%- set partner = dbt_inc_join._check_argument('partner', arguments.partner) -%}
-  {%- set order_by = dbt_inc_join._partner_order_by(arguments.partner_order_by, partner) -%}
-  {%- set aggregates = dbt_inc_join._aggregates(arguments.aggregate) -%}
-  {%- set fills = dbt_inc_join._null_fill(arguments.null_fill, aggregates) -%}
-  {%- set many = dbt_inc_join._check_argument('many_rows_per_key', arguments.many_rows_per_key) -%}
-  {%- do dbt_inc_join._check_row_mode(how, partner, aggregates | length > 0, many, enforce) -%}
-  {%- set late = dbt_inc_join._check_argument('late_match_time', arguments.late_match_time) -%}
+  {%- set condition = dbt_inc_join._join_cond_text(arguments.join_cond, spelling) -%}
+  {%- set how = dbt_inc_join._check_argument('how', arguments.how, spelling) -%}
+  {%- set enforce = dbt_inc_join._check_argument('enforce_sliding_join_window', arguments.enforce_sliding_join_window, spelling) -%}
+  {%- set partner = dbt_inc_join._check_argument('partner', arguments.partner, spelling) -%}
+  {%- set order_by = dbt_inc_join._partner_order_by(arguments.partner_order_by, partner, spelling) -%}
+  {%- set aggregates = dbt_inc_join._aggregates(arguments.aggregate, spelling) -%}
+  {%- set fills = dbt_inc_join._null_fill(arguments.null_fill, aggregates, spelling) -%}
+  {%- set many = dbt_inc_join._check_argument('many_rows_per_key', arguments.many_rows_per_key, spelling) -%}
+  {%- do dbt_inc_join._check_row_mode(how, partner, aggregates | length > 0, many, enforce, spelling) -%}
+  {%- set late = dbt_inc_join._check_argument('late_match_time', arguments.late_match_time, spelling) -%}
   {%- if late -%}
-    {%- do dbt_inc_join._check_late_matches(how, partner, aggregates | length > 0, enforce) -%}
+    {%- do dbt_inc_join._check_late_matches(how, partner, aggregates | length > 0, enforce, spelling) -%}
   {%- endif -%}
   {%- set mode = 'aggregate' if aggregates else partner -%}
   {{ return({
@@ -89,13 +87,13 @@
       'inc_cols': inc_cols,
       'join_cond': condition,
       'how': how,
-      'look_back_time': dbt_inc_join._check_argument('look_back_time', arguments.look_back_time),
-      'max_waiting_time': dbt_inc_join._check_argument('max_waiting_time', arguments.max_waiting_time),
-      'time_uom': dbt_inc_join._check_argument('time_uom', arguments.time_uom),
+      'look_back_time': dbt_inc_join._check_argument('look_back_time', arguments.look_back_time, spelling),
+      'max_waiting_time': dbt_inc_join._check_argument('max_waiting_time', arguments.max_waiting_time, spelling),
+      'time_uom': dbt_inc_join._check_argument('time_uom', arguments.time_uom, spelling),
       'enforce_sliding_join_window': enforce,
-      'include_waiting': dbt_inc_join._check_argument('include_waiting', arguments.include_waiting),
-      'output_select': dbt_inc_join._output_select(arguments.output_select, aggregates | length > 0),
-      'suffixes': dbt_inc_join._suffixes(arguments.suffixes),
+      'include_waiting': dbt_inc_join._check_argument('include_waiting', arguments.include_waiting, spelling),
+      'output_select': dbt_inc_join._output_select(arguments.output_select, aggregates | length > 0, spelling),
+      'suffixes': dbt_inc_join._suffixes(arguments.suffixes, spelling),
       'partner': partner,
       'partner_order_by': order_by,
       'aggregate': aggregates,
@@ -106,40 +104,40 @@
   }) }}
 {% endmacro %}
 
-{% macro _partner_order_by(value, partner) %}
+{% macro _partner_order_by(value, partner, spelling='sql') %}
   {#- spec §11: the columns that order the partners, for partner = first or last only. -#}
-  {%- set order_by = [] if value is none else dbt_inc_join._name_list('partner_order_by', value) -%}
+  {%- set order_by = [] if value is none else dbt_inc_join._name_list('partner_order_by', value, spelling) -%}
   {%- if order_by and partner == 'all' -%}
-    {{ dbt_inc_join._fail("partner_order_by orders the partners for partner='first' or 'last'; with partner='all' every partner is a row of its own (set partner, or drop partner_order_by).") }}
+    {{ dbt_inc_join._fail("partner_order_by orders the partners for partner='first' or 'last'; with partner='all' every partner is a row of its own (set partner, or drop partner_order_by).", 'row_mode', spelling) }}
   {%- endif -%}
   {{ return(order_by) }}
 {% endmacro %}
 
-{% macro _check_row_mode(how, partner, aggregates, many, enforce) %}
+{% macro _check_row_mode(how, partner, aggregates, many, enforce, spelling='sql') %}
   {#- spec §11: aggregate takes every partner of an A row; one row per A row needs the sliding window. -#}
   {%- if aggregates and partner != 'all' -%}
-    {{ dbt_inc_join._fail("aggregate combines all partners of an A row, so partner must be 'all' (got partner='" ~ partner ~ "'); use one or the other.") }}
+    {{ dbt_inc_join._fail("aggregate combines all partners of an A row, so partner must be 'all' (got partner='" ~ partner ~ "'); use one or the other.", 'row_mode', spelling) }}
   {%- endif -%}
   {%- if aggregates and how not in ['left', 'inner'] -%}
-    {{ dbt_inc_join._fail("aggregate gives one row per A row, so how must be 'left' or 'inner' (got how='" ~ how ~ "').") }}
+    {{ dbt_inc_join._fail("aggregate gives one row per A row, so how must be 'left' or 'inner' (got how='" ~ how ~ "').", 'row_mode', spelling) }}
   {%- endif -%}
   {%- if not enforce and (partner != 'all' or aggregates or many is sameas true) -%}
     {%- set used = 'aggregate' if aggregates else ('many_rows_per_key' if partner == 'all' else 'partner') -%}
-    {{ dbt_inc_join._fail(used ~ " needs the sliding join window; enforce_sliding_join_window=False (the compatibility mode) only supports partner='all' without aggregate.") }}
+    {{ dbt_inc_join._fail(used ~ " needs the sliding join window; enforce_sliding_join_window=False (the compatibility mode) only supports partner='all' without aggregate.", 'row_mode', spelling) }}
   {%- endif -%}
 {% endmacro %}
 
-{% macro _check_late_matches(how, partner, aggregates, enforce) %}
+{% macro _check_late_matches(how, partner, aggregates, enforce, spelling='sql') %}
   {#- spec §10: late matches pair a timed-out A row with later B rows, one row per pair. -#}
   {%- if how == 'left_anti' -%}
-    {{ dbt_inc_join._fail("late_match_time pairs timed-out A rows with partners that came later, but how='left_anti' outputs no pairs; use how='left' (or late_match_time=0).") }}
+    {{ dbt_inc_join._fail("late_match_time pairs timed-out A rows with partners that came later, but how='left_anti' outputs no pairs; use how='left' (or late_match_time=0).", 'row_mode', spelling) }}
   {%- endif -%}
   {%- if partner != 'all' or aggregates -%}
     {%- set used = 'aggregate' if aggregates else "partner='" ~ partner ~ "'" -%}
-    {{ dbt_inc_join._fail("late_match_time needs partner='all' without aggregate (got " ~ used ~ "): a late partner is a row of its own, and one row per A row would have to change after it was final.") }}
+    {{ dbt_inc_join._fail("late_match_time needs partner='all' without aggregate (got " ~ used ~ "): a late partner is a row of its own, and one row per A row would have to change after it was final.", 'row_mode', spelling) }}
   {%- endif -%}
   {%- if not enforce -%}
-    {{ dbt_inc_join._fail("late_match_time needs the sliding join window; enforce_sliding_join_window=False (the compatibility mode) has no window to be late for.") }}
+    {{ dbt_inc_join._fail("late_match_time needs the sliding join window; enforce_sliding_join_window=False (the compatibility mode) has no window to be late for.", 'row_mode', spelling) }}
   {%- endif -%}
 {% endmacro %}
 

@@ -2,9 +2,16 @@
     the one copy of these rules: dbt calls them, and sizing/ (histogram.py, suggest.py) renders them for the
     core, on exact decimals. -#}
 
-{% macro _check_coverage(value) %}
-  {%- if value is not number or value is boolean or value <= 0 or value > 1 -%}
-    {{ dbt_inc_join._fail('coverage must be a share greater than 0 and at most 1, e.g. 0.999 (got ' ~ dbt_inc_join._repr(value) ~ ').') }}
+{% macro _check_coverage(value, spelling='sql') %}
+  {#- A share of pairs in (0, 1]. The two languages word this check differently (one message in dbt, a type
+      and a range message in Python): both are kept as users read them. -#}
+  {%- set number = value is number and value is not boolean -%}
+  {%- if spelling == 'python' and not number -%}
+    {{ dbt_inc_join._fail('coverage must be a number in (0, 1], e.g. 0.999 (got ' ~ dbt_inc_join._typed(value, spelling) ~ ').', 'coverage_type', spelling) }}
+  {%- elif spelling == 'python' and not 0 < value <= 1 -%}
+    {{ dbt_inc_join._fail('coverage must be in (0, 1], the share of partner pairs the window keeps (got ' ~ dbt_inc_join._q(value, spelling) ~ ').', 'coverage', spelling) }}
+  {%- elif not number or not 0 < value <= 1 -%}
+    {{ dbt_inc_join._fail('coverage must be a share greater than 0 and at most 1, e.g. 0.999 (got ' ~ dbt_inc_join._repr(value) ~ ').', 'coverage', spelling) }}
   {%- endif -%}
   {{ return(value) }}
 {% endmacro %}

@@ -16,14 +16,14 @@
   {{ return(relation) }}
 {% endmacro %}
 
-{% macro _current_window(look_back_time, max_waiting_time) %}
-  {#- The window in use, [lb, mw], or none when neither is given (sizing/checks.py: current_window). -#}
+{% macro _current_window(look_back_time, max_waiting_time, spelling='sql') %}
+  {#- The window in use, [lb, mw], or none when neither is given. -#}
   {%- set window = none -%}
   {%- if look_back_time is not none or max_waiting_time is not none -%}
     {%- if look_back_time is none or max_waiting_time is none -%}
-      {{ dbt_inc_join._fail('suggest_windows takes the window in use as look_back_time and max_waiting_time together (got only one of them).') }}
+      {{ dbt_inc_join._fail('suggest_windows takes the window in use as look_back_time and max_waiting_time together (got only one of them).', 'window_pair', spelling) }}
     {%- endif -%}
-    {%- set window = [dbt_inc_join._window_length('look_back_time', look_back_time), dbt_inc_join._window_length('max_waiting_time', max_waiting_time)] -%}
+    {%- set window = [dbt_inc_join._window_length('look_back_time', look_back_time, spelling), dbt_inc_join._window_length('max_waiting_time', max_waiting_time, spelling)] -%}
   {%- endif -%}
   {{ return(window) }}
 {% endmacro %}

@@ -30,9 +30,7 @@
       _sizing_a_rows.sql, the reports in _sizing_reports.sql -#}
   {%- set coverage = dbt_inc_join._check_coverage(coverage) -%}
   {%- set window = dbt_inc_join._current_window(look_back_time, max_waiting_time) -%}
-  {%- if complete_history is not boolean -%}
-    {{ dbt_inc_join._fail('complete_history must be true or false (got ' ~ dbt_inc_join._repr(complete_history) ~ ').') }}
-  {%- endif -%}
+  {%- do dbt_inc_join._flag('complete_history', complete_history) -%}
   {%- set partner = dbt_inc_join._choice('partner', partner, ['all', 'first', 'last', 'aggregate']) -%}
   {%- set params = dbt_inc_join._check_parameters({'join_cols': join_cols, 'inc_col': inc_col, 'how': 'inner', 'time_uom': time_uom}) -%}
   {%- set a, b = dbt_inc_join._relation_argument(a, 'a'), dbt_inc_join._relation_argument(b, 'b') -%}

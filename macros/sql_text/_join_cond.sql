@@ -1,5 +1,6 @@
 {#- join_cond (spec §12): an extra SQL condition partners must also meet, over a.<A column> and b.<B column>.
-    Read side by side with src/dbt_inc_join/plan/join_cond.py (same rules, same internal names, same messages).
+    The one copy of these rules: the core renders them in Python's spelling (plan/validation.py), and asks
+    Spark to analyse the condition over its DataFrames where dbt runs EXPLAIN.
 
     The join runs over internal column names, so each a.<column> becomes _ac<i> and each b.<column> _bc<i>, and
     each side's slice carries those columns. Spark analyses the rewritten condition over both inputs (EXPLAIN,
@@ -12,15 +13,15 @@
   }) }}
 {% endmacro %}
 
-{% macro _find_column_name(names, name) %}
-  {#- join_cond.py: find_column_name (the SQL side folds case always) -#}
+{% macro _find_column_name(names, name, case_sensitive=false) %}
+  {%- if case_sensitive -%}{{ return(name if name in names else none) }}{%- endif -%}
   {%- for candidate in names -%}
     {%- if candidate | lower == name | lower -%}{{ return(candidate) }}{%- endif -%}
   {%- endfor -%}
   {{ return(none) }}
 {% endmacro %}
 
-{% macro _rewrite_join_cond(text, a_names, b_names) %}
+{% macro _rewrite_join_cond(text, a_names, b_names, spelling='sql', case_sensitive=false) %}
   {#- a.<column> and b.<column> to internal names; any other qualifier, a column a side does not have, or no
       column of either side is refused. Returns {'text', 'sql', 'a_columns', 'b_columns'}. -#}
   {%- set patterns = dbt_inc_join._join_cond_patterns() -%}
@@ -45,13 +46,13 @@
         {%- if column.startswith('`') -%}{%- set column = column[1:-1].replace('``', '`') -%}{%- endif -%}
         {%- set side = alias | lower -%}
         {%- if side not in ['a', 'b'] -%}
-          {{ dbt_inc_join._fail("join_cond '" ~ text ~ "' names '" ~ match.group(0) ~ "': the side alias '" ~ alias ~ "' is unknown; write a.<column> for A's columns and b.<column> for B's.") }}
+          {{ dbt_inc_join._fail('join_cond ' ~ dbt_inc_join._q(text, spelling) ~ ' names ' ~ dbt_inc_join._q(match.group(0), spelling) ~ ': the side alias ' ~ dbt_inc_join._q(alias, spelling) ~ " is unknown; write a.<column> for A's columns and b.<column> for B's.", 'join_cond', spelling) }}
         {%- endif -%}
         {%- set names = a_names if side == 'a' else b_names -%}
-        {%- set resolved = dbt_inc_join._find_column_name(names, column) -%}
+        {%- set resolved = dbt_inc_join._find_column_name(names, column, case_sensitive) -%}
         {%- if resolved is none -%}
-          {%- set listed = [] -%}{%- for n in names -%}{%- do listed.append("'" ~ n ~ "'") -%}{%- endfor -%}
-          {{ dbt_inc_join._fail("join_cond '" ~ text ~ "' names " ~ side ~ '.' ~ column ~ ', a column ' ~ side ~ ' does not have; ' ~ side ~ "'s columns are " ~ listed | join(', ') ~ '.') }}
+          {%- set side_name = dbt_inc_join._word(side, spelling) -%}
+          {{ dbt_inc_join._fail('join_cond ' ~ dbt_inc_join._q(text, spelling) ~ ' names ' ~ side ~ '.' ~ column ~ ', a column ' ~ side_name ~ ' does not have; ' ~ side_name ~ "'s columns are " ~ dbt_inc_join._quoted_list(names, spelling) ~ '.', 'join_cond', spelling) }}
         {%- endif -%}
         {%- if resolved not in found[side] -%}{%- do found[side].append(resolved) -%}{%- endif -%}
         {%- do out.append(piece[cursor.at:match.start()]) -%}
@@ -62,7 +63,7 @@
     {%- endif -%}
   {%- endfor -%}
   {%- if not found.a and not found.b -%}
-    {{ dbt_inc_join._fail("join_cond '" ~ text ~ "' names no column of either side; write A's columns as a.<column> and B's as b.<column>, e.g. 'abs(a.Amount - b.Amount) < 0.01'.") }}
+    {{ dbt_inc_join._fail('join_cond ' ~ dbt_inc_join._q(text, spelling) ~ " names no column of either side; write A's columns as a.<column> and B's as b.<column>, e.g. 'abs(a.Amount - b.Amount) < 0.01'.", 'join_cond', spelling) }}
   {%- endif -%}
   {{ return({'text': text, 'sql': out | join(''), 'a_columns': found.a, 'b_columns': found.b}) }}
 {% endmacro %}
@@ -87,22 +88,32 @@
 
 {% macro _check_join_cond(condition, a_table, b_table) %}
   {#- Let Spark analyse the condition over both inputs (no data is read): it must be boolean. -#}
-  {%- set a_side = (dbt_inc_join._condition_projection('a', condition.a_columns) + ['1 AS _a_one']) | join(', ') -%}
-  {%- set b_side = (dbt_inc_join._condition_projection('b', condition.b_columns) + ['1 AS _b_one']) | join(', ') -%}
-  {%- set probe = 'SELECT (' ~ condition.sql ~ ') AS _cond'
-                  ~ ' FROM (SELECT ' ~ a_side ~ ' FROM ' ~ a_table ~ ' WHERE false) AS _a'
-                  ~ ' CROSS JOIN (SELECT ' ~ b_side ~ ' FROM ' ~ b_table ~ ' WHERE false) AS _b' -%}
+  {%- set probe = dbt_inc_join._join_cond_probe(condition, a_table, b_table) -%}
   {%- set plan = run_query('EXPLAIN ' ~ probe) -%}
   {%- set text = plan.columns[0].values() | join('\n') -%}
   {%- set marker = 'Error occurred during query planning:' -%}
   {%- if marker in text -%}
-    {%- set message = text.split(marker, 1)[1] | trim -%}
-    {%- set first_line = message.split('\n') | first -%}
-    {{ dbt_inc_join._fail("join_cond '" ~ condition.text ~ "' is not a valid Spark SQL condition over a. and b.: " ~ dbt_inc_join._original_names(first_line, condition)) }}
+    {%- do dbt_inc_join._join_cond_verdict(condition, (text.split(marker, 1)[1] | trim).split('\n') | first) -%}
   {%- endif -%}
-  {%- set data_type = run_query('DESCRIBE QUERY ' ~ probe).rows[0][1] -%}
+  {%- do dbt_inc_join._join_cond_verdict(condition, none, run_query('DESCRIBE QUERY ' ~ probe).rows[0][1]) -%}
+{% endmacro %}
+
+{% macro _join_cond_probe(condition, a_table, b_table) %}
+  {#- The query whose analysis checks the condition: each side's condition columns, none of its rows. -#}
+  {%- set a_side = (dbt_inc_join._condition_projection('a', condition.a_columns) + ['1 AS _a_one']) | join(', ') -%}
+  {%- set b_side = (dbt_inc_join._condition_projection('b', condition.b_columns) + ['1 AS _b_one']) | join(', ') -%}
+  {{ return('SELECT (' ~ condition.sql ~ ') AS _cond'
+            ~ ' FROM (SELECT ' ~ a_side ~ ' FROM ' ~ a_table ~ ' WHERE false) AS _a'
+            ~ ' CROSS JOIN (SELECT ' ~ b_side ~ ' FROM ' ~ b_table ~ ' WHERE false) AS _b') }}
+{% endmacro %}
+
+{% macro _join_cond_verdict(condition, error_line=none, data_type='boolean', spelling='sql') %}
+  {#- What Spark's analysis of the probe said: the first line of its error, else the condition's type. -#}
+  {%- if error_line is not none -%}
+    {{ dbt_inc_join._fail('join_cond ' ~ dbt_inc_join._q(condition.text, spelling) ~ ' is not a valid Spark SQL condition over a. and b.: ' ~ dbt_inc_join._original_names(error_line, condition), 'join_cond', spelling) }}
+  {%- endif -%}
   {%- if data_type != 'boolean' -%}
-    {{ dbt_inc_join._fail("join_cond '" ~ condition.text ~ "' is " ~ data_type | upper ~ ", not a condition; it must be true or false for a pair, e.g. 'abs(a.Amount - b.Amount) < 0.01'.") }}
+    {{ dbt_inc_join._fail('join_cond ' ~ dbt_inc_join._q(condition.text, spelling) ~ ' is ' ~ data_type | upper ~ ", not a condition; it must be true or false for a pair, e.g. 'abs(a.Amount - b.Amount) < 0.01'.", 'join_cond_type', spelling) }}
   {%- endif -%}
 {% endmacro %}
 
@@ -117,7 +128,7 @@
   {{ return(state.text) }}
 {% endmacro %}
 
-{#- Splitting the condition (join_cond.py: split_conjuncts, conjunct_side, condition_parts; spec §12, "What
+{#- Splitting the condition (spec §12, "What
     join_cond costs"): only on a top-level AND (outside parentheses, string literals, CASE ... END, and not the AND
     of BETWEEN ... AND), and not at all with a top-level OR, a leading NOT before the last conjunct, a comment, a
     quoted name or a semicolon. A conjunct is A-only (B-only) when it reads only A's (B's) columns and every other
@@ -125,7 +136,7 @@
 
 {% macro _pure_words() %}
   {#- Keywords, type names and deterministic functions: evaluated once per row instead of once per pair, they give
-      the same answer (join_cond.py: PURE_WORDS). -#}
+      the same answer. -#}
   {{ return(['abs', 'and', 'as', 'between', 'bigint', 'boolean', 'case', 'cast', 'ceil', 'ceiling', 'coalesce',
              'concat', 'date', 'date_add', 'date_sub', 'datediff', 'day', 'decimal', 'distinct', 'double', 'else',
              'end', 'false', 'float', 'floor', 'from', 'greatest', 'if', 'ifnull', 'ilike', 'in', 'int', 'integer',

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING
 
 from pyspark.sql import DataFrame
 
-from .plan.inputs import find_column
 from .sizing import (
     WindowSuggestion,
     covered_pairs,
@@ -24,6 +23,7 @@ from .sizing import (
     suggest_from_histogram,
     window_text,
 )
+from .sql_text import render
 from .sql_text.fragments import quote
 from .tables.join_types import JoinType
 
@@ -225,14 +225,14 @@ def join_type_counts(output_df: DataFrame, inc_col: str = "RecDate", period: str
         raise ValueError(f"inc_join: period={period!r} is not supported; accepted values: 'day', 'hour'.")
     columns = []
     for name in (inc_col, "JoinType"):
-        found = find_column(output_df.schema, name, case_sensitive=False)
+        found = render("_find_column", [{"name": column} for column in output_df.columns], name)
         if found is None:
             available = ", ".join(repr(c) for c in output_df.columns)
             raise ValueError(
                 f"inc_join: output_df has no column {name!r} (an inc_join output with the JoinType "
                 f"column is expected); its columns are {available}."
             )
-        columns.append(quote(found))
+        columns.append(quote(found["name"]))
     arrival, code = columns
     label = f"date_format(date_trunc('{period.upper()}', {arrival}), '{PERIODS[period][0]}')"
     rows = (

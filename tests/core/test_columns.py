@@ -324,3 +324,32 @@ def test_aware_bounds_select_the_session_wall_clock_hour(spark):
         assert [(r.hour, r.JoinType) for r in rows] == [("23:00", 1)]
     finally:
         spark.conf.set("spark.sql.session.timeZone", "UTC")
+
+
+@pytest.mark.parametrize("case_sensitive, expected", [(False, ["Amount_A", "amount_B"]), (True, ["Amount", "amount"])])
+def test_names_that_differ_in_case_are_one_name_unless_spark_is_case_sensitive(case_sensitive, expected):
+    """The core follows spark.sql.caseSensitive (dbt folds case): A's Amount and B's amount are the same name,
+    each suffixed, or two names. The macros decide, rendered as the core renders them."""
+    from dbt_inc_join.plan.validation import check_parameters, checked, params_of
+
+    params = params_of(check_parameters(join_cols="k", output_select="df_a_cols, df_b_cols"))
+    a = [
+        {"name": "k", "data_type": "int"},
+        {"name": "RecDate", "data_type": "date"},
+        {"name": "Amount", "data_type": "int"},
+    ]
+    b = [
+        {"name": "K", "data_type": "int"},
+        {"name": "RecDate", "data_type": "date"},
+        {"name": "amount", "data_type": "int"},
+    ]
+    if case_sensitive:
+        with pytest.raises(
+            ValueError, match="^inc_join: join_cols column 'k' is missing from df_b; its columns are 'K',"
+        ):
+            checked("_resolve_inputs", params, a, b, case_sensitive=True)
+        b[0]["name"] = "k"
+    inputs = checked("_resolve_inputs", params, a, b, case_sensitive=case_sensitive)
+    plan = checked("_plan_columns", params, inputs, case_sensitive=case_sensitive)
+    names = [column["name"] for column in plan["selected"] if column["input_name"].lower() == "amount"]
+    assert names == expected

@@ -1,5 +1,6 @@
-"""The inputs resolved against their schemas (inputs.py): the type rules that let a join through. The rejected
-inputs and their exact messages are cases of tests/bad_input_cases.py (run in tests/core/test_validation.py)."""
+"""The inputs resolved against their schemas (macros/plan/_inputs.sql): the type rules that let a join through.
+The rejected inputs and their exact messages are cases of tests/bad_input_cases.py (run in
+tests/core/test_validation.py)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""spec §12 in the core: join_cols as a mapping, inc_col as a pair, and join_cond (src/dbt_inc_join/plan/join_cond.py),
+"""spec §12 in the core: join_cols as a mapping, inc_col as a pair, and join_cond (macros/sql_text/_join_cond.sql),
 checked against the brute-force oracle on fixed rows where the condition decides pairs, time-outs and late
 matches; the hypothesis tiling properties (test_properties.py) draw the same conditions over random rows."""
 
@@ -9,7 +9,6 @@ from collections import Counter
 import pytest
 
 from dbt_inc_join import inc_join
-from dbt_inc_join.plan.join_cond import rewrite_join_cond
 from dbt_inc_join.sql_text import render
 
 from .frames import bound, oracle_rows, side_frame, units_since_origin
@@ -81,9 +80,10 @@ def test_the_output_keeps_a_names_and_suffixes_each_raw_arrival(renamed_frames):
 
 
 def test_string_literals_and_struct_fields_are_left_alone():
-    found = rewrite_join_cond("a.x = 'a.y' AND b.s.inner > a.x AND b.`odd name` <> \"b.z\"", ["x"], ["s", "odd name"])
-    assert found.sql == "_ac0 = 'a.y' AND _bc0.inner > _ac0 AND _bc1 <> \"b.z\""
-    assert (found.a_columns, found.b_columns) == (("x",), ("s", "odd name"))
+    text = "a.x = 'a.y' AND b.s.inner > a.x AND b.`odd name` <> \"b.z\""
+    found = render("_rewrite_join_cond", text, ["x"], ["s", "odd name"])
+    assert found["sql"] == "_ac0 = 'a.y' AND _bc0.inner > _ac0 AND _bc1 <> \"b.z\""
+    assert (found["a_columns"], found["b_columns"]) == (["x"], ["s", "odd name"])
 
 
 # one row per A (spec §11) with a join_cond: the plans pair B with A's distinct (keys, arrival, join_cond's A
@@ -192,3 +192,12 @@ def test_only_a_conjunct_that_provably_reads_one_side_is_one_sided():
         "b_only": "(abs(_bc0) > 1)",
         "pair": "(rand() < _ac1) AND (_ac0 < _bc1) AND (1 = 1)",
     }
+
+
+def test_a_case_sensitive_session_resolves_join_conds_columns_by_exact_name():
+    """The core follows spark.sql.caseSensitive; dbt folds case."""
+    from dbt_inc_join.plan.validation import checked
+
+    assert checked("_rewrite_join_cond", "a.amount > 0", ["Amount"], ["x"])["a_columns"] == ["Amount"]
+    with pytest.raises(ValueError, match="^inc_join: join_cond 'a.amount > 0' names a.amount, a column df_a does not"):
+        checked("_rewrite_join_cond", "a.amount > 0", ["Amount"], ["x"], case_sensitive=True)

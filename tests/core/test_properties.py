@@ -68,7 +68,7 @@ CONDITIONS = {
     "pair": ("(a.id + b.id) % 3 <> 0", lambda a, b: (a["id"] + b["id"]) % 3 != 0),
     "a_only": ("a.id % 2 = 0", lambda a, b: a["id"] % 2 == 0),
     "b_only": ("b.id % 3 <> 1 AND b.b_val IS NOT NULL", lambda a, b: b["id"] % 3 != 1),
-    # split into conjuncts (join_cond.py: condition_parts): A-only, pair and B-only ones, and A-only with B-only
+    # split into conjuncts (_condition_parts): A-only, pair and B-only ones, and A-only with B-only
     "mixed": (
         "a.id % 2 = 0 AND (a.id + b.id) % 3 <> 0 AND b.id % 5 <> 2",
         lambda a, b: a["id"] % 2 == 0 and (a["id"] + b["id"]) % 3 != 0 and b["id"] % 5 != 2,

@@ -30,7 +30,7 @@ from typing import Any
 
 import pytest
 
-from dbt_inc_join.plan import columns, join_cond, window
+from dbt_inc_join.plan import window
 from dbt_inc_join.sql_text.time_units import TimeUnit
 from dbt_inc_join.tables import join_types
 
@@ -98,109 +98,6 @@ def grid(**axes: Sequence[Any]) -> list[dict[str, Any]]:
 
 UNITS = tuple(unit.value for unit in TimeUnit)
 START = {"day": date(2025, 3, 6), "hour": datetime(2025, 3, 6, 10), "minute": datetime(2025, 3, 6, 10, 30)}
-
-
-#: A few schemas for the column plan (every one valid: a refused plan fails the whole run-operation).
-SCHEMAS = (
-    {
-        "keys": [("TrxId", "TrxId")],
-        "inc_col": ("RecDate", "RecDate"),
-        "a_names": ["TrxId", "Amount", "RecDate"],
-        "b_names": ["PaymentId", "TrxId", "RecDate"],
-        "select": ["join_cols", "inc_col", "df_a_cols", "df_b_cols", "DiffArrivalTime", "JoinTypeName"],
-        "suffixes": ("_A", "_B"),
-        "aggregate": [],
-    },
-    {
-        "keys": [("id", "ID_B")],
-        "inc_col": ("LoadA", "LoadB"),
-        "a_names": ["id", "Amount", "LoadA"],
-        "b_names": ["ID_B", "amount", "LoadB", "Extra"],
-        "select": ["join_cols", "inc_col", "inc_col_a", "inc_col_b", "Amount_A", "amount_b", "extra", "JoinType"],
-        "suffixes": ("_A", "_B"),
-        "aggregate": [],
-    },
-    {
-        "keys": [("k1", "k1"), ("k2", "k2")],
-        "inc_col": ("RecDate", "RecDate"),
-        "a_names": ["k2", "RecDate", "k1", "Note"],
-        "b_names": ["k1", "k2", "Note", "RecDate"],
-        "select": ["inc_col_b", "k2", "WaitingTime", "note_R", "df_a_cols"],
-        "suffixes": ("_l", "_r"),
-        "aggregate": [],
-    },
-    {
-        "keys": [("TrxId", "TrxId")],
-        "inc_col": ("RecDate", "RecDate"),
-        "a_names": ["TrxId", "RecDate", "Amount"],
-        "b_names": ["TrxId", "RecDate", "Paid"],
-        "select": ["join_cols", "inc_col", "df_a_cols", "aggregates", "JoinType"],
-        "suffixes": ("_A", "_B"),
-        "aggregate": [("n", "count(1)"), ("total", "sum(Paid)")],
-    },
-    # spec §5, names taken: an inc_join output as A (its own suffixed and derived columns), read unchanged
-    {
-        "keys": [("TrxId", "TrxId")],
-        "inc_col": ("RecDate", "RecDate"),
-        "a_names": ["TrxId", "RecDate", "RecDate_A", "Amount", "PaymentId", "RecDate_B", "WaitingTime", "JoinType"],
-        "b_names": ["PaymentId", "TrxId", "RecDate"],
-        "select": ["join_cols", "inc_col", "df_b_cols", "JoinType_A", "recdate_b_a", "JoinType", "inc_col_a"],
-        "suffixes": ("_A", "_B"),
-        "aggregate": [],
-    },
-    # a suffix appended twice (JoinType_A taken by JoinType), an aggregate and a key name taken from B's columns
-    {
-        "keys": [("id", "ID_B")],
-        "inc_col": ("LoadA", "LoadB"),
-        "a_names": ["JoinType_l", "id", "n", "LoadA", "JoinType", "LoadA_l"],
-        "b_names": ["ID_B", "id", "LoadB", "WaitingTime"],
-        "select": ["df_a_cols", "aggregates", "join_cols"],
-        "suffixes": ("_l", "_r"),
-        "aggregate": [("n", "count(1)")],
-    },
-    {
-        "keys": [("id", "ID_B")],
-        "inc_col": ("LoadA", "LoadB"),
-        "a_names": ["JoinType_l", "id", "LoadA", "JoinType", "id_r"],
-        "b_names": ["ID_B", "id", "LoadB", "waitingtime", "JoinType"],
-        "select": ["df_a_cols", "df_b_cols", "JoinTypeName"],
-        "suffixes": ("_l", "_r"),
-        "aggregate": [],
-    },
-)
-
-
-def python_plan(p: Params) -> Call:
-    s = SCHEMAS[p["schema"]]
-    return call(
-        keys=s["keys"],
-        inc_col=s["inc_col"],
-        a_names=s["a_names"],
-        b_names=s["b_names"],
-        output_select=s["select"],
-        suffixes=s["suffixes"],
-        aggregates=[name for name, _ in s["aggregate"]],
-    )
-
-
-def macro_plan(p: Params) -> list[Any]:
-    s = SCHEMAS[p["schema"]]
-    params = {"aggregate": s["aggregate"], "suffixes": s["suffixes"], "output_select": s["select"]}
-    inputs = {"keys": s["keys"], "inc_col": s["inc_col"], "a_names": s["a_names"], "b_names": s["b_names"]}
-    return [params, inputs]
-
-
-def plan_shape(plan: Any) -> dict[str, Any]:
-    """Either side's column plan as lists of [name, source, input_name] (the macro's own `index` left out)."""
-
-    def field(column: Any, name: str) -> Any:
-        return column[name] if isinstance(column, Mapping) else getattr(column, name)
-
-    def group(name: str) -> list[list[Any]]:
-        group_columns = field(plan, name)
-        return [[field(c, "name"), field(c, "source"), field(c, "input_name")] for c in group_columns]
-
-    return {name: group(name) for name in ("keys", "a_columns", "b_columns", "aggregates", "selected")}
 
 
 def type_table_shape(table: Any) -> list[dict[str, Any]]:
@@ -282,16 +179,6 @@ TWINS: tuple[Twin, ...] = (
         lambda p: call(p["value"], "output_window_end", UNIT_ARG(p)),
         lambda p: [p["value"], "output_window_end", p["unit"]],
     ),
-    # columns.py = _columns.sql
-    Twin(
-        columns.plan_columns,
-        "_plan_columns",
-        grid(schema=range(len(SCHEMAS))),
-        python_plan,
-        macro_plan,
-        python_shape=plan_shape,
-        macro_shape=plan_shape,
-    ),
     # join_types.py = join_types.sql: the table and what each how / mode emits
     Twin(
         join_type_table,
@@ -301,22 +188,6 @@ TWINS: tuple[Twin, ...] = (
         lambda p: [],
         python_shape=type_table_shape,
         macro_shape=type_table_shape,
-    ),
-    # join_cond.py = _join_cond.sql: the rewrite (Python follows spark.sql.caseSensitive; dbt folds case)
-    Twin(
-        join_cond.rewrite_join_cond,
-        "_rewrite_join_cond",
-        [
-            {"text": text}
-            for text in (
-                "abs(a.Amount - b.amount) < 0.01",
-                "a.`Paid At` <= b.Seq AND a.Amount > 0 AND b.Seq > a.amount",
-                "a.Note = 'a.Amount' OR b.Seq IS NULL",
-                "A.Amount = B.Amount",
-            )
-        ],
-        lambda p: call(p["text"], ["Amount", "Paid At", "Note"], ["amount", "Seq"]),
-        lambda p: [p["text"], ["Amount", "Paid At", "Note"], ["amount", "Seq"]],
     ),
 )
 

@@ -114,3 +114,34 @@ def test_check_parameters_takes_the_join_arguments_at_their_defaults():
     assert "output_window_start" not in JOIN_ARGUMENTS and "max_window_units" not in JOIN_ARGUMENTS
     with pytest.raises(TypeError, match="unknown arguments colour"):
         check_parameters(join_cols="k", colour="red")
+
+
+def test_every_check_the_macros_name_has_its_exception_in_the_table():
+    """Each check's message is written once, in its macro; the macro's _fail names the check, and the core raises
+    the exception CHECK_ERRORS names for it (plan/validation.py). No check without a type, no type for nothing."""
+    import re
+    from pathlib import Path
+
+    from dbt_inc_join.tables.shared_tables import CHECK_ERRORS
+
+    macros = Path(__file__).resolve().parents[2] / "macros"
+    named = set()
+    for path in macros.rglob("*.sql"):
+        named |= set(re.findall(r"_fail\(.*, '(\w+)', spelling\) }}", path.read_text()))
+    assert named == set(CHECK_ERRORS)
+    assert set(CHECK_ERRORS.values()) == {"TypeError", "ValueError"}
+
+
+@pytest.mark.parametrize(
+    "value, python, sql",
+    [
+        ("2", "str '2'", "'2'"),
+        ([0], "list [0]", "[0]"),
+        (None, "NoneType None", "None"),
+        ("it's", 'str "it\'s"', "'it's'"),
+    ],
+)
+def test_a_refused_value_is_spelled_per_language(value, python, sql):
+    from dbt_inc_join.sql_text import render
+
+    assert (render("_typed", value, "python"), render("_typed", value)) == (python, sql)

@@ -1,4 +1,4 @@
-"""The PySpark incremental join (spec §3): the public ``inc_join`` and its checks (the inputs resolved in inputs.py).
+"""The PySpark incremental join (spec §3): the public ``inc_join`` and its checks (plan/validation.py renders them).
 
 Every output row gets an output arrival that depends only on the data, never on the run (the JoinType table,
 join_types.py), and a run emits exactly the rows placed inside its window: that is what makes any tiling of
@@ -7,18 +7,14 @@ runs add up to one big run. render.py builds the plan of one run. The SQL twin i
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from pyspark.sql import DataFrame
 
 from ..io.watermark import availability_watermark
 from ..plan.aggregates import aggregate_fills, check_aggregates
-from ..plan.columns import plan_columns
-from ..plan.inputs import orderable_type_name, resolve_inputs
-from ..plan.join_cond import check_join_cond, rewrite_join_cond
 from ..plan.prepared import PreparedJoin, ResolvedInputs
-from ..plan.validation import JoinParameters, check_parameters
+from ..plan.validation import JoinParameters, check_parameters, join_condition, plan_columns, resolve_inputs
 from ..plan.window import OutputWindow, parse_bound
 from .render import render_join
 
@@ -94,35 +90,31 @@ def is_spark_dataframe(value: Any) -> bool:
 def check_inputs(df_a: DataFrame, df_b: DataFrame, **arguments) -> tuple[JoinParameters, ResolvedInputs, bool]:
     """Check the arguments, that both inputs are DataFrames, and their key and arrival columns (no data is
     read). Returns the parameters, the resolved columns and whether names are case-sensitive."""
+    return _checked_inputs(df_a, df_b, **arguments)[:3]
+
+
+def _checked_inputs(df_a: DataFrame, df_b: DataFrame, **arguments) -> tuple[Any, ...]:
     for name, df in (("df_a", df_a), ("df_b", df_b)):
         if not is_spark_dataframe(df):
             raise TypeError(f"inc_join: {name} must be a pyspark DataFrame (got {type(df).__name__}).")
     params = check_parameters(**arguments)
     case_sensitive = str(df_a.sparkSession.conf.get("spark.sql.caseSensitive", "false")).lower() == "true"
-    return params, resolve_inputs(params, df_a, df_b, case_sensitive), case_sensitive
+    schema_a, schema_b = df_a.schema, df_b.schema
+    found = resolve_inputs(params, schema_a, schema_b, case_sensitive)
+    (inc_a, inc_b), keys = found["inc_col"], tuple((a, b) for a, b in found["keys"])
+    types = (schema_a[inc_a].dataType, schema_b[inc_b].dataType)
+    inputs = ResolvedInputs(keys, (inc_a, inc_b), types, tuple(found["partner_order_by"]))
+    return params, inputs, case_sensitive, found
 
 
 def prepare_join(df_a: DataFrame, df_b: DataFrame, **arguments) -> PreparedJoin:
     """Check every argument and both schemas (no data is read) and plan the output columns."""
-    params, inputs, case_sensitive = check_inputs(df_a, df_b, **arguments)
-    spark = df_a.sparkSession
-    plan = plan_columns(
-        keys=inputs.keys,
-        inc_col=inputs.inc_col,
-        a_names=df_a.columns,
-        b_names=df_b.columns,
-        output_select=params.output_select,
-        suffixes=params.suffixes,
-        case_sensitive=case_sensitive,
-        aggregates=[name for name, _ in params.aggregate],
-    )
+    params, inputs, case_sensitive, found = _checked_inputs(df_a, df_b, **arguments)
+    plan = plan_columns(params, found, case_sensitive)
     if params.aggregate:
         check_aggregates(df_b, params.aggregate)
-        plan = replace(plan, aggregate_fills=aggregate_fills(params))
-    condition = None
-    if params.join_cond:
-        condition = rewrite_join_cond(params.join_cond, df_a.columns, df_b.columns, case_sensitive)
-        check_join_cond(condition, df_a, df_b)
-    orderable = tuple(f.name for f in df_b.schema.fields if orderable_type_name(f.dataType.simpleString()))
-    zone = spark.conf.get("spark.sql.session.timeZone") or "UTC"
+    plan["aggregate_fills"] = aggregate_fills(params)
+    condition = join_condition(params.join_cond, df_a, df_b, case_sensitive) if params.join_cond else None
+    zone = df_a.sparkSession.conf.get("spark.sql.session.timeZone") or "UTC"
+    orderable = tuple(found["orderable_b_names"])
     return PreparedJoin(df_a, df_b, params, inputs, plan, zone, orderable, condition)

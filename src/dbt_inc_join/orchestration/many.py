@@ -302,7 +302,7 @@ def _items(many: PreparedMany) -> list[dict[str, Any]]:
             "relation": statement.relation(f"b{i}"),
             "params": arguments.params_of(item.prepared.params),
             "inputs": arguments.inputs_of(item.prepared),
-            "plan": arguments.plan_of(item.prepared.plan),
+            "plan": item.prepared.plan,
         }
         for i, item in enumerate(many.inputs)
     ]

@@ -28,7 +28,7 @@ def render_join(prepared: PreparedJoin, window: OutputWindow, choice: PlanChoice
         statement.relation("b"),
         arguments.params_of(prepared.params),
         arguments.inputs_of(prepared),
-        arguments.plan_of(prepared.plan),
+        prepared.plan,
         arguments.window_of(window, prepared.params.time_uom.value),
         choice_of(choice),
     )

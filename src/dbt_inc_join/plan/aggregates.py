@@ -15,9 +15,8 @@ from collections.abc import Sequence
 from pyspark.sql import DataFrame
 
 from ..sql_text import render
-from .arguments import params_of
 from .spark_errors import quiet_spark_errors
-from .validation import JoinParameters
+from .validation import JoinParameters, params_of
 
 
 def check_aggregates(df_b: DataFrame, aggregates: Sequence[tuple[str, str]]) -> None:

@@ -12,6 +12,7 @@ from typing import Any
 
 from ..sql_text import render
 from ..sql_text.time_units import TimeUnit, UnitValue
+from .validation import checked
 from .window import parse_bound
 
 
@@ -73,12 +74,5 @@ def committed_state(
 
 
 def check_max_window_units(value: object, parameter: str = "max_window_units") -> int | None:
-    """A positive whole number of units, or None (no cap)."""
-    if value is None or value == "":
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        shown = f"'{value}'" if isinstance(value, str) else str(value)
-        raise ValueError(
-            f"inc_join: {parameter} must be a positive whole number of time_uom units, e.g. 31 (got {shown})."
-        )
-    return value
+    """A positive whole number of units, or None (no cap): the macro ``_check_window_cap``."""
+    return checked("_check_window_cap", value, parameter)

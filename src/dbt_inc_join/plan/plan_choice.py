@@ -24,9 +24,8 @@ from ..sql_text import render
 from ..sql_text.fragments import arrival_range_sql
 from ..sql_text.statement import relation, rendered, run
 from ..sql_text.time_units import TimeUnit, UnitValue
-from .arguments import params_of
 from .prepared import PreparedJoin
-from .validation import JoinParameters
+from .validation import JoinParameters, params_of
 from .window import OutputWindow, ReadRange, read_ranges
 
 

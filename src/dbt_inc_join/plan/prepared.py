@@ -4,12 +4,11 @@ many.py, the Python model) consume. A module of their own so that render.py does
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from pyspark.sql import DataFrame
 from pyspark.sql.types import DataType
 
-from .columns import ColumnPlan
-from .join_cond import JoinCondition
 from .validation import JoinParameters
 
 
@@ -31,7 +30,7 @@ class PreparedJoin:
     df_b: DataFrame
     params: JoinParameters
     inputs: ResolvedInputs
-    plan: ColumnPlan
+    plan: dict[str, Any]  #: the output columns, as ``_plan_columns`` gives them (with their aggregate fills)
     session_time_zone: str
     orderable_b_columns: tuple[str, ...] = ()  #: B's columns Spark can order (partner ties are broken by them)
-    condition: JoinCondition | None = None  #: join_cond over the internal names (join_cond.py)
+    condition: dict[str, Any] | None = None  #: join_cond over the internal names (``_rewrite_join_cond``)

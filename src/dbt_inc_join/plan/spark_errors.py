@@ -1,4 +1,4 @@
-"""Spark analysis errors the core expects and reports in its own words (aggregates.py, join_cond.py)."""
+"""Spark analysis errors the core expects and reports in its own words (aggregates.py, validation.py)."""
 
 from __future__ import annotations
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..plan.validation import type_failure
 from ..sql_text import render
 from .checks import check_coverage, check_partner
 from .histogram import histogram_rows, normalise_histogram
@@ -73,7 +72,8 @@ def suggest_from_nearest(
             "inc_join: suggest_from_nearest counts A rows; partner='all' counts pairs (use suggest_from_histogram)."
         )
     if isinstance(without_partner, bool) or not isinstance(without_partner, int) or without_partner < 0:
-        raise type_failure("without_partner", "a whole number ≥ 0", without_partner)
+        value = f"{type(without_partner).__name__} {without_partner!r}"
+        raise TypeError(f"inc_join: without_partner must be a whole number ≥ 0 (got {value}).")
     points = normalise_nearest(nearest)
     s = render("_suggest_from_nearest", nearest_points(points), without_partner, coverage, partner)
     return ARowWindowSuggestion(

@@ -160,6 +160,23 @@ MESSAGES = {
     "window_length_negative": "{parameter} must be a non-negative whole number of time_uom units (got {value}).",
 }
 
+#: The checks of spec §7 by name, each with the exception the core raises for it (the macros' _fail names the
+#: check; plan/validation.py raises its message, spelled for Python, as this type): a value of the wrong type is
+#: a TypeError, a value of the right type that is refused a ValueError.
+CHECK_ERRORS = {
+    **dict.fromkeys(
+        ("window_length", "flag", "flag_or_auto", "names_type", "output_select_type", "suffixes_type", "aggregate_type")
+        + ("null_fill_type", "inc_col_type", "join_cond_type", "column_type", "coverage_type"),
+        "TypeError",
+    ),
+    **dict.fromkeys(
+        ("choice", "window_length_negative", "names_empty", "names_repeated", "output_select_empty", "suffixes_equal")
+        + ("aggregate_name", "aggregate_unbalanced", "null_fill_key", "join_cols_arrival", "row_mode", "missing_column")
+        + ("output_column", "output_select", "join_cond", "coverage", "window_pair", "window_cap"),
+        "ValueError",
+    ),
+}
+
 #: The keys of an input of inc_join_many (spec §12) after its data (Python: ``df``, SQL: ``relation``), in the
 #: order the messages list them (many.py and macros/orchestration/_many.sql).
 MANY_INPUT_KEYS = (
