@@ -25,11 +25,11 @@ from hypothesis import settings
 
 os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
 
-# The property tests' example count: `inc_join` in `make test`'s Spark 4 core leg, `fast` in `make test-core`
-# (pytest --hypothesis-profile=fast), `engine` in its Spark 3.5 core leg (--hypothesis-profile=engine): the
-# properties check engine-independent logic against the oracle, 16 examples each on Spark 4 (20 until issue 42's
-# budget: 16 still runs every (mode, how) pair of test_properties' one-row matrix); on the second engine a few
-# examples each run the drawn statements there against the same oracle.
+# The property tests' example count: `fast` (8) in `make test`'s Spark 4 core leg and `make test-core`, `engine` (4)
+# in its Spark 3.5 leg, `inc_join` (16, the default: a plain `pytest`, `make test-matrix`). The properties check
+# engine-independent logic against the oracle; the smaller profiles run the pairwise (mode, how) pairs of
+# test_properties' one-row matrix, 16 runs every pair; on the second engine a few examples each run the drawn
+# statements there against the same oracle.
 settings.register_profile("inc_join", max_examples=16)
 settings.register_profile("fast", max_examples=8)
 settings.register_profile("engine", max_examples=4)
