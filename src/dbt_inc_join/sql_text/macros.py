@@ -15,7 +15,8 @@ from __future__ import annotations
 import datetime
 import json
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from types import SimpleNamespace
@@ -104,9 +105,29 @@ def _fromjson(text: Any, default: Any = None) -> Any:
 
 
 @cache
-def _macros() -> _Namespace:
-    """Every macro compiled on its own, in one environment like dbt's (extensions do and loopcontrols)."""
-    environment = jinja2.Environment(extensions=["jinja2.ext.do", "jinja2.ext.loopcontrols"])
+def _environment() -> jinja2.Environment:
+    """One environment like dbt's (extensions do and loopcontrols)."""
+    return jinja2.Environment(extensions=["jinja2.ext.do", "jinja2.ext.loopcontrols"])
+
+
+@cache
+def _texts() -> dict[str, str]:
+    """Every macro's text by name, each renamed as dbt compiles it (read once)."""
+    return {
+        name: re.sub(r"macro\s+" + name + r"\s*\(", f"macro {_EXPORTED}{name}(", text, count=1)
+        for name, text in macro_blocks(macro_root())
+    }
+
+
+@cache
+def _template(name: str) -> jinja2.Template:
+    """The macro's file of one block, compiled once; each context makes its own module of it."""
+    return _environment().from_string(_texts()[name])
+
+
+def _namespace(names: Mapping[str, Any], macros: Mapping[str, Callable[..., Any]]) -> _Namespace:
+    """Every macro, each compiled on its own, in a context like dbt's with ``names`` in it; ``macros`` in place of
+    the package's macros of those names."""
     calls: dict[str, Callable[..., Any]] = {}
     namespace = _Namespace(calls)
     context: dict[str, Any] = {
@@ -117,22 +138,27 @@ def _macros() -> _Namespace:
         "tojson": lambda value, default=None, sort_keys=False: json.dumps(value, sort_keys=sort_keys),
         "fromjson": _fromjson,
         "var": lambda name, default=None: default,
+        **names,
     }
-    for name, text in macro_blocks(macro_root()):
-        calls[name] = _callable(environment, name, text, context)
+    calls.update({name: _callable(name, context) for name in _texts()}, **macros)
     context.update(calls)  # a macro may call another of the package by its bare name, as in dbt
     return namespace
 
 
-def _callable(environment: jinja2.Environment, name: str, text: str, context: dict[str, Any]) -> Callable[..., Any]:
-    """The macro as dbt calls it: its return(...) value, else its rendered text. Compiled on its first call."""
+@cache
+def _macros() -> _Namespace:
+    """The pure macros' namespace: no dbt, no Spark."""
+    return _namespace({}, {})
+
+
+def _callable(name: str, context: dict[str, Any]) -> Callable[..., Any]:
+    """The macro as dbt calls it: its return(...) value, else its rendered text. Bound to ``context`` on its first
+    call."""
     compiled: list[Any] = []
 
     def call(*args: Any, **kwargs: Any) -> Any:
         if not compiled:
-            exported = re.sub(r"macro\s+" + name + r"\s*\(", f"macro {_EXPORTED}{name}(", text, count=1)
-            module = environment.from_string(exported).make_module(vars=context)
-            compiled.append(getattr(module, _EXPORTED + name))
+            compiled.append(getattr(_template(name).make_module(vars=context), _EXPORTED + name))
         try:
             return str(compiled[0](*args, **kwargs))
         except _Returned as returned:
@@ -145,3 +171,29 @@ def _callable(environment: jinja2.Environment, name: str, text: str, context: di
 def render(name: str, *args: Any, **kwargs: Any) -> Any:
     """The value of the package's macro ``name`` for these arguments (what its ``return(...)`` gives)."""
     return getattr(_macros(), name)(*args, **kwargs)
+
+
+@dataclass(frozen=True)
+class QueryResult:
+    """What the macros read of dbt's run_query result (an agate table): its rows, each by position or by column
+    name (pyspark's Row), and its column names."""
+
+    rows: list[Any]
+    column_names: list[str]
+
+
+def port(run_sql: Callable[[str], Any], names: Mapping[str, Any] = {}, macros: Mapping[str, Callable[..., Any]] = {},
+         warn: Callable[[str], None] = print) -> Callable[..., Any]:  # fmt: skip
+    """The core's port to the macros that read or write state: ``port(...)(name, *args)`` renders the macro
+    ``name`` as ``render`` does, with ``run_query`` running its statement through ``run_sql`` (a statement's
+    text to a DataFrame), ``names`` in its context as dbt gives them (``this``, ``is_incremental``, ``var``,
+    ``config``, ``model``, ``adapter``, ``execute``, ``flags``, ``exceptions``, ...) and ``macros`` in place of
+    the package's own (what dbt read before a Python model's code ran). Each port has a context of its own."""
+
+    def run_query(statement: str) -> QueryResult:
+        found = run_sql(statement)
+        return QueryResult(found.collect(), list(found.columns))
+
+    exceptions = SimpleNamespace(raise_compiler_error=_raise_compiler_error, warn=warn)
+    namespace = _namespace({"run_query": run_query, "exceptions": exceptions, **names}, macros)
+    return lambda name, *args, **kwargs: getattr(namespace, name)(*args, **kwargs)
