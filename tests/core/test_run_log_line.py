@@ -6,9 +6,18 @@ from datetime import date, datetime
 
 import pytest
 
-from dbt_inc_join.io.watermark import named_watermark_text, watermark_text
 from dbt_inc_join.plan.window import OutputWindow, read_ranges, run_log_line
+from dbt_inc_join.sql_text import render
 from dbt_inc_join.sql_text.time_units import TimeUnit
+
+
+def watermark_text(a_max, b_max) -> str:
+    return render("_watermark_text", a_max, b_max)
+
+
+def named_watermark_text(names, maxima) -> str:
+    return render("_named_watermark_text", names, maxima)
+
 
 pytestmark = pytest.mark.one_engine  # engine-independent: `make test` runs it on Spark 4 only
 

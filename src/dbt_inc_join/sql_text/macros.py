@@ -67,22 +67,34 @@ def macro_blocks(root: Path) -> Iterator[tuple[str, str]]:
             yield found.group(1), found.group(0)
 
 
+class _Context(dict[str, Any]):
+    """The names a macro sees: dbt's (as given) and the package's macros, each made on its first use."""
+
+    def __contains__(self, name: object) -> bool:
+        return dict.__contains__(self, name) or name in _texts()
+
+    def __missing__(self, name: str) -> Callable[..., Any]:
+        if name not in _texts():
+            raise KeyError(name)
+        self[name] = found = _callable(name, self)
+        return found
+
+
 class _Namespace:
     """``dbt_inc_join``: each macro by name (as an attribute, an item, or ``name in dbt_inc_join``)."""
 
-    def __init__(self, calls: dict[str, Callable[..., Any]]) -> None:
-        self.__dict__["_calls"] = calls
+    def __init__(self, context: _Context, macros: Mapping[str, Callable[..., Any]]) -> None:
+        self.__dict__.update(_context=context, _macros=macros)
 
     def __getattr__(self, name: str) -> Callable[..., Any]:
-        try:
-            return self.__dict__["_calls"][name]
-        except KeyError:
-            raise AttributeError(f"inc_join: the package has no macro {name}") from None
+        if name not in self:
+            raise AttributeError(f"inc_join: the package has no macro {name}")
+        return self.__dict__["_context"][name]  # type: ignore[no-any-return]
 
     __getitem__ = __getattr__
 
     def __contains__(self, name: object) -> bool:
-        return name in self.__dict__["_calls"]
+        return name in _texts() or name in self.__dict__["_macros"]
 
 
 def _modules() -> SimpleNamespace:
@@ -127,10 +139,10 @@ def _template(name: str) -> jinja2.Template:
 
 def _namespace(names: Mapping[str, Any], macros: Mapping[str, Callable[..., Any]]) -> _Namespace:
     """Every macro, each compiled on its own, in a context like dbt's with ``names`` in it; ``macros`` in place of
-    the package's macros of those names."""
-    calls: dict[str, Callable[..., Any]] = {}
-    namespace = _Namespace(calls)
-    context: dict[str, Any] = {
+    the package's macros of those names. A macro may call another of the package by its bare name, as in dbt."""
+    context = _Context(_environment().globals)
+    namespace = _Namespace(context, macros)
+    context.update({
         NAMESPACE: namespace,
         "return": _return,
         "modules": _modules(),
@@ -139,9 +151,8 @@ def _namespace(names: Mapping[str, Any], macros: Mapping[str, Callable[..., Any]
         "fromjson": _fromjson,
         "var": lambda name, default=None: default,
         **names,
-    }
-    calls.update({name: _callable(name, context) for name in _texts()}, **macros)
-    context.update(calls)  # a macro may call another of the package by its bare name, as in dbt
+        **macros,
+    })  # fmt: skip
     return namespace
 
 
@@ -151,14 +162,15 @@ def _macros() -> _Namespace:
     return _namespace({}, {})
 
 
-def _callable(name: str, context: dict[str, Any]) -> Callable[..., Any]:
+def _callable(name: str, context: _Context) -> Callable[..., Any]:
     """The macro as dbt calls it: its return(...) value, else its rendered text. Bound to ``context`` on its first
     call."""
     compiled: list[Any] = []
 
     def call(*args: Any, **kwargs: Any) -> Any:
         if not compiled:
-            compiled.append(getattr(_template(name).make_module(vars=context), _EXPORTED + name))
+            module = _template(name).make_module(vars=context, shared=True)  # the context itself, not a copy
+            compiled.append(getattr(module, _EXPORTED + name))
         try:
             return str(compiled[0](*args, **kwargs))
         except _Returned as returned:
