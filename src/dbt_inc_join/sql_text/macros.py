@@ -89,7 +89,7 @@ class _Namespace:
     def __getattr__(self, name: str) -> Callable[..., Any]:
         if name not in self:
             raise AttributeError(f"inc_join: the package has no macro {name}")
-        return self.__dict__["_context"][name]  # type: ignore[no-any-return]
+        return self.__dict__["_context"][name]
 
     __getitem__ = __getattr__
 

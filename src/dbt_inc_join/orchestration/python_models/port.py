@@ -48,7 +48,7 @@ def model_port(dbt: Any, frames: Mapping[str, DataFrame], warn: Any) -> Any:
     context = dbt_context(dbt)
     spark = next(iter(frames.values())).sparkSession
     this = str(dbt.this)
-    ledger = context.get("ledger_relation") if context.get("records_runs") else None
+    ledger: str | None = context.get("ledger_relation") if context.get("records_runs") else None
     own_format = context.get("file_format") if context.get("file_format") in ("delta", "iceberg") else None
     batch = None
     if context.get("batch_start"):
@@ -70,12 +70,12 @@ def model_port(dbt: Any, frames: Mapping[str, DataFrame], warn: Any) -> Any:
         "var": var,
         "config": SimpleNamespace(get=lambda key, default=None: settings.get(key) or default),
         "model": SimpleNamespace(batch=batch, name=this.split(".")[-1], unique_id=context.get("unique_id")),
-        "adapter": SimpleNamespace(get_relation=lambda **_: True if spark.catalog.tableExists(ledger) else None),
+        "adapter": SimpleNamespace(get_relation=lambda **_: True if spark.catalog.tableExists(str(ledger)) else None),
         "execute": True,
         "invocation_id": context.get("invocation_id"),
         "flags": SimpleNamespace(WHICH="run"),
     }
-    macros = {
+    macros: dict[str, Any] = {
         "_ledger_for_this_model": lambda: ledger,
         "_ledger_state": lambda ledger, relation: dict(context["ledger"]),
         "_table_facts": lambda found: {"format": own_format if str(found) == this else None, "location": None},
