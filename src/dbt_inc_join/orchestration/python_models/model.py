@@ -11,15 +11,15 @@ from typing import Any
 
 from pyspark.sql import DataFrame
 
+from ...plan.arguments import params_of
 from ...plan.ledger import check_max_window_units
 from ...plan.plan_choice import choose_join_plan
 from ...plan.restated import join_reaches, on_restated_input_mode, with_horizon
 from ...plan.restated import restated_horizon as restated_horizon_of
-from ...plan.window import OutputWindow, parse_bound, read_ranges, run_log_line
+from ...plan.window import OutputWindow, parse_bound
 from ...sql_text import render
-from ...sql_text.time_units import shift_value
 from ..join import prepare_join
-from ..many import PreparedMany, input_plans, plans_text, prepare_many, render_many
+from ..many import input_plans, plans_text, prepare_many, render_many
 from ..render import render_join
 from .port import dbt_context, model_port, resolve_dbt_window
 
@@ -198,7 +198,7 @@ def inc_join_model(
     params = prepared.params
     mode = on_restated_input_mode(on_restated_input, context.get("on_restated_input"))
     horizon = restated_horizon_of(restated_horizon, context.get("restated_horizon"))
-    port = model_port(dbt, {"a": prepared.df_a, "b": prepared.df_b}, _warn)
+    port = model_port(dbt, {"a": prepared.df_a, "b": prepared.df_b}, _warn, _log)
     port("_check_redo_config", mode)
     # inputs rewritten after a committed run read them (spec §14): checked in the run's own read ranges, which
     # the window's query fingerprints
@@ -211,21 +211,8 @@ def inc_join_model(
     found, recorded = _restated_run(dbt, port, resolve(), {"a": a, "b": b}, reaches, mode, horizon,
                                     prepared.inputs.inc_col[0], resolve)  # fmt: skip
     window = OutputWindow(found["start"], found["end"])
-    ranges = (
-        None
-        if window.is_empty
-        else read_ranges(
-            window,
-            how=params.how,
-            look_back_time=params.look_back_time,
-            max_waiting_time=params.max_waiting_time,
-            unit=params.time_uom,
-            late_match_time=params.late_match_time,
-        )
-    )
     choice = choose_join_plan(prepared, window)
-    line = run_log_line(str(dbt.this), window, found["start_reason"], found["end_reason"], ranges)
-    _log(f"{line}; plan: {choice.text}")
+    port("_log_run", params_of(params), found, {"text": choice.text})
     # the writer hands it to the post-hook record_run (spec §13); the arrival as the macro records it: the argument
     dbt.inc_join_run = _run_record(port, found, params.inc_col, recorded, choice.text)
     set_commit_metadata(dbt, prepared.df_a.sparkSession, context)
@@ -259,7 +246,7 @@ def inc_join_many_model(
     mode = on_restated_input_mode(on_restated_input, context.get("on_restated_input"))
     horizon = restated_horizon_of(restated_horizon, context.get("restated_horizon"))
     bound = {"a": first.df_a, "b": first.df_b, **{f"b{i}": other.df_b for i, other in enumerate(others, start=1)}}
-    port = model_port(dbt, bound, _warn)
+    port = model_port(dbt, bound, _warn, _log)
     port("_check_redo_config", mode)
     # inputs rewritten after a committed run read them (spec §14): checked in the run's own read ranges, which
     # the window's query fingerprints
@@ -280,26 +267,9 @@ def inc_join_many_model(
     assert end is not None
     plans = input_plans(many, start, end, reads_nothing=window.is_empty)
     text = plans_text(many, plans)
-    _log(f"{many_run_log_line(str(dbt.this), found, many)}; plan: {text}")
+    prepared = [{"name": item.spec.name, "params": {"look_back_time": item.prepared.params.look_back_time}}
+                for item in many.inputs]  # fmt: skip
+    port("_log_many_run", found, reach_a, prepared, text)
     dbt.inc_join_run = _run_record(port, found, many.inc_col_a, recorded, text)
     set_commit_metadata(dbt, a.sparkSession, context)
     return render_many(many, start, end, plans, empty=window.is_empty)
-
-
-def many_run_log_line(target: str, found: dict[str, Any], many: PreparedMany) -> str:
-    """The run's line (the macro _log_many_run writes the same text): a's range, then each input's by name."""
-    window, unit = OutputWindow(found["start"], found["end"]), many.time_uom
-    reasons = found["start_reason"], found["end_reason"]
-    if window.is_empty:
-        line = run_log_line(target, window, *reasons, None)
-        return line.replace("inc_join ", "inc_join_many ", 1)
-    reach = max(item.prepared.params.max_waiting_time for item in many.inputs)
-    a_lower = None if window.start is None else shift_value(window.start, -reach, unit)
-    assert window.end is not None, "a window that is not empty has an end"
-    ranges = ((a_lower, window.end), (a_lower, window.end))
-    line = run_log_line(target, window, *reasons, ranges).split(", b ")[0]
-    reads = []
-    for item in many.inputs:
-        lower = None if a_lower is None else shift_value(a_lower, -item.prepared.params.look_back_time, unit)
-        reads.append(f"{item.spec.name} {lower or 'beginning'}..{window.end}")
-    return (line + ", " + ", ".join(reads)).replace("inc_join ", "inc_join_many ", 1)

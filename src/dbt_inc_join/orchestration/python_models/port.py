@@ -40,8 +40,9 @@ def columns(df: DataFrame) -> list[SimpleNamespace]:
     return [SimpleNamespace(name=f.name, dtype=f.dataType.simpleString()) for f in df.schema.fields]
 
 
-def model_port(dbt: Any, frames: Mapping[str, DataFrame], warn: Any) -> Any:
-    """The port of this model's run: ``frames`` bound where the macros name ``relation(name)``. What dbt read
+def model_port(dbt: Any, frames: Mapping[str, DataFrame], warn: Any, log: Any) -> Any:
+    """The port of this model's run: ``frames`` bound where the macros name ``relation(name)``, the macros' warnings
+    and log lines going to ``warn`` and ``log``. What dbt read
     before the model's code ran stands for the macros that read it: the ledger's state of the table
     (_ledger_state), the upstream tables' markers (_upstream_state); the only relation the macros then ask dbt's
     adapter about is the ledger, and the only format (_table_facts) the model's own table's."""
@@ -72,6 +73,7 @@ def model_port(dbt: Any, frames: Mapping[str, DataFrame], warn: Any) -> Any:
         "model": SimpleNamespace(batch=batch, name=this.split(".")[-1], unique_id=context.get("unique_id")),
         "adapter": SimpleNamespace(get_relation=lambda **_: True if spark.catalog.tableExists(str(ledger)) else None),
         "execute": True,
+        "log": lambda message, info=False: log(message),
         "invocation_id": context.get("invocation_id"),
         "flags": SimpleNamespace(WHICH="run"),
     }
