@@ -1,8 +1,9 @@
-"""The dbt Python-model variant: resolve the run's output window from dbt's state, then call the core.
+"""The dbt Python-model variant: the steps a SQL model takes (the output window, the restated check and redo, the
+run's log line and record) run by the same macros, through the model's port (port.py), then the core's statement.
 
-Python models cannot call macros or ``var()``. inc_join's Python writer (macros/python_models) hands them
-what the SQL macro reads from Jinja as ``dbt.inc_join_context``: the materialization, the microbatch batch and
-the ``inc_join_output_window_start/end`` vars. The rules are those of ``dbt_inc_join.output_window``.
+Python models cannot call macros or ``var()``. inc_join's Python writer (macros/io/_py_writer.sql) hands them
+what the SQL macro reads from Jinja as ``dbt.inc_join_context``: the materialization, the microbatch batch, the
+vars, and what dbt read of the ledger and the upstream tables before the model's code ran.
 """
 
 from __future__ import annotations
