@@ -42,10 +42,10 @@ def columns(df: DataFrame) -> list[SimpleNamespace]:
 
 def model_port(dbt: Any, frames: Mapping[str, DataFrame], warn: Any, log: Any) -> Any:
     """The port of this model's run: ``frames`` bound where the macros name ``relation(name)``, the macros' warnings
-    and log lines going to ``warn`` and ``log``. What dbt read
-    before the model's code ran stands for the macros that read it: the ledger's state of the table
-    (_ledger_state), the upstream tables' markers (_upstream_state); the only relation the macros then ask dbt's
-    adapter about is the ledger, and the only format (_table_facts) the model's own table's."""
+    and log lines going to ``warn`` and ``log``. What dbt read before the model's code ran stands for the macros
+    that read it: the ledger's state of the table (_ledger_state), the upstream tables' markers (_upstream_state);
+    the only relation the macros then ask dbt's adapter about is the ledger, and the only format (_table_facts)
+    the model's own table's."""
     context = dbt_context(dbt)
     spark = next(iter(frames.values())).sparkSession
     this = str(dbt.this)
