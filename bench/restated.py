@@ -12,7 +12,7 @@ from datetime import date, datetime, timedelta, timezone
 
 from pyspark.sql.types import DateType
 
-from dbt_inc_join.io.watermark import latest_arrivals
+from dbt_inc_join.io.watermark import availability_watermark
 from dbt_inc_join.sql_text.time_units import TimeUnit
 
 from .ledger import (
@@ -120,15 +120,15 @@ def is_check_statement(text: str) -> bool:
 
 def alone(spark, case: RestatedCase, start: date, checks: Sequence[str]) -> tuple[float, float]:
     """Seconds of the run's check query and of the watermark's query that a run without the check sends instead
-    (latest_arrivals, the Python twin of the macro _latest_arrivals), one after the other on this session, in the
-    same state: (check, watermark)."""
+    (availability_watermark: the macro _latest_arrivals's query over DataFrames), one after the other on this
+    session, in the same state: (check, watermark)."""
     began = time.perf_counter()
     for text in checks:
         spark.sql(text).collect()
     check = time.perf_counter() - began
     sides = [(spark.table(f"{DATABASE}.{side}_{case.history}d"), INC_COL, DateType()) for side in ("a", "b")]
     began = time.perf_counter()
-    latest_arrivals(sides, TimeUnit.DAY, start)
+    availability_watermark(sides, TimeUnit.DAY, start)
     return check, time.perf_counter() - began
 
 

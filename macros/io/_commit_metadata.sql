@@ -47,7 +47,7 @@
   {#- The query of the table's last 20 commits, columns version, timestamp, operation, userMetadata (the run's
       metadata); none for other formats. Delta: DESCRIBE HISTORY (whose other columns are ignored); Iceberg: the
       snapshots metadata table. Run only when the next run finds rows after the last committed window
-      (_committed_state; resolve_window.py for Python models). -#}
+      (_committed_state). -#}
   {%- if file_format == 'delta' -%}
     {{ return('DESCRIBE HISTORY ' ~ relation ~ ' LIMIT 20') }}
   {%- elif file_format == 'iceberg' -%}

@@ -70,6 +70,7 @@ dbt.inc_join_context = {
     "unique_id": {{ dbt_inc_join._py_text(model.unique_id) }},
     "ledger": {{ dbt_inc_join._py_json(ledger_state) }},
     "records_runs": {{ 'False' if ledger is none else 'True' }},
+    "ledger_relation": {{ dbt_inc_join._py_text(ledger) }},
     "on_restated_input": {{ dbt_inc_join._py_text(var('inc_join_on_restated_input', none)) }},
     "restated_horizon": {{ dbt_inc_join._py_json(var('inc_join_restated_horizon', none)) }},
     "redo_from": {{ dbt_inc_join._py_text(var('inc_join_redo_from', none)) }},

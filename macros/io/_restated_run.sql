@@ -1,5 +1,5 @@
 {#- A dbt run's steps with restated inputs (spec §14): the check before the write, the redo, what the run
-    records (restated.py's second half, same names); the fingerprints and the rules are in _restated.sql. -#}
+    records, for SQL and Python models; the fingerprints and the rules are in _restated.sql. -#}
 
 {% macro _is_writing_run() %}
   {#- A dbt command that writes the model (dbt compile or show render it too, and must not change a thing). -#}
@@ -260,7 +260,7 @@
 {% endmacro %}
 
 {% macro _redo_drop_sql(relation, inc_col, first, file_format, partitions) %}
-  {#- The statements that empty a table from the unit `first` on (io/redo.py: begin_redo runs them too).
+  {#- The statements that empty a table from the unit `first` on.
       partitions: SHOW PARTITIONS' rows of a parquet table ('RecDate=2025-03-06', or 'ts=2025-03-06 05%3A00%3A00':
       the catalog's, no data read); none on Delta and Iceberg, which delete by the arrival column. -#}
   {%- set column = dbt_inc_join._quote(inc_col) -%}

@@ -8,7 +8,7 @@
 {% endmacro %}
 
 {% macro _run_record(window, arrival_column, language, restated=none, plan=none) %}
-  {#- What a run decided, as the post-hook records it (orchestration/python_models/model.py: run_record is the same dict).
+  {#- What a run decided, as the post-hook records it, for SQL and Python models.
       restated: what the run found of its inputs (_restated_record: fingerprints, restated units); plan: the
       text of its plan (spec §15). -#}
   {{ return({

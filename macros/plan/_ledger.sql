@@ -1,6 +1,5 @@
 {#- Where an incremental run starts when its model records its runs, and how much of the way it goes
-    (max_window_units), spec §13; ledger.py holds the same rules (committed_state, ledger_start,
-    check_max_window_units, units_between, cap_window). -#}
+    (max_window_units), spec §13. -#}
 
 {% macro _ledger_state(ledger, relation) %}
   {#- What the ledger knows of the table behind `relation`: its table_id (none: the table was never recorded,
@@ -84,8 +83,7 @@
 {% endmacro %}
 
 {% macro _committed_state(ledger, relation, inc_col, time_uom) %}
-  {#- The ledger's state of the table and the table's latest output arrival, reading no more than needed
-      (ledger.py: committed_state is the same steps):
+  {#- The ledger's state of the table and the table's latest output arrival, reading no more than needed:
       - the table's rows from the last committed window's start on give its latest arrival when it has any;
       - the whole table only when it has none there although that window wrote rows (rows gone);
       - the ledger only when the table holds rows after the window the table property names;
@@ -111,7 +109,7 @@
 {% macro _ledger_start(state, latest, inc_col, time_uom) %}
   {#- The start of an incremental run from the ledger state and the table's latest output arrival (a unit value
       or none), with its reason; none when the table was never recorded (then the table decides, as without
-      the ledger). ledger.py: ledger_start is the same rule.
+      the ledger).
       - no committed run of this table: the run that made it was killed; start from the beginning;
       - the table holds rows after the last committed window: a run wrote and was killed before it recorded
         (or inside its renames); start after the committed window, so that run is done again;
@@ -183,7 +181,7 @@
 
 {% macro _cap_window(start, end, empty, max_window_units, time_uom) %}
   {#- A run finalises at most max_window_units units: a first run over years, or a catch-up after downtime,
-      goes in committed chunks, one per dbt run (ledger.py: cap_window is the same rule). -#}
+      goes in committed chunks, one per dbt run. -#}
   {%- set cap = dbt_inc_join._max_window_units(max_window_units) -%}
   {%- if cap is none or empty or start is none -%}
     {{ return({'end': end, 'units_behind': 0, 'reason': none}) }}

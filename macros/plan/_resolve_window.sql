@@ -1,7 +1,7 @@
-{#- The output window of spec §6, step by step; the same rules as orchestration/python_models/resolve_window.py: resolve_dbt_window.
-    A unit test's given rows take the same steps as SQL over them (_fixtures.sql: _window_in_sql); both paths
-    share the inputs' arrival sides, the given bounds, the earliest arrival's rule and the watermark's
-    (_watermark.sql). -#}
+{#- The output window of spec §6, step by step, for SQL and Python models (orchestration/python_models/port.py).
+    A unit test's given rows take the same steps as SQL over them (_window_in_sql, below); both paths
+    share the inputs' arrival sides, the given bounds, the earliest arrival's rule and the watermark's (below; its
+    query is io/_watermark.sql's _latest_arrivals). -#}
 
 {% macro _resolve_window(a, b, a_columns, b_columns, inc_col, time_uom, how, output_window_start, output_window_end,
                          max_window_units=none, more_inputs=[], names=none, redo=none, reaches=none) %}
@@ -198,4 +198,183 @@
     {%- do bounds.update({'end': dbt_inc_join._parse_bound(last_moment, 'model.batch.event_time_end', time_uom), 'end_reason': 'microbatch batch end - 1 ' ~ time_uom}) -%}
   {%- endif -%}
   {{ return(bounds) }}
+{% endmacro %}
+
+{% macro _window_in_sql(sides, inc_col, time_uom, how, explicit, max_window_units) %}
+  {#- The output window of spec §6 decided by SQL over the given rows: the same rules as _resolve_window, with
+      the largest output arrival in `this`, the earliest arrivals and the watermark as scalar subqueries over the
+      fixtures' CTEs. The bounds come out as SQL bounds ({'sql', 'units', 'time_uom'}: _shift_value and _sql_literal take them).
+      `sides` as _arrival_sides gives them: with inc_join_many's further inputs the watermark is the earliest of all. -#}
+  {%- set arrivals = dbt_inc_join._arrival_subqueries(sides, inc_col, time_uom) -%}
+  {%- set start = dbt_inc_join._start_in_sql(explicit, how, inc_col, time_uom) -%}
+  {%- set end = dbt_inc_join._end_in_sql(explicit, sides, max_window_units, time_uom) -%}
+  {%- set ctes -%}
+_inc_join_window as (
+    select window_start,
+           {{ end.sql }} as window_end
+    from (
+        select {{ start.sql }} as window_start,
+               {{ end.watermark_sql }} as watermark
+        from (
+            select {{ arrivals | join(',\n                   ') }}
+        ) _inc_join_arrivals
+    ) _inc_join_window_parts
+),
+  {%- endset -%}
+  {%- set bound = {'units': 0, 'time_uom': time_uom} -%}
+  {{ return({'start': dict(bound, sql='(SELECT window_start FROM _inc_join_window)'),
+             'end': dict(bound, sql='(SELECT window_end FROM _inc_join_window)'),
+             'empty': false, 'in_sql': true, 'ctes': ctes ~ '\n',
+             'start_reason': start.reason, 'end_reason': end.reason,
+             'watermark': none, 'a_max': none, 'b_max': none, 'time_uom': time_uom, 'units_behind': 0}) }}
+{% endmacro %}
+
+{% macro _arrival_subqueries(sides, inc_col, time_uom) %}
+  {#- The arrivals the rules read, each one scalar subquery over a CTE: <side>_max, <side>_min, this_max. -#}
+  {%- set unit_type = dbt_inc_join._unit_type(time_uom) -%}
+  {%- set arrivals = [] -%}
+  {%- for side, relation, column, raw_type in sides -%}
+    {%- set arrival = dbt_inc_join._truncate_sql(dbt_inc_join._quote(column.name), time_uom) -%}
+    {%- do arrivals.append('(SELECT max(' ~ arrival ~ ') FROM ' ~ relation ~ ') AS ' ~ side ~ '_max') -%}
+    {%- do arrivals.append('(SELECT min(' ~ arrival ~ ') FROM ' ~ relation ~ ') AS ' ~ side ~ '_min') -%}
+  {%- endfor -%}
+  {%- set this_arrival = dbt_inc_join._truncate_sql(dbt_inc_join._quote(inc_col), time_uom) -%}
+  {%- do arrivals.append(('CAST(NULL AS ' ~ unit_type ~ ')' if this is none else '(SELECT max(' ~ this_arrival ~ ') FROM ' ~ this ~ ')') ~ ' AS this_max') -%}
+  {{ return(arrivals) }}
+{% endmacro %}
+
+{% macro _start_in_sql(explicit, how, inc_col, time_uom) %}
+  {#- start: an explicit bound, else after the largest output arrival in `this` (no rows given: none), else the
+      earliest arrival (_earliest_of). -#}
+  {%- set earliest = dbt_inc_join._earliest_of(how) -%}
+  {%- set names = [] -%}
+  {%- for side in earliest.sides -%}{%- do names.append(side ~ '_min') -%}{%- endfor -%}
+  {#- Spark's least skips NULLs: the earliest of the sides that have rows -#}
+  {%- set earliest_sql = names[0] if names | length == 1 else 'least(' ~ names | join(', ') ~ ')' -%}
+  {%- if explicit.start is not none -%}
+    {{ return({'sql': dbt_inc_join._sql_literal(explicit.start, dbt_inc_join._unit_type(time_uom)), 'reason': explicit.start_reason}) }}
+  {%- elif is_incremental() -%}
+    {{ return({'sql': 'coalesce(' ~ dbt_inc_join._add_units_sql('this_max', 1, time_uom) ~ ', ' ~ earliest_sql ~ ')',
+               'reason': 'max(' ~ inc_col ~ ') in this + 1 ' ~ time_uom ~ ', else the ' ~ earliest.text}) }}
+  {%- endif -%}
+  {{ return({'sql': earliest_sql, 'reason': earliest.text}) }}
+{% endmacro %}
+
+{% macro _end_in_sql(explicit, sides, max_window_units, time_uom) %}
+  {#- end: an explicit bound or the watermark, capped at the watermark (none while a side has no rows), then
+      at max_window_units units. {'sql', 'reason', 'watermark_sql'} -#}
+  {%- set unit_type = dbt_inc_join._unit_type(time_uom) -%}
+  {%- set maxima = [] -%}
+  {%- for side in sides -%}{%- do maxima.append(side[0] ~ '_max') -%}{%- endfor -%}
+  {%- set watermark_sql = dbt_inc_join._watermark_of(maxima, dbt_inc_join._least_sql) -%}
+  {%- set declared = dbt_inc_join._declared_watermark(time_uom) -%}
+  {%- if declared is not none -%}
+    {%- set watermark_sql = dbt_inc_join._sql_literal(declared, unit_type) -%}
+  {%- endif -%}
+  {%- set end_sql = 'watermark' -%}
+  {%- set end_reason = 'availability watermark' -%}
+  {%- if explicit.end is not none -%}
+    {%- set end_sql = dbt_inc_join._least_sql(dbt_inc_join._sql_literal(explicit.end, unit_type), 'watermark') -%}
+    {%- set end_reason = explicit.end_reason ~ ', capped at the availability watermark' -%}
+  {%- endif -%}
+  {%- set cap = dbt_inc_join._max_window_units(max_window_units) -%}
+  {%- if cap is not none -%}
+    {%- set end_sql = 'CASE WHEN window_start IS NULL THEN ' ~ end_sql ~ ' ELSE ' ~ dbt_inc_join._least_sql(end_sql, dbt_inc_join._add_units_sql('window_start', cap - 1, time_uom)) ~ ' END' -%}
+    {%- set end_reason = end_reason ~ '; max_window_units=' ~ cap -%}
+  {%- endif -%}
+  {{ return({'sql': end_sql, 'reason': end_reason, 'watermark_sql': watermark_sql}) }}
+{% endmacro %}
+
+{% macro _is_cte(relation) %}
+  {#- An input that exists only as a CTE of the query: a unit test's given rows, or an ephemeral model. -#}
+  {%- set identifier = relation.identifier if relation.identifier is defined else (relation | string) -%}
+  {{- return((identifier or '').startswith('__dbt__cte__')) -}}
+{% endmacro %}
+
+{% macro _declared_watermark(time_uom) %}
+  {#- The watermark declared by var inc_join_available_until (quiet days leave no rows to show it), or none. -#}
+  {%- set declared = var('inc_join_available_until', none) -%}
+  {{ return(none if declared in [none, ''] else dbt_inc_join._parse_bound(declared, 'inc_join_available_until', time_uom)) }}
+{% endmacro %}
+
+{% macro _earliest_of(how) %}
+  {#- Where a first run starts: the earliest arrival of a (of a or b for how = full); the sides and the text. -#}
+  {%- set sides = ['a', 'b'] if how == 'full' else ['a'] -%}
+  {{ return({'sides': sides, 'text': 'earliest arrival of ' ~ sides | join(' or ')}) }}
+{% endmacro %}
+
+{% macro _watermark_of(maxima, least) %}
+  {#- The earliest of the latest arrivals, none while one of them is none. `least`
+      takes two of them: _least_value for values, _least_sql for SQL over them. -#}
+  {%- set found = namespace(value=maxima[0]) -%}
+  {%- for latest in maxima[1:] -%}
+    {%- set found.value = least(found.value, latest) -%}
+  {%- endfor -%}
+  {{ return(found.value) }}
+{% endmacro %}
+
+{% macro _least_value(first, second) %}
+  {#- The smaller of two unit values, none when either is none. -#}
+  {{- return(none if (first is none or second is none) else [first, second] | min) -}}
+{% endmacro %}
+
+{% macro _least_sql(first, second) %}
+  {#- The smaller of two unit values, none when either is none (Spark's least skips NULLs). -#}
+  {{- return('CASE WHEN ' ~ first ~ ' IS NULL OR ' ~ second ~ ' IS NULL THEN NULL ELSE least(' ~ first ~ ', ' ~ second ~ ') END') -}}
+{% endmacro %}
+
+{% macro _watermark_from(row, sides, declared, time_uom, names=none) %}
+  {#- {'a_max', 'b_max', 'watermark', 'text'}: b_max is the earliest of the inputs' latest arrivals (several
+      inputs: none while one has none); text says how the watermark came about, with `names` (inc_join_many:
+      a, then each input's name) naming each latest arrival and the inputs that hold the watermark back. -#}
+  {%- if declared is not none -%}
+    {{ return({'a_max': none, 'b_max': none, 'watermark': declared,
+               'text': declared ~ ' declared by var inc_join_available_until'}) }}
+  {%- endif -%}
+  {%- set maxima = [] -%}
+  {%- for side in sides -%}
+    {%- do maxima.append(dbt_inc_join._parse_text_value(row[side[0] ~ '_max'], time_uom)) -%}
+  {%- endfor -%}
+  {%- set a_max = maxima[0] -%}
+  {%- set b_max = dbt_inc_join._watermark_of(maxima[1:], dbt_inc_join._least_value) -%}
+  {%- if names is none -%}
+    {%- set text = dbt_inc_join._watermark_text(a_max, b_max) -%}
+  {%- else -%}
+    {%- set text = dbt_inc_join._named_watermark_text(names, maxima) -%}
+  {%- endif -%}
+  {{ return({'a_max': a_max, 'b_max': b_max, 'watermark': dbt_inc_join._watermark_of([a_max, b_max], dbt_inc_join._least_value),
+             'text': text}) }}
+{% endmacro %}
+
+{% macro _watermark_text(a_max, b_max) %}
+  {#- How the watermark came about, naming the input that holds it back. -#}
+  {{ return('min(max a ' ~ (a_max or 'none') ~ ', max b ' ~ (b_max or 'none') ~ ')') }}
+{% endmacro %}
+
+{% macro _named_watermark_text(names, maxima) %}
+  {#- inc_join_many's watermark: each input's latest arrival under its name, and the inputs that hold the
+      watermark back. -#}
+  {%- set listed = [] -%}
+  {%- for name in names -%}
+    {%- do listed.append('max ' ~ name ~ ' ' ~ (maxima[loop.index0] or 'none')) -%}
+  {%- endfor -%}
+  {{ return('min(' ~ listed | join(', ') ~ '), held back by ' ~ dbt_inc_join._watermark_holders(names, maxima) | join(' and ')) }}
+{% endmacro %}
+
+{% macro _watermark_holders(names, maxima) %}
+  {#- The inputs that hold the watermark back: those without an arrival, else those whose latest arrival is
+      the watermark (ties name each). -#}
+  {%- set stalled = [] -%}
+  {%- for name in names -%}
+    {%- if maxima[loop.index0] is none -%}{%- do stalled.append(name) -%}{%- endif -%}
+  {%- endfor -%}
+  {%- if stalled -%}
+    {{ return(stalled) }}
+  {%- endif -%}
+  {%- set earliest = maxima | min -%}
+  {%- set holders = [] -%}
+  {%- for name in names -%}
+    {%- if maxima[loop.index0] == earliest -%}{%- do holders.append(name) -%}{%- endif -%}
+  {%- endfor -%}
+  {{ return(holders) }}
 {% endmacro %}

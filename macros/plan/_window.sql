@@ -55,8 +55,8 @@
 {% endmacro %}
 
 {% macro _run_log_line(target, window, ranges) %}
-  {#- The one line a run logs: the window, what decided each bound, and what it reads of each input.
-      (window.py: run_log_line writes the same text for Python models) -#}
+  {#- The one line a run logs (SQL and Python models: _log_run, _log_many_run): the window, what decided each
+      bound, and what it reads of each input. -#}
   {%- if window.get('in_sql') -%}
     {{ return('inc_join ' ~ target ~ ': window decided in SQL over the given rows of a unit test; start: '
               ~ window.start_reason ~ '; end: ' ~ window.end_reason) }}

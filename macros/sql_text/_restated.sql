@@ -1,6 +1,6 @@
 {#- Inputs rewritten after a run read them (docs/spec.md §14): the fingerprints of what a run read, the units
-    that differ from what an earlier committed run read, and what a run does about them. restated.py holds the
-    same rules (same names) for Python models; _restated_run.sql, a dbt run's steps. A fingerprint record is the
+    that differ from what an earlier committed run read, and what a run does about them. _restated_run.sql holds a
+    dbt run's steps (SQL and Python models). A fingerprint record is the
     same JSON in both languages:
     {"ranges": {input: [lower, upper]}, "units": {input: {unit: "rows:hash"}}}, as 'yyyy-MM-dd HH:mm:ss' text. -#}
 

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import json
 from datetime import date, datetime
+from types import SimpleNamespace
 
 import pytest
 
-from dbt_inc_join.plan.ledger import check_max_window_units, committed_state, ledger_start
+from dbt_inc_join.plan.ledger import check_max_window_units
 from dbt_inc_join.sql_text import render
+from dbt_inc_join.sql_text.macros import port
 from dbt_inc_join.sql_text.time_units import TimeUnit
 
 pytestmark = pytest.mark.one_engine  # engine-independent: `make test` runs it on Spark 4 only
@@ -23,6 +25,12 @@ STATE = {
     "last_start": "2025-01-04 00:00:00",
     "last_rows": 30,
 }
+
+
+def ledger_start(state: dict, latest, inc_col: str, unit: TimeUnit) -> SimpleNamespace | None:
+    """The macro _ledger_start: where an incremental run starts by the ledger, and why."""
+    found = render("_ledger_start", state, latest, inc_col, unit.value)
+    return None if found is None else SimpleNamespace(**found)
 
 
 def test_a_table_the_ledger_never_saw_is_left_to_the_table():
@@ -116,6 +124,26 @@ def no_ledger_read() -> dict:
     raise AssertionError("the ledger was read")
 
 
+def no_commit_read() -> dict:
+    raise AssertionError("the table's commits were read")
+
+
+def committed_state(state, latest_from, read_ledger, unit, read_last_commit=lambda: None) -> SimpleNamespace:
+    """The macro _committed_state, with the table's latest arrival, the ledger and the table's commits as given."""
+
+    def no_query(text: str) -> None:
+        raise AssertionError(f"a query ran: {text}")
+
+    stand_ins = {
+        "_ledger_state": lambda ledger, relation: dict(state),
+        "_latest_output_arrival": lambda relation, inc_col, time_uom, since: latest_from(since),
+        "_ledger_state_from_ledger": lambda ledger, found: dict(read_ledger()),
+        "_last_commit": lambda found: read_last_commit(),
+    }
+    found = port(no_query, {}, stand_ins)("_committed_state", "s.dbt_inc_join_runs", "s.m", "RecDate", unit.value)
+    return SimpleNamespace(**found)
+
+
 def test_a_daily_run_reads_the_last_window_of_its_table_and_not_the_ledger():
     table = Table(date(2025, 1, 2), date(2025, 1, 5), date(2025, 1, 6))
     found = committed_state(POINTER, table.latest_from, no_ledger_read, DAY)
@@ -136,10 +164,6 @@ def test_rows_written_without_a_record_are_done_again_after_the_ledger_is_read()
     found = committed_state(POINTER, table.latest_from, lambda: {**STATE, "source": "ledger"}, DAY)
     start = ledger_start(found.state, found.latest, "RecDate", DAY)
     assert start is not None and start.start == date(2025, 1, 7) and "doing it again" in start.reason
-
-
-def no_commit_read() -> dict:
-    raise AssertionError("the table's commits were read")
 
 
 def test_the_table_s_commits_are_read_only_for_rows_without_a_record():

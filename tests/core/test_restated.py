@@ -5,35 +5,60 @@ tests/integration/test_restated.py."""
 from __future__ import annotations
 
 from datetime import date, datetime, timedelta
+from types import SimpleNamespace
 
 import pytest
-from pyspark.sql.types import TimestampType
 
 from dbt_inc_join import unit_fingerprints
-from dbt_inc_join.io.watermark import latest_arrivals
-from dbt_inc_join.plan.fingerprints import Side, read_units, unit_text
-from dbt_inc_join.plan.fingerprints import fingerprints as fingerprints_of
-from dbt_inc_join.plan.restated import (
-    Redo,
-    check_redo_config,
-    covers,
-    fingerprint_record,
-    latest_units,
-    on_restated_input_mode,
-    pending_units,
-    reach_ranges,
-    recorded_fingerprints,
-    restated_horizon,
-    restated_message,
-    restated_text,
-    restated_units,
-    units_read,
-    upstream_restated,
-    with_horizon,
-)
+from dbt_inc_join.plan.restated import on_restated_input_mode, restated_horizon, with_horizon
 from dbt_inc_join.plan.window import parse_bound
 from dbt_inc_join.sql_text import render
+from dbt_inc_join.sql_text.macros import port
+from dbt_inc_join.sql_text.statement import relation, run
 from dbt_inc_join.sql_text.time_units import TimeUnit
+
+
+def restated_units(previous, units, ranges):
+    return render("_restated_units", previous, units, ranges)
+
+
+def fingerprint_record(units, ranges, redone=None):
+    return render("_fingerprint_record", units, ranges, dict(redone or {}))
+
+
+def upstream_restated(previous, redone, unit: TimeUnit):
+    return render("_upstream_restated", previous, redone, unit.value)
+
+
+def restated_text(restated, unit: TimeUnit) -> str:
+    return render("_restated_text", list(restated), unit.value)
+
+
+def restated_message(target, model_name, restated, unit: TimeUnit, mode, checked, horizon, logged=()) -> str:
+    return render("_restated_message", target, model_name, list(restated), unit.value, mode, checked, horizon,
+                  list(logged))  # fmt: skip
+
+
+def pending_units(found, outstanding):
+    return render("_pending_units", list(found), list(outstanding or []))
+
+
+def recorded_fingerprints(records, ranges):
+    return render("_recorded_fingerprints", list(records), ranges)
+
+
+def covers(record, ranges) -> bool:
+    return render("_covers", record, ranges)
+
+
+def check_redo_config(config: dict, mode: str) -> None:
+    """The macro _check_redo_config with this model config and var inc_join_redo_from."""
+    names = {
+        "config": SimpleNamespace(get=lambda key, default=None: config.get(key, default)),
+        "var": lambda name, default=None: config.get("redo_from") if name == "inc_join_redo_from" else default,
+    }
+    port(lambda text: None, names)("_check_redo_config", mode)
+
 
 SCHEMA = "k int, amount decimal(10,2), tags map<string,int>, RecDate date"
 ROWS = [
@@ -98,7 +123,8 @@ def test_a_range_and_hour_units(spark):
 @pytest.mark.parametrize("unit", ["day", "hour"])
 def test_the_watermarks_query_gives_the_latest_arrivals_and_the_checks_fingerprints(spark, unit):
     """A run that checks its inputs reads them once before the join (spec §14): the read units' latest units from
-    the start on are latest_arrivals' answer, and the units of each queried range are fingerprints' answer."""
+    the start on are _latest_arrivals' answer, and the units of each queried range are _fingerprints' answer (the
+    macros, run on Spark through the port)."""
     time_unit = TimeUnit(unit)
     step = timedelta(days=1) if unit == "day" else timedelta(hours=1)
     first = datetime(2025, 3, 1)
@@ -106,26 +132,32 @@ def test_the_watermarks_query_gives_the_latest_arrivals_and_the_checks_fingerpri
     a = spark.createDataFrame([(i, f"a{i}", first + step * (i % 9) + step / 3) for i in range(40)], schema)
     b = spark.createDataFrame([(i, f"b{i}", first + step * (i % 6)) for i in range(30)], schema)
     empty = spark.createDataFrame([(i, "c", first + step * (i % 3)) for i in range(5)], schema)
-    sides = [Side(name, df, "ts", TimestampType()) for name, df in (("a", a), ("b", b), ("c", empty))]
+    frames = {"a": a, "b": b, "c": empty}
+    macros = port(lambda text: run(text, {n: df for n, df in frames.items() if relation(n) in text}))
+    columns = [("k", "int"), ("note", "string"), ("ts", "timestamp")]
+    sides = [{"name": n, "relation": relation(n), "columns": columns, "arrival": "ts", "raw_type": "timestamp"}
+             for n in frames]  # fmt: skip
     start = parse_bound(first + step * 4, "start", time_unit)
     reach = {"a": 2, "b": 3, "c": 1}
-    read = read_units(sides, reach, start, time_unit)
-    expected = latest_arrivals([(s.df, s.arrival, s.data_type) for s in sides], time_unit, start)
-    assert latest_units(read, ["a", "b", "c"], start, time_unit) == expected
-    assert expected[1] == parse_bound(first + step * 5, "b", time_unit) and expected[2] is None
-    queried = reach_ranges(reach, start, parse_bound(first + step * 5, "end", time_unit), time_unit)
-    units = units_read(read, queried)
+    read = macros("_read_units", sides, reach, start, unit)
+    arrivals = [(s["name"], s["relation"], {"name": "ts"}, "timestamp") for s in sides]
+    row = macros("_latest_arrivals", arrivals, start, None, False, unit)
+    expected = [row[f"{name}_max"] for name in frames]
+    assert macros("_latest_units", read, list(frames), start) == expected
+    assert expected[1] == render("_unit_text", parse_bound(first + step * 5, "b", time_unit)) and expected[2] is None
+    queried = render("_reach_ranges", reach, start, parse_bound(first + step * 5, "end", time_unit), unit)
+    units = render("_units_read", read, queried)
     assert units is not None
     within = {
         name: {text: value for text, value in units.get(name, {}).items() if bounds[0] <= text <= bounds[1]}
         for name, bounds in queried.items()
     }
-    alone = fingerprints_of(sides, queried, time_unit)
+    alone = macros("_fingerprints", sides, queried, unit)
     assert {name: found for name, found in within.items() if found} == alone
     # a: units 2..5, b: units 1..5, c: none from unit 3 on
     assert {name: len(found) for name, found in alone.items()} == {"a": 4, "b": 5}
     # a range the read units do not cover is read again
-    assert units_read(read, {"a": [unit_text(first), None]}) is None
+    assert render("_units_read", read, {"a": [render("_unit_text", first), None]}) is None
 
 
 RANGES = {"a": ["2025-03-04 00:00:00", "2025-03-09 00:00:00"]}
@@ -281,18 +313,18 @@ def test_the_horizon_var_wins_and_is_checked():
 def redo_start(start, reason, redos):
     """The macro _redo_start as (start, reason, redo_from)."""
     found = {"start": start, "reason": reason, "redo_from": None}
-    redone = render("_redo_start", found, [{"start": r.start, "reason": r.reason} for r in redos])
+    redone = render("_redo_start", found, [{"start": start, "reason": reason} for start, reason in redos])
     return redone["start"], redone["reason"], redone["redo_from"]
 
 
 def test_a_redo_starts_at_the_earliest_redo_before_the_start():
     start = date(2025, 3, 9)
-    redos = [Redo(date(2025, 3, 6), "late"), Redo(date(2025, 3, 4), "earliest"), Redo(date(2025, 3, 10), "after")]
+    redos = [(date(2025, 3, 6), "late"), (date(2025, 3, 4), "earliest"), (date(2025, 3, 10), "after")]
     assert redo_start(start, "ledger", redos) == (date(2025, 3, 4), "earliest", date(2025, 3, 4))
-    assert redo_start(start, "ledger", [Redo(date(2025, 3, 10), "after")]) == (start, "ledger", None)
+    assert redo_start(start, "ledger", [(date(2025, 3, 10), "after")]) == (start, "ledger", None)
     assert redo_start(None, "beginning", redos) == (None, "beginning", None)
     # a redo from the start itself is a redo (it replaces the partitions from there)
-    assert redo_start(start, "ledger", [Redo(start, "same")]) == (start, "same", start)
+    assert redo_start(start, "ledger", [(start, "same")]) == (start, "same", start)
 
 
 def test_a_redo_needs_a_strategy_that_replaces_the_window():

@@ -6,9 +6,25 @@ from datetime import date, datetime
 
 import pytest
 
-from dbt_inc_join.io.watermark import named_watermark_text, watermark_text
-from dbt_inc_join.plan.window import OutputWindow, read_ranges, run_log_line
+from dbt_inc_join.plan.window import OutputWindow, read_ranges
+from dbt_inc_join.sql_text import render
 from dbt_inc_join.sql_text.time_units import TimeUnit
+
+
+def watermark_text(a_max, b_max) -> str:
+    return render("_watermark_text", a_max, b_max)
+
+
+def named_watermark_text(names, maxima) -> str:
+    return render("_named_watermark_text", names, maxima)
+
+
+def run_log_line(target: str, window: OutputWindow, start_reason: str, end_reason: str, ranges) -> str:
+    """The macro _run_log_line, which SQL and Python models log through (_log_run, _log_many_run)."""
+    shown = {"start": window.start, "end": window.end, "empty": window.is_empty,
+             "start_reason": start_reason, "end_reason": end_reason}  # fmt: skip
+    return render("_run_log_line", target, shown, ranges)
+
 
 pytestmark = pytest.mark.one_engine  # engine-independent: `make test` runs it on Spark 4 only
 

@@ -1,5 +1,5 @@
 """spec §16, one commit per run: the commit a run without a record left is found in the table's own log
-(_last_commit_sql and _last_commit_of, as a Python model reads them: resolve_window._last_commit). On a real
+(the macro _last_commit over _last_commit_sql and _last_commit_of, run on Spark through the port). On a real
 Delta or Iceberg table: commits with the session's metadata setting set as a run sets it, one of them another
 table's, one with none. Run by the format legs only."""
 
@@ -7,10 +7,14 @@ from __future__ import annotations
 
 import json
 
-from dbt_inc_join.orchestration.python_models.resolve_window import _last_commit
 from dbt_inc_join.sql_text import render
+from dbt_inc_join.sql_text.macros import port
 
 TABLE = "formats.commit_log"
+
+
+def _last_commit(spark, state: dict) -> dict | None:
+    return port(spark.sql)("_last_commit", state)
 
 
 def run_metadata(relation: str, day: str) -> str:

@@ -75,7 +75,9 @@ def inc_join(
     start = parse_bound(output_window_start, "output_window_start", unit, zone)
     end = parse_bound(output_window_end, "output_window_end", unit, zone)
     if end is None:
-        end = availability_watermark(df_a, df_b, prepared.inputs.inc_col, prepared.inputs.arrival_types, unit, start)
+        sides = [(df, column, prepared.inputs.arrival_types[index]) for index, (df, column)
+                 in enumerate(zip((df_a, df_b), prepared.inputs.inc_col, strict=True))]  # fmt: skip
+        end = availability_watermark(sides, unit, start)
     return render_join(prepared, OutputWindow(start, end))
 
 

@@ -26,7 +26,7 @@ from typing import Any
 
 from pyspark.sql import DataFrame
 
-from ..io.watermark import latest_arrivals, watermark_of
+from ..io.watermark import availability_watermark
 from ..plan import arguments
 from ..plan.plan_choice import (
     PlanChoice,
@@ -316,7 +316,7 @@ def many_watermark(many: PreparedMany, start: UnitValue | None) -> UnitValue | N
     for item in many.inputs:
         inputs = item.prepared.inputs
         sides.append((item.prepared.df_b, inputs.inc_col[1], inputs.arrival_types[1]))
-    return watermark_of(*latest_arrivals(sides, many.time_uom, start))
+    return availability_watermark(sides, many.time_uom, start)
 
 
 def inc_join_many(

@@ -1,6 +1,6 @@
 """What a run reads of its inputs to know whether they were rewritten (docs/spec.md §14): the fingerprint of each
 arrival unit (rows and an order-free hash of every whole row), taken with the SQL of the macros
-(sql_text/_restated.sql). What a redo drops before it writes is io/redo.py's.
+(sql_text/_restated.sql). A dbt run's fingerprints are the macros' own queries (macros/io/_restated_run.sql).
 
 A fingerprint record is plain JSON, the same in both languages:
 ``{"ranges": {input: [lower, upper]}, "units": {input: {unit: "rows:hash"}}}``, units and bounds as
@@ -9,9 +9,7 @@ A fingerprint record is plain JSON, the same in both languages:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Sequence
 
 from pyspark.sql import DataFrame
 from pyspark.sql import functions as F
@@ -22,8 +20,6 @@ from ..sql_text.fragments import arrival_range_sql
 from ..sql_text.time_units import TimeUnit, UnitValue
 from .validation import check_choice
 from .window import parse_bound
-
-Units = dict[str, dict[str, str]]
 
 
 def fingerprint_sql(columns: Sequence[tuple[str, str]], arrival: str,
@@ -55,61 +51,3 @@ def fingerprint_rows(df: DataFrame, arrival: str, data_type: DataType, lower: Un
     per_row, per_unit, result = fingerprint_sql(columns, arrival, unit)
     found = df.where(arrival_range_sql(arrival, data_type, lower, upper, unit)).selectExpr(*per_row)
     return found.groupBy("unit_start").agg(*(F.expr(e) for e in per_unit)).selectExpr(*result)
-
-
-def unit_text(value: UnitValue | None) -> str | None:
-    """A unit value as fingerprint text (None stays None)."""
-    if value is None:
-        return None
-    return value.strftime("%Y-%m-%d %H:%M:%S") if hasattr(value, "hour") else f"{value.isoformat()} 00:00:00"
-
-
-def units_of(rows: Sequence[Sequence[Any]]) -> Units:
-    """{input: {unit: "rows:hash"}} from (input, unit, rows, hash) rows."""
-    found: Units = {}
-    for name, unit, count, hashed in rows:
-        found.setdefault(name, {})[unit] = f"{count}:{hashed}"
-    return found
-
-
-@dataclass(frozen=True)
-class Side:
-    """An input as the fingerprints read it: its name in the record (a, b, or an input's name)."""
-
-    name: str
-    df: DataFrame
-    arrival: str
-    data_type: DataType
-
-
-def fingerprints(sides: Sequence[Side], ranges: Mapping[str, Sequence[str | None]], unit: TimeUnit) -> Units:
-    """The fingerprints of every input over its range, in one Spark job."""
-    frames = []
-    for side in sides:
-        if side.name not in ranges:
-            continue
-        lower, upper = (parse_bound(bound, "fingerprint range", unit) for bound in ranges[side.name])
-        found = fingerprint_rows(side.df, side.arrival, side.data_type, lower, upper, unit)
-        frames.append(found.selectExpr(f"'{side.name}' AS input", "unit", "rows", "hash"))
-    if not frames:
-        return {}
-    union = frames[0]
-    for frame in frames[1:]:
-        union = union.unionByName(frame)
-    return units_of([tuple(row) for row in union.collect()])
-
-
-@dataclass(frozen=True)
-class ReadUnits:
-    """The fingerprints the watermark's query of a run that checks its inputs took (read_units)."""
-
-    ranges: dict[str, list[str | None]]
-    units: Units
-
-
-def read_units(sides: Sequence[Side], reach: Mapping[str, int], start: UnitValue, unit: TimeUnit) -> ReadUnits:
-    """The fingerprints of every input from its read range's first unit (start - reach) on, in one Spark job: the
-    watermark's query of a run that checks its inputs, whose latest arrivals are the latest units
-    (latest_units)."""
-    ranges = dict(render("_reach_ranges", reach, start, None, unit.value))
-    return ReadUnits(ranges, fingerprints(sides, ranges, unit))

@@ -84,18 +84,3 @@ def read_ranges(
     args = (window.start, window.end, how, look_back_time, max_waiting_time, unit.value, late_match_time)
     a_range, b_range = render("_read_ranges", *args)
     return tuple(a_range), tuple(b_range)
-
-
-def run_log_line(
-    target: str, window: OutputWindow, start_reason: str, end_reason: str, ranges: tuple[ReadRange, ReadRange] | None
-) -> str:
-    """The one line a dbt run logs: the window, what decided each bound, and what it reads of each input (the
-    macro ``_run_log_line``)."""
-    shown = {
-        "start": window.start,
-        "end": window.end,
-        "empty": window.is_empty,
-        "start_reason": start_reason,
-        "end_reason": end_reason,
-    }
-    return str(render("_run_log_line", target, shown, ranges))

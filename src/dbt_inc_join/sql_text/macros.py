@@ -15,7 +15,8 @@ from __future__ import annotations
 import datetime
 import json
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from types import SimpleNamespace
@@ -66,22 +67,34 @@ def macro_blocks(root: Path) -> Iterator[tuple[str, str]]:
             yield found.group(1), found.group(0)
 
 
+class _Context(dict[str, Any]):
+    """The names a macro sees: dbt's (as given) and the package's macros, each made on its first use."""
+
+    def __contains__(self, name: object) -> bool:
+        return dict.__contains__(self, name) or name in _texts()
+
+    def __missing__(self, name: str) -> Callable[..., Any]:
+        if name not in _texts():
+            raise KeyError(name)
+        self[name] = found = _callable(name, self)
+        return found
+
+
 class _Namespace:
     """``dbt_inc_join``: each macro by name (as an attribute, an item, or ``name in dbt_inc_join``)."""
 
-    def __init__(self, calls: dict[str, Callable[..., Any]]) -> None:
-        self.__dict__["_calls"] = calls
+    def __init__(self, context: _Context, macros: Mapping[str, Callable[..., Any]]) -> None:
+        self.__dict__.update(_context=context, _macros=macros)
 
     def __getattr__(self, name: str) -> Callable[..., Any]:
-        try:
-            return self.__dict__["_calls"][name]
-        except KeyError:
-            raise AttributeError(f"inc_join: the package has no macro {name}") from None
+        if name not in self:
+            raise AttributeError(f"inc_join: the package has no macro {name}")
+        return self.__dict__["_context"][name]
 
     __getitem__ = __getattr__
 
     def __contains__(self, name: object) -> bool:
-        return name in self.__dict__["_calls"]
+        return name in _texts() or name in self.__dict__["_macros"]
 
 
 def _modules() -> SimpleNamespace:
@@ -104,12 +117,32 @@ def _fromjson(text: Any, default: Any = None) -> Any:
 
 
 @cache
-def _macros() -> _Namespace:
-    """Every macro compiled on its own, in one environment like dbt's (extensions do and loopcontrols)."""
-    environment = jinja2.Environment(extensions=["jinja2.ext.do", "jinja2.ext.loopcontrols"])
-    calls: dict[str, Callable[..., Any]] = {}
-    namespace = _Namespace(calls)
-    context: dict[str, Any] = {
+def _environment() -> jinja2.Environment:
+    """One environment like dbt's (extensions do and loopcontrols)."""
+    return jinja2.Environment(extensions=["jinja2.ext.do", "jinja2.ext.loopcontrols"])
+
+
+@cache
+def _texts() -> dict[str, str]:
+    """Every macro's text by name, each renamed as dbt compiles it (read once)."""
+    return {
+        name: re.sub(r"macro\s+" + name + r"\s*\(", f"macro {_EXPORTED}{name}(", text, count=1)
+        for name, text in macro_blocks(macro_root())
+    }
+
+
+@cache
+def _template(name: str) -> jinja2.Template:
+    """The macro's file of one block, compiled once; each context makes its own module of it."""
+    return _environment().from_string(_texts()[name])
+
+
+def _namespace(names: Mapping[str, Any], macros: Mapping[str, Callable[..., Any]]) -> _Namespace:
+    """Every macro, each compiled on its own, in a context like dbt's with ``names`` in it; ``macros`` in place of
+    the package's macros of those names. A macro may call another of the package by its bare name, as in dbt."""
+    context = _Context(_environment().globals)
+    namespace = _Namespace(context, macros)
+    context.update({
         NAMESPACE: namespace,
         "return": _return,
         "modules": _modules(),
@@ -117,21 +150,26 @@ def _macros() -> _Namespace:
         "tojson": lambda value, default=None, sort_keys=False: json.dumps(value, sort_keys=sort_keys),
         "fromjson": _fromjson,
         "var": lambda name, default=None: default,
-    }
-    for name, text in macro_blocks(macro_root()):
-        calls[name] = _callable(environment, name, text, context)
-    context.update(calls)  # a macro may call another of the package by its bare name, as in dbt
+        **names,
+        **macros,
+    })  # fmt: skip
     return namespace
 
 
-def _callable(environment: jinja2.Environment, name: str, text: str, context: dict[str, Any]) -> Callable[..., Any]:
-    """The macro as dbt calls it: its return(...) value, else its rendered text. Compiled on its first call."""
+@cache
+def _macros() -> _Namespace:
+    """The pure macros' namespace: no dbt, no Spark."""
+    return _namespace({}, {})
+
+
+def _callable(name: str, context: _Context) -> Callable[..., Any]:
+    """The macro as dbt calls it: its return(...) value, else its rendered text. Bound to ``context`` on its first
+    call."""
     compiled: list[Any] = []
 
     def call(*args: Any, **kwargs: Any) -> Any:
         if not compiled:
-            exported = re.sub(r"macro\s+" + name + r"\s*\(", f"macro {_EXPORTED}{name}(", text, count=1)
-            module = environment.from_string(exported).make_module(vars=context)
+            module = _template(name).make_module(vars=context, shared=True)  # the context itself, not a copy
             compiled.append(getattr(module, _EXPORTED + name))
         try:
             return str(compiled[0](*args, **kwargs))
@@ -145,3 +183,29 @@ def _callable(environment: jinja2.Environment, name: str, text: str, context: di
 def render(name: str, *args: Any, **kwargs: Any) -> Any:
     """The value of the package's macro ``name`` for these arguments (what its ``return(...)`` gives)."""
     return getattr(_macros(), name)(*args, **kwargs)
+
+
+@dataclass(frozen=True)
+class QueryResult:
+    """What the macros read of dbt's run_query result (an agate table): its rows, each by position or by column
+    name (pyspark's Row), and its column names."""
+
+    rows: list[Any]
+    column_names: list[str]
+
+
+def port(run_sql: Callable[[str], Any], names: Mapping[str, Any] = {}, macros: Mapping[str, Callable[..., Any]] = {},
+         warn: Callable[[str], None] = print) -> Callable[..., Any]:  # fmt: skip
+    """The core's port to the macros that read or write state: ``port(...)(name, *args)`` renders the macro
+    ``name`` as ``render`` does, with ``run_query`` running its statement through ``run_sql`` (a statement's
+    text to a DataFrame), ``names`` in its context as dbt gives them (``this``, ``is_incremental``, ``var``,
+    ``config``, ``model``, ``adapter``, ``execute``, ``flags``, ``exceptions``, ...) and ``macros`` in place of
+    the package's own (what dbt read before a Python model's code ran). Each port has a context of its own."""
+
+    def run_query(statement: str) -> QueryResult:
+        found = run_sql(statement)
+        return QueryResult(found.collect(), list(found.columns))
+
+    exceptions = SimpleNamespace(raise_compiler_error=_raise_compiler_error, warn=warn)
+    namespace = _namespace({"run_query": run_query, "exceptions": exceptions, **names}, macros)
+    return lambda name, *args, **kwargs: getattr(namespace, name)(*args, **kwargs)
