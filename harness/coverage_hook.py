@@ -31,7 +31,7 @@ def _trace_macros(folder: str) -> None:
 
     def counted(self: Any, arguments: Any, autoescape: Any) -> Any:
         # dbt and sql_text.macros compile each macro under this prefix
-        called[self.name.removeprefix("dbt_macro__")] += 1
+        called[(self.name or "").removeprefix("dbt_macro__")] += 1  # a call block's macro has no name
         return invoke(self, arguments, autoescape)
 
     jinja2.runtime.Macro._invoke = counted  # type: ignore[method-assign]
