@@ -1,6 +1,6 @@
 {#- The query of the availability watermark (spec §6): the inputs' latest arrivals in one statement
     (_latest_arrivals); its rules, and the one an orchestrator declares, are the window's
-    (plan/_resolve_window.sql). -#}
+    (plan/_window_rules.sql). -#}
 
 {% macro _latest_arrivals(sides, start, declared, need_earliest, time_uom) %}
   {#- One query for the inputs' latest arrivals from `start` on (<side>_max, unless the watermark is declared)

@@ -1,7 +1,7 @@
 {#- dbt unit tests (dbt 1.8+ `unit_tests:`): each given input of a model becomes a CTE `__dbt__cte__<name>` of
     the unit test's own query, so it can be neither described nor queried while the macro renders. The macro then
     takes the input's columns from the table that the fixture stands for (dbt reads the fixture's column types
-    from the same table), and the window is decided in SQL, from the given rows (plan/_resolve_window.sql:
+    from the same table), and the window is decided in SQL, from the given rows (plan/_window_rules.sql:
     _window_in_sql). Normal runs never take this path: their relations are tables or views, and their bounds stay
     literals. -#}
 

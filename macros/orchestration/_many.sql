@@ -2,10 +2,6 @@
     _prepare_input): checked and prepared, and the run's log line; the SQL of one run is in _many_render.sql.
     Macros share one namespace, so many.py's private names take the prefix _many_ here. -#}
 
-{% macro _fail_many(message) %}
-  {{ exceptions.raise_compiler_error('inc_join_many: ' ~ message) }}
-{% endmacro %}
-
 {% macro _many_specs(inputs) %}
   {#- The inputs, checked: a non-empty list of mappings, names unique, each with a relation and a window, and
       one row per A row (partner first or last, or aggregate). -#}

@@ -1,5 +1,5 @@
 {#- The output window of a dbt run (spec §6): which units this run finalises, and why. The rules are in
-    _resolve_window.sql, which Python models run too (orchestration/python_models/port.py). -#}
+    orchestration/_resolve_window.sql, which Python models run too (orchestration/python_models/port.py). -#}
 
 {% macro output_window(a, b, inc_col='RecDate', time_uom='day', how='left', output_window_start=none,
                        output_window_end=none, max_window_units=none) %}

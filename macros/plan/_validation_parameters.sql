@@ -141,23 +141,6 @@
   {%- endif -%}
 {% endmacro %}
 
-{% macro _check_model_config(settings) %}
-  {#- Model-level checks on the model's config (_check_model_settings). settings: include_waiting, time_uom and
-      inc_col (the output's arrival column) of the call. -#}
-  {%- set strategy = config.get('incremental_strategy') -%}
-  {%- do dbt_inc_join._check_model_settings({
-      'materialized': config.get('materialized'),
-      'incremental_strategy': strategy,
-      'batch_size': config.get('batch_size'),
-      'include_waiting': settings.include_waiting,
-      'time_uom': settings.time_uom,
-      'arrival_column': settings.inc_col,
-      'partition_by': config.get('partition_by'),
-      'file_format': config.get('file_format'),
-      'records_runs': dbt_inc_join._ledger_for_this_model() is not none,
-      'merge_replaces_window': strategy == 'merge' and dbt_inc_join._merge_reaches_package()}, 'true') -%}
-{% endmacro %}
-
 {% macro _check_model_settings(settings, true_text) %}
   {#- Model-level checks, of SQL and Python models alike (orchestration/python_models/model.py renders this):
       provisional rows in a kept table, a strategy that cannot keep the output's rows once, and microbatch
@@ -210,4 +193,26 @@
     {%- endif -%}
   {%- endfor -%}
   {{ return(false) }}
+{% endmacro %}
+
+{% macro _on_restated_input_mode(argument) %}
+  {#- What a run does with restated units: var inc_join_on_restated_input > argument > warn. -#}
+  {%- set accepted = dbt_inc_join._argument('on_restated_input').accepted -%}
+  {%- set from_var = var('inc_join_on_restated_input', none) -%}
+  {%- if from_var not in [none, ''] -%}
+    {{ return(dbt_inc_join._choice('inc_join_on_restated_input', from_var, accepted)) }}
+  {%- endif -%}
+  {%- if argument is none -%}{{ return('warn') }}{%- endif -%}
+  {{ return(dbt_inc_join._choice('on_restated_input', argument, accepted)) }}
+{% endmacro %}
+
+{% macro _restated_horizon(argument) %}
+  {#- How many units before its read ranges a run also compares (spec §14): var inc_join_restated_horizon >
+      argument > 0. -#}
+  {%- set from_var = var('inc_join_restated_horizon', none) -%}
+  {%- if from_var not in [none, ''] -%}
+    {{ return(dbt_inc_join._window_length('inc_join_restated_horizon', from_var)) }}
+  {%- endif -%}
+  {%- if argument is none -%}{{ return(0) }}{%- endif -%}
+  {{ return(dbt_inc_join._window_length('restated_horizon', argument)) }}
 {% endmacro %}

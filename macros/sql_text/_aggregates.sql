@@ -85,3 +85,22 @@
   {%- endfor -%}
   {{ return(rendered) }}
 {% endmacro %}
+
+{% macro _balanced(expression) %}
+  {#- Parentheses balance outside quotes, and every quote closes (a cheap syntax check Spark would fail on with a
+      message that does not name the aggregate). -#}
+  {%- set state = {'depth': 0, 'quote': '', 'broken': false} -%}
+  {%- for char in expression -%}
+    {%- if state.quote -%}
+      {%- if char == state.quote -%}{%- do state.update({'quote': ''}) -%}{%- endif -%}
+    {%- elif char in ["'", '"', '`'] -%}
+      {%- do state.update({'quote': char}) -%}
+    {%- elif char == '(' -%}
+      {%- do state.update({'depth': state.depth + 1}) -%}
+    {%- elif char == ')' -%}
+      {%- do state.update({'depth': state.depth - 1}) -%}
+      {%- if state.depth < 0 -%}{%- do state.update({'broken': true}) -%}{%- endif -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {{ return(not state.broken and state.depth == 0 and not state.quote) }}
+{% endmacro %}

@@ -72,3 +72,7 @@
   {%- endfor -%}
   {{ return(text.value) }}
 {% endmacro %}
+
+{% macro _fail_many(message) %}
+  {{ exceptions.raise_compiler_error('inc_join_many: ' ~ message) }}
+{% endmacro %}

@@ -91,3 +91,16 @@
   {%- endif -%}
   {{ return('unix_seconds(CAST(' ~ column ~ ' AS TIMESTAMP)) ' ~ operator ~ ' unix_seconds(' ~ moment ~ ')') }}
 {% endmacro %}
+
+{% macro _parse_text_value(text, time_uom) %}
+  {#- A 'yyyy-MM-dd HH:mm:ss' string returned by Spark, as a unit value (none stays none). -#}
+  {%- if text is none -%}{{ return(none) }}{%- endif -%}
+  {%- set moment = modules.datetime.datetime.strptime(text, '%Y-%m-%d %H:%M:%S') -%}
+  {{ return(moment.date() if time_uom == 'day' else moment) }}
+{% endmacro %}
+
+{% macro _units_between(later, earlier, time_uom) %}
+  {%- set gap = later - earlier -%}
+  {%- if time_uom == 'day' -%}{{ return(gap.days) }}{%- endif -%}
+  {{ return(((gap.days * 86400 + gap.seconds) // (3600 if time_uom == 'hour' else 60)) | int) }}
+{% endmacro %}
