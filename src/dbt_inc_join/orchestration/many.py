@@ -28,22 +28,12 @@ from pyspark.sql import DataFrame
 
 from ..io.watermark import availability_watermark
 from ..plan import arguments
-from ..plan.plan_choice import (
-    PlanChoice,
-    choice_of,
-    forced_plan,
-    pairs_plan,
-    pairs_ranges,
-    pairs_sample,
-    pairs_sample_range,
-    pairs_side,
-    range_plan,
-)
+from ..plan.plan_choice import PlanChoice, choice_of, described_inputs, plan_of
 from ..plan.prepared import PreparedJoin
-from ..plan.validation import check_argument
+from ..plan.validation import check_argument, params_of
 from ..plan.window import parse_bound
 from ..sql_text import render, statement
-from ..sql_text.fragments import arrival_range_sql
+from ..sql_text.macros import port
 from ..sql_text.time_units import TimeUnit, UnitValue, shift_value
 from ..tables.shared_tables import MANY_INPUT_KEYS
 from .join import is_spark_dataframe, prepare_join
@@ -206,53 +196,23 @@ def prepare_many(
 def input_plans(
     many: PreparedMany, start: UnitValue | None, end: UnitValue, reads_nothing: bool = False
 ) -> list[PlanChoice]:
-    """Each input's plan (spec §15): set by its many_rows_per_key, plain when the input's read range is short
-    (range_plan), or chosen by pairs_plan from one query for every other input: the first rows of A's slice and,
-    per input, the rows of its last join window with their keys. The macro ``_many_input_plans``."""
-    unit = many.time_uom
-    a_lower = _a_lower(many, start)
-    plans: dict[int, PlanChoice] = {}
-    b_lowers: dict[int, UnitValue | None] = {}
-    for index, item in enumerate(many.inputs):
-        params = item.prepared.params
-        b_lower = None if a_lower is None else shift_value(a_lower, -params.look_back_time, unit)
-        fixed = forced_plan(params, reads_nothing) or range_plan(
-            b_lower, end, params.look_back_time, params.max_waiting_time, unit
-        )
-        if fixed is not None:
-            plans[index] = fixed
-        else:
-            b_lowers[index] = b_lower
-    # one sample of A serves every undecided input: its first window is the widest of their join windows
-    widths = [_join_width(many.inputs[index].prepared.params) for index in b_lowers]
-    reaches = {
-        index: pairs_ranges(
-            ((a_lower, end), (b_lower, end)),
-            start,
-            end,
-            many.inputs[index].prepared.params.look_back_time,
-            many.inputs[index].prepared.params.max_waiting_time,
-            unit,
-            max(widths),
-        )
-        for index, b_lower in b_lowers.items()
-    }
-    bounds = pairs_sample_range(list(reaches.values())) if reaches else None
-    if bounds is not None:
-        sampled = [index for index, reach in sorted(reaches.items()) if reach["a"] is not None]
-        sides = [pairs_side(many.inputs[index].prepared, reaches[index], unit) for index in sampled]
-        first = many.inputs[0].prepared.inputs
-        a_range = arrival_range_sql(first.inc_col[0], first.arrival_types[0], bounds[0], bounds[1], unit)
-        for index, found in zip(sampled, pairs_sample(many.df_a, a_range, sides, shared=True), strict=True):
-            plans[index] = pairs_plan(found, reaches[index], unit)
-    for index, reach in reaches.items():
-        plans.setdefault(index, pairs_plan(None, reach, unit))
-    return [plans[index] for index in range(len(many.inputs))]
-
-
-def _join_width(params: Any) -> int:
-    """An input's join window in units, the grouped plan's bucket width (``_bucket_width``)."""
-    return int(render("_bucket_width", params.look_back_time, params.max_waiting_time))
+    """Each input's plan (spec §15): the macro ``_many_input_plans`` (set by its many_rows_per_key, plain when the
+    input's read range is short, or chosen from one query for every other input), its query run by Spark."""
+    frames = {"a": many.df_a} | {f"b{index}": item.prepared.df_b for index, item in enumerate(many.inputs)}
+    prepared = [
+        {
+            "params": params_of(item.prepared.params),
+            "inputs": described_inputs(item.prepared),
+            "relation": statement.relation(f"b{index}"),
+            "name": item.spec.name,
+        }
+        for index, item in enumerate(many.inputs)
+    ]
+    window = {"time_uom": many.time_uom.value, "start": start, "end": end, "empty": reads_nothing}
+    found = port(lambda text: statement.run(text, frames))(
+        "_many_input_plans", statement.relation("a"), prepared, window, _a_lower(many, start)
+    )
+    return [plan_of(plan) for plan in found]
 
 
 def plans_text(many: PreparedMany, plans: Sequence[PlanChoice]) -> str:

@@ -21,12 +21,13 @@ from typing import Any
 from pyspark.sql import DataFrame
 
 from ..sql_text import render
-from ..sql_text.fragments import arrival_range_sql
+from ..sql_text.fragments import raw_type
+from ..sql_text.macros import port
 from ..sql_text.statement import relation, rendered, run
-from ..sql_text.time_units import TimeUnit, UnitValue
+from ..sql_text.time_units import TimeUnit
 from .prepared import PreparedJoin
 from .validation import JoinParameters, params_of
-from .window import OutputWindow, ReadRange, read_ranges
+from .window import OutputWindow
 
 
 @dataclass(frozen=True)
@@ -78,41 +79,37 @@ def forced_plan(params: JoinParameters, reads_nothing: bool) -> PlanChoice | Non
     return _plan(render("_forced_plan", params_of(params), reads_nothing))
 
 
-def range_plan(
-    b_lower: UnitValue | None, end: UnitValue, look_back_time: int, max_waiting_time: int, unit: TimeUnit
-) -> PlanChoice | None:
-    """The plain plan when B's read range ``[b_lower, end]`` spans at most PLAN_CHOICE's range_windows join windows (the
-    grouped plan's bucket width), or None: then the samples decide. No data is read (``_range_plan``)."""
-    return _plan(render("_range_plan", b_lower, end, look_back_time, max_waiting_time, unit.value))
+def plan_of(found: dict[str, Any]) -> PlanChoice:
+    """A macro's plan of a run (it always has one) as a PlanChoice."""
+    chosen = _plan(found)
+    assert chosen is not None, "a run always has a plan"
+    return chosen
+
+
+def described_inputs(prepared: PreparedJoin) -> dict[str, Any]:
+    """The inputs as the plan's macros read them (``_resolve_inputs``' keys, inc_col, raw_types)."""
+    inputs = prepared.inputs
+    return {
+        "inc_col": list(inputs.inc_col),
+        "raw_types": [raw_type(data_type) for data_type in inputs.arrival_types],
+        "keys": [list(pair) for pair in inputs.keys],
+    }
 
 
 def choose_join_plan(prepared: PreparedJoin, window: OutputWindow) -> PlanChoice:
-    """The plan of a run over ``window``: fixed_plan, range_plan, the grouped plan for one row per A, or
-    pairs_plan from one query over A's sample and B's last join window (spec §4's read ranges)."""
-    params, inputs = prepared.params, prepared.inputs
-    fixed = fixed_plan(params, window.end is None or window.is_empty)
-    if fixed is not None:
-        return fixed
-    unit = params.time_uom
-    ranges = read_ranges(
-        window,
-        how=params.how,
-        look_back_time=params.look_back_time,
-        max_waiting_time=params.max_waiting_time,
-        unit=unit,
+    """The plan of a run over ``window``: the macro ``_choose_join_plan`` (fixed, range, one row per A, or the
+    pairs of one query over A's sample and B's last join window), its query run by Spark over the DataFrames."""
+    frames = {"a": prepared.df_a, "b": prepared.df_b}
+    return plan_of(
+        port(lambda text: run(text, frames))(
+            "_choose_join_plan",
+            relation("a"),
+            relation("b"),
+            params_of(prepared.params),
+            described_inputs(prepared),
+            {"start": window.start, "end": window.end, "empty": window.is_empty},
+        )
     )
-    short = range_plan(ranges[1][0], ranges[1][1], params.look_back_time, params.max_waiting_time, unit)
-    if short is not None:
-        return short
-    if params.mode != "all":
-        # one row per A (partner first, last, aggregate) reduces B per A's (keys, arrival) either way; over a long
-        # range the buckets win, and A is often an earlier step's output, which a sample would compute
-        return PlanChoice(True, "one row per A row")
-    reach = pairs_ranges(ranges, window.start, ranges[1][1], params.look_back_time, params.max_waiting_time, unit)
-    if reach["a"] is None:
-        return pairs_plan(None, reach, unit)
-    a_range = arrival_range_sql(inputs.inc_col[0], inputs.arrival_types[0], reach["a"][0], reach["a"][1], unit)
-    return pairs_plan(pairs_sample(prepared.df_a, a_range, [pairs_side(prepared, reach, unit)])[0], reach, unit)
 
 
 @dataclass(frozen=True)
@@ -123,13 +120,6 @@ class PairsSide:
     a_keys: Sequence[str]
     b_keys: Sequence[str]
     range_sql: str
-
-
-def pairs_side(prepared: PreparedJoin, reach: dict[str, Any], unit: TimeUnit) -> PairsSide:
-    """A join's B as a side of the query: its keys and its last join window (``reach['b']``)."""
-    inputs = prepared.inputs
-    b_range = arrival_range_sql(inputs.inc_col[1], inputs.arrival_types[1], reach["b"][0], reach["b"][1], unit)
-    return PairsSide(prepared.df_b, [a for a, _ in inputs.keys], [b for _, b in inputs.keys], b_range)
 
 
 def pairs_sample(
@@ -157,33 +147,6 @@ def pairs_sample_range(reaches: Sequence[dict[str, Any]]) -> list[Any] | None:
     ranges, or None when none has one (``_pairs_sample_range``)."""
     found = render("_pairs_sample_range", list(reaches))
     return None if found is None else list(found)
-
-
-def pairs_ranges(
-    ranges: tuple[ReadRange, ReadRange],
-    start: UnitValue | None,
-    end: UnitValue,
-    look_back_time: int,
-    max_waiting_time: int,
-    unit: TimeUnit,
-    sample_width: int | None = None,
-) -> dict[str, Any]:
-    """What the query of 'auto' reads on a long run of partner = all: A's sample range (``a``, from its read
-    range's start to the end of the output window's first join window from ``start``; None when nothing lies
-    before B's last join window), B's last join window (``b``), B's read range in units (``b_units``, None
-    without a lower bound) and the window's (``far_units``); ``sample_width``: the width of A's first window when
-    one sample serves several inputs. The macro ``_pairs_ranges``."""
-    found = render(
-        "_pairs_ranges",
-        [list(r) for r in ranges],
-        start,
-        end,
-        look_back_time,
-        max_waiting_time,
-        unit.value,
-        sample_width,
-    )
-    return dict(found)
 
 
 def pairs_plan(found: dict[str, Any] | None, reach: dict[str, Any], unit: TimeUnit) -> PlanChoice:

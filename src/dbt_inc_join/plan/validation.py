@@ -52,11 +52,6 @@ class JoinParameters:
     join_cond: str | None = None  #: spec §12: an extra SQL condition partners must meet, over a. and b.
 
     @property
-    def key_pairs(self) -> tuple[tuple[str, str], ...]:
-        """Each key as (A's name, B's name)."""
-        return tuple(zip(self.join_cols, self.join_cols_b or self.join_cols, strict=True))
-
-    @property
     def inc_cols(self) -> tuple[str, str]:
         """The arrival column as (A's name, B's name)."""
         return self.inc_col, self.inc_col_b or self.inc_col

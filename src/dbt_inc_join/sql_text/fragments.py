@@ -27,8 +27,3 @@ def arrival_range_sql(
     """``lower <= trunc(column) <= upper`` on the raw column, in the shape Spark prunes partitions by
     (``_arrival_range_sql``)."""
     return str(render("_arrival_range_sql", column, raw_type(data_type), lower, upper, unit.value))
-
-
-def truncate_sql(arrival: str, unit: TimeUnit) -> str:
-    """An arrival truncated to the unit (``_truncate_sql``)."""
-    return str(render("_truncate_sql", arrival, unit.value))

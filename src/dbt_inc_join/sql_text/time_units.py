@@ -28,11 +28,6 @@ class TimeUnit(str, Enum):
             TimeUnit.MINUTE: timedelta(minutes=1),
         }[self]
 
-    @property
-    def spark_type(self) -> str:
-        """The SQL type of a truncated arrival (and of the output ``inc_col``)."""
-        return "date" if self is TimeUnit.DAY else "timestamp"
-
 
 TIME_UOM_VALUES = tuple(unit.value for unit in TimeUnit)
 
