@@ -28,7 +28,8 @@ from pyspark.sql import DataFrame
 
 from ..io.watermark import availability_watermark
 from ..plan import arguments
-from ..plan.plan_choice import PlanChoice, choice_of, described_inputs, plan_of
+from ..plan.arguments import inputs_of
+from ..plan.plan_choice import PlanChoice, choice_of, plan_of
 from ..plan.prepared import PreparedJoin
 from ..plan.validation import check_argument, params_of
 from ..plan.window import parse_bound
@@ -202,7 +203,7 @@ def input_plans(
     prepared = [
         {
             "params": params_of(item.prepared.params),
-            "inputs": described_inputs(item.prepared),
+            "inputs": inputs_of(item.prepared),
             "relation": statement.relation(f"b{index}"),
             "name": item.spec.name,
         }

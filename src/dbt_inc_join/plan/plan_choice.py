@@ -21,10 +21,10 @@ from typing import Any
 from pyspark.sql import DataFrame
 
 from ..sql_text import render
-from ..sql_text.fragments import raw_type
 from ..sql_text.macros import port
 from ..sql_text.statement import relation, rendered, run
 from ..sql_text.time_units import TimeUnit
+from .arguments import inputs_of, window_of
 from .prepared import PreparedJoin
 from .validation import JoinParameters, params_of
 from .window import OutputWindow
@@ -86,16 +86,6 @@ def plan_of(found: dict[str, Any]) -> PlanChoice:
     return chosen
 
 
-def described_inputs(prepared: PreparedJoin) -> dict[str, Any]:
-    """The inputs as the plan's macros read them (``_resolve_inputs``' keys, inc_col, raw_types)."""
-    inputs = prepared.inputs
-    return {
-        "inc_col": list(inputs.inc_col),
-        "raw_types": [raw_type(data_type) for data_type in inputs.arrival_types],
-        "keys": [list(pair) for pair in inputs.keys],
-    }
-
-
 def choose_join_plan(prepared: PreparedJoin, window: OutputWindow) -> PlanChoice:
     """The plan of a run over ``window``: the macro ``_choose_join_plan`` (fixed, range, one row per A, or the
     pairs of one query over A's sample and B's last join window), its query run by Spark over the DataFrames."""
@@ -106,8 +96,8 @@ def choose_join_plan(prepared: PreparedJoin, window: OutputWindow) -> PlanChoice
             relation("a"),
             relation("b"),
             params_of(prepared.params),
-            described_inputs(prepared),
-            {"start": window.start, "end": window.end, "empty": window.is_empty},
+            inputs_of(prepared),
+            window_of(window, prepared.params.time_uom.value),
         )
     )
 
