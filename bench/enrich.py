@@ -9,8 +9,9 @@ from datetime import date, timedelta
 
 from . import protocol
 from .data import COLUMNS, ensure, register_table
+from .labels import CODES, LABELS
 from .protocol import Cell, Suite, Target, agreed_text, find, ratio_target, types_text
-from .variants import CODES, DATABASE, LABELS, Tables, macro_call
+from .variants import DATABASE, Tables, macro_call
 
 GENERATOR_VERSION = 1
 KEY = "TrxId"

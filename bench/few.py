@@ -9,8 +9,9 @@ from datetime import timedelta
 
 from . import formats, protocol
 from .data import DataSpec, ensure_dataset, register_tables
+from .labels import PEER_B_ONLY
 from .protocol import MEMORY, Cell, Ratio, Suite, Target, agreed_text, find, ratio_target
-from .variants import PEER_B_ONLY, Case, core, core_with, equi, naive, peer
+from .variants import Case, core, core_with, equi, naive, peer
 
 OURS = ("sql", "core")
 VARIANTS = ("sql", "core", "peer", "naive")

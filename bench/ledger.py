@@ -14,8 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from . import protocol
+from .labels import LABELS
 from .protocol import Cell, Ratio, Suite, Target, agreed_text, ratio_target, types_text
-from .variants import DATABASE, FINGERPRINT, INC_COL, JOIN_COLS, LABELS, REPO
+from .variants import DATABASE, FINGERPRINT, INC_COL, JOIN_COLS, REPO
 
 PROJECT = SCHEMA = "inc_join_bench_ledger"
 LEDGER_MODEL = "dbt_inc_join_runs"

@@ -14,6 +14,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from .labels import join_type_values
 from .metrics import PlanSummary, case_bounds, summarize
 
 OBSERVATION = "inc_join_bench"
@@ -400,8 +401,6 @@ class Suite:
 
     def types(self, variant: str) -> dict[str, str]:
         """JoinType name -> its condition on ``variant``'s output (for the check run's counts)."""
-        from .variants import join_type_values
-
         return join_type_values(variant)
 
     def measure(self, spark, cells: Sequence[Cell], run) -> None:

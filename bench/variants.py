@@ -12,9 +12,8 @@ from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
-from dbt_inc_join import JoinType
-
 from .data import DATABASE
+from .labels import CODES
 from .protocol import render
 
 REPO = Path(__file__).resolve().parent.parent
@@ -23,11 +22,6 @@ DBT_PROJECT = Path(__file__).resolve().parent / "dbt"
 JOIN_COLS = ("TrxId",)
 INC_COL = "RecDate"
 
-# JoinType codes and names (the package's JoinType table), and the peer's name for a B row without partner
-# (how = full).
-LABELS = {int(join_type): join_type.label for join_type in JoinType}
-CODES = {join_type.name: int(join_type) for join_type in JoinType}  # for the hand-written SQL (bench/sql/)
-PEER_B_ONLY = "not_matched"
 KINDS = {"left": "LEFT OUTER", "full": "FULL OUTER", "inner": "INNER"}  # how -> the hand-written SQL's join
 
 # Per row: the key, where it was placed, which B row, and the derived numbers (not the JoinType itself, whose
@@ -207,10 +201,3 @@ class SqlMacro:
     def __call__(self, spark, case):
         self.compile([case])
         return spark.sql(self.compiled[case])
-
-
-def join_type_values(variant: str) -> dict[str, str]:
-    """JoinType name -> its condition on ``variant``'s JoinType column (the peer writes names, the others codes)."""
-    if variant == "peer":
-        return {name: f"JoinType = '{name}'" for name in (*LABELS.values(), PEER_B_ONLY)}
-    return {name: f"JoinType = {code}" for code, name in LABELS.items()}

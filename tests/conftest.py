@@ -38,7 +38,7 @@ settings.load_profile("inc_join")
 
 # `make test-fast` (pytest --no-spark): the tests that need no Spark job and no dbt invocation. A test needs Spark
 # when the fixture `spark` is in its fixture closure (directly, or through `project`, `inputs`, ...); a test that
-# invokes dbt carries the marker `dbt` (the integration tests, and the renders of tests/core/test_twins.py and
+# invokes dbt carries the marker `dbt` (the integration tests, and the renders of tests/core/test_renders_as_dbt.py and
 # test_changed_files.py by one `dbt run-operation` without Spark). The Spark session is a fixture, started lazily:
 # the tests left run without a JVM and without dbt's runner, and the run fails if either was started anyway (such a
 # test needs the marker or the fixture).

@@ -7,7 +7,9 @@
   {{ return(result.rows[0][1] if result and result.rows else 'UTC') }}
 {% endmacro %}
 
-{% macro _parse_bound(value, parameter, time_uom) %}
+{% macro _parse_bound(value, parameter, time_uom, spelling='sql', zone=none) %}
+  {#- A window bound as the unit that contains it, or none. The core gives `zone` (the Spark session's time
+      zone) and Python's spelling; a dbt model's is asked of Spark. -#}
   {%- if value is none or (value is string and value | trim == '') -%}
     {{ return(none) }}
   {%- endif -%}
@@ -15,7 +17,9 @@
     {%- set text = value | trim -%}
     {%- set iso = '^\\d{4}-\\d{2}-\\d{2}([ T]\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,6})?)?)?([Zz]|[+-]\\d{2}:\\d{2})?$' -%}
     {%- if not modules.re.match(iso, text) -%}
-      {{ exceptions.raise_compiler_error("inc_join: " ~ parameter ~ "='" ~ value ~ "' is not an ISO-8601 date or timestamp; use e.g. '2025-03-06' or '2025-03-06 10:00:00'.") }}
+      {{ dbt_inc_join._fail(parameter ~ '=' ~ dbt_inc_join._q(value, spelling)
+                            ~ " is not an ISO-8601 date or timestamp; use e.g. '2025-03-06' or '2025-03-06 10:00:00'.",
+                            'bound_text', spelling) }}
     {%- endif -%}
     {%- if text | length == 10 -%}
       {%- set value = modules.datetime.date.fromisoformat(text) -%}
@@ -23,10 +27,11 @@
       {%- set value = modules.datetime.datetime.fromisoformat(text.replace('Z', '+00:00').replace('z', '+00:00')) -%}
     {%- endif -%}
   {%- elif value.year is not defined or value.isoformat is not defined -%}
-    {{ exceptions.raise_compiler_error("inc_join: " ~ parameter ~ " must be a date, a datetime or an ISO-8601 string such as '2025-03-06' or '2025-03-06 10:00:00' (got " ~ value ~ ").") }}
+    {{ dbt_inc_join._fail(parameter ~ " must be a date, a datetime or an ISO-8601 string such as '2025-03-06' or '2025-03-06 10:00:00' (got "
+                          ~ dbt_inc_join._typed(value, spelling) ~ ").", 'bound_type', spelling) }}
   {%- endif -%}
   {%- if value.tzinfo is defined and value.tzinfo is not none -%}
-    {%- set zone = modules.pytz.timezone(dbt_inc_join._session_time_zone()) -%}
+    {%- set zone = modules.pytz.timezone(zone or dbt_inc_join._session_time_zone()) -%}
     {%- set value = value.astimezone(zone).replace(tzinfo=none) -%}
   {%- endif -%}
   {{ return(dbt_inc_join._floor_value(value, time_uom)) }}

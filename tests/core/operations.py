@@ -1,5 +1,6 @@
 """A run-operation of the integration project that logs one JSON document, read back through dbtRunner's callbacks
-(tests/core/test_twins.py and test_changed_files.py render the package's macros this way: no query, so no Spark)."""
+(tests/core/test_renders_as_dbt.py and test_changed_files.py render the package's macros this way: no query, so
+no Spark)."""
 
 from __future__ import annotations
 

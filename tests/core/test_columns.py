@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import sys
 from collections import Counter
 from datetime import date, datetime, timezone
 
@@ -10,6 +11,7 @@ import pytest
 
 from dbt_inc_join import inc_join
 from dbt_inc_join.plan.window import parse_bound
+from dbt_inc_join.sql_text import macros
 from dbt_inc_join.sql_text.time_units import TimeUnit
 
 from .frames import ORIGINS, bound, side_frame
@@ -299,7 +301,18 @@ def test_an_inc_join_output_read_as_a_gives_the_oracles_rows(spark, how, arrival
     assert {r[4] for r in first_rows} == codes and {r[4] for r in expected} == codes
 
 
-def test_bounds_parse_in_the_session_time_zone():
+@pytest.fixture(params=["pytz", "no pytz"])
+def time_zones(request, monkeypatch):
+    """The macros' time zones with pytz (dbt brings it) and without (the core installs without it: the renderer's
+    stand-in gives the zone from zoneinfo)."""
+    if request.param == "no pytz":
+        monkeypatch.setitem(sys.modules, "pytz", None)  # import pytz raises ImportError
+    macros._macros.cache_clear()
+    yield request.param
+    macros._macros.cache_clear()
+
+
+def test_bounds_parse_in_the_session_time_zone(time_zones):
     assert parse_bound("2025-03-06", "b", TimeUnit.DAY) == date(2025, 3, 6)
     assert parse_bound("2025-03-06 10:45:12", "b", TimeUnit.DAY) == date(2025, 3, 6)
     assert parse_bound("2025-03-06T10:45:12", "b", TimeUnit.HOUR) == datetime(2025, 3, 6, 10)

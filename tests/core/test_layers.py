@@ -145,6 +145,7 @@ def test_the_checks_see_an_upward_import_and_a_circle():
     assert {module for _, module in imported_modules(PACKAGE / "plan" / "window.py")} == {
         "dbt_inc_join.sql_text",
         "dbt_inc_join.sql_text.time_units",
+        "dbt_inc_join.plan.validation",
     }
     assert rank(layer_of("dbt_inc_join.orchestration.join"), "src") > rank(layer_of("dbt_inc_join.io.redo"), "src")
     assert rank(layer_of("dbt_inc_join.pictures"), "src") > rank(layer_of("dbt_inc_join.orchestration"), "src")

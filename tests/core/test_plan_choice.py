@@ -1,6 +1,5 @@
 """spec §15: many_rows_per_key='auto' chooses the plan of partner = all per run, from the run's own slices, and
-the rows never depend on the choice (plan_choice.py; the SQL twin is macros/plan/_plan_choice.sql, compared in
-test_twins.py)."""
+the rows never depend on the choice (plan_choice.py renders macros/plan/_plan_choice.sql through the port)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """restated.py (docs/spec.md §14): fingerprints of a DataFrame's units on real Spark, and the pure rules that
-compare them; their Jinja twins are compared as text in test_twins.py, the dbt runs in
+compare them (the core renders the fingerprints' macros); the dbt runs in
 tests/integration/test_restated.py."""
 
 from __future__ import annotations

@@ -3,54 +3,18 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, datetime, timezone, tzinfo
-from zoneinfo import ZoneInfo
 
 from ..sql_text import render
-from ..sql_text.time_units import TimeUnit, UnitValue, floor_value
-
-
-def _zone(session_time_zone: str) -> tzinfo:
-    if session_time_zone.upper() in ("UTC", "Z", "GMT"):
-        return timezone.utc
-    return ZoneInfo(session_time_zone)
+from ..sql_text.time_units import TimeUnit, UnitValue
+from .validation import checked
 
 
 def parse_bound(value: object, parameter: str, unit: TimeUnit, session_time_zone: str = "UTC") -> UnitValue | None:
-    """A window bound as a unit value (the unit that contains it), or None.
-
-    Accepts ``date``, ``datetime`` (naive ones are wall-clock time in the Spark session time zone; aware ones
-    are converted to it) and ISO-8601 strings (``'2025-03-06'``, ``'2025-03-06 10:00'``, ``'2025-03-06T10:00Z'``).
-    """
-    if value is None:
-        return None
-    if isinstance(value, str):
-        value = _parse_iso(value, parameter)
-    if isinstance(value, datetime):
-        if value.tzinfo is not None:
-            value = value.astimezone(_zone(session_time_zone)).replace(tzinfo=None)
-        return floor_value(value, unit)
-    if isinstance(value, date):
-        return floor_value(value, unit)
-    raise TypeError(
-        f"inc_join: {parameter} must be a date, a datetime or an ISO-8601 string such as '2025-03-06' or "
-        f"'2025-03-06 10:00:00' (got {type(value).__name__} {value!r})."
-    )
-
-
-def _parse_iso(text: str, parameter: str) -> UnitValue:
-    cleaned = text.strip()
-    if cleaned.endswith(("Z", "z")):
-        cleaned = cleaned[:-1] + "+00:00"
-    try:
-        if len(cleaned) == 10:
-            return date.fromisoformat(cleaned)
-        return datetime.fromisoformat(cleaned)
-    except ValueError:
-        raise ValueError(
-            f"inc_join: {parameter}={text!r} is not an ISO-8601 date or timestamp; use e.g. '2025-03-06' or "
-            "'2025-03-06 10:00:00'."
-        ) from None
+    """A window bound as a unit value (the unit that contains it), or None: the macro ``_parse_bound`` in
+    Python's spelling. Accepts ``date``, ``datetime`` (naive ones are wall-clock time in the Spark session time
+    zone; aware ones are converted to it) and ISO-8601 strings (``'2025-03-06'``, ``'2025-03-06 10:00'``,
+    ``'2025-03-06T10:00Z'``)."""
+    return checked("_parse_bound", value, parameter, unit.value, zone=session_time_zone)
 
 
 @dataclass(frozen=True)

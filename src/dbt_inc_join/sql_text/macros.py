@@ -17,10 +17,12 @@ import json
 import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from datetime import tzinfo
 from functools import cache
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import jinja2
 
@@ -97,9 +99,14 @@ class _Namespace:
         return name in _texts() or name in self.__dict__["_macros"]
 
 
+def _zone(name: str) -> tzinfo:
+    """A time zone by its name, as ``pytz.timezone`` gives it (where pytz, which dbt brings, is not installed)."""
+    return datetime.timezone.utc if name.upper() in ("UTC", "Z", "GMT") else ZoneInfo(name)
+
+
 def _modules() -> SimpleNamespace:
-    found = SimpleNamespace(datetime=datetime, re=re)
-    try:  # dbt gives pytz; the core's pure macros do not need it
+    found = SimpleNamespace(datetime=datetime, re=re, pytz=SimpleNamespace(timezone=_zone))
+    try:  # dbt gives pytz; the core installs without it
         import pytz  # type: ignore[import-untyped]
 
         found.pytz = pytz
