@@ -31,10 +31,10 @@ DBT_CHUNKED := tests/integration/test_ledger.py::test_a_chunked_first_run_equals
 DBT_UNIT := tests/integration/test_unit_tests.py
 
 .PHONY: help demo check generate test test-fast test-core test-install test-matrix test-faults test-coverage pictures java \
-	integration-deps test-lane-1 test-lane-2 test-spark4-dbt test-spark4-thrift test-spark4-ledger test-spark4-core \
+	integration-deps test-spark4-dbt test-spark4-thrift test-spark4-ledger test-spark4-restated test-spark4-core \
 	test-cluster test-spark4-cluster test-spark4-adapter test-spark4-adapter-without test-spark4-ansi-dbt \
 	test-spark35 test-formats test-formats-extra test-delta-spark41 test-iceberg-spark41 \
-	test-delta-spark35 test-thrift-delta jars clean-state bench bench-quick bench-peer thrift-server thrift-server-stop
+	test-delta-spark35 test-thrift-delta test-delta-spark41-restated jars clean-state bench bench-quick bench-peer thrift-server thrift-server-stop
 
 help: ## These targets, one line each
 	@grep -E '^[a-z0-9.-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 20
@@ -50,9 +50,11 @@ demo: $(STAMP) ## The worked example as a dbt pipeline on the embedded Spark (th
 #   spark4-core         4.3     on                 parquet   session
 #   spark4-dbt          4.3     - / off            parquet   session
 #   spark4-ledger       4.3     - / off            parquet   session (kills drawn)
+#   spark4-restated     4.3     - / off            parquet   session (restated inputs, spec §14)
 #   spark4-ansi-dbt     4.3     - / on             parquet   session (the SQL macro = core matrix)
 #   spark35             3.5     off / off          parquet   session (the core, the SQL macro = core matrix)
 #   delta-spark41       4.1     - / off            delta     session (kills drawn; no daily pipeline)
+#   delta-spark41-restated 4.1  - / off            delta     session (restated inputs from the log, spec §17)
 #   iceberg-spark41     4.1     - / off            iceberg   session (kills drawn)
 #   delta-spark35       3.5     - / on             delta     session
 #   thrift-delta        4.1     - / off            delta     Thrift Server and Spark Connect
@@ -72,43 +74,34 @@ SPARK41_FORMATS = INC_JOIN_EXPECT_SPARK=4.1 $(VENVF)/bin/python $(PYTEST) --hypo
 BASETEMP = --basetemp=.pytest-tmp/$@
 TMPDIR_READY := mkdir -p .pytest-tmp/junit &&
 
-# `make test` runs two lanes at once, each its legs one after the other: a test process keeps about one of the
-# 2 cores busy (Python, dbt and Spark's driver take turns with the executors). --output-sync prints each leg's
-# output in one piece when it ends. The environments and the jars are fetched before the lanes.
-test: java ## check and every leg, in two lanes at once (make test-matrix: every combination)
+# `make test` runs its legs two at a time (a test process keeps about one of the 2 cores busy: Python, dbt and
+# Spark's driver take turns with the executors), longest first: make starts the next leg as soon as one ends, so
+# the two cores stay busy until the last short legs (TEST_LEGS' order: the legs' times in the last runs' JUnit XML,
+# .pytest-tmp/junit/). --output-sync prints each leg's output in one piece when it ends. The environments and the
+# jars are fetched before the legs.
+TEST_LEGS := test-delta-spark41 test-spark4-dbt test-iceberg-spark41 test-spark4-restated test-spark4-core \
+	test-delta-spark41-restated test-spark35 test-spark4-ledger test-install test-delta-spark35 test-thrift-delta \
+	test-spark4-cluster test-spark4-ansi-dbt test-spark4-adapter check
+test: java ## check and every leg, two at a time (make test-matrix: every combination)
 	$(MAKE) --no-print-directory -j4 $(STAMP) $(STAMP35) $(STAMPF) $(JARS_STAMP)
 	$(MAKE) --no-print-directory $(PEER_STAMP) integration-deps
-	$(MAKE) --no-print-directory -j2 --output-sync=recurse test-lane-1 test-lane-2
+	$(MAKE) --no-print-directory -j2 --output-sync=target $(TEST_LEGS)
 
-# The integration project's package link (dbt_packages/dbt_inc_join -> ..), made once before the lanes start.
+# The integration project's package link (dbt_packages/dbt_inc_join -> ..), made once before the legs start.
 integration-deps: $(STAMP)
 	cd integration_tests && ../$(BIN)/dbt deps --project-dir .
 
-test-lane-1: # lint and types, the install tier, the Spark 4 dbt and ledger legs, Delta on 4.1
-	$(MAKE) --no-print-directory check
-	$(MAKE) --no-print-directory test-install
-	$(MAKE) --no-print-directory test-spark4-dbt
-	$(MAKE) --no-print-directory test-spark4-ledger
-	$(MAKE) --no-print-directory test-delta-spark41
-
-test-lane-2: # the cluster, Spark 3.5, the ANSI dbt leg, the core, dbt's adapter suite, Iceberg on 4.1, Delta on 3.5, thrift
-	$(MAKE) --no-print-directory test-spark4-cluster
-	$(MAKE) --no-print-directory test-spark35
-	$(MAKE) --no-print-directory test-spark4-ansi-dbt
-	$(MAKE) --no-print-directory test-spark4-core
-	$(MAKE) --no-print-directory test-spark4-adapter
-	$(MAKE) --no-print-directory test-iceberg-spark41
-	$(MAKE) --no-print-directory test-delta-spark35
-	$(MAKE) --no-print-directory test-thrift-delta
-
-test-spark4: test-spark4-dbt test-spark4-thrift test-spark4-ledger test-spark4-core ## The whole suite on Spark 4 (pyspark 4.3), parquet
+test-spark4: test-spark4-dbt test-spark4-thrift test-spark4-ledger test-spark4-restated test-spark4-core ## The whole suite on Spark 4 (pyspark 4.3), parquet
 
 test-spark4-dbt: $(STAMP)
 	$(TMPDIR_READY) $(SPARK4) $(BASETEMP) tests/integration --ignore=$(DBT_LEDGER) --ignore=$(DBT_RESTATED) \
 		--ignore=$(DBT_FORMAT_LEDGER) --ignore=$(DBT_FORMAT_RESTATED) --ignore=$(DBT_MATRIX)
 
 test-spark4-ledger: $(STAMP)
-	$(TMPDIR_READY) $(SPARK4) $(BASETEMP) $(DBT_LEDGER) $(DBT_RESTATED) --deselect $(DBT_CHUNKED)
+	$(TMPDIR_READY) $(SPARK4) $(BASETEMP) $(DBT_LEDGER) --deselect $(DBT_CHUNKED)
+
+test-spark4-restated: $(STAMP)
+	$(TMPDIR_READY) $(SPARK4) $(BASETEMP) $(DBT_RESTATED)
 
 # The core suite and the README's examples; the benchmark's quick mode (marker bench) is `make bench-quick`'s.
 test-spark4-core: $(STAMP) $(PEER_STAMP)
@@ -149,13 +142,16 @@ test-spark4-adapter-without: $(STAMP) ## the adapter suite's control run, withou
 FORMAT_TESTS := tests/formats $(DBT_PIPELINE) $(DBT_UNIT)
 FORMAT_TESTS_41 := $(FORMAT_TESTS) $(DBT_FORMAT_LEDGER) $(DBT_FORMAT_RESTATED)
 
-test-formats: test-delta-spark41 test-iceberg-spark41 test-delta-spark35 test-thrift-delta ## Delta Lake and Iceberg legs
+test-formats: test-delta-spark41 test-delta-spark41-restated test-iceberg-spark41 test-delta-spark35 test-thrift-delta ## Delta Lake and Iceberg legs
 
 # Delta's daily pipeline runs on Spark 3.5 (test-delta-spark35); on 4.1 the format's own tests, the ledger's kills and
 # restated inputs write Delta 4.4 tables with SQL and Python models (pairwise: each format on one engine at least).
 test-delta-spark41: $(STAMPF) $(JARS_STAMP)
 	$(TMPDIR_READY) INC_JOIN_TABLE_FORMAT=delta $(SPARK41_FORMATS) $(BASETEMP) tests/formats $(DBT_UNIT) \
-		$(DBT_FORMAT_LEDGER) $(DBT_FORMAT_RESTATED)
+		$(DBT_FORMAT_LEDGER)
+
+test-delta-spark41-restated: $(STAMPF) $(JARS_STAMP)
+	$(TMPDIR_READY) INC_JOIN_TABLE_FORMAT=delta $(SPARK41_FORMATS) $(BASETEMP) $(DBT_FORMAT_RESTATED)
 
 # Iceberg leaves the race of two `merge` runs (ledger_replace) to test-formats-extra: Iceberg's own validation
 # refuses the later commit there; the race of two insert_overwrite runs, which the package's check refuses, stays.
@@ -210,7 +206,7 @@ test-faults: $(STAMP) $(STAMPF) $(JARS_STAMP) integration-deps ## Every kill poi
 		$(DBT_FORMAT_LEDGER)
 	$(MAKE) --no-print-directory test-cluster
 
-# make test's lanes measured: line coverage of src/dbt_inc_join in every Python process (coverage.py, started by a
+# make test's legs measured: line coverage of src/dbt_inc_join in every Python process (coverage.py, started by a
 # .pth file this writes into each test venv; it does nothing without COVERAGE_PROCESS_START) and the package's
 # macros called (harness/coverage_hook.py); scripts/coverage_report.py prints both. Slower than make test.
 COVERAGE_DATA := .pytest-tmp/coverage
@@ -224,7 +220,7 @@ test-coverage: $(STAMP) $(STAMP35) $(STAMPF) $(JARS_STAMP) $(PEER_STAMP) integra
 	done
 	INC_JOIN_COVERAGE_HOOK=$(abspath harness/coverage_hook.py) COVERAGE_PROCESS_START=$(abspath $(COVERAGE_DATA))/coveragerc \
 		INC_JOIN_MACRO_TRACE=$(abspath $(COVERAGE_DATA))/macros \
-		$(MAKE) --no-print-directory -j2 --output-sync=recurse test-lane-1 test-lane-2
+		$(MAKE) --no-print-directory -j2 --output-sync=target $(TEST_LEGS)
 	$(BIN)/python scripts/coverage_report.py $(COVERAGE_DATA)
 
 # The fast tier: every test that needs no Spark job, no dbt invocation and no install (tests/conftest.py's
