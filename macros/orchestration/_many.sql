@@ -2,48 +2,6 @@
     _prepare_input): checked and prepared, and the run's log line; the SQL of one run is in _many_render.sql.
     Macros share one namespace, so many.py's private names take the prefix _many_ here. -#}
 
-{% macro _many_specs(inputs) %}
-  {#- The inputs, checked: a non-empty list of mappings, names unique, each with a relation and a window, and
-      one row per A row (partner first or last, or aggregate). -#}
-  {%- set accepted = ['relation'] + dbt_inc_join._many_input_keys() -%}
-  {%- if inputs is string or inputs is mapping or inputs is not iterable or inputs | length == 0 -%}
-    {{ dbt_inc_join._fail_many("inputs must be a non-empty list of inputs ({'relation': ref(...), 'name': ..., 'join_cols': ..., ...}).") }}
-  {%- endif -%}
-  {%- set seen = [] -%}
-  {%- for spec in inputs -%}
-    {%- set position = loop.index0 -%}
-    {%- if spec is not mapping -%}
-      {{ dbt_inc_join._fail_many('inputs[' ~ position ~ '] must be a dict with relation, name, join_cols, look_back_time and max_waiting_time.') }}
-    {%- endif -%}
-    {%- set unknown = [] -%}
-    {%- for key in spec.keys() -%}{%- if key not in accepted -%}{%- do unknown.append(key) -%}{%- endif -%}{%- endfor -%}
-    {%- if unknown -%}
-      {{ dbt_inc_join._fail_many('inputs[' ~ position ~ '] has unknown keys ' ~ unknown | sort | join(', ') ~ '; accepted keys: ' ~ accepted | join(', ') ~ '.') }}
-    {%- endif -%}
-    {%- set name = spec.get('name') -%}
-    {%- if name is not string or modules.re.match('^[A-Za-z0-9_]+$', name) is none -%}
-      {{ dbt_inc_join._fail_many('inputs[' ~ position ~ "] needs a name: letters, digits and underscores, e.g. 'sepa' (got " ~ dbt_inc_join._repr(name) ~ '); it names the input\'s columns (JoinType_<name>, <column>_<name>).') }}
-    {%- endif -%}
-    {%- if (name | lower) in seen -%}
-      {{ dbt_inc_join._fail_many("two inputs are named '" ~ name ~ "'; each input needs a name of its own.") }}
-    {%- endif -%}
-    {%- do seen.append(name | lower) -%}
-    {%- for required in ['relation', 'join_cols'] -%}
-      {%- if required not in spec -%}
-        {{ dbt_inc_join._fail_many("input '" ~ name ~ "' has no " ~ required ~ '.') }}
-      {%- endif -%}
-    {%- endfor -%}
-    {%- if 'look_back_time' not in spec or 'max_waiting_time' not in spec -%}
-      {{ dbt_inc_join._fail_many("input '" ~ name ~ "' has no window: give its look_back_time and max_waiting_time (0 is allowed), the units a partner may arrive before and after its A row.") }}
-    {%- endif -%}
-    {%- set partner = spec.get('partner') -%}
-    {%- if partner == 'all' or (partner is not none and spec.get('aggregate') is not none) -%}
-      {{ dbt_inc_join._fail_many("input '" ~ name ~ "': partner='" ~ partner ~ "'" ~ (' with aggregate' if spec.get('aggregate') is not none else '') ~ " is not one row per A row; inc_join_many gives one row per A row: use partner='first' or 'last', or aggregate.") }}
-    {%- endif -%}
-  {%- endfor -%}
-  {{ return(inputs) }}
-{% endmacro %}
-
 {% macro _many_input(spec, a_table, a_columns, time_uom) %}
   {#- One input, checked and planned as inc_join's one-row-per-A plan (how = left). -#}
   {%- set suffix = spec.get('suffix') or ('_' ~ spec.name) -%}

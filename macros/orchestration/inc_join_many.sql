@@ -26,10 +26,7 @@
   {%- for spec in specs -%}
     {%- do prepared.append(dbt_inc_join._many_input(spec, a_table, a_columns, time_uom)) -%}
   {%- endfor -%}
-  {%- set arrivals = prepared | map(attribute='inputs') | map(attribute='inc_col') | map('first') | unique | list -%}
-  {%- if arrivals | length > 1 -%}
-    {{ dbt_inc_join._fail_many("the inputs name different arrival columns of a (" ~ arrivals | sort | join(', ') ~ "); A has one arrival: give each input's inc_col as [A column, B column] with the same A column.") }}
-  {%- endif -%}
+  {%- do dbt_inc_join._check_many_arrivals(prepared | map(attribute='inputs') | map(attribute='inc_col') | map('first') | list) -%}
   {%- set first = prepared[0] -%}
   {%- do dbt_inc_join._check_model_config({'include_waiting': include_waiting, 'time_uom': time_uom,
                                             'inc_col': first.params.inc_col}) -%}

@@ -73,6 +73,8 @@
   {{ return(text.value) }}
 {% endmacro %}
 
-{% macro _fail_many(message) %}
-  {{ exceptions.raise_compiler_error('inc_join_many: ' ~ message) }}
+{% macro _fail_many(message, check=none, spelling='sql') %}
+  {#- One check of inc_join_many failed: as _fail, after "inc_join_many: ". -#}
+  {%- set lead = '[' ~ check ~ '] ' if spelling == 'python' and check else '' -%}
+  {{ exceptions.raise_compiler_error(lead ~ 'inc_join_many: ' ~ message) }}
 {% endmacro %}

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dbt_inc_join.orchestration.many import inc_join_many
+from dbt_inc_join.orchestration.many import ManyInput, inc_join_many
 
 from .frames import bound, side_frame, units_since_origin
 from .oracle import expected_many_rows
@@ -284,6 +284,30 @@ def test_an_empty_input_holds_every_row_back_until_an_end_is_declared(spark):
             TypeError,
             "inc_join_many: input 'sepa': many_rows_per_key must be True, False or 'auto' (got str 'sometimes').",
         ),
+        (
+            lambda i: i[0].update(colour="red", Size=1),
+            ValueError,
+            "inc_join_many: inputs[0] has unknown keys 'colour', 'Size'; accepted keys: df, name, join_cols, inc_col, "
+            "look_back_time, max_waiting_time, partner, partner_order_by, aggregate, null_fill, join_cond, suffix, "
+            "many_rows_per_key.",
+        ),
+        (
+            lambda i: i[1].update(name="sepa 2"),
+            ValueError,
+            "inc_join_many: inputs[1] needs a name: letters, digits and underscores, e.g. 'sepa' (got 'sepa 2'); it "
+            "names the input's columns (JoinType_<name>, <column>_<name>).",
+        ),
+        (
+            lambda i: i.__setitem__(1, ["sepa"]),
+            TypeError,
+            "inc_join_many: inputs[1] must be a dict (or ManyInput) with df, name, join_cols, look_back_time and "
+            "max_waiting_time (got list).",
+        ),
+        (
+            lambda i: i.clear(),
+            TypeError,
+            "inc_join_many: inputs must be a non-empty list of inputs (dicts with df, name, join_cols, ...).",
+        ),
     ],
     ids=[
         "same-name",
@@ -293,6 +317,10 @@ def test_an_empty_input_holds_every_row_back_until_an_end_is_declared(spark):
         "arrival-not-a-time",
         "cond-alias",
         "plan-not-a-flag",
+        "unknown-keys",
+        "bad-name",
+        "not-a-dict",
+        "no-inputs",
     ],
 )
 def test_bad_argument_gets_one_exact_message(spark, change, error, message):
@@ -301,6 +329,14 @@ def test_bad_argument_gets_one_exact_message(spark, change, error, message):
     with pytest.raises(error) as caught:
         inc_join_many(a, inputs, output_window_start="2025-03-01", output_window_end="2025-03-10")
     assert str(caught.value) == message
+
+
+def test_many_input_objects_are_taken_as_the_dicts_of_their_fields(spark):
+    a, inputs = fixed_inputs(spark)
+    window = dict(output_window_start=bound(0, "day"), output_window_end=bound(20, "day"))
+    as_dicts = inc_join_many(a, inputs, **window)
+    as_objects = inc_join_many(a, [ManyInput(**spec) for spec in inputs], **window)
+    assert sorted(as_objects.collect()) == sorted(as_dicts.collect()) and as_dicts.count() == 3
 
 
 def test_output_select_and_twice_named_columns_fail_before_any_data_is_read(spark):

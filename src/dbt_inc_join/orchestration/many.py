@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from pyspark.sql import DataFrame
@@ -31,17 +31,14 @@ from ..plan import arguments
 from ..plan.arguments import inputs_of
 from ..plan.plan_choice import PlanChoice, choice_of, plan_of
 from ..plan.prepared import PreparedJoin
-from ..plan.validation import check_argument, params_of
+from ..plan.validation import check_argument, checked, params_of
 from ..plan.window import parse_bound
 from ..sql_text import render, statement
 from ..sql_text.macros import port
 from ..sql_text.time_units import TimeUnit, UnitValue, shift_value
-from ..tables.shared_tables import MANY_INPUT_KEYS
 from .join import is_spark_dataframe, prepare_join
 
 _log = logging.getLogger("dbt_inc_join")
-
-INPUT_KEYS = ("df", *MANY_INPUT_KEYS)
 
 
 @dataclass(frozen=True)
@@ -84,57 +81,24 @@ def _fail_many(message: str, error: type[Exception] = ValueError) -> Exception:
     return error(f"inc_join_many: {message}")
 
 
-def _as_input(value: object, position: int) -> ManyInput:
+def _as_mapping(value: object) -> object:
+    """A ManyInput as the dict of its fields (the DataFrame as it is), anything else as given."""
     if isinstance(value, ManyInput):
-        return value
-    if not isinstance(value, Mapping):
-        raise _fail_many(
-            f"inputs[{position}] must be a dict (or ManyInput) with df, name, join_cols, look_back_time and "
-            f"max_waiting_time (got {type(value).__name__}).",
-            TypeError,
-        )
-    unknown = sorted(set(value) - set(INPUT_KEYS))
-    if unknown:
-        raise _fail_many(f"inputs[{position}] has unknown keys {unknown}; accepted keys: {', '.join(INPUT_KEYS)}.")
-    name = value.get("name")
-    if not isinstance(name, str) or not name.strip() or not name.replace("_", "").isalnum():
-        raise _fail_many(
-            f"inputs[{position}] needs a name: letters, digits and underscores, e.g. 'sepa' (got {name!r}); it "
-            "names the input's columns (JoinType_<name>, <column>_<name>).",
-        )
-    for required in ("df", "join_cols"):
-        if required not in value:
-            raise _fail_many(f"input {name!r} has no {required}.")
-    if "look_back_time" not in value or "max_waiting_time" not in value:
-        raise _fail_many(
-            f"input {name!r} has no window: give its look_back_time and max_waiting_time (0 is allowed), the units "
-            "a partner may arrive before and after its A row."
-        )
-    return ManyInput(**{k: v for k, v in value.items()})
+        return {item.name: getattr(value, item.name) for item in fields(value)}
+    return value
 
 
 def check_inputs(df_a: object, inputs: object) -> list[ManyInput]:
-    """The inputs as ManyInput, names unique, each with a DataFrame and a window (no data is read)."""
+    """The inputs as ManyInput, checked by the macro _many_specs (names unique, each with a DataFrame and a window;
+    no data is read)."""
     if not is_spark_dataframe(df_a):
         raise _fail_many(f"a must be a pyspark DataFrame (got {type(df_a).__name__}).", TypeError)
-    if not isinstance(inputs, (list, tuple)) or not inputs:
-        raise _fail_many("inputs must be a non-empty list of inputs (dicts with df, name, join_cols, ...).", TypeError)
-    specs = [_as_input(value, i) for i, value in enumerate(inputs)]
-    seen: dict[str, str] = {}
+    given = [_as_mapping(value) for value in inputs] if isinstance(inputs, (list, tuple)) else None
+    specs = [ManyInput(**value) for value in checked("_many_specs", given)]
     for spec in specs:
-        if spec.name.lower() in seen:
-            raise _fail_many(f"two inputs are named {spec.name!r}; each input needs a name of its own.")
-        seen[spec.name.lower()] = spec.name
         if not is_spark_dataframe(spec.df):
             raise _fail_many(
                 f"input {spec.name!r}: df must be a pyspark DataFrame (got {type(spec.df).__name__}).", TypeError
-            )
-        if spec.partner == "all" or (spec.partner is not None and spec.aggregate is not None):
-            raise _fail_many(
-                f"input {spec.name!r}: partner={spec.partner!r}"
-                + (" with aggregate" if spec.aggregate is not None else "")
-                + " is not one row per A row; inc_join_many gives one row per A row: use partner='first' or 'last',"
-                " or aggregate."
             )
     return specs
 
@@ -177,11 +141,7 @@ def prepare_many(
     unit = TimeUnit(check_argument("time_uom", time_uom))
     prepared = tuple(_prepare_input(df_a, spec, unit) for spec in specs)
     arrivals = {p.prepared.inputs.inc_col[0] for p in prepared}
-    if len(arrivals) > 1:
-        raise _fail_many(
-            f"the inputs name different arrival columns of a ({', '.join(sorted(arrivals))}); A has one arrival: "
-            "give each input's inc_col as (A column, B column) with the same A column."
-        )
+    checked("_check_many_arrivals", sorted(arrivals))
     select = None
     if output_select is not None:
         names = [n.strip() for n in output_select.split(",")] if isinstance(output_select, str) else output_select

@@ -166,19 +166,21 @@ MESSAGES = {
 CHECK_ERRORS = {
     **dict.fromkeys(
         ("window_length", "flag", "flag_or_auto", "names_type", "output_select_type", "suffixes_type", "aggregate_type")
-        + ("null_fill_type", "inc_col_type", "join_cond_type", "column_type", "coverage_type", "bound_type"),
+        + ("null_fill_type", "inc_col_type", "join_cond_type", "column_type", "coverage_type", "bound_type")
+        + ("many_inputs_type", "many_input_type"),
         "TypeError",
     ),
     **dict.fromkeys(
         ("choice", "window_length_negative", "names_empty", "names_repeated", "output_select_empty", "suffixes_equal")
         + ("aggregate_name", "aggregate_unbalanced", "null_fill_key", "join_cols_arrival", "row_mode", "missing_column")
-        + ("output_column", "output_select", "join_cond", "coverage", "window_pair", "window_cap", "bound_text"),
+        + ("output_column", "output_select", "join_cond", "coverage", "window_pair", "window_cap", "bound_text")
+        + ("many_input",),
         "ValueError",
     ),
 }
 
 #: The keys of an input of inc_join_many (spec §12) after its data (Python: ``df``, SQL: ``relation``), in the
-#: order the messages list them (many.py and macros/orchestration/_many.sql).
+#: order the messages list them (macros/plan/_many_inputs.sql).
 MANY_INPUT_KEYS = (
     "name",
     "join_cols",
