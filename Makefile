@@ -31,10 +31,10 @@ DBT_CHUNKED := tests/integration/test_ledger.py::test_a_chunked_first_run_equals
 DBT_UNIT := tests/integration/test_unit_tests.py
 
 .PHONY: help demo check generate test test-fast test-core test-install test-matrix test-faults test-coverage pictures java \
-	integration-deps test-spark4-dbt test-spark4-thrift test-spark4-ledger test-spark4-restated test-spark4-core \
+	integration-deps test-spark4-dbt test-spark4-thrift test-spark4-ledger test-spark4-core \
 	test-cluster test-spark4-cluster test-spark4-adapter test-spark4-adapter-without test-spark4-ansi-dbt \
 	test-spark35 test-formats test-formats-extra test-delta-spark41 test-iceberg-spark41 \
-	test-delta-spark35 test-thrift-delta test-delta-spark41-restated jars clean-state bench bench-quick bench-peer thrift-server thrift-server-stop
+	test-delta-spark35 test-thrift-delta jars clean-state bench bench-quick bench-peer thrift-server thrift-server-stop
 
 help: ## These targets, one line each
 	@grep -E '^[a-z0-9.-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 20
@@ -50,11 +50,9 @@ demo: $(STAMP) ## The worked example as a dbt pipeline on the embedded Spark (th
 #   spark4-core         4.3     on                 parquet   session
 #   spark4-dbt          4.3     - / off            parquet   session
 #   spark4-ledger       4.3     - / off            parquet   session (kills drawn)
-#   spark4-restated     4.3     - / off            parquet   session (restated inputs, spec §14)
 #   spark4-ansi-dbt     4.3     - / on             parquet   session (the SQL macro = core matrix)
 #   spark35             3.5     off / off          parquet   session (the core, the SQL macro = core matrix)
 #   delta-spark41       4.1     - / off            delta     session (kills drawn; no daily pipeline)
-#   delta-spark41-restated 4.1  - / off            delta     session (restated inputs from the log, spec §17)
 #   iceberg-spark41     4.1     - / off            iceberg   session (kills drawn)
 #   delta-spark35       3.5     - / on             delta     session
 #   thrift-delta        4.1     - / off            delta     Thrift Server and Spark Connect
@@ -79,9 +77,8 @@ TMPDIR_READY := mkdir -p .pytest-tmp/junit &&
 # the two cores stay busy until the last short legs (TEST_LEGS' order: the legs' times in the last runs' JUnit XML,
 # .pytest-tmp/junit/). --output-sync prints each leg's output in one piece when it ends. The environments and the
 # jars are fetched before the legs.
-TEST_LEGS := test-delta-spark41 test-spark4-dbt test-iceberg-spark41 test-spark4-restated test-spark4-core \
-	test-delta-spark41-restated test-spark35 test-spark4-ledger test-install test-delta-spark35 test-thrift-delta \
-	test-spark4-cluster test-spark4-ansi-dbt test-spark4-adapter check
+TEST_LEGS := test-spark4-ledger test-delta-spark41 test-iceberg-spark41 test-spark4-dbt test-spark4-core test-spark35 \
+	test-install test-delta-spark35 test-thrift-delta test-spark4-cluster test-spark4-ansi-dbt test-spark4-adapter check
 test: java ## check and every leg, two at a time (make test-matrix: every combination)
 	$(MAKE) --no-print-directory -j4 $(STAMP) $(STAMP35) $(STAMPF) $(JARS_STAMP)
 	$(MAKE) --no-print-directory $(PEER_STAMP) integration-deps
@@ -91,17 +88,14 @@ test: java ## check and every leg, two at a time (make test-matrix: every combin
 integration-deps: $(STAMP)
 	cd integration_tests && ../$(BIN)/dbt deps --project-dir .
 
-test-spark4: test-spark4-dbt test-spark4-thrift test-spark4-ledger test-spark4-restated test-spark4-core ## The whole suite on Spark 4 (pyspark 4.3), parquet
+test-spark4: test-spark4-dbt test-spark4-thrift test-spark4-ledger test-spark4-core ## The whole suite on Spark 4 (pyspark 4.3), parquet
 
 test-spark4-dbt: $(STAMP)
 	$(TMPDIR_READY) $(SPARK4) $(BASETEMP) tests/integration --ignore=$(DBT_LEDGER) --ignore=$(DBT_RESTATED) \
 		--ignore=$(DBT_FORMAT_LEDGER) --ignore=$(DBT_FORMAT_RESTATED) --ignore=$(DBT_MATRIX)
 
 test-spark4-ledger: $(STAMP)
-	$(TMPDIR_READY) $(SPARK4) $(BASETEMP) $(DBT_LEDGER) --deselect $(DBT_CHUNKED)
-
-test-spark4-restated: $(STAMP)
-	$(TMPDIR_READY) $(SPARK4) $(BASETEMP) $(DBT_RESTATED)
+	$(TMPDIR_READY) $(SPARK4) $(BASETEMP) $(DBT_LEDGER) $(DBT_RESTATED) --deselect $(DBT_CHUNKED)
 
 # The core suite and the README's examples; the benchmark's quick mode (marker bench) is `make bench-quick`'s.
 test-spark4-core: $(STAMP) $(PEER_STAMP)
@@ -142,16 +136,13 @@ test-spark4-adapter-without: $(STAMP) ## the adapter suite's control run, withou
 FORMAT_TESTS := tests/formats $(DBT_PIPELINE) $(DBT_UNIT)
 FORMAT_TESTS_41 := $(FORMAT_TESTS) $(DBT_FORMAT_LEDGER) $(DBT_FORMAT_RESTATED)
 
-test-formats: test-delta-spark41 test-delta-spark41-restated test-iceberg-spark41 test-delta-spark35 test-thrift-delta ## Delta Lake and Iceberg legs
+test-formats: test-delta-spark41 test-iceberg-spark41 test-delta-spark35 test-thrift-delta ## Delta Lake and Iceberg legs
 
 # Delta's daily pipeline runs on Spark 3.5 (test-delta-spark35); on 4.1 the format's own tests, the ledger's kills and
 # restated inputs write Delta 4.4 tables with SQL and Python models (pairwise: each format on one engine at least).
 test-delta-spark41: $(STAMPF) $(JARS_STAMP)
 	$(TMPDIR_READY) INC_JOIN_TABLE_FORMAT=delta $(SPARK41_FORMATS) $(BASETEMP) tests/formats $(DBT_UNIT) \
-		$(DBT_FORMAT_LEDGER)
-
-test-delta-spark41-restated: $(STAMPF) $(JARS_STAMP)
-	$(TMPDIR_READY) INC_JOIN_TABLE_FORMAT=delta $(SPARK41_FORMATS) $(BASETEMP) $(DBT_FORMAT_RESTATED)
+		$(DBT_FORMAT_LEDGER) $(DBT_FORMAT_RESTATED)
 
 # Iceberg leaves the race of two `merge` runs (ledger_replace) to test-formats-extra: Iceberg's own validation
 # refuses the later commit there; the race of two insert_overwrite runs, which the package's check refuses, stays.
