@@ -2,8 +2,8 @@
 an old arrival, removed by DELETE, changed by UPDATE and by MERGE, all inside the next run's read ranges. The run's
 fingerprints name each restated unit (warn), `fail` stops before anything is written, and the redo the warning
 names makes each table (SQL and Python models, one input and several) equal to one run over the inputs as they are
-now. A is partitioned by its arrival column, B is not partitioned, C is. Run on Iceberg only (one_format: the fingerprints are
-the same SQL on both formats).
+now. A is partitioned by its arrival column, B is not partitioned, C is. Run on Iceberg only (one_format: the
+fingerprints are the same SQL on both formats).
 
 Then spec §17: restatements older than every read range, found from the inputs' own logs (Delta's commit files,
 Iceberg's snapshots and manifest entries) and confirmed by fingerprints as of the recorded version and now: a
