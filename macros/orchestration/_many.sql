@@ -1,5 +1,6 @@
-{#- inc_join_many's inputs (spec §12), read side by side with src/dbt_inc_join/orchestration/many.py (check_inputs, _as_input,
-    _prepare_input): checked and prepared, and the run's log line; the SQL of one run is in _many_render.sql.
+{#- inc_join_many's inputs (spec §12), read side by side with src/dbt_inc_join/orchestration/many.py (_prepare_input):
+    each prepared, and the run's log line; their checks are in plan/_many_inputs.sql, the SQL of one run in
+    _many_render.sql.
     Macros share one namespace, so many.py's private names take the prefix _many_ here. -#}
 
 {% macro _many_input(spec, a_table, a_columns, time_uom) %}

@@ -32,12 +32,6 @@ class TimeUnit(str, Enum):
 TIME_UOM_VALUES = tuple(unit.value for unit in TimeUnit)
 
 
-def floor_value(value: UnitValue, unit: TimeUnit) -> UnitValue:
-    """The unit containing ``value``: a date for ``day``, a datetime cut to the hour/minute otherwise
-    (``_floor_value``)."""
-    return render("_floor_value", value, unit.value)
-
-
 def shift_value(value: UnitValue, units: int, unit: TimeUnit) -> UnitValue:
     """``value`` moved by a whole number of units, negative moves back (``_shift_value``)."""
     return render("_shift_value", value, units, unit.value)
