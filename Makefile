@@ -29,6 +29,8 @@ DBT_FORMAT_RESTATED := tests/integration/test_format_restated.py
 DBT_CHUNKED := tests/integration/test_ledger.py::test_a_chunked_first_run_equals_the_one_shot_table
 # dbt's unit tests of the package's models (the window decided in SQL over the given rows).
 DBT_UNIT := tests/integration/test_unit_tests.py
+# the open state (spec §18) through dbt: parquet in test-spark4-dbt, Iceberg on 4.1, Delta on 3.5
+DBT_OPEN_STATE := tests/integration/test_open_state.py
 
 .PHONY: help demo check generate test test-fast test-core test-install test-matrix test-faults test-coverage pictures java \
 	integration-deps test-spark4-dbt test-spark4-thrift test-spark4-ledger test-spark4-core \
@@ -134,7 +136,7 @@ test-spark4-adapter-without: $(STAMP) ## the adapter suite's control run, withou
 # (INC_JOIN_TABLE_FORMAT; harness/table_formats.py gives the session the jars of `make jars`). Delta and Iceberg on
 # Spark 4.1 with dbt-core 1.12 (.venv-formats), Delta on Spark 3.5 with dbt-core 1.11 (.venv-spark35).
 FORMAT_TESTS := tests/formats $(DBT_PIPELINE) $(DBT_UNIT)
-FORMAT_TESTS_41 := $(FORMAT_TESTS) $(DBT_FORMAT_LEDGER) $(DBT_FORMAT_RESTATED)
+FORMAT_TESTS_41 := $(FORMAT_TESTS) $(DBT_FORMAT_LEDGER) $(DBT_FORMAT_RESTATED) $(DBT_OPEN_STATE)
 
 test-formats: test-delta-spark41 test-iceberg-spark41 test-delta-spark35 test-thrift-delta ## Delta Lake and Iceberg legs
 
@@ -156,7 +158,7 @@ test-formats-extra: $(STAMPF) $(JARS_STAMP) ## Two merge runs at once on Iceberg
 
 # Delta on Spark 3.5 runs with ANSI on: the suite's daily pipeline on Spark 3.5 with ANSI on.
 test-delta-spark35: $(STAMP35) $(JARS_STAMP)
-	$(TMPDIR_READY) INC_JOIN_TABLE_FORMAT=delta $(SPARK35_ANSI) $(BASETEMP) $(DBT_ENGINE) $(DBT_PIPELINE)
+	$(TMPDIR_READY) INC_JOIN_TABLE_FORMAT=delta $(SPARK35_ANSI) $(BASETEMP) $(DBT_ENGINE) $(DBT_PIPELINE) $(DBT_OPEN_STATE)
 
 # The cluster path on Delta: tests/thrift with the Thrift Server + Spark Connect given Delta's jars, extension and
 # catalog, every table of the project in Delta Lake 4.4, on Spark 4.1 (.venv-formats).

@@ -10,7 +10,12 @@
 
 {% macro default__inc_join(a, b, arguments) %}
   {#- arguments: every argument by name (_call_arguments). -#}
-  {#- dbt renders every model while parsing the project (disabled ones too); check and plan only when running. -#}
+  {#- dbt renders every model while parsing the project (disabled ones too); check and plan only when running.
+      The hooks that keep the open state (spec §18) are set while parsing, as the model's own config. -#}
+  {%- if not execute and model is defined and model.get('resource_type', 'model') == 'model' -%}
+    {%- do config(pre_hook=['{{ dbt_inc_join._open_state_before() }}'],
+                  post_hook=['{{ dbt_inc_join._open_state_after() }}']) -%}
+  {%- endif -%}
   {%- if not execute -%}
     {{ return('select 1 as inc_join_placeholder') }}
   {%- endif -%}
@@ -20,6 +25,7 @@
   {%- set max_window_units = dbt_inc_join._max_window_units(arguments.max_window_units) -%}
   {%- set on_restated = dbt_inc_join._on_restated_input_mode(arguments.on_restated_input) -%}
   {%- set horizon = dbt_inc_join._restated_horizon(arguments.restated_horizon) -%}
+  {%- set keeps_state = dbt_inc_join._check_argument('open_state', arguments.open_state) -%}
   {%- do dbt_inc_join._check_redo_config(on_restated) -%}
   {%- set a, b = dbt_inc_join._unfiltered(a), dbt_inc_join._unfiltered(b) -%}
   {#- the tables to describe, found once (for a unit test's given rows, a catalog search: _fixtures.sql) -#}
@@ -52,6 +58,11 @@
   {%- set restated = dbt_inc_join._restated_record(check, window, sides, reaches, params.inc_col) -%}
   {#- the plan that pairs the rows (spec §15): with many_rows_per_key='auto', from samples of the read ranges -#}
   {%- set choice = dbt_inc_join._choose_join_plan(a, b, params, inputs, window) -%}
+  {#- the open state (spec §18): what the run reads of the state, and the statement that writes it after -#}
+  {%- set state = dbt_inc_join._open_state_use(a, b, params, inputs, window, restated, keeps_state) -%}
+  {%- if state is not none -%}
+    {%- do window.update({'open_state': {'kind': state.kind, 'relation': state.relation}}) -%}
+  {%- endif -%}
   {%- do dbt_inc_join._log_run(params, window, choice) -%}
   {#- the run's record, for the post-hook record_run (spec §13), rides in the compiled code -#}
   {%- set marker = '' -%}
@@ -59,6 +70,11 @@
     {%- set record = dbt_inc_join._run_record(window, params.inc_col, 'sql', restated, choice.text) -%}
     {%- set marker = dbt_inc_join._run_marker(record) -%}
     {%- do dbt_inc_join._set_commit_metadata(record) -%}
+  {%- endif -%}
+  {%- if state is not none -%}
+    {%- set marker = marker ~ '\n' ~ dbt_inc_join._open_state_marker(state,
+        dbt_inc_join._render_join(a, b, params, inputs, plan, window, choice, 'state'),
+        dbt_inc_join._render_join(a, b, params, inputs, plan, window, choice, 'kept')) -%}
   {%- endif -%}
   {{ return(marker ~ '\n' ~ dbt_inc_join._render_join(a, b, params, inputs, plan, window, choice)) }}
 {% endmacro %}
@@ -92,8 +108,10 @@
   {#- One line per run in dbt's log (the same text as a Python model's), ending with the run's plan. -#}
   {%- set ranges = none -%}
   {%- if not window.empty -%}
+    {%- set state = window.get('open_state') or {} -%}
     {%- set ranges = dbt_inc_join._read_ranges(window.start, window.end, params.how, params.look_back_time,
-                                                params.max_waiting_time, params.time_uom, params.late_match_time) -%}
+                                                params.max_waiting_time, params.time_uom, params.late_match_time,
+                                                state.kind if state.get('relation') is not none else none) -%}
   {%- endif -%}
   {%- set target = this if (this is defined and this is not none) else 'run-operation' -%}
   {%- if dbt_inc_join._in_unit_test() -%}

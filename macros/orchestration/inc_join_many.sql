@@ -19,6 +19,7 @@
   {%- set max_window_units = dbt_inc_join._max_window_units(arguments.max_window_units) -%}
   {%- set on_restated = dbt_inc_join._on_restated_input_mode(arguments.on_restated_input) -%}
   {%- set horizon = dbt_inc_join._restated_horizon(arguments.restated_horizon) -%}
+  {%- do dbt_inc_join._check_argument('open_state', arguments.open_state) -%}  {#- no open state yet (spec §18) -#}
   {%- set a = dbt_inc_join._unfiltered(a) -%}
   {%- set a_table = dbt_inc_join._table_of(a, 'a') -%}
   {%- set a_columns = adapter.get_columns_in_relation(a_table) -%}

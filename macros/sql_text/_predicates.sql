@@ -27,17 +27,23 @@
   {{ return('date' if type_name == 'date' else ('timestamp_ntz' if type_name == 'timestamp_ntz' else 'timestamp')) }}
 {% endmacro %}
 
-{% macro _read_ranges(start, end, how, look_back_time, max_waiting_time, time_uom, late_match_time=0) %}
+{% macro _read_ranges(start, end, how, look_back_time, max_waiting_time, time_uom, late_match_time=0, state=none) %}
   {#- The arrivals (inclusive, in the unit) that a run over [start, end] reads of A and of B: docs/spec.md §4.
       A lower bound of none reads from the beginning. An A row is placed at most max_waiting_time after it
       arrived; a B partner arrives at most look_back_time before its A row. With how = full a B row placed at
       b + look_back_time can still be claimed by an A row up to max_waiting_time before b, so A needs the
       same reach as B. Late matches (spec §10) reach late_match_time further, and with how = full B one more
-      look_back_time, for the window of the A row whose late partner a B row may be. (window.py: read_ranges) -#}
+      look_back_time, for the window of the A row whose late partner a B row may be. Given the open state as of
+      start - 1 (state: its kind, spec §18), B only from start - look_back_time, A from start (rows: the open
+      rows come from the state) or start - max_waiting_time (keys). (window.py: read_ranges) -#}
   {%- set full = how == 'full' -%}
   {%- set a_reach = max_waiting_time + late_match_time + (look_back_time if full else 0) -%}
   {%- set b_reach = max_waiting_time + look_back_time + late_match_time + (look_back_time if full and late_match_time else 0) -%}
   {%- set a_lower = none if start is none else dbt_inc_join._shift_value(start, -a_reach, time_uom) -%}
   {%- set b_lower = none if start is none else dbt_inc_join._shift_value(start, -b_reach, time_uom) -%}
+  {%- if state is not none and start is not none -%}
+    {%- set a_lower = start if state == 'rows' else dbt_inc_join._shift_value(start, -max_waiting_time, time_uom) -%}
+    {%- set b_lower = dbt_inc_join._shift_value(start, -look_back_time, time_uom) -%}
+  {%- endif -%}
   {{ return([(a_lower, end), (b_lower, end)]) }}
 {% endmacro %}

@@ -7,10 +7,13 @@
     UNION ALL and pushes each branch's filter below the join, so each branch re-scanned both inputs and joined
     them again (4-5 scans per input, 2-3x the time of one join; see docs/performance.md). -#}
 
-{% macro _render_join(a, b, params, inputs, plan, window, choice) %}
+{% macro _render_join(a, b, params, inputs, plan, window, choice, output='rows') %}
   {#- render.py: render_join; choice: _choose_join_plan's (spec §15), as render.py takes it. The steps first
       (_placement_context, _input_slices, _scenarios), then one query template read top to bottom like the
-      statement it renders. -#}
+      statement it renders. window.open_state ({'kind', 'relation'}, _open_state.sql): the state this model
+      keeps, and the relation of the state as of the window's start - 1 when the run reads it. output: 'rows';
+      with a state kind, 'state' for the state as of the window's end, or 'kept' for the relation both come
+      from. -#}
   {%- set unit = params.time_uom -%}
   {%- set start = window.start -%}
   {%- set end = window.end -%}
@@ -20,22 +23,33 @@
     {%- set end = end or start or modules.datetime.date(1970, 1, 1) -%}
     {%- set start = none -%}
   {%- endif -%}
-  {%- set ctx = dbt_inc_join._placement_context(params, end) -%}
+  {%- set open_state = window.get('open_state') or {} -%}
+  {%- set state_kind = open_state.get('kind') -%}
+  {%- set state = none if window.empty or start is none else open_state.get('relation') -%}
+  {%- set ctx = dbt_inc_join._placement_context(params, end, state is not none and state_kind == 'keys') -%}
   {%- set condition = inputs.get('condition') -%}
   {%- set condition_sql = none if condition is none else condition.sql -%}
   {#- one row per A reduces B per A's (keys, arrival) whatever the plan: over time buckets when grouped -#}
   {%- set reduced = choice.grouped or params.mode != 'all' -%}
   {%- set slices = dbt_inc_join._input_slices(a, b, params, inputs, plan, start, end, window.empty, reduced,
-                                              choice.grouped) -%}
+                                              choice.grouped, state_kind if state is not none else none) -%}
+  {%- set state_names = dbt_inc_join._open_state_names(state_kind, slices[0].names, inputs['keys'] | length) -%}
 
   {%- set partner = dbt_inc_join._partner_condition_sql(params, start, inputs['keys'] | length, condition_sql) -%}
-  {%- set join_kind = {'inner': 'INNER', 'left': 'LEFT OUTER', 'left_anti': 'LEFT OUTER', 'full': 'FULL OUTER'}[params.how] -%}
+  {#- a model that keeps the state finds its open rows in the same join: A's side always outer -#}
+  {%- set join_kind = {'inner': 'LEFT OUTER' if state_kind else 'INNER', 'left': 'LEFT OUTER', 'left_anti': 'LEFT OUTER',
+                       'full': 'FULL OUTER'}[params.how] -%}
   {%- set scenarios = dbt_inc_join._scenarios(params, ctx) -%}
 {#- with late matches A's slice gets its late copies first (_late_matches.sql), under the same name -#}
+{%- set body -%}
 with {{ window.get('ctes', '') }}{{ '_inc_join_a_slice' if params.late_match_time else '_inc_join_a' }} as (
+  {%- if state is not none %}
+    {{- dbt_inc_join._open_a_slice_sql(state_kind, slices[0], state, state_names, start, params) }}
+  {%- else %}
     select {{ slices[0].sql }}
     from {{ slices[0].source }}
     where {{ slices[0].predicate }}
+  {%- endif %}
 ),
 _inc_join_b as (
     select {{ slices[1].sql }}
@@ -72,14 +86,41 @@ _inc_join_placed as (
            {{ dbt_inc_join._classification_sql(scenarios, start, end, unit) }} as _join_type
     from _inc_join_pairs
 )
-select {{ dbt_inc_join._placed_columns(scenarios, plan, inputs, unit) | join(',\n       ') }}
+{%- endset -%}
+{%- set columns = dbt_inc_join._placed_columns(scenarios, plan, inputs, unit) | join(',\n       ') -%}
+{%- if not state_kind %}
+{{ body }}
+select {{ columns }}
 from _inc_join_placed
 where _join_type is not null
+{%- else -%}
+  {#- A model that keeps the state: its output and its state come from one relation (_open_state.sql, the kept
+      rows), which the model's hooks cache for the two statements -#}
+  {%- set open_test = dbt_inc_join._open_row_test(params, end, state is not none and state_kind == 'keys') -%}
+  {%- set kept = body ~ '\nselect *\nfrom _inc_join_placed\nwhere _join_type is not null\n   or (' ~ open_test ~ ')' -%}
+  {%- if output == 'kept' %}
+{{ kept }}
+  {%- elif output == 'state' %}
+select {{ 'distinct ' if state_kind == 'keys' else '' }}{{ state_names | join(', ') }}
+from (
+{{ kept }}
+) _inc_join_kept
+where {{ open_test }}
+  {%- else %}
+select {{ columns }}
+from (
+{{ kept }}
+) _inc_join_kept
+where _join_type is not null
+  {%- endif -%}
+{%- endif %}
 {% endmacro %}
 
-{% macro _placement_context(params, end) %}
-  {#- What placing a row may depend on besides the row. -#}
+{% macro _placement_context(params, end, open_flag=false) %}
+  {#- What placing a row may depend on besides the row. open_flag: A's slice tells which of its rows had no
+      partner before B's read (_a_open, _open_state.sql). -#}
   {{ return({
+      'open_flag': open_flag,
       'time_uom': params.time_uom,
       'lb': params.look_back_time,
       'mw': params.max_waiting_time,
@@ -98,12 +139,13 @@ where _join_type is not null
   {{ return(scenarios) }}
 {% endmacro %}
 
-{% macro _input_slices(a, b, params, inputs, plan, start, end, empty, reduced, bucketed=true) %}
-  {#- What this run reads of each input (docs/spec.md §4): [{'sql': projection, 'source', 'predicate'}] for A
-      and B; an empty window reads nothing (a false filter). reduced: B is reduced per A's (keys, arrival), over
-      time buckets when bucketed (_arrival_group_ctes). -#}
+{% macro _input_slices(a, b, params, inputs, plan, start, end, empty, reduced, bucketed=true, state=none) %}
+  {#- What this run reads of each input (docs/spec.md §4, §18): [{'sql': projection, 'names', 'source',
+      'predicate'}] for A and B; an empty window reads nothing (a false filter). reduced: B is reduced per A's
+      (keys, arrival), over time buckets when bucketed (_arrival_group_ctes). state: the kind of the open state
+      the run reads, or none. -#}
   {%- set unit = params.time_uom -%}
-  {%- set ranges = dbt_inc_join._read_ranges(start, end, params.how, params.look_back_time, params.max_waiting_time, unit, params.late_match_time) -%}
+  {%- set ranges = dbt_inc_join._read_ranges(start, end, params.how, params.look_back_time, params.max_waiting_time, unit, params.late_match_time, state) -%}
   {%- set condition = inputs.get('condition') -%}
   {%- set slices = [] -%}
   {%- for side, relation, columns in [('a', a, plan.a_columns), ('b', b, plan.b_columns)] -%}
@@ -123,7 +165,8 @@ where _join_type is not null
       {#- (the arrival-group plan's B projection carries them already) -#}
       {%- set projection = projection + dbt_inc_join._condition_projection(side, condition[side ~ '_columns']) -%}
     {%- endif -%}
-    {%- do slices.append({'sql': projection | join(', '), 'source': relation | string, 'predicate': predicate}) -%}
+    {%- do slices.append({'sql': projection | join(', '), 'names': dbt_inc_join._projected_names(projection),
+                          'source': relation | string, 'predicate': predicate}) -%}
   {%- endfor -%}
   {{ return(slices) }}
 {% endmacro %}

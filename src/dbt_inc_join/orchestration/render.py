@@ -5,6 +5,7 @@ keep the rows placed in the output window), run by Spark over the caller's DataF
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 
 from pyspark.sql import DataFrame
 
@@ -12,16 +13,47 @@ from ..plan import arguments
 from ..plan.plan_choice import PlanChoice, choice_of, choose_join_plan
 from ..plan.prepared import PreparedJoin
 from ..plan.window import OutputWindow
-from ..sql_text import statement
+from ..sql_text import render, statement
 
 _log = logging.getLogger("dbt_inc_join")
 
 
-def render_join(prepared: PreparedJoin, window: OutputWindow, choice: PlanChoice | None = None) -> DataFrame:
+@dataclass(frozen=True)
+class OpenState:
+    """The open state of a model (spec §18): its kind, and the state as of the window's start - 1 when the run
+    reads it."""
+
+    kind: str
+    rows: DataFrame | None = None
+
+
+def open_state_kind(prepared: PreparedJoin) -> tuple[str | None, str | None]:
+    """The kind of open state a join of these arguments keeps ('rows' or 'keys'), or None and why not."""
+    kind, reason = render("_open_state_kind", arguments.params_of(prepared.params), prepared.condition is not None)
+    return kind, reason
+
+
+def render_join(
+    prepared: PreparedJoin,
+    window: OutputWindow,
+    choice: PlanChoice | None = None,
+    open_state: OpenState | None = None,
+    output: str = "rows",
+) -> DataFrame:
     """The lazy rows of a resolved window; ``choice``: plan_choice.choose_join_plan's (made here when not given:
-    with many_rows_per_key='auto' it reads a sample of each input, spec §15)."""
+    with many_rows_per_key='auto' it reads a sample of each input, spec §15). ``output='state'``: the open state
+    as of the window's end instead (``open_state`` gives its kind)."""
     choice = choice or choose_join_plan(prepared, window)
     _log.info("inc_join plan: %s", choice.text)
+    frames = {"a": prepared.df_a, "b": prepared.df_b}
+    window_arg = arguments.window_of(window, prepared.params.time_uom.value)
+    if open_state is not None:
+        window_arg["open_state"] = {
+            "kind": open_state.kind,
+            "relation": None if open_state.rows is None else statement.relation("state"),
+        }
+        if open_state.rows is not None:
+            frames["state"] = open_state.rows
     text = statement.rendered(
         "_render_join",
         statement.relation("a"),
@@ -29,7 +61,8 @@ def render_join(prepared: PreparedJoin, window: OutputWindow, choice: PlanChoice
         arguments.params_of(prepared.params),
         arguments.inputs_of(prepared),
         prepared.plan,
-        arguments.window_of(window, prepared.params.time_uom.value),
+        window_arg,
         choice_of(choice),
+        output,
     )
-    return statement.run(text, {"a": prepared.df_a, "b": prepared.df_b})
+    return statement.run(text, frames)

@@ -143,6 +143,7 @@ ARGUMENTS = (
     _argument("join_cond", None),
     _argument("on_restated_input", "warn", "choice", ON_RESTATED_INPUT_VALUES, joined=False, entries=_IN_DBT),
     _argument("restated_horizon", 0, "window_length", joined=False, entries=_IN_DBT),
+    _argument("open_state", True, "flag", joined=False, entries=_IN_DBT),
 )
 # fmt: on
 

@@ -17,6 +17,7 @@ from ...plan.ledger import check_max_window_units
 from ...plan.plan_choice import choose_join_plan
 from ...plan.restated import join_reaches, on_restated_input_mode, with_horizon
 from ...plan.restated import restated_horizon as restated_horizon_of
+from ...plan.validation import check_argument
 from ...plan.window import OutputWindow, parse_bound
 from ...sql_text import render
 from ..join import prepare_join
@@ -166,6 +167,7 @@ def inc_join_model(
     join_cond: str | None = None,
     on_restated_input: str = "warn",
     restated_horizon: int = 0,
+    open_state: bool = True,
 ) -> DataFrame:
     """The body of a dbt Python model: ``return inc_join_model(dbt, dbt.ref("a"), dbt.ref("b"), join_cols=...)``.
 
@@ -191,6 +193,7 @@ def inc_join_model(
         late_match_time=late_match_time,
         join_cond=join_cond,
     )
+    check_argument("open_state", open_state)  # Python models keep no open state yet (spec §18)
     context = dbt_context(dbt)
     check_model_config(
         context, prepared.params.include_waiting, prepared.params.time_uom.value, prepared.params.inc_col
@@ -233,11 +236,13 @@ def inc_join_many_model(
     max_window_units: int | None = None,
     on_restated_input: str = "warn",
     restated_horizon: int = 0,
+    open_state: bool = True,
 ) -> DataFrame:
     """The body of a dbt Python model of several inputs: ``return inc_join_many_model(dbt, dbt.ref("a"), [dict(df=
     dbt.ref("b1"), name="b1", ...), ...])``. Same arguments and rows as the SQL macro ``dbt_inc_join.inc_join_many``;
     the window comes from dbt's state, the watermark from A and every input."""
     many = prepare_many(a, inputs, time_uom, output_select, include_waiting)
+    check_argument("open_state", open_state)  # inc_join_many keeps no open state yet (spec §18)
     context = dbt_context(dbt)
     check_model_config(context, many.include_waiting, many.time_uom.value, many.inc_col_a)
     cap = _max_window_units(context, max_window_units)

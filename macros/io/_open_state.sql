@@ -1,0 +1,124 @@
+{#- The open state's table (docs/spec.md §18): read its tag, and the model's hooks that keep it. Each run's
+    state is a partition of its own (_state_end, the run's end as digits), written beside the one the run read,
+    then tagged in the table property inc_join.open_state (the end, and the fingerprint of the arguments), then
+    the older partitions dropped. A run killed anywhere leaves the tag of a state whose rows are all there. -#}
+
+{% macro _open_state_relation(relation) %}
+  {#- The state table of a model's table: beside it, named after it. -#}
+  {{ return(api.Relation.create(database=relation.database, schema=relation.schema,
+                                identifier=relation.identifier ~ '__inc_join_open', type='table')) }}
+{% endmacro %}
+
+{% macro _open_state_found(relation) %}
+  {#- The tag of the state table, or none when there is no table or no tag. -#}
+  {%- set found = adapter.get_relation(database=relation.database, schema=relation.schema,
+                                       identifier=relation.identifier) -%}
+  {%- if found is none -%}{{ return(none) }}{%- endif -%}
+  {%- set text = dbt_inc_join._table_properties(found).get('inc_join.open_state') -%}
+  {{ return(fromjson(text) if text and text.startswith('{') else none) }}
+{% endmacro %}
+
+{% macro _open_state_of_this_run() %}
+  {#- The marker _open_state_marker left in the model's compiled code, or none. -#}
+  {%- set code = model.compiled_code if (model is defined and model.compiled_code is defined) else '' -%}
+  {%- set found = modules.re.search('/\\* inc_join_open_state (.*?) \\*/', code or '') -%}
+  {{ return(fromjson(found.group(1).replace('*\\/', '*/')) if found else none) }}
+{% endmacro %}
+
+{% macro _open_state_cache(relation) %}
+  {#- The session's name of the cached rows a run's output and state come from. -#}
+  {{ return('_inc_join_kept_' ~ local_md5(relation | string)) }}
+{% endmacro %}
+
+{% macro _open_state_before() %}
+  {#- Pre-hook: the rows the output and the state come from are cached (lazily: the output's statement fills the
+      cache, the state's reads it; Spark finds the cached plan inside both statements), so the run reads its
+      inputs once. A run that does not read the state clears its tag before the output is written, so the state
+      of an earlier run is never read after this one. -#}
+  {%- if not execute -%}{{ return('') }}{%- endif -%}
+  {%- set marker = dbt_inc_join._open_state_of_this_run() -%}
+  {%- if marker is not none -%}
+    {%- set cache = dbt_inc_join._open_state_cache(this) -%}
+    {%- do run_query('DROP VIEW IF EXISTS ' ~ cache) -%}
+    {%- do run_query('CACHE LAZY TABLE ' ~ cache ~ ' AS\n' ~ marker.kept) -%}
+  {%- endif -%}
+  {%- if marker is not none and not marker.read -%}
+    {%- set target = dbt_inc_join._open_state_relation(this) -%}
+    {%- if adapter.get_relation(database=target.database, schema=target.schema, identifier=target.identifier) is not none -%}
+      {%- do dbt_inc_join._set_table_property(target, 'inc_join.open_state', '') -%}
+    {%- endif -%}
+  {%- endif -%}
+  {{ return('') }}
+{% endmacro %}
+
+{% macro _open_state_partition(end_text) %}
+  {#- The partition value of the state as of end_text ('YYYY-MM-DD HH:MM:SS'): its digits down to the minute. -#}
+  {{ return(end_text.replace('-', '').replace(' ', '').replace(':', '')[:12]) }}
+{% endmacro %}
+
+{% macro _open_state_read_sql(target, end_text) %}
+  {#- The state as of end_text, as a relation of the run's statement. -#}
+  {{ return('(select * from ' ~ target ~ ' where _state_end = '
+            ~ dbt_inc_join._text_literal(dbt_inc_join._open_state_partition(end_text)) ~ ') _open_state') }}
+{% endmacro %}
+
+{% macro _open_state_after() %}
+  {#- Post-hook, after the output's commit: the state as of the run's end in a partition of its own, its tag, then
+      the other partitions dropped. -#}
+  {%- if not execute -%}{{ return('') }}{%- endif -%}
+  {%- set marker = dbt_inc_join._open_state_of_this_run() -%}
+  {%- if marker is none -%}{{ return('') }}{%- endif -%}
+  {%- set target = dbt_inc_join._open_state_relation(this) -%}
+  {%- set found = adapter.get_relation(database=target.database, schema=target.schema, identifier=target.identifier) -%}
+  {%- set properties = {} if found is none else dbt_inc_join._table_properties(found) -%}
+  {%- set partition = dbt_inc_join._open_state_partition(marker.end) -%}
+  {%- set v2 = marker.file_format in ['delta', 'iceberg'] -%}
+  {%- if found is not none and properties.get('inc_join.open_state_fingerprint') == marker.fingerprint -%}
+    {%- do dbt_inc_join._drop_open_states(target, [partition], v2) -%}
+    {%- do run_query('INSERT INTO ' ~ target ~ ' PARTITION (_state_end = ' ~ dbt_inc_join._text_literal(partition)
+                     ~ ')\n' ~ marker.sql) -%}
+  {%- else -%}
+    {%- do run_query('DROP TABLE IF EXISTS ' ~ target) -%}
+    {%- do dbt_inc_join._create_open_state(target, marker, partition) -%}
+  {%- endif -%}
+  {%- do dbt_inc_join._set_table_property(target, 'inc_join.open_state', tojson({
+      'end': marker.end, 'fingerprint': marker.fingerprint, 'invocation_id': marker.invocation_id})) -%}
+  {%- if v2 -%}
+    {%- do run_query('DELETE FROM ' ~ target ~ ' WHERE _state_end <> ' ~ dbt_inc_join._text_literal(partition)) -%}
+  {%- else -%}
+    {%- set others = [] -%}
+    {%- for row in run_query('SHOW PARTITIONS ' ~ target).rows -%}
+      {%- set value = row[0].split('=', 1)[-1] -%}
+      {%- if value != partition -%}{%- do others.append(value) -%}{%- endif -%}
+    {%- endfor -%}
+    {%- do dbt_inc_join._drop_open_states(target, others, v2) -%}
+  {%- endif -%}
+  {%- do run_query('DROP VIEW IF EXISTS ' ~ dbt_inc_join._open_state_cache(this)) -%}
+  {{ return('') }}
+{% endmacro %}
+
+{% macro _drop_open_states(target, partitions, v2) %}
+  {#- The states of these partition values gone: Delta and Iceberg delete them, a parquet table drops them. -#}
+  {%- for value in partitions -%}
+    {%- if v2 -%}
+      {%- do run_query('DELETE FROM ' ~ target ~ ' WHERE _state_end = ' ~ dbt_inc_join._text_literal(value)) -%}
+    {%- else -%}
+      {%- do run_query('ALTER TABLE ' ~ target ~ ' DROP IF EXISTS PARTITION (_state_end = '
+                       ~ dbt_inc_join._text_literal(value) ~ ')') -%}
+    {%- endif -%}
+  {%- endfor -%}
+{% endmacro %}
+
+{% macro _create_open_state(target, marker, partition) %}
+  {#- A new state table, in the output's format, partitioned by the end of the run whose state a row is. A
+      parquet table's CREATE TABLE AS killed halfway leaves a directory without a table: the next one writes
+      over it. -#}
+  {%- set legacy = marker.file_format not in ['delta', 'iceberg', 'hudi'] -%}
+  {%- set setting = 'spark.sql.legacy.allowNonEmptyLocationInCTAS' -%}
+  {%- if legacy -%}{%- do run_query('SET ' ~ setting ~ '=true') -%}{%- endif -%}
+  {%- do run_query('CREATE TABLE ' ~ target ~ ' USING ' ~ marker.file_format ~ '\nPARTITIONED BY (_state_end)'
+                   ~ '\nTBLPROPERTIES (' ~ dbt_inc_join._text_literal('inc_join.open_state_fingerprint') ~ ' = '
+                   ~ dbt_inc_join._text_literal(marker.fingerprint) ~ ')\nAS select *, '
+                   ~ dbt_inc_join._text_literal(partition) ~ ' AS _state_end from (\n' ~ marker.sql ~ '\n)') -%}
+  {%- if legacy -%}{%- do run_query('RESET ' ~ setting) -%}{%- endif -%}
+{% endmacro %}

@@ -1,0 +1,71 @@
+{#- Whether a run of an inc_join SQL model keeps the open state and reads it (docs/spec.md §18). The statements
+    are in sql_text/_open_state.sql, the table and the hooks that write it in io/_open_state.sql. -#}
+
+{% macro _open_state_fingerprint(a, b, params, inputs, kind) %}
+  {#- What the state depends on besides the data: the inputs, the arguments of the join and the state's kind. -#}
+  {{ return(local_md5(tojson({'a': a | string, 'b': b | string, 'params': params, 'keys': inputs['keys'],
+                              'inc_col': inputs.inc_col, 'condition': dbt_inc_join._condition_sql(inputs),
+                              'kind': kind}, sort_keys=true))) }}
+{% endmacro %}
+
+{% macro _open_state_keeps(params, inputs, enabled) %}
+  {#- [kind, reason]: the state this run's model keeps, or none and why not. -#}
+  {%- if not enabled -%}{{ return([none, 'open_state=false']) }}{%- endif -%}
+  {%- set materialized = config.get('materialized') -%}
+  {%- set strategy = config.get('incremental_strategy') or 'append' -%}
+  {%- if materialized != 'incremental' -%}
+    {{ return([none, 'materialized=' ~ materialized]) }}
+  {%- elif strategy not in ['insert_overwrite', 'merge'] -%}
+    {{ return([none, 'incremental_strategy=' ~ strategy]) }}
+  {%- endif -%}
+  {{ return(dbt_inc_join._open_state_kind(params, inputs.get('condition') is not none)) }}
+{% endmacro %}
+
+{% macro _open_state_use(a, b, params, inputs, window, restated, enabled) %}
+  {#- The open state of this run: {'kind', 'relation' (read, or none), 'target', 'end', 'fingerprint', 'reason'};
+      none when the model keeps none. Logs one line that says whether the run reads it, and why not. -#}
+  {%- if window.empty or window.get('in_sql') or dbt_inc_join._in_unit_test() -%}
+    {{ return(none) }}
+  {%- endif -%}
+  {%- set kind, reason = dbt_inc_join._open_state_keeps(params, inputs, enabled) -%}
+  {%- if kind is none -%}
+    {%- if config.get('materialized') == 'incremental' -%}
+      {{ log('inc_join open state of ' ~ this ~ ': none kept (' ~ reason ~ ')', info=True) }}
+    {%- endif -%}
+    {{ return(none) }}
+  {%- endif -%}
+  {%- set target = dbt_inc_join._open_state_relation(this) -%}
+  {%- set fingerprint = dbt_inc_join._open_state_fingerprint(a, b, params, inputs, kind) -%}
+  {%- set found = dbt_inc_join._open_state_found(target) -%}
+  {%- set wanted = none if window.start is none else dbt_inc_join._moment_text(
+      dbt_inc_join._shift_value(window.start, -1, params.time_uom)) -%}
+  {%- set why = none -%}
+  {%- if window.start is none or flags.FULL_REFRESH or not is_incremental() -%}
+    {%- set why = 'a first run or full refresh' -%}
+  {%- elif found is none -%}
+    {%- set why = 'no state yet' -%}
+  {%- elif found.get('fingerprint') != fingerprint -%}
+    {%- set why = 'the arguments or inputs changed' -%}
+  {%- elif found.get('end') != wanted -%}
+    {%- set why = 'the state is as of ' ~ found.get('end') ~ ', the window starts at ' ~ dbt_inc_join._moment_text(window.start) -%}
+  {%- elif (restated or {}).get('restated') -%}
+    {%- set why = 'restated input units' -%}
+  {%- endif -%}
+  {%- if why is none -%}
+    {{ log('inc_join open state of ' ~ this ~ ': read ' ~ target ~ ' (as of ' ~ wanted ~ ')', info=True) }}
+  {%- else -%}
+    {{ log('inc_join open state of ' ~ this ~ ': not read (' ~ why ~ '); the run reads as without it and writes it again', info=True) }}
+  {%- endif -%}
+  {{ return({'kind': kind, 'relation': dbt_inc_join._open_state_read_sql(target, wanted) if why is none else none,
+             'target': target,
+             'end': dbt_inc_join._moment_text(window.end), 'fingerprint': fingerprint, 'reason': why}) }}
+{% endmacro %}
+
+{% macro _open_state_marker(state, sql, kept) %}
+  {#- What the hooks of io/_open_state.sql do around this run, as a comment in the model's compiled code: sql, the
+      state's statement; kept, the relation it and the model's statement come from, cached by the pre-hook. -#}
+  {%- set marker = {'target': state.target | string, 'read': state.relation is not none, 'end': state.end,
+                    'fingerprint': state.fingerprint, 'sql': sql, 'kept': kept, 'invocation_id': invocation_id,
+                    'file_format': config.get('file_format') or 'parquet'} -%}
+  {{ return('/* inc_join_open_state ' ~ (marker | tojson).replace('*/', '*\\/') ~ ' */') }}
+{% endmacro %}

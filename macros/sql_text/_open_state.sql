@@ -1,0 +1,85 @@
+{#- The open state (docs/spec.md §18): what a daily run keeps for the next one, so that the next reads its new
+    rows, B's last look_back_time, and the A rows still open, instead of the whole waiting window again.
+
+    An A row is open at e when its window is (a + mw > e) and it has no partner with b <= e. A run over [s, e]
+    given the state as of s - 1 reads (_read_ranges with state):
+      rows: A [s, e] and the open rows (partner = first, how = left_anti): only an open A row can still
+            get its first partner or time out;
+      keys: A [s - mw, e] (partner = all: every A row of the window pairs with new B rows) and the (keys,
+            arrival) of the open rows, which tell an A row without partner since s from one whose partners came
+            before B's read;
+    and B [s - lb, e]. The rows are those of the run without the state: tests/core/test_open_state.py. -#}
+
+{% macro _open_state_kind(params, has_condition) %}
+  {#- [kind, reason]: the state a model of these arguments keeps ('rows' or 'keys'), or none and why not. -#}
+  {%- if params.how == 'full' -%}
+    {{ return([none, 'how = full']) }}
+  {%- elif params.how == 'inner' and params.mode == 'all' -%}
+    {{ return([none, 'how = inner with partner = all has no timed-out rows']) }}
+  {%- elif params.mode in ['last', 'aggregate'] -%}
+    {{ return([none, 'partner = last' if params.mode == 'last' else 'aggregate']) }}
+  {%- elif params.late_match_time -%}
+    {{ return([none, 'late_match_time']) }}
+  {%- elif params.include_waiting -%}
+    {{ return([none, 'include_waiting']) }}
+  {%- elif not params.enforce_sliding_join_window -%}
+    {{ return([none, 'enforce_sliding_join_window = false']) }}
+  {%- elif params.mode == 'first' or params.how == 'left_anti' -%}
+    {{ return(['rows', none]) }}
+  {%- elif has_condition -%}
+    {{ return([none, 'join_cond with partner = all']) }}
+  {%- endif -%}
+  {{ return(['keys', none]) }}
+{% endmacro %}
+
+{% macro _open_state_names(kind, a_names, key_count) %}
+  {#- The state's columns, internal names of A's slice: every one for rows, the keys and arrival for keys. -#}
+  {%- if kind == 'rows' -%}{{ return(a_names) }}{%- endif -%}
+  {%- set names = [] -%}
+  {%- for index in range(key_count) -%}{%- do names.append('_ak' ~ index) -%}{%- endfor -%}
+  {{ return(names + ['_a_arrival']) }}
+{% endmacro %}
+
+{% macro _open_a_slice_sql(kind, slice, state, names, start, params) %}
+  {#- A's slice of a run given the state as of start - 1 (`state`: a relation with the state's columns). -#}
+  {%- set unit = params.time_uom -%}
+  {%- set reach = dbt_inc_join._sql_literal(dbt_inc_join._shift_value(start, -params.max_waiting_time, unit), dbt_inc_join._unit_type(unit)) -%}
+  {%- if kind == 'rows' %}
+    select {{ slice.sql }}
+    from {{ slice.source }}
+    where {{ slice.predicate }}
+    union all
+    select {{ names | join(', ') }}
+    from {{ state }}
+    where _a_arrival >= {{ reach }}
+  {%- else -%}
+    {%- set since = dbt_inc_join._sql_literal(start, dbt_inc_join._unit_type(unit)) -%}
+    {%- set same = [] -%}
+    {%- for name in names -%}
+      {%- do same.append('_s.' ~ name ~ (' = ' if name == '_a_arrival' else ' <=> ') ~ '_o.' ~ name) -%}
+    {%- endfor %}
+    select _s.*, _s._a_arrival >= {{ since }} OR _o._a_open IS NOT NULL AS _a_open
+    from (
+        select {{ slice.sql }}
+        from {{ slice.source }}
+        where {{ slice.predicate }}
+    ) _s
+    LEFT OUTER JOIN (
+        select distinct {{ names | join(', ') }}, true AS _a_open
+        from {{ state }}
+        where _a_arrival >= {{ reach }}
+    ) _o
+      on {{ same | join(' AND ') }}
+  {%- endif -%}
+{% endmacro %}
+
+{% macro _open_row_test(params, end, flagged) %}
+  {#- A joined row of an A row open at the run's end: without partner in the run, its window still open; flagged:
+      A's slice tells which A rows had no partner before B's read (_a_open). -#}
+  {%- set unit = params.time_uom -%}
+  {%- set tests = [dbt_inc_join._a_only(),
+                   dbt_inc_join._window_closes({'mw': params.max_waiting_time, 'time_uom': unit}) ~ ' > '
+                   ~ dbt_inc_join._sql_literal(end, dbt_inc_join._unit_type(unit))] -%}
+  {%- if flagged -%}{%- do tests.append('_a_open') -%}{%- endif -%}
+  {{ return(tests | join(' AND ')) }}
+{% endmacro %}

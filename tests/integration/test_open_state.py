@@ -1,0 +1,88 @@
+"""The open state of SQL models (spec §18) through dbt: daily runs read it, and every case that cannot prove it is
+the last run's falls back, says why in one line, and writes it again. Each model has a twin with
+open_state=false; after every run both tables hold the same rows."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from .pipeline import DAYS, ordered, rows
+
+pytestmark = pytest.mark.dbt
+
+PAIRS = [("open_left", "open_left_off"), ("open_first", "open_first_off")]
+MODELS = [name for pair in PAIRS for name in pair]
+
+
+def _run(project, day, *extra, vars=None) -> dict[str, str]:
+    """One `dbt run` of the models on `day`: each model's open-state line."""
+    lines: dict[str, str] = {}
+
+    def collect(event):
+        message = event.info.msg
+        if event.info.name == "JinjaLogInfo" and message.startswith("inc_join open state of "):
+            target, _, rest = message[len("inc_join open state of ") :].partition(": ")
+            lines[target.split(".")[-1]] = rest
+
+    project.invoke("run", "--select", "+tag:open_state", *extra, today=day, vars=vars, callbacks=[collect])
+    return lines
+
+
+def _same_tables(project):
+    for name, twin in PAIRS:
+        table, other = project.table(name), project.table(twin)
+        assert rows(table, ordered(table.columns)) == rows(other, ordered(other.columns)), name
+
+
+def _tag(project, name):
+    spark = project.spark()
+    found = spark.sql(f"SHOW TBLPROPERTIES inc_join_it.{name}__inc_join_open ('inc_join.open_state')").collect()
+    return found[0][1]
+
+
+def test_daily_runs_read_the_state_and_every_fallback_says_why(project):
+    spark = project.spark()
+    steps = []
+    # a first run, then the next day's run reads the state
+    steps.append(("first run", _run(project, DAYS[1]), "not read (a first run or full refresh)"))
+    steps.append(("next day", _run(project, DAYS[2]), "read "))
+    # the state table is gone
+    for name in ("open_left", "open_first"):
+        spark.sql(f"DROP TABLE inc_join_it.{name}__inc_join_open")
+    steps.append(("no state", _run(project, DAYS[3]), "not read (no state yet)"))
+    # a run killed between the output's commit and the state's: the tag is of the day before
+    for name in ("open_left", "open_first"):
+        tag = json.loads(_tag(project, name))
+        stale = json.dumps(dict(tag, end=f"{DAYS[2]} 00:00:00"))
+        spark.sql(
+            f"ALTER TABLE inc_join_it.{name}__inc_join_open SET TBLPROPERTIES ('inc_join.open_state' = '{stale}')"
+        )
+    steps.append(("stale", _run(project, DAYS[4]), f"not read (the state is as of {DAYS[2]} 00:00:00, the window"))
+    steps.append(("read again", _run(project, DAYS[5]), "read "))
+    # other arguments: another max_waiting_time
+    steps.append(("arguments", _run(project, DAYS[6], vars={"open_state_mw": 3}), "not read (the arguments"))
+    steps.append(("full refresh", _run(project, DAYS[7], "--full-refresh"), "not read (a first run or full refresh)"))
+    for step, lines, expected in steps:
+        for name, twin in PAIRS:
+            assert lines[name].startswith(expected), (step, name, lines[name])
+            assert lines[twin] == "none kept (open_state=false)", (step, twin, lines[twin])
+    _same_tables(project)
+    # the tag is the last run's, and its partition the only one
+    for name in ("open_left", "open_first"):
+        assert json.loads(_tag(project, name))["end"] == f"{DAYS[7]} 00:00:00"
+        partitions = spark.sql(f"SELECT DISTINCT _state_end FROM inc_join_it.{name}__inc_join_open").collect()
+        assert [p[0] for p in partitions] in ([], [DAYS[7].strftime("%Y%m%d") + "0000"])
+
+
+def test_a_run_that_does_not_read_the_state_clears_its_tag_first(project):
+    """A run over a past window (vars) reads as without the state; its pre-hook clears the tag before the output
+    is written, so the state of a run before it is never read after it."""
+    _run(project, DAYS[3])
+    lines = _run(
+        project, DAYS[7], vars={"inc_join_output_window_start": DAYS[2], "inc_join_output_window_end": DAYS[2]}
+    )
+    assert lines["open_left"].startswith("not read (the state is as of "), lines
+    assert json.loads(_tag(project, "open_left"))["end"] == f"{DAYS[2]} 00:00:00"
+    _same_tables(project)
