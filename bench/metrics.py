@@ -64,8 +64,9 @@ def _unwrap(node):
             return node
 
 
-def summarize(plan) -> PlanSummary:
-    """Walk an executed physical plan (a py4j ``SparkPlan``), subqueries included."""
+def summarize(plan, into_cache: bool = False) -> PlanSummary:
+    """Walk an executed physical plan (a py4j ``SparkPlan``), subqueries included; ``into_cache``: the plan that
+    filled a cached relation too (once: a later plan that reads the cache reads no file)."""
     summary = PlanSummary(text=_unwrap(plan).toString())  # adaptive execution's final plan
     pending = [plan]
     while pending:
@@ -74,6 +75,8 @@ def summarize(plan) -> PlanSummary:
         summary.nodes[kind] += 1
         if kind == "ReusedExchangeExec":
             continue
+        if kind == "InMemoryTableScanExec" and into_cache:
+            pending.append(node.relation().cachedPlan())
         if kind == "FileSourceScanExec":
             identifier = node.tableIdentifier()
             table = identifier.get().table() if identifier.isDefined() else str(node.relation().location())

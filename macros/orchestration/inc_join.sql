@@ -72,9 +72,8 @@
     {%- do dbt_inc_join._set_commit_metadata(record) -%}
   {%- endif -%}
   {%- if state is not none -%}
-    {%- set marker = marker ~ '\n' ~ dbt_inc_join._open_state_marker(state,
-        dbt_inc_join._render_join(a, b, params, inputs, plan, window, choice, 'state'),
-        dbt_inc_join._render_join(a, b, params, inputs, plan, window, choice, 'kept')) -%}
+    {%- set texts = dbt_inc_join._render_join(a, b, params, inputs, plan, window, choice, 'texts') -%}
+    {{ return(marker ~ '\n' ~ dbt_inc_join._open_state_marker(state, texts.state, texts.kept) ~ '\n' ~ texts.rows) }}
   {%- endif -%}
   {{ return(marker ~ '\n' ~ dbt_inc_join._render_join(a, b, params, inputs, plan, window, choice)) }}
 {% endmacro %}

@@ -12,8 +12,8 @@
       (_placement_context, _input_slices, _scenarios), then one query template read top to bottom like the
       statement it renders. window.open_state ({'kind', 'relation'}, _open_state.sql): the state this model
       keeps, and the relation of the state as of the window's start - 1 when the run reads it. output: 'rows';
-      with a state kind, 'state' for the state as of the window's end, or 'kept' for the relation both come
-      from. -#}
+      with a state kind, 'state' for the state as of the window's end, 'kept' for the relation both come
+      from, or 'texts' for the three at once. -#}
   {%- set unit = params.time_uom -%}
   {%- set start = window.start -%}
   {%- set end = window.end -%}
@@ -98,21 +98,14 @@ where _join_type is not null
       rows), which the model's hooks cache for the two statements -#}
   {%- set open_test = dbt_inc_join._open_row_test(params, end, state is not none and state_kind == 'keys') -%}
   {%- set kept = body ~ '\nselect *\nfrom _inc_join_placed\nwhere _join_type is not null\n   or (' ~ open_test ~ ')' -%}
-  {%- if output == 'kept' %}
-{{ kept }}
-  {%- elif output == 'state' %}
-select {{ 'distinct ' if state_kind == 'keys' else '' }}{{ state_names | join(', ') }}
-from (
-{{ kept }}
-) _inc_join_kept
-where {{ open_test }}
-  {%- else %}
-select {{ columns }}
-from (
-{{ kept }}
-) _inc_join_kept
-where _join_type is not null
-  {%- endif -%}
+  {%- set texts = {
+      'kept': kept,
+      'rows': 'select ' ~ columns ~ '\nfrom (\n' ~ kept ~ '\n) _inc_join_kept\nwhere _join_type is not null',
+      'state': 'select ' ~ ('distinct ' if state_kind == 'keys' else '') ~ state_names | join(', ')
+               ~ '\nfrom (\n' ~ kept ~ '\n) _inc_join_kept\nwhere ' ~ open_test,
+  } -%}
+  {%- if output == 'texts' -%}{{ return(texts) }}{%- endif %}
+{{ texts[output] }}
 {%- endif %}
 {% endmacro %}
 

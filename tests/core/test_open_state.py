@@ -147,27 +147,3 @@ def test_the_state_names_what_it_cannot_keep(spark):
         assert open_state_kind(prepared) == (None, reason)
     assert open_state_kind(prepare_join(a, a, join_cols="k", max_waiting_time=2)) == ("keys", None)
     assert open_state_kind(prepare_join(a, a, join_cols="k", partner="first")) == ("rows", None)
-
-
-def test_the_output_and_the_state_come_from_one_read_of_the_inputs(spark, tmp_path):
-    """The model's hooks cache the kept rows; Spark finds them inside the output's and the state's statements, so
-    neither reads an input again (spec §18)."""
-    for side in ("a", "b"):
-        frame = spark.createDataFrame([(k, f"2024-01-0{1 + k % 5}") for k in range(20)], "k int, d string")
-        frame.selectExpr("k", "to_date(d) AS RecDate").write.parquet(str(tmp_path / side))
-    a, b = (spark.read.parquet(str(tmp_path / side)) for side in ("a", "b"))
-    prepared = prepare_join(a, b, join_cols="k", look_back_time=1, max_waiting_time=2)
-    window = OutputWindow(
-        *(parse_bound(d, "bound", prepared.params.time_uom, "UTC") for d in ("2024-01-03", "2024-01-05"))
-    )
-    state = OpenState("keys")
-    kept = render_join(prepared, window, open_state=state, output="kept").persist()
-    try:
-        rows = render_join(prepared, window, open_state=state)
-        left = render_join(prepared, window, open_state=state, output="state")
-        for df in (rows, left):
-            plan = df._jdf.queryExecution().optimizedPlan().toString()
-            assert "InMemoryRelation" in plan and "parquet" not in plan.split("InMemoryRelation")[0], plan
-        assert rows.count() > 0
-    finally:
-        kept.unpersist()

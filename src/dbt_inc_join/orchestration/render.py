@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from typing import Any
 
 from pyspark.sql import DataFrame
 
@@ -41,21 +42,39 @@ def render_join(
     output: str = "rows",
 ) -> DataFrame:
     """The lazy rows of a resolved window; ``choice``: plan_choice.choose_join_plan's (made here when not given:
-    with many_rows_per_key='auto' it reads a sample of each input, spec §15). ``output='state'``: the open state
-    as of the window's end instead (``open_state`` gives its kind)."""
+    with many_rows_per_key='auto' it reads a sample of each input, spec §15). With ``open_state``: ``output``
+    'rows', 'state' (the open state as of the window's end) or 'kept' (the relation both come from)."""
+    arguments_, frames = _join_arguments(prepared, window, choice, open_state)
+    return statement.run(statement.rendered("_render_join", *arguments_, output), frames)
+
+
+def render_with_state(
+    prepared: PreparedJoin, window: OutputWindow, open_state: OpenState, choice: PlanChoice | None = None
+) -> dict[str, DataFrame]:
+    """The lazy 'kept', 'rows' and 'state' of a run that keeps the open state, from one rendering: cache 'kept'
+    and the other two read the inputs once (spec §18)."""
+    arguments_, frames = _join_arguments(prepared, window, choice, open_state)
+    texts = render("_render_join", *arguments_, "texts")
+    return {name: statement.run(texts[name], frames) for name in ("kept", "rows", "state")}
+
+
+def _join_arguments(
+    prepared: PreparedJoin, window: OutputWindow, choice: PlanChoice | None, open_state: OpenState | None
+) -> tuple[tuple[Any, ...], dict[str, DataFrame]]:
+    """_render_join's arguments but the output, and the DataFrames its relations stand for."""
     choice = choice or choose_join_plan(prepared, window)
     _log.info("inc_join plan: %s", choice.text)
     frames = {"a": prepared.df_a, "b": prepared.df_b}
     window_arg = arguments.window_of(window, prepared.params.time_uom.value)
     if open_state is not None:
+        rows = open_state.rows
         window_arg["open_state"] = {
             "kind": open_state.kind,
-            "relation": None if open_state.rows is None else statement.relation("state"),
+            "relation": None if rows is None else statement.relation("state"),
         }
-        if open_state.rows is not None:
-            frames["state"] = open_state.rows
-    text = statement.rendered(
-        "_render_join",
+        if rows is not None:
+            frames["state"] = rows
+    return (
         statement.relation("a"),
         statement.relation("b"),
         arguments.params_of(prepared.params),
@@ -63,6 +82,4 @@ def render_join(
         prepared.plan,
         window_arg,
         choice_of(choice),
-        output,
-    )
-    return statement.run(text, frames)
+    ), frames

@@ -1,0 +1,196 @@
+"""The daily run with the open state (spec §18, issue 74) against today's read, in one process, interleaved.
+
+A and B are generated here, partitioned by day: every A row has one partner in B except 1 %; 90 % of partners
+arrive the same day, the rest 2 days before to 10 days after (uniform). The daily run is over the last day, at
+look_back_time 2 and max_waiting_time 10; the state it reads is the one a run over the days before leaves.
+Per (table format, partner): the rows each scan read (Spark's scan metrics, numOutputRows of every file scan of
+the executed plans, the cached relation's own scans included once) against the day's new rows of A and B, and
+the wall time of the run (both statements of a model that keeps the state: the output and the state written to
+the noop sink from one cached relation) against today's single statement.
+
+    python -m bench.open_state --rows 20000 --rounds 5 [--format delta] --out bench/results/open-state.md
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from datetime import date, timedelta
+from pathlib import Path
+
+from .metrics import summarize
+
+LOOK_BACK, MAX_WAIT, DAYS = 2, 10, 16
+LAST_DAY = date(2025, 6, 30)
+NEVER, SAME_DAY = 0.01, 0.90  # shares of A rows: no partner; the partner the same day
+DATABASE = "inc_join_open_bench"
+
+
+def _uniform(column: str, salt: int) -> str:
+    """A number in [0, 1) from a hash of the column: deterministic data."""
+    return f"(pmod(xxhash64({column}, {salt}), 1000000) / 1000000.0)"
+
+
+def generate(spark, rows: int, table_format: str) -> tuple[str, str]:
+    """A and B as tables of the format, partitioned by RecDate; their names."""
+    first = LAST_DAY - timedelta(days=DAYS - 1)
+    names = (f"{DATABASE}.a_{table_format}_{rows}", f"{DATABASE}.b_{table_format}_{rows}")
+    spark.sql(f"CREATE DATABASE IF NOT EXISTS {DATABASE}")
+    if all(spark.catalog.tableExists(name) for name in names):
+        return names
+    a = spark.range(0, DAYS * rows).selectExpr(
+        "id AS k", f"date_add(DATE'{first}', CAST(id DIV {rows} AS INT)) AS RecDate", "id % 97 AS v"
+    )
+    late = f"CAST(floor({_uniform('id', 3)} * 12) AS INT) - 2"  # -2 .. 9, then 0 moved to 10
+    delta = (
+        f"CASE WHEN {_uniform('id', 2)} < {SAME_DAY / (1 - NEVER)} THEN 0 ELSE IF({late} >= 0, {late} + 1, {late}) END"
+    )
+    b = (
+        spark.range(0, DAYS * rows)
+        .where(f"{_uniform('id', 1)} >= {NEVER}")
+        .selectExpr(
+            "id AS k", f"date_add(DATE'{first}', CAST(id DIV {rows} AS INT) + {delta}) AS RecDate", "id % 89 AS w"
+        )
+        .where(f"RecDate <= DATE'{LAST_DAY}'")
+    )
+    for name, frame in zip(names, (a, b), strict=True):
+        frame.write.format(table_format).partitionBy("RecDate").mode("overwrite").saveAsTable(name)
+    return names
+
+
+def _state_table(spark, prepared, kind: str, table_format: str, name: str) -> str:
+    """The state a run over the days before the last leaves, as a table of the format."""
+    from dbt_inc_join.orchestration.render import OpenState, render_join
+    from dbt_inc_join.plan.window import OutputWindow
+
+    first = LAST_DAY - timedelta(days=DAYS - 1)
+    window = OutputWindow(first, LAST_DAY - timedelta(days=1))
+    state = render_join(prepared, window, open_state=OpenState(kind), output="state")
+    state.write.format(table_format).mode("overwrite").saveAsTable(name)
+    return name
+
+
+def _scanned(summary, tables: dict[str, str]) -> dict[str, int]:
+    """Rows read per input (by its table's short name)."""
+    found = {role: 0 for role in tables}
+    for scan in summary.scans:
+        for role, table in tables.items():
+            if scan.table == table.split(".")[-1]:
+                found[role] += scan.rows
+    return found
+
+
+def _run(spark, prepared, window, state_rows, kind: str | None, choice) -> tuple[float, dict]:
+    """One daily run, timed from its rendering on; the rows its scans read."""
+    from dbt_inc_join.orchestration.render import OpenState, render_join, render_with_state
+
+    began = time.perf_counter()
+    if kind is None:
+        execution = render_join(prepared, window, choice)._jdf.queryExecution()
+        execution.toRdd().count()
+        return time.perf_counter() - began, summarize(execution.executedPlan(), into_cache=True)
+    frames = render_with_state(prepared, window, OpenState(kind, state_rows), choice)
+    kept = frames["kept"].persist()
+    try:
+        output = frames["rows"]._jdf.queryExecution()
+        output.toRdd().count()
+        state = frames["state"]._jdf.queryExecution()
+        state.toRdd().count()
+        seconds = time.perf_counter() - began
+    finally:
+        kept.unpersist()
+    # the cached relation's scans once (through the output's plan), the state's own statement reads the cache
+    summary = summarize(output.executedPlan(), into_cache=True)
+    extra = summarize(state.executedPlan(), into_cache=False)
+    summary.scans.extend(extra.scans)
+    return seconds, summary
+
+
+def measure(spark, rows: int, table_format: str, partner: str, rounds: int, say) -> dict:
+    from dbt_inc_join.orchestration.join import prepare_join
+    from dbt_inc_join.orchestration.render import open_state_kind
+    from dbt_inc_join.plan.plan_choice import choose_join_plan
+    from dbt_inc_join.plan.window import OutputWindow
+
+    a_name, b_name = generate(spark, rows, table_format)
+    a, b = spark.table(a_name), spark.table(b_name)
+    extra = {} if partner == "all" else {"partner": "first"}
+    prepared = prepare_join(a, b, join_cols="k", look_back_time=LOOK_BACK, max_waiting_time=MAX_WAIT,
+                            many_rows_per_key=False, **extra)  # fmt: skip
+    kind, _ = open_state_kind(prepared)
+    state_name = _state_table(spark, prepared, kind, table_format, f"{DATABASE}.state_{table_format}_{rows}_{partner}")
+    state_rows = spark.table(state_name)
+    window = OutputWindow(LAST_DAY, LAST_DAY)
+    choice = choose_join_plan(prepared, window)  # many_rows_per_key=False: the plain plan, no query
+    new_rows = a.where(f"RecDate = DATE'{LAST_DAY}'").count() + b.where(f"RecDate = DATE'{LAST_DAY}'").count()
+    tables = {"a": a_name, "b": b_name, "state": state_name}
+    times: dict[str, list[float]] = {"today": [], "state": []}
+    loads, scans = [], {}
+    for number in range(rounds + 1):  # the first round warms up
+        order = ["today", "state"] if number % 2 == 0 else ["state", "today"]
+        for variant in order:
+            loads.append(os.getloadavg()[0])
+            seconds, summary = _run(spark, prepared, window, state_rows, None if variant == "today" else kind, choice)
+            if number:
+                times[variant].append(seconds)
+            scans[variant] = _scanned(summary, tables)
+            say(f"{table_format} {rows}/day partner={partner} {variant}: {seconds:.2f} s {scans[variant]}")
+    return {"format": table_format, "rows": rows, "partner": partner, "new_rows": new_rows, "scans": scans,
+            "times": {k: statistics.median(v) for k, v in times.items()}, "load": (min(loads), max(loads))}  # fmt: skip
+
+
+def report(results: Sequence[dict], argv: Sequence[str]) -> str:
+    lines = [
+        "# The daily run with the open state against today's read",
+        "",
+        f"`python -m bench.open_state {' '.join(argv)}`: lb {LOOK_BACK}, mw {MAX_WAIT}, {DAYS} days of history, "
+        f"the run over the last day; {int(SAME_DAY * 100)} % of partners the same day, {int(NEVER * 100)} % never. "
+        "Rows read are Spark's scan metrics; times the median of the rounds, interleaved (bench/open_state.py).",
+        "",
+        "| format | A rows/day | partner | read today ÷ new | read with state ÷ new (A + B + state) | time state ÷ "
+        "today | today | with state | load |",
+        "|---|---:|---|---:|---|---:|---:|---:|---|",
+    ]
+    for r in results:
+        today, state = r["scans"]["today"], r["scans"]["state"]
+        new = r["new_rows"]
+        ratio = sum(state.values()) / new
+        parts = " + ".join(f"{state[k] / new:.2f}" for k in ("a", "b", "state"))
+        lines.append(
+            f"| {r['format']} | {r['rows']:,} | {r['partner']} | {sum(today.values()) / new:.2f} | {ratio:.2f} "
+            f"({parts}) | {r['times']['state'] / r['times']['today']:.2f} | {r['times']['today']:.2f} s | "
+            f"{r['times']['state']:.2f} s | {r['load'][0]:.1f}–{r['load'][1]:.1f} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: Sequence[str] = ()) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.open_state")
+    parser.add_argument("--rows", type=int, nargs="+", default=[20000], help="A rows per day (one or more sizes)")
+    parser.add_argument("--format", default="parquet", choices=("parquet", "delta"))
+    parser.add_argument("--partner", nargs="+", default=["all", "first"])
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--out", type=Path)
+    args = parser.parse_args(argv)
+    if args.format != "parquet":
+        os.environ["INC_JOIN_TABLE_FORMAT"] = args.format
+    from harness.local_spark import local_spark_session
+
+    state_dir = Path(os.environ.get("INC_JOIN_BENCH_STATE") or tempfile.mkdtemp(prefix="inc-join-open-bench-"))
+    spark = local_spark_session(state_dir)
+    results = [measure(spark, rows, args.format, partner, args.rounds, print) for rows in args.rows
+               for partner in args.partner]  # fmt: skip
+    text = report(results, argv)
+    print(text)
+    if args.out:
+        args.out.write_text(text, encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
