@@ -19,14 +19,15 @@ from dbt_inc_join.orchestration.render import OpenState, open_state_kind, render
 from dbt_inc_join.plan.window import OutputWindow, parse_bound
 
 from .frames import bound, oracle_shape, shaped_rows
+from .oracle import expected_rows
 from .test_properties import (
     B_FIELDS,
-    CONDITIONS,
     PROPERTY_SETTINGS,
     frames_for,
     mode_expected,
     mode_frames,
     oracle_cond,
+    scenario_arguments,
     scenarios,
     tiles,
 )
@@ -38,17 +39,8 @@ STATE_SHAPES = [("all", "left"), ("all", "left_anti"), ("first", "left"), ("firs
 
 
 def _arguments(scenario: dict) -> dict:
-    renamed = scenario.get("renamed")
-    arguments = dict(
-        join_cols={"k": "bk"} if renamed else "k",
-        inc_col=("RecDate", "PaidAt") if renamed else "RecDate",
-        join_cond=None if scenario.get("cond") is None else CONDITIONS[scenario["cond"]][0],
-        how=scenario["how"],
-        look_back_time=scenario["lb"],
-        max_waiting_time=scenario["mw"],
-        time_uom=scenario["unit"],
-        many_rows_per_key=scenario["grouped"],  # both plans (spec §15), without 'auto''s query per run
-    )
+    # both plans (spec §15), without 'auto''s query per run
+    arguments = dict(scenario_arguments(scenario), many_rows_per_key=scenario["grouped"])
     if scenario["partner"] != "all":
         arguments.update(partner=scenario["partner"], partner_order_by=scenario.get("order_by"))
     return arguments
@@ -111,21 +103,19 @@ def state_scenarios(draw, partner: str, how: str):
 @settings(PROPERTY_SETTINGS, max_examples=4)  # an example is a chain of up to 7 runs
 @given(data=st.data())
 def test_runs_with_the_state_give_the_rows_of_runs_without_it(spark, partner, how, data):
+    """A chain of runs, the state lost in some, against the oracle's one run over the chain's period."""
     scenario = data.draw(state_scenarios(partner, how))
+    start, end = scenario["start"], scenario["end"]
     if partner == "all":
         frames = frames_for(spark, scenario)
-    else:
-        frames = mode_frames(spark, dict(scenario, renamed=False), "as drawn")
+        oracle = expected_rows(scenario["a"], scenario["b"], how=how, lb=scenario["lb"], mw=scenario["mw"],
+                               start=start, end=end, join_cond=oracle_cond(scenario))  # fmt: skip
+        expected = Counter(oracle)
+    else:  # B with its payloads, which order the partners (spec §11)
         scenario["renamed"] = False
+        frames = mode_frames(spark, scenario, "as drawn")
+        expected = mode_expected(scenario, start, end)
     prepared = prepare_join(*frames, **_arguments(scenario))
-    expected = mode_expected(dict(scenario, mode=partner if partner != "all" else "all"), scenario["start"],
-                             scenario["end"]) if partner != "all" else None  # fmt: skip
-    if expected is None:
-        from .oracle import expected_rows
-
-        expected = Counter(expected_rows(scenario["a"], scenario["b"], how=how, lb=scenario["lb"],
-                                         mw=scenario["mw"], start=scenario["start"], end=scenario["end"],
-                                         join_cond=oracle_cond(scenario)))  # fmt: skip
     assert _chain(prepared, scenario, scenario["lost"]) == expected
 
 

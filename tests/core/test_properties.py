@@ -93,11 +93,10 @@ def frames_for(spark, scenario):
     return side_frame(spark, scenario["a"], "a", scenario["unit"], scenario["arrival_type"]), b
 
 
-def run(frames, scenario, start, end, **extra):
-    unit = scenario["unit"]
+def scenario_arguments(scenario) -> dict:
+    """The inc_join arguments of a scenario but its window."""
     renamed = scenario.get("renamed")
-    result = inc_join(
-        *frames,
+    return dict(
         join_cols={"k": "bk"} if renamed else "k",
         inc_col=("RecDate", "PaidAt") if renamed else "RecDate",
         join_cond=None if scenario.get("cond") is None else CONDITIONS[scenario["cond"]][0],
@@ -105,7 +104,15 @@ def run(frames, scenario, start, end, **extra):
         look_back_time=scenario["lb"],
         max_waiting_time=scenario["mw"],
         late_match_time=scenario["late"],
-        time_uom=unit,
+        time_uom=scenario["unit"],
+    )
+
+
+def run(frames, scenario, start, end, **extra):
+    unit = scenario["unit"]
+    result = inc_join(
+        *frames,
+        **scenario_arguments(scenario),
         output_window_start=bound(start, unit),
         output_window_end=bound(end, unit),
         **extra,
