@@ -10,12 +10,15 @@
 {% endmacro %}
 
 {% macro _open_state_found(relation) %}
-  {#- The tag of the state table, or none when there is no table or no tag. -#}
+  {#- {'tag': the state table's tag or none, 'table_fingerprint': the fingerprint it was made for, or none (no
+      table)}: one query when the table exists. -#}
   {%- set found = adapter.get_relation(database=relation.database, schema=relation.schema,
                                        identifier=relation.identifier) -%}
-  {%- if found is none -%}{{ return(none) }}{%- endif -%}
-  {%- set text = dbt_inc_join._table_properties(found).get('inc_join.open_state') -%}
-  {{ return(fromjson(text) if text and text.startswith('{') else none) }}
+  {%- if found is none -%}{{ return({'tag': none, 'table_fingerprint': none}) }}{%- endif -%}
+  {%- set properties = dbt_inc_join._table_properties(found) -%}
+  {%- set text = properties.get('inc_join.open_state') -%}
+  {{ return({'tag': fromjson(text) if text and text.startswith('{') else none,
+             'table_fingerprint': properties.get('inc_join.open_state_fingerprint')}) }}
 {% endmacro %}
 
 {% macro _open_state_of_this_run() %}
@@ -26,8 +29,8 @@
 {% endmacro %}
 
 {% macro _open_state_cache(relation) %}
-  {#- The session's name of the cached rows a run's output and state come from. -#}
-  {{ return('_inc_join_kept_' ~ local_md5(relation | string)) }}
+  {#- The session's name of the cached rows a run's output and state come from: one per invocation and model. -#}
+  {{ return('_inc_join_kept_' ~ local_md5(invocation_id ~ relation | string)) }}
 {% endmacro %}
 
 {% macro _open_state_before() %}
@@ -38,9 +41,7 @@
   {%- if not execute -%}{{ return('') }}{%- endif -%}
   {%- set marker = dbt_inc_join._open_state_of_this_run() -%}
   {%- if marker is not none -%}
-    {%- set cache = dbt_inc_join._open_state_cache(this) -%}
-    {%- do run_query('DROP VIEW IF EXISTS ' ~ cache) -%}
-    {%- do run_query('CACHE LAZY TABLE ' ~ cache ~ ' AS\n' ~ marker.kept) -%}
+    {%- do run_query('CACHE LAZY TABLE ' ~ dbt_inc_join._open_state_cache(this) ~ ' AS\n' ~ marker.kept) -%}
   {%- endif -%}
   {%- if marker is not none and not marker.read -%}
     {%- set target = dbt_inc_join._open_state_relation(this) -%}
@@ -69,11 +70,14 @@
   {%- set marker = dbt_inc_join._open_state_of_this_run() -%}
   {%- if marker is none -%}{{ return('') }}{%- endif -%}
   {%- set target = dbt_inc_join._open_state_relation(this) -%}
-  {%- set found = adapter.get_relation(database=target.database, schema=target.schema, identifier=target.identifier) -%}
-  {%- set properties = {} if found is none else dbt_inc_join._table_properties(found) -%}
+  {%- set table_fingerprint = marker.table_fingerprint -%}
+  {%- if table_fingerprint is none -%}
+    {#- not read while compiling (a run that could not read the state) -#}
+    {%- set table_fingerprint = dbt_inc_join._open_state_found(target).table_fingerprint -%}
+  {%- endif -%}
   {%- set partition = dbt_inc_join._open_state_partition(marker.end) -%}
   {%- set v2 = marker.file_format in ['delta', 'iceberg'] -%}
-  {%- if found is not none and properties.get('inc_join.open_state_fingerprint') == marker.fingerprint -%}
+  {%- if table_fingerprint == marker.fingerprint -%}
     {%- do dbt_inc_join._drop_open_states(target, [partition], v2) -%}
     {%- do run_query('INSERT INTO ' ~ target ~ ' PARTITION (_state_end = ' ~ dbt_inc_join._text_literal(partition)
                      ~ ')\n' ~ marker.sql) -%}
@@ -85,6 +89,9 @@
       'end': marker.end, 'fingerprint': marker.fingerprint, 'invocation_id': marker.invocation_id})) -%}
   {%- if v2 -%}
     {%- do run_query('DELETE FROM ' ~ target ~ ' WHERE _state_end <> ' ~ dbt_inc_join._text_literal(partition)) -%}
+  {%- elif marker.read_end -%}
+    {#- a run that read the state found the table with that state alone (a run that did not listed it) -#}
+    {%- do dbt_inc_join._drop_open_states(target, [dbt_inc_join._open_state_partition(marker.read_end)], v2) -%}
   {%- else -%}
     {%- set others = [] -%}
     {%- for row in run_query('SHOW PARTITIONS ' ~ target).rows -%}

@@ -36,20 +36,25 @@
   {%- endif -%}
   {%- set target = dbt_inc_join._open_state_relation(this) -%}
   {%- set fingerprint = dbt_inc_join._open_state_fingerprint(a, b, params, inputs, kind) -%}
-  {%- set found = dbt_inc_join._open_state_found(target) -%}
   {%- set wanted = none if window.start is none else dbt_inc_join._moment_text(
       dbt_inc_join._shift_value(window.start, -1, params.time_uom)) -%}
   {%- set why = none -%}
+  {#- the state table's properties are read only when the run could read it -#}
+  {%- set found = {'table_fingerprint': none} -%}
   {%- if window.start is none or flags.FULL_REFRESH or not is_incremental() -%}
     {%- set why = 'a first run or full refresh' -%}
-  {%- elif found is none -%}
-    {%- set why = 'no state yet' -%}
-  {%- elif found.get('fingerprint') != fingerprint -%}
-    {%- set why = 'the arguments or inputs changed' -%}
-  {%- elif found.get('end') != wanted -%}
-    {%- set why = 'the state is as of ' ~ found.get('end') ~ ', the window starts at ' ~ dbt_inc_join._moment_text(window.start) -%}
   {%- elif (restated or {}).get('restated') -%}
     {%- set why = 'restated input units' -%}
+  {%- else -%}
+    {%- set found = dbt_inc_join._open_state_found(target) -%}
+    {%- set tag = found.tag -%}
+    {%- if tag is none -%}
+      {%- set why = 'no state yet' -%}
+    {%- elif tag.get('fingerprint') != fingerprint -%}
+      {%- set why = 'the arguments or inputs changed' -%}
+    {%- elif tag.get('end') != wanted -%}
+      {%- set why = 'the state is as of ' ~ tag.get('end') ~ ', the window starts at ' ~ dbt_inc_join._moment_text(window.start) -%}
+    {%- endif -%}
   {%- endif -%}
   {%- if why is none -%}
     {{ log('inc_join open state of ' ~ this ~ ': read ' ~ target ~ ' (as of ' ~ wanted ~ ')', info=True) }}
@@ -57,7 +62,8 @@
     {{ log('inc_join open state of ' ~ this ~ ': not read (' ~ why ~ '); the run reads as without it and writes it again', info=True) }}
   {%- endif -%}
   {{ return({'kind': kind, 'relation': dbt_inc_join._open_state_read_sql(target, wanted) if why is none else none,
-             'target': target,
+             'target': target, 'read_end': wanted if why is none else none,
+             'table_fingerprint': found.table_fingerprint,
              'end': dbt_inc_join._moment_text(window.end), 'fingerprint': fingerprint, 'reason': why}) }}
 {% endmacro %}
 
@@ -65,6 +71,7 @@
   {#- What the hooks of io/_open_state.sql do around this run, as a comment in the model's compiled code: sql, the
       state's statement; kept, the relation it and the model's statement come from, cached by the pre-hook. -#}
   {%- set marker = {'target': state.target | string, 'read': state.relation is not none, 'end': state.end,
+                    'read_end': state.read_end, 'table_fingerprint': state.table_fingerprint,
                     'fingerprint': state.fingerprint, 'sql': sql, 'kept': kept, 'invocation_id': invocation_id,
                     'file_format': config.get('file_format') or 'parquet'} -%}
   {{ return('/* inc_join_open_state ' ~ (marker | tojson).replace('*/', '*\\/') ~ ' */') }}
