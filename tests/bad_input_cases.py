@@ -310,7 +310,7 @@ CASES = (
          "arguments: a, b, join_cols, inc_col, how, look_back_time, max_waiting_time, output_window_start, "
          "output_window_end, time_uom, enforce_sliding_join_window, include_waiting, output_select, suffixes, "
          "partner, partner_order_by, aggregate, null_fill, many_rows_per_key, late_match_time, max_window_units, "
-         "join_cond, on_restated_input, restated_horizon."),
+         "join_cond, on_restated_input, restated_horizon, open_state."),
     # what a run does with restated input units (spec §14)
     Case("bad_on_restated_input", model="bad_on_restated_input",
          message="on_restated_input='repair' is not supported; accepted values: 'warn', 'fail', 'redo'."),
