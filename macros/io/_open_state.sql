@@ -1,5 +1,5 @@
 {#- The open state's table (docs/spec.md §18): read its tag, and the model's hooks that keep it. Each run's
-    state is a partition of its own (_state_end, the run's end as digits), written beside the one the run read,
+    state is a partition of its own (inc_join_state_end, the run's end as digits), written beside the one the run read,
     then tagged in the table property inc_join.open_state (the end, and the fingerprint of the arguments), then
     the older partitions dropped. A run killed anywhere leaves the tag of a state whose rows are all there. -#}
 
@@ -59,7 +59,7 @@
 
 {% macro _open_state_read_sql(target, end_text) %}
   {#- The state as of end_text, as a relation of the run's statement. -#}
-  {{ return('(select * from ' ~ target ~ ' where _state_end = '
+  {{ return('(select * from ' ~ target ~ ' where inc_join_state_end = '
             ~ dbt_inc_join._text_literal(dbt_inc_join._open_state_partition(end_text)) ~ ') _open_state') }}
 {% endmacro %}
 
@@ -79,7 +79,7 @@
   {%- set v2 = marker.file_format in ['delta', 'iceberg'] -%}
   {%- if table_fingerprint == marker.fingerprint -%}
     {%- do dbt_inc_join._drop_open_states(target, [partition], v2) -%}
-    {%- do run_query('INSERT INTO ' ~ target ~ ' PARTITION (_state_end = ' ~ dbt_inc_join._text_literal(partition)
+    {%- do run_query('INSERT INTO ' ~ target ~ ' PARTITION (inc_join_state_end = ' ~ dbt_inc_join._text_literal(partition)
                      ~ ')\n' ~ marker.sql) -%}
   {%- else -%}
     {%- do run_query('DROP TABLE IF EXISTS ' ~ target) -%}
@@ -88,7 +88,7 @@
   {%- do dbt_inc_join._set_table_property(target, 'inc_join.open_state', tojson({
       'end': marker.end, 'fingerprint': marker.fingerprint, 'invocation_id': marker.invocation_id})) -%}
   {%- if v2 -%}
-    {%- do run_query('DELETE FROM ' ~ target ~ ' WHERE _state_end <> ' ~ dbt_inc_join._text_literal(partition)) -%}
+    {%- do run_query('DELETE FROM ' ~ target ~ ' WHERE inc_join_state_end <> ' ~ dbt_inc_join._text_literal(partition)) -%}
   {%- elif marker.read_end -%}
     {#- a run that read the state found the table with that state alone (a run that did not listed it) -#}
     {%- do dbt_inc_join._drop_open_states(target, [dbt_inc_join._open_state_partition(marker.read_end)], v2) -%}
@@ -108,9 +108,9 @@
   {#- The states of these partition values gone: Delta and Iceberg delete them, a parquet table drops them. -#}
   {%- for value in partitions -%}
     {%- if v2 -%}
-      {%- do run_query('DELETE FROM ' ~ target ~ ' WHERE _state_end = ' ~ dbt_inc_join._text_literal(value)) -%}
+      {%- do run_query('DELETE FROM ' ~ target ~ ' WHERE inc_join_state_end = ' ~ dbt_inc_join._text_literal(value)) -%}
     {%- else -%}
-      {%- do run_query('ALTER TABLE ' ~ target ~ ' DROP IF EXISTS PARTITION (_state_end = '
+      {%- do run_query('ALTER TABLE ' ~ target ~ ' DROP IF EXISTS PARTITION (inc_join_state_end = '
                        ~ dbt_inc_join._text_literal(value) ~ ')') -%}
     {%- endif -%}
   {%- endfor -%}
@@ -123,9 +123,9 @@
   {%- set legacy = marker.file_format not in ['delta', 'iceberg', 'hudi'] -%}
   {%- set setting = 'spark.sql.legacy.allowNonEmptyLocationInCTAS' -%}
   {%- if legacy -%}{%- do run_query('SET ' ~ setting ~ '=true') -%}{%- endif -%}
-  {%- do run_query('CREATE TABLE ' ~ target ~ ' USING ' ~ marker.file_format ~ '\nPARTITIONED BY (_state_end)'
+  {%- do run_query('CREATE TABLE ' ~ target ~ ' USING ' ~ marker.file_format ~ '\nPARTITIONED BY (inc_join_state_end)'
                    ~ '\nTBLPROPERTIES (' ~ dbt_inc_join._text_literal('inc_join.open_state_fingerprint') ~ ' = '
                    ~ dbt_inc_join._text_literal(marker.fingerprint) ~ ')\nAS select *, '
-                   ~ dbt_inc_join._text_literal(partition) ~ ' AS _state_end from (\n' ~ marker.sql ~ '\n)') -%}
+                   ~ dbt_inc_join._text_literal(partition) ~ ' AS inc_join_state_end from (\n' ~ marker.sql ~ '\n)') -%}
   {%- if legacy -%}{%- do run_query('RESET ' ~ setting) -%}{%- endif -%}
 {% endmacro %}

@@ -72,7 +72,7 @@ def test_daily_runs_read_the_state_and_every_fallback_says_why(project):
     # the tag is the last run's, and its partition the only one
     for name in ("open_left", "open_first"):
         assert json.loads(_tag(project, name))["end"] == f"{DAYS[7]} 00:00:00"
-        partitions = spark.sql(f"SELECT DISTINCT _state_end FROM inc_join_it.{name}__inc_join_open").collect()
+        partitions = spark.sql(f"SELECT DISTINCT inc_join_state_end FROM inc_join_it.{name}__inc_join_open").collect()
         assert [p[0] for p in partitions] in ([], [DAYS[7].strftime("%Y%m%d") + "0000"])
 
 
