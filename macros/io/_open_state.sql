@@ -1,7 +1,12 @@
 {#- The open state's table (docs/spec.md §18): read its tag, and the model's hooks that keep it. Each run's
-    state is a partition of its own (inc_join_state_end, the run's end as digits), written beside the one the run read,
-    then tagged in the table property inc_join.open_state (the end, and the fingerprint of the arguments), then
-    the older partitions dropped. A run killed anywhere leaves the tag of a state whose rows are all there. -#}
+    state is a partition of its own (inc_join_state_end, the run's end as digits), written beside the one the run
+    read, then tagged in the table property inc_join.open_state (the end, and the fingerprint of the arguments),
+    then the older partitions dropped. A run killed anywhere leaves the tag of a state whose rows are all there. -#}
+
+{% macro _open_state_table(relation) %}
+  {#- The state table as dbt's relation cache has it, or none. -#}
+  {{ return(adapter.get_relation(database=relation.database, schema=relation.schema, identifier=relation.identifier)) }}
+{% endmacro %}
 
 {% macro _open_state_relation(relation) %}
   {#- The state table of a model's table: beside it, named after it. -#}
@@ -12,8 +17,7 @@
 {% macro _open_state_found(relation) %}
   {#- {'tag': the state table's tag or none, 'table_fingerprint': the fingerprint it was made for, or none (no
       table)}: one query when the table exists. -#}
-  {%- set found = adapter.get_relation(database=relation.database, schema=relation.schema,
-                                       identifier=relation.identifier) -%}
+  {%- set found = dbt_inc_join._open_state_table(relation) -%}
   {%- if found is none -%}{{ return({'tag': none, 'table_fingerprint': none}) }}{%- endif -%}
   {%- set properties = dbt_inc_join._table_properties(found) -%}
   {%- set text = properties.get('inc_join.open_state') -%}
@@ -45,7 +49,7 @@
   {%- endif -%}
   {%- if marker is not none and not marker.read -%}
     {%- set target = dbt_inc_join._open_state_relation(this) -%}
-    {%- if adapter.get_relation(database=target.database, schema=target.schema, identifier=target.identifier) is not none -%}
+    {%- if dbt_inc_join._open_state_table(target) is not none -%}
       {%- do dbt_inc_join._set_table_property(target, 'inc_join.open_state', '') -%}
     {%- endif -%}
   {%- endif -%}
@@ -79,8 +83,8 @@
   {%- set v2 = marker.file_format in ['delta', 'iceberg'] -%}
   {%- if table_fingerprint == marker.fingerprint -%}
     {%- do dbt_inc_join._drop_open_states(target, [partition], v2) -%}
-    {%- do run_query('INSERT INTO ' ~ target ~ ' PARTITION (inc_join_state_end = ' ~ dbt_inc_join._text_literal(partition)
-                     ~ ')\n' ~ marker.sql) -%}
+    {%- do run_query('INSERT INTO ' ~ target ~ ' PARTITION (inc_join_state_end = '
+                     ~ dbt_inc_join._text_literal(partition) ~ ')\n' ~ marker.sql) -%}
   {%- else -%}
     {%- do run_query('DROP TABLE IF EXISTS ' ~ target) -%}
     {%- do dbt_inc_join._create_open_state(target, marker, partition) -%}
@@ -88,9 +92,10 @@
   {%- do dbt_inc_join._set_table_property(target, 'inc_join.open_state', tojson({
       'end': marker.end, 'fingerprint': marker.fingerprint, 'invocation_id': marker.invocation_id})) -%}
   {%- if v2 -%}
-    {%- do run_query('DELETE FROM ' ~ target ~ ' WHERE inc_join_state_end <> ' ~ dbt_inc_join._text_literal(partition)) -%}
+    {%- do run_query('DELETE FROM ' ~ target ~ ' WHERE inc_join_state_end <> '
+                     ~ dbt_inc_join._text_literal(partition)) -%}
   {%- elif marker.read_end -%}
-    {#- a run that read the state found the table with that state alone (a run that did not listed it) -#}
+    {#- a run that read the state found it the only one: every run before it dropped the others -#}
     {%- do dbt_inc_join._drop_open_states(target, [dbt_inc_join._open_state_partition(marker.read_end)], v2) -%}
   {%- else -%}
     {%- set others = [] -%}

@@ -53,13 +53,15 @@
     {%- elif tag.get('fingerprint') != fingerprint -%}
       {%- set why = 'the arguments or inputs changed' -%}
     {%- elif tag.get('end') != wanted -%}
-      {%- set why = 'the state is as of ' ~ tag.get('end') ~ ', the window starts at ' ~ dbt_inc_join._moment_text(window.start) -%}
+      {%- set why = 'the state is as of ' ~ tag.get('end') ~ ', the window starts at '
+                    ~ dbt_inc_join._moment_text(window.start) -%}
     {%- endif -%}
   {%- endif -%}
   {%- if why is none -%}
     {{ log('inc_join open state of ' ~ this ~ ': read ' ~ target ~ ' (as of ' ~ wanted ~ ')', info=True) }}
   {%- else -%}
-    {{ log('inc_join open state of ' ~ this ~ ': not read (' ~ why ~ '); the run reads as without it and writes it again', info=True) }}
+    {{ log('inc_join open state of ' ~ this ~ ': not read (' ~ why ~ '); the run reads as without it and writes it'
+           ~ ' again', info=True) }}
   {%- endif -%}
   {{ return({'kind': kind, 'relation': dbt_inc_join._open_state_read_sql(target, wanted) if why is none else none,
              'target': target, 'read_end': wanted if why is none else none,
