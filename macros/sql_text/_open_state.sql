@@ -53,19 +53,25 @@
     from {{ state }}
     where _a_arrival >= {{ reach }}
   {%- else -%}
+    {#- Joined on the keys alone, the arrival compared after: A's slice is then shuffled once by its keys, for
+        this join and B's (an equality on the arrival would make it a join key too, and a second shuffle). The
+        state holds each (keys, arrival) once, so an A row finds at most one. A row without keys never had a
+        partner. -#}
     {%- set since = dbt_inc_join._sql_literal(start, dbt_inc_join._unit_type(unit)) -%}
-    {%- set same = [] -%}
-    {%- for name in names -%}
-      {%- do same.append('_s.' ~ name ~ (' = ' if name == '_a_arrival' else ' <=> ') ~ '_o.' ~ name) -%}
-    {%- endfor %}
-    select _s.*, _s._a_arrival >= {{ since }} OR _o._a_open IS NOT NULL AS _a_open
+    {%- set same, unkeyed = [], [] -%}
+    {%- for name in names[:-1] -%}
+      {%- do same.append('_s.' ~ name ~ ' = _o.' ~ name) -%}
+      {%- do unkeyed.append('_s.' ~ name ~ ' IS NULL') -%}
+    {%- endfor -%}
+    {%- do same.append('_s._a_arrival <= _o._a_arrival AND _s._a_arrival >= _o._a_arrival') %}
+    select _s.*, _s._a_arrival >= {{ since }} OR {{ unkeyed | join(' OR ') }} OR _o._a_arrival IS NOT NULL AS _a_open
     from (
         select {{ slice.sql }}
         from {{ slice.source }}
         where {{ slice.predicate }}
     ) _s
     LEFT OUTER JOIN (
-        select distinct {{ names | join(', ') }}, true AS _a_open
+        select {{ names | join(', ') }}
         from {{ state }}
         where _a_arrival >= {{ reach }}
     ) _o
