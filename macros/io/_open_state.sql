@@ -41,18 +41,20 @@
   {#- Pre-hook: the rows the output and the state come from are cached (lazily: the output's statement fills the
       cache, the state's reads it; Spark finds the cached plan inside both statements), so the run reads its
       inputs once. A run that does not read the state clears its tag before the output is written, so the state
-      of an earlier run is never read after this one. -#}
+      of an earlier run is never read after this one. A run that reads it drops here what a killed attempt of its
+      window may have left of the new state: a change to the state table after the output's statement would
+      make Spark drop the cached rows, which read that table, and the state's statement compute them again. -#}
   {%- if not execute -%}{{ return('') }}{%- endif -%}
   {%- set marker = dbt_inc_join._open_state_of_this_run() -%}
-  {%- if marker is not none -%}
-    {%- do run_query('CACHE LAZY TABLE ' ~ dbt_inc_join._open_state_cache(this) ~ ' AS\n' ~ marker.kept) -%}
+  {%- if marker is none -%}{{ return('') }}{%- endif -%}
+  {%- set target = dbt_inc_join._open_state_relation(this) -%}
+  {%- if marker.read -%}
+    {%- do dbt_inc_join._drop_open_states(target, [dbt_inc_join._open_state_partition(marker.end)],
+                                          marker.file_format in ['delta', 'iceberg']) -%}
+  {%- elif dbt_inc_join._open_state_table(target) is not none -%}
+    {%- do dbt_inc_join._set_table_property(target, 'inc_join.open_state', '') -%}
   {%- endif -%}
-  {%- if marker is not none and not marker.read -%}
-    {%- set target = dbt_inc_join._open_state_relation(this) -%}
-    {%- if dbt_inc_join._open_state_table(target) is not none -%}
-      {%- do dbt_inc_join._set_table_property(target, 'inc_join.open_state', '') -%}
-    {%- endif -%}
-  {%- endif -%}
+  {%- do run_query('CACHE LAZY TABLE ' ~ dbt_inc_join._open_state_cache(this) ~ ' AS\n' ~ marker.kept) -%}
   {{ return('') }}
 {% endmacro %}
 
@@ -82,7 +84,10 @@
   {%- set partition = dbt_inc_join._open_state_partition(marker.end) -%}
   {%- set v2 = marker.file_format in ['delta', 'iceberg'] -%}
   {%- if table_fingerprint == marker.fingerprint -%}
-    {%- do dbt_inc_join._drop_open_states(target, [partition], v2) -%}
+    {%- if not marker.read -%}
+      {#- (a run that read the state dropped it before its output: _open_state_before) -#}
+      {%- do dbt_inc_join._drop_open_states(target, [partition], v2) -%}
+    {%- endif -%}
     {%- do run_query('INSERT INTO ' ~ target ~ ' PARTITION (inc_join_state_end = '
                      ~ dbt_inc_join._text_literal(partition) ~ ')\n' ~ marker.sql) -%}
   {%- else -%}

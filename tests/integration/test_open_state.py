@@ -9,6 +9,7 @@ import json
 import pytest
 
 from .pipeline import DAYS, ordered, rows
+from .test_restated import statements_into
 
 pytestmark = pytest.mark.dbt
 
@@ -16,8 +17,9 @@ PAIRS = [("open_left", "open_left_off"), ("open_first", "open_first_off")]
 MODELS = [name for pair in PAIRS for name in pair]
 
 
-def _run(project, day, *extra, vars=None) -> dict[str, str]:
-    """One `dbt run` of the models on `day`: each model's open-state line."""
+def _run(project, day, *extra, vars=None, statements=None) -> dict[str, str]:
+    """One `dbt run` of the models on `day`: each model's open-state line (and into ``statements``, each model's
+    SQL statements)."""
     lines: dict[str, str] = {}
 
     def collect(event):
@@ -26,8 +28,18 @@ def _run(project, day, *extra, vars=None) -> dict[str, str]:
             target, _, rest = message[len("inc_join open state of ") :].partition(": ")
             lines[target.split(".")[-1]] = rest
 
-    project.invoke("run", "--select", "+tag:open_state", *extra, today=day, vars=vars, callbacks=[collect])
+    callbacks = [collect] + ([] if statements is None else [statements_into(statements)])
+    project.invoke("run", "--select", "+tag:open_state", *extra, today=day, vars=vars, callbacks=callbacks)
     return lines
+
+
+def _changes_between_cache_and_state(statements: list[str], name: str) -> list[str]:
+    """The statements that change the state table after the cache is declared and before the state is written:
+    Spark drops a cached plan that reads a changed table, so the state's statement would read the inputs again."""
+    table = f"{name}__inc_join_open"
+    cached = next(i for i, text in enumerate(statements) if text.startswith("CACHE LAZY TABLE"))
+    written = next(i for i, text in enumerate(statements) if text.startswith(f"INSERT INTO inc_join_it.{table} "))
+    return [text for text in statements[cached:written] if table in text and text.startswith(("ALTER", "DELETE"))]
 
 
 def _same_tables(project):
@@ -47,7 +59,10 @@ def test_daily_runs_read_the_state_and_every_fallback_says_why(project):
     steps = []
     # a first run, then the next day's run reads the state
     steps.append(("first run", _run(project, DAYS[1]), "not read (a first run or full refresh)"))
-    steps.append(("next day", _run(project, DAYS[2]), "read "))
+    statements: dict[str, list[str]] = {}
+    steps.append(("next day", _run(project, DAYS[2], statements=statements), "read "))
+    for name in ("open_left", "open_first"):
+        assert _changes_between_cache_and_state(statements[name], name) == [], name
     # the state table is gone
     for name in ("open_left", "open_first"):
         spark.sql(f"DROP TABLE inc_join_it.{name}__inc_join_open")
