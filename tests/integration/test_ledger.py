@@ -273,8 +273,9 @@ def test_a_run_killed_anywhere_is_completed_by_the_next_plain_run(
 
     1. a first run over 3 days, halted after it moved 1 of its 3 partitions;
     2. a catch-up run over 3 days, halted after 1 of its 3 partitions;
-    3. a daily run, halted while its ledger record is being moved into place (the table is written);
-    4. a full refresh, halted after 1 of its partitions (the old table is gone, the ledger still has its runs).
+    3. the run that completes the catch-up, halted while it writes its open state (table and record committed);
+    4. a daily run, halted while its ledger record is being moved into place (the table is written);
+    5. a full refresh, halted after 1 of its partitions (the old table is gone, the ledger still has its runs).
     After the last plain run the table equals the core over the period and the ledger agrees with it."""
     a = spark.table("inc_join_it.gen_a")  # seeded by the project fixture, as the driver seeds its own
     b = spark.table("inc_join_it.gen_b").where(f"RecDate <= DATE'{LAST_DAY}'")
@@ -283,7 +284,7 @@ def test_a_run_killed_anywhere_is_completed_by_the_next_plain_run(
     warehouse = tmp_path / "warehouse" / "inc_join_it.db"
     chain = KillChain(
         lambda *steps: ledger_driver(halting_file_system, tmp_path, *steps),
-        kill_points(["first run", "catch-up", "record", "full refresh"]),
+        kill_points(["first run", "catch-up", "state", "record", "full refresh"]),
     )
 
     def table():
@@ -296,9 +297,9 @@ def test_a_run_killed_anywhere_is_completed_by_the_next_plain_run(
     def partitions():
         return sorted(p.name for p in (warehouse / "ledger_left").iterdir() if p.name.startswith("RecDate="))
 
-    def halted(result, step):
+    def halted(result, step, what="moving"):
         assert result.returncode == 137, result.stdout[-3000:] + result.stderr[-3000:]
-        assert HALTED_MARKER + step in result.stdout and "HaltingFileSystem: halt before moving" in result.stdout
+        assert HALTED_MARKER + step in result.stdout and f"HaltingFileSystem: halt before {what}" in result.stdout
 
     arrival = sorted(expected.columns).index("RecDate")
 
@@ -323,8 +324,15 @@ def test_a_run_killed_anywhere_is_completed_by_the_next_plain_run(
         moved = [p for p in partitions() if p > f"RecDate={d[2]}"]
         assert len(moved) == 1, partitions()  # one of days 4-6 moved, two not
 
-    # 3. the plain run completes days 4-6; day 7's write commits, its ledger record is killed
-    chain.plain(f"run:{d[5]}")
+    # 3. the plain run completes days 4-6 and, with its output and record committed, is killed while it writes its
+    # open state (spec §18): the state's tag stays the one before, so the next run cannot read this state
+    if result := chain.kill("state", "halt:ledger_left__inc_join_open:data:0", f"run:{d[5]}"):
+        halted(result, f"run:{d[5]}", "creating")
+        df, _ = table()
+        assert rows(df.where(f"RecDate <= DATE'{d[5]}'"), sorted(df.columns)) == reference_until(DAYS[5])
+    else:
+        chain.plain(f"run:{d[5]}")
+    # 4. day 7's write commits, its ledger record is killed
     if result := chain.kill("record", "halt:dbt_inc_join_runs:0", f"run:{d[6]}"):
         halted(result, f"run:{d[6]}")
         df, _ = table()
@@ -335,7 +343,7 @@ def test_a_run_killed_anywhere_is_completed_by_the_next_plain_run(
         assert [(r.window_start.date(), r.window_end.date()) for r in runs] == [(DAYS[0], DAYS[2]), (DAYS[3], DAYS[5])]
 
     unrecorded = "written by a run that did not record its commit"
-    # 4. the plain run does day 7 (again, after 3.) and records it; a full refresh on day 8 is killed after one
+    # 5. the plain run does day 7 (again, after 4.) and records it; a full refresh on day 8 is killed after one
     # partition
     chain.plain(f"run:{d[6]}")
     if result := chain.kill("full refresh", "halt:ledger_left:1", f"full:{d[7]}"):
