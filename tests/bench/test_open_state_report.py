@@ -18,3 +18,27 @@ def test_the_report_divides_the_rows_read_by_the_new_rows_and_the_times():
     }
     line = report([result], ["--rows", "1000"]).splitlines()[-1]
     assert line == "| parquet | 1,000 | first | 17.50 | 3.00 (1.00 + 1.50 + 0.50) | 0.25 | 4.00 s | 1.00 s | 1.2–2.0 |"
+
+
+def test_the_dbt_report_divides_the_run_with_the_state_by_the_one_without():
+    from bench.open_state_dbt import report as dbt_report
+
+    state = [("CACHE LAZY TABLE", 0.25), ("INSERT INTO", 0.5)]
+    result = {"rows": 1000, "partner": "all", "load": (1.0, 1.5), "rounds": 5, "on": 3.0, "off": 2.0,
+              "statements": (17, 10), "state": state, "state_seconds": 0.7}  # fmt: skip
+    lines = dbt_report([result], ["--rows", "1000"]).splitlines()
+    assert "| 1,000 | all | 5 | 3.00 s | 2.00 s | 1.50 | 17 / 10 | 2 | 0.70 s | 1.0–1.5 |" in lines
+    assert lines[-1] == "- 1,000 A rows a day, `all`: CACHE LAZY TABLE 0.25, INSERT INTO 0.50"
+
+
+def test_the_dbt_benchmark_tells_the_states_statements_from_the_models():
+    from bench.open_state_dbt import _label, _state_statement
+
+    kept = "CACHE LAZY TABLE _inc_join_kept_0a1b AS with _inc_join_a as (select 1)"
+    model = "create or replace temporary view m__dbt_tmp as select * from (select 1) _inc_join_kept"
+    reads = "create or replace temporary view m__dbt_tmp as select * from s.m__inc_join_open"
+    assert _state_statement("/* {} */ SHOW TBLPROPERTIES s.m__inc_join_open ('inc_join.open_state')")
+    assert _state_statement(kept) and not _state_statement(model) and not _state_statement(reads)
+    assert _label("/* {} */ ALTER TABLE s.m__inc_join_open DROP IF EXISTS PARTITION (x = '1')") == "ALTER TABLE DROP"
+    assert _label("ALTER TABLE s.m__inc_join_open SET TBLPROPERTIES ('a' = 'b')") == "ALTER TABLE SET TBLPROPERTIES"
+    assert [_label(kept), _label("INSERT INTO s.t PARTITION (x = '1') select 1")] == ["CACHE LAZY TABLE", "INSERT INTO"]

@@ -1,0 +1,179 @@
+"""The open state at the level a user sees it: daily `dbt run`s of a SQL model that keeps the state against its twin
+with ``open_state=false``, over bench/open_state.py's inputs (same data, lb 2, mw 10), in one process.
+
+A first run covers the days up to FIRST_END; then each day after it is one round: both models run that day, one
+``dbt run --select <model>`` each, the order alternating. The first round warms up. Per model: dbt's own
+execution time of the node (the materialization, the hooks included) and the statements the run sent
+(dbt-spark's session cursor), split into the state's (the hooks' and the state table's) and the rest. After
+every round the two tables hold the same rows on that day, or the benchmark stops.
+
+    python -m bench.open_state_dbt --rows 20000 --out bench/results/open-state-dbt.md
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+from collections.abc import Sequence
+from datetime import timedelta
+from pathlib import Path
+
+from . import open_state as data
+from .ledger import Project, recording
+from .protocol import render
+from .variants import REPO
+
+PROJECT = "inc_join_bench_open"
+SCHEMA = "inc_join_bench_open"
+FIRST_END = data.LAST_DAY - timedelta(days=6)  # the first run's last day; six daily rounds follow
+MODEL = """{{{{ config(materialized='incremental', incremental_strategy='insert_overwrite', partition_by=['RecDate'],
+          file_format='parquet') }}}}
+{{{{ dbt_inc_join.inc_join(source('bench', 'a'), source('bench', 'b'), join_cols='k', inc_col='RecDate',
+                       how='left', look_back_time={lb}, max_waiting_time={mw}, many_rows_per_key=false{extra}) }}}}
+"""
+
+
+def write_project(root: Path, a_name: str, b_name: str) -> list[str]:
+    """The project: per partner (all, first) a model that keeps the state and its twin without; the models."""
+    (root / "models").mkdir(parents=True, exist_ok=True)
+    (root / "dbt_project.yml").write_text(
+        f"name: {PROJECT}\nversion: '0.1.0'\nconfig-version: 2\nprofile: {PROJECT}\nmodel-paths: ['models']\n"
+    )
+    (root / "profiles.yml").write_text(render("templates/ledger/profiles.yml", project=PROJECT, schema=SCHEMA))
+    (root / "packages.yml").write_text(f"packages:\n  - local: {REPO}\n")
+    database, a_table = a_name.split(".")
+    sources = [
+        "version: 2",
+        "sources:",
+        "  - name: bench",
+        f"    schema: {database}",
+        "    tables:",
+        f"      - name: a\n        identifier: {a_table}",
+        f"      - name: b\n        identifier: {b_name.split('.')[1]}",
+    ]
+    (root / "models" / "sources.yml").write_text("\n".join(sources) + "\n")
+    models = []
+    for partner in ("all", "first"):
+        for state in (True, False):
+            extra = "" if partner == "all" else ", partner='first'"
+            extra += "" if state else ", open_state=false"
+            name = f"open_{partner}" + ("" if state else "_off")
+            text = MODEL.format(lb=data.LOOK_BACK, mw=data.MAX_WAIT, extra=extra)
+            (root / "models" / f"{name}.sql").write_text(text)
+            models.append(name)
+    return models
+
+
+def _state_statement(text: str) -> bool:
+    """A statement of the open state: the hooks' and the state table's (the model's own statement, through its
+    temporary view, reads the state too)."""
+    lower = text.lower()
+    return ("__inc_join_open" in lower or "_inc_join_kept_" in lower) and "__dbt_tmp" not in lower
+
+
+def _label(text: str) -> str:
+    """A statement's kind: its first words (an ALTER TABLE's action), without dbt's leading comment."""
+    words = text.split("*/", 1)[-1].split() if text.lstrip().startswith("/*") else text.split()
+    if words[:2] == ["ALTER", "TABLE"]:
+        return " ".join(["ALTER TABLE", *words[3:5]]).removesuffix(" IF")
+    return " ".join(words[: {"CACHE": 3, "INSERT": 2, "SHOW": 2, "DROP": 2}.get(words[0].upper(), 1)])
+
+
+def daily_run(project: Project, model: str, day) -> dict:
+    """One `dbt run --select model` over ``day``: the node's execution time and its statements' times."""
+    with recording() as statements:
+        result = project.invoke("run", "--select", model, vars={"inc_join_output_window_end": str(day)})
+    [node] = result.result.results
+    state = [(_label(str(sql)), took) for sql, took in statements if _state_statement(str(sql))]
+    return {"seconds": node.execution_time, "statements": len(statements), "state": state,
+            "state_seconds": sum(took for _, took in state)}  # fmt: skip
+
+
+def _same_day(spark, model: str, day) -> bool:
+    rows = [spark.sql(f"SELECT * FROM {SCHEMA}.{name} WHERE RecDate = DATE'{day}'") for name in (model, f"{model}_off")]
+    return rows[0].count() == rows[1].count() and rows[0].exceptAll(rows[1]).isEmpty()
+
+
+def measure(spark, rows: int, state_dir: Path, say) -> list[dict]:
+    a_name, b_name = data.generate(spark, rows, "parquet")
+    root = state_dir / f"open-state-project-{rows}"
+    models = write_project(root, a_name, b_name)
+    project = Project(root, state_dir, SCHEMA)
+    project.invoke("deps")
+    project.invoke("run", "--full-refresh", vars={"inc_join_output_window_end": str(FIRST_END)})
+    found: dict[str, list[dict]] = {name: [] for name in models}
+    loads = []
+    day = FIRST_END
+    for number in range((data.LAST_DAY - FIRST_END).days):
+        day += timedelta(days=1)
+        loads.append(os.getloadavg()[0])
+        for name in models if number % 2 == 0 else models[::-1]:
+            run = daily_run(project, name, day)
+            if number:
+                found[name].append(run)
+            say(f"{rows}/day {day} {name}: {run['seconds']:.2f} s, {run['statements']} statements")
+        for partner in ("all", "first"):
+            if not _same_day(spark, f"open_{partner}", day):
+                raise RuntimeError(f"open_{partner} and its twin differ on {day}")
+    results = []
+    for partner in ("all", "first"):
+        on, off = found[f"open_{partner}"], found[f"open_{partner}_off"]
+        results.append({
+            "rows": rows, "partner": partner, "load": (min(loads), max(loads)), "rounds": len(on),
+            "on": statistics.median(r["seconds"] for r in on), "off": statistics.median(r["seconds"] for r in off),
+            "statements": (on[-1]["statements"], off[-1]["statements"]), "state": on[-1]["state"],
+            "state_seconds": statistics.median(r["state_seconds"] for r in on),
+        })  # fmt: skip
+    return results
+
+
+def report(results: Sequence[dict], argv: Sequence[str]) -> str:
+    lines = [
+        "# Daily dbt runs with the open state against the same model with open_state=false",
+        "",
+        f"`python -m bench.open_state_dbt {' '.join(argv)}` (bench/open_state_dbt.py): bench/open_state.py's "
+        f"inputs (lb {data.LOOK_BACK}, mw {data.MAX_WAIT}), SQL models (`insert_overwrite`, parquet, `method: "
+        f"session`), a first run up to {FIRST_END}, then one round per day, both models each day, the order "
+        "alternating, the first round discarded. Time: dbt's execution time of the node (hooks included), medians. "
+        "State statements: the ones that read or write the state table or the cached relation, and their time "
+        "(median of the rounds).",
+        "",
+        "| A rows/day | partner | rounds | with state | without | ratio | statements (with / without) | "
+        "state statements | their time | load |",
+        "|---:|---|---:|---:|---:|---:|---|---:|---:|---|",
+    ]
+    for r in results:
+        lines.append(
+            f"| {r['rows']:,} | {r['partner']} | {r['rounds']} | {r['on']:.2f} s | {r['off']:.2f} s | "
+            f"{r['on'] / r['off']:.2f} | {r['statements'][0]} / {r['statements'][1]} | {len(r['state'])} | "
+            f"{r['state_seconds']:.2f} s | {r['load'][0]:.1f}–{r['load'][1]:.1f} |"
+        )
+    lines += ["", "The state's statements of the last round, in order (seconds):", ""]
+    for r in results:
+        listed = ", ".join(f"{label} {took:.2f}" for label, took in r["state"])
+        lines.append(f"- {r['rows']:,} A rows a day, `{r['partner']}`: {listed}")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: Sequence[str] = ()) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.open_state_dbt")
+    parser.add_argument("--rows", type=int, nargs="+", default=[20000], help="A rows per day (one or more sizes)")
+    parser.add_argument("--out", type=Path)
+    args = parser.parse_args(argv)
+    from harness.local_spark import local_spark_session
+
+    state_dir = Path(os.environ.get("INC_JOIN_BENCH_STATE") or tempfile.mkdtemp(prefix="inc-join-open-dbt-"))
+    spark = local_spark_session(state_dir)
+    results = [r for rows in args.rows for r in measure(spark, rows, state_dir, print)]
+    text = report(results, argv)
+    print(text)
+    if args.out:
+        args.out.write_text(text, encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
