@@ -62,6 +62,26 @@
   {{ return([closes, picked]) }}
 {% endmacro %}
 
+{% macro _many_pairs_a_rows(prepared, plans, a_names) %}
+  {#- Per input, whether its plain plan pairs B with A's (keys, arrival) as they are (_arrival_group_ctes). Inputs
+      whose arrivals are the same subquery share its exchange and its broadcast: when one input on an A side
+      takes the distinct (an aggregate always does), every input on that side takes it. -#}
+  {%- set sides, distinct = [], [] -%}
+  {%- for item in prepared -%}
+    {%- set side = dbt_inc_join._many_a_columns(item, a_names) | string -%}
+    {%- do sides.append(side) -%}
+    {%- set plan = plans[loop.index0] -%}
+    {%- if not plan.grouped and not (plan.pairs_a_rows and item.params.mode in ['first', 'last']) -%}
+      {%- do distinct.append(side) -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {%- set flags = [] -%}
+  {%- for plan in plans -%}
+    {%- do flags.append(plan.pairs_a_rows and sides[loop.index0] not in distinct) -%}
+  {%- endfor -%}
+  {{ return(flags) }}
+{% endmacro %}
+
 {% macro _render_many(a, a_columns, prepared, window, output_select, include_waiting, plans) %}
   {#- Over 60 lines on purpose: one query template, read top to bottom like the statement it renders (A's
       slice; per input its A side, B slice and arrival-group CTEs; the joins back to A; the placement), whose
@@ -82,6 +102,7 @@
   {%- set projection = [] -%}
   {%- for name in a_names -%}{%- do projection.append(dbt_inc_join._quote(name) ~ ' AS _a' ~ loop.index0) -%}{%- endfor -%}
   {%- do projection.append(dbt_inc_join._truncate_sql(dbt_inc_join._quote(inc_a), unit) ~ ' AS _a_arrival') -%}
+  {%- set pairs_a_rows = dbt_inc_join._many_pairs_a_rows(prepared, plans, a_names) -%}
   {%- set a_predicate = 'false' if empty else dbt_inc_join._arrival_range_sql(inc_a, first.inputs.raw_types[0], a_lower, end, unit) -%}
   {%- set end_sql = dbt_inc_join._sql_literal(end, dbt_inc_join._unit_type(unit)) -%}
   {%- set resolved = [] -%}
@@ -116,7 +137,7 @@ with {{ window.get('ctes', '') }}_inc_join_many_a as (
     from {{ item.relation }}
     where {{ 'false' if empty else dbt_inc_join._arrival_range_sql(item.inputs.inc_col[1], item.inputs.raw_types[1], b_lower, end, unit) }}
 ),
-{{ dbt_inc_join._arrival_group_ctes(item.relation, item.params, item.inputs, item.plan, prefix, prefix ~ '_a', prefix ~ '_b', plans[index].grouped, plans[index].pairs_a_rows) }}
+{{ dbt_inc_join._arrival_group_ctes(item.relation, item.params, item.inputs, item.plan, prefix, prefix ~ '_a', prefix ~ '_b', plans[index].grouped, pairs_a_rows[index]) }}
 {%- endfor %}
 _inc_join_many_joined as (
     select *
