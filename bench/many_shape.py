@@ -1,0 +1,163 @@
+"""Issue 75's shape: inc_join_many over the whole history with default arguments, against the query a user would
+write by hand, in one process, interleaved, with what each plan did (scans, exchanges, joins).
+
+A: a year of days, one row per order key (unique keys). Two inputs on the key:
+- payments, 0 to 3 per order (5 % of orders none), 2 days before to 4 after the order: the first partner by
+  ``pay_id`` (lb 2, mw 4);
+- events, 1 to 9 per order, 1 day before to 2 after: ``count(*)`` and ``sum(val)`` (lb 1, mw 2).
+The hand query assumes what the package cannot: unique keys in A (it groups the pairs by key and day), and it
+places no row (it returns every A row, where the package keeps the rows settled by the end).
+
+    python -m bench.many_shape --rows-per-day 3014 --rounds 5
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from datetime import date, timedelta
+from pathlib import Path
+
+from .metrics import summarize
+
+DAYS = 365
+FIRST = date(2025, 1, 1)
+LAST = FIRST + timedelta(days=DAYS - 1)
+DATABASE = "inc_join_many_shape"
+
+
+def _uniform(column: str, salt: int) -> str:
+    return f"(pmod(xxhash64({column}, {salt}), 1000000) / 1000000.0)"
+
+
+def generate(spark, per_day: int) -> dict[str, str]:
+    """The three tables, partitioned by RecDate (generated once per size); their names."""
+    names = {side: f"{DATABASE}.{side}_{per_day}" for side in ("a", "pay", "ev")}
+    spark.sql(f"CREATE DATABASE IF NOT EXISTS {DATABASE}")
+    if all(spark.catalog.tableExists(name) for name in names.values()):
+        return names
+    day = f"date_add(DATE'{FIRST}', CAST(id DIV {per_day} AS INT))"
+    orders = spark.range(DAYS * per_day)
+    a = orders.selectExpr("id AS k", f"{day} AS RecDate", "id % 1000 AS amount")
+    pay = (
+        orders.where(f"{_uniform('id', 1)} >= 0.05")
+        .selectExpr("id AS k", "explode(sequence(1, 1 + CAST(id % 3 AS INT))) AS j", f"{day} AS d")
+        .selectExpr("k", "k * 10 + j AS pay_id", "j * 7 AS pay_amount",
+                    f"date_add(d, CAST(floor({_uniform('k * 10 + j', 2)} * 7) AS INT) - 2) AS RecDate")  # fmt: skip
+    )
+    ev = orders.selectExpr("id AS k", "explode(sequence(0, CAST(id % 9 AS INT))) AS j", f"{day} AS d").selectExpr(
+        "k", "j AS val", f"date_add(d, CAST(floor({_uniform('k * 10 + j', 3)} * 4) AS INT) - 1) AS RecDate"
+    )
+    for side, frame in (("a", a), ("pay", pay), ("ev", ev)):
+        within = frame.where(f"RecDate BETWEEN DATE'{FIRST}' AND DATE'{LAST}'")
+        within.write.partitionBy("RecDate").mode("overwrite").saveAsTable(names[side])
+    return names
+
+
+def ours(spark, names: dict[str, str]):
+    from dbt_inc_join import inc_join_many
+
+    payments = dict(df=spark.table(names["pay"]), name="pay", join_cols="k", look_back_time=2, max_waiting_time=4,
+                    partner="first", partner_order_by="pay_id")  # fmt: skip
+    events = dict(df=spark.table(names["ev"]), name="ev", join_cols="k", look_back_time=1, max_waiting_time=2,
+                  aggregate={"n": "count(*)", "s": "sum(val)"})  # fmt: skip
+    return inc_join_many(spark.table(names["a"]), [payments, events], output_window_start=FIRST,
+                         output_window_end=LAST)  # fmt: skip
+
+
+def hand(spark, names: dict[str, str]):
+    a, pay, ev = names["a"], names["pay"], names["ev"]
+    return spark.sql(f"""
+        WITH first_pay AS (
+          SELECT k, a_day, pay_id, pay_amount, pay_day FROM (
+            SELECT a.k, a.RecDate AS a_day, p.pay_id, p.pay_amount, p.RecDate AS pay_day,
+                   row_number() OVER (PARTITION BY a.k, a.RecDate ORDER BY p.pay_id) AS rn
+            FROM {a} a JOIN {pay} p ON a.k = p.k AND p.RecDate BETWEEN date_sub(a.RecDate, 2) AND date_add(a.RecDate, 4))
+          WHERE rn = 1),
+        events AS (
+          SELECT a.k, a.RecDate AS a_day, count(*) AS n, sum(e.val) AS s
+          FROM {a} a JOIN {ev} e ON a.k = e.k AND e.RecDate BETWEEN date_sub(a.RecDate, 1) AND date_add(a.RecDate, 2)
+          GROUP BY a.k, a.RecDate)
+        SELECT a.*, f.pay_id, f.pay_amount, f.pay_day, coalesce(g.n, 0) AS n, g.s
+        FROM {a} a LEFT JOIN first_pay f ON a.k = f.k AND a.RecDate = f.a_day
+        LEFT JOIN events g ON a.k = g.k AND a.RecDate = g.a_day""")
+
+
+def _run(make) -> tuple[float, dict]:
+    """One run, timed from building the query (the plan choice's queries included) to its last row."""
+    began = time.perf_counter()
+    execution = make()._jdf.queryExecution()
+    execution.toRdd().count()
+    seconds = time.perf_counter() - began
+    summary = summarize(execution.executedPlan())
+    scans: dict[str, int] = {}
+    for scan in summary.scans:
+        scans[scan.table] = scans.get(scan.table, 0) + 1
+    shuffles, broadcasts, reused = summary.exchanges("Shuffle", "Broadcast", "Reused")
+    return seconds, {"scans": scans, "shuffles": shuffles, "broadcasts": broadcasts, "reused": reused}
+
+
+def measure(spark, per_day: int, rounds: int, say) -> dict:
+    names = generate(spark, per_day)
+    variants = {"inc_join_many": lambda: ours(spark, names), "hand": lambda: hand(spark, names)}
+    times: dict[str, list[float]] = {name: [] for name in variants}
+    plans, loads = {}, []
+    for number in range(rounds + 1):  # the first round warms up
+        loads.append(os.getloadavg()[0])
+        for name in list(variants) if number % 2 else list(variants)[::-1]:
+            seconds, plans[name] = _run(variants[name])
+            if number:
+                times[name].append(seconds)
+            say(f"round {number} {name}: {seconds:.2f} s {plans[name]}")
+    ratios = [ours_s / hand_s for ours_s, hand_s in zip(times["inc_join_many"], times["hand"], strict=True)]
+    return {"per_day": per_day, "times": {k: statistics.median(v) for k, v in times.items()}, "plans": plans,
+            "ratio": (statistics.median(ratios), min(ratios), max(ratios)), "load": (min(loads), max(loads)),
+            "rounds": rounds}  # fmt: skip
+
+
+def report(result: dict, argv: Sequence[str]) -> str:
+    low, high = result["load"]
+    ratio, smallest, largest = result["ratio"]
+    lines = [
+        "# inc_join_many on issue 75's shape against the hand query",
+        "",
+        f"`python -m bench.many_shape {' '.join(argv)}` (bench/many_shape.py): {result['per_day']:,} A rows a day "
+        f"over {DAYS} days, the whole history, medians of {result['rounds']} interleaved rounds, load {low:.1f}–"
+        f"{high:.1f}.",
+        "",
+        "| variant | time | scans per table | shuffles | broadcasts | reused exchanges |",
+        "|---|---:|---|---:|---:|---:|",
+    ]
+    for name, seconds in result["times"].items():
+        plan = result["plans"][name]
+        scans = ", ".join(f"{table.split('_')[0]} {n}" for table, n in sorted(plan["scans"].items()))
+        lines.append(f"| {name} | {seconds:.2f} s | {scans} | {plan['shuffles']} | {plan['broadcasts']} | "
+                     f"{plan['reused']} |")  # fmt: skip
+    lines += ["", f"inc_join_many / hand: {ratio:.2f} ({smallest:.2f}–{largest:.2f}); goal ≤ 1.1."]
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: Sequence[str] = ()) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.many_shape")
+    parser.add_argument("--rows-per-day", type=int, default=3014)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--out", type=Path)
+    args = parser.parse_args(argv)
+    from harness.local_spark import local_spark_session
+
+    state_dir = Path(os.environ.get("INC_JOIN_BENCH_STATE") or tempfile.mkdtemp(prefix="inc-join-many-shape-"))
+    spark = local_spark_session(state_dir)
+    text = report(measure(spark, args.rows_per_day, args.rounds, print), argv)
+    print(text)
+    if args.out:
+        args.out.write_text(text, encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
