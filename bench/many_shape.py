@@ -47,8 +47,12 @@ def generate(spark, per_day: int) -> dict[str, str]:
     pay = (
         orders.where(f"{_uniform('id', 1)} >= 0.05")
         .selectExpr("id AS k", "explode(sequence(1, 1 + CAST(id % 3 AS INT))) AS j", f"{day} AS d")
-        .selectExpr("k", "k * 10 + j AS pay_id", "j * 7 AS pay_amount",
-                    f"date_add(d, CAST(floor({_uniform('k * 10 + j', 2)} * 7) AS INT) - 2) AS RecDate")  # fmt: skip
+        .selectExpr(
+            "k",
+            "k * 10 + j AS pay_id",
+            "j * 7 AS pay_amount",
+            f"date_add(d, CAST(floor({_uniform('k * 10 + j', 2)} * 7) AS INT) - 2) AS RecDate",
+        )
     )
     ev = orders.selectExpr("id AS k", "explode(sequence(0, CAST(id % 9 AS INT))) AS j", f"{day} AS d").selectExpr(
         "k", "j AS val", f"date_add(d, CAST(floor({_uniform('k * 10 + j', 3)} * 4) AS INT) - 1) AS RecDate"
@@ -77,7 +81,8 @@ def hand(spark, names: dict[str, str]):
           SELECT k, a_day, pay_id, pay_amount, pay_day FROM (
             SELECT a.k, a.RecDate AS a_day, p.pay_id, p.pay_amount, p.RecDate AS pay_day,
                    row_number() OVER (PARTITION BY a.k, a.RecDate ORDER BY p.pay_id) AS rn
-            FROM {a} a JOIN {pay} p ON a.k = p.k AND p.RecDate BETWEEN date_sub(a.RecDate, 2) AND date_add(a.RecDate, 4))
+            FROM {a} a JOIN {pay} p
+              ON a.k = p.k AND p.RecDate BETWEEN date_sub(a.RecDate, 2) AND date_add(a.RecDate, 4))
           WHERE rn = 1),
         events AS (
           SELECT a.k, a.RecDate AS a_day, count(*) AS n, sum(e.val) AS s
