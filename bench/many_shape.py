@@ -17,13 +17,13 @@ import argparse
 import os
 import statistics
 import sys
-import tempfile
 import time
 from collections.abc import Sequence
 from datetime import date, timedelta
 from pathlib import Path
 
 from .metrics import summarize
+from .protocol import publish, standalone_spark
 
 DAYS = 365
 FIRST = date(2025, 1, 1)
@@ -153,14 +153,8 @@ def main(argv: Sequence[str] = ()) -> int:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--out", type=Path)
     args = parser.parse_args(argv)
-    from harness.local_spark import local_spark_session
-
-    state_dir = Path(os.environ.get("INC_JOIN_BENCH_STATE") or tempfile.mkdtemp(prefix="inc-join-many-shape-"))
-    spark = local_spark_session(state_dir)
-    text = report(measure(spark, args.rows_per_day, args.rounds, print), argv)
-    print(text)
-    if args.out:
-        args.out.write_text(text, encoding="utf-8")
+    spark, _ = standalone_spark("inc-join-many-shape-")
+    publish(report(measure(spark, args.rows_per_day, args.rounds, print), argv), args.out)
     return 0
 
 

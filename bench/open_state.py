@@ -17,13 +17,13 @@ import argparse
 import os
 import statistics
 import sys
-import tempfile
 import time
 from collections.abc import Sequence
 from datetime import date, timedelta
 from pathlib import Path
 
 from .metrics import summarize
+from .protocol import publish, standalone_spark
 
 LOOK_BACK, MAX_WAIT, DAYS = 2, 10, 16
 LAST_DAY = date(2025, 6, 30)
@@ -179,16 +179,10 @@ def main(argv: Sequence[str] = ()) -> int:
     args = parser.parse_args(argv)
     if args.format != "parquet":
         os.environ["INC_JOIN_TABLE_FORMAT"] = args.format
-    from harness.local_spark import local_spark_session
-
-    state_dir = Path(os.environ.get("INC_JOIN_BENCH_STATE") or tempfile.mkdtemp(prefix="inc-join-open-bench-"))
-    spark = local_spark_session(state_dir)
+    spark, _ = standalone_spark("inc-join-open-bench-")
     results = [measure(spark, rows, args.format, partner, args.rounds, print) for rows in args.rows
                for partner in args.partner]  # fmt: skip
-    text = report(results, argv)
-    print(text)
-    if args.out:
-        args.out.write_text(text, encoding="utf-8")
+    publish(report(results, argv), args.out)
     return 0
 
 

@@ -16,14 +16,13 @@ import argparse
 import os
 import statistics
 import sys
-import tempfile
 from collections.abc import Sequence
 from datetime import timedelta
 from pathlib import Path
 
 from . import open_state as data
 from .ledger import Project, recording
-from .protocol import render
+from .protocol import publish, render, standalone_spark
 from .variants import REPO
 
 PROJECT = "inc_join_bench_open"
@@ -163,15 +162,9 @@ def main(argv: Sequence[str] = ()) -> int:
     parser.add_argument("--rows", type=int, nargs="+", default=[20000], help="A rows per day (one or more sizes)")
     parser.add_argument("--out", type=Path)
     args = parser.parse_args(argv)
-    from harness.local_spark import local_spark_session
-
-    state_dir = Path(os.environ.get("INC_JOIN_BENCH_STATE") or tempfile.mkdtemp(prefix="inc-join-open-dbt-"))
-    spark = local_spark_session(state_dir)
+    spark, state_dir = standalone_spark("inc-join-open-dbt-")
     results = [r for rows in args.rows for r in measure(spark, rows, state_dir, print)]
-    text = report(results, argv)
-    print(text)
-    if args.out:
-        args.out.write_text(text, encoding="utf-8")
+    publish(report(results, argv), args.out)
     return 0
 
 

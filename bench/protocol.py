@@ -7,6 +7,7 @@ from __future__ import annotations
 import gc
 import os
 import statistics
+import tempfile
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, astuple, dataclass, field, replace
@@ -446,3 +447,19 @@ class Suite:
         """What the suite adds to the run's JSON: its cells and agreement rows (the cases as dicts)."""
         cases = [{**row, "case": asdict(row["case"])} for row in agreed]
         return {"cells": [self.cell_json(c) for c in cells], "agreement": cases}
+
+
+def standalone_spark(prefix: str):
+    """A benchmark run on its own (``python -m bench.<name>``): its SparkSession, with its state in
+    INC_JOIN_BENCH_STATE or a new temporary directory, and that directory."""
+    from harness.local_spark import local_spark_session
+
+    state_dir = Path(os.environ.get("INC_JOIN_BENCH_STATE") or tempfile.mkdtemp(prefix=prefix))
+    return local_spark_session(state_dir), state_dir
+
+
+def publish(text: str, out: Path | None) -> None:
+    """A standalone benchmark's report: printed, and written to ``out`` when given."""
+    print(text)
+    if out:
+        out.write_text(text, encoding="utf-8")
