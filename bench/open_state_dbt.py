@@ -5,7 +5,8 @@ A first run covers the days up to FIRST_END; then each day after it is one round
 ``dbt run --select <model>`` each, the order alternating. The first round warms up. Per model: dbt's own
 execution time of the node (the materialization, the hooks included) and the statements the run sent
 (dbt-spark's session cursor), split into the state's (the hooks' and the state table's) and the rest. After
-every round the two tables hold the same rows on that day, or the benchmark stops.
+every round the two tables hold the same rows on that day, and each daily run of a model with the state read it,
+or the benchmark stops.
 
     python -m bench.open_state_dbt --rows 20000 --out bench/results/open-state-dbt.md
 """
@@ -82,13 +83,21 @@ def _label(text: str) -> str:
 
 
 def daily_run(project: Project, model: str, day) -> dict:
-    """One `dbt run --select model` over ``day``: the node's execution time and its statements' times."""
+    """One `dbt run --select model` over ``day``: the node's execution time, its statements' times, and its
+    open-state line (spec §18: whether it read the state)."""
+    lines: list[str] = []
+
+    def collect(event) -> None:
+        if event.info.name == "JinjaLogInfo" and event.info.msg.startswith("inc_join open state of "):
+            lines.append(event.info.msg.split(": ", 1)[-1])
+
     with recording() as statements:
-        result = project.invoke("run", "--select", model, vars={"inc_join_output_window_end": str(day)})
+        result = project.invoke("run", "--select", model, vars={"inc_join_output_window_end": str(day)},
+                                callbacks=[collect])  # fmt: skip
     [node] = result.result.results
     state = [(_label(str(sql)), took) for sql, took in statements if _state_statement(str(sql))]
     return {"seconds": node.execution_time, "statements": len(statements), "state": state,
-            "state_seconds": sum(took for _, took in state)}  # fmt: skip
+            "state_seconds": sum(took for _, took in state), "line": lines[0] if lines else ""}  # fmt: skip
 
 
 def _same_day(spark, model: str, day) -> bool:
@@ -111,6 +120,8 @@ def measure(spark, rows: int, state_dir: Path, say) -> list[dict]:
         loads.append(os.getloadavg()[0])
         for name in models if number % 2 == 0 else models[::-1]:
             run = daily_run(project, name, day)
+            if not name.endswith("_off") and not run["line"].startswith("read "):
+                raise RuntimeError(f"{name} on {day} did not read the state: {run['line']}")
             if number:
                 found[name].append(run)
             say(f"{rows}/day {day} {name}: {run['seconds']:.2f} s, {run['statements']} statements")
