@@ -121,53 +121,66 @@
   {#- One query, one row, for one or more B sides (inc_join's B, or inc_join_many's undecided inputs), each
       {'relation', 'a_keys', 'b_keys', 'range_sql'} (range_sql: the side's last join window). The sample: the first
       sample_rows rows of a_range_sql with some side's keys. Side i's columns: sample_rows_i, the sample's rows with
-      its keys; pairs_i, the B rows of its window sharing a key with them, summed over those rows (what the plain
-      key join compares there); with shared, shared_i, the sample's rows each of them shares its keys with, summed
-      (A's key sharing times sample_rows_i). COALESCE(1): one partition read in order. Each window is grouped by
-      its keys, so every LEFT JOIN keeps one row per sample row. -#}
+      its keys; pairs_i, the pairs of a sample row and a B row of its window with equal keys (what the plain key
+      join compares there); with shared, shared_i, the sample's rows each of them shares its keys with, summed
+      (A's key sharing times sample_rows_i). COALESCE(1): one partition read in order, so each reference to the
+      sample reads the same rows. The sample's keys, each with its number of rows (_m), are broadcast, and each B
+      window only probes them: B's rows are neither grouped nor moved, however many keys it has. -#}
   {%- set columns = [] -%}
   {%- set keyed = [] -%}
   {%- set counted = [] -%}
-  {%- set outputs = [] -%}
-  {%- set joins = [] -%}
+  {%- set names = [] -%}
+  {%- set counts = [] -%}
+  {%- set probes = [] -%}
   {%- for side in sides -%}
     {%- set i = loop.index0 -%}
     {%- set sample_keys = [] -%}
-    {%- set not_null = [] -%}
-    {%- set found = [] -%}
-    {%- set found_keys = [] -%}
     {%- set equal = [] -%}
     {%- for index in range(side.a_keys | length) -%}
       {%- set name = '_s' ~ i ~ 'k' ~ index -%}
       {%- do columns.append(dbt_inc_join._quote(side.a_keys[index]) ~ ' AS ' ~ name) -%}
       {%- do sample_keys.append(name) -%}
-      {%- do not_null.append(name ~ ' IS NOT NULL') -%}
-      {%- do found.append(dbt_inc_join._quote(side.b_keys[index]) ~ ' AS _f' ~ i ~ 'k' ~ index) -%}
-      {%- do found_keys.append('_f' ~ i ~ 'k' ~ index) -%}
-      {%- do equal.append('_sample.' ~ name ~ ' = _f' ~ i ~ '._f' ~ i ~ 'k' ~ index) -%}
+      {%- do equal.append('_keys.' ~ name ~ ' = _b.' ~ dbt_inc_join._quote(side.b_keys[index])) -%}
     {%- endfor -%}
     {%- set a_not_null = [] -%}
     {%- for key in side.a_keys -%}{%- do a_not_null.append(dbt_inc_join._quote(key) ~ ' IS NOT NULL') -%}{%- endfor -%}
     {%- do keyed.append('(' ~ a_not_null | join(' AND ') ~ ')') -%}
-    {%- set has_keys = not_null | join(' AND ') -%}
-    {%- do outputs.append('count(CASE WHEN ' ~ has_keys ~ ' THEN TRUE END) AS sample_rows_' ~ i) -%}
-    {%- do outputs.append('coalesce(sum(_f' ~ i ~ '._n), 0) AS pairs_' ~ i) -%}
+    {%- set has_keys = sample_keys | join(' IS NOT NULL AND ') ~ ' IS NOT NULL' -%}
+    {#- the sample's branch counts sample_rows_i (and shared_i); side i's probe counts pairs_i -#}
+    {%- do names.append('sample_rows_' ~ i) -%}
+    {%- do counts.append('CAST((' ~ has_keys ~ ') AS INT)') -%}
+    {%- do names.append('pairs_' ~ i) -%}
+    {%- do counts.append('0') -%}
     {%- if shared -%}
       {%- do counted.append('count(*) OVER (PARTITION BY ' ~ sample_keys | join(', ') ~ ') AS _c' ~ i) -%}
-      {%- do outputs.append('coalesce(sum(CASE WHEN ' ~ has_keys ~ ' THEN _c' ~ i ~ ' END), 0) AS shared_' ~ i) -%}
+      {%- do names.append('shared_' ~ i) -%}
+      {%- do counts.append('CASE WHEN ' ~ has_keys ~ ' THEN _c' ~ i ~ ' ELSE 0 END') -%}
     {%- endif -%}
-    {%- do joins.append(' LEFT JOIN (SELECT ' ~ found_keys | join(', ') ~ ', count(*) AS _n FROM (SELECT '
-                        ~ found | join(', ') ~ ' FROM ' ~ side.relation ~ ' WHERE '
-                        ~ dbt_inc_join._sample_predicate(side.b_keys, side.range_sql) ~ ') AS _b'
-                        ~ ' GROUP BY ' ~ found_keys | join(', ') ~ ') AS _f' ~ i ~ ' ON ' ~ equal | join(' AND ')) -%}
+    {%- set sample_keyed = 'SELECT ' ~ sample_keys | join(', ') ~ ', count(*) AS _m FROM _sample WHERE ' ~ has_keys
+                           ~ ' GROUP BY ' ~ sample_keys | join(', ') -%}
+    {%- do probes.append({
+        'column': 'pairs_' ~ i,
+        'from': side.relation ~ ' AS _b JOIN (' ~ sample_keyed ~ ') AS _keys ON ' ~ equal | join(' AND '),
+        'where': dbt_inc_join._sample_predicate(side.b_keys, side.range_sql),
+    }) -%}
   {%- endfor -%}
   {%- set sample = 'SELECT /*+ COALESCE(1) */ ' ~ columns | join(', ') ~ ' FROM ' ~ a
                    ~ ' WHERE (' ~ a_range_sql ~ ') AND (' ~ keyed | join(' OR ') ~ ')'
                    ~ ' LIMIT ' ~ dbt_inc_join._plan_choice_settings().sample_rows -%}
-  {%- if shared -%}
-    {%- set sample = 'SELECT *, ' ~ counted | join(', ') ~ ' FROM (' ~ sample ~ ') AS _limited' -%}
-  {%- endif -%}
-  {{ return('SELECT ' ~ outputs | join(', ') ~ ' FROM (' ~ sample ~ ') AS _sample' ~ joins | join('')) }}
+  {%- set rows_from = ('(SELECT *, ' ~ counted | join(', ') ~ ' FROM _sample) AS _sample') if shared else '_sample' -%}
+  {%- set row = [] -%}
+  {%- for name in names -%}{%- do row.append(counts[loop.index0] ~ ' AS ' ~ name) -%}{%- endfor -%}
+  {%- set branches = ['SELECT ' ~ row | join(', ') ~ ' FROM ' ~ rows_from] -%}
+  {%- for probe in probes -%}
+    {%- set row = [] -%}
+    {%- for name in names -%}{%- do row.append(('_m' if name == probe.column else '0') ~ ' AS ' ~ name) -%}{%- endfor -%}
+    {%- do branches.append('SELECT /*+ BROADCAST(_keys) */ ' ~ row | join(', ') ~ ' FROM ' ~ probe['from']
+                           ~ ' WHERE ' ~ probe.where) -%}
+  {%- endfor -%}
+  {%- set totals = [] -%}
+  {%- for name in names -%}{%- do totals.append('coalesce(sum(' ~ name ~ '), 0) AS ' ~ name) -%}{%- endfor -%}
+  {{ return('WITH _sample AS (' ~ sample ~ ') SELECT ' ~ totals | join(', ')
+            ~ ' FROM (' ~ branches | join(' UNION ALL ') ~ ') AS _counted') }}
 {% endmacro %}
 
 {% macro _pairs_query(a, a_range_sql, sides, shared=false) %}

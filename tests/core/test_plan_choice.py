@@ -23,6 +23,7 @@ from dbt_inc_join.plan.plan_choice import (
 )
 from dbt_inc_join.plan.validation import check_parameters
 from dbt_inc_join.plan.window import OutputWindow
+from dbt_inc_join.sql_text.statement import relation, rendered, run
 from dbt_inc_join.sql_text.time_units import TimeUnit
 
 from .frames import ORIGINS, bound, oracle_rows, oracle_shape, shaped_rows, side_frame
@@ -105,6 +106,21 @@ def test_one_query_counts_each_input_on_its_own_keys(spark):
         dict(sample_rows=4, pairs=5, shared=6),
         dict(sample_rows=4, pairs=6, shared=8),
     ]
+
+
+def test_the_query_broadcasts_the_sample_and_never_groups_or_moves_b(spark):
+    """spec §15: B's window only probes the sample's broadcast keys, so the query's cost does not grow with B's
+    keys: no exchange of the query partitions by a key (its one exchange gathers the counted row)."""
+    a = [dict(id=i, k=i, t=0) for i in range(50)]
+    b = [dict(id=1000 + i, k=i % 70, t=5) for i in range(300)]
+    frames = [side_frame(spark, rows, side, "day", "date", payload=True) for rows, side in ((a, "a"), (b, "b"))]
+    text = rendered("_pairs_sample_sql", relation("a"), "TRUE", [dict(relation=relation("b0"), a_keys=["k"],
+                    b_keys=["k"], range_sql="TRUE")], False)  # fmt: skip
+    query = run(text, {"a": frames[0], "b0": frames[1]})
+    assert query.collect()[0].asDict() == dict(sample_rows_0=50, pairs_0=sum(1 for row in b if row["k"] < 50))
+    plan = query._jdf.queryExecution().executedPlan().toString()
+    assert "BroadcastHashJoin" in plan, plan
+    assert "hashpartitioning" not in plan, plan
 
 
 def test_keys_that_come_back_every_day_take_the_grouped_plan(spark):
