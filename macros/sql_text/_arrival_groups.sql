@@ -120,9 +120,13 @@
   {{ return(order + tie_breakers) }}
 {% endmacro %}
 
-{% macro _pick_sql(mode, fields, order) %}
-  {#- The first or the last partner of a (keys, arrival): the smallest or largest by `order`. -#}
-  {%- set payload = [] -%}
-  {%- for field in fields -%}{%- do payload.append("'" ~ field ~ "', " ~ field) -%}{%- endfor -%}
-  {{ return(('min_by' if mode == 'first' else 'max_by') ~ '(named_struct(' ~ payload | join(', ') ~ '), struct(' ~ order | join(', ') ~ ')) AS _pick') }}
+{% macro _pick_rank_sql(mode, group, order) %}
+  {#- Each partner's rank among those of its (keys, arrival), the first or the last by `order` ranked 1 (spec §11).
+      A filter on rank 1 lets Spark keep one row a group before the shuffle (its window group limit), where a
+      min_by over a struct sorted every pair on both sides of it. Nulls rank as in a struct's order: lowest. -#}
+  {%- set direction = ' ASC NULLS FIRST' if mode == 'first' else ' DESC NULLS LAST' -%}
+  {%- set ordered = [] -%}
+  {%- for column in order -%}{%- do ordered.append(column ~ direction) -%}{%- endfor -%}
+  {{ return('row_number() OVER (PARTITION BY ' ~ group | join(', ') ~ ' ORDER BY ' ~ ordered | join(', ')
+            ~ ') AS _rank') }}
 {% endmacro %}

@@ -129,16 +129,14 @@ _inc_join_pairs as (
     from {{ prefix }}_matches
     group by {{ group | join(', ') }}
   {%- elif params.mode in ['first', 'last'] %}
-    {%- set order = dbt_inc_join._partner_order(inputs.partner_order_by | length, dbt_inc_join._tie_breakers(params, inputs, plan)) -%}
-    {%- set picked = [] -%}
-    {%- for name in b_names -%}{%- do picked.append('_pick.' ~ name ~ ' AS ' ~ name) -%}{%- endfor %}
-    select {{ (named + picked) | join(', ') }}
+    {%- set order = dbt_inc_join._partner_order(inputs.partner_order_by | length, dbt_inc_join._tie_breakers(params, inputs, plan)) %}
+    select {{ (named + b_names) | join(', ') }}
     from (
-        select {{ group | join(', ') }}, {{ dbt_inc_join._pick_sql(params.mode, b_names, order) }}
+        select *, {{ dbt_inc_join._pick_rank_sql(params.mode, group, order) }}
         from {{ prefix }}_matches
         where {{ not_null | join(' AND ') }}
-        group by {{ group | join(', ') }}
     )
+    where _rank = 1
     {%- if params.how == 'full' %}
     union all
     select {{ (named + b_names) | join(', ') }}
