@@ -103,7 +103,7 @@ def hand(spark, shape: str, names: dict[str, str]):
     a, pay, ev = names["a"], names["pay"], names["ev"]
     keys = f"(SELECT DISTINCT k, RecDate FROM {a})" if shape == "several" else a
     paid = "JOIN" if shape == "inner" else "LEFT JOIN"
-    n, total = ("coalesce(g.n, 0)", "coalesce(g.s, 0)") if shape == "inner" else ("coalesce(g.n, 0)", "g.s")
+    total = "coalesce(g.s, 0)" if shape == "inner" else "g.s"  # inner: the events' null_fill
     return spark.sql(f"""
         WITH first_pay AS (
           SELECT k, a_day, pay_id, pay_amount, pay_day FROM (
@@ -116,7 +116,7 @@ def hand(spark, shape: str, names: dict[str, str]):
           SELECT a.k, a.RecDate AS a_day, count(*) AS n, sum(e.val) AS s
           FROM {keys} a JOIN {ev} e ON a.k = e.k AND e.RecDate BETWEEN date_sub(a.RecDate, 1) AND date_add(a.RecDate, 2)
           GROUP BY a.k, a.RecDate)
-        SELECT a.*, f.pay_id, f.pay_amount, f.pay_day, {n} AS n, {total} AS s
+        SELECT a.*, f.pay_id, f.pay_amount, f.pay_day, coalesce(g.n, 0) AS n, {total} AS s
         FROM {a} a {paid} first_pay f ON a.k = f.k AND a.RecDate = f.a_day
         LEFT JOIN events g ON a.k = g.k AND a.RecDate = g.a_day""")
 
