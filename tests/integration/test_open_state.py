@@ -9,7 +9,7 @@ import json
 import pytest
 
 from .pipeline import DAYS, ordered, rows
-from .test_restated import statements_into
+from .test_restated import state_lines_into, statements_into
 
 pytestmark = pytest.mark.dbt
 
@@ -21,14 +21,7 @@ def _run(project, day, *extra, vars=None, statements=None) -> dict[str, str]:
     """One `dbt run` of the models on `day`: each model's open-state line (and into ``statements``, each model's
     SQL statements)."""
     lines: dict[str, str] = {}
-
-    def collect(event):
-        message = event.info.msg
-        if event.info.name == "JinjaLogInfo" and message.startswith("inc_join open state of "):
-            target, _, rest = message[len("inc_join open state of ") :].partition(": ")
-            lines[target.split(".")[-1]] = rest
-
-    callbacks = [collect] + ([] if statements is None else [statements_into(statements)])
+    callbacks = [state_lines_into(lines)] + ([] if statements is None else [statements_into(statements)])
     project.invoke("run", "--select", "+tag:open_state", *extra, today=day, vars=vars, callbacks=callbacks)
     return lines
 

@@ -145,6 +145,18 @@ def statements_into(found: dict[str, list[str]]):
     return collect
 
 
+def state_lines_into(found: dict[str, str]):
+    """A dbt callback that keeps each model's open-state line (spec §18) without its prefix: {model name: text}."""
+    prefix = "inc_join open state of "
+
+    def collect(event) -> None:
+        if event.info.name == "JinjaLogInfo" and event.info.msg.startswith(prefix):
+            target, _, rest = event.info.msg[len(prefix) :].partition(": ")
+            found[target.split(".")[-1]] = rest
+
+    return collect
+
+
 def reads_before_the_write(statements: list[str], relation: str) -> list[str]:
     """The queries that read `relation` before the model's write (dbt-spark's temporary view of the model's SQL,
     then its insert)."""
@@ -170,11 +182,15 @@ def test_restated_units_are_named_then_redone(spark, project):
     units; the redo the message names makes each table equal to one run over the current inputs."""
     inputs = Inputs(spark)
     statements: dict[str, list[str]] = {}
+    state: dict[str, str] = {}
     for n in range(6, 9):
         inputs.write(day(n))
         hourly = HOURLY if n == 7 else HOURLY[-1:] if n > 7 else ()
         statements.clear()
-        run(project, day(n), *MODELS, *hourly, full_refresh=n == 6, callbacks=[statements_into(statements)])
+        run(project, day(n), *MODELS, *hourly, full_refresh=n == 6,
+            callbacks=[statements_into(statements), state_lines_into(state)])  # fmt: skip
+    # restated_left keeps the open state (spec §18): the daily runs read it
+    assert state["restated_left"].startswith("read "), state
     # a daily run reads each input once before its write: the watermark's query fingerprints the read ranges
     for model, relation in (("restated_left", "restated_b"), ("restated_many", "restated_c")):
         reads = reads_before_the_write(statements[model], f"inc_join_it.{relation}")
@@ -204,7 +220,9 @@ def test_restated_units_are_named_then_redone(spark, project):
     changed = next(i for i, r in enumerate(data["a"]) if r[2] == day(8))
     data["a"][changed] = (data["a"][changed][0], Decimal("1.50"), day(8))
     inputs.write(day(9))
-    result = run(project, day(9), *MODELS, "restated_hourly")
+    result = run(project, day(9), *MODELS, "restated_hourly", callbacks=[state_lines_into(state)])
+    # a run that finds restated units cannot prove its state is the inputs' now: it reads as without it
+    assert state["restated_left"].startswith("not read (restated input units)"), state
     for model in [m for m in MODELS if m not in MANY]:
         record = last_record(spark, model)
         named = [(r.input, r.unit.date()) for r in record.restated]
@@ -221,7 +239,10 @@ def test_restated_units_are_named_then_redone(spark, project):
     assert failures(project, "restated_left_not_redone", "restated_left_last_8", "restated_many_next_reads") == 9
 
     # the command the warning names: the tables equal one run over the current inputs
-    run(project, day(9), *MODELS, inc_join_redo_from=str(day(6)))
+    run(project, day(9), *MODELS, inc_join_redo_from=str(day(6)), callbacks=[state_lines_into(state)])
+    # the redo's window starts before the state's end: not read, written again as of the redo's end
+    assert state["restated_left"].startswith(f"not read (the state is as of {day(9)} 00:00:00, the window starts at "
+                                             f"{day(6)} 00:00:00"), state  # fmt: skip
     assert_equal(project, "restated_left", left_reference(inputs))
     assert_equal(project, "restated_left_py", left_reference(inputs))
     assert_equal(project, "restated_many", many_reference(inputs))
@@ -276,9 +297,11 @@ def test_fail_writes_nothing_and_redo_repairs_a_chain(spark, project):
     (chains)."""
     inputs = Inputs(spark)
     chained = ("restated_many", "restated_chained", "restated_left_py", "restated_many_view", "restated_chained_view")
+    state: dict[str, str] = {}
     for n in range(4, 8):  # a first run over days 1-4, then daily runs
         inputs.write(day(n))
-        run(project, day(n), *chained, full_refresh=n == 4)
+        run(project, day(n), *chained, full_refresh=n == 4, callbacks=[state_lines_into(state)])
+    assert state["restated_chained"].startswith("read "), state  # it keeps the open state (spec §18)
     inputs.data["b"].append((9002, 64, day(5)))  # a late-stamped payment for an A row of day 6
     inputs.data["c"] = [r for r in inputs.data["c"] if r[0] != 60]  # a deleted note of day 6
     inputs.write(day(8))
@@ -296,7 +319,9 @@ def test_fail_writes_nothing_and_redo_repairs_a_chain(spark, project):
     assert {m: table_files(spark, m) for m in chained if m != "restated_many_view"} == files
     assert spark.table(LEDGER).count() == records
 
-    run(project, day(8), *chained)  # warn: written as usual, the units stay outstanding
+    run(project, day(8), *chained, callbacks=[state_lines_into(state)])  # warn: written as usual, units outstanding
+    # the failed run left the state as it was; this run found the restated units and reads as without it
+    assert state["restated_chained"].startswith("not read (restated input units)"), state
     assert [(r.input, r.unit.date()) for r in last_record(spark, "restated_left_py").restated] == [("b", day(5))]
     run(project, day(8), *chained, inc_join_on_restated_input="redo")
     assert_equal(project, "restated_left_py", left_reference(inputs))
