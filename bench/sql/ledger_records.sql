@@ -28,6 +28,7 @@
   "fingerprints": "CAST(NULL AS STRING)",
   "plan": "CAST(NULL AS STRING)",
   "input_versions": "CAST(array() AS array<struct<input:string,relation:string,format:string,version:string>>)",
+  "rows_read": "CAST(NULL AS map<string,bigint>)",
   "recorded_month": "date_format(%s, 'yyyy-MM')" % inc_col,
   "run_key": "concat('synthetic/', %s, '/', CAST(%s AS STRING))" % (relation, inc_col),
 } %}

@@ -63,6 +63,12 @@
   {{ return(end_text.replace('-', '').replace(' ', '').replace(':', '')[:12]) }}
 {% endmacro %}
 
+{% macro _open_state_rows_sql(target, end_text) %}
+  {#- The rows of the state as of end_text: counted in the query that finds the watermark (_resolve_window). -#}
+  {{ return('SELECT count(*) AS state_rows FROM ' ~ target ~ ' WHERE inc_join_state_end = '
+            ~ dbt_inc_join._text_literal(dbt_inc_join._open_state_partition(end_text))) }}
+{% endmacro %}
+
 {% macro _open_state_read_sql(target, end_text) %}
   {#- The state as of end_text, as a relation of the run's statement. -#}
   {{ return('(select * from ' ~ target ~ ' where inc_join_state_end = '

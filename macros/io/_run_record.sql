@@ -32,6 +32,7 @@
       'plan': plan,
       'start_snapshot': window.get('start_snapshot'),
       'input_versions': window.get('input_versions') or [],
+      'rows_read': window.get('rows_read'),
   }) }}
 {% endmacro %}
 
@@ -144,8 +145,19 @@ select
   {{ text(tojson(record.fingerprints) if record.get('fingerprints') else none) }} as fingerprints,
   {{ text(record.get('plan')) }} as plan,
   {{ dbt_inc_join._input_versions_literal(record.get('input_versions') or []) }} as input_versions,
+  {{ dbt_inc_join._rows_read_literal(record.get('rows_read')) }} as rows_read,
   {{ text(run_key) }} as run_key
 {%- endmacro %}
+
+{% macro _rows_read_literal(rows_read) %}
+  {#- The ledger's rows_read column: the rows the run read per input (and of its open state), NULL when unknown. -#}
+  {%- if not rows_read -%}{{ return('CAST(NULL AS MAP<STRING, BIGINT>)') }}{%- endif -%}
+  {%- set entries = [] -%}
+  {%- for name, rows in rows_read.items() -%}
+    {%- do entries.append(dbt_inc_join._text_literal(name) ~ ', CAST(' ~ rows | int ~ ' AS BIGINT)') -%}
+  {%- endfor -%}
+  {{ return('CAST(map(' ~ entries | join(', ') ~ ') AS MAP<STRING, BIGINT>)') }}
+{% endmacro %}
 
 {% macro _restated_literal(restated) %}
   {#- The ledger's restated column: one struct per restated unit. -#}

@@ -105,16 +105,35 @@
   {{ return(texts | join('; ')) }}
 {% endmacro %}
 
+{% macro _many_read_ranges(window, reach, prepared) %}
+  {#- What a run of inc_join_many reads of A and of each input (spec §12): {'a': [lower, upper], name: [lower,
+      upper], ...}, or none for an empty window. -#}
+  {%- if window.empty -%}{{ return(none) }}{%- endif -%}
+  {%- set a_lower = none if window.start is none else dbt_inc_join._shift_value(window.start, -reach, window.time_uom) -%}
+  {%- set ranges = {'a': [a_lower, window.end]} -%}
+  {%- for item in prepared -%}
+    {%- set lower = none if a_lower is none else dbt_inc_join._shift_value(a_lower, -item.params.look_back_time, window.time_uom) -%}
+    {%- do ranges.update({item.name: [lower, window.end]}) -%}
+  {%- endfor -%}
+  {{ return(ranges) }}
+{% endmacro %}
+
+{% macro _many_rows_read(window, reach, prepared, fingerprints) %}
+  {#- The rows a run of inc_join_many read of A and each input (_rows_read), for its log line and record. -#}
+  {%- set ranges = dbt_inc_join._many_read_ranges(window, reach, prepared) -%}
+  {{ return(none if ranges is none else dbt_inc_join._rows_read(fingerprints, ranges)) }}
+{% endmacro %}
+
 {% macro _log_many_run(window, reach, prepared, plans_text) %}
-  {#- One line per run: the window and what decided it, then each input's read range, then each input's plan. -#}
+  {#- One line per run: the window and what decided it, then each input's read range, the rows it read (when its
+      fingerprints counted them), then each input's plan. -#}
   {%- set ranges = none -%}
   {%- set reads = [] -%}
-  {%- if not window.empty -%}
-    {%- set a_lower = none if window.start is none else dbt_inc_join._shift_value(window.start, -reach, window.time_uom) -%}
-    {%- set ranges = [[a_lower, window.end], [a_lower, window.end]] -%}
+  {%- set found = dbt_inc_join._many_read_ranges(window, reach, prepared) -%}
+  {%- if found is not none -%}
+    {%- set ranges = [found.a, found.a] -%}
     {%- for item in prepared -%}
-      {%- set lower = none if a_lower is none else dbt_inc_join._shift_value(a_lower, -item.params.look_back_time, window.time_uom) -%}
-      {%- do reads.append(item.name ~ ' ' ~ (lower or 'beginning') ~ '..' ~ window.end) -%}
+      {%- do reads.append(item.name ~ ' ' ~ (found[item.name][0] or 'beginning') ~ '..' ~ found[item.name][1]) -%}
     {%- endfor -%}
   {%- endif -%}
   {%- set target = this if (this is defined and this is not none) else 'run-operation' -%}
@@ -126,5 +145,6 @@
     {#- inc_join's line names a and b; here a and each input by its name -#}
     {%- set line = line.split(', b ')[0] ~ ', ' ~ reads | join(', ') -%}
   {%- endif -%}
-  {{ log(line.replace('inc_join ', 'inc_join_many ', 1) ~ '; plan: ' ~ plans_text, info=True) }}
+  {{ log(line.replace('inc_join ', 'inc_join_many ', 1) ~ dbt_inc_join._rows_read_text(window) ~ '; plan: '
+         ~ plans_text, info=True) }}
 {% endmacro %}

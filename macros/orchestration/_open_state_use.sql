@@ -22,7 +22,8 @@
 {% endmacro %}
 
 {% macro _open_state_use(a, b, params, inputs, window, restated, enabled) %}
-  {#- The open state of this run: {'kind', 'relation' (read, or none), 'target', 'end', 'fingerprint', 'reason'};
+  {#- The open state of this run: {'kind', 'relation' (read, or none), 'rows' (its rows, when read and the
+      watermark's query counted them), 'target', 'end', 'fingerprint', 'reason'};
       none when the model keeps none. Logs one line that says whether the run reads it, and why not. -#}
   {%- if window.empty or window.get('in_sql') or dbt_inc_join._in_unit_test() -%}
     {{ return(none) }}
@@ -64,6 +65,7 @@
            ~ ' again', info=True) }}
   {%- endif -%}
   {{ return({'kind': kind, 'relation': dbt_inc_join._open_state_read_sql(target, wanted) if why is none else none,
+             'rows': window.get('open_state_rows') if why is none else none,
              'target': target, 'read_end': wanted if why is none else none,
              'table_fingerprint': found.table_fingerprint,
              'end': dbt_inc_join._moment_text(window.end), 'fingerprint': fingerprint, 'reason': why}) }}

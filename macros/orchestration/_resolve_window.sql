@@ -3,14 +3,17 @@
     query; every rule applied between them is plan/_window_rules.sql's. -#}
 
 {% macro _resolve_window(a, b, a_columns, b_columns, inc_col, time_uom, how, output_window_start, output_window_end,
-                         max_window_units=none, more_inputs=[], names=none, redo=none, reaches=none) %}
+                         max_window_units=none, more_inputs=[], names=none, redo=none, reaches=none,
+                         state_table=none) %}
   {#- output_window for inputs already read from the batch filter and described: inc_join calls this with the
       columns it described, so a run describes each input once. inc_join_many passes its first input as b and
       the others as more_inputs ({'relation', 'columns', 'inc_col'}): the watermark is the earliest of all;
       and `names` (a, then each input's name), which the end's reason gives each latest arrival. redo: the
       earlier start ({'start', 'reason'}) of a run that redoes its restated units (spec §14). reaches: how far
       before the start each input is read ({name: units}, names as the fingerprints name them), given by a run
-      that checks its inputs for restated units: it fingerprints them in the watermark's query (read_units). -#}
+      that checks its inputs for restated units: it fingerprints them in the watermark's query (read_units).
+      state_table: the model's open state table (spec §18), when there is one: that query also counts the rows of
+      the state as of the unit before the start (open_state_rows), which the run reads if the state is that. -#}
   {%- set arrivals = dbt_inc_join._arrival_sides(a, b, a_columns, b_columns, inc_col, time_uom, more_inputs) -%}
   {%- set inc_col, sides = arrivals.inc_col, arrivals.sides -%}
   {%- set batch = model.batch if (model is defined and model is not none and model.batch is defined) else none -%}
@@ -38,10 +41,17 @@
       the check reads nothing more. Not a run given an end or max_window_units: its read ends there, the
       watermark (which the record and units_behind keep) may lie beyond. -#}
   {%- set open_ended = explicit.end is none and dbt_inc_join._max_window_units(max_window_units) is none -%}
+  {%- set state_rows = none -%}
   {%- if reaches and not need_earliest and declared is none and open_ended and dbt_inc_join._checks_inputs() -%}
-    {#- the logs ride on this query: the log check adds no statement (spec §17) -#}
-    {%- set read = dbt_inc_join._read_units(checked, reaches, begin.start, time_uom, logged.parts) -%}
+    {#- the logs ride on this query: the log check adds no statement (spec §17); so does the state's count -#}
+    {%- set counted = [] -%}
+    {%- if state_table is not none -%}
+      {%- set before = dbt_inc_join._moment_text(dbt_inc_join._shift_value(begin.start, -1, time_uom)) -%}
+      {%- do counted.append(('open_state', dbt_inc_join._open_state_rows_sql(state_table, before))) -%}
+    {%- endif -%}
+    {%- set read = dbt_inc_join._read_units(checked, reaches, begin.start, time_uom, logged.parts + counted) -%}
     {%- set logs = read.riders -%}
+    {%- set state_rows = (logs.get('open_state') or [[none]])[0][0] -%}
     {%- set latest = dbt_inc_join._latest_units(read, checked | map(attribute='name') | list, begin.start) -%}
     {%- set row = {} -%}
     {%- for side in sides -%}
@@ -62,5 +72,5 @@
              'time_uom': time_uom, 'units_behind': end.units_behind, 'redo_from': begin.get('redo_from'),
              'sides': sides, 'committed_fingerprints': begin.get('committed_fingerprints'), 'read_units': read,
              'fingerprint_sides': checked, 'start_snapshot': begin.get('start_snapshot'),
-             'input_versions': inputs.versions, 'input_logs': inputs.logs}) }}
+             'input_versions': inputs.versions, 'input_logs': inputs.logs, 'open_state_rows': state_rows}) }}
 {% endmacro %}

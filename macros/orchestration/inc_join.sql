@@ -42,9 +42,13 @@
   {#- inputs rewritten after a committed run read them (spec §14): checked in the run's own read ranges, which
       the window's query fingerprints -#}
   {%- set reaches = dbt_inc_join._with_horizon(dbt_inc_join._join_reaches(params), horizon) -%}
+  {#- the open state's table (spec §18), whose rows the watermark's query counts (found in dbt's cache) -#}
+  {%- set state_table = dbt_inc_join._open_state_table(dbt_inc_join._open_state_relation(this))
+                        if keeps_state and this is defined and this is not none and is_incremental()
+                           and not dbt_inc_join._in_unit_test() else none -%}
   {%- set window = dbt_inc_join._resolve_window(a, b, a_columns, b_columns, params.inc_cols, params.time_uom, params.how,
                                             arguments.output_window_start, arguments.output_window_end,
-                                            max_window_units, reaches=reaches) -%}
+                                            max_window_units, reaches=reaches, state_table=state_table) -%}
   {%- set sides = window.get('fingerprint_sides', []) -%}
   {%- set check = dbt_inc_join._check_restated(window, sides, reaches, on_restated, horizon) -%}
   {%- set redo = dbt_inc_join._redo_of(check, window) -%}
@@ -63,6 +67,8 @@
   {%- if state is not none -%}
     {%- do window.update({'open_state': {'kind': state.kind, 'relation': state.relation}}) -%}
   {%- endif -%}
+  {%- do window.update({'rows_read': dbt_inc_join._join_rows_read(params, window, restated.get('fingerprints'),
+                                                                  (state or {}).get('rows'))}) -%}
   {%- do dbt_inc_join._log_run(params, window, choice) -%}
   {#- the run's record, for the post-hook record_run (spec §13), rides in the compiled code -#}
   {%- set marker = '' -%}
@@ -103,18 +109,31 @@
   {{ return(dbt_inc_join._reaches({'a': ranges[0], 'b': ranges[1]}, any_unit, params.time_uom)) }}
 {% endmacro %}
 
+{% macro _join_read_ranges(params, window) %}
+  {#- What a run of inc_join reads of A and of B (spec §4, with the open state §18 when it reads it): [[a lower,
+      upper], [b lower, upper]], or none for an empty window. -#}
+  {%- if window.empty -%}{{ return(none) }}{%- endif -%}
+  {%- set state = window.get('open_state') or {} -%}
+  {{ return(dbt_inc_join._read_ranges(window.start, window.end, params.how, params.look_back_time,
+                                      params.max_waiting_time, params.time_uom, params.late_match_time,
+                                      state.kind if state.get('relation') is not none else none)) }}
+{% endmacro %}
+
+{% macro _join_rows_read(params, window, fingerprints, state_rows=none) %}
+  {#- The rows a run of inc_join read of A, B and its open state (_rows_read), for its log line and record. -#}
+  {%- set ranges = dbt_inc_join._join_read_ranges(params, window) -%}
+  {%- if ranges is none -%}{{ return(none) }}{%- endif -%}
+  {{ return(dbt_inc_join._rows_read(fingerprints, {'a': ranges[0], 'b': ranges[1]}, state_rows)) }}
+{% endmacro %}
+
 {% macro _log_run(params, window, choice) %}
-  {#- One line per run in dbt's log (the same text as a Python model's), ending with the run's plan. -#}
-  {%- set ranges = none -%}
-  {%- if not window.empty -%}
-    {%- set state = window.get('open_state') or {} -%}
-    {%- set ranges = dbt_inc_join._read_ranges(window.start, window.end, params.how, params.look_back_time,
-                                                params.max_waiting_time, params.time_uom, params.late_match_time,
-                                                state.kind if state.get('relation') is not none else none) -%}
-  {%- endif -%}
+  {#- One line per run in dbt's log (the same text as a Python model's), ending with the rows it read (when its
+      fingerprints counted them) and its plan. -#}
+  {%- set ranges = dbt_inc_join._join_read_ranges(params, window) -%}
   {%- set target = this if (this is defined and this is not none) else 'run-operation' -%}
   {%- if dbt_inc_join._in_unit_test() -%}
     {%- set target = 'unit test ' ~ model.name -%}
   {%- endif -%}
-  {{ log(dbt_inc_join._run_log_line(target, window, ranges) ~ '; plan: ' ~ choice.text, info=True) }}
+  {{ log(dbt_inc_join._run_log_line(target, window, ranges) ~ dbt_inc_join._rows_read_text(window) ~ '; plan: '
+         ~ choice.text, info=True) }}
 {% endmacro %}

@@ -68,6 +68,8 @@
   {%- set a_lower = none if window.start is none else dbt_inc_join._shift_value(window.start, -reach, time_uom) -%}
   {%- set plans = dbt_inc_join._many_input_plans(a, prepared, window, a_lower) -%}
   {%- set plans_text = dbt_inc_join._many_plans_text(prepared, plans) -%}
+  {%- do window.update({'rows_read': dbt_inc_join._many_rows_read(window, reach, prepared,
+                                                                  restated.get('fingerprints'))}) -%}
   {%- do dbt_inc_join._log_many_run(window, reach, prepared, plans_text) -%}
   {%- set marker = '' -%}
   {%- if not window.get('in_sql') -%}

@@ -37,6 +37,17 @@
   {{ return(dbt_inc_join._floor_value(value, time_uom)) }}
 {% endmacro %}
 
+{% macro _rows_read_text(window) %}
+  {#- The log line's clause of the rows the run read (_rows_read), or nothing when they are not known. -#}
+  {%- set rows = window.get('rows_read') -%}
+  {%- if not rows -%}{{ return('') }}{%- endif -%}
+  {%- set parts = [] -%}
+  {%- for name, count in rows.items() -%}
+    {%- do parts.append(('open state' if name == 'open_state' else name) ~ ' ' ~ count) -%}
+  {%- endfor -%}
+  {{ return('; rows read: ' ~ parts | join(', ')) }}
+{% endmacro %}
+
 {% macro _run_log_line(target, window, ranges) %}
   {#- The one line a run logs (SQL and Python models: _log_run, _log_many_run): the window, what decided each
       bound, and what it reads of each input. -#}

@@ -98,6 +98,29 @@
   {{ return(0 if value is none else value.split(':')[0] | int) }}
 {% endmacro %}
 
+{% macro _rows_read(fingerprints, ranges, state_rows=none) %}
+  {#- The rows a run read ({input: rows}, and 'open_state' when it read the state): each input's rows in its read
+      range (ranges: {input: [lower, upper]}, values of the unit), counted from the fingerprints the run took of
+      them; none when they do not cover every range (a first run reads from the beginning). -#}
+  {%- if not fingerprints -%}{{ return(none) }}{%- endif -%}
+  {%- set found = {} -%}
+  {%- for name, bounds in ranges.items() -%}
+    {%- set lower, upper = dbt_inc_join._unit_text(bounds[0]), dbt_inc_join._unit_text(bounds[1]) -%}
+    {%- set covered = (fingerprints.get('ranges') or {}).get(name) -%}
+    {%- if covered is none or lower is none or not dbt_inc_join._inside(lower, covered[0], covered[1])
+          or not dbt_inc_join._inside(upper, covered[0], covered[1]) -%}
+      {{ return(none) }}
+    {%- endif -%}
+    {%- set total = namespace(rows=0) -%}
+    {%- for unit, value in (fingerprints.units.get(name) or {}).items() if dbt_inc_join._inside(unit, lower, upper) -%}
+      {%- set total.rows = total.rows + dbt_inc_join._rows_of(value) -%}
+    {%- endfor -%}
+    {%- do found.update({name: total.rows}) -%}
+  {%- endfor -%}
+  {%- if state_rows is not none -%}{%- do found.update({'open_state': state_rows}) -%}{%- endif -%}
+  {{ return(found) }}
+{% endmacro %}
+
 {% macro _restated_units(previous, units, ranges) %}
   {#- The units, inside both this run's read range and the one an earlier committed run recorded, whose
       fingerprint differs (a unit without rows has none): {input, unit, rows_then, rows_now}, earliest first. -#}

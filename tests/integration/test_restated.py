@@ -183,14 +183,32 @@ def test_restated_units_are_named_then_redone(spark, project):
     inputs = Inputs(spark)
     statements: dict[str, list[str]] = {}
     state: dict[str, str] = {}
+    logged: list[str] = []
     for n in range(6, 9):
         inputs.write(day(n))
         hourly = HOURLY if n == 7 else HOURLY[-1:] if n > 7 else ()
         statements.clear()
         run(project, day(n), *MODELS, *hourly, full_refresh=n == 6,
-            callbacks=[statements_into(statements), state_lines_into(state)])  # fmt: skip
+            callbacks=[statements_into(statements), state_lines_into(state), messages_into(logged)])  # fmt: skip
+        if n == 7:  # the open state the day-8 run reads
+            open_rows = spark.table("inc_join_it.restated_left__inc_join_open").count()
     # restated_left keeps the open state (spec §18): the daily runs read it
     assert state["restated_left"].startswith("read "), state
+    # the rows each run read, counted from its fingerprints: each input's rows in the range it read (restated_left
+    # with its state: a from day 8 - mw, b from day 8 - lb; without it b from day 8 - mw - lb), and the state's
+    data = inputs.data
+
+    def arrived(name: str, first: int) -> int:
+        return sum(1 for row in data[name] if day(first) <= row[-1] <= day(8))
+
+    read = {"a": arrived("a", 4), "b": arrived("b", 6), "open_state": open_rows}
+    assert last_record(spark, "restated_left").rows_read == read
+    assert last_record(spark, "restated_left_py").rows_read == {"a": arrived("a", 4), "b": arrived("b", 2)}
+    for model in MANY:  # A from day 8 - 4 (the widest mw), pay lb 2 and note lb 1 before it
+        assert last_record(spark, model).rows_read == {"a": arrived("a", 4), "pay": arrived("b", 2),
+                                                       "note": arrived("c", 3)}, model  # fmt: skip
+    line = next(m for m in reversed(logged) if m.startswith("inc_join inc_join_it.restated_left: "))
+    assert f"; rows read: a {read['a']}, b {read['b']}, open state {open_rows}; plan: " in line, line
     # a daily run reads each input once before its write: the watermark's query fingerprints the read ranges
     for model, relation in (("restated_left", "restated_b"), ("restated_many", "restated_c")):
         reads = reads_before_the_write(statements[model], f"inc_join_it.{relation}")

@@ -88,6 +88,7 @@ LEDGER_COLUMNS = (
     ("fingerprints", "string"),
     ("plan", "string"),
     ("input_versions", "array<struct<input:string,relation:string,format:string,version:string>>"),
+    ("rows_read", "map<string,bigint>"),
     ("recorded_month", "string"),
     ("run_key", "string"),
 )

@@ -216,6 +216,7 @@ def inc_join_model(
                                     prepared.inputs.inc_col[0], resolve)  # fmt: skip
     window = OutputWindow(found["start"], found["end"])
     choice = choose_join_plan(prepared, window)
+    found["rows_read"] = port("_join_rows_read", params_of(params), found, recorded.get("fingerprints"))
     port("_log_run", params_of(params), found, {"text": choice.text})
     # the writer hands it to the post-hook record_run (spec §13); the arrival as the macro records it: the argument
     dbt.inc_join_run = _run_record(port, found, params.inc_col, recorded, choice.text)
@@ -275,6 +276,7 @@ def inc_join_many_model(
     text = plans_text(many, plans)
     prepared = [{"name": item.spec.name, "params": {"look_back_time": item.prepared.params.look_back_time}}
                 for item in many.inputs]  # fmt: skip
+    found["rows_read"] = port("_many_rows_read", found, reach_a, prepared, recorded.get("fingerprints"))
     port("_log_many_run", found, reach_a, prepared, text)
     dbt.inc_join_run = _run_record(port, found, many.inc_col_a, recorded, text)
     set_commit_metadata(dbt, a.sparkSession, context)
