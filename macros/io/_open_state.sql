@@ -100,6 +100,9 @@
     {%- do run_query('DROP TABLE IF EXISTS ' ~ target) -%}
     {%- do dbt_inc_join._create_open_state(target, marker, partition) -%}
   {%- endif -%}
+  {#- the cached rows are read: dropped before the tag and the deletes, each of which would make Spark plan them
+      again (a change to a table the cached plan reads) -#}
+  {%- do run_query('DROP VIEW IF EXISTS ' ~ dbt_inc_join._open_state_cache(this)) -%}
   {%- do dbt_inc_join._set_table_property(target, 'inc_join.open_state', tojson({
       'end': marker.end, 'fingerprint': marker.fingerprint, 'invocation_id': marker.invocation_id})) -%}
   {%- if v2 -%}
@@ -116,7 +119,6 @@
     {%- endfor -%}
     {%- do dbt_inc_join._drop_open_states(target, others, v2) -%}
   {%- endif -%}
-  {%- do run_query('DROP VIEW IF EXISTS ' ~ dbt_inc_join._open_state_cache(this)) -%}
   {{ return('') }}
 {% endmacro %}
 
