@@ -29,7 +29,8 @@ DBT_FORMAT_RESTATED := tests/integration/test_format_restated.py
 DBT_CHUNKED := tests/integration/test_ledger.py::test_a_chunked_first_run_equals_the_one_shot_table
 # dbt's unit tests of the package's models (the window decided in SQL over the given rows).
 DBT_UNIT := tests/integration/test_unit_tests.py
-# the open state (spec §18) through dbt: parquet in test-spark4-dbt, Iceberg on 4.1, Delta on 3.5
+# the open state's fallbacks (spec §18) through dbt: parquet in test-spark4-dbt, Iceberg on 4.1 (the state's writes on
+# Delta: every daily pipeline reads and writes it, test_dbt_pipeline.py)
 DBT_OPEN_STATE := tests/integration/test_open_state.py
 
 .PHONY: help demo check generate test test-fast test-core test-install test-matrix test-faults test-coverage pictures java \
@@ -158,7 +159,7 @@ test-formats-extra: $(STAMPF) $(JARS_STAMP) ## Two merge runs at once on Iceberg
 
 # Delta on Spark 3.5 runs with ANSI on: the suite's daily pipeline on Spark 3.5 with ANSI on.
 test-delta-spark35: $(STAMP35) $(JARS_STAMP)
-	$(TMPDIR_READY) INC_JOIN_TABLE_FORMAT=delta $(SPARK35_ANSI) $(BASETEMP) $(DBT_ENGINE) $(DBT_PIPELINE) $(DBT_OPEN_STATE)
+	$(TMPDIR_READY) INC_JOIN_TABLE_FORMAT=delta $(SPARK35_ANSI) $(BASETEMP) $(DBT_ENGINE) $(DBT_PIPELINE)
 
 # The cluster path on Delta: tests/thrift with the Thrift Server + Spark Connect given Delta's jars, extension and
 # catalog, every table of the project in Delta Lake 4.4, on Spark 4.1 (.venv-formats).

@@ -60,6 +60,7 @@ def pytest_addoption(parser):
 #   parquet_only        a pipeline test whose subject is not the table format: not in the format legs
 #   one_format(name)    the same SQL on either format: in the parquet legs and that format's legs only
 #   matrix              a combination of a test's parameters beyond the pairwise ones: `make test-matrix` only
+#   release             a set-up recipe run end to end, whose parts other tests run: `make test-matrix` only
 MATRIX = "INC_JOIN_MATRIX"
 
 
@@ -74,7 +75,7 @@ def _left_out_on_this_leg(item) -> bool:
     from harness.table_formats import spark_line, table_format
 
     chosen = table_format()
-    if item.get_closest_marker("matrix") is not None:
+    if item.get_closest_marker("matrix") is not None or item.get_closest_marker("release") is not None:
         return True
     if item.get_closest_marker("one_engine") is not None and spark_line() == "3.5":
         return True

@@ -88,16 +88,29 @@ def barrier_file_system(tmp_path_factory):
     return compile_file_system(source, tmp_path_factory.mktemp("barrier-fs"))
 
 
+def shared_metastore_lines() -> dict[str, str]:
+    """The profile lines of docs/table-formats.md's "Two processes on one metastore" for a Derby network server:
+    {setting: value}. The drivers below run with them (the server's own address and database in the URL)."""
+    section = (REPO / "docs" / "table-formats.md").read_text().split("## Two processes on one metastore", 1)[1]
+    block = next(block for block in re.findall(r"```yaml\n(.*?)```", section, re.S) if "ClientDriver" in block)
+    return dict(re.findall(r'^\s*([\w.]+): "([^"]*)"', block, re.M))
+
+
 def start_driver(
     name: str, state: Path, barrier: Path, url: str, classes: Path, model: str, *steps: str
 ) -> subprocess.Popen:
-    client = [jar for jar in network_jars() if "derbyclient" in jar]
+    lines = shared_metastore_lines()
+    documented = lines["spark.hadoop.javax.jdo.option.ConnectionURL"]
+    assert re.sub(r"//[^/]+/[^;]+", "//", documented) == re.sub(r"//[^/]+/[^;]+", "//", url), (documented, url)
+    jar_name = Path(lines["spark.driver.extraClassPath"]).name
+    client = [jar for jar in network_jars() if Path(jar).name == jar_name]
+    assert client, f"{jar_name} (docs/table-formats.md) is not among the Derby network jars of make jars"
     env = {
         **os.environ,
         "INC_JOIN_CONCURRENT_MODEL": model,
         "INC_JOIN_STATE_DIR": str(state),
         "INC_JOIN_METASTORE_URL": url,
-        "INC_JOIN_METASTORE_DRIVER": "org.apache.derby.jdbc.ClientDriver",
+        "INC_JOIN_METASTORE_DRIVER": lines["spark.hadoop.javax.jdo.option.ConnectionDriverName"],
         "INC_JOIN_BARRIER_RULE": str(barrier / "rule"),
         "INC_JOIN_BARRIER_NAME": name,
         "PYSPARK_SUBMIT_ARGS": f"--driver-class-path {os.pathsep.join([str(classes), *client])} "

@@ -1,8 +1,9 @@
 """Issue 71 item 3: docs/table-formats.md's "Two processes on one metastore" as a user follows it. The README's
 profile with the section's lines for a Derby network server (its URL, the client driver, the client jar on the
 driver's class path) in place of the embedded ConnectionURL; two `dbt run` processes at the same time, each building
-a table of its own, both succeed, and a third process reads both tables. Run by the Spark 4.1 format legs (the
-Derby network jars come with `make jars`); the tables are the README profile's parquet."""
+a table of its own, both succeed, and a third process reads both tables. A release check (`make test-matrix`, on the
+Delta leg: the Derby network jars come with `make jars`; the tables are the README profile's parquet): `make test`
+runs the section's lines in tests/formats/test_concurrent_runs.py, whose two dbt processes share the server."""
 
 from __future__ import annotations
 
@@ -17,8 +18,8 @@ import pytest
 from ..integration.test_state_dir_in_use import readme_profile
 from .test_concurrent_runs import REPO, metastore, network_jars  # noqa: F401  (metastore: the server's fixture)
 
-# the README's parquet profile: the same on either format leg, so the Delta leg runs it (about 4 min)
-pytestmark = [pytest.mark.dbt, pytest.mark.one_format("delta")]
+# the README's parquet profile: the same on either format leg, so the Delta leg runs it (three dbt processes)
+pytestmark = [pytest.mark.dbt, pytest.mark.one_format("delta"), pytest.mark.release]
 
 
 def shared_profile(url: str, client_jar: str) -> str:

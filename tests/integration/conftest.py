@@ -28,11 +28,19 @@ def project(spark):
 
 
 @pytest.fixture(scope="session")
-def daily(project):
-    """The daily pipeline, run once for every test that looks at its tables."""
+def daily_pipeline(project):
+    """The daily pipeline, run once for every test that looks at its tables: ({model: sorted rows}, {model: its
+    open-state line (spec §18) of the last day's run})."""
     from .pipeline import run_daily_pipeline
 
-    return run_daily_pipeline(project)
+    lines: dict[str, str] = {}
+    return run_daily_pipeline(project, state_lines=lines), lines
+
+
+@pytest.fixture(scope="session")
+def daily(daily_pipeline):
+    """The daily pipeline's tables: {model: sorted rows}."""
+    return daily_pipeline[0]
 
 
 @pytest.fixture(scope="module")

@@ -85,11 +85,15 @@ RUN_DAYS = DAYS[6:] if table_format() else DAYS[5:]
 MICROBATCH_FROM = DAYS[5] if table_format() else FIRST_DAY
 
 
-def run_daily_pipeline(project):
+def run_daily_pipeline(project, state_lines: dict[str, str] | None = None):
     """Run every daily model on each of RUN_DAYS, and the microbatch models over the days since the last run (one
-    batch a day, from MICROBATCH_FROM); return each table's rows."""
+    batch a day, from MICROBATCH_FROM); return each table's rows. ``state_lines``: filled with each model's open-state
+    line (spec §18) of the last day's run."""
+    from .test_restated import state_lines_into
+
     previous = MICROBATCH_FROM
     for day in RUN_DAYS:
+        lines: dict[str, str] = {}
         # the event-time bounds only concern the microbatch models: one batch a day, up to the day just loaded
         project.invoke(
             "run",
@@ -104,8 +108,11 @@ def run_daily_pipeline(project):
             "--event-time-end",
             str(day + timedelta(days=1)),
             today=day,
+            callbacks=[state_lines_into(lines)],
         )
         previous = day + timedelta(days=1)
+    if state_lines is not None:
+        state_lines.update(lines)
     snapshots = {}
     for name in DAILY + MICROBATCH:
         table = project.table(name)

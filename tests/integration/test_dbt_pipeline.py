@@ -73,6 +73,16 @@ def test_the_tables_are_in_the_runs_table_format(spark, daily, name):
     assert described["Provider"].lower() == (table_format() or "parquet")
 
 
+def test_the_last_daily_run_read_the_open_state(daily_pipeline):
+    """spec §18 in the leg's format: the daily run after the first reads the state the run before it wrote, for SQL
+    models written by insert_overwrite (and by merge in the format legs)."""
+    from .pipeline import REPLACE
+
+    _, lines = daily_pipeline
+    for name in ("gen_left", *REPLACE[:1]):
+        assert lines[name].startswith("read "), (name, lines[name])
+
+
 def test_python_models_leave_no_temporary_table(spark, project, daily):
     """An incremental run of a Python model writes its rows into <model>__dbt_tmp, which dbt-spark inserts from and
     then drops: after the daily runs the catalog holds none. On parquet and Delta (where the package's writer makes

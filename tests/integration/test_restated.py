@@ -310,9 +310,11 @@ def table_files(spark, model: str) -> list[str]:
 
 def test_fail_writes_nothing_and_redo_repairs_a_chain(spark, project):
     """on_restated_input=fail stops before anything is written, naming the unit and the command; a plain run (warn)
-    then writes and records the units; then one `dbt run` with the var set to redo repairs the models, although the
-    warn run recorded the new fingerprints, and the models that read one's table, directly or through a view
-    (chains)."""
+    then writes and records the units; the models that read restated_many's table (directly, and through a view)
+    each log one line naming its unit not redone, and their restated_inputs tests (without `inputs`) fail (issue 71
+    item 4). Then one `dbt run` with the command of restated_many's warning (`restated_many+`, the var holding for
+    the whole run) redoes the models, although the warn run recorded the new fingerprints, and in DAG order the
+    chained ones: each equals one run over its inputs as they are now, and the tests pass."""
     inputs = Inputs(spark)
     chained = ("restated_many", "restated_chained", "restated_left_py", "restated_many_view", "restated_chained_view")
     state: dict[str, str] = {}
@@ -337,11 +339,26 @@ def test_fail_writes_nothing_and_redo_repairs_a_chain(spark, project):
     assert {m: table_files(spark, m) for m in chained if m != "restated_many_view"} == files
     assert spark.table(LEDGER).count() == records
 
-    run(project, day(8), *chained, callbacks=[state_lines_into(state)])  # warn: written as usual, units outstanding
+    warnings: list[str] = []
+    # warn: written as usual, units outstanding
+    run(project, day(8), *chained, callbacks=[state_lines_into(state), warnings_into(warnings)])
     # the failed run left the state as it was; this run found the restated units and reads as without it
     assert state["restated_chained"].startswith("not read (restated input units)"), state
     assert [(r.input, r.unit.date()) for r in last_record(spark, "restated_left_py").restated] == [("b", day(5))]
-    run(project, day(8), *chained, inc_join_on_restated_input="redo")
+    (upstream,) = [text for text in warnings if text.startswith("inc_join inc_join_it.restated_many:")]
+    for model in ("restated_chained", "restated_chained_view"):
+        (line,) = [text for text in warnings if text.startswith(f"inc_join inc_join_it.{model}: its input")]
+        assert "\n" not in line and len(line) <= 360, line  # one line, two units named
+        named = f"its input inc_join_it.restated_many has restated units that its model has not redone: pay {day(5)} ("
+        assert named in line and f", note {day(6)} (" in line, line
+        redo = "Redo both with: dbt run --select restated_many+ --vars '{inc_join_on_restated_input: redo}'"
+        assert line.endswith(redo), line
+    tests = ("restated_chained_not_redone", "restated_chained_view_not_redone")
+    # three rows each: restated_many's two units, and the note of day 6 deleted from c, which each reads as its B
+    assert failures(project, *tests) == 6
+    command = re.search(r"dbt run --select (\S+) --vars '\{inc_join_on_restated_input: redo\}'", upstream)
+    assert command and command.group(1) == "restated_many+", upstream
+    run(project, day(8), command.group(1), "restated_left_py", inc_join_on_restated_input="redo")
     assert_equal(project, "restated_left_py", left_reference(inputs))
     assert_equal(project, "restated_many", many_reference(inputs))
     expected = inc_join(project.table("restated_many"), inputs.table("c"), join_cols="TrxId", how="left",
@@ -355,6 +372,7 @@ def test_fail_writes_nothing_and_redo_repairs_a_chain(spark, project):
         found = [(r.input, r.unit.date(), r.rows_then) for r in downstream.restated]
         assert ("inc_join_it.restated_many", day(5), None) in found, (model, found)
         assert downstream.redo_from.date() == day(5), model
+    assert failures(project, *tests) == 0
 
 
 def messages_into(found: list[str]):
@@ -484,43 +502,6 @@ def test_many_restated_hours_are_listed_in_a_message_sized_for_a_terminal(spark,
     run(project, day(9), command.group(1), inc_join_on_restated_input="redo")
     assert_equal(project, "redelivered_hour", hour_reference(inputs))
     assert outstanding_units(spark, "redelivered_hour") == []
-
-
-def test_a_chained_model_says_its_input_is_not_redone_and_the_command_repairs_the_chain(spark, project):
-    """Issue 71 item 4: restated_many (warn) finds a late-stamped payment and does not redo; the models that read
-    its table (directly, and through a view) each log one line naming the unit, and their restated_inputs tests
-    (without `inputs`) fail until it is redone. The command of restated_many's warning (`restated_many+`, the var
-    holding for the whole dbt run) redoes it and, in DAG order, both chained models: each equals one run over its
-    inputs as they are now, and the tests pass."""
-    inputs = Inputs(spark)
-    chained = ("restated_many", "restated_many_view", "restated_chained", "restated_chained_view")
-    for n in range(4, 8):
-        inputs.write(day(n))
-        run(project, day(n), *chained, full_refresh=n == 4)
-    inputs.data["b"].append((9002, 64, day(5)))  # a late-stamped payment for an A row of day 6
-    inputs.write(day(8))
-    warnings: list[str] = []
-    run(project, day(8), *chained, callbacks=[warnings_into(warnings)])
-    (upstream,) = [text for text in warnings if text.startswith("inc_join inc_join_it.restated_many:")]
-    for model in ("restated_chained", "restated_chained_view"):
-        (line,) = [text for text in warnings if text.startswith(f"inc_join inc_join_it.{model}: its input")]
-        assert "\n" not in line and len(line) <= 300, line
-        named = f"its input inc_join_it.restated_many has restated units that its model has not redone: pay {day(5)} ("
-        assert named in line, line
-        redo = "Redo both with: dbt run --select restated_many+ --vars '{inc_join_on_restated_input: redo}'"
-        assert line.endswith(redo), line
-    tests = ("restated_chained_not_redone", "restated_chained_view_not_redone")
-    assert failures(project, *tests) == 2
-    command = re.search(r"dbt run --select (\S+) --vars '\{inc_join_on_restated_input: redo\}'", upstream)
-    assert command and command.group(1) == "restated_many+", upstream
-    run(project, day(8), command.group(1), inc_join_on_restated_input="redo")
-    assert_equal(project, "restated_many", many_reference(inputs))
-    expected = inc_join(project.table("restated_many"), inputs.table("c"), join_cols="TrxId", how="left",
-                        look_back_time=1, max_waiting_time=2, suffixes=["_M", "_C"])  # fmt: skip
-    for model in ("restated_chained", "restated_chained_view"):
-        assert_equal(project, model, expected)
-        assert last_record(spark, model).redo_from.date() == day(5), model
-    assert failures(project, *tests) == 0
 
 
 def test_a_day_redelivered_long_after_it_was_read_fails_the_test_without_inputs(spark, project):
