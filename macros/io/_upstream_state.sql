@@ -1,11 +1,6 @@
 {#- What the incremental models a model reads say of themselves (spec §14, Chains): their redo markers and the
     restated units their runs did not redo, read from their table properties. -#}
 
-{% macro _upstream_redos() %}
-  {#- The redo markers of the incremental models this model reads (_upstream_state's redone). -#}
-  {{ return(dbt_inc_join._upstream_state().redone) }}
-{% endmacro %}
-
 {% macro _upstream_state(node=none) %}
   {#- What the incremental models a model reads (node: its graph node, this model's by default), directly or
       through views and ephemeral models (dbt's graph), say of themselves in their table properties:

@@ -34,7 +34,7 @@
   {%- do run_query(dbt_inc_join._ledger_insert_sql(ledger, record, table_id, run_key, counted)) -%}
   {%- if not record.empty -%}
     {#- what the next run compares its reads with (spec §14); a redo's mark, which the models that read this
-        table see as restated from there on (_upstream_redos) -#}
+        table see as restated from there on (_upstream_state) -#}
     {%- set mirrored = {} -%}
     {%- set fingerprints = record.get('fingerprints') -%}
     {%- if fingerprints -%}
