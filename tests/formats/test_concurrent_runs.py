@@ -88,12 +88,16 @@ def barrier_file_system(tmp_path_factory):
     return compile_file_system(source, tmp_path_factory.mktemp("barrier-fs"))
 
 
-def shared_metastore_lines() -> dict[str, str]:
-    """The profile lines of docs/table-formats.md's "Two processes on one metastore" for a Derby network server:
-    {setting: value}. The drivers below run with them (the server's own address and database in the URL)."""
+def shared_metastore_block() -> str:
+    """The profile lines of docs/table-formats.md's "Two processes on one metastore" for a Derby network server."""
     section = (REPO / "docs" / "table-formats.md").read_text().split("## Two processes on one metastore", 1)[1]
-    block = next(block for block in re.findall(r"```yaml\n(.*?)```", section, re.S) if "ClientDriver" in block)
-    return dict(re.findall(r'^\s*([\w.]+): "([^"]*)"', block, re.M))
+    return next(block for block in re.findall(r"```yaml\n(.*?)```", section, re.S) if "ClientDriver" in block)
+
+
+def shared_metastore_lines() -> dict[str, str]:
+    """Those lines as {setting: value}. The drivers below run with them (the server's own address and database in
+    the URL)."""
+    return dict(re.findall(r'^\s*([\w.]+): "([^"]*)"', shared_metastore_block(), re.M))
 
 
 def start_driver(

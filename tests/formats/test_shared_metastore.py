@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from ..integration.test_state_dir_in_use import readme_profile
-from .test_concurrent_runs import REPO, metastore, network_jars  # noqa: F401  (metastore: the server's fixture)
+from .test_concurrent_runs import metastore, network_jars, shared_metastore_block  # noqa: F401  (metastore: a fixture)
 
 # the README's parquet profile: the same on either format leg, so the Delta leg runs it (three dbt processes)
 pytestmark = [pytest.mark.dbt, pytest.mark.one_format("delta"), pytest.mark.release]
@@ -24,10 +24,10 @@ pytestmark = [pytest.mark.dbt, pytest.mark.one_format("delta"), pytest.mark.rele
 
 def shared_profile(url: str, client_jar: str) -> str:
     """The README's profile with the section's yaml lines instead of its ConnectionURL line."""
-    section = (REPO / "docs" / "table-formats.md").read_text().split("## Two processes on one metastore", 1)[1]
-    lines = next(block for block in re.findall(r"```yaml\n(.*?)```", section, re.S) if "ClientDriver" in block)
-    lines = lines.replace("jdbc:derby://127.0.0.1:1527/", url).replace(
-        "/opt/jars/derbyclient-10.16.1.1.jar", client_jar
+    lines = (
+        shared_metastore_block()
+        .replace("jdbc:derby://127.0.0.1:1527/", url)
+        .replace("/opt/jars/derbyclient-10.16.1.1.jar", client_jar)
     )
     profile = readme_profile()
     embedded = next(line for line in profile.splitlines() if "javax.jdo.option.ConnectionURL" in line)
