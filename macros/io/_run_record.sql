@@ -100,17 +100,13 @@
       'SELECT ' ~ ('CAST(JoinType AS INT)' if has_join_type else 'CAST(NULL AS INT)') ~ ' AS join_type, count(*) AS n'
       ~ ' FROM ' ~ this ~ ' WHERE ' ~ in_window ~ ' GROUP BY 1') -%}
   {%- set total = namespace(rows=0) -%}
-  {%- set entries = [] -%}
+  {%- set pairs = [] -%}
   {%- for row in found.rows | sort(attribute=0) -%}
     {%- set total.rows = total.rows + row[1] | int -%}
-    {%- do entries.append('CAST(' ~ row[0] ~ ' AS INT), CAST(' ~ row[1] ~ ' AS BIGINT)') -%}
+    {%- do pairs.append(('CAST(' ~ row[0] ~ ' AS INT)', row[1])) -%}
   {%- endfor -%}
-  {%- if not has_join_type -%}
-    {%- set join_type_rows = 'CAST(NULL AS MAP<INT, BIGINT>)' -%}
-  {%- else -%}
-    {%- set join_type_rows = 'CAST(map(' ~ entries | join(', ') ~ ') AS MAP<INT, BIGINT>)' -%}
-  {%- endif -%}
-  {{ return({'rows_total': total.rows, 'join_type_rows': join_type_rows}) }}
+  {{ return({'rows_total': total.rows,
+             'join_type_rows': dbt_inc_join._count_map_literal(pairs if has_join_type else none, 'INT')}) }}
 {% endmacro %}
 
 {% macro _ledger_insert_sql(ledger, record, table_id, run_key, counted) %}
@@ -151,12 +147,23 @@ select
 
 {% macro _rows_read_literal(rows_read) %}
   {#- The ledger's rows_read column: the rows the run read per input (and of its open state), NULL when unknown. -#}
-  {%- if not rows_read -%}{{ return('CAST(NULL AS MAP<STRING, BIGINT>)') }}{%- endif -%}
-  {%- set entries = [] -%}
-  {%- for name, rows in rows_read.items() -%}
-    {%- do entries.append(dbt_inc_join._text_literal(name) ~ ', CAST(' ~ rows | int ~ ' AS BIGINT)') -%}
+  {%- set pairs = [] -%}
+  {%- for name, rows in (rows_read or {}).items() -%}
+    {%- do pairs.append((dbt_inc_join._text_literal(name), rows)) -%}
   {%- endfor -%}
-  {{ return('CAST(map(' ~ entries | join(', ') ~ ') AS MAP<STRING, BIGINT>)') }}
+  {{ return(dbt_inc_join._count_map_literal(pairs if rows_read else none, 'STRING')) }}
+{% endmacro %}
+
+{% macro _count_map_literal(pairs, key_type) %}
+  {#- A map<key_type, bigint> literal of (key SQL, count) pairs (the ledger's counts per JoinType or per input);
+      NULL for none. -#}
+  {%- set type = 'MAP<' ~ key_type ~ ', BIGINT>' -%}
+  {%- if pairs is none -%}{{ return('CAST(NULL AS ' ~ type ~ ')') }}{%- endif -%}
+  {%- set entries = [] -%}
+  {%- for key, count in pairs -%}
+    {%- do entries.append(key ~ ', CAST(' ~ count | int ~ ' AS BIGINT)') -%}
+  {%- endfor -%}
+  {{ return('CAST(map(' ~ entries | join(', ') ~ ') AS ' ~ type ~ ')') }}
 {% endmacro %}
 
 {% macro _restated_literal(restated) %}
