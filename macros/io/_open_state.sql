@@ -1,7 +1,11 @@
-{#- The open state's table (docs/spec.md §18): read its tag, and the model's hooks that keep it. Each run's
-    state is a partition of its own (inc_join_state_end, the run's end as digits), written beside the one the run
-    read, then tagged in the table property inc_join.open_state (the end, and the fingerprint of the arguments),
-    then the older partitions dropped. A run killed anywhere leaves the tag of a state whose rows are all there. -#}
+{#- The open state's table (docs/spec.md §18): read its tag, and the model's hooks that keep it. The tag, the
+    table property inc_join.open_state, names the end and the fingerprint of the arguments of the state whose rows
+    are all there; a reader takes the rows of that end (inc_join_state_end, the run's end as digits).
+    - parquet: each run's state is a partition of its own, written beside the one the run read, then tagged, then
+      the older partitions dropped.
+    - Delta and Iceberg: the tag is cleared before the run, the table replaced in one commit, then tagged. An
+      empty state is written as one row of nulls without an end (Iceberg's overwrite of no rows replaces nothing).
+    A run killed anywhere leaves the tag of a state whose rows are all there, or no tag. -#}
 
 {% macro _open_state_table(relation) %}
   {#- The state table as dbt's relation cache has it, or none. -#}
@@ -41,16 +45,16 @@
   {#- Pre-hook: the rows the output and the state come from are cached (lazily: the output's statement fills the
       cache, the state's reads it; Spark finds the cached plan inside both statements), so the run reads its
       inputs once. A run that does not read the state clears its tag before the output is written, so the state
-      of an earlier run is never read after this one. A run that reads it drops here what a killed attempt of its
-      window may have left of the new state: a change to the state table after the output's statement would
-      make Spark drop the cached rows, which read that table, and the state's statement compute them again. -#}
+      of an earlier run is never read after this one; so does a Delta or Iceberg run that reads it, whose state
+      replaces the table's rows. A parquet run that reads it drops here what a killed attempt of its window may
+      have left of the new state. (A change to the state table after the output's statement would make Spark drop
+      the cached rows, which read that table, and the state's statement compute them again.) -#}
   {%- if not execute -%}{{ return('') }}{%- endif -%}
   {%- set marker = dbt_inc_join._open_state_of_this_run() -%}
   {%- if marker is none -%}{{ return('') }}{%- endif -%}
   {%- set target = dbt_inc_join._open_state_relation(this) -%}
-  {%- if marker.read -%}
-    {%- do dbt_inc_join._drop_open_states(target, [dbt_inc_join._open_state_partition(marker.end)],
-                                          marker.file_format in ['delta', 'iceberg']) -%}
+  {%- if marker.read and not dbt_inc_join._open_state_replaced(marker) -%}
+    {%- do dbt_inc_join._drop_open_states(target, [dbt_inc_join._open_state_partition(marker.end)]) -%}
   {%- elif dbt_inc_join._open_state_table(target) is not none -%}
     {%- do dbt_inc_join._set_table_property(target, 'inc_join.open_state', '') -%}
   {%- endif -%}
@@ -88,62 +92,77 @@
     {%- set table_fingerprint = dbt_inc_join._open_state_found(target).table_fingerprint -%}
   {%- endif -%}
   {%- set partition = dbt_inc_join._open_state_partition(marker.end) -%}
-  {%- set v2 = marker.file_format in ['delta', 'iceberg'] -%}
-  {%- if table_fingerprint == marker.fingerprint -%}
+  {%- set replaced = dbt_inc_join._open_state_replaced(marker) -%}
+  {%- if table_fingerprint != marker.fingerprint -%}
+    {%- do run_query('DROP TABLE IF EXISTS ' ~ target) -%}
+    {%- do dbt_inc_join._create_open_state(target, marker, partition) -%}
+  {%- elif replaced -%}
+    {%- do run_query('INSERT OVERWRITE ' ~ target ~ '\n'
+                     ~ dbt_inc_join._open_state_rows(marker.sql, partition, true)) -%}
+  {%- else -%}
     {%- if not marker.read -%}
       {#- (a run that read the state dropped it before its output: _open_state_before) -#}
-      {%- do dbt_inc_join._drop_open_states(target, [partition], v2) -%}
+      {%- do dbt_inc_join._drop_open_states(target, [partition]) -%}
     {%- endif -%}
     {%- do run_query('INSERT INTO ' ~ target ~ ' PARTITION (inc_join_state_end = '
                      ~ dbt_inc_join._text_literal(partition) ~ ')\n' ~ marker.sql) -%}
-  {%- else -%}
-    {%- do run_query('DROP TABLE IF EXISTS ' ~ target) -%}
-    {%- do dbt_inc_join._create_open_state(target, marker, partition) -%}
   {%- endif -%}
   {#- the cached rows are read: dropped before the tag and the deletes, each of which would make Spark plan them
       again (a change to a table the cached plan reads) -#}
   {%- do run_query('DROP VIEW IF EXISTS ' ~ dbt_inc_join._open_state_cache(this)) -%}
   {%- do dbt_inc_join._set_table_property(target, 'inc_join.open_state', tojson({
       'end': marker.end, 'fingerprint': marker.fingerprint, 'invocation_id': marker.invocation_id})) -%}
-  {%- if v2 -%}
-    {%- do run_query('DELETE FROM ' ~ target ~ ' WHERE inc_join_state_end <> '
-                     ~ dbt_inc_join._text_literal(partition)) -%}
+  {%- if replaced -%}
+    {#- the table holds this state only -#}
   {%- elif marker.read_end -%}
     {#- a run that read the state found it the only one: every run before it dropped the others -#}
-    {%- do dbt_inc_join._drop_open_states(target, [dbt_inc_join._open_state_partition(marker.read_end)], v2) -%}
+    {%- do dbt_inc_join._drop_open_states(target, [dbt_inc_join._open_state_partition(marker.read_end)]) -%}
   {%- else -%}
     {%- set others = [] -%}
     {%- for row in run_query('SHOW PARTITIONS ' ~ target).rows -%}
       {%- set value = row[0].split('=', 1)[-1] -%}
       {%- if value != partition -%}{%- do others.append(value) -%}{%- endif -%}
     {%- endfor -%}
-    {%- do dbt_inc_join._drop_open_states(target, others, v2) -%}
+    {%- do dbt_inc_join._drop_open_states(target, others) -%}
   {%- endif -%}
   {{ return('') }}
 {% endmacro %}
 
-{% macro _drop_open_states(target, partitions, v2) %}
-  {#- The states of these partition values gone: Delta and Iceberg delete them, a parquet table drops them. -#}
+{% macro _open_state_replaced(marker) %}
+  {#- Whether the state table's rows are replaced in one commit (Delta, Iceberg), or kept as a partition per run
+      (parquet). -#}
+  {{ return(marker.file_format in ['delta', 'iceberg']) }}
+{% endmacro %}
+
+{% macro _open_state_rows(sql, partition, replaced) %}
+  {#- The rows of the state as of partition, its end: a replacing table gets one row of nulls, without an end,
+      when the state is empty (every read takes the rows of an end). -#}
+  {%- set rows = 'select *, ' ~ dbt_inc_join._text_literal(partition) ~ ' AS inc_join_state_end from (\n'
+                 ~ sql ~ '\n) _state' -%}
+  {%- if not replaced -%}{{ return(rows) }}{%- endif -%}
+  {{ return('select _kept.* from (select 1 AS _inc_join_one) _one\nleft join (\n' ~ rows ~ '\n) _kept on true') }}
+{% endmacro %}
+
+{% macro _drop_open_states(target, partitions) %}
+  {#- The states of these partition values gone from a parquet state table. -#}
   {%- for value in partitions -%}
-    {%- if v2 -%}
-      {%- do run_query('DELETE FROM ' ~ target ~ ' WHERE inc_join_state_end = ' ~ dbt_inc_join._text_literal(value)) -%}
-    {%- else -%}
-      {%- do run_query('ALTER TABLE ' ~ target ~ ' DROP IF EXISTS PARTITION (inc_join_state_end = '
-                       ~ dbt_inc_join._text_literal(value) ~ ')') -%}
-    {%- endif -%}
+    {%- do run_query('ALTER TABLE ' ~ target ~ ' DROP IF EXISTS PARTITION (inc_join_state_end = '
+                     ~ dbt_inc_join._text_literal(value) ~ ')') -%}
   {%- endfor -%}
 {% endmacro %}
 
 {% macro _create_open_state(target, marker, partition) %}
-  {#- A new state table, in the output's format, partitioned by the end of the run whose state a row is. A
-      parquet table's CREATE TABLE AS killed halfway leaves a directory without a table: the next one writes
-      over it. -#}
+  {#- A new state table, in the output's format: parquet partitioned by the end of the run whose state a row is,
+      Delta and Iceberg not. A parquet table's CREATE TABLE AS killed halfway leaves a directory without a table:
+      the next one writes over it. -#}
+  {%- set replaced = dbt_inc_join._open_state_replaced(marker) -%}
   {%- set legacy = marker.file_format not in ['delta', 'iceberg', 'hudi'] -%}
   {%- set setting = 'spark.sql.legacy.allowNonEmptyLocationInCTAS' -%}
   {%- if legacy -%}{%- do run_query('SET ' ~ setting ~ '=true') -%}{%- endif -%}
-  {%- do run_query('CREATE TABLE ' ~ target ~ ' USING ' ~ marker.file_format ~ '\nPARTITIONED BY (inc_join_state_end)'
+  {%- do run_query('CREATE TABLE ' ~ target ~ ' USING ' ~ marker.file_format
+                   ~ ('' if replaced else '\nPARTITIONED BY (inc_join_state_end)')
                    ~ '\nTBLPROPERTIES (' ~ dbt_inc_join._text_literal('inc_join.open_state_fingerprint') ~ ' = '
-                   ~ dbt_inc_join._text_literal(marker.fingerprint) ~ ')\nAS select *, '
-                   ~ dbt_inc_join._text_literal(partition) ~ ' AS inc_join_state_end from (\n' ~ marker.sql ~ '\n)') -%}
+                   ~ dbt_inc_join._text_literal(marker.fingerprint) ~ ')\nAS '
+                   ~ dbt_inc_join._open_state_rows(marker.sql, partition, replaced)) -%}
   {%- if legacy -%}{%- do run_query('RESET ' ~ setting) -%}{%- endif -%}
 {% endmacro %}

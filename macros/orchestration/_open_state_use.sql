@@ -3,9 +3,14 @@
 
 {% macro _open_state_fingerprint(a, b, params, inputs, kind) %}
   {#- What the state depends on besides the data: the inputs, the arguments of the join and the state's kind. -#}
-  {{ return(local_md5(tojson({'a': a | string, 'b': b | string, 'params': params, 'keys': inputs['keys'],
-                              'inc_col': inputs.inc_col, 'condition': dbt_inc_join._condition_sql(inputs),
-                              'kind': kind}, sort_keys=true))) }}
+  {%- set made = {'a': a | string, 'b': b | string, 'params': params, 'keys': inputs['keys'],
+                  'inc_col': inputs.inc_col, 'condition': dbt_inc_join._condition_sql(inputs), 'kind': kind} -%}
+  {%- if (config.get('file_format') or 'parquet') in ['delta', 'iceberg'] -%}
+    {#- the table replaced in one commit (io/_open_state.sql): a table kept in partitions by an earlier version is
+        made again -#}
+    {%- do made.update({'layout': 'replaced'}) -%}
+  {%- endif -%}
+  {{ return(local_md5(tojson(made, sort_keys=true))) }}
 {% endmacro %}
 
 {% macro _open_state_keeps(params, inputs, enabled) %}

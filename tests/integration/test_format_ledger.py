@@ -5,8 +5,9 @@ and the next plain `dbt run` ends equal to one run over the inputs, with no wind
 ledger_replace (gen_left's join, not partitioned, incremental_strategy='merge': one MERGE replaces the window,
 with the run-ledger post-hook) is run by processes of its own (ledger_driver.py) whose Spark halts at a chosen
 moment (faults/HaltingFileSystem.java): while its data files are written, just before its commit, between its
-commit and its ledger record, and while a full refresh writes (`make test` draws one of them: the `kill_points`
-fixture). Run by the format legs only (INC_JOIN_TABLE_FORMAT = delta or iceberg)."""
+commit and its ledger record, while it replaces its open state's rows (spec §18), and while a full refresh
+writes (`make test` draws one of them: the `kill_points` fixture). Run by the format legs only
+(INC_JOIN_TABLE_FORMAT = delta or iceberg)."""
 
 from __future__ import annotations
 
@@ -57,6 +58,13 @@ def commit_metadata(spark, chosen: str, directory: Path) -> list[dict]:
     return found
 
 
+def open_state_lines(state: Path) -> list[str]:
+    """The open-state lines of the runs of the driver processes on ``state`` (spec §18), oldest first."""
+    said = f"inc_join open state of inc_join_it.{MODEL}: "
+    lines = (state / "dbt-logs" / "dbt.log").read_text().splitlines()
+    return [line.split(said, 1)[1] for line in lines if said in line]
+
+
 @pytest.mark.fault
 def test_a_run_killed_at_any_moment_leaves_the_table_before_or_after_its_commit(
     spark, project, chosen, halting_file_system, tmp_path, kill_points
@@ -85,7 +93,7 @@ def test_a_run_killed_at_any_moment_leaves_the_table_before_or_after_its_commit(
     conf = "--conf spark.delta.logStore.file.impl=io.delta.storage.LocalLogStore" if chosen == "delta" else ""
     chain = KillChain(
         lambda *steps: ledger_driver(halting_file_system, tmp_path, f"model:{MODEL}", *steps, conf=conf),
-        kill_points(["data files", "commit", "record", "full refresh"]),
+        kill_points(["data files", "commit", "record", "state", "full refresh"]),
     )
 
     def halted(result, step, moment):
@@ -115,9 +123,22 @@ def test_a_run_killed_at_any_moment_leaves_the_table_before_or_after_its_commit(
         unrecorded = commit_metadata(spark, chosen, warehouse / MODEL)[-1]
         assert (unrecorded["window_start"], unrecorded["window_end"]) == (f"{d[3]} 00:00:00", f"{d[3]} 00:00:00")
 
-    # 4. the next plain run names that commit, does day 4 again and records it once; then days 5-8 in one run, and
-    # a full refresh killed while it writes
-    chain.plain(f"run:{d[3]}", f"run:{d[7]}")
+    # 4. the next plain run names that commit, does day 4 again and records it once; day 5's run, which reads the
+    # open state (spec §18), commits and records, and is killed while it replaces the state's rows: the tag was
+    # cleared before the run, so the next run (days 6-8) reads as without the state
+    chain.plain(f"run:{d[3]}")
+    state_lines = 0
+    if result := chain.kill("state", f"halt:{MODEL}__inc_join_open:data:0", f"run:{d[4]}"):
+        halted(result, f"run:{d[4]}", "creating")
+        assert f"halt before creating file:{warehouse / MODEL}__inc_join_open/" in result.stdout, result.stdout[-3000:]
+        assert table_rows() == until(DAYS[4])
+        assert [r.window_end.date() for r in runs()][-1] == DAYS[4]
+        assert open_state_lines(tmp_path)[-1].startswith("read "), open_state_lines(tmp_path)
+        state_lines = len(open_state_lines(tmp_path))
+    else:
+        chain.plain(f"run:{d[4]}")
+    # then days 6-8 in one run, and a full refresh killed while it writes
+    chain.plain(f"run:{d[7]}")
     if result := chain.kill("full refresh", f"halt:{MODEL}:data:0", f"full:{d[7]}"):
         halted(result, f"full:{d[7]}", "creating")
     else:
@@ -125,7 +146,7 @@ def test_a_run_killed_at_any_moment_leaves_the_table_before_or_after_its_commit(
         assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     recorded = runs()
     assert [(r.window_start.date(), r.window_end.date()) for r in recorded] == [
-        (DAYS[0], DAYS[2]), (DAYS[3], DAYS[3]), (DAYS[4], DAYS[7])
+        (DAYS[0], DAYS[2]), (DAYS[3], DAYS[3]), (DAYS[4], DAYS[4]), (DAYS[5], DAYS[7])
     ]  # fmt: skip
     reason = recorded[1].start_reason
     version = "Delta version" if chosen == "delta" else "Iceberg snapshot"
@@ -135,6 +156,8 @@ def test_a_run_killed_at_any_moment_leaves_the_table_before_or_after_its_commit(
     else:
         assert "did not record its commit" not in reason, reason
     # every recorded run's commit carries its run key (a killed one's too, under its own key)
+    if state_lines:  # the run after the killed state's reads as without it
+        assert open_state_lines(tmp_path)[state_lines].startswith("not read (no state yet)"), open_state_lines(tmp_path)
     keys = [m["inc_join_run"] for m in commit_metadata(spark, chosen, warehouse / MODEL)]
     assert {r.run_key for r in recorded} <= set(keys), (keys, [r.run_key for r in recorded])
     if chosen == "delta" or "full refresh" not in chain.taken:  # CREATE OR REPLACE: a killed full refresh left
