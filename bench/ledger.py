@@ -126,11 +126,11 @@ def write_project(root: Path, cases: Sequence[LedgerCase], run) -> Path:
 class Project:
     """One generated project, driven through harness.local_dbt with its own target and log paths."""
 
-    def __init__(self, root: Path, state_dir: Path, schema: str) -> None:
+    def __init__(self, root: Path, state_dir: Path, schema: str, target: str | None = None) -> None:
         from harness.local_dbt import LocalDbtProject
 
         self.ledger = f"{schema}.{LEDGER_MODEL}"
-        self.dbt = LocalDbtProject(root, state_dir)
+        self.dbt = LocalDbtProject(root, state_dir, target=target)
         self.dbt.target_path = Path(state_dir) / f"dbt-target-{root.name}"
         self.dbt.log_path = Path(state_dir) / f"dbt-logs-{root.name}"
         self.retries: list[str] = []  # the invocations run again after TRANSIENT

@@ -9,6 +9,10 @@ every round the two tables hold the same rows on that day, and each daily run of
 or the benchmark stops.
 
     python -m bench.open_state_dbt --rows 20000 --out bench/results/open-state-dbt.md
+    .venv-formats/bin/python -m bench.open_state_dbt --rows 20000 --format delta
+
+With ``--format delta`` or ``iceberg`` the session has the format's jars and catalog (harness/table_formats.py), and
+the inputs and the models' tables are in that format.
 """
 
 from __future__ import annotations
@@ -30,13 +34,13 @@ PROJECT = "inc_join_bench_open"
 SCHEMA = "inc_join_bench_open"
 FIRST_END = data.LAST_DAY - timedelta(days=6)  # the first run's last day; six daily rounds follow
 MODEL = """{{{{ config(materialized='incremental', incremental_strategy='insert_overwrite', partition_by=['RecDate'],
-          file_format='parquet') }}}}
+          file_format='{file_format}') }}}}
 {{{{ dbt_inc_join.inc_join(source('bench', 'a'), source('bench', 'b'), join_cols='k', inc_col='RecDate',
                        how='left', look_back_time={lb}, max_waiting_time={mw}, many_rows_per_key=false{extra}) }}}}
 """
 
 
-def write_project(root: Path, a_name: str, b_name: str) -> list[str]:
+def write_project(root: Path, a_name: str, b_name: str, file_format: str) -> list[str]:
     """The project: per partner (all, first) a model that keeps the state and its twin without; the models."""
     (root / "models").mkdir(parents=True, exist_ok=True)
     (root / "dbt_project.yml").write_text(
@@ -61,7 +65,7 @@ def write_project(root: Path, a_name: str, b_name: str) -> list[str]:
             extra = "" if partner == "all" else ", partner='first'"
             extra += "" if state else ", open_state=false"
             name = f"open_{partner}" + ("" if state else "_off")
-            text = MODEL.format(lb=data.LOOK_BACK, mw=data.MAX_WAIT, extra=extra)
+            text = MODEL.format(lb=data.LOOK_BACK, mw=data.MAX_WAIT, extra=extra, file_format=file_format)
             (root / "models" / f"{name}.sql").write_text(text)
             models.append(name)
     return models
@@ -105,11 +109,11 @@ def _same_day(spark, model: str, day) -> bool:
     return rows[0].count() == rows[1].count() and rows[0].exceptAll(rows[1]).isEmpty()
 
 
-def measure(spark, rows: int, state_dir: Path, say) -> list[dict]:
-    a_name, b_name = data.generate(spark, rows, "parquet")
-    root = state_dir / f"open-state-project-{rows}"
-    models = write_project(root, a_name, b_name)
-    project = Project(root, state_dir, SCHEMA)
+def measure(spark, rows: int, state_dir: Path, say, file_format: str = "parquet") -> list[dict]:
+    a_name, b_name = data.generate(spark, rows, file_format)
+    root = state_dir / f"open-state-project-{file_format}-{rows}"
+    models = write_project(root, a_name, b_name, file_format)
+    project = Project(root, state_dir, SCHEMA, target="session")  # the benchmark's session, in any format
     project.invoke("deps")
     project.invoke("run", "--full-refresh", vars={"inc_join_output_window_end": str(FIRST_END)})
     found: dict[str, list[dict]] = {name: [] for name in models}
@@ -132,7 +136,8 @@ def measure(spark, rows: int, state_dir: Path, say) -> list[dict]:
     for partner in ("all", "first"):
         on, off = found[f"open_{partner}"], found[f"open_{partner}_off"]
         results.append({
-            "rows": rows, "partner": partner, "load": (min(loads), max(loads)), "rounds": len(on),
+            "rows": rows, "format": file_format, "partner": partner, "load": (min(loads), max(loads)),
+            "rounds": len(on),
             "on": statistics.median(r["seconds"] for r in on), "off": statistics.median(r["seconds"] for r in off),
             "statements": (on[-1]["statements"], off[-1]["statements"]), "state": on[-1]["state"],
             "state_seconds": statistics.median(r["state_seconds"] for r in on),
@@ -145,36 +150,40 @@ def report(results: Sequence[dict], argv: Sequence[str]) -> str:
         "# Daily dbt runs with the open state against the same model with open_state=false",
         "",
         f"`python -m bench.open_state_dbt {' '.join(argv)}` (bench/open_state_dbt.py): bench/open_state.py's "
-        f"inputs (lb {data.LOOK_BACK}, mw {data.MAX_WAIT}), SQL models (`insert_overwrite`, parquet, `method: "
-        f"session`), a first run up to {FIRST_END}, then one round per day, both models each day, the order "
-        "alternating, the first round discarded. Time: dbt's execution time of the node (hooks included), medians. "
+        f"inputs (lb {data.LOOK_BACK}, mw {data.MAX_WAIT}), SQL models (`insert_overwrite`, `method: session`; "
+        f"inputs and tables in the format of the table below), a first run up to {FIRST_END}, then one round per "
+        "day, both models each day, the order alternating, the first round discarded. Time: dbt's execution time "
+        "of the node (hooks included), medians. "
         "State statements: the ones that read or write the state table or the cached relation, and their time "
         "(median of the rounds).",
         "",
-        "| A rows/day | partner | rounds | with state | without | ratio | statements (with / without) | "
+        "| A rows/day | format | partner | rounds | with state | without | ratio | statements (with / without) | "
         "state statements | their time | load |",
-        "|---:|---|---:|---:|---:|---:|---|---:|---:|---|",
+        "|---:|---|---|---:|---:|---:|---:|---|---:|---:|---|",
     ]
     for r in results:
         lines.append(
-            f"| {r['rows']:,} | {r['partner']} | {r['rounds']} | {r['on']:.2f} s | {r['off']:.2f} s | "
+            f"| {r['rows']:,} | {r['format']} | {r['partner']} | {r['rounds']} | {r['on']:.2f} s | {r['off']:.2f} s | "
             f"{r['on'] / r['off']:.2f} | {r['statements'][0]} / {r['statements'][1]} | {len(r['state'])} | "
             f"{r['state_seconds']:.2f} s | {r['load'][0]:.1f}–{r['load'][1]:.1f} |"
         )
     lines += ["", "The state's statements of the last round, in order (seconds):", ""]
     for r in results:
         listed = ", ".join(f"{label} {took:.2f}" for label, took in r["state"])
-        lines.append(f"- {r['rows']:,} A rows a day, `{r['partner']}`: {listed}")
+        lines.append(f"- {r['rows']:,} A rows a day, {r['format']}, `{r['partner']}`: {listed}")
     return "\n".join(lines) + "\n"
 
 
 def main(argv: Sequence[str] = ()) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.open_state_dbt")
     parser.add_argument("--rows", type=int, nargs="+", default=[20000], help="A rows per day (one or more sizes)")
+    parser.add_argument("--format", default="parquet", choices=("parquet", "delta", "iceberg"))
     parser.add_argument("--out", type=Path)
     args = parser.parse_args(argv)
+    if args.format != "parquet":
+        os.environ["INC_JOIN_TABLE_FORMAT"] = args.format  # the session's jars and catalog
     spark, state_dir = standalone_spark("inc-join-open-dbt-")
-    results = [r for rows in args.rows for r in measure(spark, rows, state_dir, print)]
+    results = [r for rows in args.rows for r in measure(spark, rows, state_dir, print, args.format)]
     publish(report(results, argv), args.out)
     return 0
 

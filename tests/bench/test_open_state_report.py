@@ -24,11 +24,11 @@ def test_the_dbt_report_divides_the_run_with_the_state_by_the_one_without():
     from bench.open_state_dbt import report as dbt_report
 
     state = [("CACHE LAZY TABLE", 0.25), ("INSERT INTO", 0.5)]
-    result = {"rows": 1000, "partner": "all", "load": (1.0, 1.5), "rounds": 5, "on": 3.0, "off": 2.0,
+    result = {"rows": 1000, "format": "delta", "partner": "all", "load": (1.0, 1.5), "rounds": 5, "on": 3.0, "off": 2.0,
               "statements": (17, 10), "state": state, "state_seconds": 0.7}  # fmt: skip
     lines = dbt_report([result], ["--rows", "1000"]).splitlines()
-    assert "| 1,000 | all | 5 | 3.00 s | 2.00 s | 1.50 | 17 / 10 | 2 | 0.70 s | 1.0–1.5 |" in lines
-    assert lines[-1] == "- 1,000 A rows a day, `all`: CACHE LAZY TABLE 0.25, INSERT INTO 0.50"
+    assert "| 1,000 | delta | all | 5 | 3.00 s | 2.00 s | 1.50 | 17 / 10 | 2 | 0.70 s | 1.0–1.5 |" in lines
+    assert lines[-1] == "- 1,000 A rows a day, delta, `all`: CACHE LAZY TABLE 0.25, INSERT INTO 0.50"
 
 
 def test_the_dbt_benchmark_tells_the_states_statements_from_the_models():
