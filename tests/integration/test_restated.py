@@ -411,12 +411,28 @@ def project_view(inputs: Inputs, name: str):
     return inputs.spark.table(f"inc_join_it.restated_hour_{name}")
 
 
-def test_a_day_redelivered_in_hours_is_repaired_by_the_command_its_warning_gives(spark, project):
-    """Hourly units over views, look-back 1 h, waiting 30 h, restated_horizon 48: B's day 7 re-delivered with rows
-    changed at an early and a late hour, one deleted, one added; the early hours lie before the next run's read range
-    (B from day 7 about 14:00 on), inside its horizon. The run names every changed hour; the command its warning gives
-    makes both tables (SQL and Python models) equal to one run over the current inputs, and the horizon test passes
-    in the model's own unit."""
+STATUS = "inc_join_it.dbt_inc_join_model_status"
+
+
+def outstanding_units(spark, model: str) -> list[str]:
+    """The monitoring view's list of a model's restated units not redone (dbt_inc_join_model_status)."""
+    found = spark.sql(f"SELECT outstanding_units FROM {STATUS} WHERE model_name = '{model}'").collect()
+    return list(found[0][0]) if found else []
+
+
+def test_hours_redelivered_are_named_listed_and_repaired_by_the_command_given(spark, project):
+    """Hourly units over views, look-back 1 h, waiting 30 h, restated_horizon 48, daily runs of days 5-8.
+
+    B's day 7 re-delivered with rows changed at an early and a late hour, one deleted, one added; the early hours lie
+    before the next run's read range (B from day 7 about 14:00 on), inside its horizon. The run names every changed
+    hour; the command its warning gives makes both tables (SQL and Python models) equal to one run over the current
+    inputs, and the horizon test passes in the model's own unit.
+
+    Then issue 71 item 5, one day on: every B row of three days changed (B's rows at six hours a day, inside the
+    next run's read range and its 48-hour horizon): the warning lists 10 units, one a line, counts the rest and names
+    the view that lists them all, and no line is longer than 200 characters. The view lists every unit the run
+    recorded; the command the warning gives (the model and what reads it) repairs the table and empties the
+    list."""
     inputs = Inputs(spark)
     models = ("restated_hour_a", "restated_hour_b", "redelivered_hour", "redelivered_hour_py")
     for n in range(5, 9):
@@ -456,34 +472,16 @@ def test_a_day_redelivered_in_hours_is_repaired_by_the_command_its_warning_gives
         assert last_record(spark, model).redo_from == datetime.fromisoformat(expected_units[0])
     assert failures(project, "redelivered_hour_last_72") == 0
 
-
-STATUS = "inc_join_it.dbt_inc_join_model_status"
-
-
-def outstanding_units(spark, model: str) -> list[str]:
-    """The monitoring view's list of a model's restated units not redone (dbt_inc_join_model_status)."""
-    found = spark.sql(f"SELECT outstanding_units FROM {STATUS} WHERE model_name = '{model}'").collect()
-    return list(found[0][0]) if found else []
-
-
-def test_many_restated_hours_are_listed_in_a_message_sized_for_a_terminal(spark, project):
-    """Issue 71 item 5: every B row of three days changed (hourly units, B's rows at six hours a day, inside the
-    read range and its 48-hour horizon): the warning lists 10 units, one a line, counts the rest and names the
-    view that lists them all, and no line is longer than 200 characters. The view lists every unit the run
-    recorded; the command the warning gives (the model and what reads it) repairs the table and empties the list."""
-    inputs = Inputs(spark)
-    models = ("restated_hour_a", "restated_hour_b", "redelivered_hour")
-    for n in range(5, 9):
-        inputs.write(day(n))
-        run(project, day(n), *models, full_refresh=n == 5)
-    run(project, day(8), "dbt_inc_join_model_status")
+    # every B row of days 7-9 changed
+    models = models[:3]
+    run(project, day(9), "dbt_inc_join_model_status")
     data = inputs.data["b"]
     for i, row in enumerate(data):
-        if day(6) <= row[2] <= day(8):
+        if day(7) <= row[2] <= day(9):
             data[i] = (row[0] + 1, row[1], row[2])  # another PaymentId: the unit's rows differ
-    inputs.write(day(9))
-    warnings: list[str] = []
-    run(project, day(9), *models, callbacks=[warnings_into(warnings)])
+    inputs.write(day(10))
+    warnings.clear()
+    run(project, day(10), *models, callbacks=[warnings_into(warnings)])
     recorded = sorted(f"{name} {unit}" for name, unit in restated_units(spark, "redelivered_hour"))
     assert len(recorded) > 12, recorded
     (message,) = [text for text in warnings if "inputs changed after a committed run read them" in text]
@@ -499,7 +497,7 @@ def test_many_restated_hours_are_listed_in_a_message_sized_for_a_terminal(spark,
     # the command on the message's last line, as given
     command = re.fullmatch(r"  dbt run --select (\S+) --vars '\{inc_join_on_restated_input: redo\}'", lines[-1])
     assert command and command.group(1) == "redelivered_hour+", lines[-1]
-    run(project, day(9), command.group(1), inc_join_on_restated_input="redo")
+    run(project, day(10), command.group(1), inc_join_on_restated_input="redo")
     assert_equal(project, "redelivered_hour", hour_reference(inputs))
     assert outstanding_units(spark, "redelivered_hour") == []
 
