@@ -131,7 +131,7 @@
 {% macro _open_state_replaced(marker) %}
   {#- Whether the state table's rows are replaced in one commit (Delta, Iceberg), or kept as a partition per run
       (parquet). -#}
-  {{ return(marker.file_format in ['delta', 'iceberg']) }}
+  {{ return(dbt_inc_join._deletes_rows(marker.file_format)) }}
 {% endmacro %}
 
 {% macro _open_state_rows(sql, partition, replaced) %}

@@ -5,7 +5,7 @@
   {#- What the state depends on besides the data: the inputs, the arguments of the join and the state's kind. -#}
   {%- set made = {'a': a | string, 'b': b | string, 'params': params, 'keys': inputs['keys'],
                   'inc_col': inputs.inc_col, 'condition': dbt_inc_join._condition_sql(inputs), 'kind': kind} -%}
-  {%- if (config.get('file_format') or 'parquet') in ['delta', 'iceberg'] -%}
+  {%- if dbt_inc_join._deletes_rows(config.get('file_format') or 'parquet') -%}
     {#- the table replaced in one commit (io/_open_state.sql): a table kept in partitions by an earlier version is
         made again -#}
     {%- do made.update({'layout': 'replaced'}) -%}
