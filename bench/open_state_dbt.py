@@ -1,12 +1,14 @@
-"""The open state at the level a user sees it: daily `dbt run`s of a SQL model that keeps the state against its twin
-with ``open_state=false``, over bench/open_state.py's inputs (same data, lb 2, mw 10), in one process.
+"""The open state at the level a user sees it: daily `dbt run`s of a SQL model that keeps the state
+(``open_state=true``) and of the same model at the default (``'auto'``: kept from a number of new rows of A a day,
+spec §18) against their twin with ``open_state=false``, over bench/open_state.py's inputs (same data, lb 2,
+mw 10), in one process.
 
-A first run covers the days up to FIRST_END; then each day after it is one round: both models run that day, one
+A first run covers the days up to FIRST_END; then each day after it is one round: the three models run that day, one
 ``dbt run --select <model>`` each, the order alternating. The first round warms up. Per model: dbt's own
 execution time of the node (the materialization, the hooks included) and the statements the run sent
 (dbt-spark's session cursor), split into the state's (the hooks' and the state table's) and the rest. After
-every round the two tables hold the same rows on that day, and each daily run of a model with the state read it,
-or the benchmark stops.
+every round the tables hold the same rows on that day, each daily run of the model with the state read it, and the
+default's read it exactly when the day's rows reach the threshold, or the benchmark stops.
 
     python -m bench.open_state_dbt --rows 20000 --out bench/results/open-state-dbt.md
     .venv-formats/bin/python -m bench.open_state_dbt --rows 20000 --format delta
@@ -41,7 +43,8 @@ MODEL = """{{{{ config(materialized='incremental', incremental_strategy='insert_
 
 
 def write_project(root: Path, a_name: str, b_name: str, file_format: str) -> list[str]:
-    """The project: per partner (all, first) a model that keeps the state and its twin without; the models."""
+    """The project: per partner (all, first) a model that keeps the state, one at the default and their twin
+    without; the models."""
     (root / "models").mkdir(parents=True, exist_ok=True)
     (root / "dbt_project.yml").write_text(
         f"name: {PROJECT}\nversion: '0.1.0'\nconfig-version: 2\nprofile: {PROJECT}\nmodel-paths: ['models']\n"
@@ -61,10 +64,10 @@ def write_project(root: Path, a_name: str, b_name: str, file_format: str) -> lis
     (root / "models" / "sources.yml").write_text("\n".join(sources) + "\n")
     models = []
     for partner in ("all", "first"):
-        for state in (True, False):
+        for state, suffix in (("true", ""), ("false", "_off"), (None, "_auto")):
             extra = "" if partner == "all" else ", partner='first'"
-            extra += "" if state else ", open_state=false"
-            name = f"open_{partner}" + ("" if state else "_off")
+            extra += "" if state is None else f", open_state={state}"
+            name = f"open_{partner}{suffix}"
             text = MODEL.format(lb=data.LOOK_BACK, mw=data.MAX_WAIT, extra=extra, file_format=file_format)
             (root / "models" / f"{name}.sql").write_text(text)
             models.append(name)
@@ -104,8 +107,19 @@ def daily_run(project: Project, model: str, day) -> dict:
             "state_seconds": sum(took for _, took in state), "line": lines[0] if lines else ""}  # fmt: skip
 
 
+def _reads_state(model: str, rows: int) -> bool:
+    """Whether the daily runs of ``model`` read the state: always with open_state=true, never with false, at the
+    default when a day's rows reach the threshold of the model's kind of state (shared_tables.OPEN_STATE)."""
+    from dbt_inc_join.tables.shared_tables import OPEN_STATE
+
+    if model.endswith("_auto"):
+        return rows >= OPEN_STATE["rows" if "_first" in model else "keys"]
+    return not model.endswith("_off")
+
+
 def _same_day(spark, model: str, day) -> bool:
-    rows = [spark.sql(f"SELECT * FROM {SCHEMA}.{name} WHERE RecDate = DATE'{day}'") for name in (model, f"{model}_off")]
+    twin = model.removesuffix("_auto") + "_off"
+    rows = [spark.sql(f"SELECT * FROM {SCHEMA}.{name} WHERE RecDate = DATE'{day}'") for name in (model, twin)]
     return rows[0].count() == rows[1].count() and rows[0].exceptAll(rows[1]).isEmpty()
 
 
@@ -124,18 +138,20 @@ def measure(spark, rows: int, state_dir: Path, say, file_format: str = "parquet"
         loads.append(os.getloadavg()[0])
         for name in models if number % 2 == 0 else models[::-1]:
             run = daily_run(project, name, day)
-            if not name.endswith("_off") and not run["line"].startswith("read "):
-                raise RuntimeError(f"{name} on {day} did not read the state: {run['line']}")
+            if _reads_state(name, rows) != run["line"].startswith("read "):
+                raise RuntimeError(f"{name} on {day}: {run['line']}")
             if number:
                 found[name].append(run)
             say(f"{rows}/day {day} {name}: {run['seconds']:.2f} s, {run['statements']} statements")
-        for partner in ("all", "first"):
-            if not _same_day(spark, f"open_{partner}", day):
-                raise RuntimeError(f"open_{partner} and its twin differ on {day}")
+        for name in (m for m in models if not m.endswith("_off")):
+            if not _same_day(spark, name, day):
+                raise RuntimeError(f"{name} and its twin differ on {day}")
     results = []
     for partner in ("all", "first"):
-        on, off = found[f"open_{partner}"], found[f"open_{partner}_off"]
+        on, off, auto = (found[f"open_{partner}{suffix}"] for suffix in ("", "_off", "_auto"))
         results.append({
+            "auto": statistics.median(r["seconds"] for r in auto),
+            "auto_reads": _reads_state(f"open_{partner}_auto", rows),
             "rows": rows, "format": file_format, "partner": partner, "load": (min(loads), max(loads)),
             "rounds": len(on),
             "on": statistics.median(r["seconds"] for r in on), "off": statistics.median(r["seconds"] for r in off),
@@ -146,25 +162,31 @@ def measure(spark, rows: int, state_dir: Path, say, file_format: str = "parquet"
 
 
 def report(results: Sequence[dict], argv: Sequence[str]) -> str:
+    from dbt_inc_join.tables.shared_tables import OPEN_STATE
+
     lines = [
-        "# Daily dbt runs with the open state against the same model with open_state=false",
+        "# Daily dbt runs with the open state, and at the default, against the same model with open_state=false",
         "",
         f"`python -m bench.open_state_dbt {' '.join(argv)}` (bench/open_state_dbt.py): bench/open_state.py's "
         f"inputs (lb {data.LOOK_BACK}, mw {data.MAX_WAIT}), SQL models (`insert_overwrite`, `method: session`; "
         f"inputs and tables in the format of the table below), a first run up to {FIRST_END}, then one round per "
-        "day, both models each day, the order alternating, the first round discarded. Time: dbt's execution time "
+        "day, the three models each day, the order alternating, the first round discarded. With state: "
+        "`open_state=true`; default: `'auto'`, which keeps it from "
+        f"{OPEN_STATE['rows']:,} new rows of A a day with `first` and {OPEN_STATE['keys']:,} with `all`. "
+        "Time: dbt's execution time "
         "of the node (hooks included), medians. "
         "State statements: the ones that read or write the state table or the cached relation, and their time "
         "(median of the rounds).",
         "",
-        "| A rows/day | format | partner | rounds | with state | without | ratio | statements (with / without) | "
-        "state statements | their time | load |",
-        "|---:|---|---|---:|---:|---:|---:|---|---:|---:|---|",
+        "| A rows/day | format | partner | rounds | with state | without | ratio | default | default ÷ without | "
+        "statements (with / without) | state statements | their time | load |",
+        "|---:|---|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---|",
     ]
     for r in results:
         lines.append(
             f"| {r['rows']:,} | {r['format']} | {r['partner']} | {r['rounds']} | {r['on']:.2f} s | {r['off']:.2f} s | "
-            f"{r['on'] / r['off']:.2f} | {r['statements'][0]} / {r['statements'][1]} | {len(r['state'])} | "
+            f"{r['on'] / r['off']:.2f} | {r['auto']:.2f} s ({'kept' if r['auto_reads'] else 'none'}) | "
+            f"{r['auto'] / r['off']:.2f} | {r['statements'][0]} / {r['statements'][1]} | {len(r['state'])} | "
             f"{r['state_seconds']:.2f} s | {r['load'][0]:.1f}–{r['load'][1]:.1f} |"
         )
     lines += ["", "The state's statements of the last round, in order (seconds):", ""]

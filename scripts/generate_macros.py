@@ -117,6 +117,12 @@ def generated_files(tables: ModuleType) -> dict[str, str]:
         "sample size and the threshold.",
         literal(tables.PLAN_CHOICE),
     )
+    open_state = macro_file(
+        "_open_state_settings",
+        "OPEN_STATE",
+        "From how many new rows of A a unit open_state='auto' keeps the open state, per kind of state.",
+        literal(tables.OPEN_STATE),
+    )
     many_input_keys = macro_file(
         "_many_input_keys",
         "MANY_INPUT_KEYS",
@@ -134,6 +140,7 @@ def generated_files(tables: ModuleType) -> dict[str, str]:
         f"{GENERATED}/_empty_aggregates.sql": empty_aggregates,
         f"{GENERATED}/_many_input_keys.sql": many_input_keys,
         f"{GENERATED}/_plan_choice_settings.sql": plan_choice,
+        f"{GENERATED}/_open_state_settings.sql": open_state,
         f"{GENERATED}/_messages.sql": messages,
         f"{GENERATED}/_join_types.sql": join_types,
         f"{GENERATED}/_ledger_columns.sql": ledger_columns,

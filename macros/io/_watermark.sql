@@ -2,10 +2,11 @@
     (_latest_arrivals); its rules, and the one an orchestrator declares, are the window's
     (plan/_window_rules.sql). -#}
 
-{% macro _latest_arrivals(sides, start, declared, need_earliest, time_uom) %}
+{% macro _latest_arrivals(sides, start, declared, need_earliest, time_uom, count_first=false) %}
   {#- One query for the inputs' latest arrivals from `start` on (<side>_max, unless the watermark is declared)
       and, on a first run, their earliest ones (<side>_min), as text; none when there is nothing to ask
-      (io/watermark.py runs it over a Python call's DataFrames). -#}
+      (io/watermark.py runs it over a Python call's DataFrames). count_first: also the first side's rows from
+      `start` on (<side>_rows), which Spark computes in the scan of its maximum (one subquery, merged). -#}
   {%- set selects = ['1 AS one'] -%}
   {%- for side, relation, column, raw_type in sides -%}
     {%- set arrival = dbt_inc_join._truncate_sql(dbt_inc_join._quote(column.name), time_uom) -%}
@@ -13,6 +14,9 @@
     {%- set recent = dbt_inc_join._arrival_range_sql(column.name, raw_type, start, none, time_uom) -%}
     {%- if declared is none -%}
       {%- do selects.append("(SELECT date_format(max(" ~ arrival ~ "), 'yyyy-MM-dd HH:mm:ss') FROM " ~ source ~ " WHERE " ~ recent ~ ") AS " ~ side ~ "_max") -%}
+      {%- if count_first and loop.first -%}
+        {%- do selects.append("(SELECT count(*) FROM " ~ source ~ " WHERE " ~ recent ~ ") AS " ~ side ~ "_rows") -%}
+      {%- endif -%}
     {%- endif -%}
     {%- if need_earliest -%}
       {%- do selects.append("(SELECT date_format(min(" ~ arrival ~ "), 'yyyy-MM-dd HH:mm:ss') FROM " ~ source ~ " WHERE " ~ dbt_inc_join._quote(column.name) ~ " IS NOT NULL) AS " ~ side ~ "_min") -%}

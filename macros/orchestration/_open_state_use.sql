@@ -13,8 +13,10 @@
   {{ return(local_md5(tojson(made, sort_keys=true))) }}
 {% endmacro %}
 
-{% macro _open_state_keeps(params, inputs, enabled) %}
-  {#- [kind, reason]: the state this run's model keeps, or none and why not. -#}
+{% macro _open_state_keeps(params, inputs, enabled, a_rows=none) %}
+  {#- [kind, reason]: the state this run keeps, or none and why not. open_state='auto' keeps it from as many new
+      rows of A a unit as _open_state_settings names for its kind (a_rows: {'rows', 'units'} as the watermark's
+      query counted them; not counted: kept). -#}
   {%- if not enabled -%}{{ return([none, 'open_state=false']) }}{%- endif -%}
   {%- set materialized = config.get('materialized') -%}
   {%- set strategy = config.get('incremental_strategy') or 'append' -%}
@@ -23,7 +25,21 @@
   {%- elif strategy not in ['insert_overwrite', 'merge'] -%}
     {{ return([none, 'incremental_strategy=' ~ strategy]) }}
   {%- endif -%}
-  {{ return(dbt_inc_join._open_state_kind(params, inputs.get('condition') is not none)) }}
+  {%- set kind, reason = dbt_inc_join._open_state_kind(params, inputs.get('condition') is not none) -%}
+  {%- if kind is not none and enabled == 'auto' and a_rows is not none -%}
+    {{ return(dbt_inc_join._open_state_pays(kind, a_rows, params.time_uom)) }}
+  {%- endif -%}
+  {{ return([kind, reason]) }}
+{% endmacro %}
+
+{% macro _open_state_pays(kind, a_rows, time_uom) %}
+  {#- [kind, none] when A's new rows a unit reach the kind's threshold, else [none, why]: below it the state's own
+      statements cost more than the history it spares (docs/spec.md §18). -#}
+  {%- set least = dbt_inc_join._open_state_settings()[kind] -%}
+  {%- set each = a_rows.rows / a_rows.units -%}
+  {%- if each >= least -%}{{ return([kind, none]) }}{%- endif -%}
+  {{ return([none, "open_state='auto': " ~ '{:,.0f}'.format(each) ~ ' new rows of A a ' ~ time_uom ~ ', below '
+                   ~ '{:,}'.format(least)]) }}
 {% endmacro %}
 
 {% macro _open_state_use(a, b, params, inputs, window, restated, enabled) %}
@@ -33,7 +49,7 @@
   {%- if window.empty or window.get('in_sql') or dbt_inc_join._in_unit_test() -%}
     {{ return(none) }}
   {%- endif -%}
-  {%- set kind, reason = dbt_inc_join._open_state_keeps(params, inputs, enabled) -%}
+  {%- set kind, reason = dbt_inc_join._open_state_keeps(params, inputs, enabled, window.get('a_rows')) -%}
   {%- if kind is none -%}
     {%- if config.get('materialized') == 'incremental' -%}
       {{ log('inc_join open state of ' ~ this ~ ': none kept (' ~ reason ~ ')', info=True) }}

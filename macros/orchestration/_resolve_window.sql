@@ -4,7 +4,7 @@
 
 {% macro _resolve_window(a, b, a_columns, b_columns, inc_col, time_uom, how, output_window_start, output_window_end,
                          max_window_units=none, more_inputs=[], names=none, redo=none, reaches=none,
-                         state_table=none) %}
+                         state_table=none, count_a=false) %}
   {#- output_window for inputs already read from the batch filter and described: inc_join calls this with the
       columns it described, so a run describes each input once. inc_join_many passes its first input as b and
       the others as more_inputs ({'relation', 'columns', 'inc_col'}): the watermark is the earliest of all;
@@ -13,7 +13,9 @@
       before the start each input is read ({name: units}, names as the fingerprints name them), given by a run
       that checks its inputs for restated units: it fingerprints them in the watermark's query (read_units).
       state_table: the model's open state table (spec §18), when there is one: that query also counts the rows of
-      the state as of the unit before the start (open_state_rows), which the run reads if the state is that. -#}
+      the state as of the unit before the start (open_state_rows), which the run reads if the state is that.
+      count_a: the same query also counts A's rows from the start on (a_rows: {'rows', 'units'}, for
+      open_state='auto'; none where the watermark is declared). -#}
   {%- set arrivals = dbt_inc_join._arrival_sides(a, b, a_columns, b_columns, inc_col, time_uom, more_inputs) -%}
   {%- set inc_col, sides = arrivals.inc_col, arrivals.sides -%}
   {%- set batch = model.batch if (model is defined and model is not none and model.batch is defined) else none -%}
@@ -59,7 +61,7 @@
     {%- endfor -%}
   {%- else -%}
     {%- set logs = dbt_inc_join._one_statement(logged.parts) -%}
-    {%- set row = dbt_inc_join._latest_arrivals(sides, begin.start, declared, need_earliest, time_uom) -%}
+    {%- set row = dbt_inc_join._latest_arrivals(sides, begin.start, declared, need_earliest, time_uom, count_a) -%}
   {%- endif -%}
   {%- set inputs = dbt_inc_join._input_state(logged, logs) -%}
   {%- set seen = dbt_inc_join._watermark_from(row, sides, declared, time_uom, names) -%}
@@ -67,10 +69,35 @@
     {%- set begin = dbt_inc_join._earliest_start(row, how, begin.ledger_reason, time_uom) -%}
   {%- endif -%}
   {%- set end = dbt_inc_join._window_end(explicit, begin.start, seen, max_window_units, time_uom) -%}
+  {%- set a_rows = dbt_inc_join._new_a_rows(read, row, sides[0][0], begin.start, seen.a_max, time_uom)
+                   if count_a else none -%}
   {{ return({'start': begin.start, 'end': end.end, 'empty': end.empty, 'start_reason': begin.reason,
              'end_reason': end.reason, 'watermark': seen.watermark, 'a_max': seen.a_max, 'b_max': seen.b_max,
              'time_uom': time_uom, 'units_behind': end.units_behind, 'redo_from': begin.get('redo_from'),
              'sides': sides, 'committed_fingerprints': begin.get('committed_fingerprints'), 'read_units': read,
              'fingerprint_sides': checked, 'start_snapshot': begin.get('start_snapshot'),
-             'input_versions': inputs.versions, 'input_logs': inputs.logs, 'open_state_rows': state_rows}) }}
+             'input_versions': inputs.versions, 'input_logs': inputs.logs, 'open_state_rows': state_rows,
+             'a_rows': a_rows}) }}
+{% endmacro %}
+
+{% macro _new_a_rows(read, row, side, start, a_max, time_uom) %}
+  {#- {'rows', 'units'}: A's rows from `start` (a first run: its earliest arrival) to its latest arrival a_max, as
+      the watermark's query counted them: in the fingerprints of a run that checks its inputs (read), else the
+      count beside A's maximum (<side>_rows of row); none when the query did not count them. -#}
+  {%- if read is none and (row is none or row.get(side ~ '_rows') is none) -%}{{ return(none) }}{%- endif -%}
+  {%- if a_max is none -%}{{ return({'rows': 0, 'units': 1}) }}{%- endif -%}
+  {%- if read is not none -%}
+    {%- set first = dbt_inc_join._unit_text(start) -%}
+    {%- set rows = [] -%}
+    {%- for unit, found in (read.units.get(side) or {}).items() if unit >= first -%}
+      {%- do rows.append(found.split(':')[0] | int) -%}
+    {%- endfor -%}
+    {%- set counted = rows | sum -%}
+  {%- else -%}
+    {%- set counted = row[side ~ '_rows'] | int -%}
+    {%- if start is none -%}
+      {%- set start = dbt_inc_join._parse_text_value(row[side ~ '_min'], time_uom) -%}
+    {%- endif -%}
+  {%- endif -%}
+  {{ return({'rows': counted, 'units': [dbt_inc_join._units_between(a_max, start, time_uom) + 1, 1] | max}) }}
 {% endmacro %}

@@ -20,14 +20,16 @@ def test_the_report_divides_the_rows_read_by_the_new_rows_and_the_times():
     assert line == "| parquet | 1,000 | first | 17.50 | 3.00 (1.00 + 1.50 + 0.50) | 0.25 | 4.00 s | 1.00 s | 1.2–2.0 |"
 
 
-def test_the_dbt_report_divides_the_run_with_the_state_by_the_one_without():
+def test_the_dbt_report_divides_the_run_with_the_state_and_the_default_by_the_one_without():
     from bench.open_state_dbt import report as dbt_report
 
     state = [("CACHE LAZY TABLE", 0.25), ("INSERT INTO", 0.5)]
-    result = {"rows": 1000, "format": "delta", "partner": "all", "load": (1.0, 1.5), "rounds": 5, "on": 3.0, "off": 2.0,
-              "statements": (17, 10), "state": state, "state_seconds": 0.7}  # fmt: skip
+    result = {"rows": 1000, "format": "delta", "partner": "all", "load": (1.0, 1.5), "rounds": 5, "on": 3.0,
+              "off": 2.0, "auto": 2.1, "auto_reads": False, "statements": (17, 10), "state": state,
+              "state_seconds": 0.7}  # fmt: skip
     lines = dbt_report([result], ["--rows", "1000"]).splitlines()
-    assert "| 1,000 | delta | all | 5 | 3.00 s | 2.00 s | 1.50 | 17 / 10 | 2 | 0.70 s | 1.0–1.5 |" in lines
+    row = "| 1,000 | delta | all | 5 | 3.00 s | 2.00 s | 1.50 | 2.10 s (none) | 1.05 | 17 / 10 | 2 | 0.70 s | 1.0–1.5 |"
+    assert row in lines
     assert lines[-1] == "- 1,000 A rows a day, delta, `all`: CACHE LAZY TABLE 0.25, INSERT INTO 0.50"
 
 
@@ -42,3 +44,13 @@ def test_the_dbt_benchmark_tells_the_states_statements_from_the_models():
     assert _label("/* {} */ ALTER TABLE s.m__inc_join_open DROP IF EXISTS PARTITION (x = '1')") == "ALTER TABLE DROP"
     assert _label("ALTER TABLE s.m__inc_join_open SET TBLPROPERTIES ('a' = 'b')") == "ALTER TABLE SET TBLPROPERTIES"
     assert [_label(kept), _label("INSERT INTO s.t PARTITION (x = '1') select 1")] == ["CACHE LAZY TABLE", "INSERT INTO"]
+
+
+def test_the_dbt_benchmark_expects_the_default_to_keep_the_state_from_the_threshold_of_its_kind():
+    from bench.open_state_dbt import _reads_state
+    from dbt_inc_join.tables.shared_tables import OPEN_STATE
+
+    first, every = OPEN_STATE["rows"], OPEN_STATE["keys"]
+    assert [_reads_state("open_first_auto", n) for n in (first - 1, first)] == [False, True]
+    assert [_reads_state("open_all_auto", n) for n in (every - 1, every)] == [False, True]
+    assert _reads_state("open_all", 1) and not _reads_state("open_first_off", 10**9)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from datetime import date
 
 import pytest
 from hypothesis import given, settings
@@ -137,3 +138,31 @@ def test_the_state_names_what_it_cannot_keep(spark):
         assert open_state_kind(prepared) == (None, reason)
     assert open_state_kind(prepare_join(a, a, join_cols="k", max_waiting_time=2)) == ("keys", None)
     assert open_state_kind(prepare_join(a, a, join_cols="k", partner="first")) == ("rows", None)
+
+
+def test_auto_keeps_the_state_from_the_threshold_of_its_kind_of_new_rows_of_a_a_unit():
+    """open_state='auto' (spec §18): kept when A's new rows a unit reach the kind's threshold, else none and why."""
+    from dbt_inc_join.sql_text import render
+    from dbt_inc_join.tables.shared_tables import OPEN_STATE
+
+    least = OPEN_STATE["rows"]
+    assert render("_open_state_pays", "rows", {"rows": 2 * least, "units": 2}, "day") == ["rows", None]
+    below = render("_open_state_pays", "rows", {"rows": 2 * least - 2, "units": 2}, "day")
+    assert below == [None, f"open_state='auto': {least - 1:,} new rows of A a day, below {least:,}"]
+    assert render("_open_state_pays", "keys", {"rows": least, "units": 1}, "hour")[0] is None
+
+
+def test_auto_counts_the_rows_of_a_from_the_start_to_its_latest_arrival():
+    """The watermark query's count (or a checking run's fingerprints, per unit) over the units from the start to
+    A's latest arrival; a first run's start is A's earliest; no count (a declared watermark): none."""
+    from dbt_inc_join.sql_text import render
+
+    start, latest = date(2025, 3, 4), date(2025, 3, 6)
+    row = {"a_max": "2025-03-06 00:00:00", "a_rows": 300, "a_min": "2025-03-01 00:00:00"}
+    assert render("_new_a_rows", None, row, "a", start, latest, "day") == {"rows": 300, "units": 3}
+    assert render("_new_a_rows", None, row, "a", None, latest, "day") == {"rows": 300, "units": 6}
+    assert render("_new_a_rows", None, {"a_max": None}, "a", start, None, "day") is None
+    assert render("_new_a_rows", None, dict(row, a_rows=0), "a", start, None, "day") == {"rows": 0, "units": 1}
+    units = {"2025-03-03 00:00:00": "50:9", "2025-03-04 00:00:00": "70:1", "2025-03-06 00:00:00": "30:2"}
+    read = {"units": {"a": units, "b": {"2025-03-05 00:00:00": "999:3"}}}
+    assert render("_new_a_rows", read, {}, "a", start, latest, "day") == {"rows": 100, "units": 3}

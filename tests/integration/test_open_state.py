@@ -5,9 +5,12 @@ open_state=false; after every run both tables hold the same rows."""
 from __future__ import annotations
 
 import json
+import re
+from datetime import date
 
 import pytest
 
+from dbt_inc_join.tables.shared_tables import OPEN_STATE
 from harness.table_formats import table_format
 
 from .pipeline import DAYS, ordered, rows
@@ -16,6 +19,7 @@ from .test_restated import state_lines_into, statements_into
 pytestmark = pytest.mark.dbt
 
 PAIRS = [("open_left", "open_left_off"), ("open_first", "open_first_off")]
+AUTO_LINE = r"none kept \(open_state='auto': {rows} new rows of A a day, below {least}\)"
 MODELS = [name for pair in PAIRS for name in pair]
 
 
@@ -45,7 +49,7 @@ def _writes_to_state(statements: list[str], name: str) -> list[str]:
 
 
 def _same_tables(project):
-    for name, twin in PAIRS:
+    for name, twin in PAIRS + [("open_left_auto", "open_left_off")]:
         table, other = project.table(name), project.table(twin)
         assert rows(table, ordered(table.columns)) == rows(other, ordered(other.columns)), name
 
@@ -87,10 +91,18 @@ def test_daily_runs_read_the_state_and_every_fallback_says_why(project):
     # other arguments: another max_waiting_time
     steps.append(("arguments", _run(project, DAYS[6], vars={"open_state_mw": 3}), "not read (the arguments"))
     steps.append(("full refresh", _run(project, DAYS[7], "--full-refresh"), "not read (a first run or full refresh)"))
+    threshold = "{:,}".format(OPEN_STATE["keys"])
     for step, lines, expected in steps:
         for name, twin in PAIRS:
             assert lines[name].startswith(expected), (step, name, lines[name])
             assert lines[twin] == "none kept (open_state=false)", (step, twin, lines[twin])
+        # the default, 'auto', keeps none at these sizes, and says how many new rows of A a day the run counted
+        assert re.fullmatch(AUTO_LINE.format(rows=r"[\d,]+", least=threshold), lines["open_left_auto"]), lines
+    # the next day's run counted the rows of A from its start (the day after the state it read) to that day
+    read_as_of = date.fromisoformat(steps[1][1]["open_left"].split("(as of ")[1][:10])
+    a = spark.table("inc_join_it.gen_a").where(f"RecDate > DATE'{read_as_of}' AND RecDate <= DATE'{DAYS[2]}'")
+    each = f"{a.count() / (DAYS[2] - read_as_of).days:,.0f}"
+    assert steps[1][1]["open_left_auto"] == AUTO_LINE.format(rows=each, least=threshold).replace("\\", ""), steps[1]
     _same_tables(project)
     # the tag is the last run's, and its end the only one (Delta and Iceberg: an empty state is one row of nulls
     # without an end)

@@ -3,4 +3,4 @@
 {{ config(materialized='incremental', incremental_strategy='merge', tags=['daily'],
           enabled=env_var('INC_JOIN_TABLE_FORMAT', 'parquet') in ['delta', 'iceberg']) }}
 {{ dbt_inc_join.inc_join(ref('stg_gen_a'), ref('stg_gen_b'), join_cols='TrxId', how='left',
-                     look_back_time=2, max_waiting_time=4) }}
+                     look_back_time=2, max_waiting_time=4, open_state=true) }}

@@ -26,6 +26,6 @@
       {'name': 'join_cond', 'default': none, 'required': false, 'check': 'own', 'accepted': [], 'joined': true, 'macros': ['inc_join']},
       {'name': 'on_restated_input', 'default': 'warn', 'required': false, 'check': 'choice', 'accepted': ['warn', 'fail', 'redo'], 'joined': false, 'macros': ['inc_join', 'inc_join_many']},
       {'name': 'restated_horizon', 'default': 0, 'required': false, 'check': 'window_length', 'accepted': [], 'joined': false, 'macros': ['inc_join', 'inc_join_many']},
-      {'name': 'open_state', 'default': true, 'required': false, 'check': 'flag', 'accepted': [], 'joined': false, 'macros': ['inc_join', 'inc_join_many']},
+      {'name': 'open_state', 'default': 'auto', 'required': false, 'check': 'flag_or_auto', 'accepted': [], 'joined': false, 'macros': ['inc_join', 'inc_join_many']},
   ]) }}
 {% endmacro %}

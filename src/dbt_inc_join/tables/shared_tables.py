@@ -144,7 +144,7 @@ ARGUMENTS = (
     _argument("join_cond", None),
     _argument("on_restated_input", "warn", "choice", ON_RESTATED_INPUT_VALUES, joined=False, entries=_IN_DBT),
     _argument("restated_horizon", 0, "window_length", joined=False, entries=_IN_DBT),
-    _argument("open_state", True, "flag", joined=False, entries=_IN_DBT),
+    _argument("open_state", "auto", "flag_or_auto", joined=False, entries=_IN_DBT),
 )
 # fmt: on
 
@@ -205,6 +205,12 @@ MANY_INPUT_KEYS = (
 #: least ``shared_rows`` B rows of its key, scaled from that window to B's read range. An input's plain plan pairs
 #: A's rows as they are when a sample row shares its keys with fewer than ``shared_rows`` rows of the sample.
 PLAN_CHOICE = {"range_windows": 2, "sample_rows": 1000, "shared_rows": 8}
+
+#: When ``open_state='auto'`` (the default) keeps the open state (docs/spec.md §18; macros/orchestration/
+#: _open_state_use.sql): from this many new rows of A a unit of the run's window, per kind of state ('rows':
+#: partner first or left_anti, 'keys': partner all), as the watermark's query counts them. Below, the state's own
+#: statements cost more than the history it spares (bench/open_state_dbt.py).
+OPEN_STATE = {"rows": 50000, "keys": 300000}
 
 #: An aggregate's value over no rows, for the A rows without partner (spec §11), when the aggregate is one call of
 #: one of these Spark functions: a literal in the plan, where any other aggregate is computed over no rows of B in

@@ -167,7 +167,7 @@ def inc_join_model(
     join_cond: str | None = None,
     on_restated_input: str = "warn",
     restated_horizon: int = 0,
-    open_state: bool = True,
+    open_state: bool | str = "auto",
 ) -> DataFrame:
     """The body of a dbt Python model: ``return inc_join_model(dbt, dbt.ref("a"), dbt.ref("b"), join_cols=...)``.
 
@@ -237,7 +237,7 @@ def inc_join_many_model(
     max_window_units: int | None = None,
     on_restated_input: str = "warn",
     restated_horizon: int = 0,
-    open_state: bool = True,
+    open_state: bool | str = "auto",
 ) -> DataFrame:
     """The body of a dbt Python model of several inputs: ``return inc_join_many_model(dbt, dbt.ref("a"), [dict(df=
     dbt.ref("b1"), name="b1", ...), ...])``. Same arguments and rows as the SQL macro ``dbt_inc_join.inc_join_many``;
