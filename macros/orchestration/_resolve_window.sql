@@ -87,12 +87,8 @@
   {%- if read is none and (row is none or row.get(side ~ '_rows') is none) -%}{{ return(none) }}{%- endif -%}
   {%- if a_max is none -%}{{ return({'rows': 0, 'units': 1}) }}{%- endif -%}
   {%- if read is not none -%}
-    {%- set first = dbt_inc_join._unit_text(start) -%}
-    {%- set rows = [] -%}
-    {%- for unit, found in (read.units.get(side) or {}).items() if unit >= first -%}
-      {%- do rows.append(found.split(':')[0] | int) -%}
-    {%- endfor -%}
-    {%- set counted = rows | sum -%}
+    {%- set counted = (dbt_inc_join._rows_read(read, {side: [start, a_max]}) or {}).get(side) -%}
+    {%- if counted is none -%}{{ return(none) }}{%- endif -%}
   {%- else -%}
     {%- set counted = row[side ~ '_rows'] | int -%}
     {%- if start is none -%}

@@ -164,5 +164,6 @@ def test_auto_counts_the_rows_of_a_from_the_start_to_its_latest_arrival():
     assert render("_new_a_rows", None, {"a_max": None}, "a", start, None, "day") is None
     assert render("_new_a_rows", None, dict(row, a_rows=0), "a", start, None, "day") == {"rows": 0, "units": 1}
     units = {"2025-03-03 00:00:00": "50:9", "2025-03-04 00:00:00": "70:1", "2025-03-06 00:00:00": "30:2"}
-    read = {"units": {"a": units, "b": {"2025-03-05 00:00:00": "999:3"}}}
+    ranges = {"a": ["2025-03-01 00:00:00", None], "b": ["2025-03-01 00:00:00", None]}
+    read = {"ranges": ranges, "units": {"a": units, "b": {"2025-03-05 00:00:00": "999:3"}}}
     assert render("_new_a_rows", read, {}, "a", start, latest, "day") == {"rows": 100, "units": 3}
