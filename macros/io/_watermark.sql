@@ -6,21 +6,27 @@
   {#- One query for the inputs' latest arrivals from `start` on (<side>_max, unless the watermark is declared)
       and, on a first run, their earliest ones (<side>_min), as text; none when there is nothing to ask
       (io/watermark.py runs it over a Python call's DataFrames). count_first: also the first side's rows from
-      `start` on (<side>_rows), which Spark computes in the scan of its maximum (one subquery, merged). -#}
+      `start` on (<side>_rows), in the same aggregate as its maximum (a table of one row in FROM: Spark merges
+      two scalar subqueries into one aggregate, but computes it once for each). -#}
   {%- set selects = ['1 AS one'] -%}
+  {%- set counted = [] -%}
   {%- for side, relation, column, raw_type in sides -%}
     {%- set arrival = dbt_inc_join._truncate_sql(dbt_inc_join._quote(column.name), time_uom) -%}
     {%- set source = relation | string -%}
     {%- set recent = dbt_inc_join._arrival_range_sql(column.name, raw_type, start, none, time_uom) -%}
     {%- if declared is none -%}
-      {%- do selects.append("(SELECT date_format(max(" ~ arrival ~ "), 'yyyy-MM-dd HH:mm:ss') FROM " ~ source ~ " WHERE " ~ recent ~ ") AS " ~ side ~ "_max") -%}
+      {%- set latest = "date_format(max(" ~ arrival ~ "), 'yyyy-MM-dd HH:mm:ss')" -%}
       {%- if count_first and loop.first -%}
-        {%- do selects.append("(SELECT count(*) FROM " ~ source ~ " WHERE " ~ recent ~ ") AS " ~ side ~ "_rows") -%}
+        {%- do counted.append(" FROM (SELECT " ~ latest ~ " AS " ~ side ~ "_max, count(*) AS " ~ side ~ "_rows FROM "
+                              ~ source ~ " WHERE " ~ recent ~ ") AS _counted") -%}
+        {%- do selects.append('_counted.' ~ side ~ '_max, _counted.' ~ side ~ '_rows') -%}
+      {%- else -%}
+        {%- do selects.append("(SELECT " ~ latest ~ " FROM " ~ source ~ " WHERE " ~ recent ~ ") AS " ~ side ~ "_max") -%}
       {%- endif -%}
     {%- endif -%}
     {%- if need_earliest -%}
       {%- do selects.append("(SELECT date_format(min(" ~ arrival ~ "), 'yyyy-MM-dd HH:mm:ss') FROM " ~ source ~ " WHERE " ~ dbt_inc_join._quote(column.name) ~ " IS NOT NULL) AS " ~ side ~ "_min") -%}
     {%- endif -%}
   {%- endfor -%}
-  {{ return(run_query('SELECT ' ~ selects | join(', ')).rows[0] if selects | length > 1 else none) }}
+  {{ return(run_query('SELECT ' ~ selects | join(', ') ~ counted | join('')).rows[0] if selects | length > 1 else none) }}
 {% endmacro %}
