@@ -1,6 +1,7 @@
-"""inc_join_many over the whole history with default arguments, on shapes the enrich suite's fixed inputs do not
-cover (issue 75), against the query a user would write by hand, in one process, interleaved, with what each plan
-did (scans, exchanges, joins).
+"""The shapes suite (`--suite shapes`, beside `enrich`): inc_join_many over the whole history with default
+arguments, on shapes the enrich suite's fixed inputs do not cover, against the query a user would write by hand,
+interleaved, with what each plan did (scans, exchanges, joins). ``python -m bench.many_shape --shape <shape>`` runs
+one shape on its own.
 
 A: a year of days of orders. Two inputs on the order key:
 - payments, 0 to 3 per order (5 % of orders none), 2 days before to 4 after the order: the first partner by
@@ -14,9 +15,11 @@ The shapes (``--shape``), each with what its hand query assumes that the package
 - ``inner``: payments for 40 % of orders only, and the model keeps the paid orders (``JoinType_pay <> 4``):
   ``how = 'inner'`` for that input through ``partner = 'first'``; the events' aggregates with ``null_fill``
   0. The hand query assumes unique keys, as for ``orders``.
-Every hand query places no row: it returns every A row, where the package keeps the rows settled by the end.
+Every hand query places no row: it returns every A row, where the package keeps the rows settled by the end, so
+the suite reports how their rows differ rather than asking them to agree.
 
     python -m bench.many_shape --shape orders --rows-per-day 3014 --rounds 5
+    python -m bench.run --suite shapes
 """
 
 from __future__ import annotations
@@ -27,11 +30,14 @@ import statistics
 import sys
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import date, timedelta
 from pathlib import Path
 
+from . import protocol
+from .labels import LABELS
 from .metrics import summarize
-from .protocol import publish, standalone_spark
+from .protocol import Cell, Suite, Target, publish, ratio_target, standalone_spark, types_text
 
 DAYS = 365
 FIRST = date(2025, 1, 1)
@@ -51,14 +57,20 @@ SHAPES = {
 TARGET = 1.1  # inc_join_many / hand, every shape (issue 75)
 
 
-def generate(spark, shape: str, per_day: int) -> dict[str, str]:
+def table_names(shape: str, per_day: int, days: int = DAYS) -> dict[str, str]:
+    suffix = f"{per_day}" if days == DAYS else f"{per_day}_{days}d"
+    return {side: f"{DATABASE}.{shape}_{side}_{suffix}" for side in ("a", "pay", "ev")}
+
+
+def generate(spark, shape: str, per_day: int, days: int = DAYS) -> dict[str, str]:
     """The three tables of a shape, partitioned by RecDate (generated once per shape and size); their names."""
-    names = {side: f"{DATABASE}.{shape}_{side}_{per_day}" for side in ("a", "pay", "ev")}
+    names = table_names(shape, per_day, days)
+    last = FIRST + timedelta(days=days - 1)
     spark.sql(f"CREATE DATABASE IF NOT EXISTS {DATABASE}")
     if all(spark.catalog.tableExists(name) for name in names.values()):
         return names
     day = f"date_add(DATE'{FIRST}', CAST(id DIV {per_day} AS INT))"
-    orders = spark.range(DAYS * per_day)
+    orders = spark.range(days * per_day)
     a = orders.selectExpr("id AS k", f"{day} AS RecDate", "id % 1000 AS amount")
     if shape == "several":
         copies = "explode(sequence(0, CAST(pmod(xxhash64(k, 4), 3) AS INT))) AS j"
@@ -79,12 +91,12 @@ def generate(spark, shape: str, per_day: int) -> dict[str, str]:
         "k", "j AS val", f"date_add(d, CAST(floor({_uniform('k * 10 + j', 3)} * 4) AS INT) - 1) AS RecDate"
     )
     for side, frame in (("a", a), ("pay", pay), ("ev", ev)):
-        within = frame.where(f"RecDate BETWEEN DATE'{FIRST}' AND DATE'{LAST}'")
+        within = frame.where(f"RecDate BETWEEN DATE'{FIRST}' AND DATE'{last}'")
         within.write.partitionBy("RecDate").mode("overwrite").saveAsTable(names[side])
     return names
 
 
-def ours(spark, shape: str, names: dict[str, str]):
+def ours(spark, shape: str, names: dict[str, str], last: date = LAST):
     from dbt_inc_join import inc_join_many
 
     payments = dict(df=spark.table(names["pay"]), name="pay", join_cols="k", look_back_time=2, max_waiting_time=4,
@@ -94,7 +106,7 @@ def ours(spark, shape: str, names: dict[str, str]):
     if shape == "inner":
         events["null_fill"] = {"n": 0, "s": 0}
     enriched = inc_join_many(spark.table(names["a"]), [payments, events], output_window_start=FIRST,
-                             output_window_end=LAST)  # fmt: skip
+                             output_window_end=last)  # fmt: skip
     return enriched.where("JoinType_pay <> 4") if shape == "inner" else enriched
 
 
@@ -192,3 +204,97 @@ def main(argv: Sequence[str] = ()) -> int:
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))
+
+
+@dataclass(frozen=True)
+class ShapeCase:
+    """One shape over its whole history."""
+
+    shape: str
+    per_day: int
+    days: int
+    window: str = "whole"
+    fingerprint = "sum(pmod(xxhash64(k, amount), 1000000007))"  # columns both variants return
+
+    @property
+    def label(self) -> str:
+        return f"shape {self.shape}"
+
+    @property
+    def names(self) -> dict[str, str]:
+        return table_names(self.shape, self.per_day, self.days)
+
+    @property
+    def last(self) -> date:
+        return FIRST + timedelta(days=self.days - 1)
+
+
+VARIANTS = {
+    "core": "inc_join_many with default arguments (payments: partner first by pay_id, lb 2, mw 4; events: count(*) "
+    "and sum(val), lb 1, mw 2), the whole history",
+    "hand": "the query by hand: row_number over the payments joined to A, a join and GROUP BY over the events, both "
+    "joined back to A (what each shape's hand query assumes: bench/many_shape.py)",
+}
+
+
+def _more_rows(ours, hand: Cell | None) -> str:
+    """How many rows more the hand query returned (it has no JoinType to compare)."""
+    return "not run" if hand is None or hand.check is None else f"{hand.check.rows - ours.rows:+,} rows"
+
+
+class Shapes(Suite):
+    name = "shapes"
+    phase = "shapes "
+    builds = {
+        "core": lambda spark, case: ours(spark, case.shape, case.names, case.last),
+        "hand": lambda spark, case: hand(spark, case.shape, case.names),
+    }
+
+    def per_day(self, config) -> int:
+        """The issue's size (1.1 M orders a year) in a full run, the run's rows a day in quick mode."""
+        return config.rows_per_day if config.quick else 3014
+
+    def data(self, spark, run) -> None:
+        for shape in SHAPES:
+            generate(spark, shape, self.per_day(run.config), run.config.days)
+        run.phases.done("data shapes", f" ({', '.join(SHAPES)})")
+
+    def cells(self, run) -> list[Cell]:
+        config = run.config
+        cases = [ShapeCase(shape, self.per_day(config), config.days) for shape in SHAPES]
+        return [Cell(case, v, config.whole_repeats) for case in cases for v in VARIANTS]
+
+    def runs(self, config) -> list[str]:
+        return [f"shapes suite: whole history, {config.whole_repeats} timed runs per cell, interleaved round-robin"]
+
+    def types(self, variant: str) -> dict[str, str]:
+        """Rows per JoinType of each input (ours; the hand queries have no JoinType)."""
+        if variant == "hand":
+            return {}
+        return {f"{i} {label}": f"JoinType_{i} = {code}" for i in ("pay", "ev") for code, label in LABELS.items()}
+
+    def bounds(self, case) -> dict[str, int]:
+        return {}
+
+    def targets(self, cells: Sequence[Cell]) -> list[Target]:
+        found = []
+        for shape in SHAPES:
+            core, by_hand = (protocol.find(cells, v, shape=shape) for v in ("core", "hand"))
+            found += ratio_target(f"shapes: inc_join_many / hand, {shape}, whole", core, by_hand, f"≤ {TARGET}")
+        return found
+
+    def agreement(self, cells: Sequence[Cell]) -> list[dict[str, object]]:
+        """Per shape: how the hand query's rows differ from ours (it keeps every A row, ours the settled ones)."""
+        return protocol.agreement(cells, self.name, ("core",), hand=lambda ours, by: _more_rows(ours, by.get("hand")))
+
+    def sections(self, cells: Sequence[Cell], agreed: Sequence[dict], run) -> list[str]:
+        rows = [[r["case"].label, r["rows"], types_text(r["types"]), r["hand"]] for r in agreed]
+        per_day = self.per_day(run.config)
+        return protocol.section(
+            "shapes",
+            data=f"{per_day:,} orders a day over {run.config.days} days",
+            shapes=SHAPES,
+            variants=VARIANTS,
+            cells=protocol.variant_table(cells, (), lambda c: []),
+            agreement=protocol.table(("case", "rows", "rows per JoinType", "the hand query's rows"), rows),
+        )

@@ -25,10 +25,11 @@ BENCH = Path(__file__).resolve().parent
 # quick mode checks rows and scans, never timings: one history is enough for that (the big suite keeps its two,
 # this one and all 40 days)
 QUICK = dict(days=40, rows_per_day=200, histories=(20,), repeats=1, whole_repeats=1, slow_repeats=1, warmup=0)
-SUITES = ("few-rows", "big", "many-rows", "ledger", "restated", "enrich")  # the report's order
+SUITES = ("few-rows", "big", "many-rows", "ledger", "restated", "enrich", "shapes")  # the report's order
 # Run only when named (--suite commit), never by --suite all; with --format, the suites that have format cells.
 EXTRA = ("commit", "restated-log")
-MEASURED = ("few-rows", "big", "many-rows", "enrich", "ledger", "restated", "commit", "restated-log")  # run order
+# the order the suites run in
+MEASURED = ("few-rows", "big", "many-rows", "enrich", "shapes", "ledger", "restated", "commit", "restated-log")
 FORMATS = ("delta", "iceberg")
 FORMAT_SUITES = ("few-rows", "big", "commit", "restated-log")
 FORMAT_ONLY = ("restated-log",)  # suites measured only on a table format (--format required)
@@ -314,10 +315,11 @@ def suite_types() -> list:
     from .few import Big, FewRows
     from .ledger import Ledger
     from .many import ManyRows
+    from .many_shape import Shapes
     from .restated import Restated
     from .restated_log import RestatedLog
 
-    return [FewRows, Big, ManyRows, Ledger, Restated, Enrich, Commit, RestatedLog]
+    return [FewRows, Big, ManyRows, Ledger, Restated, Enrich, Shapes, Commit, RestatedLog]
 
 
 def format_jars(table_format: str) -> str:

@@ -280,3 +280,19 @@ def test_enrich_suite_gives_the_hand_written_rows_and_reads_each_input_s_range(q
         for table, bound in cell["bounds"].items():
             reads = [scan["partitions"] for scan in cell["scans"] if scan["table"] == table]
             assert reads and set(reads) == {bound}, (cell["variant"], cell["case"], table, reads, bound)
+
+
+def test_shapes_suite_runs_each_shape_against_its_hand_query(quick_results):
+    """The shapes suite (bench/many_shape.py): each shape's inc_join_many and hand query ran; ours keeps the A rows
+    settled by the last day, so it returns some of the hand query's rows (every A row) and no more, with both
+    inputs' codes among them; `inner` keeps the paid orders only."""
+    rows = {row["case"]["shape"]: row for row in quick_results["agreement"] if row["suite"] == "shapes"}
+    assert set(rows) == {"orders", "several", "inner"}
+    cells = {(c["case"]["shape"], c["variant"]): c for c in _cells(quick_results, "shapes")}
+    for shape, row in rows.items():
+        assert set(row["variants"]) == {"core", "hand"} and row["stable"], row
+        ours, theirs = cells[(shape, "core")]["rows"], cells[(shape, "hand")]["rows"]
+        assert 0 < ours <= theirs, (shape, ours, theirs)
+        assert row["types"].get("ev a_aggregated", 0) > 0, row
+    assert rows["inner"]["types"].get("pay a_timed_out", 0) == 0, rows["inner"]
+    assert rows["orders"]["types"].get("pay a_timed_out", 0) > 0, rows["orders"]
