@@ -1,46 +1,53 @@
-"""The query of ``many_rows_per_key='auto'`` (spec §15) alone, this checkout's against a base revision's, on B
-windows of few and of many keys, interleaved in one process, with the load.
+"""The decision of ``many_rows_per_key='auto'`` (spec §15: the macro ``_pairs_query``, its queries over A's sample
+and B's last join window) alone, this checkout's against a base revision's, on B windows of few and of many keys.
 
-Each shape's A holds the days a whole-history run samples (A's first join window) and its B the days the query
-counts (B's last join window of 13 days, lb 2, mw 10):
+Each revision runs in a worker process of its own (its own Spark, local[2], bench.revisions' workers) with its own
+macros, interleaved round by round, with the load. Each shape's A holds the days a whole-history run samples (A's
+first join window) and its B the days the decision counts (B's last join window of 13 days, lb 2, mw 10):
 - ``dense``: 20 keys, 400 rows a day on each side (every sampled key meets many B rows);
 - ``unique``: 8,000 rows a day, keys never repeated (the sample meets nothing);
 - ``wide``: 1,000,000 rows a day in B's window, keys never repeated (what a run at scale asks).
-The base's text is rendered by its own macros (a detached worktree under .pytest-tmp/, as bench.revisions).
 
-    python -m bench.plan_query --base HEAD~1 --rounds 9
+    python -m bench.plan_query --base c350a73 --rounds 9
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
-import subprocess
 import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from .protocol import publish, standalone_spark
-from .revisions import REPO, worktree
+from .protocol import publish
+from .revisions import REPO, ask, start, worktree
 
 DATABASE = "inc_join_plan_query"
 SHAPES = {"dense": (400, 20), "unique": (8000, None), "wide": (1_000_000, None)}  # B rows a day, keys (None: unique)
 A_WINDOW = "RecDate BETWEEN DATE'2023-12-22' AND DATE'2024-01-12'"
 B_WINDOW = "RecDate BETWEEN DATE'2024-12-18' AND DATE'2024-12-30'"
-RENDER = (
-    "from dbt_inc_join.sql_text.statement import relation, rendered\n"
-    "side = {'relation': relation('b0'), 'a_keys': ['k'], 'b_keys': ['k'], 'range_sql': %r}\n"
-    "print(rendered('_pairs_sample_sql', relation('a'), %r, [side], False))\n"
-)
 
 
-def query_text(root: Path) -> str:
-    """The query over A's sample window and B's window, rendered by the macros of the checkout at ``root``."""
-    env = dict(os.environ, PYTHONPATH=str(root / "src"))
-    code = RENDER % (B_WINDOW, A_WINDOW)
-    return subprocess.run([sys.executable, "-c", code], env=env, check=True, capture_output=True, text=True).stdout
+def _worker(state_dir: Path) -> None:
+    """One revision's decision, timed shape by shape on request (a JSON line each: its seconds and counts)."""
+    from harness.local_spark import local_spark_session
+
+    spark = local_spark_session(state_dir)
+    from dbt_inc_join.sql_text.macros import port
+    from dbt_inc_join.sql_text.statement import relation, run
+
+    print(json.dumps({"ready": True}), flush=True)
+    for line in sys.stdin:
+        a, b = generate(spark, json.loads(line)[0])
+        frames = {"a": spark.table(a), "b0": spark.table(b)}
+        side = {"relation": relation("b0"), "a_keys": ["k"], "b_keys": ["k"], "range_sql": B_WINDOW}
+        decide = port(lambda text, frames=frames: run(text, frames))
+        began = time.perf_counter()
+        found = decide("_pairs_query", relation("a"), A_WINDOW, [side], True)
+        print(json.dumps({"seconds": time.perf_counter() - began, "counts": dict(found)}), flush=True)
 
 
 def generate(spark, shape: str) -> tuple[str, str]:
@@ -59,36 +66,39 @@ def generate(spark, shape: str) -> tuple[str, str]:
     return names
 
 
-def measure(spark, texts: dict[str, str], rounds: int, say) -> list[dict]:
+def measure(base: str, rounds: int, say) -> list[dict]:
+    module = "bench.plan_query"
+    workers = {"base": start(worktree(base), "base", module), "head": start(REPO, "head", module)}
     results = []
     for shape in SHAPES:
-        a, b = generate(spark, shape)
-        spark.table(a).createOrReplaceTempView("__inc_join_input_a__")
-        spark.table(b).createOrReplaceTempView("__inc_join_input_b0__")
-        times: dict[str, list[float]] = {name: [] for name in texts}
+        times: dict[str, list[float]] = {name: [] for name in workers}
         counts, loads = {}, []
-        for number in range(rounds + 1):  # the first round warms up
+        for number in range(rounds + 1):  # the first round generates the data and warms up
             loads.append(os.getloadavg()[0])
-            for name in list(texts) if number % 2 else list(texts)[::-1]:
-                began = time.perf_counter()
-                counts[name] = spark.sql(texts[name]).collect()[0].asDict()
+            for name in list(workers) if number % 2 else list(workers)[::-1]:
+                found = ask(workers[name], [shape])
+                counts[name] = found["counts"]
                 if number:
-                    times[name].append(time.perf_counter() - began)
+                    times[name].append(found["seconds"])
             say(f"{shape} round {number}: {counts}")
-        assert counts["base"] == counts["head"], f"{shape}: the two queries count differently: {counts}"
+        assert counts["base"] == counts["head"], f"{shape}: the two decisions count differently: {counts}"
         ratios = [h / b for b, h in zip(times["base"], times["head"], strict=True)]
         results.append({"shape": shape, "counts": counts["head"], "load": (min(loads), max(loads)),
                         "times": {name: statistics.median(v) for name, v in times.items()},
                         "ratio": (statistics.median(ratios), min(ratios), max(ratios))})  # fmt: skip
+    for worker in workers.values():
+        worker.stdin.close()  # type: ignore[union-attr]
+        worker.wait()
     return results
 
 
 def report(results: list[dict], base: str, rounds: int, argv: Sequence[str]) -> str:
     lines = [
-        "# The query of many_rows_per_key='auto' against the base's",
+        "# The decision of many_rows_per_key='auto' against the base's",
         "",
-        f"`python -m bench.plan_query {' '.join(argv)}` (bench/plan_query.py): the query alone, {rounds} interleaved "
-        f"rounds after a warm-up round, medians in seconds; base `{base}`.",
+        f"`python -m bench.plan_query {' '.join(argv)}` (bench/plan_query.py): the decision alone (`_pairs_query`, "
+        f"each revision in a worker of its own), {rounds} interleaved rounds after a warm-up round, medians in "
+        f"seconds; base `{base}`.",
         "",
         "| shape | B rows in the window | base | head | head / base | load | counts |",
         "|---|---:|---:|---:|---|---|---|",
@@ -109,10 +119,12 @@ def main(argv: Sequence[str] = ()) -> int:
     parser.add_argument("--base", default="HEAD~1")
     parser.add_argument("--rounds", type=int, default=9)
     parser.add_argument("--out", type=Path)
+    parser.add_argument("--worker", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    texts = {"base": query_text(worktree(args.base)), "head": query_text(REPO)}
-    spark, _ = standalone_spark("inc-join-plan-query-")
-    publish(report(measure(spark, texts, args.rounds, print), args.base, args.rounds, argv), args.out)
+    if args.worker:
+        _worker(args.worker)
+        return 0
+    publish(report(measure(args.base, args.rounds, print), args.base, args.rounds, argv), args.out)
     return 0
 
 

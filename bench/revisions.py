@@ -73,16 +73,17 @@ def worktree(revision: str) -> Path:
     return path
 
 
-def start(source: Path, name: str) -> subprocess.Popen:
-    state = REPO / ".pytest-tmp" / f"revisions-{name}"
+def start(source: Path, name: str, module: str = "bench.revisions") -> subprocess.Popen:
+    """``module``'s worker (``--worker STATE``) on the revision checked out at ``source``, once it is ready."""
+    state = REPO / ".pytest-tmp" / f"{module.split('.')[-1]}-{name}"
     state.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ, PYTHONPATH=f"{source / 'src'}{os.pathsep}{REPO}")
-    command = [sys.executable, "-m", "bench.revisions", "--worker", str(state)]
+    command = [sys.executable, "-m", module, "--worker", str(state)]
     worker = subprocess.Popen(command, cwd=REPO, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     while True:  # Spark's and the data's start-up; the worker prints one JSON line when it is ready
         line = worker.stdout.readline() if worker.stdout else ""
         if not line:
-            raise SystemExit(f"bench.revisions: the worker of {name} ended before it was ready")
+            raise SystemExit(f"{module}: the worker of {name} ended before it was ready")
         if line.startswith('{"ready"'):
             return worker
 

@@ -1,10 +1,4 @@
-{#- Spark SQL literals of the ledger's values: text, and moments as the ledger stores them. -#}
-
-{% macro _text_literal(value) %}
-  {#- A Spark SQL string literal (backslash escapes are on by default), or NULL. -#}
-  {%- if value is none -%}{{ return('NULL') }}{%- endif -%}
-  {{ return("'" ~ (value | string).replace('\\', '\\\\').replace("'", "\\'") ~ "'") }}
-{% endmacro %}
+{#- Spark SQL literals of the ledger's moments, as the ledger stores them (text: sql_text's _text_literal). -#}
 
 {% macro _moment_literal(value) %}
   {%- if value is none -%}{{ return('CAST(NULL AS TIMESTAMP)') }}{%- endif -%}

@@ -117,82 +117,130 @@
   }) }}
 {% endmacro %}
 
-{% macro _pairs_sample_sql(a, a_range_sql, sides, shared=false) %}
-  {#- One query, one row, for one or more B sides (inc_join's B, or inc_join_many's undecided inputs), each
-      {'relation', 'a_keys', 'b_keys', 'range_sql'} (range_sql: the side's last join window). The sample: the first
-      sample_rows rows of a_range_sql with some side's keys. Side i's columns: sample_rows_i, the sample's rows with
-      its keys; pairs_i, the pairs of a sample row and a B row of its window with equal keys (what the plain key
-      join compares there); with shared, shared_i, the sample's rows each of them shares its keys with, summed
-      (A's key sharing times sample_rows_i). COALESCE(1): one partition read in order, so each reference to the
-      sample reads the same rows. The sample's keys, each with its number of rows (_m), are broadcast, and each B
-      window only probes them: B's rows are neither grouped nor moved, however many keys it has. -#}
+{% macro _pairs_sample_sql(a, a_range_sql, sides) %}
+  {#- The sample of 'auto''s query, for one or more B sides (inc_join's B, or inc_join_many's undecided inputs), each
+      {'relation', 'a_keys', 'b_keys', 'range_sql'} (range_sql: the side's last join window): the first sample_rows
+      rows of a_range_sql with some side's keys. Side i's key j as text (_si_kj, 'v' first, so that dbt's agate
+      never reads it as a number or a date; NULL for a NULL key) and its type (_si_tj). COALESCE(1): one partition
+      read in order, so the LIMIT stops the scan early. -#}
   {%- set columns = [] -%}
   {%- set keyed = [] -%}
-  {%- set counted = [] -%}
-  {%- set names = [] -%}
-  {%- set counts = [] -%}
-  {%- set probes = [] -%}
   {%- for side in sides -%}
     {%- set i = loop.index0 -%}
-    {%- set sample_keys = [] -%}
-    {%- set equal = [] -%}
-    {%- for index in range(side.a_keys | length) -%}
-      {%- set name = '_s' ~ i ~ 'k' ~ index -%}
-      {%- do columns.append(dbt_inc_join._quote(side.a_keys[index]) ~ ' AS ' ~ name) -%}
-      {%- do sample_keys.append(name) -%}
-      {%- do equal.append('_keys.' ~ name ~ ' = _b.' ~ dbt_inc_join._quote(side.b_keys[index])) -%}
+    {%- set not_null = [] -%}
+    {%- for key in side.a_keys -%}
+      {%- set quoted = dbt_inc_join._quote(key) -%}
+      {%- do columns.append("concat('v', CAST(" ~ quoted ~ ' AS STRING)) AS _s' ~ i ~ 'k' ~ loop.index0) -%}
+      {%- do columns.append('typeof(' ~ quoted ~ ') AS _s' ~ i ~ 't' ~ loop.index0) -%}
+      {%- do not_null.append(quoted ~ ' IS NOT NULL') -%}
     {%- endfor -%}
-    {%- set a_not_null = [] -%}
-    {%- for key in side.a_keys -%}{%- do a_not_null.append(dbt_inc_join._quote(key) ~ ' IS NOT NULL') -%}{%- endfor -%}
-    {%- do keyed.append('(' ~ a_not_null | join(' AND ') ~ ')') -%}
-    {%- set has_keys = sample_keys | join(' IS NOT NULL AND ') ~ ' IS NOT NULL' -%}
-    {#- the sample's branch counts sample_rows_i (and shared_i); side i's probe counts pairs_i -#}
-    {%- do names.append('sample_rows_' ~ i) -%}
-    {%- do counts.append('CAST((' ~ has_keys ~ ') AS INT)') -%}
-    {%- do names.append('pairs_' ~ i) -%}
-    {%- do counts.append('0') -%}
-    {%- if shared -%}
-      {%- do counted.append('count(*) OVER (PARTITION BY ' ~ sample_keys | join(', ') ~ ') AS _c' ~ i) -%}
-      {%- do names.append('shared_' ~ i) -%}
-      {%- do counts.append('CASE WHEN ' ~ has_keys ~ ' THEN _c' ~ i ~ ' ELSE 0 END') -%}
-    {%- endif -%}
-    {%- set sample_keyed = 'SELECT ' ~ sample_keys | join(', ') ~ ', count(*) AS _m FROM _sample WHERE ' ~ has_keys
-                           ~ ' GROUP BY ' ~ sample_keys | join(', ') -%}
-    {%- do probes.append({
-        'column': 'pairs_' ~ i,
-        'from': side.relation ~ ' AS _b JOIN (' ~ sample_keyed ~ ') AS _keys ON ' ~ equal | join(' AND '),
-        'where': dbt_inc_join._sample_predicate(side.b_keys, side.range_sql),
-    }) -%}
+    {%- do keyed.append('(' ~ not_null | join(' AND ') ~ ')') -%}
   {%- endfor -%}
-  {%- set sample = 'SELECT /*+ COALESCE(1) */ ' ~ columns | join(', ') ~ ' FROM ' ~ a
-                   ~ ' WHERE (' ~ a_range_sql ~ ') AND (' ~ keyed | join(' OR ') ~ ')'
-                   ~ ' LIMIT ' ~ dbt_inc_join._plan_choice_settings().sample_rows -%}
-  {%- set rows_from = ('(SELECT *, ' ~ counted | join(', ') ~ ' FROM _sample) AS _sample') if shared else '_sample' -%}
-  {%- set row = [] -%}
-  {%- for name in names -%}{%- do row.append(counts[loop.index0] ~ ' AS ' ~ name) -%}{%- endfor -%}
-  {%- set branches = ['SELECT ' ~ row | join(', ') ~ ' FROM ' ~ rows_from] -%}
-  {%- for probe in probes -%}
+  {{ return('SELECT /*+ COALESCE(1) */ ' ~ columns | join(', ') ~ ' FROM ' ~ a
+            ~ ' WHERE (' ~ a_range_sql ~ ') AND (' ~ keyed | join(' OR ') ~ ')'
+            ~ ' LIMIT ' ~ dbt_inc_join._plan_choice_settings().sample_rows) }}
+{% endmacro %}
+
+{% macro _key_literal(text, type_name) %}
+  {#- A sampled key (its text and Spark's typeof) as a literal of its type, or none for a type whose text does not
+      cast back (binary, arrays, maps, structs): such a key is not sampled. -#}
+  {%- set plain = ['float', 'double', 'boolean', 'date', 'timestamp', 'timestamp_ntz'] -%}
+  {%- if type_name in ['tinyint', 'smallint', 'int', 'bigint'] -%}
+    {{ return(text) }}  {#- Spark's own digits: the cheapest literal to parse, a thousand of them in a query -#}
+  {%- elif type_name.startswith('string') or type_name.startswith('char(') or type_name.startswith('varchar(') -%}
+    {{ return(dbt_inc_join._text_literal(text)) }}
+  {%- elif type_name in plain or type_name.startswith('decimal(') -%}
+    {{ return('CAST(' ~ dbt_inc_join._text_literal(text) ~ ' AS ' ~ type_name ~ ')') }}
+  {%- endif -%}
+  {{ return(none) }}
+{% endmacro %}
+
+{% macro _pairs_keys(rows, index, width) %}
+  {#- Side index's keys in the sample's rows: {'rows': the rows with its keys, 'shared': the rows each of them
+      shares its keys with, summed, 'by_count': {rows of a key: [the keys' literals, as one tuple each]}}. -#}
+  {%- set counts = {} -%}
+  {%- for row in rows -%}
+    {%- set literals = [] -%}
+    {%- for j in range(width) -%}
+      {%- set text = row['_s' ~ index ~ 'k' ~ j] -%}
+      {%- if text is not none -%}
+        {%- set literal = dbt_inc_join._key_literal(text[1:], row['_s' ~ index ~ 't' ~ j]) -%}
+        {%- if literal is not none -%}{%- do literals.append(literal) -%}{%- endif -%}
+      {%- endif -%}
+    {%- endfor -%}
+    {%- if literals | length == width -%}
+      {%- set found = literals[0] if width == 1 else '(' ~ literals | join(', ') ~ ')' -%}
+      {%- do counts.update({found: counts.get(found, 0) + 1}) -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {%- set by_count = {} -%}
+  {%- set squares = [] -%}
+  {%- for found, count in counts | dictsort -%}
+    {%- do by_count.setdefault(count, []).append(found) -%}
+    {%- do squares.append(count * count) -%}
+  {%- endfor -%}
+  {{ return({'rows': counts.values() | sum, 'shared': squares | sum, 'by_count': by_count}) }}
+{% endmacro %}
+
+{% macro _pairs_probe_sql(sides, keys) %}
+  {#- The second query of 'auto': for each side i with sampled keys (keys[i], _pairs_keys'), pairs_i, the pairs of
+      a sample row and a B row of its window with equal keys (what the plain key join compares there): B's
+      window filtered by the sample's keys as literals (a filter Spark pushes to the scan), each B row counting
+      its key's sample rows. B's rows are neither grouped nor moved, however many keys it has. -#}
+  {%- set branches = [] -%}
+  {%- for i in range(sides | length) if keys[i].rows > 0 -%}
+    {%- set side = sides[i] -%}
+    {%- set by_count = keys[i].by_count -%}
+    {%- set columns = [] -%}
+    {%- for key in side.b_keys -%}{%- do columns.append('_b.' ~ dbt_inc_join._quote(key)) -%}{%- endfor -%}
+    {%- set probe = columns[0] if columns | length == 1 else '(' ~ columns | join(', ') ~ ')' -%}
+    {%- set every = [] -%}
+    {%- set weight = ['CASE'] -%}
+    {%- for count, found in by_count | dictsort -%}
+      {%- do every.extend(found) -%}
+      {%- do weight.append('WHEN ' ~ probe ~ ' IN (' ~ found | join(', ') ~ ') THEN ' ~ count) -%}
+    {%- endfor -%}
+    {%- set weight = (by_count.keys() | first) if by_count | length == 1 else weight | join(' ') ~ ' END' -%}
     {%- set row = [] -%}
-    {%- for name in names -%}{%- do row.append(('_m' if name == probe.column else '0') ~ ' AS ' ~ name) -%}{%- endfor -%}
-    {%- do branches.append('SELECT /*+ BROADCAST(_keys) */ ' ~ row | join(', ') ~ ' FROM ' ~ probe['from']
-                           ~ ' WHERE ' ~ probe.where) -%}
+    {%- for other in sides -%}
+      {%- do row.append((weight if loop.index0 == i else '0') ~ ' AS pairs_' ~ loop.index0) -%}
+    {%- endfor -%}
+    {%- do branches.append('SELECT ' ~ row | join(', ') ~ ' FROM ' ~ side.relation ~ ' AS _b WHERE ('
+                           ~ side.range_sql ~ ') AND ' ~ probe ~ ' IN (' ~ every | join(', ') ~ ')') -%}
   {%- endfor -%}
   {%- set totals = [] -%}
-  {%- for name in names -%}{%- do totals.append('coalesce(sum(' ~ name ~ '), 0) AS ' ~ name) -%}{%- endfor -%}
-  {{ return('WITH _sample AS (' ~ sample ~ ') SELECT ' ~ totals | join(', ')
-            ~ ' FROM (' ~ branches | join(' UNION ALL ') ~ ') AS _counted') }}
+  {%- for side in sides -%}
+    {%- do totals.append('coalesce(sum(pairs_' ~ loop.index0 ~ '), 0) AS pairs_' ~ loop.index0) -%}
+  {%- endfor -%}
+  {{ return('SELECT ' ~ totals | join(', ') ~ ' FROM (' ~ branches | join(' UNION ALL ') ~ ') AS _counted') }}
 {% endmacro %}
 
 {% macro _pairs_query(a, a_range_sql, sides, shared=false) %}
-  {#- _pairs_sample_sql run by dbt: its one row as a mapping of its columns. -#}
-  {%- set found = run_query(dbt_inc_join._pairs_sample_sql(a, a_range_sql, sides, shared)) -%}
+  {#- 'auto''s two small queries, run by dbt (or the core's port): A's sample (one short job), then, for the sides
+      with sampled keys, their B windows probed by the keys (_pairs_probe_sql). The counts of the sample's keys
+      are taken here, from its rows. Each side i's sample_rows_i, pairs_i and, with shared, shared_i (A's key
+      sharing times sample_rows_i), as a mapping. -#}
+  {%- set sample = run_query(dbt_inc_join._pairs_sample_sql(a, a_range_sql, sides)) -%}
+  {%- set keys = [] -%}
+  {%- for side in sides -%}
+    {%- do keys.append(dbt_inc_join._pairs_keys(sample.rows, loop.index0, side.a_keys | length)) -%}
+  {%- endfor -%}
+  {%- set pairs = {} -%}
+  {%- if keys | selectattr('rows') | list -%}
+    {%- set found = run_query(dbt_inc_join._pairs_probe_sql(sides, keys)) -%}
+    {%- for name in found.column_names -%}{%- do pairs.update({name: found.rows[0][loop.index0]}) -%}{%- endfor -%}
+  {%- endif -%}
   {%- set values = {} -%}
-  {%- for name in found.column_names -%}{%- do values.update({name: found.rows[0][loop.index0]}) -%}{%- endfor -%}
+  {%- for side in sides -%}
+    {%- set i = loop.index0 -%}
+    {%- do values.update({'sample_rows_' ~ i: keys[i].rows, 'pairs_' ~ i: pairs.get('pairs_' ~ i, 0)}) -%}
+    {%- if shared -%}{%- do values.update({'shared_' ~ i: keys[i].shared}) -%}{%- endif -%}
+  {%- endfor -%}
   {{ return(values) }}
 {% endmacro %}
 
 {% macro _pairs_found(values, index) %}
-  {#- Side index's counts from _pairs_sample_sql's row (a mapping of its columns), as _pairs_plan takes them. -#}
+  {#- Side index's counts from _pairs_query's mapping, as _pairs_plan takes them. -#}
   {{ return({
       'sample_rows': values['sample_rows_' ~ index],
       'pairs': values['pairs_' ~ index],

@@ -1,7 +1,13 @@
-{#- SQL predicates written on the raw arrival column, in the shape Spark pushes into scans. -#}
+{#- SQL names and text literals, and predicates written on the raw arrival column in the shape Spark pushes into scans. -#}
 
 {% macro _quote(name) %}
   {{- return('`' ~ name | replace('`', '``') ~ '`') -}}
+{% endmacro %}
+
+{% macro _text_literal(value) %}
+  {#- A Spark SQL string literal (backslash escapes are on by default), or NULL. -#}
+  {%- if value is none -%}{{ return('NULL') }}{%- endif -%}
+  {{ return("'" ~ (value | string).replace('\\', '\\\\').replace("'", "\\'") ~ "'") }}
 {% endmacro %}
 
 {% macro _arrival_range_sql(column, raw_type, lower, upper, time_uom) %}

@@ -23,6 +23,7 @@ from dbt_inc_join.plan.plan_choice import (
 )
 from dbt_inc_join.plan.validation import check_parameters
 from dbt_inc_join.plan.window import OutputWindow
+from dbt_inc_join.sql_text.macros import port, render
 from dbt_inc_join.sql_text.statement import relation, rendered, run
 from dbt_inc_join.sql_text.time_units import TimeUnit
 
@@ -108,19 +109,41 @@ def test_one_query_counts_each_input_on_its_own_keys(spark):
     ]
 
 
-def test_the_query_broadcasts_the_sample_and_never_groups_or_moves_b(spark):
-    """spec §15: B's window only probes the sample's broadcast keys, so the query's cost does not grow with B's
-    keys: no exchange of the query partitions by a key (its one exchange gathers the counted row)."""
-    a = [dict(id=i, k=i, t=0) for i in range(50)]
+def test_the_probe_filters_b_by_the_sampled_keys_and_never_groups_or_moves_b(spark):
+    """spec §15: B's window is only filtered by the sample's keys, as literals Spark pushes to the scan, so the
+    query's cost does not grow with B's keys: no join and no exchange that partitions by a key (its one exchange
+    gathers the counted row). Key 7 has two sample rows, so each of its B rows counts twice."""
+    a = [dict(id=i, k=i, t=0) for i in range(50)] + [dict(id=99, k=7, t=0)]
     b = [dict(id=1000 + i, k=i % 70, t=5) for i in range(300)]
     frames = [side_frame(spark, rows, side, "day", "date", payload=True) for rows, side in ((a, "a"), (b, "b"))]
-    text = rendered("_pairs_sample_sql", relation("a"), "TRUE", [dict(relation=relation("b0"), a_keys=["k"],
-                    b_keys=["k"], range_sql="TRUE")], False)  # fmt: skip
-    query = run(text, {"a": frames[0], "b0": frames[1]})
-    assert query.collect()[0].asDict() == dict(sample_rows_0=50, pairs_0=sum(1 for row in b if row["k"] < 50))
+    side = dict(relation=relation("b0"), a_keys=["k"], b_keys=["k"], range_sql="TRUE")
+    sample = run(rendered("_pairs_sample_sql", relation("a"), "TRUE", [side]), {"a": frames[0]}).collect()
+    keys = render("_pairs_keys", sample, 0, 1)
+    assert (keys["rows"], keys["shared"], sorted(keys["by_count"])) == (51, 49 + 4, [1, 2])
+    query = run(rendered("_pairs_probe_sql", [side], [keys]), {"b0": frames[1]})
+    per_key = Counter(row["k"] for row in b)
+    assert query.collect()[0].asDict() == dict(pairs_0=sum(per_key[k] for k in range(50)) + per_key[7])
     plan = query._jdf.queryExecution().executedPlan().toString()
-    assert "BroadcastHashJoin" in plan, plan
-    assert "hashpartitioning" not in plan, plan
+    assert "Join" not in plan and "hashpartitioning" not in plan, plan
+    assert "Filter k#" in plan and " INSET " in plan, plan  # a set filter, which a file scan takes
+
+
+def test_keys_of_every_sampled_type_come_back_as_literals(spark):
+    """The sample's keys travel as text and typeof (spec §15): each type a key may have casts back to the value
+    that equals B's, so the probe finds the pairs; binary keys cannot, and are not sampled."""
+    row = (
+        "SELECT 7Y AS t, 7S AS s, 7 AS i, 7L AS l, 1.5F AS f, 0.1D AS d, 12.30BD AS m, 'it''s \\\\ {x}' AS c, "
+        "true AS z, DATE'2024-02-29' AS e, TIMESTAMP'2024-02-29 10:11:12.123456' AS ts, "
+        "CAST('2024-02-29 10:11:12' AS TIMESTAMP_NTZ) AS tn, X'00FF' AS y"
+    )
+    frame = spark.sql(row)
+    names = ["t", "s", "i", "l", "f", "d", "m", "c", "z", "e", "ts", "tn"]
+    sides = [dict(relation=relation("b0"), a_keys=[n], b_keys=[n], range_sql="TRUE") for n in names]
+    binary = dict(relation=relation("b0"), a_keys=["y"], b_keys=["y"], range_sql="TRUE")
+    frames = {"a": frame} | {"b0": frame}
+    values = port(lambda text: run(text, frames))("_pairs_query", relation("a"), "TRUE", sides + [binary], True)
+    assert [values[f"pairs_{i}"] for i in range(len(names))] == [1] * len(names), values
+    assert (values[f"sample_rows_{len(names)}"], values[f"pairs_{len(names)}"]) == (0, 0)
 
 
 def test_keys_that_come_back_every_day_take_the_grouped_plan(spark):

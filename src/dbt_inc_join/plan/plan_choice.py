@@ -22,7 +22,7 @@ from pyspark.sql import DataFrame
 
 from ..sql_text import render
 from ..sql_text.macros import port
-from ..sql_text.statement import relation, rendered, run
+from ..sql_text.statement import relation, run
 from ..sql_text.time_units import TimeUnit
 from .arguments import inputs_of, window_of
 from .prepared import PreparedJoin
@@ -115,8 +115,8 @@ class PairsSide:
 def pairs_sample(
     df_a: DataFrame, a_range_sql: str, sides: Sequence[PairsSide], shared: bool = False
 ) -> list[dict[str, Any]]:
-    """Each side's counts (``sample_rows``, ``pairs``, with ``shared`` also ``shared``) from one query over A's
-    first rows of ``a_range_sql`` and every side's window (``_pairs_sample_sql``): a few small Spark jobs."""
+    """Each side's counts (``sample_rows``, ``pairs``, with ``shared`` also ``shared``) from A's first rows of
+    ``a_range_sql`` and every side's window: the macro ``_pairs_query`` (two small queries) through the port."""
     described = [
         {
             "relation": relation(f"b{index}"),
@@ -126,9 +126,8 @@ def pairs_sample(
         }
         for index, side in enumerate(sides)
     ]
-    text = rendered("_pairs_sample_sql", relation("a"), a_range_sql, described, shared)
     frames = {"a": df_a} | {f"b{index}": side.df for index, side in enumerate(sides)}
-    values = run(text, frames).collect()[0].asDict()
+    values = port(lambda text: run(text, frames))("_pairs_query", relation("a"), a_range_sql, described, shared)
     return [dict(render("_pairs_found", values, index)) for index in range(len(sides))]
 
 
