@@ -47,3 +47,16 @@ def test_the_share_before_the_action_is_each_run_s_own_build_over_its_seconds():
     [missed] = before_action_target("auto's decision", cell, "≤ 0.025")
     assert missed.passed is False
     assert before_action_target("no runs", Cell("c2", "auto", 3), "≤ 0.05") == []
+
+
+def test_every_case_of_the_full_many_rows_suite_has_the_core_its_rows_are_checked_against():
+    """The full suite's cases (the quick mode runs fewer): agreement takes each case's core run as the reference."""
+    from types import SimpleNamespace
+
+    from bench.many import ManyRows
+    from bench.run import parse_args
+
+    due = ManyRows().cells(SimpleNamespace(config=parse_args(["--suite", "many-rows"])))
+    cases = {c.case for c in due}
+    assert {c.case for c in due if c.variant == "core"} == cases
+    assert any(c.case.history == 120 for c in due)  # the dense run of about 1 s
