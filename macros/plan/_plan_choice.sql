@@ -205,8 +205,9 @@
     {%- for other in sides -%}
       {%- do row.append((weight if loop.index0 == i else '0') ~ ' AS pairs_' ~ loop.index0) -%}
     {%- endfor -%}
-    {%- do branches.append('SELECT ' ~ row | join(', ') ~ ' FROM ' ~ side.relation ~ ' AS _b WHERE ('
-                           ~ side.range_sql ~ ') AND ' ~ probe ~ ' IN (' ~ every | join(', ') ~ ')') -%}
+    {%- do branches.append('SELECT ' ~ row | join(', ') ~ ' FROM ' ~ side.relation ~ ' AS _b WHERE '
+                           ~ dbt_inc_join._sample_predicate(side.b_keys, side.range_sql)
+                           ~ ' AND ' ~ probe ~ ' IN (' ~ every | join(', ') ~ ')') -%}
   {%- endfor -%}
   {%- set totals = [] -%}
   {%- for side in sides -%}
