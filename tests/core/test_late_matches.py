@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from datetime import date
 
+import pytest
+
 from dbt_inc_join import inc_join
 from dbt_inc_join.plan.window import OutputWindow, read_ranges
 from dbt_inc_join.sql_text.time_units import TimeUnit
@@ -27,6 +29,7 @@ def test_a_late_partner_beyond_late_match_time_is_still_not_joined(inputs):
     assert as_set(inc_join(*inputs, late_match_time=1, **WINDOW, **SETTINGS)) == EXPECTED_LEFT | {TRX_6_LATE}
 
 
+@pytest.mark.one_engine  # a chain of daily runs; the Spark 3.5 leg runs the one-run tests of this file
 def test_daily_runs_write_each_row_on_its_own_day(inputs):
     union = daily_runs(*inputs, date(2025, 3, 5), date(2025, 3, 20), late_match_time=3, **SETTINGS)
     rows = union.collect()

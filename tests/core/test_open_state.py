@@ -101,7 +101,8 @@ def state_scenarios(draw, partner: str, how: str):
 
 
 @pytest.mark.parametrize(("partner", "how"), STATE_SHAPES, ids=[f"{p}-{h}" for p, h in STATE_SHAPES])
-@settings(PROPERTY_SETTINGS, max_examples=4)  # an example is a chain of up to 7 runs
+# an example is a chain of up to 7 runs: 2 per shape in `make test` (profile fast), 4 in `make test-matrix`
+@settings(PROPERTY_SETTINGS, max_examples=max(2, settings().max_examples // 4))
 @given(data=st.data())
 def test_runs_with_the_state_give_the_rows_of_runs_without_it(spark, partner, how, data):
     """A chain of runs, the state lost in some, against the oracle's one run over the chain's period."""

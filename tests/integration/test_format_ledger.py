@@ -196,6 +196,7 @@ def commits(spark, chosen: str, model: str) -> list:
     return sorted(r.snapshot_id for r in spark.sql(f"SELECT snapshot_id FROM {table}.snapshots").collect())
 
 
+@pytest.mark.one_format("iceberg")  # the same macros on either format; `make test-matrix` runs both
 def test_a_run_whose_window_is_empty_commits_nothing_and_is_recorded(spark, project, chosen):
     models = empty_window_models(chosen)
 

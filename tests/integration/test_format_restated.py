@@ -117,6 +117,7 @@ def restated(spark, model: str) -> set[tuple[str, date]]:
 
 
 @pytest.mark.one_format("iceberg")
+@pytest.mark.matrix  # its steps: the log test below on both formats, fail and redo in test_restated.py
 def test_restatements_by_the_format_s_statements_are_named_stopped_and_redone(spark, project, chosen):
     # a first run over days 1-7, then a daily run: its read ranges hold the units restated below (days 6-8)
     data = first_run(spark, project, chosen, MODELS)
@@ -375,6 +376,9 @@ def remove_old_files(spark, chosen: str, table: str) -> None:
         spark.conf.unset(check)
 
 
+# the same macros on either format (Delta's VACUUM or Iceberg's expired snapshots remove the files): `make test` runs
+# it on Iceberg, `make test-matrix` on both
+@pytest.mark.one_format("iceberg")
 def test_an_input_whose_old_files_are_gone_then_a_day_redelivered_long_after_are_found(spark, project, chosen):
     """Two restatements older than the next run's read range, one after the other on one model's daily runs.
 

@@ -193,7 +193,7 @@ def test_daily_runs_with_four_threads_ledger_and_tables_agree(spark, project):
         assert rows(table, sorted(table.columns)) == rows(expected, sorted(table.columns)), model
 
 
-@pytest.mark.parametrize("model", ["long_chunked", "long_chunked_py"])
+@pytest.mark.parametrize("model", [pytest.param("long_chunked", marks=pytest.mark.matrix), "long_chunked_py"])
 def test_a_chunked_first_run_equals_the_one_shot_table(spark, project, model):
     """123 days of history (how = full: B's rows from 3 days before A's first) with max_window_units = 31: four
     plain runs of 31, 31, 31 and 30 days, each logging how far it is behind, then nothing left; the table

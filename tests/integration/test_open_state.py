@@ -60,6 +60,7 @@ def _tag(project, name):
     return found[0][1]
 
 
+@pytest.mark.parquet_only  # the state's writes and reads on the formats: every daily pipeline's
 def test_daily_runs_read_the_state_and_every_fallback_says_why(project):
     spark = project.spark()
     steps = []
@@ -112,6 +113,7 @@ def test_daily_runs_read_the_state_and_every_fallback_says_why(project):
         assert [e[0] for e in ends] in ([], [None], [DAYS[7].strftime("%Y%m%d") + "0000"])
 
 
+@pytest.mark.parquet_only
 def test_a_run_that_does_not_read_the_state_clears_its_tag_first(project):
     """A run over a past window (vars) reads as without the state; its pre-hook clears the tag before the output
     is written, so the state of a run before it is never read after it."""

@@ -308,6 +308,7 @@ def table_files(spark, model: str) -> list[str]:
     return sorted(spark.table(f"inc_join_it.{model}").inputFiles())
 
 
+@pytest.mark.matrix  # its steps run in make test: fail and redo: test_restated_units_are_named_then_redone
 def test_fail_writes_nothing_and_redo_repairs_a_chain(spark, project):
     """on_restated_input=fail stops before anything is written, naming the unit and the command; a plain run (warn)
     then writes and records the units; the models that read restated_many's table (directly, and through a view)
@@ -420,6 +421,7 @@ def outstanding_units(spark, model: str) -> list[str]:
     return list(found[0][0]) if found else []
 
 
+@pytest.mark.matrix  # its steps run in make test: hourly units: the same macros as days
 def test_hours_redelivered_are_named_listed_and_repaired_by_the_command_given(spark, project):
     """Hourly units over views, look-back 1 h, waiting 30 h, restated_horizon 48, daily runs of days 5-8.
 
@@ -502,6 +504,7 @@ def test_hours_redelivered_are_named_listed_and_repaired_by_the_command_given(sp
     assert outstanding_units(spark, "redelivered_hour") == []
 
 
+@pytest.mark.matrix  # its steps run in make test: the log test on both formats
 def test_a_day_redelivered_long_after_it_was_read_fails_the_test_without_inputs(spark, project):
     """Issue 71 item 8, parquet: B's day 2, read by the runs of days 5-8, re-delivered with a row changed after the
     day-10 run, outside the next run's read range (B from day 5). The model's plain restated_inputs test (no

@@ -26,6 +26,7 @@ def spec_rows(project):
     }
 
 
+@pytest.mark.matrix  # the spec's example, run by the core in tests/core/test_spec_example.py
 def test_nothing_is_finalised_before_both_inputs_reach_it_then_the_pipeline_catches_up(project):
     day = date(2025, 3, 5)
     project.invoke("run", "--select", "+spec_left", "--full-refresh", today=day)

@@ -26,7 +26,9 @@ REPO = Path(__file__).resolve().parents[2]
 README = (REPO / "README.md").read_text(encoding="utf-8")
 FORMATS_DOC = (REPO / "docs" / "table-formats.md").read_text(encoding="utf-8")
 
-pytestmark = pytest.mark.spark  # starts Spark in processes of its own
+# starts Spark in processes of its own; the recipe's parts run in make test (test_install.py, test_format_jars.py,
+# the Delta legs), the recipe end to end in make test-matrix
+pytestmark = [pytest.mark.spark, pytest.mark.release]
 
 
 def fenced_after(text: str, anchor: str, language: str) -> str:
