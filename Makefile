@@ -29,8 +29,8 @@ DBT_FORMAT_RESTATED := tests/integration/test_format_restated.py
 DBT_CHUNKED := tests/integration/test_ledger.py::test_a_chunked_first_run_equals_the_one_shot_table
 # dbt's unit tests of the package's models (the window decided in SQL over the given rows).
 DBT_UNIT := tests/integration/test_unit_tests.py
-# the open state's fallbacks (spec §18) through dbt: parquet in test-spark4-dbt, Iceberg on 4.1 (the state's writes on
-# Delta: every daily pipeline reads and writes it, test_dbt_pipeline.py)
+# the open state's fallbacks (spec §18) through dbt: parquet in test-spark4-dbt, the formats in test-matrix (the state's
+# writes on Delta and Iceberg: every daily pipeline reads and writes it, test_dbt_pipeline.py)
 DBT_OPEN_STATE := tests/integration/test_open_state.py
 
 .PHONY: help demo check generate test test-fast test-core test-install test-matrix test-faults test-coverage pictures java \
@@ -81,8 +81,8 @@ TMPDIR_READY := mkdir -p .pytest-tmp/junit &&
 # the two cores stay busy until the last short legs (TEST_LEGS' order: the legs' times in the last runs' JUnit XML,
 # .pytest-tmp/junit/). --output-sync prints each leg's output in one piece when it ends. The environments and the
 # jars are fetched before the legs.
-TEST_LEGS := test-spark4-ledger test-delta-spark41 test-iceberg-spark41 test-spark4-dbt test-spark4-core test-spark35 \
-	test-install test-delta-spark35 test-thrift-delta test-spark4-cluster test-spark4-adapter check
+TEST_LEGS := test-spark4-dbt test-spark4-ledger test-iceberg-spark41 test-spark4-core test-delta-spark41 \
+	test-delta-spark35 test-spark35 test-thrift-delta test-spark4-cluster test-spark4-adapter test-install check
 test: java ## check and every leg, two at a time (make test-matrix: every combination)
 	$(MAKE) --no-print-directory -j4 $(STAMP) $(STAMP35) $(STAMPF) $(JARS_STAMP)
 	$(MAKE) --no-print-directory $(PEER_STAMP) integration-deps
@@ -134,9 +134,10 @@ test-spark4-adapter-without: $(STAMP) ## the adapter suite's control run, withou
 	$(TMPDIR_READY) INC_JOIN_ADAPTER_PACKAGE=without $(SPARK4) --basetemp=.pytest-tmp/$@ tests/adapter
 
 # The table formats (spec §16): what a run reads of Delta or Iceberg inputs (tests/formats), the daily dbt pipeline,
-# dbt's unit tests, the kills of a run and restated inputs with every table in Delta Lake or Iceberg
-# (INC_JOIN_TABLE_FORMAT; harness/table_formats.py gives the session the jars of `make jars`). Delta and Iceberg on
-# Spark 4.1 with dbt-core 1.12 (.venv-formats), Delta on Spark 3.5 with dbt-core 1.11 (.venv-spark35).
+# the kills of a run and restated inputs with every table in Delta Lake or Iceberg (INC_JOIN_TABLE_FORMAT;
+# harness/table_formats.py gives the session the jars of `make jars`); dbt's unit tests and the open state's fallbacks
+# (parquet_only) in `make test-matrix`. Delta and Iceberg on Spark 4.1 with dbt-core 1.12 (.venv-formats), Delta on
+# Spark 3.5 with dbt-core 1.11 (.venv-spark35).
 FORMAT_TESTS := tests/formats $(DBT_PIPELINE) $(DBT_UNIT)
 FORMAT_TESTS_41 := $(FORMAT_TESTS) $(DBT_FORMAT_LEDGER) $(DBT_FORMAT_RESTATED) $(DBT_OPEN_STATE)
 
@@ -145,8 +146,8 @@ test-formats: test-delta-spark41 test-iceberg-spark41 test-delta-spark35 test-th
 # Delta's daily pipeline runs on Spark 3.5 (test-delta-spark35); on 4.1 the format's own tests, the ledger's kills and
 # restated inputs write Delta 4.4 tables with SQL and Python models (pairwise: each format on one engine at least).
 test-delta-spark41: $(STAMPF) $(JARS_STAMP)
-	$(TMPDIR_READY) INC_JOIN_TABLE_FORMAT=delta $(SPARK41_FORMATS) $(BASETEMP) tests/formats $(DBT_UNIT) \
-		$(DBT_FORMAT_LEDGER) $(DBT_FORMAT_RESTATED)
+	$(TMPDIR_READY) INC_JOIN_TABLE_FORMAT=delta $(SPARK41_FORMATS) $(BASETEMP) tests/formats $(DBT_FORMAT_LEDGER) \
+		$(DBT_FORMAT_RESTATED)
 
 # Iceberg leaves the race of two `merge` runs (ledger_replace, marker matrix) to test-formats-extra: Iceberg's own
 # validation refuses the later commit there; the race of two insert_overwrite runs, which the package's check refuses,

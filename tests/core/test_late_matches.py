@@ -13,6 +13,9 @@ from dbt_inc_join.sql_text.time_units import TimeUnit
 
 from .test_spec_example import EXPECTED_LEFT, SETTINGS, as_set, daily_runs
 
+# engine-independent: `make test` runs this file on Spark 4; Spark 3.5 runs the SQL macro = core matrix
+pytestmark = pytest.mark.one_engine
+
 WINDOW = dict(output_window_start="2025-03-05", output_window_end="2025-03-20")
 TRX_6_LATE = (6, "2025-03-18", 7, 11, None)  # its payment came on 03-18, one day after the time-out
 
@@ -29,7 +32,6 @@ def test_a_late_partner_beyond_late_match_time_is_still_not_joined(inputs):
     assert as_set(inc_join(*inputs, late_match_time=1, **WINDOW, **SETTINGS)) == EXPECTED_LEFT | {TRX_6_LATE}
 
 
-@pytest.mark.one_engine  # a chain of daily runs; the Spark 3.5 leg runs the one-run tests of this file
 def test_daily_runs_write_each_row_on_its_own_day(inputs):
     union = daily_runs(*inputs, date(2025, 3, 5), date(2025, 3, 20), late_match_time=3, **SETTINGS)
     rows = union.collect()

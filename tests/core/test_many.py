@@ -18,6 +18,9 @@ from .frames import bound, side_frame, units_since_origin
 from .oracle import expected_many_rows
 from .test_properties import CONDITIONS, PROPERTY_SETTINGS, tables, tiles
 
+# engine-independent: `make test` runs this file on Spark 4; Spark 3.5 runs the SQL macro = core matrix
+pytestmark = pytest.mark.one_engine
+
 AGGREGATES = {"sorted_ids": ("sort_array(collect_list(id))", lambda found: sorted(b["id"] for b in found))}
 
 
@@ -143,7 +146,6 @@ def oracle_inputs(scenario):
 
 # each example is up to six runs of two or three inputs (the suite's most expensive example): 8 with the profile's
 # 16, as many as the profile says below that (make test's time; test_restated_property.py tiles inc_join_many too)
-@pytest.mark.one_engine  # the same SQL on either engine; the Spark 3.5 leg runs the other tests of this file
 @settings(PROPERTY_SETTINGS, max_examples=min(8, settings().max_examples))
 @given(scenario=many_scenarios())
 def test_many_inputs_tile_and_match_the_oracle(spark, scenario):

@@ -32,6 +32,9 @@ from .frames import ORIGINS, bound, oracle_rows, oracle_shape, shaped_rows, side
 from .oracle import expected_many_rows, expected_rows
 from .test_properties import PROPERTY_SETTINGS, tiles
 
+# engine-independent: `make test` runs this file on Spark 4; Spark 3.5 runs the SQL macro = core matrix
+pytestmark = pytest.mark.one_engine
+
 
 def distincts(df) -> int:
     """The distinct (keys, arrival) steps of A in a DataFrame's plan, as Spark analysed it (DataFrame.distinct is

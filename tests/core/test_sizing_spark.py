@@ -21,6 +21,9 @@ from . import oracle
 from .frames import moment, side_frame
 from .sizing_history import A_ROWS, B_ROWS, HAND_HISTOGRAM, HAND_NEAREST, HAND_QUANTILES
 
+# engine-independent: `make test` runs this file on Spark 4; Spark 3.5 runs the SQL macro = core matrix
+pytestmark = pytest.mark.one_engine
+
 #: The histories below are closed (every partner has arrived): each A row counts, none is censored. Censoring over a
 #: live history is tested apart (test_a_live_history_leaves_out_its_censored_a_rows).
 suggest_windows = functools.partial(suggest_windows_live, complete_history=True)
