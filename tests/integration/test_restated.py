@@ -178,8 +178,9 @@ def failures(project, *tests: str, callbacks=()) -> int:
 
 def test_restated_units_are_named_then_redone(spark, project):
     """A first run over days 1-6, two daily runs; then a B row added with an old arrival, a B row deleted and an
-    A amount changed, all in the next run's read range: the run warns, writes as usual and records the three
-    units; the redo the message names makes each table equal to one run over the current inputs."""
+    A amount changed, all in the next run's read range: with on_restated_input=fail the run writes and records
+    nothing; the default run warns, writes as usual and records the three units; the redo the message names makes
+    each table equal to one run over the current inputs."""
     inputs = Inputs(spark)
     statements: dict[str, list[str]] = {}
     state: dict[str, str] = {}
@@ -238,6 +239,16 @@ def test_restated_units_are_named_then_redone(spark, project):
     changed = next(i for i, r in enumerate(data["a"]) if r[2] == day(8))
     data["a"][changed] = (data["a"][changed][0], Decimal("1.50"), day(8))
     inputs.write(day(9))
+    # fail: nothing written, no record, the units and the command named
+    files = {m: table_files(spark, m) for m in MODELS}
+    records = spark.table(LEDGER).count()
+    failed = run(project, day(9), *MODELS, expect_success=False, inc_join_on_restated_input="fail")
+    message = " ".join(str(r.message) for r in failed.result.results if r.message)
+    assert not failed.success and "on_restated_input=fail: nothing was written" in message, message
+    assert f"b {day(6)} (rows" in message and f"a {day(8)} (rows" in message, message
+    assert {m: table_files(spark, m) for m in MODELS} == files
+    assert spark.table(LEDGER).count() == records
+    # warn (the default): written as usual, every unit recorded
     result = run(project, day(9), *MODELS, "restated_hourly", callbacks=[state_lines_into(state)])
     # a run that finds restated units cannot prove its state is the inputs' now: it reads as without it
     assert state["restated_left"].startswith("not read (restated input units)"), state
@@ -308,7 +319,7 @@ def table_files(spark, model: str) -> list[str]:
     return sorted(spark.table(f"inc_join_it.{model}").inputFiles())
 
 
-@pytest.mark.matrix  # its steps run in make test: fail and redo: test_restated_units_are_named_then_redone
+@pytest.mark.matrix  # fail, warn and redo run in make test: test_restated_units_are_named_then_redone
 def test_fail_writes_nothing_and_redo_repairs_a_chain(spark, project):
     """on_restated_input=fail stops before anything is written, naming the unit and the command; a plain run (warn)
     then writes and records the units; the models that read restated_many's table (directly, and through a view)
