@@ -5,8 +5,6 @@ same path through dbt, with the run's one line and the redo: test_format_restate
 
 from __future__ import annotations
 
-from datetime import date
-
 import pytest
 
 from dbt_inc_join.sql_text.macros import QueryResult, port
@@ -52,7 +50,7 @@ def test_the_files_removed_since_the_recorded_version_are_named_and_counted_befo
         ("2025-01-01", "2025-01-02", 3),
         ("2025-01-02", "2025-01-02", 3),
     ]
-    [removed] = changes["removed"]
+    assert len(changes["removed"]) == 1  # version 1's file
     assert call("_delta_files_gone", run, location, changes["removed"], "3") is None
 
     spark.conf.set("spark.databricks.delta.retentionDurationCheck.enabled", "false")
@@ -66,4 +64,4 @@ def test_the_files_removed_since_the_recorded_version_are_named_and_counted_befo
     # the version the last run read is unreadable now, which is why the check must not time-travel to it
     with pytest.raises(Exception, match=r"(?i)FileNotFound|does not exist|DELTA_"):
         spark.sql(f"SELECT * FROM {TABLE} VERSION AS OF 2").collect()
-    assert removed and date(2025, 1, 2) in {r.RecDate for r in spark.table(TABLE).collect()}
+    assert sorted(r.k for r in spark.table(TABLE).collect()) == [2, 3]
