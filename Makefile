@@ -229,9 +229,9 @@ test-fast: $(STAMP) ## The tests without a Spark job, a dbt invocation or an ins
 	$(BIN)/python -m pytest --durations=5 --no-spark --hypothesis-profile=fast -m "not bench" $(FAST_TESTS)
 
 # The install tier: the package built and installed (wheel, path install, the core where dbt is not installed),
-# the generated macros, the profiles, the jars command, and the README's Delta path from a fresh virtual
-# environment (pip's cache, Maven's local repository).
-test-install: $(STAMP) $(JARS_STAMP) ## Packaging, install and the README's Delta path (tests/packaging)
+# the generated macros, the profiles, the jars command. The README's Delta path from a fresh virtual environment
+# (pip's cache, Maven's local repository) is marked release: `make test-matrix`, or INC_JOIN_MATRIX=1 here.
+test-install: $(STAMP) $(JARS_STAMP) ## Packaging and install (tests/packaging; the README's Delta path: test-matrix)
 	$(TMPDIR_READY) $(BIN)/python $(PYTEST) $(BASETEMP) tests/packaging
 
 test-core: $(STAMP) $(PEER_STAMP) ## The fast loop: the PySpark core without dbt, on Spark 4
