@@ -127,7 +127,7 @@ def one_row_cases():
     for cond in [*sorted(CONDITIONS), *nullable]:
         for i, mode in enumerate(modes):
             marks = [pytest.mark.one_engine] if mode in ("last-left", "aggregate-left", "many-inner") else []
-            if cond in others and turn[cond] != mode or cond in nullable and nullable[i % 2] != cond:
+            if (cond in others and turn[cond] != mode) or (cond in nullable and nullable[i % 2] != cond):
                 marks.append(pytest.mark.matrix)
             cases.append(pytest.param(cond, mode, marks=marks, id=f"{mode}-{cond}"))
     return cases

@@ -7,21 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from dbt_inc_join.sql_text.macros import QueryResult, port
+from dbt_inc_join.sql_text.macros import port, query_runner
 
 pytestmark = pytest.mark.one_format("delta")
 
 TABLE = "formats.files_gone"
-
-
-def _run(spark):
-    """dbt's run_query as the macros call it: a statement's rows and column names."""
-
-    def run(statement: str) -> QueryResult:
-        found = spark.sql(statement)
-        return QueryResult(found.collect(), list(found.columns))
-
-    return run
 
 
 def test_the_files_removed_since_the_recorded_version_are_named_and_counted_before_and_after_vacuum(spark, chosen):
@@ -38,7 +28,7 @@ def test_the_files_removed_since_the_recorded_version_are_named_and_counted_befo
     spark.sql(f"INSERT INTO {TABLE} VALUES (3, DATE'2025-01-05')")  # version 2: what the last run read
     spark.sql(f"DELETE FROM {TABLE} WHERE k = 1")  # version 3: version 1's file removed, k = 2 written again
     location = spark.sql(f"DESCRIBE DETAIL {TABLE}").first().location
-    run, call = _run(spark), port(spark.sql)
+    run, call = query_runner(spark.sql), port(spark.sql)
     side = {"name": "b", "arrival": "RecDate"}
     now = {"relation": TABLE, "format": "delta", "version": "3", "location": location}
 

@@ -201,6 +201,17 @@ class QueryResult:
     column_names: list[str]
 
 
+def query_runner(run_sql: Callable[[str], Any]) -> Callable[[str], QueryResult]:
+    """dbt's ``run_query`` over ``run_sql`` (a statement's text to a DataFrame): what the macros that take a ``run``
+    argument call, and what ``port`` puts in their context."""
+
+    def run_query(statement: str) -> QueryResult:
+        found = run_sql(statement)
+        return QueryResult(found.collect(), list(found.columns))
+
+    return run_query
+
+
 def port(run_sql: Callable[[str], Any], names: Mapping[str, Any] = {}, macros: Mapping[str, Callable[..., Any]] = {},
          warn: Callable[[str], None] = print) -> Callable[..., Any]:  # fmt: skip
     """The core's port to the macros that read or write state: ``port(...)(name, *args)`` renders the macro
@@ -208,11 +219,6 @@ def port(run_sql: Callable[[str], Any], names: Mapping[str, Any] = {}, macros: M
     text to a DataFrame), ``names`` in its context as dbt gives them (``this``, ``is_incremental``, ``var``,
     ``config``, ``model``, ``adapter``, ``execute``, ``flags``, ``exceptions``, ...) and ``macros`` in place of
     the package's own (what dbt read before a Python model's code ran). Each port has a context of its own."""
-
-    def run_query(statement: str) -> QueryResult:
-        found = run_sql(statement)
-        return QueryResult(found.collect(), list(found.columns))
-
     exceptions = SimpleNamespace(raise_compiler_error=_raise_compiler_error, warn=warn)
-    namespace = _namespace({"run_query": run_query, "exceptions": exceptions, **names}, macros)
+    namespace = _namespace({"run_query": query_runner(run_sql), "exceptions": exceptions, **names}, macros)
     return lambda name, *args, **kwargs: getattr(namespace, name)(*args, **kwargs)
