@@ -9,6 +9,8 @@ import pytest
 
 from dbt_inc_join.sql_text.macros import port, query_runner
 
+from ..conftest import vacuum_every_old_file
+
 pytestmark = pytest.mark.one_format("delta")
 
 TABLE = "formats.files_gone"
@@ -43,11 +45,7 @@ def test_the_files_removed_since_the_recorded_version_are_named_and_counted_befo
     assert len(changes["removed"]) == 1  # version 1's file
     assert call("_delta_files_gone", run, location, changes["removed"], "3") is None
 
-    spark.conf.set("spark.databricks.delta.retentionDurationCheck.enabled", "false")
-    try:
-        spark.sql(f"VACUUM {TABLE} RETAIN 0 HOURS")
-    finally:
-        spark.conf.unset("spark.databricks.delta.retentionDurationCheck.enabled")
+    vacuum_every_old_file(spark, TABLE)
     assert call("_delta_files_gone", run, location, changes["removed"], "3") == (
         "is kept, but not every file of that version (of the 1 files removed since, 1 are deleted: VACUUM)"
     )

@@ -25,7 +25,7 @@ import pytest
 from dbt_inc_join import inc_join, inc_join_audit, inc_join_many_audit
 from dbt_inc_join.sql_text import render
 
-from ..conftest import whole_matrix
+from ..conftest import vacuum_every_old_file, whole_matrix
 from .test_restated import (
     LEDGER,
     LEFT,
@@ -368,12 +368,7 @@ def remove_old_files(spark, chosen: str, table: str) -> None:
     if chosen == "iceberg":
         expire_log(spark, chosen, table)
         return
-    check = "spark.databricks.delta.retentionDurationCheck.enabled"
-    spark.conf.set(check, "false")
-    try:
-        spark.sql(f"VACUUM inc_join_it.restated_{table} RETAIN 0 HOURS")
-    finally:
-        spark.conf.unset(check)
+    vacuum_every_old_file(spark, f"inc_join_it.restated_{table}")
 
 
 # the same macros on either format (Delta's VACUUM or Iceberg's expired snapshots remove the files): `make test` runs
