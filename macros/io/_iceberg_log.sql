@@ -5,11 +5,78 @@
 
 {% macro _iceberg_snapshots_sql(relation) %}
   {#- An Iceberg table's snapshots (id, parent, at, operation) and, on every row, the main branch's (main): its
-      version now and its log in one statement. -#}
+      version now and its log in one statement. Then the files each snapshot added and deleted, from its summary
+      (data files, delete files; none where absent): what its manifests must hold (_iceberg_manifest_ranges). -#}
+  {%- set counts = [] -%}
+  {%- for key in ['added-data-files', 'deleted-data-files', 'added-delete-files', 'removed-delete-files'] -%}
+    {%- do counts.append("summary['" ~ key ~ "']") -%}
+  {%- endfor -%}
   {{ return("SELECT CAST(snapshot_id AS STRING) AS id, CAST(parent_id AS STRING) AS parent,"
             ~ " date_format(committed_at, 'yyyy-MM-dd HH:mm:ss') AS at, operation,"
-            ~ " (SELECT CAST(snapshot_id AS STRING) FROM " ~ relation ~ ".refs WHERE name = 'main') AS main"
-            ~ " FROM " ~ relation ~ ".snapshots") }}
+            ~ " (SELECT CAST(snapshot_id AS STRING) FROM " ~ relation ~ ".refs WHERE name = 'main') AS main, "
+            ~ counts | join(', ') ~ " FROM " ~ relation ~ ".snapshots") }}
+{% endmacro %}
+
+{% macro _iceberg_manifests_sql(relation) %}
+  {#- The manifests of the table's current snapshot: (snapshot that wrote it, content, spec, added, existing and
+      deleted data files, delete files, partition summaries as JSON). One manifest list read, whatever the
+      history's length; Iceberg reads partition_summaries whole or not at all. -#}
+  {{ return("SELECT CAST(added_snapshot_id AS STRING) AS snapshot, content, partition_spec_id AS spec,"
+            ~ " added_data_files_count AS added, existing_data_files_count AS existing,"
+            ~ " deleted_data_files_count AS deleted,"
+            ~ " added_delete_files_count + existing_delete_files_count + deleted_delete_files_count AS delete_files,"
+            ~ " to_json(partition_summaries) AS summaries FROM " ~ relation ~ ".manifests") }}
+{% endmacro %}
+
+{% macro _iceberg_arrival_field(information, arrival, time_uom) %}
+  {#- Where a manifest's partition summaries hold the arrival unit: {'spec', 'index'} when the table's default
+      partition spec has the identity of the arrival column, a DATE, and the unit is a day; else none. From the
+      table properties dbt's relation cache shows (current-schema, default-partition-spec). -#}
+  {%- set re = modules.re -%}
+  {%- set spec = re.search('default-partition-spec=(\\{"spec-id":\\d+,"fields":\\[.*?\\]\\})', information or '') -%}
+  {%- set column = re.search('"id":(\\d+),"name":"' ~ re.escape(arrival) ~ '","required":(true|false),"type":"date"',
+                             information or '', re.IGNORECASE) -%}
+  {%- if time_uom != 'day' or spec is none or column is none -%}
+    {{ return(none) }}
+  {%- endif -%}
+  {%- set parsed = fromjson(spec.group(1)) -%}
+  {%- for field in parsed.fields -%}
+    {%- if field['source-id'] == column.group(1) | int and field.transform == 'identity' -%}
+      {{ return({'spec': parsed['spec-id'], 'index': loop.index0}) }}
+    {%- endif -%}
+  {%- endfor -%}
+  {{ return(none) }}
+{% endmacro %}
+
+{% macro _iceberg_manifest_ranges(snapshot, manifests, field) %}
+  {#- The arrival ranges of the files `snapshot` (_iceberg_path_of's) added or deleted, from its own manifests in
+      the current list (_iceberg_manifests_sql's rows), when they hold exactly those files: data manifests of
+      `field`'s spec, without existing entries, whose added and deleted files add up to the snapshot's summary,
+      which names no delete file. Else none: its manifest entries tell (a merged manifest, a snapshot no longer
+      in the list, delete files). -#}
+  {%- set counts = snapshot.get('files') -%}
+  {%- if field is none or counts is none or (counts[2] or 0) | int or (counts[3] or 0) | int -%}
+    {{ return(none) }}
+  {%- endif -%}
+  {%- set ranges = [] -%}
+  {%- set total = namespace(added=0, deleted=0) -%}
+  {%- for row in manifests if row[0] == snapshot.version -%}
+    {%- if row[1] | int != 0 or row[2] | int != field.spec or row[4] | int != 0 or row[6] | int != 0 -%}
+      {{ return(none) }}
+    {%- endif -%}
+    {%- set total.added = total.added + row[3] | int -%}
+    {%- set total.deleted = total.deleted + row[5] | int -%}
+    {%- set bound = fromjson(row[7])[field.index] -%}
+    {%- if bound.lower_bound is none or bound.upper_bound is none -%}
+      {{ return(none) }}
+    {%- endif -%}
+    {%- do ranges.append({'lower': bound.lower_bound[:10] ~ ' 00:00:00', 'upper': bound.upper_bound[:10] ~ ' 00:00:00',
+                          'version': snapshot.version}) -%}
+  {%- endfor -%}
+  {%- if total.added != (counts[0] or 0) | int or total.deleted != (counts[1] or 0) | int -%}
+    {{ return(none) }}
+  {%- endif -%}
+  {{ return(ranges) }}
 {% endmacro %}
 
 {% macro _iceberg_path_of(rows, then, now) %}
@@ -19,7 +86,8 @@
       'gone': true when a snapshot on the way is no longer kept (expired)}. -#}
   {%- set known = {} -%}
   {%- for row in rows -%}
-    {%- do known.update({row[0]: {'version': row[0], 'parent': row[1], 'at': row[2], 'operation': row[3]}}) -%}
+    {%- do known.update({row[0]: {'version': row[0], 'parent': row[1], 'at': row[2], 'operation': row[3],
+                                  'files': (row | list)[5:9] if row | length > 5 else none}}) -%}
   {%- endfor -%}
   {%- set lineage = {then: [], now: []} -%}
   {%- set broken = namespace(value=false) -%}
@@ -45,7 +113,9 @@
     {%- for id in lineage[start] -%}
       {%- set walk.before_common = walk.before_common and id != common -%}
       {%- if walk.before_common and known[id].operation != 'replace' and id not in changed | map(attribute='version') | list -%}
-        {%- do changed.append({'version': id, 'at': known[id].at, 'operation': known[id].operation}) -%}
+        {%- set entry = {'version': id, 'at': known[id].at, 'operation': known[id].operation} -%}
+        {%- if known[id].files is not none -%}{%- do entry.update({'files': known[id].files}) -%}{%- endif -%}
+        {%- do changed.append(entry) -%}
       {%- endif -%}
     {%- endfor -%}
   {%- endfor -%}

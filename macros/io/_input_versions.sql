@@ -35,11 +35,12 @@
 {% endmacro %}
 
 {% macro _table_facts(relation) %}
-  {#- {'format': 'delta' or 'iceberg' for a table in that format, 'location'}, from dbt-spark's relation cache: its
+  {#- {'format': 'delta' or 'iceberg' for a table in that format, 'location', 'information': the cache's text}, from
+      dbt-spark's relation cache: its
       provider, and for an Iceberg table in Iceberg's SparkSessionCatalog (which SHOW TABLE EXTENDED shows with
       provider hive) the table property table_type=ICEBERG; the location from its `Location:` line (none when
       absent). Format none for a view, a parquet table, or a relation dbt does not find (a CTE of a unit test). -#}
-  {%- set facts = {'format': none, 'location': none} -%}
+  {%- set facts = {'format': none, 'location': none, 'information': none} -%}
   {%- if relation is string or relation.identifier is none -%}
     {{ return(facts) }}
   {%- endif -%}
@@ -49,6 +50,7 @@
     {{ return(facts) }}
   {%- endif -%}
   {%- set information = found.information or '' -%}
+  {%- do facts.update({'information': information}) -%}
   {%- if found.is_delta -%}
     {%- do facts.update({'format': 'delta'}) -%}
   {%- elif found.is_iceberg or 'TABLE_TYPE=ICEBERG' in information | upper -%}
@@ -84,6 +86,9 @@
       {%- do found.logs[row[0]].rows.append(row[1:]) -%}
     {%- endfor -%}
   {%- endfor -%}
+  {%- for row in rows.get('iceberg_manifests') or [] -%}
+    {%- do found.logs[row[0]].manifests.append(row[1:]) -%}
+  {%- endfor -%}
   {%- for entry in found.versions if entry.version is none -%}
     {%- set log = found.logs[entry.input] -%}
     {%- if entry.format == 'delta' -%}
@@ -108,7 +113,7 @@
       'parts': [(format, query)] for _one_statement}: one query per format for all its inputs, each row led by
       its input's name. Versions that no log gives are asked here (DESCRIBE HISTORY). -#}
   {%- set state = {'versions': [], 'logs': {}, 'relation_of': {}, 'parts': []} -%}
-  {%- set queries = {'delta': [], 'iceberg': []} -%}
+  {%- set queries = {'delta': [], 'iceberg': [], 'iceberg_manifests': []} -%}
   {%- for side in sides -%}
     {%- set facts = dbt_inc_join._table_facts(side.relation) -%}
     {%- if facts.format is not none -%}
@@ -119,7 +124,13 @@
                        'location': facts.location} -%}
       {%- if facts.format == 'iceberg' -%}
         {%- do queries.iceberg.append("SELECT '" ~ side.name ~ "' AS input, * FROM (" ~ dbt_inc_join._iceberg_snapshots_sql(relation) ~ ")") -%}
-        {%- do state.logs.update({side.name: {'since': since, 'rows': []}}) -%}
+        {#- where a manifest's partition summaries give the arrival units, the current manifests ride along: a
+            daily append's own manifest then names its units without a read of its entries -#}
+        {%- set field = dbt_inc_join._iceberg_arrival_field(facts.get('information'), side.arrival, time_uom) if since else none -%}
+        {%- if field is not none -%}
+          {%- do queries.iceberg_manifests.append("SELECT '" ~ side.name ~ "' AS input, * FROM (" ~ dbt_inc_join._iceberg_manifests_sql(relation) ~ ")") -%}
+        {%- endif -%}
+        {%- do state.logs.update({side.name: {'since': since, 'rows': [], 'manifests': [], 'field': field}}) -%}
       {%- elif since and facts.location -%}
         {%- set led = "SELECT '" ~ side.name ~ "' AS input, * FROM " -%}
         {%- set past = since | int + dbt_inc_join._delta_named_commits() -%}
@@ -132,7 +143,7 @@
       {%- do state.versions.append(entry) -%}
     {%- endif -%}
   {%- endfor -%}
-  {%- for file_format in ['delta', 'iceberg'] if queries[file_format] -%}
+  {%- for file_format in ['delta', 'iceberg', 'iceberg_manifests'] if queries[file_format] -%}
     {%- do state.parts.append((file_format, queries[file_format] | join('\nUNION ALL\n'))) -%}
   {%- endfor -%}
   {{ return(state) }}

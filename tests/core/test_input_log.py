@@ -5,6 +5,8 @@ tests/integration/test_format_restated.py."""
 
 from __future__ import annotations
 
+import json
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -190,6 +192,54 @@ def test_the_iceberg_snapshots_between_two_versions_are_those_either_has_and_the
     found = render("_iceberg_path_of", snapshots(*rows), then, now)
     assert not found["gone"]
     assert sorted(s["version"] for s in found["snapshots"]) == sorted(expected)
+
+
+# dbt's relation cache text of an Iceberg table partitioned by its arrival column (its table properties, shortened)
+INFORMATION = (
+    'Table Properties: [current-schema={"type":"struct","schema-id":0,"fields":[{"id":1,"name":"k","required":false,'
+    '"type":"int"},{"id":2,"name":"RecDate","required":false,"type":"date"}]}, default-partition-spec={"spec-id":3,'
+    '"fields":[{"name":"k_bucket","transform":"bucket[4]","source-id":1,"field-id":1000},{"name":"RecDate",'
+    '"transform":"identity","source-id":2,"field-id":1001}]}, format=iceberg/parquet]'
+)
+
+
+def test_the_partition_field_of_the_arrival_is_found_when_it_is_its_identity_and_a_day():
+    assert render("_iceberg_arrival_field", INFORMATION, "recdate", "day") == {"spec": 3, "index": 1}
+    assert render("_iceberg_arrival_field", INFORMATION, "RecDate", "hour") is None
+    assert render("_iceberg_arrival_field", INFORMATION, "k", "day") is None  # not a date, not its identity
+    assert render("_iceberg_arrival_field", INFORMATION.replace('"identity"', '"day"'), "RecDate", "day") is None
+    assert render("_iceberg_arrival_field", "", "RecDate", "day") is None  # nothing cached: the entries tell
+
+
+def manifest(snapshot: str, lower: str, upper: str, added=1, deleted=0, existing=0, content=0, spec=3, deletes=0):
+    """A row of _iceberg_manifests_sql: partition summaries of the bucket field, then the arrival's."""
+    summaries = json.dumps([{"lower_bound": "0", "upper_bound": "3"}, {"lower_bound": lower, "upper_bound": upper}])
+    return [snapshot, content, spec, added, existing, deleted, deletes, summaries]
+
+
+def test_a_snapshot_s_own_manifests_give_its_units_only_when_they_hold_exactly_its_files():
+    field = {"spec": 3, "index": 1}
+    snapshot = {"version": "7", "files": ["2", "1", None, None]}  # its summary: 2 files added, 1 deleted
+    own = [manifest("7", "2025-03-09", "2025-03-09", added=2), manifest("7", "2025-03-01", "2025-03-02", 0, 1)]
+    others = [manifest("6", "2025-03-08", "2025-03-08")]
+    assert render("_iceberg_manifest_ranges", snapshot, own + others, field) == [
+        {"lower": "2025-03-09 00:00:00", "upper": "2025-03-09 00:00:00", "version": "7"},
+        {"lower": "2025-03-01 00:00:00", "upper": "2025-03-02 00:00:00", "version": "7"},
+    ]
+    # else its entries tell: a file missing (its manifest merged into a later one), existing entries, a delete
+    # manifest or delete files in its summary, another spec, no bounds, no summary counts, no field
+    unbounded = [*own[1][:7], json.dumps([{}, {"lower_bound": None, "upper_bound": None}])]
+    for second in ([], [manifest("7", "2025-03-01", "2025-03-02", 0, 1, existing=4)],
+                   [manifest("7", "2025-03-01", "2025-03-02", 0, 1, content=1)],
+                   [manifest("7", "2025-03-01", "2025-03-02", 0, 1, spec=2)],
+                   [manifest("7", "2025-03-01", "2025-03-02", 0, 1, deletes=1)], [unbounded]):  # fmt: skip
+        assert render("_iceberg_manifest_ranges", snapshot, [own[0], *second], field) is None, second
+    with_deletes = {"version": "7", "files": ["2", "1", "1", None]}
+    assert render("_iceberg_manifest_ranges", with_deletes, own, field) is None
+    assert render("_iceberg_manifest_ranges", {"version": "7"}, own, field) is None
+    assert render("_iceberg_manifest_ranges", snapshot, own, None) is None
+    # a snapshot that added and deleted nothing (its summary says so) has no range
+    assert render("_iceberg_manifest_ranges", {"version": "8", "files": ["0", None, None, None]}, own, field) == []
 
 
 def test_candidate_ranges_are_clipped_to_what_was_read_before_the_read_range_and_merged():
