@@ -28,7 +28,7 @@ pytestmark = pytest.mark.dbt
 REPO = Path(__file__).resolve().parents[2]
 LEDGER = "inc_join_it.dbt_inc_join_runs"
 LONG_FIRST_DAY = date(2025, 1, 1)
-LONG_DAYS = 10  # the days of the long models (every JoinType of how = full appears by then: 1-6, then 4 daily runs)
+LONG_DAYS = 8  # the days of the long models (every JoinType of how = full appears by then: 1-6, then 2 daily runs)
 LONG_FIRST_RUN = 6  # their first run is on day 6 (a first run over the days loaded by then), then one a day
 LONG_RUNS = LONG_DAYS - LONG_FIRST_RUN + 1
 
@@ -111,7 +111,7 @@ LONG_MODELS = {
 
 def test_daily_runs_with_four_threads_ledger_and_tables_agree(spark, project):
     """Four models (SQL and Python, left/full/inner with late matches) and a model of several inputs, run first on
-    day 6 and then every day to day 10 with threads = 4, so their post-hooks write the ledger at the same time:
+    day 6 and then every day to day 8 with threads = 4, so their post-hooks write the ledger at the same time:
     every run is recorded once, the windows of each table tile the period, and each table equals the core over
     the period."""
     days = [LONG_FIRST_DAY + timedelta(days=i) for i in range(LONG_FIRST_RUN - 1, LONG_DAYS)]
