@@ -339,14 +339,17 @@ def _proc(name: str, key: str, otherwise: str) -> str:
     return next((line.split(":", 1)[1].strip() for line in lines if line.startswith(key)), otherwise)
 
 
+OUTSIDE = "(a directory outside the repository)"
+
+
 def _portable(value):
-    """A config value as JSON: tuples as lists, paths inside the repository relative to it (results are
-    committed, and no machine's paths belong in the repository)."""
+    """A config value as JSON: tuples as lists, paths inside the repository relative to it, any other path as
+    OUTSIDE (results are committed, and no machine's paths belong in the repository)."""
     if isinstance(value, tuple):
         return list(value)
     if isinstance(value, Path):
         resolved = value.resolve()
-        return str(resolved.relative_to(BENCH.parent)) if resolved.is_relative_to(BENCH.parent) else str(value)
+        return str(resolved.relative_to(BENCH.parent)) if resolved.is_relative_to(BENCH.parent) else OUTSIDE
     return value
 
 
