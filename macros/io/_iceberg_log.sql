@@ -70,8 +70,11 @@
     {%- if bound.lower_bound is none or bound.upper_bound is none -%}
       {{ return(none) }}
     {%- endif -%}
-    {%- do ranges.append({'lower': bound.lower_bound[:10] ~ ' 00:00:00', 'upper': bound.upper_bound[:10] ~ ' 00:00:00',
-                          'version': snapshot.version}) -%}
+    {%- set days = [] -%}
+    {%- for text in [bound.lower_bound, bound.upper_bound] -%}
+      {%- do days.append(dbt_inc_join._unit_text(modules.datetime.date.fromisoformat(text[:10]))) -%}
+    {%- endfor -%}
+    {%- do ranges.append({'lower': days[0], 'upper': days[1], 'version': snapshot.version}) -%}
   {%- endfor -%}
   {%- if total.added != (counts[0] or 0) | int or total.deleted != (counts[1] or 0) | int -%}
     {{ return(none) }}
