@@ -1,6 +1,7 @@
 """What `make test-coverage` measures in every Python process of the suite (dbt's, Spark's workers, the fault
 drivers): line coverage of the package (coverage.py, started by COVERAGE_PROCESS_START) and the package's Jinja
-macros called (INC_JOIN_MACRO_TRACE: each process appends `name<TAB>calls` lines to a file of its own there).
+macros called (INC_JOIN_MACRO_TRACE: each process appends `name<TAB>calls<TAB>test` lines to a file of its own
+there), both per test (test_context: coverage.py's context, and the trace's third column).
 
 A .pth file in each test venv imports this module (the target writes it); it is never imported by the package.
 jinja2's Macro._invoke runs for every macro call, dbt's (a MacroGenerator calls the compiled macro) and the core's
@@ -15,23 +16,32 @@ import os
 from typing import Any
 
 
+def test_context() -> str:
+    """The test this process works for, as `<leg> <test id>`: pytest names the running test in PYTEST_CURRENT_TEST,
+    which a process the test starts inherits, and tests/conftest.py names the leg; '' outside a test."""
+    current = os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" (", 1)[0]
+    return f"{os.environ.get('INC_JOIN_COVERAGE_LEG', '')} {current}".strip() if current else ""
+
+
 def _start_coverage() -> None:
     if os.environ.get("COVERAGE_PROCESS_START"):
         with contextlib.suppress(ImportError):  # a venv without coverage (the install tier's fresh ones)
             import coverage
 
-            coverage.process_startup()
+            started = coverage.process_startup()
+            if started is not None and test_context():  # a process a test started: its lines are that test's
+                started.switch_context(test_context())
 
 
 def _trace_macros(folder: str) -> None:
     import jinja2.runtime
 
-    called: collections.Counter[str] = collections.Counter()
+    called: collections.Counter[tuple[str, str]] = collections.Counter()
     invoke = jinja2.runtime.Macro._invoke
 
     def counted(self: Any, arguments: Any, autoescape: Any) -> Any:
         # dbt and sql_text.macros compile each macro under this prefix
-        called[(self.name or "").removeprefix("dbt_macro__")] += 1  # a call block's macro has no name
+        called[((self.name or "").removeprefix("dbt_macro__"), test_context())] += 1  # a call block's has no name
         return invoke(self, arguments, autoescape)
 
     jinja2.runtime.Macro._invoke = counted  # type: ignore[method-assign]
@@ -39,7 +49,7 @@ def _trace_macros(folder: str) -> None:
     def write() -> None:
         os.makedirs(folder, exist_ok=True)
         with open(os.path.join(folder, f"macros-{os.getpid()}.tsv"), "a", encoding="utf-8") as out:
-            out.writelines(f"{name}\t{n}\n" for name, n in called.items())
+            out.writelines(f"{name}\t{n}\t{test}\n" for (name, test), n in called.items())
 
     atexit.register(write)
 

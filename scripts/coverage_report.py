@@ -1,6 +1,7 @@
 """The report of `make test-coverage`: line coverage of src/dbt_inc_join (coverage.py's combined data) and the
 package's macros called by the suite (harness/coverage_hook.py's traces), per macros/ folder, with the ones
-never called listed.
+never called listed; then the longest tests (the legs' JUnit XML) with the src lines and macros that no other
+test of the suite reaches: a long test that reaches none only repeats what others run.
 
     python scripts/coverage_report.py DATA_DIR
 """
@@ -27,13 +28,69 @@ def defined_macros(root: Path) -> dict[str, str]:
     return found
 
 
-def called_macros(folder: Path) -> collections.Counter[str]:
-    called: collections.Counter[str] = collections.Counter()
+def macro_calls(folder: Path) -> list[tuple[str, int, str]]:
+    """(macro, calls, test) of every trace line (test: '' outside a test)."""
+    found = []
     for trace in folder.glob("macros-*.tsv"):
         for line in trace.read_text(encoding="utf-8").splitlines():
-            name, _, count = line.partition("\t")
-            called[name.removeprefix("dbt_macro__")] += int(count or 0)
+            name, count, test = (line.split("\t") + ["", ""])[:3]
+            found.append((name.removeprefix("dbt_macro__"), int(count or 0), test))
+    return found
+
+
+def called_macros(folder: Path) -> collections.Counter[str]:
+    called: collections.Counter[str] = collections.Counter()
+    for name, count, _ in macro_calls(folder):
+        called[name] += count
     return called
+
+
+def only_reached_by(reached: dict[object, set[str]]) -> collections.Counter[str]:
+    """test -> how many of the items (lines, macros) it alone reaches; `reached`: item -> the tests that reach it."""
+    alone: collections.Counter[str] = collections.Counter()
+    for tests in reached.values():
+        if len(tests) == 1:
+            alone[next(iter(tests))] += 1
+    return alone
+
+
+def test_times(junit: Path) -> dict[str, float]:
+    """'<leg> <test id>' -> seconds, from every leg's JUnit XML (tests/conftest.py names the leg after it)."""
+    import xml.etree.ElementTree as ElementTree
+
+    times = {}
+    for path in junit.glob("*.xml"):
+        for case in ElementTree.parse(path).getroot().iter("testcase"):
+            parts = case.get("classname", "").split(".")
+            classes = [part for part in parts if part[:1].isupper()]  # a test class: module::Class::name
+            module = "/".join(parts[: len(parts) - len(classes)])
+            test = "::".join([f"{module}.py", *classes, case.get("name", "")])
+            times[f"{path.stem} {test}"] = float(case.get("time", 0))
+    return times
+
+
+def unique_table(data_file: Path, traces: Path, junit: Path, longest: int = 25) -> list[str]:
+    """The longest tests, each with the src lines and the package macros that no other test reaches."""
+    from coverage import CoverageData
+
+    data = CoverageData(basename=str(data_file))
+    data.read()
+    src = str(ROOT / "src" / "dbt_inc_join")
+    lines: dict[object, set[str]] = {}
+    for path in data.measured_files():
+        if path.startswith(src):
+            for number, contexts in data.contexts_by_lineno(path).items():
+                lines[(path, number)] = set(contexts)
+    defined = defined_macros(ROOT / "macros")
+    macros: dict[object, set[str]] = collections.defaultdict(set)
+    for name, _, test in macro_calls(traces):
+        if name in defined:  # the package's, not dbt's own
+            macros[name].add(test)
+    own_lines, own_macros = only_reached_by(lines), only_reached_by(macros)
+    rows = ["| test (leg) | s | src lines only it runs | macros only it calls |", "|---|---:|---:|---:|"]
+    for test, seconds in sorted(test_times(junit).items(), key=lambda item: -item[1])[:longest]:
+        rows.append(f"| {test} | {seconds:.0f} | {own_lines[test]} | {own_macros[test]} |")
+    return rows
 
 
 def macro_table(defined: dict[str, str], called: collections.Counter[str]) -> list[str]:
@@ -63,6 +120,7 @@ def main() -> int:
     only_src = f"--include={ROOT / 'src' / 'dbt_inc_join'}/*"
     subprocess.run([*coverage, "report", f"--rcfile={rc}", only_src, "--sort=cover"], check=True, cwd=data)
     print("\n".join(macro_table(defined_macros(ROOT / "macros"), called_macros(data / "macros"))))
+    print("\n".join(unique_table(data / ".coverage", data / "macros", ROOT / ".pytest-tmp" / "junit")))
     return 0
 
 

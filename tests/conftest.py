@@ -164,7 +164,31 @@ def ansi_setting():
     return value or None
 
 
+def _coverage_running():
+    """The coverage collector of this process under `make test-coverage` (harness/coverage_hook.py), else None."""
+    if not os.environ.get("COVERAGE_PROCESS_START"):
+        return None
+    import coverage
+
+    return coverage.Coverage.current()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    """`make test-coverage`: the lines this process runs from a test's set-up to its teardown are that test's, under
+    the name harness/coverage_hook.py gives the processes the test starts (a shared fixture counts for the first
+    test that asks for it)."""
+    running = _coverage_running()
+    if running is not None:
+        running.switch_context(f"{os.environ.get('INC_JOIN_COVERAGE_LEG', '')} {item.nodeid}".strip())
+    yield
+    if running is not None:
+        running.switch_context("")
+
+
 def pytest_configure(config):
+    if _coverage_running() is not None and config.option.xmlpath:  # the leg, named after its JUnit XML
+        os.environ.setdefault("INC_JOIN_COVERAGE_LEG", Path(config.option.xmlpath).stem)
     expected = os.environ.get("INC_JOIN_EXPECT_SPARK")
     if expected:
         import pyspark
