@@ -16,11 +16,17 @@ import os
 from typing import Any
 
 
+def context_name(test_id: str, leg: str | None = None) -> str:
+    """A test's name in the coverage data and the macro traces: `<leg> <test id>` (the leg: INC_JOIN_COVERAGE_LEG,
+    which tests/conftest.py sets from the leg's JUnit XML, or `leg`)."""
+    return f"{os.environ.get('INC_JOIN_COVERAGE_LEG', '') if leg is None else leg} {test_id}".strip()
+
+
 def test_context() -> str:
-    """The test this process works for, as `<leg> <test id>`: pytest names the running test in PYTEST_CURRENT_TEST,
-    which a process the test starts inherits, and tests/conftest.py names the leg; '' outside a test."""
+    """The test this process works for: pytest names the running test in PYTEST_CURRENT_TEST, which a process the
+    test starts inherits; '' outside a test."""
     current = os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" (", 1)[0]
-    return f"{os.environ.get('INC_JOIN_COVERAGE_LEG', '')} {current}".strip() if current else ""
+    return context_name(current) if current else ""
 
 
 def _start_coverage() -> None:
@@ -54,7 +60,8 @@ def _trace_macros(folder: str) -> None:
     atexit.register(write)
 
 
-_start_coverage()
-if os.environ.get("INC_JOIN_MACRO_TRACE"):
-    with contextlib.suppress(ImportError):  # no jinja2 in this process's environment
-        _trace_macros(os.environ["INC_JOIN_MACRO_TRACE"])
+if __name__ != "harness.coverage_hook":  # run by the .pth file; imported (for context_name), it starts nothing
+    _start_coverage()
+    if os.environ.get("INC_JOIN_MACRO_TRACE"):
+        with contextlib.suppress(ImportError):  # no jinja2 in this process's environment
+            _trace_macros(os.environ["INC_JOIN_MACRO_TRACE"])

@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # harness/ (repository only, not installed)
 _MACRO = re.compile(r"{%-?\s*macro\s+(\w+)\s*\(")
 
 
@@ -58,6 +59,8 @@ def test_times(junit: Path) -> dict[str, float]:
     """'<leg> <test id>' -> seconds, from every leg's JUnit XML (tests/conftest.py names the leg after it)."""
     import xml.etree.ElementTree as ElementTree
 
+    from harness.coverage_hook import context_name
+
     times = {}
     for path in junit.glob("*.xml"):
         for case in ElementTree.parse(path).getroot().iter("testcase"):
@@ -65,7 +68,7 @@ def test_times(junit: Path) -> dict[str, float]:
             classes = [part for part in parts if part[:1].isupper()]  # a test class: module::Class::name
             module = "/".join(parts[: len(parts) - len(classes)])
             test = "::".join([f"{module}.py", *classes, case.get("name", "")])
-            times[f"{path.stem} {test}"] = float(case.get("time", 0))
+            times[context_name(test, leg=path.stem)] = float(case.get("time", 0))
     return times
 
 

@@ -180,7 +180,9 @@ def pytest_runtest_protocol(item, nextitem):
     test that asks for it)."""
     running = _coverage_running()
     if running is not None:
-        running.switch_context(f"{os.environ.get('INC_JOIN_COVERAGE_LEG', '')} {item.nodeid}".strip())
+        from harness.coverage_hook import context_name
+
+        running.switch_context(context_name(item.nodeid))
     yield
     if running is not None:
         running.switch_context("")
