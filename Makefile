@@ -20,10 +20,8 @@ PYTEST = -m pytest --durations=15 --junitxml=.pytest-tmp/junit/$@.xml
 DBT_ENGINE := tests/integration/test_engine.py
 DBT_PIPELINE := tests/integration/test_dbt_pipeline.py
 DBT_MATRIX := tests/integration/test_sql_matches_core.py
-# The run ledger (spec §13) and restated inputs (spec §14): a leg of their own on Spark 4; the chunked first run runs
-# on Spark 3.5.
-DBT_LEDGER := tests/integration/test_ledger.py
-DBT_RESTATED := tests/integration/test_restated.py
+# The run ledger (spec §13) and restated inputs (spec §14) in Delta Lake and Iceberg; the chunked first run runs on
+# Spark 3.5.
 DBT_FORMAT_LEDGER := tests/integration/test_format_ledger.py
 DBT_FORMAT_RESTATED := tests/integration/test_format_restated.py
 DBT_CHUNKED := tests/integration/test_ledger.py::test_a_chunked_first_run_equals_the_one_shot_table
@@ -34,7 +32,7 @@ DBT_UNIT := tests/integration/test_unit_tests.py
 DBT_OPEN_STATE := tests/integration/test_open_state.py
 
 .PHONY: help demo check generate test test-fast test-core test-install test-matrix test-faults test-coverage pictures java \
-	integration-deps test-spark4-dbt test-spark4-thrift test-spark4-ledger test-spark4-core \
+	integration-deps test-spark4-dbt test-spark4-thrift test-spark4-core \
 	test-cluster test-spark4-cluster test-spark4-adapter test-spark4-adapter-without test-spark4-ansi-dbt \
 	test-spark35 test-formats test-formats-extra test-delta-spark41 test-iceberg-spark41 \
 	test-delta-spark35 test-thrift-delta jars clean-state bench bench-quick bench-peer thrift-server thrift-server-stop
@@ -51,8 +49,7 @@ demo: $(STAMP) ## The worked example as a dbt pipeline on the embedded Spark (th
 # dbt's adapter suite. `make test` runs each value at least once, combined pairwise:
 #   leg                 engine  ANSI (core / dbt)  format    connection
 #   spark4-core         4.3     on                 parquet   session
-#   spark4-dbt          4.3     - / off            parquet   session
-#   spark4-ledger       4.3     - / off            parquet   session (kills drawn)
+#   spark4-dbt          4.3     - / off            parquet   session (kills drawn)
 #   spark35             3.5     off / off          parquet   session (the core, the SQL macro = core matrix)
 #   delta-spark41       4.1     - / off            delta     session (kills drawn; no daily pipeline)
 #   iceberg-spark41     4.1     - / off            iceberg   session (kills drawn)
@@ -81,25 +78,24 @@ TMPDIR_READY := mkdir -p .pytest-tmp/junit &&
 # the two cores stay busy until the last short legs (TEST_LEGS' order: the legs' times in the last runs' JUnit XML,
 # .pytest-tmp/junit/). --output-sync prints each leg's output in one piece when it ends. The environments and the
 # jars are fetched before the legs.
-TEST_LEGS := test-spark4-dbt test-spark4-ledger test-iceberg-spark41 test-spark4-core test-delta-spark41 \
-	test-delta-spark35 test-spark35 test-thrift-delta test-spark4-cluster test-spark4-adapter test-install check
+TEST_LEGS := test-spark4-dbt test-spark4-core test-iceberg-spark41 test-delta-spark35 test-spark35 \
+	test-thrift-delta test-spark4-cluster test-delta-spark41 test-spark4-adapter test-install check
+# One seed for every leg, so the fault tests that draw among themselves across legs (tests/conftest.py) run one test.
+FAULT_SEED_OR_NEW = $${INC_JOIN_FAULT_SEED:-$$($(BIN)/python -c 'import random; print(random.randrange(10**6))')}
 test: java ## check and every leg, two at a time (make test-matrix: every combination)
 	$(MAKE) --no-print-directory -j4 $(STAMP) $(STAMP35) $(STAMPF) $(JARS_STAMP)
 	$(MAKE) --no-print-directory $(PEER_STAMP) integration-deps
-	$(MAKE) --no-print-directory -j2 --output-sync=target $(TEST_LEGS)
+	INC_JOIN_FAULT_SEED=$(FAULT_SEED_OR_NEW) $(MAKE) --no-print-directory -j2 --output-sync=target $(TEST_LEGS)
 
 # The integration project's package link (dbt_packages/dbt_inc_join -> ..), made once before the legs start.
 integration-deps: $(STAMP)
 	cd integration_tests && ../$(BIN)/dbt deps --project-dir .
 
-test-spark4: test-spark4-dbt test-spark4-thrift test-spark4-ledger test-spark4-core ## The whole suite on Spark 4 (pyspark 4.3), parquet
+test-spark4: test-spark4-dbt test-spark4-thrift test-spark4-core ## The whole suite on Spark 4 (pyspark 4.3), parquet
 
 test-spark4-dbt: $(STAMP)
-	$(TMPDIR_READY) $(SPARK4) $(BASETEMP) tests/integration --ignore=$(DBT_LEDGER) --ignore=$(DBT_RESTATED) \
-		--ignore=$(DBT_FORMAT_LEDGER) --ignore=$(DBT_FORMAT_RESTATED) --ignore=$(DBT_MATRIX)
-
-test-spark4-ledger: $(STAMP)
-	$(TMPDIR_READY) $(SPARK4) $(BASETEMP) $(DBT_LEDGER) $(DBT_RESTATED) --deselect $(DBT_CHUNKED)
+	$(TMPDIR_READY) $(SPARK4) $(BASETEMP) tests/integration --ignore=$(DBT_FORMAT_LEDGER) --ignore=$(DBT_FORMAT_RESTATED) \
+		--ignore=$(DBT_MATRIX) --deselect $(DBT_CHUNKED)
 
 # The core suite and the README's examples; the benchmark's quick mode (marker bench) is `make bench-quick`'s.
 test-spark4-core: $(STAMP) $(PEER_STAMP)
@@ -151,13 +147,13 @@ test-delta-spark41: $(STAMPF) $(JARS_STAMP)
 
 # Iceberg leaves the race of two `merge` runs (ledger_replace, marker matrix) to test-formats-extra: Iceberg's own
 # validation refuses the later commit there; the race of two insert_overwrite runs, which the package's check refuses,
-# stays.
+# is one of the fault tests `make test` draws from.
 CONCURRENT_MERGE := tests/formats/test_concurrent_runs.py::test_two_runs_of_one_window_at_once_one_commits_the_other_fails[ledger_replace]
 test-iceberg-spark41: $(STAMPF) $(JARS_STAMP)
 	$(TMPDIR_READY) INC_JOIN_TABLE_FORMAT=iceberg $(SPARK41_FORMATS) $(BASETEMP) $(FORMAT_TESTS_41)
 
 test-formats-extra: $(STAMPF) $(JARS_STAMP) ## Two merge runs at once on Iceberg (left out of make test)
-	$(TMPDIR_READY) INC_JOIN_MATRIX=1 INC_JOIN_TABLE_FORMAT=iceberg $(SPARK41_FORMATS) $(BASETEMP) \
+	$(TMPDIR_READY) INC_JOIN_MATRIX=1 INC_JOIN_FAULTS=all INC_JOIN_TABLE_FORMAT=iceberg $(SPARK41_FORMATS) $(BASETEMP) \
 		"$(CONCURRENT_MERGE)"
 
 # Delta on Spark 3.5 runs with ANSI on: the suite's daily pipeline on Spark 3.5 with ANSI on.
@@ -193,14 +189,15 @@ test-matrix: $(STAMP) $(STAMP35) $(STAMPF) $(JARS_STAMP) $(PEER_STAMP) integrati
 	done
 	$(MAKE) --no-print-directory test-cluster test-spark4-thrift test-thrift-delta test-spark4-adapter test-formats-extra
 
-# Every kill point of the fault tests (marker fault), on parquet, Delta and Iceberg, and every cluster fault;
-# `make test` draws one of each test's moments (the seed is in each leg's header).
+# Every kill point of the fault tests (marker fault), on parquet, Delta and Iceberg, the race of two runs on Iceberg,
+# and every cluster fault; `make test` draws one test of each group of tests/conftest.py's FAULT_DRAWS and one of its
+# moments (the seed is in each leg's header).
 test-faults: $(STAMP) $(STAMPF) $(JARS_STAMP) integration-deps ## Every kill point of the fault tests
 	$(TMPDIR_READY) INC_JOIN_FAULTS=all $(SPARK4) --basetemp=.pytest-tmp/$@-parquet -m fault tests/integration
 	INC_JOIN_FAULTS=all INC_JOIN_TABLE_FORMAT=delta $(SPARK41_FORMATS) --basetemp=.pytest-tmp/$@-delta -m fault \
 		$(DBT_FORMAT_LEDGER)
 	INC_JOIN_FAULTS=all INC_JOIN_TABLE_FORMAT=iceberg $(SPARK41_FORMATS) --basetemp=.pytest-tmp/$@-iceberg -m fault \
-		$(DBT_FORMAT_LEDGER)
+		$(DBT_FORMAT_LEDGER) tests/formats/test_concurrent_runs.py
 	$(MAKE) --no-print-directory test-cluster
 
 # make test's legs measured: line coverage of src/dbt_inc_join in every Python process (coverage.py, started by a
@@ -216,14 +213,14 @@ test-coverage: $(STAMP) $(STAMP35) $(STAMPF) $(JARS_STAMP) $(PEER_STAMP) integra
 			> $$($$venv/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/inc_join_coverage.pth; \
 	done
 	INC_JOIN_COVERAGE_HOOK=$(abspath harness/coverage_hook.py) COVERAGE_PROCESS_START=$(abspath $(COVERAGE_DATA))/coveragerc \
-		INC_JOIN_MACRO_TRACE=$(abspath $(COVERAGE_DATA))/macros \
+		INC_JOIN_MACRO_TRACE=$(abspath $(COVERAGE_DATA))/macros INC_JOIN_FAULT_SEED=$(FAULT_SEED_OR_NEW) \
 		$(MAKE) --no-print-directory -j2 --output-sync=target $(TEST_LEGS)
 	$(BIN)/python scripts/coverage_report.py $(COVERAGE_DATA)
 
 # The fast tier: every test that needs no Spark job, no dbt invocation and no install (tests/conftest.py's
 # --no-spark leaves out the tests whose fixtures include `spark` and those marked `dbt` or `spark`): the shared
 # tables, the messages, the macros rendered with jinja2, the pure rules, the benchmark's arithmetic. No JVM starts.
-FAST_TESTS := tests/core tests/bench tests/test_readme_examples.py tests/test_docs_examples.py
+FAST_TESTS := tests/core tests/bench tests/test_readme_examples.py tests/test_docs_examples.py tests/test_fault_draws.py
 
 test-fast: $(STAMP) ## The tests without a Spark job, a dbt invocation or an install (under 30 s)
 	$(BIN)/python -m pytest --durations=5 --no-spark --hypothesis-profile=fast -m "not bench" $(FAST_TESTS)

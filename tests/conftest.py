@@ -60,6 +60,7 @@ def pytest_addoption(parser):
 #   parquet_only        a pipeline test whose subject is not the table format: not in the format legs
 #   one_format(name)    the same SQL on either format: in the parquet legs and that format's legs only
 #   matrix              a combination of a test's parameters beyond the pairwise ones: `make test-matrix` only
+#   matrix(format, ...) the same, in those formats' legs only (a test whose other format's run has its steps)
 #   release             a set-up recipe run end to end, whose parts other tests run: `make test-matrix` only
 MATRIX = "INC_JOIN_MATRIX"
 
@@ -75,7 +76,10 @@ def _left_out_on_this_leg(item) -> bool:
     from harness.table_formats import spark_line, table_format
 
     chosen = table_format()
-    if item.get_closest_marker("matrix") is not None or item.get_closest_marker("release") is not None:
+    matrix = item.get_closest_marker("matrix")
+    if matrix is not None and (not matrix.args or chosen in matrix.args):
+        return True
+    if item.get_closest_marker("release") is not None:
         return True
     if item.get_closest_marker("one_engine") is not None and spark_line() == "3.5":
         return True
@@ -95,6 +99,7 @@ def _deselect(config, items, unwanted) -> None:
 
 def pytest_collection_modifyitems(config, items):
     _deselect(config, items, _left_out_on_this_leg)
+    _deselect(config, items, lambda item: _not_drawn(config, item))
     if not config.getoption(NO_SPARK):
         return
 
@@ -105,10 +110,48 @@ def pytest_collection_modifyitems(config, items):
     _deselect(config, items, needs_spark_or_dbt)
 
 
-# The kill points of the fault tests (marker `fault`): `make test` takes one of each test's moments, drawn with a
-# seed that changes from run to run and is printed in the header; INC_JOIN_FAULT_SEED draws the same ones again;
-# INC_JOIN_FAULTS=all takes every moment (`make test-faults`).
+# The kill points of the fault tests (marker `fault`): `make test` takes one test of each group of FAULT_DRAWS and
+# one of its moments, drawn with a seed that changes from run to run and is printed in the header;
+# INC_JOIN_FAULT_SEED draws the same ones again; INC_JOIN_FAULTS=all takes every test and moment (`make test-faults`).
 FAULT_SEED, ALL_FAULTS = "INC_JOIN_FAULT_SEED", "INC_JOIN_FAULTS"
+
+
+# Fault tests of one kind draw among themselves: `make test`, which gives all its legs one seed, runs one test of
+# each group (the same in every leg) with one of its moments, and deselects the others. A member is named by its
+# file and function and, in a format leg, the format. INC_JOIN_FAULTS=all runs every member.
+FAULT_DRAWS = {
+    "a run killed or raced": (
+        "test_faults.py::test_a_daily_run_killed_during_its_write_then_rerun_equals_the_reference",
+        "test_ledger.py::test_a_run_killed_anywhere_is_completed_by_the_next_plain_run",
+        "test_ledger.py::test_a_redo_killed_anywhere_is_completed_by_the_next_plain_run",
+        *(
+            f"test_format_ledger.py::test_a_run_killed_at_any_moment_leaves_the_table_before_or_after_its_commit@{name}"
+            for name in ("delta", "iceberg")
+        ),
+        "test_concurrent_runs.py::test_two_runs_of_one_window_at_once_one_commits_the_other_fails@iceberg",
+    ),
+}
+
+
+def fault_member(item) -> str:
+    """The name of a test in FAULT_DRAWS: file::function, and @format in a format leg."""
+    from harness.table_formats import table_format
+
+    chosen = table_format()
+    return f"{Path(str(item.path)).name}::{item.originalname}" + (f"@{chosen}" if chosen else "")
+
+
+def drawn_members(seed: int) -> dict[str, str]:
+    """Each group of FAULT_DRAWS and the member the seed takes from it."""
+    return {group: random.Random(f"{seed}:{group}").choice(members) for group, members in FAULT_DRAWS.items()}
+
+
+def _not_drawn(config, item) -> bool:
+    if item.get_closest_marker("fault") is None or os.environ.get(ALL_FAULTS, "") == "all":
+        return False
+    member = fault_member(item)
+    drawn = drawn_members(_fault_seed(config))
+    return any(member in members and drawn[group] != member for group, members in FAULT_DRAWS.items())
 
 
 def _fault_seed(config) -> int:
@@ -122,7 +165,11 @@ def pytest_report_header(config):
     if os.environ.get(ALL_FAULTS, "") == "all":
         return "inc_join: every kill point of the fault tests (INC_JOIN_FAULTS=all)"
     seed = _fault_seed(config)
-    return f"inc_join: kill points drawn with seed {seed} ({FAULT_SEED}={seed} draws them again; make test-faults: all)"
+    taken = "; ".join(f"{group}: {member}" for group, member in drawn_members(seed).items())
+    return [
+        f"inc_join: kill points drawn with seed {seed} ({FAULT_SEED}={seed} draws them again; make test-faults: all)",
+        f"inc_join: the fault tests drawn: {taken}",
+    ]
 
 
 @pytest.fixture

@@ -225,6 +225,13 @@ def test_a_concurrent_commit_is_another_run_s_overlapping_window_after_this_run_
     found = render("_concurrent_commit_of", rows, record, key, "S.M")
     assert (found["id"], found["at"]) == ("12", "2025-01-09 02:00:00")
     assert found["run"] == json.loads(other)
+    # the later committer's message names the other run's commit and both windows (tests/formats/test_concurrent_runs.py
+    # runs the race itself when `make test` draws it)
+    assert render("_concurrent_commit_message", "s.m", record, found).startswith(
+        "another run of s.m committed an overlapping window (2025-01-04 00:00:00 to 2025-01-06 00:00:00, Iceberg "
+        "snapshot 12 at 2025-01-09 02:00:00, run inv-1/model.p.m/2025-01-04 00:00:00) while this run "
+        "(2025-01-04 00:00:00 to 2025-01-06 00:00:00) was writing. Iceberg commits an INSERT OVERWRITE"
+    )
     # the earlier committer: the other's commit is not among its commit's parents
     first = [["12", "10", datetime(2025, 1, 9, 2), "overwrite", run(key, record["window_start"], record["window_end"])]]
     assert render("_concurrent_commit_of", first + rows[3:], record, key, "s.m") is None

@@ -134,14 +134,16 @@ BOTH_COMMIT = r"committed an overlapping window .* This run records nothing and 
 
 # the models: ledger_left (insert_overwrite by RecDate) on both formats; on Iceberg also ledger_replace (merge: a
 # MERGE is validated against concurrent commits, the table's write.merge.isolation-level, serializable by default).
-# `make test` runs the race on Iceberg with insert_overwrite, where the package's own check must refuse the later run;
-# on Delta (Delta's conflict check refuses it) and Iceberg's merge race are in `make test-matrix`.
+# The race on Iceberg with insert_overwrite, where the package's own check must refuse the later run, is one of the
+# fault tests `make test` draws from (tests/conftest.py's FAULT_DRAWS); on Delta (Delta's conflict check refuses it)
+# and Iceberg's merge race are in `make test-matrix`.
 MODELS = [
     pytest.param("ledger_left", marks=pytest.mark.one_format("iceberg")),
     *([pytest.param("ledger_replace", marks=pytest.mark.matrix)] if table_format() == "iceberg" else []),
 ]
 
 
+@pytest.mark.fault
 @pytest.mark.parametrize("model", MODELS)
 def test_two_runs_of_one_window_at_once_one_commits_the_other_fails(spark, chosen, metastore, barrier_file_system,
                                                                      tmp_path, model):  # fmt: skip

@@ -11,7 +11,8 @@ DELETE of a table not partitioned by its arrival column (a remove without statis
 append stamped with an old arrival, a compaction (no restatement), a restore to an older version; and a log that is
 gone since the recorded version (one line, then the read range's fingerprints). SQL and Python models (the Python
 model on Iceberg: PYTHON_LOG_FORMATS); the input versions each run records; the audit of a run's window (`dbt show`,
-and the core's inc_join_audit for the Python model). Run by both Spark 4.1 format legs."""
+and the core's inc_join_audit for the Python model). `make test` runs it on Iceberg (its macros and src lines on
+Delta are those of the Delta leg's log tests, tests/formats), `make test-matrix` on both formats."""
 
 from __future__ import annotations
 
@@ -117,7 +118,7 @@ def restated(spark, model: str) -> set[tuple[str, date]]:
 
 
 @pytest.mark.one_format("iceberg")
-@pytest.mark.matrix  # its steps: the log test below on both formats, fail and redo in test_restated.py
+@pytest.mark.matrix  # its steps: the log test below, fail and redo in test_restated.py
 def test_restatements_by_the_format_s_statements_are_named_stopped_and_redone(spark, project, chosen):
     # a first run over days 1-7, then a daily run: its read ranges hold the units restated below (days 6-8)
     data = first_run(spark, project, chosen, MODELS)
@@ -176,7 +177,7 @@ def test_restatements_by_the_format_s_statements_are_named_stopped_and_redone(sp
 
 # the Python model's reading of the logs runs on Iceberg only: it renders the same log queries as the SQL model (one
 # text per format, macros/io/); so do the model of several inputs and the chain (each input's log is read by the
-# macros restated_left runs on both formats). `make test-matrix` runs them on Delta too.
+# macros restated_left runs). `make test-matrix` runs them on Delta too.
 PYTHON_LOG_FORMATS = ("iceberg",)
 CHAINED = "restated_chained"  # reads restated_many's table: a chain of two models redone in one dbt run
 
@@ -201,6 +202,7 @@ def restore(spark, chosen: str, table: str, version: str) -> None:
         spark.sql(f"CALL spark_catalog.system.rollback_to_snapshot('inc_join_it.restated_{table}', {version})")
 
 
+@pytest.mark.matrix("delta")
 def test_restatements_older_than_every_read_range_are_read_from_the_log(spark, project, chosen):
     python = chosen in PYTHON_LOG_FORMATS
     lefts = ("restated_left", "restated_left_py") if python else ("restated_left",)
@@ -371,9 +373,10 @@ def remove_old_files(spark, chosen: str, table: str) -> None:
     vacuum_every_old_file(spark, f"inc_join_it.restated_{table}")
 
 
-# the same macros on either format (Delta's VACUUM or Iceberg's expired snapshots remove the files): `make test` runs
-# it on Iceberg, `make test-matrix` on both
-@pytest.mark.one_format("iceberg")
+# the same macros on either format (Delta's VACUUM or Iceberg's expired snapshots remove the files): `make test-matrix`
+# runs it on both; `make test` runs its macros in tests/formats/test_log_files_gone.py (Delta) and the log test above
+# (Iceberg's expired log)
+@pytest.mark.matrix
 def test_an_input_whose_old_files_are_gone_then_a_day_redelivered_long_after_are_found(spark, project, chosen):
     """Two restatements older than the next run's read range, one after the other on one model's daily runs.
 
