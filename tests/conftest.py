@@ -116,6 +116,11 @@ def pytest_collection_modifyitems(config, items):
 FAULT_SEED, ALL_FAULTS = "INC_JOIN_FAULT_SEED", "INC_JOIN_FAULTS"
 
 
+def every_fault() -> bool:
+    """Every fault test and every moment of each (`make test-faults`, `make test-matrix`)."""
+    return os.environ.get(ALL_FAULTS, "") == "all"
+
+
 # Fault tests of one kind draw among themselves: `make test`, which gives all its legs one seed, runs one test of
 # each group (the same in every leg) with one of its moments, and deselects the others. A member is named by its
 # file and function and, in a format leg, the format. INC_JOIN_FAULTS=all runs every member.
@@ -147,7 +152,7 @@ def drawn_members(seed: int) -> dict[str, str]:
 
 
 def _not_drawn(config, item) -> bool:
-    if item.get_closest_marker("fault") is None or os.environ.get(ALL_FAULTS, "") == "all":
+    if item.get_closest_marker("fault") is None or every_fault():
         return False
     member = fault_member(item)
     drawn = drawn_members(_fault_seed(config))
@@ -162,7 +167,7 @@ def _fault_seed(config) -> int:
 
 
 def pytest_report_header(config):
-    if os.environ.get(ALL_FAULTS, "") == "all":
+    if every_fault():
         return "inc_join: every kill point of the fault tests (INC_JOIN_FAULTS=all)"
     seed = _fault_seed(config)
     taken = "; ".join(f"{group}: {member}" for group, member in drawn_members(seed).items())
@@ -179,7 +184,7 @@ def kill_points(request):
     test's report."""
 
     def draw(moments: Sequence[str]) -> set[str]:
-        if os.environ.get(ALL_FAULTS, "") == "all":
+        if every_fault():
             taken = list(moments)
         else:
             rng = random.Random(f"{_fault_seed(request.config)}:{request.node.nodeid}")

@@ -202,7 +202,7 @@ def test_append_microbatch_and_merge_variants_give_the_same_rows(spark, daily):
         assert daily[name] == daily["gen_left"], name
 
     def since(name):
-        """The model's rows that arrive on or after the microbatch models' first batch (every row on parquet)."""
+        """The model's rows that arrive on or after the microbatch models' first batch (every row: test-matrix)."""
         at = [c.lower() for c in ordered(spark.table(f"inc_join_it.{name}").columns)].index("recdate")
         found = [r for r in daily[name] if r[at] >= MICROBATCH_FROM]
         assert found and (len(found) < len(daily[name]) if MICROBATCH_FROM > FIRST_DAY else found == daily[name])
