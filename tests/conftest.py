@@ -167,11 +167,15 @@ def _fault_seed(config) -> int:
 
 
 def pytest_report_header(config):
+    from harness.local_spark import evaluation_settings
+
+    evaluation = "inc_join: Spark's evaluation: " + ("interpreted" if evaluation_settings() else "compiled")
     if every_fault():
-        return "inc_join: every kill point of the fault tests (INC_JOIN_FAULTS=all)"
+        return [evaluation, "inc_join: every kill point of the fault tests (INC_JOIN_FAULTS=all)"]
     seed = _fault_seed(config)
     taken = "; ".join(f"{group}: {member}" for group, member in drawn_members(seed).items())
     return [
+        evaluation,
         f"inc_join: kill points drawn with seed {seed} ({FAULT_SEED}={seed} draws them again; make test-faults: all)",
         f"inc_join: the fault tests drawn: {taken}",
     ]

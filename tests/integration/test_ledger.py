@@ -28,8 +28,8 @@ pytestmark = pytest.mark.dbt
 REPO = Path(__file__).resolve().parents[2]
 LEDGER = "inc_join_it.dbt_inc_join_runs"
 LONG_FIRST_DAY = date(2025, 1, 1)
-LONG_DAYS = 8  # the days of the long models (every JoinType of how = full appears by then: 1-6, then 2 daily runs)
-LONG_FIRST_RUN = 6  # their first run is on day 6 (a first run over the days loaded by then), then one a day
+LONG_DAYS = 8  # the days of the long models (every JoinType of how = full appears by then)
+LONG_FIRST_RUN = 7  # their first run is on day 7 (a first run over the days loaded by then), then a daily run
 LONG_RUNS = LONG_DAYS - LONG_FIRST_RUN + 1
 
 
@@ -111,7 +111,7 @@ LONG_MODELS = {
 
 def test_daily_runs_with_four_threads_ledger_and_tables_agree(spark, project):
     """Four models (SQL and Python, left/full/inner with late matches) and a model of several inputs, run first on
-    day 6 and then every day to day 8 with threads = 4, so their post-hooks write the ledger at the same time:
+    day 7 and then on day 8 with threads = 4, so their post-hooks write the ledger at the same time:
     every run is recorded once, the windows of each table tile the period, and each table equals the core over
     the period."""
     days = [LONG_FIRST_DAY + timedelta(days=i) for i in range(LONG_FIRST_RUN - 1, LONG_DAYS)]
@@ -160,10 +160,12 @@ def test_daily_runs_with_four_threads_ledger_and_tables_agree(spark, project):
     assert len(runs) == LONG_RUNS and len({r.run_key for r in runs}) == LONG_RUNS
     # each input's plan, run by run (spec §15), by the length of its read range, no sample: A is read from max mw = 6
     # days back; first_b then from lb = 2 more (join window 2 + 4 + 1), all_b from 1 more (1 + 6 + 1). The first
-    # run covers days 1-6, each later run one day.
+    # run covers days 1-7: first_b's 15 days are more than 2 join windows, so it samples the A rows before the last
+    # 7 days of its range, and finds none (A starts on day 1)
     within = "B's read range of {} days is at most 2 join windows of {} days"
     first_b, all_b = "first_b plain (auto: " + within + "); ", "all_b plain (auto: " + within + ")"
-    assert runs[0].plan == first_b.format(14, 7) + all_b.format(13, 8)
+    sampled = "first_b plain (auto: no A rows with keys to sample before the last 7 days of B's read range); "
+    assert runs[0].plan == sampled + all_b.format(14, 8)
     daily = first_b.format(9, 7) + all_b.format(8, 8)
     assert [r.plan for r in runs[1:]] == [daily] * (LONG_RUNS - 1)
     assert_ledger_agrees(many, runs, first_arrival(spark, "left"), days[-1], join_type=False)

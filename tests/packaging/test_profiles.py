@@ -115,3 +115,20 @@ def test_a_format_output_is_the_embedded_session_with_that_format(chosen, tmp_pa
         profile["spark.sql.catalog.spark_catalog"]
         == table_formats.SESSION_SETTINGS[chosen]["spark.sql.catalog.spark_catalog"]
     )
+
+
+def test_the_evaluation_mode_is_compiled_unless_interpreted_is_asked_and_a_wrong_value_is_named(monkeypatch):
+    """INC_JOIN_CODEGEN (the Makefile's spark4-core leg): no setting by default, Spark's two interpreted settings
+    when asked, and a message naming the variable otherwise; none of them is a profile's (the profiles' settings
+    stay equal to local_spark_settings)."""
+    from harness.local_spark import evaluation_settings
+
+    monkeypatch.delenv("INC_JOIN_CODEGEN", raising=False)
+    assert evaluation_settings() == {}
+    monkeypatch.setenv("INC_JOIN_CODEGEN", "interpreted")
+    interpreted = evaluation_settings()
+    assert interpreted == {"spark.sql.codegen.wholeStage": "false", "spark.sql.codegen.factoryMode": "NO_CODEGEN"}
+    assert not set(interpreted) & set(local_spark_settings(REPO / ".spark-state"))
+    monkeypatch.setenv("INC_JOIN_CODEGEN", "off")
+    with pytest.raises(ValueError, match="INC_JOIN_CODEGEN must be 'compiled' or 'interpreted', not 'off'"):
+        evaluation_settings()
