@@ -98,14 +98,13 @@ integration-deps: $(STAMP)
 test-spark4: test-spark4-dbt test-spark4-thrift test-spark4-core ## The whole suite on Spark 4 (pyspark 4.3), parquet
 
 test-spark4-dbt: $(STAMP)
-	$(TMPDIR_READY) INC_JOIN_CODEGEN=interpreted $(SPARK4) $(BASETEMP) tests/integration --ignore=$(DBT_FORMAT_LEDGER) --ignore=$(DBT_FORMAT_RESTATED) \
-		--ignore=$(DBT_MATRIX) --deselect $(DBT_CHUNKED)
+	$(TMPDIR_READY) INC_JOIN_CODEGEN=interpreted $(SPARK4) $(BASETEMP) tests/integration --ignore=$(DBT_FORMAT_LEDGER) \
+		--ignore=$(DBT_FORMAT_RESTATED) --ignore=$(DBT_MATRIX) --deselect $(DBT_CHUNKED)
 
 # The core suite and the README's examples; the benchmark's quick mode (marker bench) is `make bench-quick`'s.
 test-spark4-core: $(STAMP) $(PEER_STAMP)
 	$(TMPDIR_READY) INC_JOIN_CODEGEN=interpreted $(SPARK4) --hypothesis-profile=fast $(BASETEMP) -m "not bench" tests \
-		--ignore=tests/integration \
-		--ignore=tests/thrift --ignore=tests/cluster --ignore=tests/adapter --ignore=tests/formats --ignore=tests/packaging
+		--ignore=tests/integration --ignore=tests/thrift --ignore=tests/cluster --ignore=tests/adapter --ignore=tests/formats --ignore=tests/packaging
 
 test-spark4-thrift: $(STAMP) $(JARS_STAMP)
 	$(TMPDIR_READY) $(SPARK4) $(BASETEMP) tests/thrift

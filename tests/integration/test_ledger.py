@@ -158,7 +158,7 @@ def test_daily_runs_with_four_threads_ledger_and_tables_agree(spark, project):
     assert rows(many, sorted(many.columns)) == rows(expected, sorted(many.columns))
     runs = ledger_rows(ledger, "inc_join_it.long_many")
     assert len(runs) == LONG_RUNS and len({r.run_key for r in runs}) == LONG_RUNS
-    # each input's plan, run by run (spec §15), by the length of its read range, no sample: A is read from max mw = 6
+    # each input's plan, run by run (spec §15), by the length of its read range: A is read from max mw = 6
     # days back; first_b then from lb = 2 more (join window 2 + 4 + 1), all_b from 1 more (1 + 6 + 1). The first
     # run covers days 1-7: first_b's 15 days are more than 2 join windows, so it samples the A rows before the last
     # 7 days of its range, and finds none (A starts on day 1)

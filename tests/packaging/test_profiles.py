@@ -118,9 +118,9 @@ def test_a_format_output_is_the_embedded_session_with_that_format(chosen, tmp_pa
 
 
 def test_the_evaluation_mode_is_compiled_unless_interpreted_is_asked_and_a_wrong_value_is_named(monkeypatch):
-    """INC_JOIN_CODEGEN (the Makefile's spark4-core leg): no setting by default, Spark's two interpreted settings
-    when asked, and a message naming the variable otherwise; none of them is a profile's (the profiles' settings
-    stay equal to local_spark_settings)."""
+    """INC_JOIN_CODEGEN (the Makefile's spark4-core and spark4-dbt legs): no setting by default, Spark's two
+    interpreted settings when asked, and a message naming the variable otherwise; none of them is a profile's (the
+    profiles' settings stay equal to local_spark_settings)."""
     from harness.local_spark import evaluation_settings
 
     monkeypatch.delenv("INC_JOIN_CODEGEN", raising=False)
