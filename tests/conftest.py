@@ -7,6 +7,8 @@ The engine matrix of `make test` (see the Makefile) is chosen with environment v
   true, Spark 3.5: false; dbt-spark 1.11 forces false for dbt).
 - ``INC_JOIN_EXPECT_SPARK`` = e.g. ``3.5``: the run fails unless the installed pyspark is that version, so a
   run meant for one Spark cannot silently use another.
+- ``INC_JOIN_CODEGEN`` = ``interpreted``: Spark evaluates without compiling code in the sessions the harness
+  starts (harness/local_spark.py), which the test's dbt invocations share; unset, it compiles.
 
 A skipped test fails the run: nothing that did not run counts as passing.
 """
