@@ -23,8 +23,15 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 SPEC = dict(days=40, rows_per_day=20_000)
-# (label, how, look_back_time, max_waiting_time): daily runs at the common settings and the default
-CASES = (("left lb2 mw10", "left", 2, 10), ("full lb2 mw10", "full", 2, 10), ("left lb1 mw3", "left", 1, 3))
+# (label, how, look_back_time, max_waiting_time, options): daily runs at the common settings and the default;
+# options: inc_join's other arguments, and "whole" for a run over every day instead of the last
+CASES = (
+    ("left lb2 mw10", "left", 2, 10, {}),
+    ("full lb2 mw10", "full", 2, 10, {}),
+    ("left lb1 mw3", "left", 1, 3, {}),
+    ("first lb2 mw10", "left", 2, 10, {"partner": "first"}),
+    ("first whole, plain plan", "left", 2, 10, {"partner": "first", "many_rows_per_key": False, "whole": True}),
+)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -47,12 +54,13 @@ def _worker(state_dir: Path) -> None:
     a, b = spark.table("revisions_a"), spark.table("revisions_b")
     print(json.dumps({"ready": inc_join.__module__}), flush=True)
     for line in sys.stdin:
-        label, how, lb, mw = json.loads(line)
+        label, how, lb, mw, options = json.loads(line)
         day: date = spec.last_day
+        first = days[-1] if options.pop("whole", False) else day
         began = time.perf_counter()
         df = inc_join(
             a, b, join_cols="TrxId", inc_col="RecDate", how=how, look_back_time=lb, max_waiting_time=mw,
-            output_window_start=day, output_window_end=day,
+            output_window_start=first, output_window_end=day, **options,
         )  # fmt: skip
         called = time.perf_counter()
         df.write.format("noop").mode("overwrite").save()
@@ -124,7 +132,8 @@ def report(base: str, rounds: int, measured: dict) -> str:
         "",
         f"`python -m bench.revisions --base {base} --rounds {rounds}`: {SPEC['days']} days of "
         f"{SPEC['rows_per_day']:,} A rows, a daily window, parquet tables partitioned by day, local[2]; each "
-        "revision in a worker of its own, the two interleaved (a warm-up round not counted). `call`: inc_join's "
+        "revision in a worker of its own, the two interleaved (a warm-up round not counted); `whole`: a window "
+        "over every day. `call`: inc_join's "
         "Python, returning the lazy DataFrame; `run`: the call and Spark's execution (a noop write). Medians in "
         f"seconds over {rounds} rounds; load average (1 min) {min(loads):.2f}-{max(loads):.2f} during the rounds.",
         "",

@@ -61,6 +61,9 @@ _inc_join_b as (
 {%- endif %}
 {%- if choice.grouped and dbt_inc_join._pairs_by_bucket(params.mode, params.how) %}
 {{ dbt_inc_join._bucketed_pairs_cte(params, inputs) }}
+{%- elif params.mode in ['first', 'last'] and not choice.grouped %}
+{{ dbt_inc_join._picked_pairs_ctes(params, inputs, plan, slices[0].names + (['_a_open'] if ctx.open_flag else []),
+                                   join_kind) }}
 {%- elif reduced %}
 {{ dbt_inc_join._arrival_group_ctes(b, params, inputs, plan, bucketed=choice.grouped) }}
 _inc_join_pairs as (

@@ -64,6 +64,60 @@ _inc_join_pairs as (
 ),
 {%- endmacro %}
 
+{% macro _picked_pairs_ctes(params, inputs, plan, a_names, join_kind) %}
+  {#- spec §11, Cost, partner first or last over the plain key join, A read once: A's rows gathered per (keys,
+      arrival) into an array in one pass, B joined to those groups, each group's first or last partner kept,
+      then the group's rows spread out again. A join back to A's rows would read A's slice a second time. An
+      array keeps the rows as they are (maps too; grouping by the rows themselves would not, and would make
+      -0.0 into 0.0); it holds the A rows of one key and arrival. join_cond as in _arrival_group_ctes: its pair
+      conjuncts' A columns join the group, its A-only conjuncts become the group's _g_ok. Ends with
+      _inc_join_pairs and a comma. -#}
+  {%- set unit = params.time_uom -%}
+  {%- set key_count = inputs['keys'] | length -%}
+  {%- set indexes, a_only, matched = dbt_inc_join._group_condition(dbt_inc_join._condition_sql(inputs)) -%}
+  {%- set projection = dbt_inc_join._arrival_projection(key_count) -%}
+  {%- set group = dbt_inc_join._projected_names(projection) -%}
+  {%- for index in indexes -%}
+    {%- do projection.append('_ac' ~ index) -%}
+    {%- do group.append('_ac' ~ index) -%}
+  {%- endfor -%}
+  {%- set match = dbt_inc_join._group_match_sql(key_count, params.look_back_time, params.max_waiting_time, unit,
+                                                 matched, false) -%}
+  {%- if a_only -%}
+    {%- do projection.append('coalesce(' ~ a_only ~ ', false) AS _g_ok') -%}
+    {%- do group.append('_g_ok') -%}
+    {%- set match = match ~ ' AND _g_ok' -%}
+  {%- endif -%}
+  {%- set keys = inputs['keys'] | map(attribute=1) | list -%}
+  {%- set b_names = dbt_inc_join._projected_names(dbt_inc_join._side_projection('b', keys, plan.b_columns, inputs.inc_col[1], inputs.raw_types[1], unit)) -%}
+  {%- set order = dbt_inc_join._partner_order(inputs.partner_order_by | length, dbt_inc_join._tie_breakers(params, inputs, plan)) -%}
+  {%- set full = join_kind == 'FULL OUTER' -%}
+  {#- how = full: B's keys spread the B rows of no group (a matched row's equal its group's) -#}
+  {%- set ranked = group + (b_names[:key_count] if full else []) %}
+_inc_join_groups as (
+    {#- distributed by the keys: one exchange serves the grouping, the join with B and the pick #}
+    select {{ group | join(', ') }}, collect_list(_a_row) AS _a_rows
+    from (
+        select {{ projection | join(', ') }}, struct({{ a_names | join(', ') }}) AS _a_row
+        from _inc_join_a
+        distribute by {{ group[:key_count] | join(', ') }}
+    )
+    group by {{ group | join(', ') }}
+),
+_inc_join_picks as (
+    select *, {{ dbt_inc_join._pick_rank_sql(params.mode, ranked, order) }}
+    from _inc_join_groups
+    {{ join_kind }} JOIN _inc_join_b
+      on {{ match }}
+),
+_inc_join_pairs as (
+    {#- a B row of no group (how = full) keeps its row, with no A row #}
+    select {{ b_names | join(', ') }}, inline_outer(_a_rows)
+    from _inc_join_picks
+    where _rank = 1{{ ' OR _g_arrival IS NULL' if full else '' }}
+),
+{%- endmacro %}
+
 {% macro _arrival_group_ctes(b, params, inputs, plan, prefix='_inc_join', a_cte='_inc_join_a', b_cte='_inc_join_b',
                              bucketed=true, pairs_a_rows=false) %}
   {#- spec §11, Cost: B joined to the distinct (keys, arrival) of A's slice, reduced per mode (render.py:

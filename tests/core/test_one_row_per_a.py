@@ -3,6 +3,8 @@ written out from the text of §11, not computed."""
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from dbt_inc_join import inc_join
@@ -145,6 +147,8 @@ HOT_B = [
 HOT = dict(join_cols="Sym", look_back_time=1, max_waiting_time=2)
 HOT_WINDOW = dict(output_window_start="2025-03-01", output_window_end="2025-03-10")
 # partners: A1 (X, 03-02, window [03-01, 03-04]): b1..b5; A2 (X, 03-04, window [03-03, 03-06]): b3, b4, b5, b6
+# HOT_WINDOW's B range spans 13 days: 'auto' groups (spec §15); the plain plan, forced, picks over A's groups
+PLANS = [pytest.param({}, id="auto"), pytest.param({"many_rows_per_key": False}, id="plain")]
 
 
 @pytest.fixture(scope="module")
@@ -165,9 +169,10 @@ def hot_rows(df):
     )
 
 
-def test_hot_key_first_ties_broken_by_the_b_columns_in_their_order(hot):
+@pytest.mark.parametrize("plan", PLANS)
+def test_hot_key_first_ties_broken_by_the_b_columns_in_their_order(hot, plan):
     # A2's earliest partners tie on b = 03-03: b3 (Px 13) and b4 = b5 (Px 12); Px decides: b4, one row
-    result = inc_join(*hot, partner="first", **HOT, **HOT_WINDOW)
+    result = inc_join(*hot, partner="first", **plan, **HOT, **HOT_WINDOW)
     assert hot_rows(result) == [
         (1, "2025-03-02", 2, -1, None, 10, 1),
         (2, "2025-03-04", 2, -1, None, 12, 2),
@@ -176,9 +181,10 @@ def test_hot_key_first_ties_broken_by_the_b_columns_in_their_order(hot):
     ]
 
 
-def test_hot_key_first_ties_broken_by_partner_order_by(hot):
+@pytest.mark.parametrize("plan", PLANS)
+def test_hot_key_first_ties_broken_by_partner_order_by(hot, plan):
     # ordered by Seq before the other B columns: b3 (Seq 1) comes before b4 (Seq 2)
-    result = inc_join(*hot, partner="first", partner_order_by="Seq", **HOT, **HOT_WINDOW)
+    result = inc_join(*hot, partner="first", partner_order_by="Seq", **plan, **HOT, **HOT_WINDOW)
     assert hot_rows(result) == [
         (1, "2025-03-02", 2, -1, None, 10, 1),
         (2, "2025-03-04", 2, -1, None, 13, 1),
@@ -187,16 +193,17 @@ def test_hot_key_first_ties_broken_by_partner_order_by(hot):
     ]
 
 
-def test_hot_key_last_and_its_tie(hot):
+@pytest.mark.parametrize("plan", PLANS)
+def test_hot_key_last_and_its_tie(hot, plan):
     # A1's latest partners tie on b = 03-03: Px 13 (b3) is the largest; with Seq first, b4 (Seq 2) is
-    plain = inc_join(*hot, partner="last", **HOT, **HOT_WINDOW)
+    plain = inc_join(*hot, partner="last", **plan, **HOT, **HOT_WINDOW)
     assert hot_rows(plain) == [
         (1, "2025-03-04", 3, 1, None, 13, 1),
         (2, "2025-03-06", 3, 2, None, 14, 1),
         (3, "2025-03-04", 4, None, 2, None, None),
         (4, "2025-03-05", 4, None, 2, None, None),
     ]
-    by_seq = inc_join(*hot, partner="last", partner_order_by=["Seq"], **HOT, **HOT_WINDOW)
+    by_seq = inc_join(*hot, partner="last", partner_order_by=["Seq"], **plan, **HOT, **HOT_WINDOW)
     assert hot_rows(by_seq) == [
         (1, "2025-03-04", 3, 1, None, 12, 2),
         (2, "2025-03-06", 3, 2, None, 14, 1),
@@ -216,10 +223,11 @@ def test_hot_key_as_of(hot):
     ]
 
 
-def test_hot_key_full_gives_no_row_for_partners_not_chosen(hot):
+@pytest.mark.parametrize("plan", PLANS)
+def test_hot_key_full_gives_no_row_for_partners_not_chosen(hot, plan):
     # b6 of key W is nobody's partner: code 6 at b + lb = 03-03; Y's B row (03-05) could be claimed by an A row
     # of 03-04 ... 03-06 and Y has none: code 6 at 03-06; the X rows not chosen give nothing
-    result = inc_join(*hot, partner="first", how="full", **HOT, **HOT_WINDOW)
+    result = inc_join(*hot, partner="first", how="full", **plan, **HOT, **HOT_WINDOW)
     rows = [
         (r.Sym, r.Id, r.RecDate.isoformat(), r.JoinType, r.DiffArrivalTime, r.WaitingTime, r.Px)
         for r in result.collect()
@@ -318,3 +326,37 @@ def test_ties_on_the_day_go_by_the_raw_arrival_first(spark):
     assert [(r.RecDate.isoformat(), r.JoinType, r.DiffArrivalTime, r.Tag) for r in first] == [("2025-03-02", 1, 0, "q")]
     last = inc_join(df_a, df_b, partner="last", **window).collect()
     assert [(r.RecDate.isoformat(), r.JoinType, r.DiffArrivalTime, r.Tag) for r in last] == [("2025-03-02", 1, 0, "p")]
+
+
+@pytest.mark.parametrize("plan", PLANS)
+@pytest.mark.parametrize("how", ["left", "full"])
+def test_a_rows_come_out_as_they_are(spark, how, plan):
+    # A's rows go through the pick unchanged: two identical rows give two rows, a map and a -0.0 keep their
+    # values, a row without key or without partner keeps its row (spec §11: one row per A row); with how = full
+    # B's 03-03 row, a partner not chosen, gives nothing, and each of W's (no A row of its key) code 6 at b + lb
+    df_a = spark.sql(
+        "SELECT * FROM VALUES"
+        " ('X', map('t', 1), -0.0D, DATE'2025-03-02'), ('X', map('t', 1), -0.0D, DATE'2025-03-02'),"
+        " ('X', map('u', 2), 1.5D, DATE'2025-03-02'), (NULL, map('v', 3), 2.5D, DATE'2025-03-02'),"
+        " ('Z', NULL, NULL, DATE'2025-03-03')"
+        " AS t(Sym, Tags, Amount, RecDate)"
+    )
+    df_b = spark.sql(
+        "SELECT * FROM VALUES ('X', 10, DATE'2025-03-01'), ('X', 11, DATE'2025-03-03'), ('W', 30, DATE'2025-03-02'),"
+        " ('W', 31, DATE'2025-03-05') AS t(Sym, Px, RecDate)"
+    )
+    result = inc_join(df_a, df_b, partner="first", how=how, **plan, **HOT, **HOT_WINDOW).collect()
+    rows = sorted(
+        (r.Sym or "", sorted((r.Tags or {}).items()), r.Amount, r.Px, r.JoinType, r.RecDate.isoformat()) for r in result
+    )
+    assert rows == sorted(
+        [
+            ("", [("v", 3)], 2.5, None, 4, "2025-03-04"),
+            ("X", [("t", 1)], -0.0, 10, 2, "2025-03-02"),
+            ("X", [("t", 1)], -0.0, 10, 2, "2025-03-02"),
+            ("X", [("u", 2)], 1.5, 10, 2, "2025-03-02"),
+            ("Z", [], None, None, 4, "2025-03-05"),
+        ]
+        + ([("W", [], None, 30, 6, "2025-03-03"), ("W", [], None, 31, 6, "2025-03-06")] if how == "full" else [])
+    )
+    assert [math.copysign(1.0, r.Amount) for r in result if r.Tags == {"t": 1}] == [-1.0, -1.0]
