@@ -16,8 +16,7 @@
     {%- for index in range(key_count) -%}{%- do outputs.append('_bk' ~ index) -%}{%- endfor -%}
     {{ return(group + outputs) }}
   {%- endif -%}
-  {%- set keys = item.inputs['keys'] | map(attribute=1) | list -%}
-  {{ return(group + dbt_inc_join._projected_names(dbt_inc_join._side_projection('b', keys, item.plan.b_columns, item.inputs.inc_col[1], item.inputs.raw_types[1], item.params.time_uom))) }}
+  {{ return(group + dbt_inc_join._b_names(item.params, item.inputs, item.plan)) }}
 {% endmacro %}
 
 {% macro _many_a_columns(item, a_names) %}

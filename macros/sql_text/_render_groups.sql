@@ -21,8 +21,7 @@
 
 {% macro _tie_breakers(params, inputs, plan) %}
   {#- The selected B columns Spark can order, by internal name: the last resort of the partner order. -#}
-  {%- set keys = inputs['keys'] | map(attribute=1) | list -%}
-  {%- set names = dbt_inc_join._projected_names(dbt_inc_join._side_projection('b', keys, plan.b_columns, inputs.inc_col[1], inputs.raw_types[1], params.time_uom)) -%}
+  {%- set names = dbt_inc_join._b_names(params, inputs, plan) -%}
   {%- set breakers = [] -%}
   {%- for column in plan.b_columns -%}
     {%- if ('_b' ~ loop.index0) in names and column.input_name in inputs.orderable_b_names -%}
@@ -30,6 +29,13 @@
     {%- endif -%}
   {%- endfor -%}
   {{ return(breakers) }}
+{% endmacro %}
+
+{% macro _b_names(params, inputs, plan) %}
+  {#- The internal names of B's usual columns (_bk<i>, _b<i>, _b_arrival), as _side_projection gives them. -#}
+  {%- set keys = inputs['keys'] | map(attribute=1) | list -%}
+  {{ return(dbt_inc_join._projected_names(dbt_inc_join._side_projection('b', keys, plan.b_columns, inputs.inc_col[1],
+                                                                         inputs.raw_types[1], params.time_uom))) }}
 {% endmacro %}
 
 {% macro _fills_from_empty(plan) %}
@@ -88,8 +94,7 @@ _inc_join_pairs as (
     {%- do group.append('_g_ok') -%}
     {%- set match = match ~ ' AND _g_ok' -%}
   {%- endif -%}
-  {%- set keys = inputs['keys'] | map(attribute=1) | list -%}
-  {%- set b_names = dbt_inc_join._projected_names(dbt_inc_join._side_projection('b', keys, plan.b_columns, inputs.inc_col[1], inputs.raw_types[1], unit)) -%}
+  {%- set b_names = dbt_inc_join._b_names(params, inputs, plan) -%}
   {%- set order = dbt_inc_join._partner_order(inputs.partner_order_by | length, dbt_inc_join._tie_breakers(params, inputs, plan)) -%}
   {%- set full = join_kind == 'FULL OUTER' -%}
   {#- how = full: B's keys spread the B rows of no group (a matched row's equal its group's) -#}
@@ -141,8 +146,7 @@ _inc_join_pairs as (
   {%- set not_null = [] -%}
   {%- for name in group -%}{%- do not_null.append(name ~ ' IS NOT NULL') -%}{%- endfor -%}
   {%- set group = group + conditioned -%}
-  {%- set keys = inputs['keys'] | map(attribute=1) | list -%}
-  {%- set b_names = dbt_inc_join._projected_names(dbt_inc_join._side_projection('b', keys, plan.b_columns, inputs.inc_col[1], inputs.raw_types[1], unit)) -%}
+  {%- set b_names = dbt_inc_join._b_names(params, inputs, plan) -%}
   {#- how = full: a B row of no arrival's window is kept (with NULL group columns): it is code 6. -#}
   {%- set match_kind = 'RIGHT OUTER' if params.how == 'full' else 'INNER' -%}
 {{ prefix }}_arrivals as (
