@@ -81,7 +81,8 @@ def measure(base: str, rounds: int, say) -> list[dict]:
                 if number:
                     times[name].append(found["seconds"])
             say(f"{shape} round {number}: {counts}")
-        assert counts["base"] == counts["head"], f"{shape}: the two decisions count differently: {counts}"
+        estimates = {name: _per_row(found) for name, found in counts.items()}
+        assert estimates["base"] == estimates["head"], f"{shape}: the two decisions estimate differently: {counts}"
         ratios = [h / b for b, h in zip(times["base"], times["head"], strict=True)]
         results.append({"shape": shape, "counts": counts["head"], "load": (min(loads), max(loads)),
                         "times": {name: statistics.median(v) for name, v in times.items()},
@@ -90,6 +91,13 @@ def measure(base: str, rounds: int, say) -> list[dict]:
         worker.stdin.close()  # type: ignore[union-attr]
         worker.wait()
     return results
+
+
+def _per_row(counts: dict) -> float:
+    """What a decision estimates, B rows per sampled A row (the two revisions may sample different numbers of
+    rows), to one decimal."""
+    rows = counts.get("sample_rows_0") or 0
+    return round(counts.get("pairs_0", 0) / rows, 1) if rows else 0.0
 
 
 def report(results: list[dict], base: str, rounds: int, argv: Sequence[str]) -> str:

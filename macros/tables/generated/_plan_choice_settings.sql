@@ -3,5 +3,5 @@
 {% macro _plan_choice_settings() %}
   {#- How many_rows_per_key='auto' chooses the plan of partner = all: the read range without a sample, the sample
       size and the threshold. -#}
-  {{ return({'range_windows': 2, 'sample_rows': 1000, 'shared_rows': 8}) }}
+  {{ return({'range_windows': 2, 'sample_rows': 400, 'shared_rows': 8}) }}
 {% endmacro %}

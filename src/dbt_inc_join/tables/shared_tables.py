@@ -204,7 +204,7 @@ MANY_INPUT_KEYS = (
 #: over A's first ``sample_rows`` keyed rows before B's last join window, and the grouped plan when each meets at
 #: least ``shared_rows`` B rows of its key, scaled from that window to B's read range. An input's plain plan pairs
 #: A's rows as they are when a sample row shares its keys with fewer than ``shared_rows`` rows of the sample.
-PLAN_CHOICE = {"range_windows": 2, "sample_rows": 1000, "shared_rows": 8}
+PLAN_CHOICE = {"range_windows": 2, "sample_rows": 400, "shared_rows": 8}
 
 #: When ``open_state='auto'`` (the default) keeps the open state (docs/spec.md §18; macros/orchestration/
 #: _open_state_use.sql): from this many new rows of A a unit of the run's window, per kind of state ('rows':
