@@ -16,7 +16,9 @@ The shapes (``--shape``), each with what its hand query assumes that the package
   ``how = 'inner'`` for that input through ``partner = 'first'``; the events' aggregates with ``null_fill``
   0. The hand query assumes unique keys, as for ``orders``.
 Every hand query places no row: it returns every A row, where the package keeps the rows settled by the end, so
-the suite reports how their rows differ rather than asking them to agree.
+the suite reports how their rows differ rather than asking them to agree. The suite also runs the hand queries of
+``orders`` and ``inner`` over A's distinct (key, day) (``hand_distinct``): they then assume nothing about A's keys,
+and do what inc_join_many must for an aggregate input (count a partner once per key and arrival).
 
     python -m bench.many_shape --shape orders --rows-per-day 3014 --rounds 5
     python -m bench.run --suite shapes
@@ -110,10 +112,11 @@ def ours(spark, shape: str, names: dict[str, str], last: date = LAST):
     return enriched.where("JoinType_pay <> 4") if shape == "inner" else enriched
 
 
-def hand(spark, shape: str, names: dict[str, str]):
-    """The shape's query by hand: A's rows (``several``: its distinct key and day) against each input."""
+def hand(spark, shape: str, names: dict[str, str], distinct: bool = False):
+    """The shape's query by hand: A's rows against each input, or (``several``, or ``distinct``) A's distinct key
+    and day, which assumes nothing about A's keys."""
     a, pay, ev = names["a"], names["pay"], names["ev"]
-    keys = f"(SELECT DISTINCT k, RecDate FROM {a})" if shape == "several" else a
+    keys = f"(SELECT DISTINCT k, RecDate FROM {a})" if shape == "several" or distinct else a
     paid = "JOIN" if shape == "inner" else "LEFT JOIN"
     total = "coalesce(g.s, 0)" if shape == "inner" else "g.s"  # inner: the events' null_fill
     return spark.sql(f"""
@@ -234,6 +237,8 @@ VARIANTS = {
     "and sum(val), lb 1, mw 2), the whole history",
     "hand": "the query by hand: row_number over the payments joined to A, a join and GROUP BY over the events, both "
     "joined back to A (what each shape's hand query assumes: bench/many_shape.py)",
+    "hand_distinct": "the same with A's distinct (key, day) as the inputs' A side, as inc_join_many takes it for an "
+    "aggregate: it assumes nothing about A's keys (`several`'s hand query already does this)",
 }
 
 
@@ -248,6 +253,7 @@ class Shapes(Suite):
     builds = {
         "core": lambda spark, case: ours(spark, case.shape, case.names, case.last),
         "hand": lambda spark, case: hand(spark, case.shape, case.names),
+        "hand_distinct": lambda spark, case: hand(spark, case.shape, case.names, distinct=True),
     }
 
     def per_day(self, config) -> int:
@@ -262,14 +268,15 @@ class Shapes(Suite):
     def cells(self, run) -> list[Cell]:
         config = run.config
         cases = [ShapeCase(shape, self.per_day(config), config.days) for shape in SHAPES]
-        return [Cell(case, v, config.whole_repeats) for case in cases for v in VARIANTS]
+        return [Cell(case, v, config.whole_repeats) for case in cases for v in VARIANTS
+                if not (v == "hand_distinct" and case.shape == "several")]  # fmt: skip
 
     def runs(self, config) -> list[str]:
         return [f"shapes suite: whole history, {config.whole_repeats} timed runs per cell, interleaved round-robin"]
 
     def types(self, variant: str) -> dict[str, str]:
         """Rows per JoinType of each input (ours; the hand queries have no JoinType)."""
-        if variant == "hand":
+        if variant.startswith("hand"):
             return {}
         return {f"{i} {label}": f"JoinType_{i} = {code}" for i in ("pay", "ev") for code, label in LABELS.items()}
 
@@ -281,6 +288,10 @@ class Shapes(Suite):
         for shape in SHAPES:
             core, by_hand = (protocol.find(cells, v, shape=shape) for v in ("core", "hand"))
             found += ratio_target(f"shapes: inc_join_many / hand, {shape}, whole", core, by_hand, f"≤ {TARGET}")
+        for shape in SHAPES:
+            core, by_hand = (protocol.find(cells, v, shape=shape) for v in ("core", "hand_distinct"))
+            found += ratio_target(f"shapes: inc_join_many / hand over A's distinct (key, day), {shape}, whole", core,
+                                  by_hand)  # fmt: skip
         return found
 
     def agreement(self, cells: Sequence[Cell]) -> list[dict[str, object]]:

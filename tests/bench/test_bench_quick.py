@@ -285,14 +285,18 @@ def test_enrich_suite_gives_the_hand_written_rows_and_reads_each_input_s_range(q
 def test_shapes_suite_runs_each_shape_against_its_hand_query(quick_results):
     """The shapes suite (bench/many_shape.py): each shape's inc_join_many and hand query ran; ours keeps the A rows
     settled by the last day, so it returns some of the hand query's rows (every A row) and no more, with both
-    inputs' codes among them; `inner` keeps the paid orders only."""
+    inputs' codes among them; `inner` keeps the paid orders only. The hand queries of `orders` and `inner` over A's
+    distinct (key, day) return the same rows as over A's rows: those shapes' keys are unique."""
     rows = {row["case"]["shape"]: row for row in quick_results["agreement"] if row["suite"] == "shapes"}
     assert set(rows) == {"orders", "several", "inner"}
     cells = {(c["case"]["shape"], c["variant"]): c for c in _cells(quick_results, "shapes")}
     for shape, row in rows.items():
-        assert set(row["variants"]) == {"core", "hand"} and row["stable"], row
+        distinct = set() if shape == "several" else {"hand_distinct"}
+        assert set(row["variants"]) == {"core", "hand"} | distinct and row["stable"], row
         ours, theirs = cells[(shape, "core")]["rows"], cells[(shape, "hand")]["rows"]
         assert 0 < ours <= theirs, (shape, ours, theirs)
+        if distinct:
+            assert cells[(shape, "hand_distinct")]["rows"] == theirs, shape
         assert row["types"].get("ev a_aggregated", 0) > 0, row
     assert rows["inner"]["types"].get("pay a_timed_out", 0) == 0, rows["inner"]
     assert rows["orders"]["types"].get("pay a_timed_out", 0) > 0, rows["orders"]
