@@ -286,12 +286,10 @@ class Shapes(Suite):
     def targets(self, cells: Sequence[Cell]) -> list[Target]:
         found = []
         for shape in SHAPES:
-            core, by_hand = (protocol.find(cells, v, shape=shape) for v in ("core", "hand"))
+            core, by_hand, distinct = (protocol.find(cells, v, shape=shape) for v in ("core", "hand", "hand_distinct"))
             found += ratio_target(f"shapes: inc_join_many / hand, {shape}, whole", core, by_hand, f"≤ {TARGET}")
-        for shape in SHAPES:
-            core, by_hand = (protocol.find(cells, v, shape=shape) for v in ("core", "hand_distinct"))
             found += ratio_target(f"shapes: inc_join_many / hand over A's distinct (key, day), {shape}, whole", core,
-                                  by_hand)  # fmt: skip
+                                  distinct)  # fmt: skip
         return found
 
     def agreement(self, cells: Sequence[Cell]) -> list[dict[str, object]]:
