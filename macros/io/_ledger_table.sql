@@ -118,14 +118,18 @@ partitioned by (recorded_month, run_key)
 
 {% macro _set_table_properties(relation, properties) %}
   {#- Several properties in one ALTER TABLE (one metastore write). -#}
+  {%- do run_query('ALTER TABLE ' ~ relation ~ ' SET TBLPROPERTIES (' ~ dbt_inc_join._properties_sql(properties) ~ ')') -%}
+{% endmacro %}
+
+{% macro _properties_sql(properties) %}
+  {#- Table properties as a TBLPROPERTIES list: 'key' = 'value', ... -#}
   {%- set pairs = [] -%}
   {%- for key, value in properties.items() -%}
     {%- do pairs.append(dbt_inc_join._text_literal(key) ~ ' = ' ~ dbt_inc_join._text_literal(value)) -%}
   {%- endfor -%}
-  {%- do run_query('ALTER TABLE ' ~ relation ~ ' SET TBLPROPERTIES (' ~ pairs | join(', ') ~ ')') -%}
+  {{ return(pairs | join(', ')) }}
 {% endmacro %}
 
 {% macro _set_table_property(relation, key, value) %}
-  {%- do run_query('ALTER TABLE ' ~ relation ~ ' SET TBLPROPERTIES (' ~ dbt_inc_join._text_literal(key)
-                   ~ ' = ' ~ dbt_inc_join._text_literal(value) ~ ')') -%}
+  {%- do dbt_inc_join._set_table_properties(relation, {key: value}) -%}
 {% endmacro %}

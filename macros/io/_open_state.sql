@@ -5,6 +5,8 @@
       the older partitions dropped.
     - Delta and Iceberg: the tag is cleared before the run, the table replaced in one commit, then tagged. An
       empty state is written as one row of nulls without an end (Iceberg's overwrite of no rows replaces nothing).
+    A Python model's run takes the steps before dbt's commit in its own code (orchestration/python_models/model.py,
+    through the port), and the post-hook the writer adds to it tags the rows (_open_state_after).
     A run killed anywhere leaves the tag of a state whose rows are all there, or no tag. -#}
 
 {% macro _open_state_table(relation) %}
@@ -42,24 +44,55 @@
 {% endmacro %}
 
 {% macro _open_state_before() %}
-  {#- Pre-hook: the rows the output and the state come from are cached (lazily: the output's statement fills the
-      cache, the state's reads it; Spark finds the cached plan inside both statements), so the run reads its
-      inputs once. A run that does not read the state clears its tag before the output is written, so the state
-      of an earlier run is never read after this one; so does a Delta or Iceberg run that reads it, whose state
-      replaces the table's rows. A parquet run that reads it drops here what a killed attempt of its window may
-      have left of the new state. (A change to the state table after the output's statement would make Spark drop
-      the cached rows, which read that table, and the state's statement compute them again.) -#}
+  {#- Pre-hook: _open_state_prepare, then the rows the output and the state come from are cached (lazily: the
+      output's statement fills the cache, the state's reads it; Spark finds the cached plan inside both
+      statements), so the run reads its inputs once. -#}
   {%- if not execute -%}{{ return('') }}{%- endif -%}
   {%- set marker = dbt_inc_join._open_state_of_this_run() -%}
   {%- if marker is none -%}{{ return('') }}{%- endif -%}
-  {%- set target = dbt_inc_join._open_state_relation(this) -%}
-  {%- if marker.read and not dbt_inc_join._open_state_replaced(marker) -%}
-    {%- do dbt_inc_join._drop_open_states(target, [dbt_inc_join._open_state_partition(marker.end)]) -%}
-  {%- elif dbt_inc_join._open_state_table(target) is not none -%}
-    {%- do dbt_inc_join._set_table_property(target, 'inc_join.open_state', '') -%}
-  {%- endif -%}
+  {%- do dbt_inc_join._open_state_prepare(dbt_inc_join._open_state_relation(this), marker) -%}
   {%- do run_query('CACHE LAZY TABLE ' ~ dbt_inc_join._open_state_cache(this) ~ ' AS\n' ~ marker.kept) -%}
   {{ return('') }}
+{% endmacro %}
+
+{% macro _open_state_prepare(target, marker) %}
+  {#- Before the output's statement, and before its rows are cached. A run that does not read the state clears its
+      tag, so the state of an earlier run is never read after this one; so does a Delta or Iceberg run that reads
+      it, whose state replaces the table's rows. A parquet run that reads it drops what a killed attempt of its
+      window may have left of the new state. (A change to the state table after the output's statement would make
+      Spark drop the cached rows, which read that table, and the state's statement compute them again.) A Python
+      model's run leaves its marker in the same statement, as inc_join.open_state_pending: its compiled code holds
+      none for the post-hook. -#}
+  {%- set pending = dbt_inc_join._open_state_pending_property(marker) -%}
+  {%- if marker.read and not dbt_inc_join._open_state_replaced(marker) -%}
+    {%- do dbt_inc_join._drop_open_states(target, [dbt_inc_join._open_state_partition(marker.end)]) -%}
+    {%- if pending -%}{%- do dbt_inc_join._set_table_properties(target, pending) -%}{%- endif -%}
+  {%- elif dbt_inc_join._open_state_table(target) is not none -%}
+    {%- do pending.update({'inc_join.open_state': ''}) -%}
+    {%- do dbt_inc_join._set_table_properties(target, pending) -%}
+  {%- endif -%}
+{% endmacro %}
+
+{% macro _open_state_pending_property(marker) %}
+  {#- {'inc_join.open_state_pending': what the post-hook tags} for a Python model's run, else {}. -#}
+  {%- if not marker.get('python') -%}{{ return({}) }}{%- endif -%}
+  {%- set pending = {} -%}
+  {%- for key in ['end', 'fingerprint', 'invocation_id', 'read_end', 'file_format'] -%}
+    {%- do pending.update({key: marker.get(key)}) -%}
+  {%- endfor -%}
+  {{ return({'inc_join.open_state_pending': tojson(pending)}) }}
+{% endmacro %}
+
+{% macro _open_state_pending_of_this_run(target) %}
+  {#- The marker a Python model's run of this invocation left on its state table (_open_state_prepare), or
+      none. The model's own Spark code may have made the table, which dbt's relation cache does not know: it is
+      looked up in the catalog. -#}
+  {%- set listed = run_query('SHOW TABLES IN ' ~ target.schema ~ ' LIKE '
+                             ~ dbt_inc_join._text_literal(target.identifier)) -%}
+  {%- if listed.rows | length == 0 -%}{{ return(none) }}{%- endif -%}
+  {%- set text = dbt_inc_join._table_properties(target).get('inc_join.open_state_pending') -%}
+  {%- set pending = fromjson(text) if text and text.startswith('{') else none -%}
+  {{ return(pending if pending and pending.invocation_id == invocation_id else none) }}
 {% endmacro %}
 
 {% macro _open_state_partition(end_text) %}
@@ -80,39 +113,59 @@
 {% endmacro %}
 
 {% macro _open_state_after() %}
-  {#- Post-hook, after the output's commit: the state as of the run's end in a partition of its own, its tag, then
-      the other partitions dropped. -#}
+  {#- Post-hook, after the output's commit: the state as of the run's end written (_open_state_write), then
+      tagged (_open_state_publish). A Python model's run wrote its rows before the commit, the tag cleared or still
+      naming the state it read: here it is tagged. -#}
   {%- if not execute -%}{{ return('') }}{%- endif -%}
+  {%- set target = dbt_inc_join._open_state_relation(this) -%}
+  {%- if model.language == 'python' -%}
+    {%- set marker = dbt_inc_join._open_state_pending_of_this_run(target) -%}
+    {%- if marker is not none -%}{%- do dbt_inc_join._open_state_publish(target, marker) -%}{%- endif -%}
+    {{ return('') }}
+  {%- endif -%}
   {%- set marker = dbt_inc_join._open_state_of_this_run() -%}
   {%- if marker is none -%}{{ return('') }}{%- endif -%}
-  {%- set target = dbt_inc_join._open_state_relation(this) -%}
+  {%- do dbt_inc_join._open_state_write(target, marker) -%}
+  {#- the cached rows are read: dropped before the tag and the deletes, each of which would make Spark plan them
+      again (a change to a table the cached plan reads) -#}
+  {%- do run_query('DROP VIEW IF EXISTS ' ~ dbt_inc_join._open_state_cache(this)) -%}
+  {%- do dbt_inc_join._open_state_publish(target, marker) -%}
+  {{ return('') }}
+{% endmacro %}
+
+{% macro _open_state_write(target, marker) %}
+  {#- The state's rows (the marker's statement) as of the run's end: in a new table when there is none or it was
+      made for other arguments; else Delta and Iceberg replace the table's rows, parquet adds a partition of its
+      own. -#}
   {%- set table_fingerprint = marker.table_fingerprint -%}
   {%- if table_fingerprint is none -%}
     {#- not read while compiling (a run that could not read the state) -#}
     {%- set table_fingerprint = dbt_inc_join._open_state_found(target).table_fingerprint -%}
   {%- endif -%}
   {%- set partition = dbt_inc_join._open_state_partition(marker.end) -%}
-  {%- set replaced = dbt_inc_join._open_state_replaced(marker) -%}
   {%- if table_fingerprint != marker.fingerprint -%}
     {%- do run_query('DROP TABLE IF EXISTS ' ~ target) -%}
     {%- do dbt_inc_join._create_open_state(target, marker, partition) -%}
-  {%- elif replaced -%}
+  {%- elif dbt_inc_join._open_state_replaced(marker) -%}
     {%- do run_query('INSERT OVERWRITE ' ~ target ~ '\n'
                      ~ dbt_inc_join._open_state_rows(marker.sql, partition, true)) -%}
   {%- else -%}
     {%- if not marker.read -%}
-      {#- (a run that read the state dropped it before its output: _open_state_before) -#}
+      {#- (a run that read the state dropped it before its output: _open_state_prepare) -#}
       {%- do dbt_inc_join._drop_open_states(target, [partition]) -%}
     {%- endif -%}
     {%- do run_query('INSERT INTO ' ~ target ~ ' PARTITION (inc_join_state_end = '
                      ~ dbt_inc_join._text_literal(partition) ~ ')\n' ~ marker.sql) -%}
   {%- endif -%}
-  {#- the cached rows are read: dropped before the tag and the deletes, each of which would make Spark plan them
-      again (a change to a table the cached plan reads) -#}
-  {%- do run_query('DROP VIEW IF EXISTS ' ~ dbt_inc_join._open_state_cache(this)) -%}
+{% endmacro %}
+
+{% macro _open_state_publish(target, marker) %}
+  {#- After the output's commit and the state's rows: the tag, then the other partitions of a parquet table
+      dropped. -#}
   {%- do dbt_inc_join._set_table_property(target, 'inc_join.open_state', tojson({
       'end': marker.end, 'fingerprint': marker.fingerprint, 'invocation_id': marker.invocation_id})) -%}
-  {%- if replaced -%}
+  {%- set partition = dbt_inc_join._open_state_partition(marker.end) -%}
+  {%- if dbt_inc_join._open_state_replaced(marker) -%}
     {#- the table holds this state only -#}
   {%- elif marker.read_end -%}
     {#- a run that read the state found it the only one: every run before it dropped the others -#}
@@ -125,7 +178,6 @@
     {%- endfor -%}
     {%- do dbt_inc_join._drop_open_states(target, others) -%}
   {%- endif -%}
-  {{ return('') }}
 {% endmacro %}
 
 {% macro _open_state_replaced(marker) %}
@@ -159,10 +211,11 @@
   {%- set legacy = marker.file_format not in ['delta', 'iceberg', 'hudi'] -%}
   {%- set setting = 'spark.sql.legacy.allowNonEmptyLocationInCTAS' -%}
   {%- if legacy -%}{%- do run_query('SET ' ~ setting ~ '=true') -%}{%- endif -%}
+  {%- set properties = dbt_inc_join._open_state_pending_property(marker) -%}
+  {%- do properties.update({'inc_join.open_state_fingerprint': marker.fingerprint}) -%}
   {%- do run_query('CREATE TABLE ' ~ target ~ ' USING ' ~ marker.file_format
                    ~ ('' if replaced else '\nPARTITIONED BY (inc_join_state_end)')
-                   ~ '\nTBLPROPERTIES (' ~ dbt_inc_join._text_literal('inc_join.open_state_fingerprint') ~ ' = '
-                   ~ dbt_inc_join._text_literal(marker.fingerprint) ~ ')\nAS '
+                   ~ '\nTBLPROPERTIES (' ~ dbt_inc_join._properties_sql(properties) ~ ')\nAS '
                    ~ dbt_inc_join._open_state_rows(marker.sql, partition, replaced)) -%}
   {%- if legacy -%}{%- do run_query('RESET ' ~ setting) -%}{%- endif -%}
 {% endmacro %}

@@ -40,6 +40,12 @@
   {%- set ledger_state = dbt_inc_join._ledger_state(ledger, this) if (ledger is not none and temporary) else none -%}
   {%- set create_first = ledger is not none and not temporary and file_format not in ['delta', 'iceberg', 'hudi'] -%}
   {%- set upstream = dbt_inc_join._upstream_state() if ledger is not none else {'redone': {}, 'outstanding': {}} -%}
+  {#- the open state's tag follows the output's commit (spec §18): a post-hook, which the SQL macro sets in its
+      models' config while parsing. A Python model's config comes from its own code, so the hook is added here to
+      the list the materialization runs after its commit (the context's post_hooks). -#}
+  {%- if config.get('materialized') == 'incremental' and post_hooks is defined -%}
+    {%- do post_hooks.append({'sql': '{{ dbt_inc_join._open_state_after() }}', 'transaction': true}) -%}
+  {%- endif -%}
   {%- set quoted_partitions = [] -%}
   {%- for column in partition_by -%}{%- do quoted_partitions.append(dbt_inc_join._quote(column)) -%}{%- endfor -%}
 {{ compiled_code }}
@@ -134,6 +140,10 @@ writer = writer.partitionBy(*{{ partition_by | tojson }})
 {%- endif %}
 writer.saveAsTable({{ relation | string | tojson }})
 {%- endif %}
+# the rows of the open state of a run that keeps it (spec §18), after the output's: the post-hook tags them
+_inc_join_state = getattr(dbt, "inc_join_state", None)
+if _inc_join_state is not None:
+    _inc_join_state()
 {%- if ledger is not none %}
 _inc_join_run = getattr(dbt, "inc_join_run", None)
 if _inc_join_run is not None:

@@ -4,7 +4,7 @@
 
 {% macro _latest_arrivals(sides, start, declared, need_earliest, time_uom, count_first=false) %}
   {#- One query for the inputs' latest arrivals from `start` on (<side>_max, unless the watermark is declared)
-      and, on a first run, their earliest ones (<side>_min), as text; none when there is nothing to ask
+      and, on a first run, their earliest ones (<side>_min), as text in a dict; none when there is nothing to ask
       (io/watermark.py runs it over a Python call's DataFrames). count_first: also the first side's rows from
       `start` on (<side>_rows), in the same aggregate as its maximum (a table of one row in FROM: Spark merges
       two scalar subqueries into one aggregate, but computes it once for each). -#}
@@ -28,5 +28,8 @@
       {%- do selects.append("(SELECT date_format(min(" ~ arrival ~ "), 'yyyy-MM-dd HH:mm:ss') FROM " ~ source ~ " WHERE " ~ dbt_inc_join._quote(column.name) ~ " IS NOT NULL) AS " ~ side ~ "_min") -%}
     {%- endif -%}
   {%- endfor -%}
-  {{ return(run_query('SELECT ' ~ selects | join(', ') ~ counted | join('')).rows[0] if selects | length > 1 else none) }}
+  {%- if selects | length < 2 -%}{{ return(none) }}{%- endif -%}
+  {#- a dict by column name: dbt's rows and the port's (pyspark's) answer to get() differently -#}
+  {%- set found = run_query('SELECT ' ~ selects | join(', ') ~ counted | join('')) -%}
+  {{ return(dict(zip(found.column_names, found.rows[0]))) }}
 {% endmacro %}

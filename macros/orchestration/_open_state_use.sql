@@ -13,11 +13,12 @@
   {{ return(local_md5(tojson(made, sort_keys=true))) }}
 {% endmacro %}
 
-{% macro _open_state_keeps(params, inputs, enabled, a_rows=none) %}
+{% macro _open_state_keeps(params, inputs, enabled, a_rows=none, unkept=none) %}
   {#- [kind, reason]: the state this run keeps, or none and why not. open_state='auto' keeps it from as many new
       rows of A a unit as _open_state_settings names for its kind (a_rows: {'rows', 'units'} as the watermark's
-      query counted them; not counted: kept). -#}
+      query counted them; not counted: kept). unkept: why the caller keeps none, if it knows. -#}
   {%- if not enabled -%}{{ return([none, 'open_state=false']) }}{%- endif -%}
+  {%- if unkept -%}{{ return([none, unkept]) }}{%- endif -%}
   {%- set materialized = config.get('materialized') -%}
   {%- set strategy = config.get('incremental_strategy') or 'append' -%}
   {%- if materialized != 'incremental' -%}
@@ -42,14 +43,15 @@
                    ~ '{:,}'.format(least)]) }}
 {% endmacro %}
 
-{% macro _open_state_use(a, b, params, inputs, window, restated, enabled) %}
+{% macro _open_state_use(a, b, params, inputs, window, restated, enabled, unkept=none) %}
   {#- The open state of this run: {'kind', 'relation' (read, or none), 'rows' (its rows, when read and the
       watermark's query counted them), 'target', 'end', 'fingerprint', 'reason'};
-      none when the model keeps none. Logs one line that says whether the run reads it, and why not. -#}
+      none when the model keeps none. Logs one line that says whether the run reads it, and why not. a and b:
+      the inputs' tables; unkept: why the run keeps none, when its caller knows (_open_state_keeps). -#}
   {%- if window.empty or window.get('in_sql') or dbt_inc_join._in_unit_test() -%}
     {{ return(none) }}
   {%- endif -%}
-  {%- set kind, reason = dbt_inc_join._open_state_keeps(params, inputs, enabled, window.get('a_rows')) -%}
+  {%- set kind, reason = dbt_inc_join._open_state_keeps(params, inputs, enabled, window.get('a_rows'), unkept) -%}
   {%- if kind is none -%}
     {%- if config.get('materialized') == 'incremental' -%}
       {{ log('inc_join open state of ' ~ this ~ ': none kept (' ~ reason ~ ')', info=True) }}
@@ -95,9 +97,26 @@
 {% macro _open_state_marker(state, sql, kept) %}
   {#- What the hooks of io/_open_state.sql do around this run, as a comment in the model's compiled code: sql, the
       state's statement; kept, the relation it and the model's statement come from, cached by the pre-hook. -#}
-  {%- set marker = {'target': state.target | string, 'read': state.relation is not none, 'end': state.end,
-                    'read_end': state.read_end, 'table_fingerprint': state.table_fingerprint,
-                    'fingerprint': state.fingerprint, 'sql': sql, 'kept': kept, 'invocation_id': invocation_id,
-                    'file_format': config.get('file_format') or 'parquet'} -%}
+  {%- set marker = dbt_inc_join._open_state_run_facts(state) -%}
+  {%- do marker.update({'sql': sql, 'kept': kept}) -%}
   {{ return('/* inc_join_open_state ' ~ (marker | tojson).replace('*/', '*\\/') ~ ' */') }}
+{% endmacro %}
+
+{% macro _open_state_run_facts(state) %}
+  {#- What the steps that write the state (io/_open_state.sql) need to know of this run's state (_open_state_use):
+      the marker of a SQL model, and what a Python model hands them. -#}
+  {{ return({'target': state.target | string, 'read': state.relation is not none, 'end': state.end,
+             'read_end': state.read_end, 'table_fingerprint': state.table_fingerprint,
+             'fingerprint': state.fingerprint, 'invocation_id': invocation_id,
+             'file_format': config.get('file_format') or 'parquet'}) }}
+{% endmacro %}
+
+{% macro _open_state_table_counted(keeps_state) %}
+  {#- The model's open state table whose rows the watermark's query counts (_resolve_window's state_table): when
+      the run may read it, an incremental run of a model that may keep it, found in dbt's cache; else none. -#}
+  {%- if not keeps_state or this is not defined or this is none or not is_incremental()
+         or dbt_inc_join._in_unit_test() -%}
+    {{ return(none) }}
+  {%- endif -%}
+  {{ return(dbt_inc_join._open_state_table(dbt_inc_join._open_state_relation(this))) }}
 {% endmacro %}

@@ -43,9 +43,7 @@
       the window's query fingerprints -#}
   {%- set reaches = dbt_inc_join._with_horizon(dbt_inc_join._join_reaches(params), horizon) -%}
   {#- the open state's table (spec §18), whose rows the watermark's query counts (found in dbt's cache) -#}
-  {%- set state_table = dbt_inc_join._open_state_table(dbt_inc_join._open_state_relation(this))
-                        if keeps_state and this is defined and this is not none and is_incremental()
-                           and not dbt_inc_join._in_unit_test() else none -%}
+  {%- set state_table = dbt_inc_join._open_state_table_counted(keeps_state) -%}
   {%- set window = dbt_inc_join._resolve_window(a, b, a_columns, b_columns, params.inc_cols, params.time_uom, params.how,
                                             arguments.output_window_start, arguments.output_window_end,
                                             max_window_units, reaches=reaches, state_table=state_table,

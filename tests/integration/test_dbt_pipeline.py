@@ -75,11 +75,11 @@ def test_the_tables_are_in_the_runs_table_format(spark, daily, name):
 
 def test_the_last_daily_run_read_the_open_state(daily_pipeline):
     """spec §18 in the leg's format: the daily run after the first reads the state the run before it wrote, for SQL
-    models written by insert_overwrite (and by merge in the format legs)."""
+    and Python models written by insert_overwrite (and by merge in the format legs)."""
     from .pipeline import REPLACE
 
     _, lines = daily_pipeline
-    for name in ("gen_left", *REPLACE[:1]):
+    for name in ("gen_left", "gen_left_py", *REPLACE):
         assert lines[name].startswith("read "), (name, lines[name])
 
 

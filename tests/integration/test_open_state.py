@@ -1,6 +1,6 @@
-"""The open state of SQL models (spec §18) through dbt: daily runs read it, and every case that cannot prove it is
-the last run's falls back, says why in one line, and writes it again. Each model has a twin with
-open_state=false; after every run both tables hold the same rows."""
+"""The open state of SQL and Python models (spec §18) through dbt: daily runs read it, and every case that cannot
+prove it is the last run's falls back, says why in one line, and writes it again. Each model has a twin with
+open_state=false (the Python models, the SQL model's); after every run both tables hold the same rows."""
 
 from __future__ import annotations
 
@@ -18,7 +18,8 @@ from .test_restated import state_lines_into, statements_into
 
 pytestmark = pytest.mark.dbt
 
-PAIRS = [("open_left", "open_left_off"), ("open_first", "open_first_off")]
+PAIRS = [("open_left", "open_left_off"), ("open_first", "open_first_off"), ("open_left_py", "open_left_off"),
+         ("open_first_py", "open_first_off")]  # fmt: skip
 AUTO_LINE = r"none kept \(open_state='auto': {rows} new rows of A a day, below {least}\)"
 MODELS = [name for pair in PAIRS for name in pair]
 
@@ -78,15 +79,17 @@ def test_daily_runs_read_the_state_and_every_fallback_says_why(project):
         assert _writes_to_state(statements[name], name) == expected, name
     # in one run: open_left's state table is gone; open_first's tag is of the day before, as after a run killed
     # between the output's commit and the state's
-    spark.sql("DROP TABLE inc_join_it.open_left__inc_join_open")
-    stale = json.dumps(dict(json.loads(_tag(project, "open_first")), end=f"{DAYS[1]} 00:00:00"))
-    spark.sql(
-        f"ALTER TABLE inc_join_it.open_first__inc_join_open SET TBLPROPERTIES ('inc_join.open_state' = '{stale}')"
-    )
-    gone_or_stale = {"open_left": "not read (no state yet)",
-                     "open_first": f"not read (the state is as of {DAYS[1]} 00:00:00, the window"}  # fmt: skip
+    gone_or_stale = {}
+    for suffix in ("", "_py"):
+        spark.sql(f"DROP TABLE inc_join_it.open_left{suffix}__inc_join_open")
+        stale = json.dumps(dict(json.loads(_tag(project, f"open_first{suffix}")), end=f"{DAYS[1]} 00:00:00"))
+        spark.sql(f"ALTER TABLE inc_join_it.open_first{suffix}__inc_join_open "
+                  f"SET TBLPROPERTIES ('inc_join.open_state' = '{stale}')")  # fmt: skip
+        gone_or_stale[f"open_left{suffix}"] = "not read (no state yet)"
+        gone_or_stale[f"open_first{suffix}"] = f"not read (the state is as of {DAYS[1]} 00:00:00, the window"
     steps.append(("no state, stale", _run(project, DAYS[3]), gone_or_stale))
     steps.append(("read again", _run(project, DAYS[4]), "read "))
+    _same_tables(project)
     # other arguments: another max_waiting_time
     steps.append(("arguments", _run(project, DAYS[5], vars={"open_state_mw": 3}), "not read (the arguments"))
     steps.append(("full refresh", _run(project, DAYS[7], "--full-refresh"), "not read (a first run or full refresh)"))
@@ -106,7 +109,7 @@ def test_daily_runs_read_the_state_and_every_fallback_says_why(project):
     _same_tables(project)
     # the tag is the last run's, and its end the only one (Delta and Iceberg: an empty state is one row of nulls
     # without an end)
-    for name in ("open_left", "open_first"):
+    for name in ("open_left", "open_first", "open_left_py", "open_first_py"):
         assert json.loads(_tag(project, name))["end"] == f"{DAYS[7]} 00:00:00"
         ends = spark.sql(f"SELECT DISTINCT inc_join_state_end FROM inc_join_it.{name}__inc_join_open").collect()
         assert [e[0] for e in ends] in ([], [None], [DAYS[7].strftime("%Y%m%d") + "0000"])
@@ -120,6 +123,7 @@ def test_a_run_that_does_not_read_the_state_clears_its_tag_first(project):
     lines = _run(
         project, DAYS[7], vars={"inc_join_output_window_start": DAYS[2], "inc_join_output_window_end": DAYS[2]}
     )
-    assert lines["open_left"].startswith("not read (the state is as of "), lines
-    assert json.loads(_tag(project, "open_left"))["end"] == f"{DAYS[2]} 00:00:00"
+    for name in ("open_left", "open_left_py"):
+        assert lines[name].startswith("not read (the state is as of "), lines
+        assert json.loads(_tag(project, name))["end"] == f"{DAYS[2]} 00:00:00"
     _same_tables(project)

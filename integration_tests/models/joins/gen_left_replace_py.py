@@ -15,4 +15,5 @@ def model(dbt, session):
         how="left",
         look_back_time=2,
         max_waiting_time=4,
+        open_state=True,
     )

@@ -4,7 +4,7 @@ dbt compiles each macro of a file on its own and hands it a context in which eve
 that returns what the macro's ``{{ return(...) }}`` gave (or its rendered text). This runner does the same with
 what the pure macros use, in the form dbt gives it: ``return``, the package namespace ``dbt_inc_join`` (and each
 macro by its bare name), ``modules`` (datetime, re, pytz when installed), ``exceptions.raise_compiler_error``,
-``tojson``, ``fromjson``, and ``var`` at its default (the core has no dbt project: a Python model passes what
+``tojson``, ``fromjson``, ``zip`` and ``var`` at its default (the core has no dbt project: a Python model passes what
 its context holds as arguments). Macros that need dbt itself (``run_query``, ``config``, ``adapter``, ``this``)
 are found too, but fail if called here: the core asks only the pure ones. The files are read once, on
 the first render.
@@ -156,6 +156,7 @@ def _namespace(names: Mapping[str, Any], macros: Mapping[str, Callable[..., Any]
         "exceptions": SimpleNamespace(raise_compiler_error=_raise_compiler_error),
         "tojson": lambda value, default=None, sort_keys=False: json.dumps(value, sort_keys=sort_keys),
         "fromjson": _fromjson,
+        "zip": zip,
         "var": lambda name, default=None: default,
         **names,
         **macros,

@@ -8,13 +8,15 @@ vars, and what dbt read of the ledger and the upstream tables before the model's
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from pyspark.sql import DataFrame
 
-from ...plan.arguments import params_of
+from ...plan.arguments import inputs_of, params_of
 from ...plan.ledger import check_max_window_units
-from ...plan.plan_choice import choose_join_plan
+from ...plan.plan_choice import PlanChoice, choose_join_plan
+from ...plan.prepared import PreparedJoin
 from ...plan.restated import join_reaches, on_restated_input_mode, with_horizon
 from ...plan.restated import restated_horizon as restated_horizon_of
 from ...plan.validation import check_argument
@@ -22,7 +24,7 @@ from ...plan.window import OutputWindow, parse_bound
 from ...sql_text import render
 from ..join import prepare_join
 from ..many import input_plans, plans_text, prepare_many, render_many
-from ..render import render_join
+from ..render import OpenState, render_join, render_with_state
 from .port import dbt_context, model_port, resolve_dbt_window
 
 
@@ -193,7 +195,7 @@ def inc_join_model(
         late_match_time=late_match_time,
         join_cond=join_cond,
     )
-    check_argument("open_state", open_state)  # Python models keep no open state yet (spec §18)
+    keeps_state = check_argument("open_state", open_state)
     context = dbt_context(dbt)
     check_model_config(
         context, prepared.params.include_waiting, prepared.params.time_uom.value, prepared.params.inc_col
@@ -208,20 +210,60 @@ def inc_join_model(
     # the window's query fingerprints
     reaches = with_horizon(join_reaches(params), horizon)
 
+    # the open state (spec §18) is kept of inputs that are tables, which its fingerprint names
+    tables = {side: _loaded(context, frame) for side, frame in (("a", a), ("b", b))}
+    unkept = None if None not in tables.values() else "an input is not a table as dbt.ref or dbt.source loaded it"
+    state_table = port("_open_state_table_counted", keeps_state) if keeps_state and not unkept else None
+    count_a = keeps_state == "auto" and not unkept and context.get("materialized") == "incremental"
+
     def resolve(redo: Any = None) -> dict[str, Any]:
         return resolve_dbt_window(port, prepared, output_window_start, output_window_end, cap, redo=redo,
-                                  reaches=None if redo else reaches)  # fmt: skip
+                                  reaches=None if redo else reaches, state_table=None if redo else state_table,
+                                  count_a=count_a and not redo)  # fmt: skip
 
     found, recorded = _restated_run(dbt, port, resolve(), {"a": a, "b": b}, reaches, mode, horizon,
                                     prepared.inputs.inc_col[0], resolve)  # fmt: skip
     window = OutputWindow(found["start"], found["end"])
     choice = choose_join_plan(prepared, window)
-    found["rows_read"] = port("_join_rows_read", params_of(params), found, recorded.get("fingerprints"))
+    state = port("_open_state_use", tables["a"], tables["b"], params_of(params), inputs_of(prepared), found,
+                 recorded, keeps_state, unkept)  # fmt: skip
+    if state is not None:
+        found["open_state"] = {"kind": state["kind"], "relation": state["relation"]}
+    found["rows_read"] = port("_join_rows_read", params_of(params), found, recorded.get("fingerprints"),
+                              (state or {}).get("rows"))  # fmt: skip
     port("_log_run", params_of(params), found, {"text": choice.text})
     # the writer hands it to the post-hook record_run (spec §13); the arrival as the macro records it: the argument
     dbt.inc_join_run = _run_record(port, found, params.inc_col, recorded, choice.text)
     set_commit_metadata(dbt, prepared.df_a.sparkSession, context)
-    return render_join(prepared, window, choice)
+    if state is None:
+        return render_join(prepared, window, choice)
+    return _with_open_state(dbt, port, prepared, window, choice, state)
+
+
+def _with_open_state(dbt: Any, port: Any, prepared: PreparedJoin, window: OutputWindow, choice: PlanChoice,
+                     state: dict[str, Any]) -> DataFrame:  # fmt: skip
+    """The run's rows, of a run that keeps the open state (spec §18), as a SQL model's hooks take its steps
+    (macros/io/_open_state.sql): the state table made ready and this run's marker left on it; the rows both come
+    from cached; then ``dbt.inc_join_state``, which the writer calls after the output's rows are written, writes
+    the state's. The post-hook tags it after the output's commit."""
+    spark = prepared.df_a.sparkSession
+    facts = {**port("_open_state_run_facts", state), "python": True}
+    port("_open_state_prepare", state["target"], facts)
+    read = None if state["relation"] is None else spark.sql("select * from " + state["relation"])
+    frames = render_with_state(prepared, window, OpenState(state["kind"], read), choice)
+    kept = frames["kept"].persist()
+
+    def write_state() -> None:
+        view = "_inc_join_state_" + uuid.uuid4().hex
+        frames["state"].createOrReplaceTempView(view)
+        try:
+            port("_open_state_write", state["target"], {**facts, "sql": "select * from " + view})
+        finally:
+            spark.catalog.dropTempView(view)
+            kept.unpersist()
+
+    dbt.inc_join_state = write_state
+    return frames["rows"]
 
 
 def inc_join_many_model(
