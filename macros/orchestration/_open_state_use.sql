@@ -1,5 +1,5 @@
-{#- Whether a run of an inc_join SQL model keeps the open state and reads it (docs/spec.md §18). The statements
-    are in sql_text/_open_state.sql, the table and the hooks that write it in io/_open_state.sql. -#}
+{#- Whether a run of an inc_join SQL or Python model keeps the open state and reads it (docs/spec.md §18). The
+    statements are in sql_text/_open_state.sql, the table and the hooks that write it in io/_open_state.sql. -#}
 
 {% macro _open_state_fingerprint(a, b, params, inputs, kind) %}
   {#- What the state depends on besides the data: the inputs, the arguments of the join and the state's kind. -#}
