@@ -77,7 +77,7 @@
   {#- {'inc_join.open_state_pending': what the post-hook tags} for a Python model's run, else {}. -#}
   {%- if not marker.get('python') -%}{{ return({}) }}{%- endif -%}
   {%- set pending = {} -%}
-  {%- for key in ['end', 'fingerprint', 'invocation_id', 'read_end', 'file_format'] -%}
+  {%- for key in ['end', 'fingerprint', 'invocation_id', 'read_end', 'file_format', 'python'] -%}
     {%- do pending.update({key: marker.get(key)}) -%}
   {%- endfor -%}
   {{ return({'inc_join.open_state_pending': tojson(pending)}) }}
@@ -167,8 +167,9 @@
   {%- set partition = dbt_inc_join._open_state_partition(marker.end) -%}
   {%- if dbt_inc_join._open_state_replaced(marker) -%}
     {#- the table holds this state only -#}
-  {%- elif marker.read_end -%}
-    {#- a run that read the state found it the only one: every run before it dropped the others -#}
+  {%- elif marker.read_end and not marker.get('python') -%}
+    {#- a run that read the state found it the only one: every run before it dropped the others. (A Python model's
+        run writes its rows before dbt's commit: a killed attempt that ended elsewhere may have left another.) -#}
     {%- do dbt_inc_join._drop_open_states(target, [dbt_inc_join._open_state_partition(marker.read_end)]) -%}
   {%- else -%}
     {%- set others = [] -%}

@@ -88,7 +88,15 @@ def test_daily_runs_read_the_state_and_every_fallback_says_why(project):
         gone_or_stale[f"open_left{suffix}"] = "not read (no state yet)"
         gone_or_stale[f"open_first{suffix}"] = f"not read (the state is as of {DAYS[1]} 00:00:00, the window"
     steps.append(("no state, stale", _run(project, DAYS[3]), gone_or_stale))
+    # a Python model's run writes its state's rows before dbt's commit: an attempt killed before the commit whose
+    # window ended elsewhere leaves a partition of that end (parquet), which the next run that tags drops
+    stray = "inc_join_it.open_first_py__inc_join_open"
+    columns = [c for c in spark.table(stray).columns if c != "inc_join_state_end"]
+    spark.sql(f"INSERT INTO {stray} PARTITION (inc_join_state_end = '209901010000') SELECT {', '.join(columns)} "
+              f"FROM {stray}")  # fmt: skip
     steps.append(("read again", _run(project, DAYS[4]), "read "))
+    ends = spark.sql(f"SELECT DISTINCT inc_join_state_end FROM {stray}").collect()
+    assert [e[0] for e in ends] == [DAYS[4].strftime("%Y%m%d") + "0000"], ends
     _same_tables(project)
     # other arguments: another max_waiting_time
     steps.append(("arguments", _run(project, DAYS[5], vars={"open_state_mw": 3}), "not read (the arguments"))

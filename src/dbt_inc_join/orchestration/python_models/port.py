@@ -25,18 +25,30 @@ _VARS = ("output_window_start", "output_window_end", "available_until", "max_win
 
 @dataclass(frozen=True)
 class _Relation:
-    """A table as the macros see dbt's relations: its schema and identifier, written schema.identifier."""
+    """A table as the macros see dbt's relations: its schema and identifier, written as dbt rendered it (``text``)
+    or schema.identifier."""
 
     schema: str
     identifier: str
     database: None = None
+    text: str | None = None
 
     @classmethod
     def named(cls, name: str) -> _Relation:
         schema, _, identifier = name.rpartition(".")
-        return cls(schema, identifier)
+        return cls(schema, identifier, text=name)
+
+    @classmethod
+    def of(cls, this: Any) -> _Relation:
+        """dbt.this of a Python model: its unquoted parts, and the name dbt renders."""
+        schema, identifier = getattr(this, "schema", None), getattr(this, "identifier", None)
+        if schema is None or identifier is None:
+            return cls.named(str(this))
+        return cls(str(schema), str(identifier), text=str(this))
 
     def __str__(self) -> str:
+        if self.text is not None:
+            return self.text
         return f"{self.schema}.{self.identifier}" if self.schema else self.identifier
 
 
@@ -67,7 +79,7 @@ def model_port(dbt: Any, frames: Mapping[str, DataFrame], warn: Any, log: Any) -
     Spark's catalog, and the only format (_table_facts) is the model's own table's."""
     context = dbt_context(dbt)
     spark = next(iter(frames.values())).sparkSession
-    this = _Relation.named(str(dbt.this))
+    this = _Relation.of(dbt.this)
     ledger_name: str | None = context.get("ledger_relation") if context.get("records_runs") else None
     ledger = None if ledger_name is None else _Relation.named(ledger_name)
     own_format = context.get("file_format") if context.get("file_format") in ("delta", "iceberg") else None
