@@ -1,4 +1,4 @@
-"""The open state at the level a user sees it: daily `dbt run`s of a SQL model that keeps the state
+"""The open state at the level a user sees it: daily `dbt run`s of a SQL (or Python) model that keeps the state
 (``open_state=true``) and of the same model at the default (``'auto'``: kept from a number of new rows of A a day,
 spec §18) against their twin with ``open_state=false``, over bench/open_state.py's inputs (same data, lb 2,
 mw 10), in one process.
@@ -12,6 +12,7 @@ default's read it exactly when the day's rows reach the threshold, or the benchm
 
     python -m bench.open_state_dbt --rows 20000 --out bench/results/open-state-dbt.md
     .venv-formats/bin/python -m bench.open_state_dbt --rows 20000 --format delta
+    python -m bench.open_state_dbt --rows 1000000 --language python --partner first
 
 With ``--format delta`` or ``iceberg`` the session has the format's jars and catalog (harness/table_formats.py), and
 the inputs and the models' tables are in that format.
@@ -40,14 +41,27 @@ MODEL = """{{{{ config(materialized='incremental', incremental_strategy='insert_
 {{{{ dbt_inc_join.inc_join(source('bench', 'a'), source('bench', 'b'), join_cols='k', inc_col='RecDate',
                        how='left', look_back_time={lb}, max_waiting_time={mw}, many_rows_per_key=false{extra}) }}}}
 """
+PY_MODEL = """from dbt_inc_join import inc_join_model
 
 
-def write_project(root: Path, a_name: str, b_name: str, file_format: str) -> list[str]:
+def model(dbt, session):
+    dbt.config(materialized="incremental", incremental_strategy="insert_overwrite", partition_by=["RecDate"],
+               file_format="{file_format}")
+    return inc_join_model(dbt, dbt.source("bench", "a"), dbt.source("bench", "b"), join_cols="k", inc_col="RecDate",
+                          how="left", look_back_time={lb}, max_waiting_time={mw}, many_rows_per_key=False{extra})
+"""
+# Python models reach inc_join's writer through the dispatch entry (README, step 2)
+DISPATCH = f"dispatch:\n  - macro_namespace: dbt\n    search_order: ['{PROJECT}', 'dbt_inc_join', 'dbt']\n"
+
+
+def write_project(root: Path, a_name: str, b_name: str, file_format: str, language: str = "sql",
+                  partners: Sequence[str] = ("all", "first")) -> list[str]:  # fmt: skip
     """The project: per partner (all, first) a model that keeps the state, one at the default and their twin
-    without; the models."""
+    without, in the language; the models."""
     (root / "models").mkdir(parents=True, exist_ok=True)
     (root / "dbt_project.yml").write_text(
         f"name: {PROJECT}\nversion: '0.1.0'\nconfig-version: 2\nprofile: {PROJECT}\nmodel-paths: ['models']\n"
+        + (DISPATCH if language == "python" else "")
     )
     (root / "profiles.yml").write_text(render("templates/ledger/profiles.yml", project=PROJECT, schema=SCHEMA))
     (root / "packages.yml").write_text(f"packages:\n  - local: {REPO}\n")
@@ -63,13 +77,15 @@ def write_project(root: Path, a_name: str, b_name: str, file_format: str) -> lis
     ]
     (root / "models" / "sources.yml").write_text("\n".join(sources) + "\n")
     models = []
-    for partner in ("all", "first"):
-        for state, suffix in (("true", ""), ("false", "_off"), (None, "_auto")):
-            extra = "" if partner == "all" else ", partner='first'"
-            extra += "" if state is None else f", open_state={state}"
+    python = language == "python"
+    for partner in partners:
+        for state, suffix in ((True, ""), (False, "_off"), (None, "_auto")):
+            extra = "" if partner == "all" else (', partner="first"' if python else ", partner='first'")
+            extra += "" if state is None else f", open_state={state if python else str(state).lower()}"
             name = f"open_{partner}{suffix}"
-            text = MODEL.format(lb=data.LOOK_BACK, mw=data.MAX_WAIT, extra=extra, file_format=file_format)
-            (root / "models" / f"{name}.sql").write_text(text)
+            text = (PY_MODEL if python else MODEL).format(lb=data.LOOK_BACK, mw=data.MAX_WAIT, extra=extra,
+                                                          file_format=file_format)  # fmt: skip
+            (root / "models" / f"{name}.{'py' if python else 'sql'}").write_text(text)
             models.append(name)
     return models
 
@@ -123,10 +139,11 @@ def _same_day(spark, model: str, day) -> bool:
     return rows[0].count() == rows[1].count() and rows[0].exceptAll(rows[1]).isEmpty()
 
 
-def measure(spark, rows: int, state_dir: Path, say, file_format: str = "parquet") -> list[dict]:
+def measure(spark, rows: int, state_dir: Path, say, file_format: str = "parquet", language: str = "sql",
+            partners: Sequence[str] = ("all", "first")) -> list[dict]:  # fmt: skip
     a_name, b_name = data.generate(spark, rows, file_format)
-    root = state_dir / f"open-state-project-{file_format}-{rows}"
-    models = write_project(root, a_name, b_name, file_format)
+    root = state_dir / f"open-state-project-{file_format}-{language}-{rows}"
+    models = write_project(root, a_name, b_name, file_format, language, partners)
     project = Project(root, state_dir, SCHEMA, target="session")  # the benchmark's session, in any format
     project.invoke("deps")
     project.invoke("run", "--full-refresh", vars={"inc_join_output_window_end": str(FIRST_END)})
@@ -147,9 +164,10 @@ def measure(spark, rows: int, state_dir: Path, say, file_format: str = "parquet"
             if not _same_day(spark, name, day):
                 raise RuntimeError(f"{name} and its twin differ on {day}")
     results = []
-    for partner in ("all", "first"):
+    for partner in partners:
         on, off, auto = (found[f"open_{partner}{suffix}"] for suffix in ("", "_off", "_auto"))
         results.append({
+            "language": language,
             "auto": statistics.median(r["seconds"] for r in auto),
             "auto_reads": _reads_state(f"open_{partner}_auto", rows),
             "rows": rows, "format": file_format, "partner": partner, "load": (min(loads), max(loads)),
@@ -168,7 +186,8 @@ def report(results: Sequence[dict], argv: Sequence[str]) -> str:
         "# Daily dbt runs with the open state, and at the default, against the same model with open_state=false",
         "",
         f"`python -m bench.open_state_dbt {' '.join(argv)}` (bench/open_state_dbt.py): bench/open_state.py's "
-        f"inputs (lb {data.LOOK_BACK}, mw {data.MAX_WAIT}), SQL models (`insert_overwrite`, `method: session`; "
+        f"inputs (lb {data.LOOK_BACK}, mw {data.MAX_WAIT}), SQL models unless the format says Python "
+        "(`insert_overwrite`, `method: session`; "
         f"inputs and tables in the format of the table below), a first run up to {FIRST_END}, then one round per "
         "day, the three models each day, the order alternating, the first round discarded. With state: "
         "`open_state=true`; default: `'auto'`, which keeps it from "
@@ -176,7 +195,7 @@ def report(results: Sequence[dict], argv: Sequence[str]) -> str:
         "Time: dbt's execution time "
         "of the node (hooks included), medians. "
         "State statements: the ones that read or write the state table or the cached relation, and their time "
-        "(median of the rounds).",
+        "(median of the rounds; a Python model's own code sends its statements to Spark, not through dbt).",
         "",
         "| A rows/day | format | partner | rounds | with state | without | ratio | default | default ÷ without | "
         "statements (with / without) | state statements | their time | load |",
@@ -184,7 +203,8 @@ def report(results: Sequence[dict], argv: Sequence[str]) -> str:
     ]
     for r in results:
         lines.append(
-            f"| {r['rows']:,} | {r['format']} | {r['partner']} | {r['rounds']} | {r['on']:.2f} s | {r['off']:.2f} s | "
+            f"| {r['rows']:,} | {r['format']}{', Python' if r.get('language') == 'python' else ''} | "
+            f"{r['partner']} | {r['rounds']} | {r['on']:.2f} s | {r['off']:.2f} s | "
             f"{r['on'] / r['off']:.2f} | {r['auto']:.2f} s ({'kept' if r['auto_reads'] else 'none'}) | "
             f"{r['auto'] / r['off']:.2f} | {r['statements'][0]} / {r['statements'][1]} | {len(r['state'])} | "
             f"{r['state_seconds']:.2f} s | {r['load'][0]:.1f}–{r['load'][1]:.1f} |"
@@ -200,12 +220,15 @@ def main(argv: Sequence[str] = ()) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.open_state_dbt")
     parser.add_argument("--rows", type=int, nargs="+", default=[20000], help="A rows per day (one or more sizes)")
     parser.add_argument("--format", default="parquet", choices=("parquet", "delta", "iceberg"))
+    parser.add_argument("--language", default="sql", choices=("sql", "python"))
+    parser.add_argument("--partner", nargs="+", default=["all", "first"], choices=("all", "first"))
     parser.add_argument("--out", type=Path)
     args = parser.parse_args(argv)
     if args.format != "parquet":
         os.environ["INC_JOIN_TABLE_FORMAT"] = args.format  # the session's jars and catalog
     spark, state_dir = standalone_spark("inc-join-open-dbt-")
-    results = [r for rows in args.rows for r in measure(spark, rows, state_dir, print, args.format)]
+    results = [r for rows in args.rows
+               for r in measure(spark, rows, state_dir, print, args.format, args.language, args.partner)]  # fmt: skip
     publish(report(results, argv), args.out)
     return 0
 
