@@ -57,3 +57,17 @@ def test_the_dbt_benchmark_expects_the_default_to_keep_the_state_from_the_thresh
     assert [_reads_state("open_first_auto", n) for n in (first - 1, first)] == [False, True]
     assert [_reads_state("open_all_auto", n) for n in (every - 1, every)] == [False, True]
     assert _reads_state("open_all", 1) and not _reads_state("open_first_off", 10**9)
+
+
+def test_the_dbt_benchmark_writes_python_models_with_the_sql_models_arguments(tmp_path):
+    from bench.open_state_dbt import write_project
+
+    models = write_project(tmp_path, "s.a", "s.b", "parquet", "python", ["first"])
+    assert models == ["open_first", "open_first_off", "open_first_auto"]
+    for name, state in zip(models, ("open_state=True", "open_state=False", None), strict=True):
+        text = (tmp_path / "models" / f"{name}.py").read_text()
+        compile(text, name, "exec")
+        assert 'partner="first"' in text and "max_waiting_time=10" in text
+        assert (state in text) if state else "open_state" not in text
+    assert "dbt_inc_join" in (tmp_path / "dbt_project.yml").read_text()  # the dispatch entry of Python models
+    assert not list((tmp_path / "models").glob("*.sql"))
