@@ -61,8 +61,9 @@
       it, whose state replaces the table's rows. A parquet run that reads it drops what a killed attempt of its
       window may have left of the new state. (A change to the state table after the output's statement would make
       Spark drop the cached rows, which read that table, and the state's statement compute them again.) A Python
-      model's run leaves its marker in the same statement, as inc_join.open_state_pending: its compiled code holds
-      none for the post-hook. -#}
+      model's run leaves its marker for the post-hook, whose compiled code holds none, as the table property
+      inc_join.open_state_pending: with the cleared tag in one statement, or on its own when a parquet run reads
+      the state (a table made by the run gets it in its CREATE, _create_open_state). -#}
   {%- set pending = dbt_inc_join._open_state_pending_property(marker) -%}
   {%- if marker.read and not dbt_inc_join._open_state_replaced(marker) -%}
     {%- do dbt_inc_join._drop_open_states(target, [dbt_inc_join._open_state_partition(marker.end)]) -%}

@@ -113,7 +113,8 @@
 
 {% macro _open_state_table_counted(keeps_state) %}
   {#- The model's open state table whose rows the watermark's query counts (_resolve_window's state_table): when
-      the run may read it, an incremental run of a model that may keep it, found in dbt's cache; else none. -#}
+      the run may read it, an incremental run of a model that may keep it, found in dbt's relation cache (a
+      Python model's port: Spark's catalog); else none. -#}
   {%- if not keeps_state or this is not defined or this is none or not is_incremental()
          or dbt_inc_join._in_unit_test() -%}
     {{ return(none) }}
