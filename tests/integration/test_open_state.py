@@ -50,7 +50,7 @@ def _writes_to_state(statements: list[str], name: str) -> list[str]:
 
 
 def _same_tables(project):
-    for name, twin in PAIRS + [("open_left_auto", "open_left_off")]:
+    for name, twin in PAIRS + [("open_left_auto", "open_left_off"), ("open_first_filtered_py", "open_first_off")]:
         table, other = project.table(name), project.table(twin)
         assert rows(table, ordered(table.columns)) == rows(other, ordered(other.columns)), name
 
@@ -107,6 +107,9 @@ def test_daily_runs_read_the_state_and_every_fallback_says_why(project):
             said = expected if isinstance(expected, str) else expected[name]
             assert lines[name].startswith(said), (step, name, lines[name])
             assert lines[twin] == "none kept (open_state=false)", (step, twin, lines[twin])
+        # a Python model whose input is filtered in its code keeps none: the state's fingerprint names tables
+        unkept = "none kept (an input is not a table as dbt.ref or dbt.source loaded it)"
+        assert lines["open_first_filtered_py"] == unkept, (step, lines["open_first_filtered_py"])
         # the default, 'auto', keeps none at these sizes, and says how many new rows of A a day the run counted
         assert re.fullmatch(AUTO_LINE.format(rows=r"[\d,]+", least=threshold), lines["open_left_auto"]), lines
     # the next day's run counted the rows of A from its start (the day after the state it read) to that day

@@ -1,0 +1,24 @@
+from dbt_inc_join import inc_join_model
+
+
+def model(dbt, session):
+    dbt.config(
+        materialized="incremental",
+        incremental_strategy="insert_overwrite",
+        partition_by=["RecDate"],
+        tags=["open_state"],
+    )
+    # A filtered in the model's code (a filter the join applies anyway, so the rows are open_first_off's): the
+    # state's fingerprint cannot see a filter, so the model keeps none (spec §18)
+    a = dbt.ref("stg_gen_a").where("RecDate IS NOT NULL")
+    return inc_join_model(
+        dbt,
+        a,
+        dbt.ref("stg_gen_b"),
+        join_cols="TrxId",
+        how="left",
+        partner="first",
+        look_back_time=1,
+        max_waiting_time=int(dbt.config.get("open_state_mw")),
+        open_state=True,
+    )
