@@ -111,6 +111,12 @@
              'file_format': config.get('file_format') or 'parquet'}) }}
 {% endmacro %}
 
+{% macro _open_state_counts_a(keeps_state) %}
+  {#- Whether the watermark's query counts A's new rows (_resolve_window's count_a): for open_state='auto' of an
+      incremental model, which keeps the state from a number of them (_open_state_pays). -#}
+  {{ return(keeps_state == 'auto' and config.get('materialized') == 'incremental') }}
+{% endmacro %}
+
 {% macro _open_state_table_counted(keeps_state) %}
   {#- The model's open state table whose rows the watermark's query counts (_resolve_window's state_table): when
       the run may read it, an incremental run of a model that may keep it, found in dbt's relation cache (a

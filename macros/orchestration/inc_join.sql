@@ -47,8 +47,7 @@
   {%- set window = dbt_inc_join._resolve_window(a, b, a_columns, b_columns, params.inc_cols, params.time_uom, params.how,
                                             arguments.output_window_start, arguments.output_window_end,
                                             max_window_units, reaches=reaches, state_table=state_table,
-                                            count_a=keeps_state == 'auto'
-                                                    and config.get('materialized') == 'incremental') -%}
+                                            count_a=dbt_inc_join._open_state_counts_a(keeps_state)) -%}
   {%- set sides = window.get('fingerprint_sides', []) -%}
   {%- set check = dbt_inc_join._check_restated(window, sides, reaches, on_restated, horizon) -%}
   {%- set redo = dbt_inc_join._redo_of(check, window) -%}

@@ -214,7 +214,7 @@ def inc_join_model(
     tables = {side: _loaded(context, frame) for side, frame in (("a", a), ("b", b))}
     unkept = None if None not in tables.values() else "an input is not a table as dbt.ref or dbt.source loaded it"
     state_table = port("_open_state_table_counted", keeps_state) if keeps_state and not unkept else None
-    count_a = keeps_state == "auto" and not unkept and context.get("materialized") == "incremental"
+    count_a = not unkept and port("_open_state_counts_a", keeps_state)
 
     def resolve(redo: Any = None) -> dict[str, Any]:
         return resolve_dbt_window(port, prepared, output_window_start, output_window_end, cap, redo=redo,
