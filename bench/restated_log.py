@@ -41,9 +41,10 @@ from .restated import is_check_statement
 from .variants import INC_COL, REPO
 
 SCHEMA = PROJECT = "inc_join_bench_restated_log"
-ROWS_PER_DAY = 300  # A rows a day; B about as many (the log's cost does not depend on them)
+ROWS_PER_DAY = 300  # A rows a day unless --rows-per-day; B about as many (the log's cost does not depend on them)
 EPOCH = date(2000, 1, 1)  # day numbers from here: the same day has the same rows at every history
 SHARE_GOAL = "≤ 0.03"  # the log check / the daily run (issue 43)
+SWITCH_GOAL = "≤ 1.03"  # the daily run / the same run with the log check switched off (issue 74)
 FLAT_GOAL = "≤ 1.3"  # the log check at the longest history / at the shortest
 HOW = "left"
 # The statements the log check adds per input, by how they start (macros/io/_input_versions.sql, _input_log.sql)
@@ -59,10 +60,12 @@ PAIRS = 5
 
 @dataclass(frozen=True)
 class LogCase:
-    """A daily run over inputs in ``table_format`` of ``history`` daily commits each."""
+    """A daily run over inputs in ``table_format`` of ``history`` daily commits each; ``logs`` False: the same run
+    with the log check switched off (var inc_join_input_logs), the run it is measured against."""
 
     table_format: str
     history: int
+    logs: bool = True
 
     @property
     def model(self) -> str:
@@ -82,7 +85,7 @@ class LogCase:
 
     @property
     def label(self) -> str:
-        return f"{self.table_format} daily {self.history}d"
+        return f"{self.table_format} daily {self.history}d" + ("" if self.logs else ", logs off")
 
 
 @dataclass(frozen=True)
@@ -225,6 +228,11 @@ def _cell_text(text: str) -> str:
     return text[:70].replace("`", "").replace("|", "\\|")
 
 
+def log_rows(config) -> int:
+    """A rows a day: --rows-per-day when given, else ROWS_PER_DAY."""
+    return config.rows_per_day if config.rows_given else ROWS_PER_DAY
+
+
 def day_number(day: date) -> int:
     return (day - EPOCH).days
 
@@ -271,13 +279,13 @@ def write_project(root: Path, cases: Sequence[LogCase], run) -> Path:
     return root
 
 
-def load_days(spark, tables: dict[str, str], days: Sequence[date], workers: int = 4) -> None:
-    """One INSERT per day and table (one commit each), the days in order within a table, the tables in parallel
-    (``tables``: name -> side)."""
+def load_days(spark, tables: dict[str, str], days: Sequence[date], rows: int = ROWS_PER_DAY, workers: int = 4) -> None:
+    """One INSERT per day and table (one commit each) of ``rows`` A rows a day, the days in order within a table,
+    the tables in parallel (``tables``: name -> side)."""
 
     def fill(item: tuple[str, str]) -> None:
         for day in days:
-            spark.sql(insert_sql(item[0], item[1], day))
+            spark.sql(insert_sql(item[0], item[1], day, rows))
 
     with ThreadPoolExecutor(max_workers=workers) as pool:
         list(pool.map(fill, tables.items()))
@@ -297,7 +305,7 @@ class LogSetup:
     last_day: date
     project: Project | None = None
     properties: dict[LogCase, dict[str, str]] = field(default_factory=dict)  # inc_join.* after yesterday's run
-    timed: dict[LogCase, str] = field(default_factory=dict)  # the latest timed run's invocation (reset drops it)
+    timed: dict[str, str] = field(default_factory=dict)  # per model, its latest timed run's invocation (reset drops it)
     versions: dict[str, int] = field(default_factory=dict)  # each input's commits after the set-up
     seconds: dict[str, float] = field(default_factory=dict)
     load: list[float] = field(default_factory=list)
@@ -307,8 +315,8 @@ class LogSetup:
         run's record out of the ledger, the table properties inc_join.* as yesterday's run left them."""
         spark, saved = self.spark, self.properties[case]
         spark.sql(f"DELETE FROM {case.relation} WHERE {INC_COL} = DATE'{self.last_day}'")
-        if case in self.timed and self.project is not None:
-            key = run_key(self.timed.pop(case), case, self.last_day)
+        if case.model in self.timed and self.project is not None:
+            key = run_key(self.timed.pop(case.model), case, self.last_day)
             _drop_record(spark, self.project.ledger, key, datetime.now(timezone.utc).strftime("%Y-%m"))
         extra = [k for k in inc_properties(spark, case.relation) if k not in saved]
         if extra:
@@ -320,10 +328,11 @@ class LogSetup:
         """One ``dbt run --select <model>``, its statements recorded: (run, [(kind, seconds, text)], the record)."""
         assert self.project is not None
         load, began = os.getloadavg()[0], time.perf_counter()
+        switch = {} if case.logs else {"vars": {"inc_join_input_logs": False}}
         with recording() as statements:
-            result = self.project.invoke("run", "--select", case.model)
+            result = self.project.invoke("run", "--select", case.model, **switch)
         invocation = time.perf_counter() - began
-        self.timed[case] = invocation_id = _invocation_id()
+        self.timed[case.model] = invocation_id = _invocation_id()
         [node] = result.result.results
         kinds, parts = split(statements, case.inputs)
         rows = self.spark.table(case.relation).where(f"{INC_COL} = DATE'{self.last_day}'").count()
@@ -361,35 +370,35 @@ def newest_versions(spark, tables: Sequence[str], table_format: str) -> dict[str
 def set_up(spark, cases: Sequence[LogCase], run) -> LogSetup:
     """The inputs day by day up to two days before the last, the project, a first run, yesterday's load and daily
     run (its record and table properties kept), then the last day's load."""
-    fmt, last = run.config.table_format, run.spec.last_day
+    fmt, last, rows = run.config.table_format, run.spec.last_day, log_rows(run.config)
     setup = LogSetup(spark, last)
     began = time.perf_counter()
     spark.sql(f"CREATE DATABASE IF NOT EXISTS {SCHEMA}")
     tables: dict[int, dict[str, str]] = {}
-    for case in cases:
+    for case in (c for c in cases if c.logs):  # a case with its logs off is its twin's run: the same tables
         tables[case.history] = {}
         for table, side in zip(case.inputs, ("a", "b"), strict=True):
             spark.sql(f"DROP TABLE IF EXISTS {table}")
             spark.sql(f"CREATE TABLE {table} ({COLUMNS[side]}, {INC_COL} DATE) USING {fmt} PARTITIONED BY ({INC_COL})")
             tables[case.history][table] = side
-    for case in cases:
+    for case in (c for c in cases if c.logs):
         days = [last - timedelta(days=n) for n in range(case.history - 1, 1, -1)]
-        load_days(spark, tables[case.history], days)
+        load_days(spark, tables[case.history], days, rows)
         run.say(f"  {case.label}: {len(days)} daily commits per input, {time.perf_counter() - began:.0f} s")
     setup.seconds["inputs"] = time.perf_counter() - began
     began = time.perf_counter()
-    root = write_project(Path(run.state_dir) / "restated-log-project", cases, run)
+    root = write_project(Path(run.state_dir) / "restated-log-project", [c for c in cases if c.logs], run)
     project = setup.project = Project(root, run.state_dir, SCHEMA)
     project.invoke("deps")
     project.invoke("run", "--select", LEDGER_MODEL)
-    models = [c.model for c in cases]
+    models = sorted({c.model for c in cases})
     project.invoke("run", "--select", *models)  # the first run: the whole history up to two days before the last
     everything = {t: s for c in cases for t, s in tables[c.history].items()}
-    load_days(spark, everything, [last - timedelta(days=1)])
+    load_days(spark, everything, [last - timedelta(days=1)], rows)
     project.invoke("run", "--select", *models)  # yesterday's daily run, which records the versions it read
     for case in cases:
         setup.properties[case] = inc_properties(spark, case.relation)
-    load_days(spark, everything, [last])  # today's load: the one commit per input the timed runs read
+    load_days(spark, everything, [last], rows)  # today's load: the one commit per input the timed runs read
     setup.seconds["runs"] = time.perf_counter() - began
     setup.versions = {t: _commits(spark, t, fmt) for t in everything}
     return setup
@@ -413,13 +422,14 @@ class RestatedLog(protocol.Suite):
     def cells(self, run) -> list[LogCell]:
         config = run.config
         histories = sorted({min(config.histories), max(config.histories)})
-        return [LogCell(LogCase(config.table_format, h), "dbt", config.repeats) for h in histories]
+        return [LogCell(LogCase(config.table_format, h, logs), "dbt", config.repeats)
+                for h in histories for logs in (True, False)]  # fmt: skip
 
     def runs(self, config) -> list[str]:
         return [
             f"restated-log: {config.warmup} warm-up round(s), then {config.repeats} timed daily dbt runs per "
-            "history, interleaved round-robin, each from the same state (reset), garbage collected before each; "
-            "medians"
+            "history, with the log check and with it switched off (var inc_join_input_logs: false), interleaved "
+            "round-robin, each from the same state (reset), garbage collected before each; medians"
         ]
 
     def measure(self, spark, cells: Sequence[LogCell], run) -> None:  # type: ignore[override]
@@ -437,7 +447,7 @@ class RestatedLog(protocol.Suite):
                 cell.statements = listed
                 seen = {"rows": result.rows, "record": record}
                 seen["versions"] = newest_versions(spark, case.inputs, case.table_format)
-            text = f"{case.label:<20} {result.seconds:6.2f} s (log check {result.log_check:.3f} s = "
+            text = f"{case.label:<30} {result.seconds:6.2f} s (log check {result.log_check:.3f} s = "
             text += ", ".join(f"{k} {v:.3f}" for k, v in sorted(result.parts.items()))
             text += f"; fingerprints {result.fingerprint:.2f} s)  {result.rows} rows"
             return result, seen, None, text
@@ -447,7 +457,12 @@ class RestatedLog(protocol.Suite):
 
     def targets(self, cells: Sequence[LogCell]) -> list[Target]:
         found: list[Target] = []
-        measured = [c for c in cells if c.runs]
+        measured = [c for c in cells if c.runs and c.case.logs]
+        for cell in measured:
+            fmt, history = cell.case.table_format, cell.case.history
+            off = next((c for c in cells if c.case == LogCase(fmt, history, False)), None)
+            name = f"{fmt} daily run, {history} d: with the log check / switched off (same round)"
+            found += ratio_target(name, cell, off, SWITCH_GOAL)
         for cell in measured:
             fmt, history = cell.case.table_format, cell.case.history
             name = f"{fmt} daily run, {history} d: the log check ({cell.median_of('log_check'):.3f} s) / the run"
@@ -472,7 +487,8 @@ class RestatedLog(protocol.Suite):
         for cell in cells:
             record = cell.check["record"]
             recorded = record.get("input_versions", {})
-            versions = {_bare(k): v for k, v in cell.check["versions"].items()}
+            # switched off, the run records no version and reads no log
+            versions = {_bare(k): v for k, v in cell.check["versions"].items()} if cell.case.logs else {}
             rows.append(
                 {
                     "suite": self.name,
@@ -482,7 +498,7 @@ class RestatedLog(protocol.Suite):
                     "stable": cell.stable,
                     "record": record.get("records") == 1 and record.get("restated") == 0 and recorded == versions,
                     # the log statement gives the versions too since 2026-11-29
-                    "log_read": all(r.kinds.get(LOG, 0) > 0 or r.rode for r in cell.runs),
+                    "log_read": all((r.kinds.get(LOG, 0) > 0 or r.rode) == cell.case.logs for r in cell.runs),
                     "no_as_of": all(r.kinds.get(AS_OF, 0) == 0 for r in cell.runs),
                 }
             )
@@ -518,18 +534,18 @@ class RestatedLog(protocol.Suite):
         ]
         commits = ", ".join(f"{t} {n}" for t, n in self.setup.versions.items())
         intro = (
-            f"SQL models (how = {HOW}) with the post-hook record_run over two {cells[0].case.table_format} inputs of "
-            f"one commit per day ({ROWS_PER_DAY} A rows a day), the model's table in the same format; the timed run "
-            "is the last day's daily run, after that day's one commit per input, from the state yesterday's daily "
-            "run left (reset: the day's rows out of the table, the run's record out of the ledger, the table "
-            "properties inc_join.* put back; the inputs untouched). Seconds: the node's execution_time; the "
-            "statements' seconds timed in dbt-spark's cursor, fetch included. `log check s`: the inputs' versions, "
-            "their logs (where they ride on the fingerprint check's query: that statement less the same without "
-            f"them, run again after the run {PAIRS} times alternately, the median difference) and any "
-            "fingerprints as of both versions (spec §17); `fingerprint check s`: the check's query of the read "
-            "ranges (spec §14), which also gives the watermark, less the logs riding on it. Commits per input "
-            f"table after the set-up: {commits}. Load average (1 minute) at the start of each round: "
-            f"{protocol.load_text(self.setup.load)}."
+            f"SQL models (how = {HOW}) with the post-hook record_run over two {cells[0].case.table_format} inputs "
+            f"of one commit per day ({log_rows(run.config):,} A rows a day), the model's table in the same format; "
+            "the timed run is the last day's daily run, after that day's one commit per input, from the state "
+            "yesterday's daily run left (reset: the day's rows out of the table, the run's record out of the "
+            "ledger, the table properties inc_join.* put back; the inputs untouched); `logs off`: the same run "
+            "with the var inc_join_input_logs false. Seconds: the node's execution_time; the statements' seconds "
+            "timed in dbt-spark's cursor, fetch included. `log check s`: the inputs' versions, their logs (where "
+            "they ride on the fingerprint check's query: that statement less the same without them, run again "
+            f"after the run {PAIRS} times alternately, the median difference) and any fingerprints as of both "
+            "versions (spec §17); `fingerprint check s`: the check's query of the read ranges (spec §14), which "
+            "also gives the watermark, less the logs riding on it. Commits per input table after the set-up: "
+            f"{commits}. Load average (1 minute) at the start of each round: {protocol.load_text(self.setup.load)}."
         )
         lines = ["", "## Restatements from the log (spec §17)", "", intro, "", *protocol.table(head, rows), ""]
         lines += ["The log check's statements in one run (each cell's check run), seconds:", ""]
@@ -541,8 +557,9 @@ class RestatedLog(protocol.Suite):
         lines += ["", f"The {SLOWEST} slowest statements of each check run (kind: text, seconds):", ""]
         lines += protocol.table(("run", "statements"), slowest)
         lines += ["", "Do the runs agree? Rows written on the last day (the same at both histories, every run as many "
-                  "as the check run); the record: one, nothing restated, the inputs' current versions; every run read "
-                  "the inputs' versions and logs, none fingerprinted units as of both versions.", ""]  # fmt: skip
+                  "as the check run); the record: one, nothing restated, the inputs' current versions (none with the "
+                  "log check off); every run with the check read the inputs' versions and logs, none without it; none "
+                  "fingerprinted units as of both versions.", ""]  # fmt: skip
         head = ("run", "rows", "same rows", "record as expected", "log read", "no units as of both versions")
         return lines + protocol.table(head, agree)
 

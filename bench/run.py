@@ -47,6 +47,7 @@ def full_jvm_flags(driver_memory: str) -> str:
 class Config:
     days: int = 365
     rows_per_day: int = 20_000
+    rows_given: bool = False  # --rows-per-day given (restated-log keeps its own size otherwise)
     histories: Sequence[int] = (30, 120, 365)
     hows: Sequence[str] = ("left", "full")
     look_back_time: int = 2
@@ -111,6 +112,7 @@ def parse_args(argv: Sequence[str]) -> Config:
         config,
         **{name: getattr(args, name) for name in given if getattr(args, name)},
         days=days,
+        rows_given=args.rows_per_day is not None,
         histories=tuple(sorted(set(histories))),
         hows=tuple(h.strip() for h in args.how.split(",")),
         **{name: getattr(args, name) for name in ("look_back_time", "max_waiting_time", "late_match_time")},

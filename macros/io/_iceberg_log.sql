@@ -3,18 +3,29 @@
     entries each changed snapshot added or deleted with their arrival bounds. Pure: SQL texts and rows in,
     values out. -#}
 
-{% macro _iceberg_snapshots_sql(relation) %}
+{% macro _iceberg_snapshots_sql(relation, main=none) %}
   {#- An Iceberg table's snapshots (id, parent, at, operation) and, on every row, the main branch's (main): its
       version now and its log in one statement. Then the files each snapshot added and deleted, from its summary
-      (data files, delete files; none where absent): what its manifests must hold (_iceberg_manifest_ranges). -#}
+      (data files, delete files; none where absent): what its manifests must hold (_iceberg_manifest_ranges).
+      main: the snapshot already known (the catalog's current-snapshot-id, _table_facts), which spares the read of
+      the table's refs; else the refs give it. -#}
   {%- set counts = [] -%}
   {%- for key in ['added-data-files', 'deleted-data-files', 'added-delete-files', 'removed-delete-files'] -%}
     {%- do counts.append("summary['" ~ key ~ "']") -%}
   {%- endfor -%}
   {{ return("SELECT CAST(snapshot_id AS STRING) AS id, CAST(parent_id AS STRING) AS parent,"
             ~ " date_format(committed_at, 'yyyy-MM-dd HH:mm:ss') AS at, operation,"
-            ~ " (SELECT CAST(snapshot_id AS STRING) FROM " ~ relation ~ ".refs WHERE name = 'main') AS main, "
+            ~ (" '" ~ (main | int) ~ "' AS main, " if main is not none else
+               " (SELECT CAST(snapshot_id AS STRING) FROM " ~ relation ~ ".refs WHERE name = 'main') AS main, ")
             ~ counts | join(', ') ~ " FROM " ~ relation ~ ".snapshots") }}
+{% endmacro %}
+
+{% macro _iceberg_cached_snapshot(information) %}
+  {#- An Iceberg table's current snapshot in the text of dbt's listing of its schema (SHOW TABLE EXTENDED): the
+      table property current-snapshot-id, which a Hive metastore keeps. Listed before any query of the run, so
+      never later than what the run reads: a version it may record. None where the catalog does not show it. -#}
+  {%- set found = modules.re.search('(?:^|[\\[,\\s])current-snapshot-id=(\\d+)(?:[\\],\\s]|$)', information or '') -%}
+  {{ return(found.group(1) if found else none) }}
 {% endmacro %}
 
 {% macro _iceberg_manifests_sql(relation) %}

@@ -35,12 +35,14 @@
 {% endmacro %}
 
 {% macro _table_facts(relation) %}
-  {#- {'format': 'delta' or 'iceberg' for a table in that format, 'location', 'information': the cache's text}, from
-      dbt-spark's relation cache: its
+  {#- {'format': 'delta' or 'iceberg' for a table in that format, 'location', 'information': the cache's text,
+      'snapshot'}, from dbt-spark's relation cache: its
       provider, and for an Iceberg table in Iceberg's SparkSessionCatalog (which SHOW TABLE EXTENDED shows with
       provider hive) the table property table_type=ICEBERG; the location from its `Location:` line (none when
-      absent). Format none for a view, a parquet table, or a relation dbt does not find (a CTE of a unit test). -#}
-  {%- set facts = {'format': none, 'location': none, 'information': none} -%}
+      absent). Format none for a view, a parquet table, or a relation dbt does not find (a CTE of a unit test).
+      snapshot: an Iceberg table's current snapshot as dbt's listing of its schema showed it
+      (_iceberg_cached_snapshot). -#}
+  {%- set facts = {'format': none, 'location': none, 'information': none, 'snapshot': none} -%}
   {%- if relation is string or relation.identifier is none -%}
     {{ return(facts) }}
   {%- endif -%}
@@ -54,7 +56,7 @@
   {%- if found.is_delta -%}
     {%- do facts.update({'format': 'delta'}) -%}
   {%- elif found.is_iceberg or 'TABLE_TYPE=ICEBERG' in information | upper -%}
-    {%- do facts.update({'format': 'iceberg'}) -%}
+    {%- do facts.update({'format': 'iceberg', 'snapshot': dbt_inc_join._iceberg_cached_snapshot(information)}) -%}
   {%- endif -%}
   {%- for line in information.split('\n') if line.startswith('Location:') -%}
     {%- do facts.update({'location': line[9:] | trim}) -%}
@@ -101,7 +103,10 @@
       {#- the recorded version's commit is gone: the version from the table's history -#}
       {%- do entry.update({'version': dbt_inc_join._table_version(state.relation_of[entry.input], 'delta') if now is none else now | string}) -%}
     {%- elif log.rows -%}
-      {%- do entry.update({'version': log.rows[0][4]}) -%}
+      {#- the cached snapshot, unless the list no longer has it (the table made again since dbt listed it) -#}
+      {%- set main = log.rows[0][4] -%}
+      {%- do entry.update({'version': main if main in log.rows | map(attribute=0) | list
+                                      else dbt_inc_join._table_version(state.relation_of[entry.input], 'iceberg')}) -%}
     {%- endif -%}
   {%- endfor -%}
   {{ return(found) }}
@@ -123,7 +128,7 @@
       {%- set entry = {'input': side.name, 'relation': relation, 'format': facts.format, 'version': none,
                        'location': facts.location} -%}
       {%- if facts.format == 'iceberg' -%}
-        {%- do queries.iceberg.append("SELECT '" ~ side.name ~ "' AS input, * FROM (" ~ dbt_inc_join._iceberg_snapshots_sql(relation) ~ ")") -%}
+        {%- do queries.iceberg.append("SELECT '" ~ side.name ~ "' AS input, * FROM (" ~ dbt_inc_join._iceberg_snapshots_sql(relation, facts.snapshot) ~ ")") -%}
         {#- where a manifest's partition summaries give the arrival units, the current manifests ride along: a
             daily append's own manifest then names its units without a read of its entries -#}
         {%- set field = dbt_inc_join._iceberg_arrival_field(facts.get('information'), side.arrival, time_uom) if since else none -%}
@@ -179,8 +184,9 @@
                                              identifier=node.identifier if node.resource_type == 'source' else node.alias) -%}
       {%- set facts = dbt_inc_join._table_facts(relation) -%}
       {%- if facts.format is not none -%}
+        {%- set version = facts.snapshot or dbt_inc_join._table_version(relation, facts.format) -%}
         {%- do found.update({dbt_inc_join._relation_key(relation): {'relation': relation | string, 'format': facts.format,
-                             'version': dbt_inc_join._table_version(relation, facts.format), 'location': facts.location}}) -%}
+                             'version': version, 'location': facts.location}}) -%}
       {%- endif -%}
     {%- endif -%}
   {%- endfor -%}

@@ -84,7 +84,7 @@ dbt.inc_join_context = {
     "file_format": {{ dbt_inc_join._py_text(config.get('file_format')) }},
     "upstream_redos": {{ dbt_inc_join._py_json(upstream.redone) }},
     "upstream_outstanding": {{ dbt_inc_join._py_json(upstream.outstanding) }},
-    "table_versions": {{ dbt_inc_join._py_json(dbt_inc_join._upstream_versions() if dbt_inc_join._checks_inputs() else {}) }},
+    "table_versions": {{ dbt_inc_join._py_json(dbt_inc_join._upstream_versions() if dbt_inc_join._checks_inputs() and dbt_inc_join._reads_input_logs() else {}) }},
     "loaded": _inc_join_loaded,
 }
 df = model(dbt, spark)

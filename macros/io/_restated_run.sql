@@ -62,6 +62,12 @@
   {{ return(dbt_inc_join._ledger_for_this_model() is not none and dbt_inc_join._is_writing_run()) }}
 {% endmacro %}
 
+{% macro _reads_input_logs() %}
+  {#- Whether a run that checks its inputs also reads their versions and logs (spec §17): var inc_join_input_logs,
+      true unless set false. Off, its Delta and Iceberg inputs are checked as parquet ones are (spec §14). -#}
+  {{ return(dbt_inc_join._flag('inc_join_input_logs', var('inc_join_input_logs', true))) }}
+{% endmacro %}
+
 {% macro _read_units(sides, reaches, start, time_uom, riders=[]) %}
   {#- The fingerprints of every input from its read range's first unit (start - reach) on, in one query:
       {'ranges': {input: [lower, none]}, 'units': {input: {unit: "rows:hash"}}, 'riders': {part: rows}}. The

@@ -54,9 +54,11 @@
     {%- do mirrored.update({'inc_join.committed': tojson({
         'window_start': record.window_start, 'window_end': record.window_end, 'rows_total': counted.rows_total,
         'run_key': run_key})}) -%}
-    {#- the input versions the run read (spec §17): a later run lists the inputs' commits since -#}
-    {%- if record.get('input_versions') -%}
-      {%- do mirrored.update({'inc_join.input_versions': tojson(record.input_versions)}) -%}
+    {#- the input versions the run read (spec §17): a later run lists the inputs' commits since. None read (the
+        logs switched off, the inputs no longer Delta or Iceberg): none kept, so no later run lists commits from a
+        version older than what this run read -#}
+    {%- if record.get('input_versions') or properties.get('inc_join.input_versions') -%}
+      {%- do mirrored.update({'inc_join.input_versions': tojson(record.get('input_versions') or [])}) -%}
     {%- endif -%}
     {%- if record.get('redo_from') -%}
       {%- do mirrored.update({'inc_join.redone': tojson({'from': record.redo_from, 'run_key': run_key})}) -%}

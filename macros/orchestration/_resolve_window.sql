@@ -33,7 +33,8 @@
       carries them over) -#}
   {%- set recorded = (begin.get('committed_fingerprints') or {}).get('input_versions') -%}
   {%- set logged = dbt_inc_join._input_state_parts(checked, fromjson(recorded) if recorded else [], time_uom)
-                   if redo is none and dbt_inc_join._checks_inputs() else {'versions': [], 'logs': {}, 'parts': []} -%}
+                   if redo is none and dbt_inc_join._checks_inputs() and dbt_inc_join._reads_input_logs()
+                   else {'versions': [], 'logs': {}, 'parts': []} -%}
   {#- the watermark (and the earliest arrival on a first run), in one query. An orchestrator that knows both
       inputs are loaded up to a unit (quiet days leave no rows to show it) declares it with a var instead. -#}
   {%- set declared = dbt_inc_join._declared_watermark(time_uom) -%}

@@ -26,6 +26,11 @@ def test_the_restated_log_suite_runs_only_when_named_and_on_a_format():
     assert "restated-log" not in SUITES  # nor in the quick mode, which runs SUITES
     config = parse_args(["--format", "iceberg", "--suite", "restated-log", "--histories", "30,365"])
     assert (config.suites, config.table_format, config.histories) == (("restated-log",), "iceberg", (30, 365))
+    # its own size of a day unless --rows-per-day is given (the few-rows suite's default is not its)
+    from bench.restated_log import ROWS_PER_DAY, log_rows
+
+    assert log_rows(config) == ROWS_PER_DAY
+    assert log_rows(parse_args(["--format", "delta", "--suite", "restated-log", "--rows-per-day", "20000"])) == 20000
 
 
 @pytest.mark.parametrize(

@@ -211,6 +211,21 @@ def test_the_partition_field_of_the_arrival_is_found_when_it_is_its_identity_and
     assert render("_iceberg_arrival_field", "", "RecDate", "day") is None  # nothing cached: the entries tell
 
 
+def test_the_iceberg_snapshot_dbt_listed_spares_the_read_of_the_refs():
+    """A daily run's version of an Iceberg input: the catalog's current-snapshot-id in dbt's listing of the schema,
+    taken before the run's queries (never later than what it reads); only where the listing lacks it are the refs
+    read. The snapshot list then carries it as a literal on every row."""
+    shown = 'current-snapshot-id=8350013209339878069, current-snapshot-summary={"added-data-files":"1"}, format='
+    listed = INFORMATION.replace("format=", shown)
+    assert render("_iceberg_cached_snapshot", listed) == "8350013209339878069"
+    other = listed.replace("current-snapshot-id=", "previous-current-snapshot-id=")
+    for without in (INFORMATION, "", None, listed.replace("=8350013209339878069", "=none"), other):
+        assert render("_iceberg_cached_snapshot", without) is None
+    known = render("_iceberg_snapshots_sql", "s.t", "8350013209339878069")
+    assert " '8350013209339878069' AS main, " in known and ".refs" not in known
+    assert "FROM s.t.refs WHERE name = 'main') AS main" in render("_iceberg_snapshots_sql", "s.t")
+
+
 def manifest(snapshot: str, lower: str, upper: str, added=1, deleted=0, existing=0, content=0, spec=3, deletes=0):
     """A row of _iceberg_manifests_sql: partition summaries of the bucket field, then the arrival's."""
     summaries = json.dumps([{"lower_bound": "0", "upper_bound": "3"}, {"lower_bound": lower, "upper_bound": upper}])
