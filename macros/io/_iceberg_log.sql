@@ -3,28 +3,39 @@
     entries each changed snapshot added or deleted with their arrival bounds. Pure: SQL texts and rows in,
     values out. -#}
 
-{% macro _iceberg_snapshots_sql(relation, main=none) %}
+{% macro _iceberg_snapshots_sql(relation, main=none, since=none, since_at=none, main_at=none) %}
   {#- An Iceberg table's snapshots (id, parent, at, operation) and, on every row, the main branch's (main): its
       version now and its log in one statement. Then the files each snapshot added and deleted, from its summary
       (data files, delete files; none where absent): what its manifests must hold (_iceberg_manifest_ranges).
       main: the snapshot already known (the catalog's current-snapshot-id, _table_facts), which spares the read of
-      the table's refs; else the refs give it. -#}
+      the table's refs; else the refs give it. Where the commit times of `since` (the version the last committed
+      run read) and of `main` are known (epoch milliseconds), only the snapshots committed from the earlier of
+      the two on (a daily run: those two), not a long history's; a lineage that reaches before them (a
+      rollback, then new commits) is read again whole (_log_changes). With `main` known and no `since`: main's
+      row, its version. -#}
   {%- set counts = [] -%}
   {%- for key in ['added-data-files', 'deleted-data-files', 'added-delete-files', 'removed-delete-files'] -%}
     {%- do counts.append("summary['" ~ key ~ "']") -%}
   {%- endfor -%}
+  {%- set source = relation ~ '.snapshots' -%}
+  {%- if since is not none and since_at is not none and main_at is not none -%}
+    {%- set source = source ~ ' WHERE committed_at >= timestamp_millis(' ~ [since_at | int, main_at | int] | min ~ ')' -%}
+  {%- elif since is none and main is not none -%}
+    {%- set source = source ~ ' WHERE snapshot_id = ' ~ (main | int) -%}
+  {%- endif -%}
   {{ return("SELECT CAST(snapshot_id AS STRING) AS id, CAST(parent_id AS STRING) AS parent,"
             ~ " date_format(committed_at, 'yyyy-MM-dd HH:mm:ss') AS at, operation,"
             ~ (" '" ~ (main | int) ~ "' AS main, " if main is not none else
                " (SELECT CAST(snapshot_id AS STRING) FROM " ~ relation ~ ".refs WHERE name = 'main') AS main, ")
-            ~ counts | join(', ') ~ " FROM " ~ relation ~ ".snapshots") }}
+            ~ counts | join(', ') ~ " FROM " ~ source) }}
 {% endmacro %}
 
-{% macro _iceberg_cached_snapshot(information) %}
+{% macro _iceberg_cached_snapshot(information, part='id') %}
   {#- An Iceberg table's current snapshot in the text of dbt's listing of its schema (SHOW TABLE EXTENDED): the
       table property current-snapshot-id, which a Hive metastore keeps. Listed before any query of the run, so
-      never later than what the run reads: a version it may record. None where the catalog does not show it. -#}
-  {%- set found = modules.re.search('(?:^|[\\[,\\s])current-snapshot-id=(\\d+)(?:[\\],\\s]|$)', information or '') -%}
+      never later than what the run reads: a version it may record. None where the catalog does not show it.
+      part 'timestamp-ms': its commit time (current-snapshot-timestamp-ms). -#}
+  {%- set found = modules.re.search('(?:^|[\\[,\\s])current-snapshot-' ~ part ~ '=(\\d+)(?:[\\],\\s]|$)', information or '') -%}
   {{ return(found.group(1) if found else none) }}
 {% endmacro %}
 

@@ -113,6 +113,10 @@
   {%- endif -%}
   {%- set rows = log.rows if log is not none else run(dbt_inc_join._iceberg_snapshots_sql(relation)).rows -%}
   {%- set path = dbt_inc_join._iceberg_path_of(rows, then.version, now.version) -%}
+  {%- if path.gone and log is not none and log.get('partial') -%}
+    {#- the lineage reaches before the snapshots read with the version (a rollback, then new commits): all of them -#}
+    {%- set path = dbt_inc_join._iceberg_path_of(run(dbt_inc_join._iceberg_snapshots_sql(relation)).rows, then.version, now.version) -%}
+  {%- endif -%}
   {%- if path.gone -%}
     {{ return({'ranges': [], 'commits': {}, 'gone': 'is no longer kept (snapshots expired)'}) }}
   {%- endif -%}

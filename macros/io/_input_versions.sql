@@ -42,7 +42,7 @@
       absent). Format none for a view, a parquet table, or a relation dbt does not find (a CTE of a unit test).
       snapshot: an Iceberg table's current snapshot as dbt's listing of its schema showed it
       (_iceberg_cached_snapshot). -#}
-  {%- set facts = {'format': none, 'location': none, 'information': none, 'snapshot': none} -%}
+  {%- set facts = {'format': none, 'location': none, 'information': none, 'snapshot': none, 'snapshot_at': none} -%}
   {%- if relation is string or relation.identifier is none -%}
     {{ return(facts) }}
   {%- endif -%}
@@ -56,7 +56,8 @@
   {%- if found.is_delta -%}
     {%- do facts.update({'format': 'delta'}) -%}
   {%- elif found.is_iceberg or 'TABLE_TYPE=ICEBERG' in information | upper -%}
-    {%- do facts.update({'format': 'iceberg', 'snapshot': dbt_inc_join._iceberg_cached_snapshot(information)}) -%}
+    {%- do facts.update({'format': 'iceberg', 'snapshot': dbt_inc_join._iceberg_cached_snapshot(information),
+                         'snapshot_at': dbt_inc_join._iceberg_cached_snapshot(information, 'timestamp-ms')}) -%}
   {%- endif -%}
   {%- for line in information.split('\n') if line.startswith('Location:') -%}
     {%- do facts.update({'location': line[9:] | trim}) -%}
@@ -64,12 +65,13 @@
   {{ return(facts) }}
 {% endmacro %}
 
-{% macro _recorded_version(recorded, input, relation, file_format) %}
+{% macro _recorded_version(recorded, input, relation, file_format, field='version') %}
   {#- The version of `input` a committed run recorded (inc_join.input_versions' rows), while the input is the same
-      table in the same format; else none. -#}
+      table in the same format; else none. field 'at': an Iceberg version's commit time (epoch milliseconds),
+      where the run knew it. -#}
   {%- set found = namespace(version=none) -%}
   {%- for row in recorded or [] if row.input == input and row.relation == relation and row.format == file_format -%}
-    {%- set found.version = row.version -%}
+    {%- set found.version = row.get(field) -%}
   {%- endfor -%}
   {{ return(found.version) }}
 {% endmacro %}
@@ -102,11 +104,16 @@
       {%- endif -%}
       {#- the recorded version's commit is gone: the version from the table's history -#}
       {%- do entry.update({'version': dbt_inc_join._table_version(state.relation_of[entry.input], 'delta') if now is none else now | string}) -%}
-    {%- elif log.rows -%}
-      {#- the cached snapshot, unless the list no longer has it (the table made again since dbt listed it) -#}
-      {%- set main = log.rows[0][4] -%}
+    {%- else -%}
+      {#- main as its rows give it, unless they do not hold it (the table made again since dbt listed it, or a
+          snapshot list read from a recorded version no longer kept); an empty table has none -#}
+      {%- set main = log.rows[0][4] if log.rows else none -%}
       {%- do entry.update({'version': main if main in log.rows | map(attribute=0) | list
                                       else dbt_inc_join._table_version(state.relation_of[entry.input], 'iceberg')}) -%}
+      {#- its commit time, where the listing gave it: the next run reads the snapshots from there on -#}
+      {%- if log.cached[0] is not none and entry.version == log.cached[0] and log.cached[1] is not none -%}
+        {%- do entry.update({'at': log.cached[1]}) -%}
+      {%- endif -%}
     {%- endif -%}
   {%- endfor -%}
   {{ return(found) }}
@@ -128,14 +135,18 @@
       {%- set entry = {'input': side.name, 'relation': relation, 'format': facts.format, 'version': none,
                        'location': facts.location} -%}
       {%- if facts.format == 'iceberg' -%}
-        {%- do queries.iceberg.append("SELECT '" ~ side.name ~ "' AS input, * FROM (" ~ dbt_inc_join._iceberg_snapshots_sql(relation, facts.snapshot) ~ ")") -%}
+        {%- set since_at = dbt_inc_join._recorded_version(recorded, side.name, relation, facts.format, 'at') if since else none -%}
+        {%- do queries.iceberg.append("SELECT '" ~ side.name ~ "' AS input, * FROM (" ~ dbt_inc_join._iceberg_snapshots_sql(relation, facts.snapshot, since, since_at, facts.snapshot_at) ~ ")") -%}
         {#- where a manifest's partition summaries give the arrival units, the current manifests ride along: a
             daily append's own manifest then names its units without a read of its entries -#}
         {%- set field = dbt_inc_join._iceberg_arrival_field(facts.get('information'), side.arrival, time_uom) if since else none -%}
         {%- if field is not none -%}
           {%- do queries.iceberg_manifests.append("SELECT '" ~ side.name ~ "' AS input, * FROM (" ~ dbt_inc_join._iceberg_manifests_sql(relation) ~ ")") -%}
         {%- endif -%}
-        {%- do state.logs.update({side.name: {'since': since, 'rows': [], 'manifests': [], 'field': field}}) -%}
+        {%- do state.logs.update({side.name: {'since': since, 'rows': [], 'manifests': [], 'field': field,
+                                              'cached': [facts.snapshot, facts.snapshot_at],
+                                              'partial': since is not none and since_at is not none
+                                                         and facts.snapshot_at is not none}}) -%}
       {%- elif since and facts.location -%}
         {%- set led = "SELECT '" ~ side.name ~ "' AS input, * FROM " -%}
         {%- set past = since | int + dbt_inc_join._delta_named_commits() -%}

@@ -215,15 +215,24 @@ def test_the_iceberg_snapshot_dbt_listed_spares_the_read_of_the_refs():
     """A daily run's version of an Iceberg input: the catalog's current-snapshot-id in dbt's listing of the schema,
     taken before the run's queries (never later than what it reads); only where the listing lacks it are the refs
     read. The snapshot list then carries it as a literal on every row."""
-    shown = 'current-snapshot-id=8350013209339878069, current-snapshot-summary={"added-data-files":"1"}, format='
+    shown = ('current-snapshot-id=8350013209339878069, current-snapshot-summary={"added-data-files":"1"}, '
+             "current-snapshot-timestamp-ms=1796463496699, format=")  # fmt: skip
     listed = INFORMATION.replace("format=", shown)
     assert render("_iceberg_cached_snapshot", listed) == "8350013209339878069"
+    assert render("_iceberg_cached_snapshot", listed, "timestamp-ms") == "1796463496699"
     other = listed.replace("current-snapshot-id=", "previous-current-snapshot-id=")
     for without in (INFORMATION, "", None, listed.replace("=8350013209339878069", "=none"), other):
         assert render("_iceberg_cached_snapshot", without) is None
     known = render("_iceberg_snapshots_sql", "s.t", "8350013209339878069")
     assert " '8350013209339878069' AS main, " in known and ".refs" not in known
-    assert "FROM s.t.refs WHERE name = 'main') AS main" in render("_iceberg_snapshots_sql", "s.t")
+    assert known.endswith(" FROM s.t.snapshots WHERE snapshot_id = 8350013209339878069")  # no log: its version
+    everything = render("_iceberg_snapshots_sql", "s.t")
+    assert "FROM s.t.refs WHERE name = 'main') AS main" in everything and everything.endswith(" FROM s.t.snapshots")
+    # a daily run's log: the snapshots from the earlier commit time of the recorded version and main's on
+    since = render("_iceberg_snapshots_sql", "s.t", "8350013209339878069", "12", "1796463000000", "1796463496699")
+    assert since.endswith(" FROM s.t.snapshots WHERE committed_at >= timestamp_millis(1796463000000)")
+    # a time unknown (a version recorded without it): every snapshot
+    assert render("_iceberg_snapshots_sql", "s.t", "8350013209339878069", "12").endswith(" FROM s.t.snapshots")
 
 
 def manifest(snapshot: str, lower: str, upper: str, added=1, deleted=0, existing=0, content=0, spec=3, deletes=0):
