@@ -197,7 +197,8 @@
       {%- if facts.format is not none -%}
         {%- set version = facts.snapshot or dbt_inc_join._table_version(relation, facts.format) -%}
         {%- do found.update({dbt_inc_join._relation_key(relation): {'relation': relation | string, 'format': facts.format,
-                             'version': version, 'location': facts.location}}) -%}
+                             'version': version, 'location': facts.location,
+                             'at': facts.snapshot_at if facts.snapshot else none}}) -%}
       {%- endif -%}
     {%- endif -%}
   {%- endfor -%}
