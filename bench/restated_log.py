@@ -9,7 +9,8 @@ timed run is the daily run of the last day from the same state: the reset takes 
 model's table, the previous timed run's record out of the ledger, and puts back the table properties inc_join.*
 yesterday's run left (fingerprints, committed run, input versions), so every run reads the same one commit per
 input since the recorded version. The inputs are not touched between runs: a RESTORE or rollback would itself be a
-commit in the log the next run reads. docs/performance.md, "Restatements from the log"."""
+commit in the log the next run reads. Each run is measured against the same run with the log check switched off
+(var inc_join_input_logs), in the same rounds. docs/performance.md, "Restatements from the log"."""
 
 from __future__ import annotations
 
