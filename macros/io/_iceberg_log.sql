@@ -39,6 +39,20 @@
   {{ return(found.group(1) if found else none) }}
 {% endmacro %}
 
+{% macro _iceberg_main_of(rows, cached) %}
+  {#- The main snapshot in _iceberg_snapshots_sql's rows (their `main`), or none where the refs must tell: the rows
+      do not hold it (the table made again since dbt listed it, a list read from a recorded version no longer
+      kept), or, for the snapshot dbt's listing showed (`cached`), a snapshot whose parent it is: the listing lags
+      behind main (an engine that commits without updating the metastore's current-snapshot-id, Trino's for
+      one), or another branch committed on it. An empty table has none either. -#}
+  {%- set main = rows[0][4] if rows else none -%}
+  {%- if main is none or main not in rows | map(attribute=0) | list
+         or (cached is not none and main in rows | map(attribute=1) | list) -%}
+    {{ return(none) }}
+  {%- endif -%}
+  {{ return(main) }}
+{% endmacro %}
+
 {% macro _iceberg_manifests_sql(relation) %}
   {#- The manifests of the table's current snapshot: (snapshot that wrote it, content, spec, added, existing and
       deleted data files, delete files, partition summaries as JSON). One manifest list read, whatever the

@@ -105,10 +105,8 @@
       {#- the recorded version's commit is gone: the version from the table's history -#}
       {%- do entry.update({'version': dbt_inc_join._table_version(state.relation_of[entry.input], 'delta') if now is none else now | string}) -%}
     {%- else -%}
-      {#- main as its rows give it, unless they do not hold it (the table made again since dbt listed it, or a
-          snapshot list read from a recorded version no longer kept); an empty table has none -#}
-      {%- set main = log.rows[0][4] if log.rows else none -%}
-      {%- do entry.update({'version': main if main in log.rows | map(attribute=0) | list
+      {%- set main = dbt_inc_join._iceberg_main_of(log.rows, log.cached[0]) -%}
+      {%- do entry.update({'version': main if main is not none
                                       else dbt_inc_join._table_version(state.relation_of[entry.input], 'iceberg')}) -%}
       {#- its commit time, where the listing gave it: the next run reads the snapshots from there on -#}
       {%- if log.cached[0] is not none and entry.version == log.cached[0] and log.cached[1] is not none -%}
@@ -195,10 +193,9 @@
                                              identifier=node.identifier if node.resource_type == 'source' else node.alias) -%}
       {%- set facts = dbt_inc_join._table_facts(relation) -%}
       {%- if facts.format is not none -%}
-        {%- set version = facts.snapshot or dbt_inc_join._table_version(relation, facts.format) -%}
+        {#- the refs' main (the listing's may lag, _iceberg_main_of: no list is read here to tell) -#}
         {%- do found.update({dbt_inc_join._relation_key(relation): {'relation': relation | string, 'format': facts.format,
-                             'version': version, 'location': facts.location,
-                             'at': facts.snapshot_at if facts.snapshot else none}}) -%}
+                             'version': dbt_inc_join._table_version(relation, facts.format), 'location': facts.location}}) -%}
       {%- endif -%}
     {%- endif -%}
   {%- endfor -%}

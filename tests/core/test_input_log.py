@@ -235,6 +235,21 @@ def test_the_iceberg_snapshot_dbt_listed_spares_the_read_of_the_refs():
     assert render("_iceberg_snapshots_sql", "s.t", "8350013209339878069", "12").endswith(" FROM s.t.snapshots")
 
 
+def test_the_listing_s_snapshot_is_main_only_when_no_snapshot_read_is_its_child():
+    """The snapshot dbt's listing showed is the version unless the snapshots read hold a child of it: the metastore's
+    property lags behind main (Trino, for one, commits without updating it) and the refs tell; so do they when
+    the rows do not hold main at all."""
+
+    def rows(*pairs: tuple[str, str | None], main: str = "7") -> list[list]:
+        return [[id_, parent, "2025-03-09 00:00:00", "append", main] for id_, parent in pairs]
+
+    assert render("_iceberg_main_of", rows(("6", "5"), ("7", "6")), "7") == "7"
+    assert render("_iceberg_main_of", rows(("7", "6"), ("8", "7")), "7") is None  # 8 came after the listing
+    assert render("_iceberg_main_of", rows(("7", "6"), ("8", "7"), main="8"), None) == "8"  # main from the refs
+    assert render("_iceberg_main_of", rows(("5", "4"), ("6", "5")), "7") is None  # not in the list read
+    assert render("_iceberg_main_of", [], None) is None  # a table without snapshots
+
+
 def manifest(snapshot: str, lower: str, upper: str, added=1, deleted=0, existing=0, content=0, spec=3, deletes=0):
     """A row of _iceberg_manifests_sql: partition summaries of the bucket field, then the arrival's."""
     summaries = json.dumps([{"lower_bound": "0", "upper_bound": "3"}, {"lower_bound": lower, "upper_bound": upper}])

@@ -73,8 +73,8 @@ def _loaded(context: dict[str, Any], frame: Any) -> Any:
     return next((table for df, table in context.get("loaded") or [] if df is frame), None)
 
 
-# what the writer read of a table's version (_upstream_versions); at: an Iceberg version's commit time
-VERSION_KEYS = ("relation", "format", "version", "location", "at")
+# what the writer read of a table's version (_upstream_versions)
+VERSION_KEYS = ("relation", "format", "version", "location")
 
 
 def input_versions(context: dict[str, Any], frames: dict[str, Any]) -> list[dict[str, Any]]:
