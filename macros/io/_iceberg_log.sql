@@ -11,8 +11,8 @@
       the table's refs; else the refs give it. Where the commit times of `since` (the version the last committed
       run read) and of `main` are known (epoch milliseconds), only the snapshots committed from the earlier of
       the two on (a daily run: those two), not a long history's; a lineage that reaches before them (a
-      rollback, then new commits) is read again whole (_log_changes). With `main` known and no `since`: main's
-      row, its version. -#}
+      rollback, then new commits) is read again whole (_log_changes). Without `since`: main's row and any later
+      one. -#}
   {%- set counts = [] -%}
   {%- for key in ['added-data-files', 'deleted-data-files', 'added-delete-files', 'removed-delete-files'] -%}
     {%- do counts.append("summary['" ~ key ~ "']") -%}
@@ -20,8 +20,9 @@
   {%- set source = relation ~ '.snapshots' -%}
   {%- if since is not none and since_at is not none and main_at is not none -%}
     {%- set source = source ~ ' WHERE committed_at >= timestamp_millis(' ~ [since_at | int, main_at | int] | min ~ ')' -%}
-  {%- elif since is none and main is not none -%}
-    {%- set source = source ~ ' WHERE snapshot_id = ' ~ (main | int) -%}
+  {%- elif since is none and main_at is not none -%}
+    {#- main's row and any later (which tell a listing that lags behind main, _iceberg_main_of) -#}
+    {%- set source = source ~ ' WHERE committed_at >= timestamp_millis(' ~ (main_at | int) ~ ')' -%}
   {%- endif -%}
   {{ return("SELECT CAST(snapshot_id AS STRING) AS id, CAST(parent_id AS STRING) AS parent,"
             ~ " date_format(committed_at, 'yyyy-MM-dd HH:mm:ss') AS at, operation,"
