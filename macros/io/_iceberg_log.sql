@@ -3,32 +3,36 @@
     entries each changed snapshot added or deleted with their arrival bounds. Pure: SQL texts and rows in,
     values out. -#}
 
-{% macro _iceberg_snapshots_sql(relation, main=none, since=none, since_at=none, main_at=none) %}
+{% macro _iceberg_snapshots_sql(relation, main=none, from_ms=none) %}
   {#- An Iceberg table's snapshots (id, parent, at, operation) and, on every row, the main branch's (main): its
       version now and its log in one statement. Then the files each snapshot added and deleted, from its summary
       (data files, delete files; none where absent): what its manifests must hold (_iceberg_manifest_ranges).
       main: the snapshot already known (the catalog's current-snapshot-id, _table_facts), which spares the read of
-      the table's refs; else the refs give it. Where the commit times of `since` (the version the last committed
-      run read) and of `main` are known (epoch milliseconds), only the snapshots committed from the earlier of
-      the two on (a daily run: those two), not a long history's; a lineage that reaches before them (a
-      rollback, then new commits) is read again whole (_log_changes). Without `since`: main's row and any later
-      one. -#}
+      the table's refs; else the refs give it. from_ms: only the snapshots committed from then on
+      (_iceberg_read_from); else all of them. -#}
   {%- set counts = [] -%}
   {%- for key in ['added-data-files', 'deleted-data-files', 'added-delete-files', 'removed-delete-files'] -%}
     {%- do counts.append("summary['" ~ key ~ "']") -%}
   {%- endfor -%}
-  {%- set source = relation ~ '.snapshots' -%}
-  {%- if since is not none and since_at is not none and main_at is not none -%}
-    {%- set source = source ~ ' WHERE committed_at >= timestamp_millis(' ~ [since_at | int, main_at | int] | min ~ ')' -%}
-  {%- elif since is none and main_at is not none -%}
-    {#- main's row and any later (which tell a listing that lags behind main, _iceberg_main_of) -#}
-    {%- set source = source ~ ' WHERE committed_at >= timestamp_millis(' ~ (main_at | int) ~ ')' -%}
-  {%- endif -%}
   {{ return("SELECT CAST(snapshot_id AS STRING) AS id, CAST(parent_id AS STRING) AS parent,"
             ~ " date_format(committed_at, 'yyyy-MM-dd HH:mm:ss') AS at, operation,"
             ~ (" '" ~ (main | int) ~ "' AS main, " if main is not none else
                " (SELECT CAST(snapshot_id AS STRING) FROM " ~ relation ~ ".refs WHERE name = 'main') AS main, ")
-            ~ counts | join(', ') ~ " FROM " ~ source) }}
+            ~ counts | join(', ') ~ " FROM " ~ relation ~ ".snapshots"
+            ~ ('' if from_ms is none else ' WHERE committed_at >= timestamp_millis(' ~ (from_ms | int) ~ ')')) }}
+{% endmacro %}
+
+{% macro _iceberg_read_from(since, since_at, main_at) %}
+  {#- From which commit time (epoch milliseconds) a run reads an Iceberg table's snapshots, or none for all of
+      them. since: the version the last committed run read, since_at its commit time where that run knew it;
+      main_at: the commit time of the snapshot dbt's listing shows. With both times, the earlier (a daily run:
+      the two snapshots and those between; a lineage that reaches before them, a rollback then new commits, is
+      read again whole, _log_changes). Without `since`, main's own time: its row and any later one (which tell a
+      listing that lags behind main, _iceberg_main_of). -#}
+  {%- if since is none -%}
+    {{ return(main_at) }}
+  {%- endif -%}
+  {{ return(none if since_at is none or main_at is none else [since_at | int, main_at | int] | min) }}
 {% endmacro %}
 
 {% macro _iceberg_cached_snapshot(information, part='id') %}

@@ -111,12 +111,9 @@
     {%- set gone = none if not log.gone else 'is no longer kept (commit files of versions ' ~ log.gone | first ~ '..' ~ log.gone | last ~ ' removed by log retention)' -%}
     {{ return({'ranges': ranges, 'commits': log.commits, 'gone': gone, 'removed': log.removed, 'location': location}) }}
   {%- endif -%}
-  {#- read here (a Python model, the test): from the two versions' commit times on where both are known -#}
-  {%- set partial = log.get('partial') if log is not none else (then.get('at') is not none and now.get('at') is not none) -%}
-  {%- set rows = log.rows if log is not none else run(dbt_inc_join._iceberg_snapshots_sql(relation, now.version, then.version,
-                                                                                       then.get('at'), now.get('at'))).rows -%}
+  {%- set rows = log.rows if log is not none else run(dbt_inc_join._iceberg_snapshots_sql(relation)).rows -%}
   {%- set path = dbt_inc_join._iceberg_path_of(rows, then.version, now.version) -%}
-  {%- if path.gone and partial -%}
+  {%- if path.gone and log is not none and log.get('partial') -%}
     {#- the lineage reaches before the snapshots read with the version (a rollback, then new commits): all of them -#}
     {%- set path = dbt_inc_join._iceberg_path_of(run(dbt_inc_join._iceberg_snapshots_sql(relation)).rows, then.version, now.version) -%}
   {%- endif -%}
@@ -164,8 +161,7 @@
   {%- set time_uom = window.time_uom -%}
   {%- set logs = window.get('input_logs') or {} -%}
   {%- for now in window.get('input_versions') or [] -%}
-    {%- set then = {'version': dbt_inc_join._recorded_version(recorded, now.input, now.relation, now.format),
-                    'at': dbt_inc_join._recorded_version(recorded, now.input, now.relation, now.format, 'at')} -%}
+    {%- set then = {'version': dbt_inc_join._recorded_version(recorded, now.input, now.relation, now.format)} -%}
     {%- set read = ((previous or {}).get('ranges') or {}).get(now.input) -%}
     {%- set side = (sides | selectattr('name', 'equalto', now.input) | list + [none])[0] -%}
     {%- if then.version and then.version == now.version -%}

@@ -134,7 +134,8 @@
                        'location': facts.location} -%}
       {%- if facts.format == 'iceberg' -%}
         {%- set since_at = dbt_inc_join._recorded_version(recorded, side.name, relation, facts.format, 'at') if since else none -%}
-        {%- do queries.iceberg.append("SELECT '" ~ side.name ~ "' AS input, * FROM (" ~ dbt_inc_join._iceberg_snapshots_sql(relation, facts.snapshot, since, since_at, facts.snapshot_at) ~ ")") -%}
+        {%- set from_ms = dbt_inc_join._iceberg_read_from(since, since_at, facts.snapshot_at) -%}
+        {%- do queries.iceberg.append("SELECT '" ~ side.name ~ "' AS input, * FROM (" ~ dbt_inc_join._iceberg_snapshots_sql(relation, facts.snapshot, from_ms) ~ ")") -%}
         {#- where a manifest's partition summaries give the arrival units, the current manifests ride along: a
             daily append's own manifest then names its units without a read of its entries -#}
         {%- set field = dbt_inc_join._iceberg_arrival_field(facts.get('information'), side.arrival, time_uom) if since else none -%}
@@ -143,8 +144,7 @@
         {%- endif -%}
         {%- do state.logs.update({side.name: {'since': since, 'rows': [], 'manifests': [], 'field': field,
                                               'cached': [facts.snapshot, facts.snapshot_at],
-                                              'partial': since is not none and since_at is not none
-                                                         and facts.snapshot_at is not none}}) -%}
+                                              'partial': since is not none and from_ms is not none}}) -%}
       {%- elif since and facts.location -%}
         {%- set led = "SELECT '" ~ side.name ~ "' AS input, * FROM " -%}
         {%- set past = since | int + dbt_inc_join._delta_named_commits() -%}

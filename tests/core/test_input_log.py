@@ -223,17 +223,20 @@ def test_the_iceberg_snapshot_dbt_listed_spares_the_read_of_the_refs():
     other = listed.replace("current-snapshot-id=", "previous-current-snapshot-id=")
     for without in (INFORMATION, "", None, listed.replace("=8350013209339878069", "=none"), other):
         assert render("_iceberg_cached_snapshot", without) is None
-    known = render("_iceberg_snapshots_sql", "s.t", "8350013209339878069", None, None, "1796463496699")
+    known = render("_iceberg_snapshots_sql", "s.t", "8350013209339878069",
+                   render("_iceberg_read_from", None, None, "1796463496699"))  # fmt: skip
     assert " '8350013209339878069' AS main, " in known and ".refs" not in known
     # no log to read: main's row and any later one (a listing that lags behind main shows there)
     assert known.endswith(" FROM s.t.snapshots WHERE committed_at >= timestamp_millis(1796463496699)")
     everything = render("_iceberg_snapshots_sql", "s.t")
     assert "FROM s.t.refs WHERE name = 'main') AS main" in everything and everything.endswith(" FROM s.t.snapshots")
     # a daily run's log: the snapshots from the earlier commit time of the recorded version and main's on
-    since = render("_iceberg_snapshots_sql", "s.t", "8350013209339878069", "12", "1796463000000", "1796463496699")
+    since = render("_iceberg_snapshots_sql", "s.t", "8350013209339878069",
+                   render("_iceberg_read_from", "12", "1796463000000", "1796463496699"))  # fmt: skip
     assert since.endswith(" FROM s.t.snapshots WHERE committed_at >= timestamp_millis(1796463000000)")
     # a time unknown (a version recorded without it): every snapshot
-    assert render("_iceberg_snapshots_sql", "s.t", "8350013209339878069", "12").endswith(" FROM s.t.snapshots")
+    assert render("_iceberg_read_from", "12", None, "1796463496699") is None
+    assert render("_iceberg_snapshots_sql", "s.t", "8350013209339878069", None).endswith(" FROM s.t.snapshots")
 
 
 def test_the_listing_s_snapshot_is_main_only_when_no_snapshot_read_is_its_child():

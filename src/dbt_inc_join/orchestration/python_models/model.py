@@ -73,10 +73,6 @@ def _loaded(context: dict[str, Any], frame: Any) -> Any:
     return next((table for df, table in context.get("loaded") or [] if df is frame), None)
 
 
-# what the writer read of a table's version (_upstream_versions)
-VERSION_KEYS = ("relation", "format", "version", "location")
-
-
 def input_versions(context: dict[str, Any], frames: dict[str, Any]) -> list[dict[str, Any]]:
     """The versions of the inputs that are Delta or Iceberg tables, as the macro _input_versions gives them for SQL
     models (spec §17): an input DataFrame that dbt.ref or dbt.source loaded gets the version the writer read of
@@ -88,7 +84,9 @@ def input_versions(context: dict[str, Any], frames: dict[str, Any]) -> list[dict
         table = _loaded(context, frame)
         version = versions.get(_relation_key(table)) if table is not None else None
         if version is not None:
-            found.append({"input": name, **{key: version.get(key) for key in VERSION_KEYS}})
+            found.append(
+                {"input": name, **{key: version.get(key) for key in ("relation", "format", "version", "location")}}
+            )
     return found
 
 
