@@ -3,11 +3,13 @@
 A and B are generated here, partitioned by day: every A row has one partner in B except 1 %; 90 % of partners
 arrive the same day, the rest 2 days before to 10 days after (uniform). The daily run is over the last day, at
 look_back_time 2 and max_waiting_time 10; the state it reads is the one a run over the days before leaves.
-Per (table format, partner): the rows each scan read (Spark's scan metrics, numOutputRows of every file scan of
-the executed plans, the cached relation's own scans included once) against the day's new rows of A and B, and
-the wall time of the run (both statements of a model that keeps the state: the output and the state written to
-the noop sink from one cached relation) against today's single statement; and, as the floor of that ratio, the
-output's statement alone (reading the state, without the cache or the state's statement).
+With ``--partner many``: inc_join_many of A and two such inputs (B, and C drawn the same way), each taking its
+first partner at the same windows. Per (table format, partner): the rows each scan read (Spark's scan metrics,
+numOutputRows of every file scan of the executed plans, the cached relation's own scans included once) against the
+day's new rows of the inputs, and the wall time of the run (both statements of a model that keeps the state: the
+output and the state written to the noop sink from one cached relation) against today's single statement; and, as
+the floor of that ratio, the output's statement alone (reading the state, without the cache or the state's
+statement).
 
     python -m bench.open_state --rows 20000 --rounds 5 [--format delta] --out bench/results/open-state.md
 """
@@ -37,43 +39,104 @@ def _uniform(column: str, salt: int) -> str:
     return f"(pmod(xxhash64({column}, {salt}), 1000000) / 1000000.0)"
 
 
-def generate(spark, rows: int, table_format: str) -> tuple[str, str]:
-    """A and B as tables of the format, partitioned by RecDate; their names."""
+def generate(spark, rows: int, table_format: str) -> tuple[str, str, str]:
+    """A, B and a second input C (for inc_join_many: the same shape, other draws) as tables of the format,
+    partitioned by RecDate; their names."""
     first = LAST_DAY - timedelta(days=DAYS - 1)
-    names = (f"{DATABASE}.a_{table_format}_{rows}", f"{DATABASE}.b_{table_format}_{rows}")
+    names = tuple(f"{DATABASE}.{side}_{table_format}_{rows}" for side in ("a", "b", "c"))
     spark.sql(f"CREATE DATABASE IF NOT EXISTS {DATABASE}")
     if all(spark.catalog.tableExists(name) for name in names):
-        return names
+        return names  # type: ignore[return-value]
     a = spark.range(0, DAYS * rows).selectExpr(
         "id AS k", f"date_add(DATE'{first}', CAST(id DIV {rows} AS INT)) AS RecDate", "id % 97 AS v"
     )
-    late = f"CAST(floor({_uniform('id', 3)} * 12) AS INT) - 2"  # -2 .. 9, then 0 moved to 10
-    delta = (
-        f"CASE WHEN {_uniform('id', 2)} < {SAME_DAY / (1 - NEVER)} THEN 0 ELSE IF({late} >= 0, {late} + 1, {late}) END"
-    )
-    b = (
-        spark.range(0, DAYS * rows)
-        .where(f"{_uniform('id', 1)} >= {NEVER}")
-        .selectExpr(
-            "id AS k", f"date_add(DATE'{first}', CAST(id DIV {rows} AS INT) + {delta}) AS RecDate", "id % 89 AS w"
+    frames = [a]
+    for salt in (1, 4):
+        late = f"CAST(floor({_uniform('id', salt + 2)} * 12) AS INT) - 2"  # -2 .. 9, then 0 moved to 10
+        delta = (
+            f"CASE WHEN {_uniform('id', salt + 1)} < {SAME_DAY / (1 - NEVER)} THEN 0 "
+            f"ELSE IF({late} >= 0, {late} + 1, {late}) END"
         )
-        .where(f"RecDate <= DATE'{LAST_DAY}'")
-    )
-    for name, frame in zip(names, (a, b), strict=True):
+        frames.append(
+            spark.range(0, DAYS * rows)
+            .where(f"{_uniform('id', salt)} >= {NEVER}")
+            .selectExpr(
+                "id AS k", f"date_add(DATE'{first}', CAST(id DIV {rows} AS INT) + {delta}) AS RecDate", "id % 89 AS w"
+            )
+            .where(f"RecDate <= DATE'{LAST_DAY}'")
+        )
+    for name, frame in zip(names, frames, strict=True):
         frame.write.format(table_format).partitionBy("RecDate").mode("overwrite").saveAsTable(name)
-    return names
+    return names  # type: ignore[return-value]
 
 
-def _state_table(spark, prepared, kind: str, table_format: str, name: str) -> str:
-    """The state a run over the days before the last leaves, as a table of the format."""
-    from dbt_inc_join.orchestration.render import OpenState, render_join
-    from dbt_inc_join.plan.window import OutputWindow
+class _Join:
+    """The runs of one case, inc_join (``partner`` all or first) or inc_join_many ('many': two inputs, each its
+    first partner): the run over a window without the state, with it (the three lazy frames of one rendering),
+    and the output's statement alone."""
 
-    first = LAST_DAY - timedelta(days=DAYS - 1)
-    window = OutputWindow(first, LAST_DAY - timedelta(days=1))
-    state = render_join(prepared, window, open_state=OpenState(kind), output="state")
-    state.write.format(table_format).mode("overwrite").saveAsTable(name)
-    return name
+    def __init__(self, spark, names: Sequence[str], partner: str):
+        from dbt_inc_join.orchestration.join import prepare_join
+        from dbt_inc_join.orchestration.many import input_plans, many_open_state_kind, prepare_many
+        from dbt_inc_join.orchestration.render import open_state_kind
+        from dbt_inc_join.plan.plan_choice import choose_join_plan
+        from dbt_inc_join.plan.window import OutputWindow
+
+        a, b, c = (spark.table(name) for name in names)
+        self.window = OutputWindow(LAST_DAY, LAST_DAY)
+        if partner == "many":
+            inputs = [dict(df=frame, name=name, join_cols="k", look_back_time=LOOK_BACK, max_waiting_time=MAX_WAIT,
+                           many_rows_per_key=False) for frame, name in ((b, "pay"), (c, "ship"))]  # fmt: skip
+            self.many = prepare_many(a, inputs)
+            self.kind = many_open_state_kind(self.many)[0]
+            self.plans = input_plans(self.many, LAST_DAY, LAST_DAY)  # forced plans: no query
+            self.inputs = {"a": names[0], "b": names[1], "c": names[2]}
+            return
+        extra = {} if partner == "all" else {"partner": "first"}
+        self.many = None
+        self.prepared = prepare_join(a, b, join_cols="k", look_back_time=LOOK_BACK, max_waiting_time=MAX_WAIT,
+                                     many_rows_per_key=False, **extra)  # fmt: skip
+        self.kind = open_state_kind(self.prepared)[0]
+        self.choice = choose_join_plan(self.prepared, self.window)  # many_rows_per_key=False: no query
+        self.inputs = {"a": names[0], "b": names[1]}
+
+    def state_before(self):
+        """The state a run over the days before the last leaves (lazy)."""
+        from dbt_inc_join.orchestration.many import render_many
+        from dbt_inc_join.orchestration.render import OpenState, render_join
+        from dbt_inc_join.plan.window import OutputWindow
+
+        first, before = LAST_DAY - timedelta(days=DAYS - 1), LAST_DAY - timedelta(days=1)
+        if self.many is not None:
+            return render_many(self.many, first, before, open_state=OpenState(self.kind), output="state")
+        return render_join(self.prepared, OutputWindow(first, before), open_state=OpenState(self.kind),
+                           output="state")  # fmt: skip
+
+    def today(self):
+        from dbt_inc_join.orchestration.many import render_many
+        from dbt_inc_join.orchestration.render import render_join
+
+        if self.many is not None:
+            return render_many(self.many, LAST_DAY, LAST_DAY, self.plans)
+        return render_join(self.prepared, self.window, self.choice)
+
+    def with_state(self, state_rows) -> dict:
+        from dbt_inc_join.orchestration.many import render_many_with_state
+        from dbt_inc_join.orchestration.render import OpenState, render_with_state
+
+        given = OpenState(self.kind, state_rows)
+        if self.many is not None:
+            return render_many_with_state(self.many, LAST_DAY, LAST_DAY, given, self.plans)
+        return render_with_state(self.prepared, self.window, given, self.choice)
+
+    def output_alone(self, state_rows):
+        from dbt_inc_join.orchestration.many import render_many
+        from dbt_inc_join.orchestration.render import OpenState, render_join
+
+        given = OpenState(self.kind, state_rows)
+        if self.many is not None:
+            return render_many(self.many, LAST_DAY, LAST_DAY, self.plans, open_state=given)
+        return render_join(self.prepared, self.window, self.choice, given)
 
 
 def _scanned(summary, tables: dict[str, str]) -> dict[str, int]:
@@ -86,16 +149,14 @@ def _scanned(summary, tables: dict[str, str]) -> dict[str, int]:
     return found
 
 
-def _run(spark, prepared, window, state_rows, kind: str | None, choice) -> tuple[float, dict]:
+def _run(join: _Join, state_rows, with_state: bool) -> tuple[float, dict]:
     """One daily run, timed from its rendering on; the rows its scans read."""
-    from dbt_inc_join.orchestration.render import OpenState, render_join, render_with_state
-
     began = time.perf_counter()
-    if kind is None:
-        execution = render_join(prepared, window, choice)._jdf.queryExecution()
+    if not with_state:
+        execution = join.today()._jdf.queryExecution()
         execution.toRdd().count()
         return time.perf_counter() - began, summarize(execution.executedPlan(), into_cache=True)
-    frames = render_with_state(prepared, window, OpenState(kind, state_rows), choice)
+    frames = join.with_state(state_rows)
     kept = frames["kept"].persist()
     try:
         output = frames["rows"]._jdf.queryExecution()
@@ -112,34 +173,22 @@ def _run(spark, prepared, window, state_rows, kind: str | None, choice) -> tuple
     return seconds, summary
 
 
-def _output_alone(prepared, window, state_rows, kind: str, choice) -> float:
+def _output_alone(join: _Join, state_rows) -> float:
     """The output's statement of a run with the state, alone: what the state's run costs without its cache and
     its second statement."""
-    from dbt_inc_join.orchestration.render import OpenState, render_join
-
     began = time.perf_counter()
-    render_join(prepared, window, choice, OpenState(kind, state_rows))._jdf.queryExecution().toRdd().count()
+    join.output_alone(state_rows)._jdf.queryExecution().toRdd().count()
     return time.perf_counter() - began
 
 
 def measure(spark, rows: int, table_format: str, partner: str, rounds: int, say) -> dict:
-    from dbt_inc_join.orchestration.join import prepare_join
-    from dbt_inc_join.orchestration.render import open_state_kind
-    from dbt_inc_join.plan.plan_choice import choose_join_plan
-    from dbt_inc_join.plan.window import OutputWindow
-
-    a_name, b_name = generate(spark, rows, table_format)
-    a, b = spark.table(a_name), spark.table(b_name)
-    extra = {} if partner == "all" else {"partner": "first"}
-    prepared = prepare_join(a, b, join_cols="k", look_back_time=LOOK_BACK, max_waiting_time=MAX_WAIT,
-                            many_rows_per_key=False, **extra)  # fmt: skip
-    kind, _ = open_state_kind(prepared)
-    state_name = _state_table(spark, prepared, kind, table_format, f"{DATABASE}.state_{table_format}_{rows}_{partner}")
+    names = generate(spark, rows, table_format)
+    join = _Join(spark, names, partner)
+    state_name = f"{DATABASE}.state_{table_format}_{rows}_{partner}"
+    join.state_before().write.format(table_format).mode("overwrite").saveAsTable(state_name)
     state_rows = spark.table(state_name)
-    window = OutputWindow(LAST_DAY, LAST_DAY)
-    choice = choose_join_plan(prepared, window)  # many_rows_per_key=False: the plain plan, no query
-    new_rows = a.where(f"RecDate = DATE'{LAST_DAY}'").count() + b.where(f"RecDate = DATE'{LAST_DAY}'").count()
-    tables = {"a": a_name, "b": b_name, "state": state_name}
+    new_rows = sum(spark.table(table).where(f"RecDate = DATE'{LAST_DAY}'").count() for table in join.inputs.values())
+    tables = {**join.inputs, "state": state_name}
     times: dict[str, list[float]] = {"today": [], "state": [], "output": []}
     loads, scans = [], {}
     for number in range(rounds + 1):  # the first round warms up
@@ -147,10 +196,9 @@ def measure(spark, rows: int, table_format: str, partner: str, rounds: int, say)
         for variant in order:
             loads.append(os.getloadavg()[0])
             if variant == "output":
-                seconds = _output_alone(prepared, window, state_rows, kind, choice)
+                seconds = _output_alone(join, state_rows)
             else:
-                seconds, summary = _run(spark, prepared, window, state_rows, None if variant == "today" else kind,
-                                        choice)  # fmt: skip
+                seconds, summary = _run(join, state_rows, variant == "state")
                 scans[variant] = _scanned(summary, tables)
             if number:
                 times[variant].append(seconds)
@@ -167,15 +215,15 @@ def report(results: Sequence[dict], argv: Sequence[str]) -> str:
         f"the run over the last day; {int(SAME_DAY * 100)} % of partners the same day, {int(NEVER * 100)} % never. "
         "Rows read are Spark's scan metrics; times the median of the rounds, interleaved (bench/open_state.py).",
         "",
-        "| format | A rows/day | partner | read today ÷ new | read with state ÷ new (A + B + state) | time state ÷ "
-        "today | today | with state | its output alone ÷ today | load |",
+        "| format | A rows/day | partner | read today ÷ new | read with state ÷ new (A + B [+ C] + state) | "
+        "time state ÷ today | today | with state | its output alone ÷ today | load |",
         "|---|---:|---|---:|---|---:|---:|---:|---:|---|",
     ]
     for r in results:
         today, state = r["scans"]["today"], r["scans"]["state"]
         new = r["new_rows"]
         ratio = sum(state.values()) / new
-        parts = " + ".join(f"{state[k] / new:.2f}" for k in ("a", "b", "state"))
+        parts = " + ".join(f"{value / new:.2f}" for value in state.values())
         lines.append(
             f"| {r['format']} | {r['rows']:,} | {r['partner']} | {sum(today.values()) / new:.2f} | {ratio:.2f} "
             f"({parts}) | {r['times']['state'] / r['times']['today']:.2f} | {r['times']['today']:.2f} s | "
@@ -189,7 +237,13 @@ def main(argv: Sequence[str] = ()) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.open_state")
     parser.add_argument("--rows", type=int, nargs="+", default=[20000], help="A rows per day (one or more sizes)")
     parser.add_argument("--format", default="parquet", choices=("parquet", "delta"))
-    parser.add_argument("--partner", nargs="+", default=["all", "first"])
+    parser.add_argument(
+        "--partner",
+        nargs="+",
+        default=["all", "first"],
+        choices=("all", "first", "many"),
+        help="inc_join's partner, or 'many': inc_join_many of two inputs, each its first partner",
+    )
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--out", type=Path)
     args = parser.parse_args(argv)

@@ -141,7 +141,7 @@ def _same_day(spark, model: str, day) -> bool:
 
 def measure(spark, rows: int, state_dir: Path, say, file_format: str = "parquet", language: str = "sql",
             partners: Sequence[str] = ("all", "first")) -> list[dict]:  # fmt: skip
-    a_name, b_name = data.generate(spark, rows, file_format)
+    a_name, b_name, _ = data.generate(spark, rows, file_format)
     root = state_dir / f"open-state-project-{file_format}-{language}-{rows}"
     models = write_project(root, a_name, b_name, file_format, language, partners)
     project = Project(root, state_dir, SCHEMA, target="session")  # the benchmark's session, in any format

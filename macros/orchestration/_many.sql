@@ -106,10 +106,14 @@
 {% endmacro %}
 
 {% macro _many_read_ranges(window, reach, prepared) %}
-  {#- What a run of inc_join_many reads of A and of each input (spec §12): {'a': [lower, upper], name: [lower,
-      upper], ...}, or none for an empty window. -#}
+  {#- What a run of inc_join_many reads of A and of each input (spec §12; with the open state read, §18: A from
+      the window's start, each input look_back_time before it): {'a': [lower, upper], name: [lower, upper], ...},
+      or none for an empty window. -#}
   {%- if window.empty -%}{{ return(none) }}{%- endif -%}
   {%- set a_lower = none if window.start is none else dbt_inc_join._shift_value(window.start, -reach, window.time_uom) -%}
+  {%- if (window.get('open_state') or {}).get('relation') is not none -%}
+    {%- set a_lower = window.start -%}
+  {%- endif -%}
   {%- set ranges = {'a': [a_lower, window.end]} -%}
   {%- for item in prepared -%}
     {%- set lower = none if a_lower is none else dbt_inc_join._shift_value(a_lower, -item.params.look_back_time, window.time_uom) -%}
@@ -118,10 +122,11 @@
   {{ return(ranges) }}
 {% endmacro %}
 
-{% macro _many_rows_read(window, reach, prepared, fingerprints) %}
-  {#- The rows a run of inc_join_many read of A and each input (_rows_read), for its log line and record. -#}
+{% macro _many_rows_read(window, reach, prepared, fingerprints, state_rows=none) %}
+  {#- The rows a run of inc_join_many read of A, each input and its open state (_rows_read), for its log line
+      and record. -#}
   {%- set ranges = dbt_inc_join._many_read_ranges(window, reach, prepared) -%}
-  {{ return(none if ranges is none else dbt_inc_join._rows_read(fingerprints, ranges)) }}
+  {{ return(none if ranges is none else dbt_inc_join._rows_read(fingerprints, ranges, state_rows)) }}
 {% endmacro %}
 
 {% macro _log_many_run(window, reach, prepared, plans_text) %}

@@ -3,8 +3,24 @@
 
 {% macro _open_state_fingerprint(a, b, params, inputs, kind) %}
   {#- What the state depends on besides the data: the inputs, the arguments of the join and the state's kind. -#}
-  {%- set made = {'a': a | string, 'b': b | string, 'params': params, 'keys': inputs['keys'],
-                  'inc_col': inputs.inc_col, 'condition': dbt_inc_join._condition_sql(inputs), 'kind': kind} -%}
+  {{ return(dbt_inc_join._open_state_digest({'a': a | string, 'b': b | string, 'params': params,
+                                               'keys': inputs['keys'], 'inc_col': inputs.inc_col,
+                                               'condition': dbt_inc_join._condition_sql(inputs), 'kind': kind})) }}
+{% endmacro %}
+
+{% macro _many_open_state_fingerprint(a, prepared) %}
+  {#- The same for inc_join_many: A and, per input, its table and arguments. -#}
+  {%- set each = [] -%}
+  {%- for item in prepared -%}
+    {%- do each.append({'name': item.name, 'b': item.relation | string, 'params': item.params,
+                        'keys': item.inputs['keys'], 'inc_col': item.inputs.inc_col,
+                        'condition': dbt_inc_join._condition_sql(item.inputs)}) -%}
+  {%- endfor -%}
+  {{ return(dbt_inc_join._open_state_digest({'a': a | string, 'inputs': each, 'kind': 'many'})) }}
+{% endmacro %}
+
+{% macro _open_state_digest(made) %}
+  {#- The fingerprint of what a state was made from. -#}
   {%- if dbt_inc_join._deletes_rows(config.get('file_format') or 'parquet') -%}
     {#- the table replaced in one commit (io/_open_state.sql): a table kept in partitions by an earlier version is
         made again -#}
@@ -17,6 +33,13 @@
   {#- [kind, reason]: the state this run keeps, or none and why not. open_state='auto' keeps it from as many new
       rows of A a unit as _open_state_settings names for its kind (a_rows: {'rows', 'units'} as the watermark's
       query counted them; not counted: kept). unkept: why the caller keeps none, if it knows. -#}
+  {{ return(dbt_inc_join._open_state_model_keeps(dbt_inc_join._open_state_kind(params, inputs.get('condition') is not none),
+                                                  enabled, a_rows, unkept, params.time_uom)) }}
+{% endmacro %}
+
+{% macro _open_state_model_keeps(kind_reason, enabled, a_rows, unkept, time_uom) %}
+  {#- [kind, reason] of a model whose join keeps kind_reason ([kind, none] or [none, why]): none where the
+      argument, the caller, the materialization or the new rows of A say so. -#}
   {%- if not enabled -%}{{ return([none, 'open_state=false']) }}{%- endif -%}
   {%- if unkept -%}{{ return([none, unkept]) }}{%- endif -%}
   {%- set materialized = config.get('materialized') -%}
@@ -26,11 +49,11 @@
   {%- elif strategy not in ['insert_overwrite', 'merge'] -%}
     {{ return([none, 'incremental_strategy=' ~ strategy]) }}
   {%- endif -%}
-  {%- set kind, reason = dbt_inc_join._open_state_kind(params, inputs.get('condition') is not none) -%}
+  {%- set kind = kind_reason[0] -%}
   {%- if kind is not none and enabled == 'auto' and a_rows is not none -%}
-    {{ return(dbt_inc_join._open_state_pays(kind, a_rows, params.time_uom)) }}
+    {{ return(dbt_inc_join._open_state_pays(kind, a_rows, time_uom)) }}
   {%- endif -%}
-  {{ return([kind, reason]) }}
+  {{ return(kind_reason) }}
 {% endmacro %}
 
 {% macro _open_state_pays(kind, a_rows, time_uom) %}
@@ -52,6 +75,25 @@
     {{ return(none) }}
   {%- endif -%}
   {%- set kind, reason = dbt_inc_join._open_state_keeps(params, inputs, enabled, window.get('a_rows'), unkept) -%}
+  {%- set fingerprint = none if kind is none else dbt_inc_join._open_state_fingerprint(a, b, params, inputs, kind) -%}
+  {{ return(dbt_inc_join._open_state_decided(kind, reason, fingerprint, window, restated, params.time_uom)) }}
+{% endmacro %}
+
+{% macro _many_open_state_use(a, prepared, window, restated, enabled, include_waiting, unkept=none) %}
+  {#- _open_state_use of an inc_join_many model (spec §18): its state when every input takes its first partner. -#}
+  {%- if window.empty or window.get('in_sql') or dbt_inc_join._in_unit_test() -%}
+    {{ return(none) }}
+  {%- endif -%}
+  {%- set kind, reason = dbt_inc_join._open_state_model_keeps(
+      dbt_inc_join._many_open_state_kind(prepared, include_waiting), enabled, window.get('a_rows'), unkept,
+      window.time_uom) -%}
+  {%- set fingerprint = none if kind is none else dbt_inc_join._many_open_state_fingerprint(a, prepared) -%}
+  {{ return(dbt_inc_join._open_state_decided(kind, reason, fingerprint, window, restated, window.time_uom)) }}
+{% endmacro %}
+
+{% macro _open_state_decided(kind, reason, fingerprint, window, restated, time_uom) %}
+  {#- _open_state_use's answer for a model that keeps kind (none: keeps none, for reason) and a state made
+      from fingerprint. -#}
   {%- if kind is none -%}
     {%- if config.get('materialized') == 'incremental' -%}
       {{ log('inc_join open state of ' ~ this ~ ': none kept (' ~ reason ~ ')', info=True) }}
@@ -59,9 +101,8 @@
     {{ return(none) }}
   {%- endif -%}
   {%- set target = dbt_inc_join._open_state_relation(this) -%}
-  {%- set fingerprint = dbt_inc_join._open_state_fingerprint(a, b, params, inputs, kind) -%}
   {%- set wanted = none if window.start is none else dbt_inc_join._moment_text(
-      dbt_inc_join._shift_value(window.start, -1, params.time_uom)) -%}
+      dbt_inc_join._shift_value(window.start, -1, time_uom)) -%}
   {%- set why = none -%}
   {#- the state table's properties are read only when the run could read it -#}
   {%- set found = {'table_fingerprint': none} -%}

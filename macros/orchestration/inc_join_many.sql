@@ -9,7 +9,12 @@
 {% endmacro %}
 
 {% macro default__inc_join_many(a, inputs, arguments) %}
-  {#- arguments: every argument but the inputs, by name (_call_arguments). -#}
+  {#- arguments: every argument but the inputs, by name (_call_arguments). The open state's hooks (spec §18) are
+      set while parsing, as inc_join's. -#}
+  {%- if not execute and model is defined and model.get('resource_type', 'model') == 'model' -%}
+    {%- do config(pre_hook=['{{ dbt_inc_join._open_state_before() }}'],
+                  post_hook=['{{ dbt_inc_join._open_state_after() }}']) -%}
+  {%- endif -%}
   {%- if not execute -%}
     {{ return('select 1 as inc_join_placeholder') }}
   {%- endif -%}
@@ -19,7 +24,7 @@
   {%- set max_window_units = dbt_inc_join._max_window_units(arguments.max_window_units) -%}
   {%- set on_restated = dbt_inc_join._on_restated_input_mode(arguments.on_restated_input) -%}
   {%- set horizon = dbt_inc_join._restated_horizon(arguments.restated_horizon) -%}
-  {%- do dbt_inc_join._check_argument('open_state', arguments.open_state) -%}  {#- no open state yet (spec §18) -#}
+  {%- set keeps_state = dbt_inc_join._check_argument('open_state', arguments.open_state) -%}
   {%- set a = dbt_inc_join._unfiltered(a) -%}
   {%- set a_table = dbt_inc_join._table_of(a, 'a') -%}
   {%- set a_columns = adapter.get_columns_in_relation(a_table) -%}
@@ -49,10 +54,13 @@
   {%- for item in prepared -%}
     {%- do reaches.update({item.name: reach + item.params.look_back_time + horizon}) -%}
   {%- endfor -%}
+  {#- the open state's table (spec §18), whose rows the watermark's query counts (found in dbt's cache) -#}
+  {%- set state_table = dbt_inc_join._open_state_table_counted(keeps_state) -%}
   {%- set window = dbt_inc_join._resolve_window(a, first.relation, a_columns, first.b_columns, first.params.inc_cols,
                                             time_uom, 'left', arguments.output_window_start,
                                             arguments.output_window_end, max_window_units, more, names,
-                                            reaches=reaches) -%}
+                                            reaches=reaches, state_table=state_table,
+                                            count_a=dbt_inc_join._open_state_counts_a(keeps_state)) -%}
   {%- set sides = window.get('fingerprint_sides', []) -%}
   {%- set check = dbt_inc_join._check_restated(window, sides, reaches, on_restated, horizon) -%}
   {%- set redo = dbt_inc_join._redo_of(check, window) -%}
@@ -68,14 +76,25 @@
   {%- set a_lower = none if window.start is none else dbt_inc_join._shift_value(window.start, -reach, time_uom) -%}
   {%- set plans = dbt_inc_join._many_input_plans(a, prepared, window, a_lower) -%}
   {%- set plans_text = dbt_inc_join._many_plans_text(prepared, plans) -%}
+  {#- the open state (spec §18): what the run reads of the state, and the statement that writes it after -#}
+  {%- set state = dbt_inc_join._many_open_state_use(a, prepared, window, restated, keeps_state, include_waiting) -%}
+  {%- if state is not none -%}
+    {%- do window.update({'open_state': {'kind': state.kind, 'relation': state.relation}}) -%}
+  {%- endif -%}
   {%- do window.update({'rows_read': dbt_inc_join._many_rows_read(window, reach, prepared,
-                                                                  restated.get('fingerprints'))}) -%}
+                                                                  restated.get('fingerprints'),
+                                                                  (state or {}).get('rows'))}) -%}
   {%- do dbt_inc_join._log_many_run(window, reach, prepared, plans_text) -%}
   {%- set marker = '' -%}
   {%- if not window.get('in_sql') -%}
     {%- set record = dbt_inc_join._run_record(window, first.params.inc_col, 'sql', restated, plans_text) -%}
     {%- set marker = dbt_inc_join._run_marker(record) -%}
     {%- do dbt_inc_join._set_commit_metadata(record) -%}
+  {%- endif -%}
+  {%- if state is not none -%}
+    {%- set texts = dbt_inc_join._render_many(a, a_columns, prepared, window, arguments.output_select,
+                                              include_waiting, plans, 'texts') -%}
+    {{ return(marker ~ '\n' ~ dbt_inc_join._open_state_marker(state, texts.state, texts.kept) ~ '\n' ~ texts.rows) }}
   {%- endif -%}
   {{ return(marker ~ '\n' ~ dbt_inc_join._render_many(a, a_columns, prepared, window, arguments.output_select, include_waiting, plans)) }}
 {% endmacro %}

@@ -81,10 +81,13 @@
   {{ return(flags) }}
 {% endmacro %}
 
-{% macro _render_many(a, a_columns, prepared, window, output_select, include_waiting, plans) %}
+{% macro _render_many(a, a_columns, prepared, window, output_select, include_waiting, plans, output='rows') %}
   {#- Over 60 lines on purpose: one query template, read top to bottom like the statement it renders (A's
       slice; per input its A side, B slice and arrival-group CTEs; the joins back to A; the placement), whose
-      whitespace is the rendered text. The per-input pieces it calls are the shared ones of _render.sql. -#}
+      whitespace is the rendered text. The per-input pieces it calls are the shared ones of _render.sql.
+      window.open_state ({'kind', 'relation'}, spec §18): with the state as of start - 1 read, A's slice is its
+      new rows and the state's, each input's B slice starts look_back_time before start, and an input that found
+      its partner before keeps it (_many_open_rows_sql, _many_merged_columns). output: as _render_join's. -#}
   {%- set unit = window.time_uom -%}
   {%- set start = window.start -%}
   {%- set end = window.end -%}
@@ -95,12 +98,22 @@
   {%- endif -%}
   {%- set first = prepared[0] -%}
   {%- set inc_a = first.inputs.inc_col[0] -%}
+  {%- set open_state = window.get('open_state') or {} -%}
+  {%- set state_kind = open_state.get('kind') -%}
+  {%- set state = none if empty or start is none else open_state.get('relation') -%}
   {%- set reach = prepared | map(attribute='params') | map(attribute='max_waiting_time') | max -%}
   {%- set a_lower = none if start is none else dbt_inc_join._shift_value(start, -reach, unit) -%}
+  {#- B's slices start look_back_time before the first A row read from A -#}
+  {%- set b_base = start if state is not none else a_lower -%}
   {%- set a_names = a_columns | map(attribute='name') | list -%}
   {%- set projection = [] -%}
   {%- for name in a_names -%}{%- do projection.append(dbt_inc_join._quote(name) ~ ' AS _a' ~ loop.index0) -%}{%- endfor -%}
   {%- do projection.append(dbt_inc_join._truncate_sql(dbt_inc_join._quote(inc_a), unit) ~ ' AS _a_arrival') -%}
+  {%- set kept_names = dbt_inc_join._many_kept_names(prepared) -%}
+  {%- if state is not none -%}
+    {%- set a_lower = start -%}
+    {%- for name in kept_names -%}{%- do projection.append('NULL AS _s' ~ name[2:]) -%}{%- endfor -%}
+  {%- endif -%}
   {%- set pairs_a_rows = dbt_inc_join._many_pairs_a_rows(prepared, plans, a_names) -%}
   {%- set a_predicate = 'false' if empty else dbt_inc_join._arrival_range_sql(inc_a, first.inputs.raw_types[0], a_lower, end, unit) -%}
   {%- set end_sql = dbt_inc_join._sql_literal(end, dbt_inc_join._unit_type(unit)) -%}
@@ -112,11 +125,16 @@
     {#- a row not settled by the end is shown at the end, provisional; A's slice ends there and starts at
         start - max mw_i, so every such row is in it -#}
     {%- set arrival = 'least(' ~ arrival ~ ', ' ~ end_sql ~ ')' -%}
-  {%- endif %}
+  {%- endif -%}
+{%- set body %}
 with {{ window.get('ctes', '') }}_inc_join_many_a as (
     select {{ projection | join(', ') }}
     from {{ a }}
     where {{ a_predicate }}
+  {%- if state is not none %}
+    union all
+    {{ dbt_inc_join._many_open_rows_sql(state, a_names, kept_names, dbt_inc_join._shift_value(start, -reach, unit), unit) }}
+  {%- endif %}
 ),
 {%- for item in prepared %}
   {%- set index = loop.index0 -%}
@@ -126,7 +144,7 @@ with {{ window.get('ctes', '') }}_inc_join_many_a as (
   {%- for key in keys -%}{%- do a_side.append(key ~ ' AS _ak' ~ loop.index0) -%}{%- endfor -%}
   {%- do a_side.append('_a_arrival') -%}
   {%- for column in conditioned -%}{%- do a_side.append(column ~ ' AS _ac' ~ loop.index0) -%}{%- endfor -%}
-  {%- set b_lower = none if a_lower is none else dbt_inc_join._shift_value(a_lower, -item.params.look_back_time, unit) %}
+  {%- set b_lower = none if b_base is none else dbt_inc_join._shift_value(b_base, -item.params.look_back_time, unit) %}
 {{ prefix }}_a as (
     select {{ a_side | join(', ') }}
     from _inc_join_many_a
@@ -164,13 +182,81 @@ _inc_join_many_joined as (
     {%- endif -%}
     {%- endfor %}
 ),
+{%- if state is not none %}
+_inc_join_many_merged as (
+    select {{ dbt_inc_join._many_merged_columns(a_names, prepared, kept_names) | join(', ') }}
+    from _inc_join_many_joined
+),
+{%- endif %}
 _inc_join_many_placed as (
     select *, {{ arrival }} AS _arrival
-    from _inc_join_many_joined
+    from {{ '_inc_join_many_merged' if state is not none else '_inc_join_many_joined' }}
 )
-select {{ dbt_inc_join._many_output_columns(a_names, inc_a, prepared, resolved, output_select) | join(',\n       ') }}
+{%- endset -%}
+{%- set columns = dbt_inc_join._many_output_columns(a_names, inc_a, prepared, resolved, output_select) | join(',\n       ') -%}
+{%- set in_window = dbt_inc_join._in_window_sql('_arrival', start, end, unit) -%}
+{%- if not state_kind %}
+{{ body }}
+select {{ columns }}
 from _inc_join_many_placed
-where {{ dbt_inc_join._in_window_sql('_arrival', start, end, unit) }}
+where {{ in_window }}
+{%- else -%}
+  {#- the output and the state come from one relation, which the model's hooks cache (_render_join's texts): the
+      rows placed in the window and those still open at its end -#}
+  {%- set open_test = '_arrival > ' ~ end_sql -%}
+  {%- set kept = body ~ '\nselect *\nfrom _inc_join_many_placed\nwhere ' ~ in_window ~ '\n   or ' ~ open_test -%}
+  {%- set texts = {
+      'kept': kept,
+      'rows': 'select ' ~ columns ~ '\nfrom (\n' ~ kept ~ '\n) _inc_join_kept\nwhere ' ~ in_window,
+      'state': 'select ' ~ dbt_inc_join._many_open_state_names(a_names, kept_names) | join(', ')
+               ~ '\nfrom (\n' ~ kept ~ '\n) _inc_join_kept\nwhere ' ~ open_test,
+  } -%}
+  {%- if output == 'texts' -%}{{ return(texts) }}{%- endif %}
+{{ texts[output] }}
+{%- endif %}
+{% endmacro %}
+
+{% macro _many_kept_names(prepared) %}
+  {#- The joined row's columns of each input that an open A row keeps in the state (_i<index><reduced column>):
+      the partner it found, if any. -#}
+  {%- set names = [] -%}
+  {%- for item in prepared -%}
+    {%- set index = loop.index0 -%}
+    {%- for column in dbt_inc_join._many_reduced_columns(item) -%}{%- do names.append('_i' ~ index ~ column) -%}{%- endfor -%}
+  {%- endfor -%}
+  {{ return(names) }}
+{% endmacro %}
+
+{% macro _many_open_state_names(a_names, kept_names) %}
+  {#- The state's columns: A's slice under its internal names, then each input's kept columns. -#}
+  {%- set names = [] -%}
+  {%- for name in a_names -%}{%- do names.append('_a' ~ loop.index0) -%}{%- endfor -%}
+  {{ return(names + ['_a_arrival'] + kept_names) }}
+{% endmacro %}
+
+{% macro _many_open_rows_sql(state, a_names, kept_names, reach, unit) %}
+  {#- The state's open A rows as rows of A's slice, each input's kept columns renamed _s<index>… (_i… are the
+      run's own). -#}
+  {%- set columns = dbt_inc_join._many_open_state_names(a_names, []) -%}
+  {%- for name in kept_names -%}{%- do columns.append(name ~ ' AS _s' ~ name[2:]) -%}{%- endfor -%}
+  select {{ columns | join(', ') }}
+    from {{ state }}
+    where _a_arrival >= {{ dbt_inc_join._sql_literal(reach, dbt_inc_join._unit_type(unit)) }}
+{%- endmacro %}
+
+{% macro _many_merged_columns(a_names, prepared, kept_names) %}
+  {#- A's slice and each input's columns: the partner an open A row kept when it had found one (its _b_arrival is
+      set; an input settles at its first partner, and no later run finds an earlier one), else this run's. -#}
+  {%- set columns = dbt_inc_join._many_open_state_names(a_names, []) -%}
+  {%- for item in prepared -%}
+    {%- set index = loop.index0 -%}
+    {%- for column in dbt_inc_join._many_reduced_columns(item) -%}
+      {%- do columns.append('CASE WHEN _s' ~ index ~ '_b_arrival IS NOT NULL THEN _s' ~ index ~ column ~ ' ELSE _i'
+                            ~ index ~ column ~ ' END AS _i' ~ index ~ column) -%}
+    {%- endfor -%}
+    {%- for j in dbt_inc_join._fills_from_empty(item.plan) -%}{%- do columns.append('_i' ~ index ~ '_e' ~ j) -%}{%- endfor -%}
+  {%- endfor -%}
+  {{ return(columns) }}
 {% endmacro %}
 
 {% macro _many_output_columns(a_names, inc_a, prepared, resolved, output_select) %}

@@ -8,7 +8,9 @@
       keys: A [s - mw, e] (partner = all: every A row of the window pairs with new B rows) and the (keys,
             arrival) of the open rows, which tell an A row without partner since s from one whose partners came
             before B's read;
-    and B [s - lb, e]. The rows are those of the run without the state: tests/core/test_open_state.py. -#}
+    and B [s - lb, e]. inc_join_many (_many_open_state_kind; its statement in _many_render.sql) keeps the open A
+    rows with the partner each input found so far. The rows are those of the run without the state:
+    tests/core/test_open_state.py. -#}
 
 {% macro _open_state_kind(params, has_condition) %}
   {#- [kind, reason]: the state a model of these arguments keeps ('rows' or 'keys'), or none and why not. -#}
@@ -30,6 +32,21 @@
     {{ return([none, 'join_cond with partner = all']) }}
   {%- endif -%}
   {{ return(['keys', none]) }}
+{% endmacro %}
+
+{% macro _many_open_state_kind(prepared, include_waiting) %}
+  {#- [kind, reason] of inc_join_many: 'many' when every input takes its first partner. An open A row then waits
+      on the inputs that have none yet, and keeps the partners the others found; an input with partner = last or
+      aggregate settles only when its window closes, so every A row of the last max_waiting_time would be open
+      and the state as large as the read it spares. -#}
+  {%- if include_waiting -%}
+    {{ return([none, 'include_waiting']) }}
+  {%- endif -%}
+  {%- for item in prepared if item.params.mode != 'first' -%}
+    {{ return([none, "input '" ~ item.name ~ "' has " ~ ('aggregate' if item.params.mode == 'aggregate'
+                                                          else 'partner = ' ~ item.params.mode)]) }}
+  {%- endfor -%}
+  {{ return(['many', none]) }}
 {% endmacro %}
 
 {% macro _open_state_names(kind, a_names, key_count) %}

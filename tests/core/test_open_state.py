@@ -16,11 +16,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dbt_inc_join.orchestration.join import prepare_join
+from dbt_inc_join.orchestration.many import many_open_state_kind, prepare_many, render_many
 from dbt_inc_join.orchestration.render import OpenState, open_state_kind, render_join
 from dbt_inc_join.plan.window import OutputWindow, parse_bound
 
 from .frames import bound, oracle_shape, shaped_rows
-from .oracle import expected_rows
+from .oracle import expected_many_rows, expected_rows
+from .test_many import many_frames, many_inputs, many_rows, many_scenarios, oracle_inputs
 from .test_properties import (
     B_FIELDS,
     PROPERTY_SETTINGS,
@@ -168,3 +170,60 @@ def test_auto_counts_the_rows_of_a_from_the_start_to_its_latest_arrival():
     ranges = {"a": ["2025-03-01 00:00:00", None], "b": ["2025-03-01 00:00:00", None]}
     read = {"ranges": ranges, "units": {"a": units, "b": {"2025-03-05 00:00:00": "999:3"}}}
     assert render("_new_a_rows", read, {}, "a", start, latest, "day") == {"rows": 100, "units": 3}
+
+
+@st.composite
+def many_state_scenarios(draw):
+    """inc_join_many with two or three inputs, each taking its first partner, over a chain of runs like
+    state_scenarios's."""
+    scenario = draw(many_scenarios())
+    rng = random.Random(draw(st.integers(0, 2**32)))
+    start = rng.randint(2, 5)
+    end = start + 6
+    inputs = [dict(spec, mode="first", rows=_rows(rng, 200 + 100 * i, False), lb=rng.randint(0, 2),
+                   mw=rng.randint(0, 4)) for i, spec in enumerate(scenario["inputs"])]  # fmt: skip
+    return dict(scenario, a=_rows(rng, 100, False), inputs=inputs, start=start, end=end,
+                cuts=[c for c in range(start + 1, end + 1) if rng.random() < 0.8],
+                lost=set(rng.sample(range(1, 7), rng.choice([0, 0, 1, 2]))))  # fmt: skip
+
+
+# an example is a chain of up to 7 runs of two or three inputs: 2 in `make test`, 4 in `make test-matrix`
+@settings(PROPERTY_SETTINGS, max_examples=max(2, settings().max_examples // 4))
+@given(scenario=many_state_scenarios())
+def test_inc_join_many_runs_with_the_state_give_the_rows_of_runs_without_it(spark, scenario):
+    """inc_join_many (spec §12, §18): a chain of runs, each made when the rows up to its end are loaded and
+    reading the state the run before left (lost in some), against the oracle's one run over the chain's
+    period."""
+    start, end, unit = scenario["start"], scenario["end"], scenario["unit"]
+    got, state = Counter(), None
+    for index, (lo, hi) in enumerate(tiles(start, end, scenario["cuts"])):
+        frames = many_frames(spark, scenario, until=hi)
+        many = prepare_many(frames[0], many_inputs(frames, scenario), unit, None, False)
+        kind, reason = many_open_state_kind(many)
+        assert kind == "many", reason
+        given_state = OpenState(kind, None if index in scenario["lost"] or index == 0 else state)
+        window = OutputWindow(parse_bound(bound(lo, unit), "start", many.time_uom, "UTC"),
+                              parse_bound(bound(hi, unit), "end", many.time_uom, "UTC"))  # fmt: skip
+        rows = render_many(many, window.start, window.end, open_state=given_state)
+        left = render_many(many, window.start, window.end, open_state=given_state, output="state")
+        got += many_rows(rows.selectExpr("*", "date_format(RecDate, 'yyyy-MM-dd HH:mm:ss') AS _out").collect(),
+                         scenario)  # fmt: skip
+        state = spark.createDataFrame(left.collect(), left.schema)
+    assert got == Counter(expected_many_rows(scenario["a"], oracle_inputs(scenario), start=start, end=end))
+
+
+def test_inc_join_many_keeps_a_state_only_when_every_input_takes_its_first_partner(spark):
+    """An input with partner = last or aggregate settles when its window closes: every A row of its window stays
+    open, so inc_join_many keeps none and says why (spec §18)."""
+    a = spark.createDataFrame([(1, "2024-01-01")], "k int, RecDate string").selectExpr(
+        "k", "to_date(RecDate) AS RecDate"
+    )
+    first = dict(df=a, name="p", join_cols="k", look_back_time=1, max_waiting_time=2)
+    cases = [
+        ([first, dict(first, name="q", partner="last")], False, "input 'q' has partner = last"),
+        ([first, dict(first, name="n", aggregate={"n": "count(*)"})], False, "input 'n' has aggregate"),
+        ([first, dict(first, name="q")], True, "include_waiting"),
+    ]
+    for inputs, waiting, reason in cases:
+        assert many_open_state_kind(prepare_many(a, inputs, "day", None, waiting)) == (None, reason)
+    assert many_open_state_kind(prepare_many(a, [first, dict(first, name="q")], "day", None, False)) == ("many", None)

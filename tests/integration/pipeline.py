@@ -33,6 +33,7 @@ DAILY = [
     "hot_aggregate_py",
     "gen_many",
     "gen_many_py",
+    "gen_many_first",
 ]
 MICROBATCH = ["gen_left_microbatch", "gen_full_microbatch_py"]
 # gen_left's join with incremental_strategy='merge' (one MERGE replaces the window), not partitioned: Delta and

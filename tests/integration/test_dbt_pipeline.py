@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from dbt_inc_join import inc_join
+from dbt_inc_join import inc_join, inc_join_many
 
 from .pipeline import (
     CHAIN_SETTINGS,
@@ -75,12 +75,31 @@ def test_the_tables_are_in_the_runs_table_format(spark, daily, name):
 
 def test_the_last_daily_run_read_the_open_state(daily_pipeline):
     """spec §18 in the leg's format: the daily run after the first reads the state the run before it wrote, for SQL
-    and Python models written by insert_overwrite (and by merge in the format legs)."""
+    and Python models written by insert_overwrite (and by merge in the format legs), of inc_join and
+    inc_join_many."""
     from .pipeline import REPLACE
 
     _, lines = daily_pipeline
-    for name in ("gen_left", "gen_left_py", *REPLACE):
+    for name in ("gen_left", "gen_left_py", "gen_many_first", *REPLACE):
         assert lines[name].startswith("read "), (name, lines[name])
+
+
+def test_daily_many_with_the_open_state_equals_the_core(spark, daily):
+    """spec §18 in dbt, in the leg's format: the daily runs of gen_many_first, each reading the state the run before
+    left (above), equal one core run over the period."""
+    a = spark.table("inc_join_it.gen_a").where(f"RecDate <= DATE'{LAST_DAY}'")
+    b = spark.table("inc_join_it.gen_b").where(f"RecDate <= DATE'{LAST_DAY}'")
+    renamed = b.selectExpr("PaymentId", "TrxId AS PayTrx", "Country", "Status", "RecDate AS PaidOn")
+    inputs = [
+        dict(df=b, name="pay", join_cols="TrxId", look_back_time=2, max_waiting_time=4),
+        dict(df=renamed, name="paid", join_cols={"TrxId": "PayTrx"}, inc_col=("RecDate", "PaidOn"), look_back_time=0,
+             max_waiting_time=3, partner_order_by="Status"),
+    ]  # fmt: skip
+    expected = inc_join_many(a, inputs, output_window_start=FIRST_DAY)
+    columns = ordered(expected.columns)
+    assert daily["gen_many_first"] == rows(expected, columns)
+    codes = {r[columns.index("JoinType_paid")] for r in daily["gen_many_first"]}
+    assert codes >= {1, 3, 4}, codes
 
 
 def test_python_models_leave_no_temporary_table(spark, project, daily):

@@ -19,7 +19,8 @@ from .test_restated import state_lines_into, statements_into
 pytestmark = pytest.mark.dbt
 
 PAIRS = [("open_left", "open_left_off"), ("open_first", "open_first_off"), ("open_left_py", "open_left_off"),
-         ("open_first_py", "open_first_off")]  # fmt: skip
+         ("open_first_py", "open_first_off"), ("open_many", "open_many_off"),
+         ("open_many_py", "open_many_off")]  # fmt: skip
 AUTO_LINE = r"none kept \(open_state='auto': {rows} new rows of A a day, below {least}\)"
 MODELS = [name for pair in PAIRS for name in pair]
 
@@ -69,7 +70,7 @@ def test_daily_runs_read_the_state_and_every_fallback_says_why(project):
     steps.append(("first run", _run(project, DAYS[1]), "not read (a first run or full refresh)"))
     statements: dict[str, list[str]] = {}
     steps.append(("next day", _run(project, DAYS[2], statements=statements), "read "))
-    for name in ("open_left", "open_first"):
+    for name in ("open_left", "open_first", "open_many"):
         assert _changes_between_cache_and_state(statements[name], name) == [], name
         # Delta and Iceberg replace the state's rows in one commit between clearing the tag and setting it; parquet
         # drops what a killed attempt left, adds its partition, tags it and drops the partition it read
@@ -87,6 +88,7 @@ def test_daily_runs_read_the_state_and_every_fallback_says_why(project):
                   f"SET TBLPROPERTIES ('inc_join.open_state' = '{stale}')")  # fmt: skip
         gone_or_stale[f"open_left{suffix}"] = "not read (no state yet)"
         gone_or_stale[f"open_first{suffix}"] = f"not read (the state is as of {DAYS[1]} 00:00:00, the window"
+        gone_or_stale[f"open_many{suffix}"] = "read "
     steps.append(("no state, stale", _run(project, DAYS[3]), gone_or_stale))
     # a Python model's run writes its state's rows before dbt's commit: an attempt killed before the commit whose
     # window ended elsewhere leaves a partition of that end (parquet), which the next run that tags drops
@@ -120,7 +122,7 @@ def test_daily_runs_read_the_state_and_every_fallback_says_why(project):
     _same_tables(project)
     # the tag is the last run's, and its end the only one (Delta and Iceberg: an empty state is one row of nulls
     # without an end)
-    for name in ("open_left", "open_first", "open_left_py", "open_first_py"):
+    for name in ("open_left", "open_first", "open_left_py", "open_first_py", "open_many", "open_many_py"):
         assert json.loads(_tag(project, name))["end"] == f"{DAYS[7]} 00:00:00"
         ends = spark.sql(f"SELECT DISTINCT inc_join_state_end FROM inc_join_it.{name}__inc_join_open").collect()
         assert [e[0] for e in ends] in ([], [None], [DAYS[7].strftime("%Y%m%d") + "0000"])

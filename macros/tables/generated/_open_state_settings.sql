@@ -2,5 +2,5 @@
 
 {% macro _open_state_settings() %}
   {#- From how many new rows of A a unit open_state='auto' keeps the open state, per kind of state. -#}
-  {{ return({'rows': 50000, 'keys': 300000}) }}
+  {{ return({'rows': 50000, 'keys': 300000, 'many': 50000}) }}
 {% endmacro %}

@@ -37,6 +37,7 @@ from ..sql_text import render, statement
 from ..sql_text.macros import port
 from ..sql_text.time_units import TimeUnit, UnitValue, shift_value
 from .join import is_spark_dataframe, prepare_join
+from .render import OpenState
 
 _log = logging.getLogger("dbt_inc_join")
 
@@ -150,7 +151,7 @@ def prepare_many(
         select = tuple(names)
     many = PreparedMany(df_a, prepared, unit, arrivals.pop(), select, waiting)
     # the output columns, named: two under one name, or output_select naming none, fail before any data is read
-    render("_many_output_columns", df_a.columns, many.inc_col_a, _items(many), [("", "")] * len(prepared), select)
+    render("_many_output_columns", df_a.columns, many.inc_col_a, many_items(many), [("", "")] * len(prepared), select)
     return many
 
 
@@ -193,28 +194,71 @@ def render_many(
     end: UnitValue,
     plans: Sequence[PlanChoice] | None = None,
     empty: bool = False,
+    open_state: OpenState | None = None,
+    output: str = "rows",
 ) -> DataFrame:
     """The rows of one run over ``[start, end]`` (none when ``empty``: the same columns, nothing read);
     ``plans``: input_plans' (made here when not given). The statement is the one the SQL macro renders for a
-    dbt model (macros/sql_text/_many_render.sql), over the caller's DataFrames."""
+    dbt model (macros/sql_text/_many_render.sql), over the caller's DataFrames. With ``open_state`` (spec §18):
+    ``output`` 'rows', 'state' (the open state as of ``end``) or 'kept' (the relation both come from)."""
+    text, dataframes = _many_statement(many, start, end, plans, empty, open_state, output)
+    return statement.run(text, dataframes)
+
+
+def render_many_with_state(
+    many: PreparedMany,
+    start: UnitValue | None,
+    end: UnitValue,
+    open_state: OpenState,
+    plans: Sequence[PlanChoice] | None = None,
+) -> dict[str, DataFrame]:
+    """The lazy 'kept', 'rows' and 'state' of a run that keeps the open state, from one rendering."""
+    texts, dataframes = _many_statement(many, start, end, plans, False, open_state, "texts")
+    return {name: statement.run(texts[name], dataframes) for name in ("kept", "rows", "state")}
+
+
+def many_open_state_kind(many: PreparedMany) -> tuple[str | None, str | None]:
+    """The kind of open state inc_join_many of these inputs keeps ('many'), or None and why not."""
+    kind, reason = render("_many_open_state_kind", many_items(many), many.include_waiting)
+    return kind, reason
+
+
+def _many_statement(
+    many: PreparedMany,
+    start: UnitValue | None,
+    end: UnitValue,
+    plans: Sequence[PlanChoice] | None,
+    empty: bool,
+    open_state: OpenState | None,
+    output: str,
+) -> tuple[Any, dict[str, DataFrame]]:
+    """_render_many's text (or texts) and the DataFrames its relations stand for."""
     plans = plans or input_plans(many, start, end, reads_nothing=empty)
     _log.info("inc_join_many plan: %s", plans_text(many, plans))
-    window = {"start": start, "end": end, "empty": empty, "time_uom": many.time_uom.value}
-    text = statement.rendered(
-        "_render_many",
+    window: dict[str, Any] = {"start": start, "end": end, "empty": empty, "time_uom": many.time_uom.value}
+    dataframes = {"a": many.df_a} | {f"b{i}": item.prepared.df_b for i, item in enumerate(many.inputs)}
+    if open_state is not None:
+        rows = open_state.rows
+        window["open_state"] = {"kind": open_state.kind,
+                                "relation": None if rows is None else statement.relation("state")}  # fmt: skip
+        if rows is not None:
+            dataframes["state"] = rows
+    arguments_ = (
         statement.relation("a"),
         [{"name": name} for name in many.df_a.columns],
-        _items(many),
+        many_items(many),
         window,
         many.output_select,
         many.include_waiting,
         [choice_of(plan) for plan in plans],
+        output,
     )
-    dataframes = {"a": many.df_a} | {f"b{i}": item.prepared.df_b for i, item in enumerate(many.inputs)}
-    return statement.run(text, dataframes)
+    if output == "texts":
+        return render("_render_many", *arguments_), dataframes
+    return statement.rendered("_render_many", *arguments_), dataframes
 
 
-def _items(many: PreparedMany) -> list[dict[str, Any]]:
+def many_items(many: PreparedMany) -> list[dict[str, Any]]:
     """Each input as _many_input gives it to the macros."""
     return [
         {

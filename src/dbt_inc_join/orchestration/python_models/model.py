@@ -9,21 +9,21 @@ vars, and what dbt read of the ledger and the upstream tables before the model's
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 from pyspark.sql import DataFrame
 
 from ...plan.arguments import inputs_of, params_of
 from ...plan.ledger import check_max_window_units
-from ...plan.plan_choice import PlanChoice, choose_join_plan
-from ...plan.prepared import PreparedJoin
+from ...plan.plan_choice import choose_join_plan
 from ...plan.restated import join_reaches, on_restated_input_mode, with_horizon
 from ...plan.restated import restated_horizon as restated_horizon_of
 from ...plan.validation import check_argument
 from ...plan.window import OutputWindow, parse_bound
 from ...sql_text import render
 from ..join import prepare_join
-from ..many import input_plans, plans_text, prepare_many, render_many
+from ..many import input_plans, many_items, plans_text, prepare_many, render_many, render_many_with_state
 from ..render import OpenState, render_join, render_with_state
 from .port import dbt_context, model_port, resolve_dbt_window
 
@@ -237,20 +237,21 @@ def inc_join_model(
     set_commit_metadata(dbt, prepared.df_a.sparkSession, context)
     if state is None:
         return render_join(prepared, window, choice)
-    return _with_open_state(dbt, port, prepared, window, choice, state)
+    return _with_open_state(dbt, port, prepared.df_a.sparkSession, state,
+                            lambda given: render_with_state(prepared, window, given, choice))  # fmt: skip
 
 
-def _with_open_state(dbt: Any, port: Any, prepared: PreparedJoin, window: OutputWindow, choice: PlanChoice,
-                     state: dict[str, Any]) -> DataFrame:  # fmt: skip
+def _with_open_state(dbt: Any, port: Any, spark: Any, state: dict[str, Any],
+                     frames_of: Callable[[OpenState], dict[str, DataFrame]]) -> DataFrame:  # fmt: skip
     """The run's rows, of a run that keeps the open state (spec §18), as a SQL model's hooks take its steps
     (macros/io/_open_state.sql): the state table made ready and this run's marker left on it; the rows both come
-    from cached; then ``dbt.inc_join_state``, which the writer calls after the output's rows are written, writes
-    the state's. The post-hook tags it after the output's commit."""
-    spark = prepared.df_a.sparkSession
+    from cached (``frames_of``: the run's 'kept', 'rows' and 'state' given the state it reads); then
+    ``dbt.inc_join_state``, which the writer calls after the output's rows are written, writes the state's. The
+    post-hook tags it after the output's commit."""
     facts = {**port("_open_state_run_facts", state), "python": True}
     port("_open_state_prepare", state["target"], facts)
     read = None if state["relation"] is None else spark.sql("select * from " + state["relation"])
-    frames = render_with_state(prepared, window, OpenState(state["kind"], read), choice)
+    frames = frames_of(OpenState(state["kind"], read))
     kept = frames["kept"].persist()
 
     def write_state() -> None:
@@ -285,7 +286,7 @@ def inc_join_many_model(
     dbt.ref("b1"), name="b1", ...), ...])``. Same arguments and rows as the SQL macro ``dbt_inc_join.inc_join_many``;
     the window comes from dbt's state, the watermark from A and every input."""
     many = prepare_many(a, inputs, time_uom, output_select, include_waiting)
-    check_argument("open_state", open_state)  # inc_join_many keeps no open state yet (spec §18)
+    keeps_state = check_argument("open_state", open_state)
     context = dbt_context(dbt)
     check_model_config(context, many.include_waiting, many.time_uom.value, many.inc_col_a)
     cap = _max_window_units(context, max_window_units)
@@ -303,11 +304,18 @@ def inc_join_many_model(
     reaches = {"a": reach_a, **{i.spec.name: reach_a + i.prepared.params.look_back_time for i in many.inputs}}
     reaches = with_horizon(reaches, horizon)
 
+    # the open state (spec §18) is kept of inputs that are tables, which its fingerprint names
+    frames = {"a": a, **{item.spec.name: item.spec.df for item in many.inputs}}
+    tables = {name: _loaded(context, frame) for name, frame in frames.items()}
+    unkept = None if None not in tables.values() else "an input is not a table as dbt.ref or dbt.source loaded it"
+    state_table = port("_open_state_table_counted", keeps_state) if keeps_state and not unkept else None
+    count_a = not unkept and port("_open_state_counts_a", keeps_state)
+
     def resolve(redo: Any = None) -> dict[str, Any]:
         return resolve_dbt_window(port, first, output_window_start, output_window_end, cap, others, names, redo,
-                                  None if redo else reaches)  # fmt: skip
+                                  None if redo else reaches, state_table=None if redo else state_table,
+                                  count_a=count_a and not redo)  # fmt: skip
 
-    frames = {"a": a, **{item.spec.name: item.spec.df for item in many.inputs}}
     found, recorded = _restated_run(dbt, port, resolve(), frames, reaches, mode, horizon, many.inc_col_a, resolve)
     window = OutputWindow(found["start"], found["end"])
     any_end = window.end or window.start or parse_bound("1970-01-01", "output_window_end", unit)
@@ -316,10 +324,18 @@ def inc_join_many_model(
     assert end is not None
     plans = input_plans(many, start, end, reads_nothing=window.is_empty)
     text = plans_text(many, plans)
-    prepared = [{"name": item.spec.name, "params": {"look_back_time": item.prepared.params.look_back_time}}
-                for item in many.inputs]  # fmt: skip
-    found["rows_read"] = port("_many_rows_read", found, reach_a, prepared, recorded.get("fingerprints"))
-    port("_log_many_run", found, reach_a, prepared, text)
+    # each input as the macros take it, under its table's name (the state's fingerprint names them)
+    items = [dict(item, relation=tables[item["name"]]) for item in many_items(many)]
+    state = port("_many_open_state_use", tables["a"], items, found, recorded, keeps_state, many.include_waiting,
+                 unkept)  # fmt: skip
+    if state is not None:
+        found["open_state"] = {"kind": state["kind"], "relation": state["relation"]}
+    found["rows_read"] = port("_many_rows_read", found, reach_a, items, recorded.get("fingerprints"),
+                              (state or {}).get("rows"))  # fmt: skip
+    port("_log_many_run", found, reach_a, items, text)
     dbt.inc_join_run = _run_record(port, found, many.inc_col_a, recorded, text)
     set_commit_metadata(dbt, a.sparkSession, context)
-    return render_many(many, start, end, plans, empty=window.is_empty)
+    if state is None:
+        return render_many(many, start, end, plans, empty=window.is_empty)
+    return _with_open_state(dbt, port, a.sparkSession, state,
+                            lambda given: render_many_with_state(many, start, end, given, plans))  # fmt: skip
