@@ -46,10 +46,17 @@
   {%- set strategy = config.get('incremental_strategy') or 'append' -%}
   {%- if materialized != 'incremental' -%}
     {{ return([none, 'materialized=' ~ materialized]) }}
-  {%- elif strategy not in ['insert_overwrite', 'merge'] -%}
+  {%- elif strategy not in ['insert_overwrite', 'merge', 'microbatch'] -%}
     {{ return([none, 'incremental_strategy=' ~ strategy]) }}
   {%- endif -%}
   {%- set kind = kind_reason[0] -%}
+  {%- set lookback = config.get('lookback', 1) if strategy == 'microbatch' else 0 -%}
+  {%- if kind is not none and enabled == 'auto' and lookback -%}
+    {#- dbt's microbatch run starts lookback batches before the new ones: the first re-does a unit after the state,
+        so no run reads it unless the run's bounds are given (--event-time-start; open_state=true) -#}
+    {{ return([none, 'microbatch with lookback ' ~ lookback ~ ': each run re-does the batches before its new ones '
+                     ~ 'and reads no state (lookback=0 reads it)']) }}
+  {%- endif -%}
   {%- if kind is not none and enabled == 'auto' and a_rows is not none -%}
     {{ return(dbt_inc_join._open_state_pays(kind, a_rows, time_uom)) }}
   {%- endif -%}

@@ -227,3 +227,24 @@ def test_inc_join_many_keeps_a_state_only_when_every_input_takes_its_first_partn
     for inputs, waiting, reason in cases:
         assert many_open_state_kind(prepare_many(a, inputs, "day", None, waiting)) == (None, reason)
     assert many_open_state_kind(prepare_many(a, [first, dict(first, name="q")], "day", None, False)) == ("many", None)
+
+
+def test_a_microbatch_model_keeps_the_state_where_a_run_can_read_it():
+    """spec §18, Microbatch: dbt's default lookback starts every run a batch before its new ones, so
+    open_state='auto' keeps none there; lookback=0 and open_state=true keep it; append never."""
+    from types import SimpleNamespace
+
+    from dbt_inc_join.sql_text.macros import port
+
+    def keeps(strategy: str, enabled, lookback: int | None = None):
+        settings = {"materialized": "incremental", "incremental_strategy": strategy, "lookback": lookback}
+        config = SimpleNamespace(get=lambda key, default=None: default if settings.get(key) is None else settings[key])
+        keeper = port(lambda text: None, {"config": config})
+        return keeper("_open_state_model_keeps", ["rows", None], enabled, None, None, "day")
+
+    read_none = "microbatch with lookback {}: each run re-does the batches before its new ones and reads no state"
+    assert keeps("microbatch", "auto") == [None, read_none.format(1) + " (lookback=0 reads it)"]
+    assert keeps("microbatch", "auto", 2) == [None, read_none.format(2) + " (lookback=0 reads it)"]
+    assert keeps("microbatch", "auto", 0) == ["rows", None]
+    assert keeps("microbatch", True) == keeps("merge", "auto") == ["rows", None]
+    assert keeps("append", True) == [None, "incremental_strategy=append"]

@@ -76,11 +76,11 @@ def test_the_tables_are_in_the_runs_table_format(spark, daily, name):
 def test_the_last_daily_run_read_the_open_state(daily_pipeline):
     """spec §18 in the leg's format: the daily run after the first reads the state the run before it wrote, for SQL
     and Python models written by insert_overwrite (and by merge in the format legs), of inc_join and
-    inc_join_many."""
+    inc_join_many, and for a SQL model's microbatch run of one new batch."""
     from .pipeline import REPLACE
 
     _, lines = daily_pipeline
-    for name in ("gen_left", "gen_left_py", "gen_many_first", *REPLACE):
+    for name in ("gen_left", "gen_left_py", "gen_many_first", "gen_left_microbatch", *REPLACE):
         assert lines[name].startswith("read "), (name, lines[name])
 
 

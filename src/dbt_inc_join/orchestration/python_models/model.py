@@ -73,6 +73,16 @@ def _loaded(context: dict[str, Any], frame: Any) -> Any:
     return next((table for df, table in context.get("loaded") or [] if df is frame), None)
 
 
+def _unkept(context: dict[str, Any], tables: dict[str, Any]) -> str | None:
+    """Why a Python model keeps no open state whatever its join (spec §18), or None: its fingerprint names the
+    inputs' tables, and a microbatch model's writer would write it batch by batch (not yet)."""
+    if None in tables.values():
+        return "an input is not a table as dbt.ref or dbt.source loaded it"
+    if context.get("incremental_strategy") == "microbatch":
+        return "a Python model with incremental_strategy=microbatch"
+    return None
+
+
 def input_versions(context: dict[str, Any], frames: dict[str, Any]) -> list[dict[str, Any]]:
     """The versions of the inputs that are Delta or Iceberg tables, as the macro _input_versions gives them for SQL
     models (spec §17): an input DataFrame that dbt.ref or dbt.source loaded gets the version the writer read of
@@ -212,7 +222,7 @@ def inc_join_model(
 
     # the open state (spec §18) is kept of inputs that are tables, which its fingerprint names
     tables = {side: _loaded(context, frame) for side, frame in (("a", a), ("b", b))}
-    unkept = None if None not in tables.values() else "an input is not a table as dbt.ref or dbt.source loaded it"
+    unkept = _unkept(context, tables)
     state_table = port("_open_state_table_counted", keeps_state) if keeps_state and not unkept else None
     count_a = not unkept and port("_open_state_counts_a", keeps_state)
 
@@ -307,7 +317,7 @@ def inc_join_many_model(
     # the open state (spec §18) is kept of inputs that are tables, which its fingerprint names
     frames = {"a": a, **{item.spec.name: item.spec.df for item in many.inputs}}
     tables = {name: _loaded(context, frame) for name, frame in frames.items()}
-    unkept = None if None not in tables.values() else "an input is not a table as dbt.ref or dbt.source loaded it"
+    unkept = _unkept(context, tables)
     state_table = port("_open_state_table_counted", keeps_state) if keeps_state and not unkept else None
     count_a = not unkept and port("_open_state_counts_a", keeps_state)
 
