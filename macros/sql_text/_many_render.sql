@@ -203,14 +203,8 @@ where {{ in_window }}
 {%- else -%}
   {#- the output and the state come from one relation, which the model's hooks cache (_render_join's texts): the
       rows placed in the window and those still open at its end -#}
-  {%- set open_test = '_arrival > ' ~ end_sql -%}
-  {%- set kept = body ~ '\nselect *\nfrom _inc_join_many_placed\nwhere ' ~ in_window ~ '\n   or ' ~ open_test -%}
-  {%- set texts = {
-      'kept': kept,
-      'rows': 'select ' ~ columns ~ '\nfrom (\n' ~ kept ~ '\n) _inc_join_kept\nwhere ' ~ in_window,
-      'state': 'select ' ~ dbt_inc_join._many_open_state_names(a_names, kept_names) | join(', ')
-               ~ '\nfrom (\n' ~ kept ~ '\n) _inc_join_kept\nwhere ' ~ open_test,
-  } -%}
+  {%- set texts = dbt_inc_join._open_state_texts(body, '_inc_join_many_placed', in_window, '_arrival > ' ~ end_sql,
+                                                 columns, dbt_inc_join._many_open_state_names(a_names, kept_names) | join(', ')) -%}
   {%- if output == 'texts' -%}{{ return(texts) }}{%- endif %}
 {{ texts[output] }}
 {%- endif %}

@@ -106,3 +106,13 @@
   {%- if flagged -%}{%- do tests.append('_a_open') -%}{%- endif -%}
   {{ return(tests | join(' AND ')) }}
 {% endmacro %}
+
+{% macro _open_state_texts(body, placed, placed_test, open_test, columns, state_select) %}
+  {#- The statements of a run that keeps the state, from its query's body (ending with the CTE `placed`): 'kept',
+      the rows placed in the window (placed_test) or open at its end (open_test), which the model's hooks cache;
+      'rows', the output's columns of the placed ones; 'state', state_select over the open ones. -#}
+  {%- set kept = body ~ '\nselect *\nfrom ' ~ placed ~ '\nwhere ' ~ placed_test ~ '\n   or (' ~ open_test ~ ')' -%}
+  {{ return({'kept': kept,
+             'rows': 'select ' ~ columns ~ '\nfrom (\n' ~ kept ~ '\n) _inc_join_kept\nwhere ' ~ placed_test,
+             'state': 'select ' ~ state_select ~ '\nfrom (\n' ~ kept ~ '\n) _inc_join_kept\nwhere ' ~ open_test}) }}
+{% endmacro %}

@@ -100,13 +100,8 @@ where _join_type is not null
   {#- A model that keeps the state: its output and its state come from one relation (_open_state.sql, the kept
       rows), which the model's hooks cache for the two statements -#}
   {%- set open_test = dbt_inc_join._open_row_test(params, end, state is not none and state_kind == 'keys') -%}
-  {%- set kept = body ~ '\nselect *\nfrom _inc_join_placed\nwhere _join_type is not null\n   or (' ~ open_test ~ ')' -%}
-  {%- set texts = {
-      'kept': kept,
-      'rows': 'select ' ~ columns ~ '\nfrom (\n' ~ kept ~ '\n) _inc_join_kept\nwhere _join_type is not null',
-      'state': 'select ' ~ ('distinct ' if state_kind == 'keys' else '') ~ state_names | join(', ')
-               ~ '\nfrom (\n' ~ kept ~ '\n) _inc_join_kept\nwhere ' ~ open_test,
-  } -%}
+  {%- set texts = dbt_inc_join._open_state_texts(body, '_inc_join_placed', '_join_type is not null', open_test, columns,
+                                                 ('distinct ' if state_kind == 'keys' else '') ~ state_names | join(', ')) -%}
   {%- if output == 'texts' -%}{{ return(texts) }}{%- endif %}
 {{ texts[output] }}
 {%- endif %}
