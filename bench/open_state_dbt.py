@@ -41,6 +41,15 @@ MODEL = """{{{{ config(materialized='incremental', incremental_strategy='insert_
 {{{{ dbt_inc_join.inc_join(source('bench', 'a'), source('bench', 'b'), join_cols='k', inc_col='RecDate',
                        how='left', look_back_time={lb}, max_waiting_time={mw}, many_rows_per_key=false{extra}) }}}}
 """
+# partner 'many': inc_join_many of A with B and C (bench/open_state.py), each its first partner
+MANY_MODEL = """{{{{ config(materialized='incremental', incremental_strategy='insert_overwrite',
+          partition_by=['RecDate'], file_format='{file_format}') }}}}
+{{{{ dbt_inc_join.inc_join_many(source('bench', 'a'), [
+    {{'relation': source('bench', 'b'), 'name': 'pay', 'join_cols': 'k', 'look_back_time': {lb},
+     'max_waiting_time': {mw}, 'many_rows_per_key': false}},
+    {{'relation': source('bench', 'c'), 'name': 'ship', 'join_cols': 'k', 'look_back_time': {lb},
+     'max_waiting_time': {mw}, 'many_rows_per_key': false}}]{extra}) }}}}
+"""
 PY_MODEL = """from dbt_inc_join import inc_join_model
 
 
@@ -55,9 +64,9 @@ DISPATCH = f"dispatch:\n  - macro_namespace: dbt\n    search_order: ['{PROJECT}'
 
 
 def write_project(root: Path, a_name: str, b_name: str, file_format: str, language: str = "sql",
-                  partners: Sequence[str] = ("all", "first")) -> list[str]:  # fmt: skip
-    """The project: per partner (all, first) a model that keeps the state, one at the default and their twin
-    without, in the language; the models."""
+                  partners: Sequence[str] = ("all", "first"), c_name: str = "") -> list[str]:  # fmt: skip
+    """The project: per partner (all, first; many: inc_join_many, SQL) a model that keeps the state, one at the
+    default and their twin without, in the language; the models."""
     (root / "models").mkdir(parents=True, exist_ok=True)
     (root / "dbt_project.yml").write_text(
         f"name: {PROJECT}\nversion: '0.1.0'\nconfig-version: 2\nprofile: {PROJECT}\nmodel-paths: ['models']\n"
@@ -74,18 +83,19 @@ def write_project(root: Path, a_name: str, b_name: str, file_format: str, langua
         "    tables:",
         f"      - name: a\n        identifier: {a_table}",
         f"      - name: b\n        identifier: {b_name.split('.')[1]}",
+        f"      - name: c\n        identifier: {(c_name or b_name).split('.')[1]}",
     ]
     (root / "models" / "sources.yml").write_text("\n".join(sources) + "\n")
     models = []
     python = language == "python"
     for partner in partners:
         for state, suffix in ((True, ""), (False, "_off"), (None, "_auto")):
-            extra = "" if partner == "all" else (', partner="first"' if python else ", partner='first'")
+            extra = "" if partner in ("all", "many") else (', partner="first"' if python else ", partner='first'")
             extra += "" if state is None else f", open_state={state if python else str(state).lower()}"
             name = f"open_{partner}{suffix}"
-            text = (PY_MODEL if python else MODEL).format(lb=data.LOOK_BACK, mw=data.MAX_WAIT, extra=extra,
-                                                          file_format=file_format)  # fmt: skip
-            (root / "models" / f"{name}.{'py' if python else 'sql'}").write_text(text)
+            template = MANY_MODEL if partner == "many" else PY_MODEL if python else MODEL
+            text = template.format(lb=data.LOOK_BACK, mw=data.MAX_WAIT, extra=extra, file_format=file_format)
+            (root / "models" / f"{name}.{'py' if python and partner != 'many' else 'sql'}").write_text(text)
             models.append(name)
     return models
 
@@ -129,7 +139,8 @@ def _reads_state(model: str, rows: int) -> bool:
     from dbt_inc_join.tables.shared_tables import OPEN_STATE
 
     if model.endswith("_auto"):
-        return rows >= OPEN_STATE["rows" if "_first" in model else "keys"]
+        kind = "rows" if "_first" in model else "many" if "_many" in model else "keys"
+        return rows >= OPEN_STATE[kind]
     return not model.endswith("_off")
 
 
@@ -141,9 +152,9 @@ def _same_day(spark, model: str, day) -> bool:
 
 def measure(spark, rows: int, state_dir: Path, say, file_format: str = "parquet", language: str = "sql",
             partners: Sequence[str] = ("all", "first")) -> list[dict]:  # fmt: skip
-    a_name, b_name, _ = data.generate(spark, rows, file_format)
+    a_name, b_name, c_name = data.generate(spark, rows, file_format)
     root = state_dir / f"open-state-project-{file_format}-{language}-{rows}"
-    models = write_project(root, a_name, b_name, file_format, language, partners)
+    models = write_project(root, a_name, b_name, file_format, language, partners, c_name)
     project = Project(root, state_dir, SCHEMA, target="session")  # the benchmark's session, in any format
     project.invoke("deps")
     project.invoke("run", "--full-refresh", vars={"inc_join_output_window_end": str(FIRST_END)})
@@ -191,7 +202,8 @@ def report(results: Sequence[dict], argv: Sequence[str]) -> str:
         f"inputs and tables in the format of the table below), a first run up to {FIRST_END}, then one round per "
         "day, the three models each day, the order alternating, the first round discarded. With state: "
         "`open_state=true`; default: `'auto'`, which keeps it from "
-        f"{OPEN_STATE['rows']:,} new rows of A a day with `first` and {OPEN_STATE['keys']:,} with `all`. "
+        f"{OPEN_STATE['rows']:,} new rows of A a day with `first`, {OPEN_STATE['many']:,} with inc_join_many (`many`, "
+        f"two inputs each taking its first partner) and {OPEN_STATE['keys']:,} with `all`. "
         "Time: dbt's execution time "
         "of the node (hooks included), medians. "
         "State statements: the ones that read or write the state table or the cached relation, and their time "
@@ -221,7 +233,13 @@ def main(argv: Sequence[str] = ()) -> int:
     parser.add_argument("--rows", type=int, nargs="+", default=[20000], help="A rows per day (one or more sizes)")
     parser.add_argument("--format", default="parquet", choices=("parquet", "delta", "iceberg"))
     parser.add_argument("--language", default="sql", choices=("sql", "python"))
-    parser.add_argument("--partner", nargs="+", default=["all", "first"], choices=("all", "first"))
+    parser.add_argument(
+        "--partner",
+        nargs="+",
+        default=["all", "first"],
+        choices=("all", "first", "many"),
+        help="inc_join's partner, or 'many': inc_join_many of two inputs (SQL)",
+    )
     parser.add_argument("--out", type=Path)
     args = parser.parse_args(argv)
     if args.format != "parquet":

@@ -56,7 +56,21 @@ def test_the_dbt_benchmark_expects_the_default_to_keep_the_state_from_the_thresh
     first, every = OPEN_STATE["rows"], OPEN_STATE["keys"]
     assert [_reads_state("open_first_auto", n) for n in (first - 1, first)] == [False, True]
     assert [_reads_state("open_all_auto", n) for n in (every - 1, every)] == [False, True]
+    many = OPEN_STATE["many"]
+    assert [_reads_state("open_many_auto", n) for n in (many - 1, many)] == [False, True]
     assert _reads_state("open_all", 1) and not _reads_state("open_first_off", 10**9)
+
+
+def test_the_dbt_benchmark_writes_the_inc_join_many_models_over_both_inputs(tmp_path):
+    from bench.open_state_dbt import write_project
+
+    models = write_project(tmp_path, "s.a", "s.b", "parquet", "sql", ["many"], "s.c")
+    assert models == ["open_many", "open_many_off", "open_many_auto"]
+    for name, state in zip(models, ("open_state=true", "open_state=false", None), strict=True):
+        text = (tmp_path / "models" / f"{name}.sql").read_text()
+        assert "dbt_inc_join.inc_join_many(source('bench', 'a')" in text and "source('bench', 'c')" in text
+        assert (state in text) if state else "open_state" not in text
+    assert "identifier: c" in (tmp_path / "models" / "sources.yml").read_text()
 
 
 def test_the_dbt_benchmark_writes_python_models_with_the_sql_models_arguments(tmp_path):
