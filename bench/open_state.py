@@ -233,17 +233,18 @@ def report(results: Sequence[dict], argv: Sequence[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def add_partner_option(parser: argparse.ArgumentParser) -> None:
+    """--partner, of this benchmark and bench/open_state_dbt.py."""
+    many = "inc_join_many of two inputs, each its first partner"
+    parser.add_argument("--partner", nargs="+", default=["all", "first"], choices=("all", "first", "many"),
+                        help=f"inc_join's partner, or 'many': {many}")  # fmt: skip
+
+
 def main(argv: Sequence[str] = ()) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.open_state")
     parser.add_argument("--rows", type=int, nargs="+", default=[20000], help="A rows per day (one or more sizes)")
     parser.add_argument("--format", default="parquet", choices=("parquet", "delta"))
-    parser.add_argument(
-        "--partner",
-        nargs="+",
-        default=["all", "first"],
-        choices=("all", "first", "many"),
-        help="inc_join's partner, or 'many': inc_join_many of two inputs, each its first partner",
-    )
+    add_partner_option(parser)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--out", type=Path)
     args = parser.parse_args(argv)

@@ -233,13 +233,7 @@ def main(argv: Sequence[str] = ()) -> int:
     parser.add_argument("--rows", type=int, nargs="+", default=[20000], help="A rows per day (one or more sizes)")
     parser.add_argument("--format", default="parquet", choices=("parquet", "delta", "iceberg"))
     parser.add_argument("--language", default="sql", choices=("sql", "python"))
-    parser.add_argument(
-        "--partner",
-        nargs="+",
-        default=["all", "first"],
-        choices=("all", "first", "many"),
-        help="inc_join's partner, or 'many': inc_join_many of two inputs (SQL)",
-    )
+    data.add_partner_option(parser)  # 'many': a SQL model whatever --language says
     parser.add_argument("--out", type=Path)
     args = parser.parse_args(argv)
     if args.format != "parquet":
