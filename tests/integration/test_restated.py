@@ -26,6 +26,8 @@ VARS = {"inc_join_restated_tests": True}
 LEDGER = "inc_join_it.dbt_inc_join_runs"
 MODELS = ("restated_left", "restated_left_py", "restated_many", "restated_many_py")
 MANY = ("restated_many", "restated_many_py")
+# restated_many with both inputs taking their first partner, which keeps the open state (spec §18)
+MANY_STATE = "restated_many_first"
 # restated_left in hours over views of the same inputs (every row at hour (TrxId % 6) * 4 of its day), from day 7 on;
 # named "..._hourly" on purpose: Spark shows a table property whose value matches spark.sql.redaction.options.regex
 # ("(?i)url") as redacted, so its second run reads the table's state back only through _table_properties' re-read
@@ -91,6 +93,12 @@ def many_inputs(inputs: Inputs) -> list[dict]:
         dict(df=inputs.table("c"), name="note", join_cols="TrxId", look_back_time=1, max_waiting_time=3,
              aggregate={"n_notes": "count(*)"}),
     ]  # fmt: skip
+
+
+def many_state_reference(inputs: Inputs):
+    pay, note = many_inputs(inputs)
+    note = {key: value for key, value in note.items() if key != "aggregate"}
+    return inc_join_many(inputs.table("a"), [pay, dict(note, partner="first")])
 
 
 def left_reference(inputs: Inputs):
@@ -195,12 +203,13 @@ def test_restated_units_are_named_then_redone(spark, project):
         inputs.write(day(n))
         hourly = HOURLY if n == 7 else HOURLY[-1:] if n > 7 else ()
         statements.clear()
-        run(project, day(n), *MODELS, *hourly, full_refresh=n == 6,
+        run(project, day(n), *MODELS, MANY_STATE, *hourly, full_refresh=n == 6,
             callbacks=[statements_into(statements), state_lines_into(state), messages_into(logged)])  # fmt: skip
         if n == 7:  # the open state the day-8 run reads
             open_rows = spark.table("inc_join_it.restated_left__inc_join_open").count()
-    # restated_left keeps the open state (spec §18): the daily runs read it
-    assert state["restated_left"].startswith("read "), state
+            many_open_rows = spark.table(f"inc_join_it.{MANY_STATE}__inc_join_open").count()
+    # restated_left and restated_many_first keep the open state (spec §18): the daily runs read it
+    assert state["restated_left"].startswith("read ") and state[MANY_STATE].startswith("read "), state
     # the rows each run read, counted from its fingerprints: each input's rows in the range it read (restated_left
     # with its state: a from day 8 - mw, b from day 8 - lb; without it b from day 8 - mw - lb), and the state's
     data = inputs.data
@@ -214,6 +223,9 @@ def test_restated_units_are_named_then_redone(spark, project):
     for model in MANY:  # A from day 8 - 4 (the widest mw), pay lb 2 and note lb 1 before it
         assert last_record(spark, model).rows_read == {"a": arrived("a", 4), "pay": arrived("b", 2),
                                                        "note": arrived("c", 3)}, model  # fmt: skip
+    # with the state: A from day 8, each input its look_back_time before it, and the state's rows
+    with_state = {"a": arrived("a", 8), "pay": arrived("b", 6), "note": arrived("c", 7), "open_state": many_open_rows}
+    assert last_record(spark, MANY_STATE).rows_read == with_state
     line = next(m for m in reversed(logged) if m.startswith("inc_join inc_join_it.restated_left: "))
     assert f"; rows read: a {read['a']}, b {read['b']}, open state {open_rows}; plan: " in line, line
     # a daily run reads each input once before its write: the watermark's query fingerprints the read ranges
@@ -255,9 +267,10 @@ def test_restated_units_are_named_then_redone(spark, project):
     assert {m: table_files(spark, m) for m in MODELS} == files
     assert spark.table(LEDGER).count() == records
     # warn (the default): written as usual, every unit recorded
-    result = run(project, day(9), *MODELS, "restated_hourly", callbacks=[state_lines_into(state)])
+    result = run(project, day(9), *MODELS, MANY_STATE, "restated_hourly", callbacks=[state_lines_into(state)])
     # a run that finds restated units cannot prove its state is the inputs' now: it reads as without it
-    assert state["restated_left"].startswith("not read (restated input units)"), state
+    for model in ("restated_left", MANY_STATE):
+        assert state[model].startswith("not read (restated input units)"), state
     for model in [m for m in MODELS if m not in MANY]:
         record = last_record(spark, model)
         named = [(r.input, r.unit.date()) for r in record.restated]
@@ -274,7 +287,7 @@ def test_restated_units_are_named_then_redone(spark, project):
     assert failures(project, "restated_left_not_redone", "restated_left_last_8", "restated_many_next_reads") == 9
 
     # the command the warning names: the tables equal one run over the current inputs
-    run(project, day(9), *MODELS, inc_join_redo_from=str(day(6)), callbacks=[state_lines_into(state)])
+    run(project, day(9), *MODELS, MANY_STATE, inc_join_redo_from=str(day(6)), callbacks=[state_lines_into(state)])
     # the redo's window starts before the state's end: not read, written again as of the redo's end
     assert state["restated_left"].startswith(f"not read (the state is as of {day(9)} 00:00:00, the window starts at "
                                              f"{day(6)} 00:00:00"), state  # fmt: skip
@@ -282,6 +295,7 @@ def test_restated_units_are_named_then_redone(spark, project):
     assert_equal(project, "restated_left_py", left_reference(inputs))
     assert_equal(project, "restated_many", many_reference(inputs))
     assert_equal(project, "restated_many_py", many_reference(inputs))
+    assert_equal(project, MANY_STATE, many_state_reference(inputs))
     for model in MODELS:
         record = last_record(spark, model)
         assert record.redo_from.date() == day(6) and record.window_start.date() == day(6), model
