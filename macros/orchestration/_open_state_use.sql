@@ -78,9 +78,7 @@
       watermark's query counted them), 'target', 'end', 'fingerprint', 'reason'};
       none when the model keeps none. Logs one line that says whether the run reads it, and why not. a and b:
       the inputs' tables; unkept: why the run keeps none, when its caller knows (_open_state_keeps). -#}
-  {%- if window.empty or window.get('in_sql') or dbt_inc_join._in_unit_test() -%}
-    {{ return(none) }}
-  {%- endif -%}
+  {%- if not dbt_inc_join._open_state_may_apply(window) -%}{{ return(none) }}{%- endif -%}
   {%- set kind, reason = dbt_inc_join._open_state_keeps(params, inputs, enabled, window.get('a_rows'), unkept) -%}
   {%- set fingerprint = none if kind is none else dbt_inc_join._open_state_fingerprint(a, b, params, inputs, kind) -%}
   {{ return(dbt_inc_join._open_state_decided(kind, reason, fingerprint, window, restated, params.time_uom)) }}
@@ -88,14 +86,17 @@
 
 {% macro _many_open_state_use(a, prepared, window, restated, enabled, include_waiting, unkept=none) %}
   {#- _open_state_use of an inc_join_many model (spec §18): its state when every input takes its first partner. -#}
-  {%- if window.empty or window.get('in_sql') or dbt_inc_join._in_unit_test() -%}
-    {{ return(none) }}
-  {%- endif -%}
+  {%- if not dbt_inc_join._open_state_may_apply(window) -%}{{ return(none) }}{%- endif -%}
   {%- set kind, reason = dbt_inc_join._open_state_model_keeps(
       dbt_inc_join._many_open_state_kind(prepared, include_waiting), enabled, window.get('a_rows'), unkept,
       window.time_uom) -%}
   {%- set fingerprint = none if kind is none else dbt_inc_join._many_open_state_fingerprint(a, prepared) -%}
   {{ return(dbt_inc_join._open_state_decided(kind, reason, fingerprint, window, restated, window.time_uom)) }}
+{% endmacro %}
+
+{% macro _open_state_may_apply(window) %}
+  {#- Whether a run of this window may keep or read a state: not an empty window, nor a unit test's given rows. -#}
+  {{ return(not (window.empty or window.get('in_sql') or dbt_inc_join._in_unit_test())) }}
 {% endmacro %}
 
 {% macro _open_state_decided(kind, reason, fingerprint, window, restated, time_uom) %}
