@@ -271,8 +271,12 @@ CASES = (
          "is not one row per A row; inc_join_many gives one row per A row: use partner='first' or 'last', or "
          "aggregate."),
     Case("bad_many_mapping_missing", model="bad_many_mapping_missing",
-         message=f"join_cols column 'kk' is missing from input 'pay'; its columns are {TYPED_B}."),
-    Case("bad_many_join_cond_alias", model="bad_many_join_cond_alias", message="join_cond 'c.amount > 0 AND "
+         message=f"inc_join_many: input 'pay': join_cols column 'kk' is missing from input 'pay'; its columns are "
+         f"{TYPED_B}."),
+    Case("bad_many_order_by_missing", model="bad_many_order_by_missing", message="inc_join_many: input 'pay': "
+         f"partner_order_by column 'nope' is missing from input 'pay'; its columns are {TYPED_B}."),
+    Case("bad_many_join_cond_alias", model="bad_many_join_cond_alias", message="inc_join_many: input 'pay': "
+         "join_cond 'c.amount > 0 AND "
          "b.amount > 0' names 'c.amount': the side alias 'c' is unknown; write a.<column> for A's columns and "
          "b.<column> for B's."),
     Case("bad_waiting_in_incremental", model="bad_waiting_in_incremental", message=WAITING.format(flag="true")),

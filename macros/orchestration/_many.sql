@@ -8,6 +8,7 @@
   {%- set suffix = spec.get('suffix') or ('_' ~ spec.name) -%}
   {%- set aggregate = spec.get('aggregate') -%}
   {%- set partner = 'all' if aggregate is not none else (spec.get('partner') or 'first') -%}
+  {%- set spelling = dbt_inc_join._input_spelling(spec.name) -%}
   {%- set params = dbt_inc_join._check_parameters({
       'join_cols': spec.join_cols,
       'inc_col': spec.get('inc_col', 'RecDate'),
@@ -22,12 +23,12 @@
       'null_fill': spec.get('null_fill'),
       'join_cond': spec.get('join_cond'),
       'many_rows_per_key': spec.get('many_rows_per_key', 'auto'),
-  }) -%}
+  }, spelling) -%}
   {%- set relation = dbt_inc_join._unfiltered(spec.relation) -%}
   {%- set b_table = dbt_inc_join._table_of(relation, 'b') -%}
   {%- set b_columns = adapter.get_columns_in_relation(b_table) -%}
-  {%- set prepared = dbt_inc_join._prepare_join(params, a_table, b_table, a_columns, b_columns,
-                                                "input '" ~ spec.name ~ "'") -%}
+  {%- set prepared = dbt_inc_join._prepare_join(params, a_table, b_table, a_columns, b_columns, spelling.input,
+                                                spelling) -%}
   {{ return({'name': spec.name, 'suffix': suffix, 'relation': relation, 'b_columns': b_columns, 'params': params,
              'inputs': prepared.inputs, 'plan': prepared.plan}) }}
 {% endmacro %}

@@ -83,18 +83,18 @@
   {{ return(marker ~ '\n' ~ dbt_inc_join._render_join(a, b, params, inputs, plan, window, choice)) }}
 {% endmacro %}
 
-{% macro _prepare_join(params, a_table, b_table, a_columns, b_columns, b_side='b') %}
+{% macro _prepare_join(params, a_table, b_table, a_columns, b_columns, b_side='b', spelling='sql') %}
   {#- The checked inputs and column plan of one join of A with B (join.py: prepare_join), for inc_join and for each
       input of inc_join_many: keys and arrivals on both sides, the output columns, aggregates checked by Spark,
       null_fill literals, join_cond rewritten and checked. Schemas only, no data. b_side names B
-      in the messages (an input of inc_join_many: "input '<name>'"). -#}
-  {%- set inputs = dbt_inc_join._resolve_inputs(params, a_columns, b_columns, b_side) -%}
-  {%- set plan = dbt_inc_join._plan_columns(params, inputs) -%}
+      in the messages (an input of inc_join_many: "input '<name>'", checked in its spelling, _input_spelling). -#}
+  {%- set inputs = dbt_inc_join._resolve_inputs(params, a_columns, b_columns, b_side, spelling) -%}
+  {%- set plan = dbt_inc_join._plan_columns(params, inputs, spelling) -%}
   {%- if params.aggregate -%}
-    {%- do dbt_inc_join._check_aggregates(b_table, params.aggregate, inputs.b_names) -%}
+    {%- do dbt_inc_join._check_aggregates(b_table, params.aggregate, inputs.b_names, spelling) -%}
   {%- endif -%}
   {%- do plan.update({'aggregate_fills': dbt_inc_join._aggregate_fills(params)}) -%}
-  {%- do dbt_inc_join._resolve_join_cond(params, inputs, a_table, b_table) -%}
+  {%- do dbt_inc_join._resolve_join_cond(params, inputs, a_table, b_table, spelling) -%}
   {{ return({'inputs': inputs, 'plan': plan}) }}
 {% endmacro %}
 

@@ -68,11 +68,11 @@
   {{ return({'text': text, 'sql': out | join(''), 'a_columns': found.a, 'b_columns': found.b}) }}
 {% endmacro %}
 
-{% macro _resolve_join_cond(params, inputs, a_table, b_table) %}
+{% macro _resolve_join_cond(params, inputs, a_table, b_table, spelling='sql') %}
   {#- join_cond, if any, rewritten and checked by Spark, as inputs.condition (join.py: prepare_join does the same). -#}
   {%- if params.join_cond -%}
-    {%- set condition = dbt_inc_join._rewrite_join_cond(params.join_cond, inputs.a_names, inputs.b_names) -%}
-    {%- do dbt_inc_join._check_join_cond(condition, a_table, b_table) -%}
+    {%- set condition = dbt_inc_join._rewrite_join_cond(params.join_cond, inputs.a_names, inputs.b_names, spelling) -%}
+    {%- do dbt_inc_join._check_join_cond(condition, a_table, b_table, spelling) -%}
     {%- do inputs.update({'condition': condition}) -%}
   {%- endif -%}
 {% endmacro %}
@@ -86,16 +86,17 @@
   {{ return(projection) }}
 {% endmacro %}
 
-{% macro _check_join_cond(condition, a_table, b_table) %}
+{% macro _check_join_cond(condition, a_table, b_table, spelling='sql') %}
   {#- Let Spark analyse the condition over both inputs (no data is read): it must be boolean. -#}
   {%- set probe = dbt_inc_join._join_cond_probe(condition, a_table, b_table) -%}
   {%- set plan = run_query('EXPLAIN ' ~ probe) -%}
   {%- set text = plan.columns[0].values() | join('\n') -%}
   {%- set marker = 'Error occurred during query planning:' -%}
   {%- if marker in text -%}
-    {%- do dbt_inc_join._join_cond_verdict(condition, (text.split(marker, 1)[1] | trim).split('\n') | first) -%}
+    {%- do dbt_inc_join._join_cond_verdict(condition, (text.split(marker, 1)[1] | trim).split('\n') | first,
+                                           spelling=spelling) -%}
   {%- endif -%}
-  {%- do dbt_inc_join._join_cond_verdict(condition, none, run_query('DESCRIBE QUERY ' ~ probe).rows[0][1]) -%}
+  {%- do dbt_inc_join._join_cond_verdict(condition, none, run_query('DESCRIBE QUERY ' ~ probe).rows[0][1], spelling) -%}
 {% endmacro %}
 
 {% macro _join_cond_probe(condition, a_table, b_table) %}

@@ -2,14 +2,24 @@
     the inputs raises its message through _fail; the values in it go through the hooks below, which spell them
     as the caller's language does: `spelling='sql'` (the default: a dbt model's, Jinja's literals) or
     `spelling='python'` (the core's: Python's repr, `True`, tuples, `df_a`/`df_b`, a wrong value's type).
+    An input of inc_join_many in a dbt model checks in Jinja's spelling for that input (_input_spelling): B is
+    the input, and the message leads with `inc_join_many: input '<name>': `, as the core's wrapper spells it.
     The core (plan/validation.py) renders the checks with `spelling='python'` and raises the TypeError or
     ValueError that shared_tables.CHECK_ERRORS names for the check. -#}
 
 {% macro _fail(message, check=none, spelling='sql') %}
   {#- One check's failure: its message after "inc_join: ". In Python's spelling the check's name leads the text,
       in brackets, for the core to pick its exception type (shared_tables.CHECK_ERRORS). -#}
+  {%- if spelling is mapping -%}
+    {{ exceptions.raise_compiler_error('inc_join_many: ' ~ spelling.input ~ ': ' ~ message) }}
+  {%- endif -%}
   {%- set lead = '[' ~ check ~ '] ' if spelling == 'python' else '' -%}
   {{ exceptions.raise_compiler_error(lead ~ 'inc_join: ' ~ message) }}
+{% endmacro %}
+
+{% macro _input_spelling(name) %}
+  {#- Jinja's spelling for the checks of inc_join_many's input `name` (many.py: _prepare_input spells the core's). -#}
+  {{ return({'input': "input '" ~ name ~ "'"}) }}
 {% endmacro %}
 
 {% macro _repr(value) %}
@@ -34,6 +44,7 @@
       core's df_a and df_b; any other side, e.g. "input 'pay'", as it is). -#}
   {%- set python = {'true': 'True', 'false': 'False', 'none': 'None', 'a': 'df_a', 'b': 'df_b'} -%}
   {%- if spelling == 'python' -%}{{- return(python.get(word, word)) -}}{%- endif -%}
+  {%- if spelling is mapping and word == 'b' -%}{{- return(spelling.input) -}}{%- endif -%}
   {{- return(word) -}}
 {% endmacro %}
 

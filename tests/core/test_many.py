@@ -283,6 +283,12 @@ def test_an_empty_input_holds_every_row_back_until_an_end_is_declared(spark):
             "unknown; write a.<column> for A's columns and b.<column> for B's.",
         ),
         (
+            lambda i: i[0].update(partner_order_by="nope"),
+            ValueError,
+            "inc_join_many: input 'fin': partner_order_by column 'nope' is missing from input 'fin'; its columns are "
+            "'id', 'k', 'RecDate', 'b_val'.",
+        ),
+        (
             lambda i: i[1].update(many_rows_per_key="sometimes"),
             TypeError,
             "inc_join_many: input 'sepa': many_rows_per_key must be True, False or 'auto' (got str 'sometimes').",
@@ -319,6 +325,7 @@ def test_an_empty_input_holds_every_row_back_until_an_end_is_declared(spark):
         "mapping-missing-column",
         "arrival-not-a-time",
         "cond-alias",
+        "order-by-missing-column",
         "plan-not-a-flag",
         "unknown-keys",
         "bad-name",
