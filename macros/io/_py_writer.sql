@@ -66,6 +66,8 @@ dbt.inc_join_context = {
     "materialized": {{ dbt_inc_join._py_text(config.get('materialized')) }},
     "incremental_strategy": {{ dbt_inc_join._py_text(config.get('incremental_strategy')) }},
     "batch_size": {{ dbt_inc_join._py_text(config.get('batch_size')) }},
+    "lookback": {{ dbt_inc_join._py_json(config.get('lookback')) }},
+    "concurrent_batches": {{ dbt_inc_join._py_json(config.get('concurrent_batches')) }},
     "batch_start": {{ dbt_inc_join._py_text(batch.event_time_start.isoformat() if batch else none) }},
     "batch_end": {{ dbt_inc_join._py_text(batch.event_time_end.isoformat() if batch else none) }},
     "output_window_start": {{ dbt_inc_join._py_text(var('inc_join_output_window_start', none)) }},

@@ -248,3 +248,20 @@ def test_a_microbatch_model_keeps_the_state_where_a_run_can_read_it():
     assert keeps("microbatch", "auto", 0) == ["rows", None]
     assert keeps("microbatch", True) == keeps("merge", "auto") == ["rows", None]
     assert keeps("append", True) == [None, "incremental_strategy=append"]
+
+
+def test_a_python_microbatch_model_keeps_the_state_unless_its_batches_run_at_once():
+    """spec §18, Microbatch: a Python model's batches each tag their state (the writer's post-hook), which holds
+    for batches run one after the other (dbt-spark's); a model whose batches run concurrently keeps none."""
+    from dbt_inc_join.orchestration.python_models.model import _unkept
+
+    tables = {"a": "db.a", "b": "db.b"}
+    assert _unkept({"incremental_strategy": "microbatch"}, tables) is None
+    assert _unkept({"incremental_strategy": "microbatch", "concurrent_batches": False}, tables) is None
+    assert _unkept({"incremental_strategy": "microbatch", "concurrent_batches": True}, tables) == (
+        "a Python model whose microbatch batches run concurrently"
+    )
+    assert _unkept({"incremental_strategy": "merge", "concurrent_batches": True}, tables) is None
+    assert _unkept({"incremental_strategy": "merge"}, {**tables, "b": None}) == (
+        "an input is not a table as dbt.ref or dbt.source loaded it"
+    )

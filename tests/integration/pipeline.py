@@ -35,7 +35,7 @@ DAILY = [
     "gen_many_py",
     "gen_many_first",
 ]
-MICROBATCH = ["gen_left_microbatch", "gen_full_microbatch_py"]
+MICROBATCH = ["gen_left_microbatch", "gen_full_microbatch_py", "gen_left_microbatch_py"]
 # gen_left's join with incremental_strategy='merge' (one MERGE replaces the window), not partitioned: Delta and
 # Iceberg only, so the format legs build them
 REPLACE = ["gen_left_replace", "gen_left_replace_py"] if table_format() in ("delta", "iceberg") else []
@@ -45,7 +45,15 @@ DAILY += REPLACE
 # The parquet legs build them; each format leg's pipeline costs about 40 % less (make test within its budget).
 # Their tests carry the marker parquet_only; `make test-matrix` (whole_matrix) builds every model in every leg.
 PARQUET_ONLY = (
-    ["gen_inner", "gen_inner_py", "gen_full_py", "hot_first", "hot_aggregate", "hot_aggregate_py"]
+    [
+        "gen_inner",
+        "gen_inner_py",
+        "gen_full_py",
+        "hot_first",
+        "hot_aggregate",
+        "hot_aggregate_py",
+        "gen_left_microbatch_py",
+    ]
     if table_format() and not whole_matrix()
     else []
 )
@@ -54,6 +62,7 @@ PARQUET_ONLY = (
 if table_format() and pyspark_version.startswith("3.") and not whole_matrix():  # their tests: one_engine
     PARQUET_ONLY += ["gen_many_py", "gen_hour_left"]
 DAILY = [name for name in DAILY if name not in PARQUET_ONLY]
+MICROBATCH = [name for name in MICROBATCH if name not in PARQUET_ONLY]
 
 
 def ordered(columns):

@@ -231,6 +231,15 @@ def test_append_microbatch_and_merge_variants_give_the_same_rows(spark, daily):
     assert daily["gen_full_microbatch_py"] == since("gen_full")
 
 
+@pytest.mark.parquet_only
+def test_a_python_microbatch_model_keeps_the_open_state_batch_by_batch(daily, daily_pipeline):
+    """spec §18: a Python model's microbatch run keeps the state batch by batch (the writer's post-hook tags each
+    batch's), so the last day's batch read the one its previous batch left; its rows are the SQL model's."""
+    _, lines = daily_pipeline
+    assert lines["gen_left_microbatch_py"].startswith("read "), lines["gen_left_microbatch_py"]
+    assert daily["gen_left_microbatch_py"] == daily["gen_left_microbatch"]
+
+
 @pytest.mark.one_engine
 def test_the_python_model_of_several_inputs_gives_the_sql_models_rows(daily):
     """gen_many_py = gen_many (inc_join_many, spec §12), in every leg; the parquet legs also compare both with the

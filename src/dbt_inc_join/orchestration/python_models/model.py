@@ -75,11 +75,12 @@ def _loaded(context: dict[str, Any], frame: Any) -> Any:
 
 def _unkept(context: dict[str, Any], tables: dict[str, Any]) -> str | None:
     """Why a Python model keeps no open state whatever its join (spec §18), or None: its fingerprint names the
-    inputs' tables, and a microbatch model's writer would write it batch by batch (not yet)."""
+    inputs' tables; a microbatch model keeps it batch by batch (the writer's post-hook tags each batch's), so its
+    batches must run one after the other."""
     if None in tables.values():
         return "an input is not a table as dbt.ref or dbt.source loaded it"
-    if context.get("incremental_strategy") == "microbatch":
-        return "a Python model with incremental_strategy=microbatch"
+    if context.get("incremental_strategy") == "microbatch" and context.get("concurrent_batches"):
+        return "a Python model whose microbatch batches run concurrently"
     return None
 
 

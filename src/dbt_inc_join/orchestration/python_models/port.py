@@ -71,6 +71,12 @@ def columns(df: DataFrame) -> list[SimpleNamespace]:
     return [SimpleNamespace(name=f.name, dtype=f.dataType.simpleString()) for f in df.schema.fields]
 
 
+def _setting(settings: Mapping[str, Any], key: str, default: Any = None) -> Any:
+    """A model setting as dbt's ``config.get`` gives it: the default only where it is not set (a 0 stays 0)."""
+    value = settings.get(key)
+    return default if value is None else value
+
+
 def model_port(dbt: Any, frames: Mapping[str, DataFrame], warn: Any, log: Any) -> Any:
     """The port of this model's run: ``frames`` bound where the macros name ``relation(name)``, the macros' warnings
     and log lines going to ``warn`` and ``log``. What dbt read before the model's code ran stands for the macros
@@ -87,7 +93,7 @@ def model_port(dbt: Any, frames: Mapping[str, DataFrame], warn: Any, log: Any) -
     if context.get("batch_start"):
         batch = SimpleNamespace(event_time_start=datetime.fromisoformat(context["batch_start"]),
                                 event_time_end=datetime.fromisoformat(context["batch_end"]))  # fmt: skip
-    settings = {key: context.get(key) for key in ("materialized", "incremental_strategy", "file_format")}
+    settings = {key: context.get(key) for key in ("materialized", "incremental_strategy", "file_format", "lookback")}
 
     def run_sql(text: str) -> DataFrame:
         bound = {name: df for name, df in frames.items() if relation(name) in text}
@@ -108,7 +114,7 @@ def model_port(dbt: Any, frames: Mapping[str, DataFrame], warn: Any, log: Any) -
         "this": this,
         "is_incremental": lambda: bool(dbt.is_incremental),
         "var": var,
-        "config": SimpleNamespace(get=lambda key, default=None: settings.get(key) or default),
+        "config": SimpleNamespace(get=lambda key, default=None: _setting(settings, key, default)),
         "model": SimpleNamespace(
             batch=batch,
             name=this.identifier,
