@@ -8,8 +8,9 @@
     ValueError that shared_tables.CHECK_ERRORS names for the check. -#}
 
 {% macro _fail(message, check=none, spelling='sql') %}
-  {#- One check's failure: its message after "inc_join: ". In Python's spelling the check's name leads the text,
-      in brackets, for the core to pick its exception type (shared_tables.CHECK_ERRORS). -#}
+  {#- One check's failure: its message after "inc_join: " (an inc_join_many input's spelling: after
+      "inc_join_many: input '<name>': "). In Python's spelling the check's name leads the text, in brackets, for
+      the core to pick its exception type (shared_tables.CHECK_ERRORS). -#}
   {%- if spelling is mapping -%}
     {{ exceptions.raise_compiler_error('inc_join_many: ' ~ spelling.input ~ ': ' ~ message) }}
   {%- endif -%}
