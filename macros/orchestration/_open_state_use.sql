@@ -54,8 +54,9 @@
   {%- if kind is not none and enabled == 'auto' and lookback -%}
     {#- dbt's microbatch run starts lookback batches before the new ones: the first re-does a unit after the state,
         so no run reads it unless the run's bounds are given (--event-time-start; open_state=true) -#}
-    {{ return([none, 'microbatch with lookback ' ~ lookback ~ ': each run re-does the batches before its new ones '
-                     ~ 'and reads no state (lookback=0 reads it)']) }}
+    {{ return([none, 'microbatch with lookback ' ~ lookback ~ ': a run without --event-time-start re-does the '
+                     ~ 'batches before its new ones and reads no state (lookback=0 reads it, and so does '
+                     ~ 'open_state=true in runs given their bounds)']) }}
   {%- endif -%}
   {%- if kind is not none and enabled == 'auto' and a_rows is not none -%}
     {{ return(dbt_inc_join._open_state_pays(kind, a_rows, time_uom)) }}
@@ -126,12 +127,14 @@
     {%- elif tag.get('fingerprint') != fingerprint -%}
       {%- set why = 'the arguments or inputs changed' -%}
     {%- elif tag.get('end') != wanted -%}
-      {%- set why = 'the state is as of ' ~ tag.get('end') ~ ', the window starts at '
-                    ~ dbt_inc_join._moment_text(window.start) -%}
+      {%- set why = 'the state is as of ' ~ dbt_inc_join._unit_label(tag.get('end') | string, time_uom)
+                    ~ ', the window starts at ' ~ dbt_inc_join._unit_label(dbt_inc_join._moment_text(window.start),
+                                                                             time_uom) -%}
     {%- endif -%}
   {%- endif -%}
   {%- if why is none -%}
-    {{ log('inc_join open state of ' ~ this ~ ': read ' ~ target ~ ' (as of ' ~ wanted ~ ')', info=True) }}
+    {{ log('inc_join open state of ' ~ this ~ ': read ' ~ target ~ ' (as of '
+           ~ dbt_inc_join._unit_label(wanted, time_uom) ~ ')', info=True) }}
   {%- else -%}
     {{ log('inc_join open state of ' ~ this ~ ': not read (' ~ why ~ '); the run reads as without it and writes it'
            ~ ' again', info=True) }}

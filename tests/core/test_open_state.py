@@ -242,9 +242,12 @@ def test_a_microbatch_model_keeps_the_state_where_a_run_can_read_it():
         keeper = port(lambda text: None, {"config": config})
         return keeper("_open_state_model_keeps", ["rows", None], enabled, None, None, "day")
 
-    read_none = "microbatch with lookback {}: each run re-does the batches before its new ones and reads no state"
-    assert keeps("microbatch", "auto") == [None, read_none.format(1) + " (lookback=0 reads it)"]
-    assert keeps("microbatch", "auto", 2) == [None, read_none.format(2) + " (lookback=0 reads it)"]
+    read_none = (
+        "microbatch with lookback {}: a run without --event-time-start re-does the batches before its new ones and "
+        "reads no state (lookback=0 reads it, and so does open_state=true in runs given their bounds)"
+    )
+    assert keeps("microbatch", "auto") == [None, read_none.format(1)]
+    assert keeps("microbatch", "auto", 2) == [None, read_none.format(2)]
     assert keeps("microbatch", "auto", 0) == ["rows", None]
     assert keeps("microbatch", True) == keeps("merge", "auto") == ["rows", None]
     assert keeps("append", True) == [None, "incremental_strategy=append"]

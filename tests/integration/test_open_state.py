@@ -87,7 +87,7 @@ def test_daily_runs_read_the_state_and_every_fallback_says_why(project):
         spark.sql(f"ALTER TABLE inc_join_it.open_first{suffix}__inc_join_open "
                   f"SET TBLPROPERTIES ('inc_join.open_state' = '{stale}')")  # fmt: skip
         gone_or_stale[f"open_left{suffix}"] = "not read (no state yet)"
-        gone_or_stale[f"open_first{suffix}"] = f"not read (the state is as of {DAYS[1]} 00:00:00, the window"
+        gone_or_stale[f"open_first{suffix}"] = f"not read (the state is as of {DAYS[1]}, the window"
         gone_or_stale[f"open_many{suffix}"] = "read "
     steps.append(("no state, stale", _run(project, DAYS[3]), gone_or_stale))
     # a Python model's run writes its state's rows before dbt's commit: an attempt killed before the commit whose
