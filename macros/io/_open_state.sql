@@ -161,10 +161,12 @@
 {% endmacro %}
 
 {% macro _open_state_publish(target, marker) %}
-  {#- After the output's commit and the state's rows: the tag, then the other partitions of a parquet table
-      dropped. -#}
-  {%- do dbt_inc_join._set_table_property(target, 'inc_join.open_state', tojson({
-      'end': marker.end, 'fingerprint': marker.fingerprint, 'invocation_id': marker.invocation_id})) -%}
+  {#- After the output's commit and the state's rows: the tag (a Python model's marker emptied in the same
+      statement: it has served), then the other partitions of a parquet table dropped. -#}
+  {%- set tag = {'inc_join.open_state': tojson({'end': marker.end, 'fingerprint': marker.fingerprint,
+                                                 'invocation_id': marker.invocation_id})} -%}
+  {%- if marker.get('python') -%}{%- do tag.update({'inc_join.open_state_pending': ''}) -%}{%- endif -%}
+  {%- do dbt_inc_join._set_table_properties(target, tag) -%}
   {%- set partition = dbt_inc_join._open_state_partition(marker.end) -%}
   {%- if dbt_inc_join._open_state_replaced(marker) -%}
     {#- the table holds this state only -#}
