@@ -50,6 +50,11 @@
     {{ return([none, 'incremental_strategy=' ~ strategy]) }}
   {%- endif -%}
   {%- set kind = kind_reason[0] -%}
+  {%- if strategy == 'microbatch' and model is defined and model.language == 'python'
+         and config.get('concurrent_batches') -%}
+    {#- a Python model's batches each write and tag their state (io/_py_writer.sql): one after the other only -#}
+    {{ return([none, 'a Python model whose microbatch batches run concurrently']) }}
+  {%- endif -%}
   {%- set lookback = config.get('lookback', 1) if strategy == 'microbatch' else 0 -%}
   {%- if kind is not none and enabled == 'auto' and lookback -%}
     {#- dbt's microbatch run starts lookback batches before the new ones: the first re-does a unit after the state,

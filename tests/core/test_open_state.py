@@ -255,16 +255,23 @@ def test_a_microbatch_model_keeps_the_state_where_a_run_can_read_it():
 
 def test_a_python_microbatch_model_keeps_the_state_unless_its_batches_run_at_once():
     """spec §18, Microbatch: a Python model's batches each tag their state (the writer's post-hook), which holds
-    for batches run one after the other (dbt-spark's); a model whose batches run concurrently keeps none."""
-    from dbt_inc_join.orchestration.python_models.model import _unkept
+    for batches run one after the other (dbt-spark's); a model whose batches run concurrently keeps none. A SQL
+    model's state is read by its first batch and written after its last, which dbt runs alone."""
+    from types import SimpleNamespace
 
-    tables = {"a": "db.a", "b": "db.b"}
-    assert _unkept({"incremental_strategy": "microbatch"}, tables) is None
-    assert _unkept({"incremental_strategy": "microbatch", "concurrent_batches": False}, tables) is None
-    assert _unkept({"incremental_strategy": "microbatch", "concurrent_batches": True}, tables) == (
-        "a Python model whose microbatch batches run concurrently"
-    )
-    assert _unkept({"incremental_strategy": "merge", "concurrent_batches": True}, tables) is None
-    assert _unkept({"incremental_strategy": "merge"}, {**tables, "b": None}) == (
-        "an input is not a table as dbt.ref or dbt.source loaded it"
-    )
+    from dbt_inc_join.orchestration.python_models.model import _unkept
+    from dbt_inc_join.sql_text.macros import port
+
+    def keeps(strategy: str, language: str, concurrent: bool | None):
+        settings = {"materialized": "incremental", "incremental_strategy": strategy, "lookback": 0,
+                    "concurrent_batches": concurrent}  # fmt: skip
+        config = SimpleNamespace(get=lambda key, default=None: default if settings.get(key) is None else settings[key])
+        keeper = port(lambda text: None, {"config": config, "model": SimpleNamespace(language=language)})
+        return keeper("_open_state_model_keeps", ["rows", None], True, None, None, "day")
+
+    assert keeps("microbatch", "python", None) == keeps("microbatch", "python", False) == ["rows", None]
+    assert keeps("microbatch", "python", True) == [None, "a Python model whose microbatch batches run concurrently"]
+    assert keeps("microbatch", "sql", True) == keeps("merge", "python", True) == ["rows", None]
+    tables = {"a": "db.a", "b": None}
+    assert _unkept(tables) == "an input is not a table as dbt.ref or dbt.source loaded it"
+    assert _unkept({**tables, "b": "db.b"}) is None

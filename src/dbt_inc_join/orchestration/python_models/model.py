@@ -73,14 +73,11 @@ def _loaded(context: dict[str, Any], frame: Any) -> Any:
     return next((table for df, table in context.get("loaded") or [] if df is frame), None)
 
 
-def _unkept(context: dict[str, Any], tables: dict[str, Any]) -> str | None:
+def _unkept(tables: dict[str, Any]) -> str | None:
     """Why a Python model keeps no open state whatever its join (spec §18), or None: its fingerprint names the
-    inputs' tables; a microbatch model keeps it batch by batch (the writer's post-hook tags each batch's), so its
-    batches must run one after the other."""
+    inputs' tables. (The model's settings are the macro _open_state_model_keeps' to judge.)"""
     if None in tables.values():
         return "an input is not a table as dbt.ref or dbt.source loaded it"
-    if context.get("incremental_strategy") == "microbatch" and context.get("concurrent_batches"):
-        return "a Python model whose microbatch batches run concurrently"
     return None
 
 
@@ -223,7 +220,7 @@ def inc_join_model(
 
     # the open state (spec §18) is kept of inputs that are tables, which its fingerprint names
     tables = {side: _loaded(context, frame) for side, frame in (("a", a), ("b", b))}
-    unkept = _unkept(context, tables)
+    unkept = _unkept(tables)
     state_table = port("_open_state_table_counted", keeps_state) if keeps_state and not unkept else None
     count_a = not unkept and port("_open_state_counts_a", keeps_state)
 
@@ -318,7 +315,7 @@ def inc_join_many_model(
     # the open state (spec §18) is kept of inputs that are tables, which its fingerprint names
     frames = {"a": a, **{item.spec.name: item.spec.df for item in many.inputs}}
     tables = {name: _loaded(context, frame) for name, frame in frames.items()}
-    unkept = _unkept(context, tables)
+    unkept = _unkept(tables)
     state_table = port("_open_state_table_counted", keeps_state) if keeps_state and not unkept else None
     count_a = not unkept and port("_open_state_counts_a", keeps_state)
 

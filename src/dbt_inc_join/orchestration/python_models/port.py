@@ -93,7 +93,8 @@ def model_port(dbt: Any, frames: Mapping[str, DataFrame], warn: Any, log: Any) -
     if context.get("batch_start"):
         batch = SimpleNamespace(event_time_start=datetime.fromisoformat(context["batch_start"]),
                                 event_time_end=datetime.fromisoformat(context["batch_end"]))  # fmt: skip
-    settings = {key: context.get(key) for key in ("materialized", "incremental_strategy", "file_format", "lookback")}
+    keys = ("materialized", "incremental_strategy", "file_format", "lookback", "concurrent_batches")
+    settings = {key: context.get(key) for key in keys}
 
     def run_sql(text: str) -> DataFrame:
         bound = {name: df for name, df in frames.items() if relation(name) in text}
