@@ -2,13 +2,15 @@
     (_latest_arrivals); its rules, and the one an orchestrator declares, are the window's
     (plan/_window_rules.sql). -#}
 
-{% macro _latest_arrivals(sides, start, declared, need_earliest, time_uom, count_first=false) %}
+{% macro _latest_arrivals(sides, start, declared, need_earliest, time_uom, count_first=false, riders=[]) %}
   {#- One query for the inputs' latest arrivals from `start` on (<side>_max, unless the watermark is declared)
       and, on a first run, their earliest ones (<side>_min), as text in a dict; none when there is nothing to ask
       (io/watermark.py runs it over a Python call's DataFrames). count_first: also the first side's rows from
       `start` on (<side>_rows), in the same aggregate as its maximum (a table of one row in FROM: Spark merges
-      two scalar subqueries into one aggregate, but computes it once for each). -#}
+      two scalar subqueries into one aggregate, but computes it once for each). riders: [(name, query of one
+      value)] asked in the same query, under their names (the open state's rows, _resolve_window). -#}
   {%- set selects = ['1 AS one'] -%}
+  {%- for name, query in riders -%}{%- do selects.append('(' ~ query ~ ') AS ' ~ name) -%}{%- endfor -%}
   {%- set counted = [] -%}
   {%- for side, relation, column, raw_type in sides -%}
     {%- set arrival = dbt_inc_join._truncate_sql(dbt_inc_join._quote(column.name), time_uom) -%}

@@ -45,13 +45,14 @@
       watermark (which the record and units_behind keep) may lie beyond. -#}
   {%- set open_ended = explicit.end is none and dbt_inc_join._max_window_units(max_window_units) is none -%}
   {%- set state_rows = none -%}
+  {#- the rows of the state as of the unit before the start, for the run's rows_read: counted in this query -#}
+  {%- set counted = [] -%}
+  {%- if state_table is not none and begin.start is not none and dbt_inc_join._checks_inputs() -%}
+    {%- set before = dbt_inc_join._moment_text(dbt_inc_join._shift_value(begin.start, -1, time_uom)) -%}
+    {%- do counted.append(('open_state', dbt_inc_join._open_state_rows_sql(state_table, before))) -%}
+  {%- endif -%}
   {%- if reaches and not need_earliest and declared is none and open_ended and dbt_inc_join._checks_inputs() -%}
     {#- the logs ride on this query: the log check adds no statement (spec §17); so does the state's count -#}
-    {%- set counted = [] -%}
-    {%- if state_table is not none -%}
-      {%- set before = dbt_inc_join._moment_text(dbt_inc_join._shift_value(begin.start, -1, time_uom)) -%}
-      {%- do counted.append(('open_state', dbt_inc_join._open_state_rows_sql(state_table, before))) -%}
-    {%- endif -%}
     {%- set read = dbt_inc_join._read_units(checked, reaches, begin.start, time_uom, logged.parts + counted) -%}
     {%- set logs = read.riders -%}
     {%- set state_rows = (logs.get('open_state') or [[none]])[0][0] -%}
@@ -62,14 +63,16 @@
     {%- endfor -%}
   {%- else -%}
     {%- set logs = dbt_inc_join._one_statement(logged.parts) -%}
-    {%- set row = dbt_inc_join._latest_arrivals(sides, begin.start, declared, need_earliest, time_uom, count_a) -%}
+    {%- set row = dbt_inc_join._latest_arrivals(sides, begin.start, declared, need_earliest, time_uom, count_a,
+                                                counted) -%}
+    {%- set state_rows = (row or {}).get('open_state') -%}
   {%- endif -%}
   {%- set inputs = dbt_inc_join._input_state(logged, logs) -%}
   {%- set seen = dbt_inc_join._watermark_from(row, sides, declared, time_uom, names) -%}
   {%- if need_earliest -%}
     {%- set begin = dbt_inc_join._earliest_start(row, how, begin.ledger_reason, time_uom) -%}
   {%- endif -%}
-  {%- set end = dbt_inc_join._window_end(explicit, begin.start, seen, max_window_units, time_uom) -%}
+  {%- set end = dbt_inc_join._window_end(explicit, begin.start, seen, max_window_units, time_uom, names) -%}
   {%- set a_rows = dbt_inc_join._new_a_rows(read, row, sides[0][0], begin.start, seen.a_max, time_uom)
                    if count_a else none -%}
   {{ return({'start': begin.start, 'end': end.end, 'empty': end.empty, 'start_reason': begin.reason,

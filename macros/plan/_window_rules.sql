@@ -47,14 +47,15 @@
                        ~ ('' if ledger_reason else ' (first run or full refresh)')}) }}
 {% endmacro %}
 
-{% macro _window_end(explicit, start, seen, max_window_units, time_uom) %}
+{% macro _window_end(explicit, start, seen, max_window_units, time_uom, names=none) %}
   {#- The end: the one given, else the watermark; always capped at the watermark (none while it is none), then
-      at max_window_units units from the start. -#}
+      at max_window_units units from the start. names: the inputs (inc_join_many: a, then each input's name). -#}
+  {%- set who = 'a or b' if not names or names | length < 2 else names[:-1] | join(', ') ~ ' or ' ~ names[-1] -%}
   {%- set end, end_reason = explicit.end, explicit.end_reason -%}
   {%- set watermark, watermark_text = seen.watermark, seen.text -%}
   {%- if watermark is none -%}
     {%- set end = none -%}
-    {%- set end_reason = ('no arrivals yet in a or b' if start is none else 'a or b has no arrival from ' ~ start ~ ' on yet') ~ ': watermark ' ~ watermark_text -%}
+    {%- set end_reason = ('no arrivals yet in ' ~ who if start is none else who ~ ' has no arrival from ' ~ start ~ ' on yet') ~ ': watermark ' ~ watermark_text -%}
   {%- elif end is none -%}
     {%- set end = watermark -%}
     {%- set end_reason = 'availability watermark ' ~ watermark_text -%}

@@ -91,3 +91,12 @@ def test_a_many_run_names_each_input_and_the_one_that_holds_the_watermark():
     assert behind == "min(max a 2025-06-07, max pay 2025-06-05, max ship 2025-06-06), held back by pay"
     tied = named_watermark_text(["a", "pay", "ship"], [date(2025, 6, 6), date(2025, 6, 7), date(2025, 6, 6)])
     assert tied.endswith("held back by a and ship")
+
+
+def test_an_end_without_a_watermark_names_the_inputs_that_have_no_arrival():
+    """The end's reason of a run with no watermark: `a or b`, or inc_join_many's A and each input by name."""
+    explicit, seen = {"end": None, "end_reason": None}, {"watermark": None, "text": "w"}
+    many = render("_window_end", explicit, date(2025, 6, 8), seen, None, "day", ["a", "pay", "ship"])
+    assert many["empty"] and many["reason"] == "a, pay or ship has no arrival from 2025-06-08 on yet: watermark w"
+    one = render("_window_end", explicit, None, seen, None, "day")
+    assert one["reason"] == "no arrivals yet in a or b: watermark w"

@@ -203,8 +203,15 @@ def test_restated_units_are_named_then_redone(spark, project):
         inputs.write(day(n))
         hourly = HOURLY if n == 7 else HOURLY[-1:] if n > 7 else ()
         statements.clear()
-        run(project, day(n), *MODELS, MANY_STATE, *hourly, full_refresh=n == 6,
-            callbacks=[statements_into(statements), state_lines_into(state), messages_into(logged)])  # fmt: skip
+        # day 8's run of restated_many_first is given its window by vars: it counts the state in the watermark's
+        # query, as the open-ended runs count it in the query that fingerprints their read ranges
+        given = n == 8
+        callbacks = [statements_into(statements), state_lines_into(state), messages_into(logged)]
+        run(project, day(n), *MODELS, *(() if given else (MANY_STATE,)), *hourly, full_refresh=n == 6,
+            callbacks=callbacks)  # fmt: skip
+        if given:
+            run(project, day(n), MANY_STATE, callbacks=callbacks,
+                inc_join_output_window_start=str(day(n)), inc_join_output_window_end=str(day(n)))  # fmt: skip
         if n == 7:  # the open state the day-8 run reads
             open_rows = spark.table("inc_join_it.restated_left__inc_join_open").count()
             many_open_rows = spark.table(f"inc_join_it.{MANY_STATE}__inc_join_open").count()
