@@ -43,13 +43,16 @@
 
 {% macro _replace_window_sql(target, source, record) %}
   {#- One MERGE: the source's rows inserted (ON false matches nothing), the table's rows in the window deleted
-      (WHEN NOT MATCHED BY SOURCE: Delta 2.3+, Iceberg 1.5+). -#}
+      (WHEN NOT MATCHED BY SOURCE: Delta 2.3+, Iceberg 1.5+); a redo's, every row from its start on (spec §14:
+      the rows after a window cut by max_window_units go too, in the same commit). -#}
   {%- set arrival = 'inc_join_table.' ~ dbt_inc_join._quote(record.arrival_column) -%}
   {#- merge runs on Delta and Iceberg only (_check_strategy) -#}
   {%- set table_format = config.get('file_format') if config is defined else 'delta' -%}
+  {%- set replaced = dbt_inc_join._window_predicate(record, arrival, table_format) if not record.get('redo_from')
+                     else dbt_inc_join._arrival_compared_sql(arrival, '>=', "TIMESTAMP'" ~ record.redo_from ~ "'", table_format) -%}
 merge into {{ target }} as inc_join_table
 using {{ source }} as inc_join_run
 on false
 when not matched then insert *
-when not matched by source and {{ dbt_inc_join._window_predicate(record, arrival, table_format) }} then delete
+when not matched by source and {{ replaced }} then delete
 {%- endmacro %}

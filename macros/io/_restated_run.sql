@@ -250,9 +250,11 @@
 
 {% macro _begin_redo(relation, inc_col, start, time_uom) %}
   {#- Before a redo writes: remember its start, then empty the table from it on (insert_overwrite replaces only
-      the partitions it writes; one that the inputs no longer fill would keep its old rows). -#}
+      the partitions it writes; one that the inputs no longer fill would keep its old rows). merge empties it in
+      the run's own MERGE (_replace_window_sql): one commit, as any run's. -#}
   {%- set first = dbt_inc_join._unit_text(start) -%}
   {%- do dbt_inc_join._set_table_property(relation, 'inc_join.redo_from', first) -%}
+  {%- if config.get('incremental_strategy') == 'merge' -%}{{ return(none) }}{%- endif -%}
   {%- set file_format = config.get('file_format') -%}
   {%- set partitions = none if dbt_inc_join._deletes_rows(file_format) else run_query('SHOW PARTITIONS ' ~ relation).rows | map(attribute=0) | list -%}
   {%- for statement in dbt_inc_join._redo_drop_sql(relation, inc_col, first, file_format, partitions) -%}

@@ -226,3 +226,43 @@ def test_a_run_whose_window_is_empty_commits_nothing_and_is_recorded(spark, proj
         table = spark.table(f"inc_join_it.{model}")
         assert rows(table, columns) == rows(expected, columns), model
         assert_ledger_agrees(table, recorded(model), DAYS[0], DAYS[4])
+
+
+def operations_since(spark, chosen: str, model: str, before: list) -> list[str]:
+    """The operations of the table's commits after those of ``before`` (commits'), oldest first: Delta's history,
+    Iceberg's snapshots (a table property is no snapshot there)."""
+    table = f"inc_join_it.{model}"
+    if chosen == "delta":
+        history = spark.sql(f"DESCRIBE HISTORY {table}").collect()
+        return [r.operation for r in sorted(history, key=lambda r: r.version) if r.version not in before]
+    snapshots = spark.sql(f"SELECT snapshot_id, committed_at, operation FROM {table}.snapshots").collect()
+    return [r.operation for r in sorted(snapshots, key=lambda r: r.committed_at) if r.snapshot_id not in before]
+
+
+@pytest.mark.one_format("delta")  # the same macros on either format; `make test-matrix` runs both
+def test_a_redo_by_merge_replaces_the_table_from_its_start_in_one_commit(spark, project, chosen):
+    """spec §14 and §16: a redo of a model with incremental_strategy='merge' (SQL and Python) deletes every row
+    from its start on and writes its window in the run's one MERGE: no DELETE commit of its own, so a reader never
+    sees the table without those days. Rows the table holds from the start on (here day 3's, doubled) go."""
+    models = ("ledger_replace", "ledger_replace_py")
+
+    def run(day, *extra, **variables):
+        project.invoke("run", "--select", *(f"+{m}" for m in models), "--threads", "1", *extra, today=day,
+                       vars=variables)  # fmt: skip
+
+    run(DAYS[2], "--full-refresh")
+    run(DAYS[4])
+    for model in models:  # rows the redo must replace: day 3's, written twice
+        spark.sql(f"INSERT INTO inc_join_it.{model} SELECT * FROM inc_join_it.{model} WHERE RecDate = DATE'{DAYS[3]}'")
+    before = {m: commits(spark, chosen, m) for m in models}
+    run(DAYS[4], inc_join_redo_from=str(DAYS[1]))
+    a, b = (spark.table(f"inc_join_it.gen_{n}").where(f"RecDate <= DATE'{DAYS[4]}'") for n in ("a", "b"))
+    expected = inc_join(a, b, how="left", output_window_start=DAYS[0], **SETTINGS)
+    columns = sorted(expected.columns)
+    for model in models:
+        operations = operations_since(spark, chosen, model, before[model])
+        data = [o for o in operations if o not in ("SET TBLPROPERTIES", "UNSET TBLPROPERTIES")]
+        assert data == (["MERGE"] if chosen == "delta" else ["overwrite"]), (model, operations)
+        assert rows(spark.table(f"inc_join_it.{model}"), columns) == rows(expected, columns), model
+        record = ledger_rows(spark.table("inc_join_it.dbt_inc_join_runs"), f"inc_join_it.{model}")[-1]
+        assert record.redo_from.date() == DAYS[1] and record.window_start.date() == DAYS[1], (model, record)
