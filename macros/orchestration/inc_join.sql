@@ -59,13 +59,13 @@
     {%- do window.update({'input_versions': versions}) -%}
   {%- endif -%}
   {%- set restated = dbt_inc_join._restated_record(check, window, sides, reaches, params.inc_col) -%}
-  {#- the plan that pairs the rows (spec §15): with many_rows_per_key='auto', from samples of the read ranges -#}
-  {%- set choice = dbt_inc_join._choose_join_plan(a, b, params, inputs, window) -%}
   {#- the open state (spec §18): what the run reads of the state, and the statement that writes it after -#}
   {%- set state = dbt_inc_join._open_state_use(a, b, params, inputs, window, restated, keeps_state) -%}
   {%- if state is not none -%}
     {%- do window.update({'open_state': {'kind': state.kind, 'relation': state.relation}}) -%}
   {%- endif -%}
+  {#- the plan that pairs the rows (spec §15): with many_rows_per_key='auto', from samples of the read ranges -#}
+  {%- set choice = dbt_inc_join._choose_join_plan(a, b, params, inputs, window) -%}
   {%- do window.update({'rows_read': dbt_inc_join._join_rows_read(params, window, restated.get('fingerprints'),
                                                                   (state or {}).get('rows'))}) -%}
   {%- do dbt_inc_join._log_run(params, window, choice) -%}

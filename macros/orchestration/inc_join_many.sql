@@ -72,15 +72,17 @@
     {%- do window.update({'input_versions': versions}) -%}
   {%- endif -%}
   {%- set restated = dbt_inc_join._restated_record(check, window, sides, reaches, first.params.inc_col) -%}
-  {#- each input's plan (spec §15): with many_rows_per_key='auto', from samples of the read ranges -#}
-  {%- set a_lower = none if window.start is none else dbt_inc_join._shift_value(window.start, -reach, time_uom) -%}
-  {%- set plans = dbt_inc_join._many_input_plans(a, prepared, window, a_lower) -%}
-  {%- set plans_text = dbt_inc_join._many_plans_text(prepared, plans) -%}
   {#- the open state (spec §18): what the run reads of the state, and the statement that writes it after -#}
   {%- set state = dbt_inc_join._many_open_state_use(a, prepared, window, restated, keeps_state, include_waiting) -%}
   {%- if state is not none -%}
     {%- do window.update({'open_state': {'kind': state.kind, 'relation': state.relation}}) -%}
   {%- endif -%}
+  {#- each input's plan (spec §15): with many_rows_per_key='auto', from samples of the read ranges (A's from the
+      start when the run reads the state) -#}
+  {%- set plans = dbt_inc_join._many_input_plans(a, prepared, window,
+                                                 dbt_inc_join._many_read_ranges(window, reach, prepared).a[0]
+                                                 if not window.empty else none) -%}
+  {%- set plans_text = dbt_inc_join._many_plans_text(prepared, plans) -%}
   {%- do window.update({'rows_read': dbt_inc_join._many_rows_read(window, reach, prepared,
                                                                   restated.get('fingerprints'),
                                                                   (state or {}).get('rows'))}) -%}

@@ -59,16 +59,19 @@
 
 {% macro _choose_join_plan(a, b, params, inputs, window) %}
   {#- The plan of a run: _fixed_plan, _range_plan, the grouped plan for one row per A, or _pairs_plan from one
-      query over A's sample and B's last join window (spec §4's read ranges). A unit test's window is decided in
-      SQL over its given rows: nothing to sample there. -#}
+      query over A's sample and B's last join window (spec §4's read ranges; §18's when the run reads the open
+      state, window.open_state). A unit test's window is decided in SQL over its given rows: nothing to sample
+      there. -#}
   {%- set fixed = dbt_inc_join._fixed_plan(params, window.end is none or window.empty) -%}
   {%- if fixed is not none -%}{{ return(fixed) }}{%- endif -%}
   {%- if window.get('in_sql') -%}
     {{ return(dbt_inc_join._plan_choice(false, "a unit test's given rows")) }}
   {%- endif -%}
   {%- set unit = params.time_uom -%}
+  {%- set state = window.get('open_state') or {} -%}
   {%- set ranges = dbt_inc_join._read_ranges(window.start, window.end, params.how, params.look_back_time,
-                                              params.max_waiting_time, unit, 0) -%}
+                                              params.max_waiting_time, unit, 0,
+                                              state.kind if state.get('relation') is not none else none) -%}
   {%- set short = dbt_inc_join._range_plan(ranges[1][0], ranges[1][1], params.look_back_time,
                                            params.max_waiting_time, unit) -%}
   {%- if short is not none -%}{{ return(short) }}{%- endif -%}

@@ -269,6 +269,21 @@ def test_one_row_per_a_takes_the_plain_plan_on_a_short_read_range_and_groups_on_
         ], mode
 
 
+def test_a_run_that_reads_the_open_state_chooses_from_its_own_shorter_read_range(spark):
+    """spec §15 and §18: a run given the open state reads B from look_back_time before its start. 15 days at lb 1,
+    mw 10 read 16 days of B then, within 2 join windows of 12 (the plain plan); without the state 26, and one row
+    per A takes the grouped plan. A state the run does not read (no relation) leaves §4's range."""
+    a, b = shaped(1000, range(10), range(12, 17), 10), shaped(5000, range(10), range(12, 17), 10)
+    frames = side_frame(spark, a, "a", "day", "date"), side_frame(spark, b, "b", "day", "date")
+    prepared = prepare_join(*frames, join_cols="k", look_back_time=1, max_waiting_time=10, partner="first")
+    window = OutputWindow(bound(2, "day"), bound(16, "day"))
+    assert choose_join_plan(prepared, window).text == "grouped (one row per A row)"
+    read = choose_join_plan(prepared, window, {"kind": "rows", "relation": "(select 1)"}).text
+    assert read == "plain (auto: B's read range of 16 days is at most 2 join windows of 12 days)"
+    unread = choose_join_plan(prepared, window, {"kind": "rows", "relation": None}).text
+    assert unread == "grouped (one row per A row)"
+
+
 @st.composite
 def shifting(draw):
     """Inputs whose shape changes between runs: unique keys on some days, one dense key on others (A and B alike,

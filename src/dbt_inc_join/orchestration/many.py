@@ -156,10 +156,15 @@ def prepare_many(
 
 
 def input_plans(
-    many: PreparedMany, start: UnitValue | None, end: UnitValue, reads_nothing: bool = False
+    many: PreparedMany,
+    start: UnitValue | None,
+    end: UnitValue,
+    reads_nothing: bool = False,
+    a_lower: UnitValue | None = None,
 ) -> list[PlanChoice]:
     """Each input's plan (spec §15): the macro ``_many_input_plans`` (set by its many_rows_per_key, plain when the
-    input's read range is short, or chosen from one query for every other input), its query run by Spark."""
+    input's read range is short, or chosen from one query for every other input), its query run by Spark.
+    a_lower: where A's read range starts, when not spec §4's (a run that reads the open state, §18)."""
     frames = {"a": many.df_a} | {f"b{index}": item.prepared.df_b for index, item in enumerate(many.inputs)}
     prepared = [
         {
@@ -172,7 +177,7 @@ def input_plans(
     ]
     window = {"time_uom": many.time_uom.value, "start": start, "end": end, "empty": reads_nothing}
     found = port(lambda text: statement.run(text, frames))(
-        "_many_input_plans", statement.relation("a"), prepared, window, _a_lower(many, start)
+        "_many_input_plans", statement.relation("a"), prepared, window, a_lower or _a_lower(many, start)
     )
     return [plan_of(plan) for plan in found]
 

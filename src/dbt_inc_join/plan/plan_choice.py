@@ -14,7 +14,7 @@ is small (a few short Spark jobs); the plan is decided before the join is built.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -86,9 +86,12 @@ def plan_of(found: dict[str, Any]) -> PlanChoice:
     return chosen
 
 
-def choose_join_plan(prepared: PreparedJoin, window: OutputWindow) -> PlanChoice:
+def choose_join_plan(
+    prepared: PreparedJoin, window: OutputWindow, open_state: Mapping[str, Any] | None = None
+) -> PlanChoice:
     """The plan of a run over ``window``: the macro ``_choose_join_plan`` (fixed, range, one row per A, or the
-    pairs of one query over A's sample and B's last join window), its query run by Spark over the DataFrames."""
+    pairs of one query over A's sample and B's last join window), its query run by Spark over the DataFrames.
+    open_state: the state the run reads ({'kind', 'relation'}, spec §18), whose read ranges the choice takes."""
     frames = {"a": prepared.df_a, "b": prepared.df_b}
     return plan_of(
         port(lambda text: run(text, frames))(
@@ -97,7 +100,7 @@ def choose_join_plan(prepared: PreparedJoin, window: OutputWindow) -> PlanChoice
             relation("b"),
             params_of(prepared.params),
             inputs_of(prepared),
-            window_of(window, prepared.params.time_uom.value),
+            {**window_of(window, prepared.params.time_uom.value), "open_state": open_state},
         )
     )
 

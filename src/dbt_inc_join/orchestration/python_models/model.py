@@ -232,11 +232,11 @@ def inc_join_model(
     found, recorded = _restated_run(dbt, port, resolve(), {"a": a, "b": b}, reaches, mode, horizon,
                                     prepared.inputs.inc_col[0], resolve)  # fmt: skip
     window = OutputWindow(found["start"], found["end"])
-    choice = choose_join_plan(prepared, window)
     state = port("_open_state_use", tables["a"], tables["b"], params_of(params), inputs_of(prepared), found,
                  recorded, keeps_state, unkept)  # fmt: skip
     if state is not None:
         found["open_state"] = {"kind": state["kind"], "relation": state["relation"]}
+    choice = choose_join_plan(prepared, window, found.get("open_state"))
     found["rows_read"] = port("_join_rows_read", params_of(params), found, recorded.get("fingerprints"),
                               (state or {}).get("rows"))  # fmt: skip
     port("_log_run", params_of(params), found, {"text": choice.text})
@@ -330,14 +330,16 @@ def inc_join_many_model(
     assert any_end is not None
     start, end = (None, any_end) if window.is_empty else (window.start, window.end)
     assert end is not None
-    plans = input_plans(many, start, end, reads_nothing=window.is_empty)
-    text = plans_text(many, plans)
     # each input as the macros take it, under its table's name (the state's fingerprint names them)
     items = [dict(item, relation=tables[item["name"]]) for item in many_items(many)]
     state = port("_many_open_state_use", tables["a"], items, found, recorded, keeps_state, many.include_waiting,
                  unkept)  # fmt: skip
     if state is not None:
         found["open_state"] = {"kind": state["kind"], "relation": state["relation"]}
+    # each input's plan from the ranges the run reads (A from the start when it reads the state)
+    read = None if window.is_empty else port("_many_read_ranges", found, reach_a, items)
+    plans = input_plans(many, start, end, reads_nothing=window.is_empty, a_lower=read["a"][0] if read else None)
+    text = plans_text(many, plans)
     found["rows_read"] = port("_many_rows_read", found, reach_a, items, recorded.get("fingerprints"),
                               (state or {}).get("rows"))  # fmt: skip
     port("_log_many_run", found, reach_a, items, text)
