@@ -128,6 +128,9 @@ CASES = (
          "join_cols must be a column name or a list of column names (got «int »5)."),
     Case("join_cols-twice", dict(join_cols=["k", "K"]), ValueError, "join_cols lists «'K', 'k'|'k', 'K'» more than "
          "once.", "bad_join_cols_twice"),
+    # a column named alike but for case and underscores is offered
+    Case("join_cols-missing-alike", dict(join_cols="keyDay"), ValueError,
+         f"join_cols column 'keyDay' is missing from «a»; its columns are {TYPED_A}. Did you mean 'key_day'?"),
     Case("join_cols-arrival", dict(join_cols=["k", "RecDate"]), ValueError,
          "join_cols must not contain the arrival column inc_col='RecDate'.", "bad_join_cols_arrival"),
     Case("join_cols-types-differ", dict(join_cols="key_text"), TypeError,
@@ -196,7 +199,7 @@ CASES = (
          "aggregate 'late' = 'text_day + 1' is not an aggregate: every B column it uses must be inside an aggregate "
          "function, e.g. sum(Amount), count(*), max_by(Price, Seq).", "bad_aggregate_not_aggregate"),
     Case("aggregate-unknown-column", dict(aggregate={"paid": "sum(amount)"}), ValueError,
-         f"aggregate 'paid' = 'sum(amount)' names a column «b» does not have: 'amount'; «b»'s columns are {TYPED_B}.",
+         f"aggregate 'paid' = 'sum(amount)' names a column «b» does not have: 'amount'; its columns are {TYPED_B}.",
          "bad_aggregate_unknown_column_py"),
     Case("aggregate-unknown-function", dict(aggregate={"paid": "summ(text_day)"}), ValueError,
          "aggregate 'paid' = 'summ(text_day)' calls a function Spark does not know: 'summ'.",
@@ -250,7 +253,7 @@ CASES = (
          "'c.amount': the side alias 'c' is unknown; write a.<column> for A's columns and b.<column> for B's.",
          "bad_join_cond_unknown_alias"),
     Case("join_cond-unknown-column", dict(join_cond="a.amount > 0 AND b.amount > 0"), ValueError,
-         "join_cond 'a.amount > 0 AND b.amount > 0' names b.amount, a column «b» does not have; «b»'s columns are "
+         "join_cond 'a.amount > 0 AND b.amount > 0' names b.amount, a column «b» does not have; its columns are "
          f"{TYPED_B}.", "bad_join_cond_unknown_column"),
     Case("join_cond-no-side", dict(join_cond="1 = 1"), ValueError, "join_cond '1 = 1' names no column of either "
          "side; write A's columns as a.<column> and B's as b.<column>, e.g. 'abs(a.Amount - b.Amount) < 0.01'."),
@@ -264,9 +267,9 @@ CASES = (
          "columns are 'PaymentId', 'TrxId', 'Country', 'Status', 'RecDate'."),
     Case("bad_many_same_name", model="bad_many_same_name",
          message="inc_join_many: two inputs are named 'PAY'; each input needs a name of its own."),
-    Case("bad_many_no_window", model="bad_many_no_window", message="inc_join_many: input 'pay' has no window: give "
-         "its look_back_time and max_waiting_time (0 is allowed), the units a partner may arrive before and after "
-         "its A row."),
+    Case("bad_many_no_window", model="bad_many_no_window", message="inc_join_many: input 'pay' has no window (no "
+         "max_waiting_time): give its look_back_time and max_waiting_time (0 is allowed), the units a partner may "
+         "arrive before and after its A row."),
     Case("bad_many_partner_all", model="bad_many_partner_all", message="inc_join_many: input 'pay': partner='all' "
          "is not one row per A row; inc_join_many gives one row per A row: use partner='first' or 'last', or "
          "aggregate."),
@@ -300,7 +303,7 @@ CASES = (
     Case("bad_max_window_units_text_py", model="bad_max_window_units_text_py", message="max_window_units must be a "
          "positive whole number of time_uom units, e.g. 31 (got '31')."),
     Case("bad_aggregate_unknown_column", model="bad_aggregate_unknown_column", message="aggregate 'paid' = "
-         f"'sum(amount)' names a column b does not have: 'amount'; b's columns are {TYPED_B}."),
+         f"'sum(amount)' names a column b does not have: 'amount'; its columns are {TYPED_B}."),
     Case("bad_ephemeral_input", model="bad_ephemeral_input", message="b is the ephemeral model "
          "__dbt__cte__ephemeral_b: inc_join reads the columns and arrivals of its inputs from the warehouse before it "
          "writes the join. Materialize it as a view or table."),

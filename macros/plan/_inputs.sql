@@ -14,9 +14,28 @@
 {% macro _require_column(columns, name, parameter, side, spelling='sql', case_sensitive=false) %}
   {%- set found = dbt_inc_join._find_column(columns, name, case_sensitive) -%}
   {%- if found is none -%}
-    {{ dbt_inc_join._fail(parameter ~ ' column ' ~ dbt_inc_join._q(name, spelling) ~ ' is missing from ' ~ dbt_inc_join._word(side, spelling) ~ '; its columns are ' ~ dbt_inc_join._quoted_list(columns | map(attribute='name'), spelling) ~ '.', 'missing_column', spelling) }}
+    {{ dbt_inc_join._fail(parameter ~ ' column ' ~ dbt_inc_join._q(name, spelling) ~ ' is missing from ' ~ dbt_inc_join._word(side, spelling) ~ '; its columns are ' ~ dbt_inc_join._quoted_list(columns | map(attribute='name'), spelling) ~ '.'
+                          ~ dbt_inc_join._missing_column_hint(columns, name, parameter, spelling), 'missing_column', spelling) }}
   {%- endif -%}
   {{ return(found) }}
+{% endmacro %}
+
+{% macro _missing_column_hint(columns, name, parameter, spelling) %}
+  {#- What a missing column's message adds: the column named alike but for case and underscores, else, for the
+      arrival column left at its default, that inc_col names it (and a date or timestamp column there is). -#}
+  {%- set folded = name | lower | replace('_', '') -%}
+  {%- for column in columns if column.name | lower | replace('_', '') == folded -%}
+    {{ return(' Did you mean ' ~ dbt_inc_join._q(column.name, spelling) ~ '?') }}
+  {%- endfor -%}
+  {%- if parameter == 'inc_col' and name == 'RecDate' -%}
+    {%- set dated = [] -%}
+    {%- for column in columns if dbt_inc_join._type_name(column) in ['date', 'timestamp', 'timestamp_ntz'] -%}
+      {%- do dated.append(column.name) -%}
+    {%- endfor -%}
+    {{ return(" inc_col names the arrival column, 'RecDate' unless given"
+              ~ (': e.g. inc_col=' ~ dbt_inc_join._q(dated[0], spelling) if dated else '') ~ '.') }}
+  {%- endif -%}
+  {{ return('') }}
 {% endmacro %}
 
 {% macro _type_name(column) %}

@@ -46,8 +46,9 @@
         {{ dbt_inc_join._fail_many('input ' ~ dbt_inc_join._q(name, spelling) ~ ' has no ' ~ required ~ '.', 'many_input', spelling) }}
       {%- endif -%}
     {%- endfor -%}
-    {%- if 'look_back_time' not in spec or 'max_waiting_time' not in spec -%}
-      {{ dbt_inc_join._fail_many('input ' ~ dbt_inc_join._q(name, spelling) ~ ' has no window: give its look_back_time and max_waiting_time (0 is allowed), the units a partner may arrive before and after its A row.',
+    {%- set unset = ['look_back_time', 'max_waiting_time'] | reject('in', spec) | list -%}
+    {%- if unset -%}
+      {{ dbt_inc_join._fail_many('input ' ~ dbt_inc_join._q(name, spelling) ~ ' has no window (no ' ~ unset | join(' and no ') ~ '): give its look_back_time and max_waiting_time (0 is allowed), the units a partner may arrive before and after its A row.',
                                  'many_input', spelling) }}
     {%- endif -%}
     {%- set partner = spec.get('partner') -%}

@@ -18,7 +18,7 @@
   {%- set missing = modules.re.search('name `([^`]*)` cannot be resolved', first_line) -%}
   {%- if 'UNRESOLVED_COLUMN' in first_line and missing -%}
     {%- set listed = [] -%}{%- for column in b_columns -%}{%- do listed.append("'" ~ column ~ "'") -%}{%- endfor -%}
-    {{ return(start ~ " names a column " ~ side ~ " does not have: '" ~ missing.group(1) ~ "'; " ~ side ~ "'s columns are " ~ listed | join(', ') ~ '.') }}
+    {{ return(start ~ " names a column " ~ side ~ " does not have: '" ~ missing.group(1) ~ "'; its columns are " ~ listed | join(', ') ~ '.') }}
   {%- endif -%}
   {%- if 'MISSING_GROUP_BY' in first_line or 'MISSING_AGGREGATION' in first_line -%}
     {{ return(start ~ ' is not an aggregate: every B column it uses must be inside an aggregate function, e.g. sum(Amount), count(*), max_by(Price, Seq).') }}

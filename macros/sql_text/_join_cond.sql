@@ -52,7 +52,7 @@
         {%- set resolved = dbt_inc_join._find_column_name(names, column, case_sensitive) -%}
         {%- if resolved is none -%}
           {%- set side_name = dbt_inc_join._word(side, spelling) -%}
-          {{ dbt_inc_join._fail('join_cond ' ~ dbt_inc_join._q(text, spelling) ~ ' names ' ~ side ~ '.' ~ column ~ ', a column ' ~ side_name ~ ' does not have; ' ~ side_name ~ "'s columns are " ~ dbt_inc_join._quoted_list(names, spelling) ~ '.', 'join_cond', spelling) }}
+          {{ dbt_inc_join._fail('join_cond ' ~ dbt_inc_join._q(text, spelling) ~ ' names ' ~ side ~ '.' ~ column ~ ', a column ' ~ side_name ~ ' does not have; its columns are ' ~ dbt_inc_join._quoted_list(names, spelling) ~ '.', 'join_cond', spelling) }}
         {%- endif -%}
         {%- if resolved not in found[side] -%}{%- do found[side].append(resolved) -%}{%- endif -%}
         {%- do out.append(piece[cursor.at:match.start()]) -%}

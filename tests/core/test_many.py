@@ -255,8 +255,8 @@ def test_an_empty_input_holds_every_row_back_until_an_end_is_declared(spark):
         (
             lambda i: i[0].pop("max_waiting_time"),
             ValueError,
-            "inc_join_many: input 'fin' has no window: give its look_back_time and max_waiting_time (0 is allowed), "
-            "the units a partner may arrive before and after its A row.",
+            "inc_join_many: input 'fin' has no window (no max_waiting_time): give its look_back_time and "
+            "max_waiting_time (0 is allowed), the units a partner may arrive before and after its A row.",
         ),
         (
             lambda i: i[0].update(partner="all"),

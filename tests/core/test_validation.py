@@ -145,3 +145,15 @@ def test_a_refused_value_is_spelled_per_language(value, python, sql):
     from dbt_inc_join.sql_text import render
 
     assert (render("_typed", value, "python"), render("_typed", value)) == (python, sql)
+
+
+def test_an_arrival_column_left_at_its_default_is_named_in_the_message(frames):
+    """Inputs without RecDate and no inc_col: the message names inc_col's default and a date column to give."""
+    df_a, df_b = (df.withColumnRenamed("RecDate", "load_date") for df in frames)
+    with pytest.raises(ValueError) as caught:
+        inc_join(df_a, df_b, join_cols="k")
+    assert str(caught.value) == (
+        "inc_join: inc_col column 'RecDate' is missing from df_a; its columns are 'k', 'load_date', 'ts', 'text_day', "
+        "'amount', 'key_text', 'key_day', 'key_map'. inc_col names the arrival column, 'RecDate' unless given: e.g. "
+        "inc_col='load_date'."
+    )

@@ -71,6 +71,13 @@ def test_model_code_errors_reach_dbt_as_one_message_for_both_helpers():
         run_model_code('    raise ValueError("inc_join: how must be one of ...")', spark=None, name="model.p.m")
     assert str(own.value).endswith("inc_join: how must be one of ...")
     assert "Traceback" not in str(own.value)
+    # inc_join_many's checks, and any message of the package's macros (a refused run, on_restated_input='fail')
+    many = "raise ValueError(\"inc_join_many: input 'pay' has no join_cols.\")"
+    macro = "from dbt_inc_join.sql_text import MacroError\nraise MacroError('inc_join m: restated units ...')"
+    for code, sentence in ((many, "inc_join_many: input 'pay' has no join_cols."), (macro, "inc_join m: restated")):
+        with pytest.raises(DbtRuntimeError) as caught:
+            run_model_code("    " + code, spark=None, name="model.p.m")
+        assert sentence in str(caught.value) and "Traceback" not in str(caught.value), code
     with pytest.raises(DbtRuntimeError) as other:
         run_model_code("    spark.table('x')", spark=None, name="model.p.m")
     assert "Python model failed" in str(other.value) and "<dbt python model model.p.m>" in str(other.value)

@@ -14,6 +14,8 @@ from typing import Any
 
 from dbt.adapters.base import PythonJobHelper
 
+from ...sql_text.macros import MacroError
+
 
 def _strip_first_indent(code: str) -> str:
     """The materialization renders the script indented (``    {{ create_table_as(...) }}``); exec needs its
@@ -27,9 +29,12 @@ def _strip_first_indent(code: str) -> str:
 
 
 def python_model_failure(error: BaseException) -> str:
-    """What dbt reports for a failed Python model: inc_join's own argument errors are complete sentences
-    (spec §7: one clear message), anything else keeps its traceback for debugging the model's code."""
-    if isinstance(error, (ValueError, TypeError)) and str(error).startswith("inc_join: "):
+    """What dbt reports for a failed Python model: inc_join's own errors are complete sentences (spec §7: one
+    clear message), its argument checks' (``inc_join: ``, ``inc_join_many: ``) and every message of its macros
+    (MacroError: a refused run, restated inputs with on_restated_input='fail'); anything else keeps its traceback
+    for debugging the model's code."""
+    own = isinstance(error, (ValueError, TypeError)) and str(error).startswith(("inc_join: ", "inc_join_many: "))
+    if own or isinstance(error, MacroError):
         return str(error)
     return f"Python model failed: {error}\n{traceback.format_exc()}"
 
