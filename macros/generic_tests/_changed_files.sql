@@ -159,7 +159,7 @@
   {%- endfor -%}
   {%- set recorded = dbt_inc_join._recorded_fingerprints(records, spans) -%}
   {%- set queries = [] -%}
-  {%- set compared = {'ranges': recorded.ranges, 'units': {}} -%}
+  {%- set compared = {'ranges': recorded.ranges, 'covered': recorded.covered, 'units': {}} -%}
   {%- for side in sides if side.name in recorded.ranges -%}
     {%- set units = wanted[side.name] -%}
     {%- set bounds = recorded.ranges[side.name] -%}

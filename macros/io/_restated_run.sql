@@ -145,8 +145,10 @@
       {%- set units = dbt_inc_join._fingerprints(sides, queried, time_uom) -%}
     {%- endif -%}
     {%- do check.update({'units': units, 'queried': queried}) -%}
-    {%- if previous and not dbt_inc_join._covers(previous, queried) -%}
-      {#- a horizon or a redo reaches before what the last run recorded: what the ledger's records saw -#}
+    {%- set last_read = dbt_inc_join._unit_text(dbt_inc_join._shift_value(first, -1, time_uom)) -%}
+    {%- if previous and not dbt_inc_join._covers(previous, queried, last_read) -%}
+      {#- a horizon or a redo reaches before what the last run recorded, or a run given a past window recorded
+          less than the runs before it read: what the ledger's records saw -#}
       {%- set previous = dbt_inc_join._recorded_fingerprints(dbt_inc_join._ledger_records(this), queried) -%}
     {%- endif -%}
     {%- set found = dbt_inc_join._restated_units(previous, units, queried) + found -%}

@@ -80,6 +80,12 @@
   {{ return((lower is none or unit >= lower) and (upper is none or unit <= upper)) }}
 {% endmacro %}
 
+{% macro _inside_any(unit, spans) %}
+  {#- Whether a unit lies inside one of the ranges [lower, upper] of `spans`. -#}
+  {%- for span in spans if dbt_inc_join._inside(unit, span[0], span[1]) -%}{{ return(true) }}{%- endfor -%}
+  {{ return(false) }}
+{% endmacro %}
+
 {% macro _fingerprint_record(units, ranges, redone={}) %}
   {#- What a run records of its reads: the units the next run reads again, with their fingerprints; and the
       redo markers of the upstream inc_join tables (redone, see _upstream_restated). -#}
@@ -123,16 +129,20 @@
 
 {% macro _restated_units(previous, units, ranges) %}
   {#- The units, inside both this run's read range and the one an earlier committed run recorded, whose
-      fingerprint differs (a unit without rows has none): {input, unit, rows_then, rows_now}, earliest first. -#}
+      fingerprint differs (a unit without rows has none): {input, unit, rows_then, rows_now}, earliest first.
+      previous.covered, where the ledger's records gave it (_recorded_fingerprints): only the units inside one of
+      their ranges were recorded; a unit between them was read by no run that recorded it. -#}
   {%- if not previous -%}{{ return([]) }}{%- endif -%}
   {%- set found = [] -%}
   {%- for name, bounds in ranges.items() -%}
     {%- set before = (previous.get('ranges') or {}).get(name) -%}
+    {%- set spans = (previous.get('covered') or {}).get(name) -%}
     {%- if before is not none -%}
       {%- set then = (previous.get('units') or {}).get(name) or {} -%}
       {%- set now = units.get(name) or {} -%}
       {%- for unit in (then.keys() | list + now.keys() | list) | unique | sort -%}
-        {%- set inside = dbt_inc_join._inside(unit, bounds[0], bounds[1]) and dbt_inc_join._inside(unit, before[0], before[1]) -%}
+        {%- set inside = dbt_inc_join._inside(unit, bounds[0], bounds[1]) and dbt_inc_join._inside(unit, before[0], before[1])
+                         and (spans is none or dbt_inc_join._inside_any(unit, spans)) -%}
         {%- if inside and then.get(unit) != now.get(unit) -%}
           {%- do found.append({'input': name, 'unit': unit, 'rows_then': dbt_inc_join._rows_of(then.get(unit)),
                                'rows_now': dbt_inc_join._rows_of(now.get(unit))}) -%}
@@ -206,13 +216,17 @@
 
 {% macro _recorded_fingerprints(records, ranges) %}
   {#- What the ledger's records ({ranges, units} each, oldest first) last saw of each unit of `ranges`: per input
-      and unit, the latest record whose range holds it. Its ranges: the part of `ranges` the records cover. -#}
-  {%- set recorded = {'ranges': {}, 'units': {}} -%}
+      and unit, the latest record whose range holds it. Its ranges: the part of `ranges` from the records' first
+      unit to their last; covered: each record's range, for the units between them that no record holds (a full
+      refresh records only what the next run reads again, a run given a past window only its own range). -#}
+  {%- set recorded = {'ranges': {}, 'units': {}, 'covered': {}} -%}
   {%- for name, bounds in ranges.items() -%}
     {%- set seen = {} -%}
+    {%- set spans = [] -%}
     {%- set covered = namespace(lower=none, upper=none, any=false) -%}
     {%- for record in records if name in record.ranges -%}
       {%- set range = record.ranges[name] -%}
+      {%- do spans.append([range[0], range[1]]) -%}
       {%- set covered.lower = range[0] if not covered.any or (range[0] or '') < (covered.lower or '') else covered.lower -%}
       {%- set covered.upper = range[1] if not covered.any or range[1] > covered.upper else covered.upper -%}
       {%- set covered.any = true -%}
@@ -227,18 +241,22 @@
       {%- do recorded.ranges.update({name: [[covered.lower or '', bounds[0] or ''] | max or none,
                                             [covered.upper, bounds[1]] | min]}) -%}
       {%- do recorded.units.update({name: seen}) -%}
+      {%- do recorded.covered.update({name: spans}) -%}
     {%- endif -%}
   {%- endfor -%}
   {{ return(recorded) }}
 {% endmacro %}
 
-{% macro _covers(record, ranges) %}
-  {#- Whether a fingerprint record reaches back to the start of every range of `ranges` (units after its end are
-      arrivals no run has read, and restate nothing). -#}
+{% macro _covers(record, ranges, last_read) %}
+  {#- Whether a fingerprint record reaches back to the start of every range of `ranges`, and on to last_read
+      (the unit before the run's window, as text), or to the range's end where that comes first: the units after
+      last_read are arrivals no run has read, and restate nothing. A run given a past window leaves a record
+      that ends before the units the runs before it read. -#}
   {%- if not record -%}{{ return(false) }}{%- endif -%}
   {%- for name, bounds in ranges.items() -%}
     {%- set have = (record.get('ranges') or {}).get(name) -%}
-    {%- if not have or bounds[0] is none or (have[0] is not none and bounds[0] < have[0]) -%}
+    {%- if not have or bounds[0] is none or (have[0] is not none and bounds[0] < have[0])
+           or have[1] is none or have[1] < [bounds[1], last_read] | min -%}
       {{ return(false) }}
     {%- endif -%}
   {%- endfor -%}

@@ -47,8 +47,8 @@ def recorded_fingerprints(records, ranges):
     return render("_recorded_fingerprints", list(records), ranges)
 
 
-def covers(record, ranges) -> bool:
-    return render("_covers", record, ranges)
+def covers(record, ranges, last_read="2025-03-31 00:00:00") -> bool:
+    return render("_covers", record, ranges, last_read)
 
 
 def check_redo_config(config: dict, mode: str) -> None:
@@ -291,12 +291,48 @@ def test_what_the_ledger_last_saw_of_each_unit():
     assert recorded_fingerprints(records, queried) == {
         "ranges": {"a": ["2025-03-02 00:00:00", "2025-03-06 00:00:00"]},
         "units": {"a": {"2025-03-01 00:00:00": "1:1", "2025-03-06 00:00:00": "2:2"}},  # 03-04: no rows since
+        "covered": {
+            "a": [["2025-03-01 00:00:00", "2025-03-05 00:00:00"], ["2025-03-03 00:00:00", "2025-03-06 00:00:00"]]
+        },
     }
-    # the property reaches back to a range's start: units after its end are new arrivals, not restatements
-    assert covers(records[1], {"a": ["2025-03-03 00:00:00", "2025-03-09 00:00:00"]})
+    # the property reaches back to a range's start, and on to the unit before the run's window: units after
+    # that are new arrivals, not restatements
+    assert covers(records[1], {"a": ["2025-03-03 00:00:00", "2025-03-09 00:00:00"]}, "2025-03-06 00:00:00")
     assert not covers(records[1], {"a": ["2025-03-02 00:00:00", "2025-03-06 00:00:00"]})
     assert not covers(None, {"a": ["2025-03-03 00:00:00", "2025-03-06 00:00:00"]})
     assert not covers(records[1], queried)  # no record of b
+
+
+def test_a_record_of_a_past_window_covers_no_later_read_and_a_gap_between_records_is_not_judged():
+    """A full refresh records only what the next run reads again; a run given a past window then records its own
+    range, earlier: the next daily run's check does not take that record as what the runs read before it, and no
+    unit between the two records (read by no run that recorded it) counts as restated (spec §13, §14)."""
+    full = {
+        "ranges": {"b": ["2025-03-04 00:00:00", "2025-03-09 00:00:00"]},
+        "units": {"b": {"2025-03-04 00:00:00": "2:4", "2025-03-08 00:00:00": "3:8"}},
+    }
+    past = {
+        "ranges": {"b": ["2025-02-25 00:00:00", "2025-03-02 00:00:00"]},
+        "units": {"b": {"2025-03-01 00:00:00": "1:1", "2025-03-02 00:00:00": "1:2"}},
+    }
+    # the day-10 run reads b 03-04..03-10; the past window's record ends on 03-02, before the 03-09 it follows
+    queried = {"b": ["2025-03-04 00:00:00", "2025-03-10 00:00:00"]}
+    assert not covers(past, queried, "2025-03-09 00:00:00")
+    assert covers(full, queried, "2025-03-09 00:00:00")
+    recorded = recorded_fingerprints([full, past], queried)
+    now = {"b": {"2025-03-04 00:00:00": "2:4", "2025-03-08 00:00:00": "4:9", "2025-03-10 00:00:00": "1:5"}}
+    assert restated_units(recorded, now, queried) == [
+        {"input": "b", "unit": "2025-03-08 00:00:00", "rows_then": 3, "rows_now": 4},
+    ]
+    # the whole history compared (the test's first listing of the files): 03-03 lies between the two records
+    every = {"b": [None, "2025-03-09 00:00:00"]}
+    recorded = recorded_fingerprints([full, past], every)
+    then_now = dict(
+        now["b"], **{"2025-03-03 00:00:00": "5:5", "2025-03-01 00:00:00": "1:1", "2025-03-02 00:00:00": "1:2"}
+    )
+    assert restated_units(recorded, {"b": then_now}, recorded["ranges"]) == [
+        {"input": "b", "unit": "2025-03-08 00:00:00", "rows_then": 3, "rows_now": 4},
+    ]
 
 
 def test_the_horizon_var_wins_and_is_checked():

@@ -341,6 +341,28 @@ def test_restated_units_are_named_then_redone(spark, project):
     assert found["rows_then"] > 0
 
 
+def test_a_run_given_a_past_window_leaves_the_next_runs_check_whole(spark, project):
+    """A full refresh records only the units the next run reads again; a run then given a past window records its
+    own, earlier range. The test restated_inputs judges no unit between the two records (no run recorded it), and
+    the next daily run still compares its read range with what the runs before it read (spec §13, §14): a payment
+    stamped with an old day is found and the redo repairs the table."""
+    inputs = Inputs(spark)
+    inputs.write(day(9))
+    run(project, day(9), "restated_left", full_refresh=True)  # records a 03-06..09, b 03-04..09
+    run(project, day(9), "restated_left", inc_join_output_window_start=str(day(2)),
+        inc_join_output_window_end=str(day(2)))  # fmt: skip
+    inputs.data["b"].append((9002, 83, day(8)))
+    inputs.write(day(10))
+    run(project, day(10), "restated_left")
+    assert [(r.input, r.unit.date()) for r in last_record(spark, "restated_left").restated] == [("b", day(8))]
+    # the files listed for the first time: every unit up to the last one read is compared, but a 03-03..05 and
+    # b 03-03 lie between the past window's record and the full refresh's: only b 03-08, outstanding, fails
+    assert failures(project, "restated_left_not_redone") == 1
+    run(project, day(10), "restated_left", inc_join_on_restated_input="redo")
+    assert_equal(project, "restated_left", left_reference(inputs))
+    assert failures(project, "restated_left_not_redone") == 0
+
+
 def table_files(spark, model: str) -> list[str]:
     return sorted(spark.table(f"inc_join_it.{model}").inputFiles())
 
