@@ -285,6 +285,8 @@ CASES = (
     Case("bad_waiting_in_incremental", model="bad_waiting_in_incremental", message=WAITING.format(flag="true")),
     Case("bad_waiting_in_incremental_py", model="bad_waiting_in_incremental_py", message=WAITING.format(flag="True")),
     Case("bad_merge_strategy", model="bad_merge_strategy", message=MERGE),
+    Case("bad_inc_col_misspelled_overwrite", model="bad_inc_col_misspelled_overwrite",
+         message=f"inc_col column 'RecDt' is missing from a; its columns are {TYPED_A}."),
     Case("bad_overwrite_unpartitioned", model="bad_overwrite_unpartitioned",
          message=UNPARTITIONED.format(arrival="RecDate", got="None")),
     Case("bad_overwrite_unpartitioned_py", model="bad_overwrite_unpartitioned_py",

@@ -20,8 +20,6 @@
     {{ return('select 1 as inc_join_placeholder') }}
   {%- endif -%}
   {%- set params = dbt_inc_join._check_parameters(arguments) -%}
-  {%- do dbt_inc_join._check_model_config({'include_waiting': params.include_waiting, 'time_uom': params.time_uom,
-                                            'inc_col': params.inc_col}) -%}
   {%- set max_window_units = dbt_inc_join._max_window_units(arguments.max_window_units) -%}
   {%- set on_restated = dbt_inc_join._on_restated_input_mode(arguments.on_restated_input) -%}
   {%- set horizon = dbt_inc_join._restated_horizon(arguments.restated_horizon) -%}
@@ -35,6 +33,9 @@
   {%- set b_columns = adapter.get_columns_in_relation(b_table) -%}
   {%- set prepared = dbt_inc_join._prepare_join(params, a_table, b_table, a_columns, b_columns) -%}
   {%- set inputs, plan = prepared.inputs, prepared.plan -%}
+  {#- after the inputs' columns: an arrival column misspelled is named as such, not as a partition_by to change -#}
+  {%- do dbt_inc_join._check_model_config({'include_waiting': params.include_waiting, 'time_uom': params.time_uom,
+                                            'inc_col': params.inc_col}) -%}
   {#- `dbt show` of a committed window as its run's inputs were, beside the table and the inputs now (spec §17) -#}
   {%- if var('inc_join_audit', none) not in [none, ''] -%}
     {{ return(dbt_inc_join._audit_sql(a, b, params, inputs, plan, var('inc_join_audit'))) }}
