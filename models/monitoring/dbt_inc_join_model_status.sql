@@ -11,16 +11,21 @@ with ranked as (
   from {{ ref('dbt_inc_join_runs') }}
 ),
 committed as (
+  -- the runs of the table as it is: a full refresh makes a new one (another table_id) and starts the count again
   select
-    relation,
-    max(window_end) as committed_end,
+    runs.relation,
+    max(runs.window_end) as committed_end,
     -- the newest watermark a run saw (a run with nothing to do may see none)
-    max(watermark) as watermark,
+    max(runs.watermark) as watermark,
     count(*) as runs,
-    sum(rows_total) as rows_total
-  from {{ ref('dbt_inc_join_runs') }}
-  where not empty
-  group by relation
+    sum(runs.rows_total) as rows_total
+  from {{ ref('dbt_inc_join_runs') }} as runs
+  join ranked as current_table
+    on current_table.relation = runs.relation
+    and current_table.recency = 1
+    and current_table.table_id <=> runs.table_id
+  where not runs.empty
+  group by runs.relation
 ),
 found as (
   -- every restated unit a run recorded (the ledger's restated column)

@@ -348,7 +348,12 @@ def test_a_run_given_a_past_window_leaves_the_next_runs_check_whole(spark, proje
     stamped with an old day is found and the redo repairs the table."""
     inputs = Inputs(spark)
     inputs.write(day(9))
+    run(project, day(9), "restated_left", full_refresh=True)
     run(project, day(9), "restated_left", full_refresh=True)  # records a 03-06..09, b 03-04..09
+    # the monitoring view counts the runs of the table as it is: the full refresh made a new one
+    run(project, day(9), "dbt_inc_join_runs", "dbt_inc_join_model_status")
+    [status] = spark.table(STATUS).where("model_name = 'restated_left'").collect()
+    assert (status.committed_runs, status.rows_total) == (1, project.table("restated_left").count())
     run(project, day(9), "restated_left", inc_join_output_window_start=str(day(2)),
         inc_join_output_window_end=str(day(2)))  # fmt: skip
     inputs.data["b"].append((9002, 83, day(8)))
