@@ -131,6 +131,11 @@ CASES = (
     # a column named alike but for case and underscores is offered
     Case("join_cols-missing-alike", dict(join_cols="keyDay"), ValueError,
          f"join_cols column 'keyDay' is missing from «a»; its columns are {TYPED_A}. Did you mean 'key_day'?"),
+    # or the one nearest to a typo (two letters at most); none for a name too far from every column
+    Case("join_cols-missing-typo", dict(join_cols="ammount"), ValueError,
+         f"join_cols column 'ammount' is missing from «a»; its columns are {TYPED_A}. Did you mean 'amount'?"),
+    Case("join_cols-missing-far", dict(join_cols="customer"), ValueError,
+         f"join_cols column 'customer' is missing from «a»; its columns are {TYPED_A}."),
     Case("join_cols-arrival", dict(join_cols=["k", "RecDate"]), ValueError,
          "join_cols must not contain the arrival column inc_col='RecDate'.", "bad_join_cols_arrival"),
     Case("join_cols-types-differ", dict(join_cols="key_text"), TypeError,
@@ -286,7 +291,7 @@ CASES = (
     Case("bad_waiting_in_incremental_py", model="bad_waiting_in_incremental_py", message=WAITING.format(flag="True")),
     Case("bad_merge_strategy", model="bad_merge_strategy", message=MERGE),
     Case("bad_inc_col_misspelled_overwrite", model="bad_inc_col_misspelled_overwrite",
-         message=f"inc_col column 'RecDt' is missing from a; its columns are {TYPED_A}."),
+         message=f"inc_col column 'RecDt' is missing from a; its columns are {TYPED_A}. Did you mean 'RecDate'?"),
     Case("bad_overwrite_unpartitioned", model="bad_overwrite_unpartitioned",
          message=UNPARTITIONED.format(arrival="RecDate", got="None")),
     Case("bad_overwrite_unpartitioned_py", model="bad_overwrite_unpartitioned_py",

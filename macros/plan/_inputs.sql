@@ -21,12 +21,24 @@
 {% endmacro %}
 
 {% macro _missing_column_hint(columns, name, parameter, spelling) %}
-  {#- What a missing column's message adds: the column named alike but for case and underscores, else, for the
-      arrival column left at its default, that inc_col names it (and a date or timestamp column there is). -#}
+  {#- What a missing column's message adds: the column named alike but for case and underscores, or else the one
+      nearest to a typo of it (at most two letters added, left out or changed, in a name of four or more); else,
+      for the arrival column left at its default, that inc_col names it (and a date or timestamp column there is). -#}
   {%- set folded = name | lower | replace('_', '') -%}
   {%- for column in columns if column.name | lower | replace('_', '') == folded -%}
     {{ return(' Did you mean ' ~ dbt_inc_join._q(column.name, spelling) ~ '?') }}
   {%- endfor -%}
+  {%- set nearest = namespace(name=none, distance=3) -%}
+  {%- for column in columns if folded | length >= 4 -%}
+    {%- set distance = dbt_inc_join._edit_distance(folded, column.name | lower | replace('_', '')) -%}
+    {%- if distance < nearest.distance -%}
+      {%- set nearest.name = column.name -%}
+      {%- set nearest.distance = distance -%}
+    {%- endif -%}
+  {%- endfor -%}
+  {%- if nearest.name is not none -%}
+    {{ return(' Did you mean ' ~ dbt_inc_join._q(nearest.name, spelling) ~ '?') }}
+  {%- endif -%}
   {%- if parameter == 'inc_col' and name == 'RecDate' -%}
     {%- set dated = [] -%}
     {%- for column in columns if dbt_inc_join._type_name(column) in ['date', 'timestamp', 'timestamp_ntz'] -%}
@@ -36,6 +48,20 @@
               ~ (': e.g. inc_col=' ~ dbt_inc_join._q(dated[0], spelling) if dated else '') ~ '.') }}
   {%- endif -%}
   {{ return('') }}
+{% endmacro %}
+
+{% macro _edit_distance(left, right) %}
+  {#- The letters added, left out or changed that make `left` into `right` (Levenshtein), row by row. -#}
+  {%- set row = namespace(previous=range(right | length + 1) | list) -%}
+  {%- for i in range(1, left | length + 1) -%}
+    {%- set current = [i] -%}
+    {%- for j in range(1, right | length + 1) -%}
+      {%- do current.append([row.previous[j] + 1, current[j - 1] + 1,
+                             row.previous[j - 1] + (0 if left[i - 1] == right[j - 1] else 1)] | min) -%}
+    {%- endfor -%}
+    {%- set row.previous = current -%}
+  {%- endfor -%}
+  {{ return(row.previous[-1]) }}
 {% endmacro %}
 
 {% macro _type_name(column) %}
