@@ -100,10 +100,10 @@ def input_versions(context: dict[str, Any], frames: dict[str, Any]) -> list[dict
 
 def _restated_run(dbt: Any, port: Any, window: dict[str, Any], frames: dict[str, Any], reaches: dict[str, int],
                   mode: str, horizon: int, inc_col: str, resolve: Any) -> tuple[dict[str, Any], Any]:  # fmt: skip
-    """The steps of a run with restated inputs (spec §14), as a SQL model takes them (macros/io/_restated_run.sql):
-    the check, the redo (``resolve(redo)``: the window again, from the redo's start), what the run records. The
-    inputs are the tables dbt.ref or dbt.source loaded them from, by their versions (input_versions) and in the
-    record (_recorded_inputs)."""
+    """The steps of a run with restated inputs (spec §14), as a SQL model takes them (macros/io/_restated_run.sql,
+    _redo.sql): the check, the redo (``resolve(redo)``: the window again, from the redo's start), what the run
+    records. The inputs are the tables dbt.ref or dbt.source loaded them from, by their versions (input_versions)
+    and in the record (_recorded_inputs)."""
     context = dbt_context(dbt)
     # the Iceberg snapshot the run started from, as the writer read it with the ledger's state
     known = {"input_versions": input_versions(context, frames),
