@@ -106,11 +106,12 @@
   {{ return(texts | join('; ')) }}
 {% endmacro %}
 
-{% macro _many_read_ranges(window, reach, prepared) %}
+{% macro _many_read_ranges(window, prepared) %}
   {#- What a run of inc_join_many reads of A and of each input (spec §12; with the open state read, §18: A from
       the window's start, each input look_back_time before it): {'a': [lower, upper], name: [lower, upper], ...},
       or none for an empty window. -#}
   {%- if window.empty -%}{{ return(none) }}{%- endif -%}
+  {%- set reach = dbt_inc_join._many_reaches(prepared).a -%}
   {%- set a_lower = none if window.start is none else dbt_inc_join._shift_value(window.start, -reach, window.time_uom) -%}
   {%- if (window.get('open_state') or {}).get('relation') is not none -%}
     {%- set a_lower = window.start -%}
@@ -123,19 +124,19 @@
   {{ return(ranges) }}
 {% endmacro %}
 
-{% macro _many_rows_read(window, reach, prepared, fingerprints, state_rows=none) %}
+{% macro _many_rows_read(window, prepared, fingerprints, state_rows=none) %}
   {#- The rows a run of inc_join_many read of A, each input and its open state (_rows_read), for its log line
       and record. -#}
-  {%- set ranges = dbt_inc_join._many_read_ranges(window, reach, prepared) -%}
+  {%- set ranges = dbt_inc_join._many_read_ranges(window, prepared) -%}
   {{ return(none if ranges is none else dbt_inc_join._rows_read(fingerprints, ranges, state_rows)) }}
 {% endmacro %}
 
-{% macro _log_many_run(window, reach, prepared, plans_text) %}
+{% macro _log_many_run(window, prepared, plans_text) %}
   {#- One line per run: the window and what decided it, then each input's read range, the rows it read (when its
       fingerprints counted them), then each input's plan. -#}
   {%- set ranges = none -%}
   {%- set reads = [] -%}
-  {%- set found = dbt_inc_join._many_read_ranges(window, reach, prepared) -%}
+  {%- set found = dbt_inc_join._many_read_ranges(window, prepared) -%}
   {%- if found is not none -%}
     {%- set ranges = [found.a, found.a] -%}
     {%- for item in prepared -%}

@@ -49,11 +49,7 @@
   {%- set names = ['a'] + prepared | map(attribute='name') | list -%}
   {#- inputs rewritten after a committed run read them (spec §14): checked in the run's own read ranges, which
       the window's query fingerprints -#}
-  {%- set reach = prepared | map(attribute='params') | map(attribute='max_waiting_time') | max -%}
-  {%- set reaches = {'a': reach + horizon} -%}
-  {%- for item in prepared -%}
-    {%- do reaches.update({item.name: reach + item.params.look_back_time + horizon}) -%}
-  {%- endfor -%}
+  {%- set reaches = dbt_inc_join._with_horizon(dbt_inc_join._many_reaches(prepared), horizon) -%}
   {#- the open state's table (spec §18), whose rows the watermark's query counts (found in dbt's cache) -#}
   {%- set state_table = dbt_inc_join._open_state_table_counted(keeps_state) -%}
   {%- set window = dbt_inc_join._resolve_window(a, first.relation, a_columns, first.b_columns, first.params.inc_cols,
@@ -80,13 +76,13 @@
   {#- each input's plan (spec §15): with many_rows_per_key='auto', from samples of the read ranges (A's from the
       start when the run reads the state) -#}
   {%- set plans = dbt_inc_join._many_input_plans(a, prepared, window,
-                                                 dbt_inc_join._many_read_ranges(window, reach, prepared).a[0]
+                                                 dbt_inc_join._many_read_ranges(window, prepared).a[0]
                                                  if not window.empty else none) -%}
   {%- set plans_text = dbt_inc_join._many_plans_text(prepared, plans) -%}
-  {%- do window.update({'rows_read': dbt_inc_join._many_rows_read(window, reach, prepared,
+  {%- do window.update({'rows_read': dbt_inc_join._many_rows_read(window, prepared,
                                                                   restated.get('fingerprints'),
                                                                   (state or {}).get('rows'))}) -%}
-  {%- do dbt_inc_join._log_many_run(window, reach, prepared, plans_text) -%}
+  {%- do dbt_inc_join._log_many_run(window, prepared, plans_text) -%}
   {%- set marker = '' -%}
   {%- if not window.get('in_sql') -%}
     {%- set record = dbt_inc_join._run_record(window, first.params.inc_col, 'sql', restated, plans_text) -%}

@@ -19,6 +19,17 @@
   {{ return(group + dbt_inc_join._b_names(item.params, item.inputs, item.plan)) }}
 {% endmacro %}
 
+{% macro _many_reaches(prepared) %}
+  {#- How far before a window's start inc_join_many reads A (the largest max_waiting_time) and each input (that
+      and its look_back_time), in units (spec §12): {'a': units, name: units, ...}. -#}
+  {%- set reach = prepared | map(attribute='params') | map(attribute='max_waiting_time') | max -%}
+  {%- set reaches = {'a': reach} -%}
+  {%- for item in prepared -%}
+    {%- do reaches.update({item.name: reach + item.params.look_back_time}) -%}
+  {%- endfor -%}
+  {{ return(reaches) }}
+{% endmacro %}
+
 {% macro _many_a_columns(item, a_names) %}
   {#- An input's keys and join_cond columns in A's slice: A's own internal columns (_a<j>), not copies. -#}
   {%- set keys = [] -%}
@@ -101,7 +112,7 @@
   {%- set open_state = window.get('open_state') or {} -%}
   {%- set state_kind = open_state.get('kind') -%}
   {%- set state = none if empty or start is none else open_state.get('relation') -%}
-  {%- set reach = prepared | map(attribute='params') | map(attribute='max_waiting_time') | max -%}
+  {%- set reach = dbt_inc_join._many_reaches(prepared).a -%}
   {%- set a_lower = none if start is none else dbt_inc_join._shift_value(start, -reach, unit) -%}
   {#- B's slices start look_back_time before the first A row read from A -#}
   {%- set b_base = start if state is not none else a_lower -%}

@@ -35,7 +35,7 @@ from ..plan.validation import check_argument, checked, params_of
 from ..plan.window import parse_bound
 from ..sql_text import render, statement
 from ..sql_text.macros import port
-from ..sql_text.time_units import TimeUnit, UnitValue, shift_value
+from ..sql_text.time_units import TimeUnit, UnitValue
 from .join import is_spark_dataframe, prepare_join
 from .render import OpenState
 
@@ -176,8 +176,10 @@ def input_plans(
         for index, item in enumerate(many.inputs)
     ]
     window = {"time_uom": many.time_uom.value, "start": start, "end": end, "empty": reads_nothing}
+    if a_lower is None and not reads_nothing:
+        a_lower = render("_many_read_ranges", window, prepared)["a"][0]
     found = port(lambda text: statement.run(text, frames))(
-        "_many_input_plans", statement.relation("a"), prepared, window, a_lower or _a_lower(many, start)
+        "_many_input_plans", statement.relation("a"), prepared, window, a_lower
     )
     return [plan_of(plan) for plan in found]
 
@@ -185,12 +187,6 @@ def input_plans(
 def plans_text(many: PreparedMany, plans: Sequence[PlanChoice]) -> str:
     """The plans of a run, input by input: the end of its log line and the ledger's ``plan``."""
     return "; ".join(f"{item.spec.name} {plan.text}" for item, plan in zip(many.inputs, plans, strict=True))
-
-
-def _a_lower(many: PreparedMany, start: UnitValue | None) -> UnitValue | None:
-    """The first unit of A's slice: ``start − max mw_i``."""
-    reach = max(item.prepared.params.max_waiting_time for item in many.inputs)
-    return None if start is None else shift_value(start, -reach, many.time_uom)
 
 
 def render_many(

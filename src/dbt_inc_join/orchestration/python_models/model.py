@@ -308,9 +308,7 @@ def inc_join_many_model(
     port("_check_redo_config", mode)
     # inputs rewritten after a committed run read them (spec §14): checked in the run's own read ranges, which
     # the window's query fingerprints
-    reach_a = max(item.prepared.params.max_waiting_time for item in many.inputs)
-    reaches = {"a": reach_a, **{i.spec.name: reach_a + i.prepared.params.look_back_time for i in many.inputs}}
-    reaches = with_horizon(reaches, horizon)
+    reaches = with_horizon(render("_many_reaches", many_items(many)), horizon)
 
     # the open state (spec §18) is kept of inputs that are tables, which its fingerprint names
     frames = {"a": a, **{item.spec.name: item.spec.df for item in many.inputs}}
@@ -337,12 +335,12 @@ def inc_join_many_model(
     if state is not None:
         found["open_state"] = {"kind": state["kind"], "relation": state["relation"]}
     # each input's plan from the ranges the run reads (A from the start when it reads the state)
-    read = None if window.is_empty else port("_many_read_ranges", found, reach_a, items)
+    read = None if window.is_empty else port("_many_read_ranges", found, items)
     plans = input_plans(many, start, end, reads_nothing=window.is_empty, a_lower=read["a"][0] if read else None)
     text = plans_text(many, plans)
-    found["rows_read"] = port("_many_rows_read", found, reach_a, items, recorded.get("fingerprints"),
+    found["rows_read"] = port("_many_rows_read", found, items, recorded.get("fingerprints"),
                               (state or {}).get("rows"))  # fmt: skip
-    port("_log_many_run", found, reach_a, items, text)
+    port("_log_many_run", found, items, text)
     dbt.inc_join_run = _run_record(port, found, many.inc_col_a, recorded, text)
     set_commit_metadata(dbt, a.sparkSession, context)
     if state is None:
