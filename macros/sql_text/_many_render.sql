@@ -19,17 +19,6 @@
   {{ return(group + dbt_inc_join._b_names(item.params, item.inputs, item.plan)) }}
 {% endmacro %}
 
-{% macro _many_reaches(prepared) %}
-  {#- How far before a window's start inc_join_many reads A (the largest max_waiting_time) and each input (that
-      and its look_back_time), in units (spec §12): {'a': units, name: units, ...}. -#}
-  {%- set reach = prepared | map(attribute='params') | map(attribute='max_waiting_time') | max -%}
-  {%- set reaches = {'a': reach} -%}
-  {%- for item in prepared -%}
-    {%- do reaches.update({item.name: reach + item.params.look_back_time}) -%}
-  {%- endfor -%}
-  {{ return(reaches) }}
-{% endmacro %}
-
 {% macro _many_a_columns(item, a_names) %}
   {#- An input's keys and join_cond columns in A's slice: A's own internal columns (_a<j>), not copies. -#}
   {%- set keys = [] -%}
