@@ -163,6 +163,9 @@ CASES = (
     Case("output_select-unknown", dict(output_select="join_cols, colour"), ValueError,
          f"output_select token 'colour' is neither a token ({TOKENS}) nor an output column ({OUTPUT_COLUMNS}).",
          "bad_output_select_unknown"),
+    Case("output_select-typo", dict(output_select="join_cols, JoinTyp"), ValueError,
+         f"output_select token 'JoinTyp' is neither a token ({TOKENS}) nor an output column ({OUTPUT_COLUMNS}). "
+         "Did you mean 'JoinType'?"),
     Case("output_select-empty", dict(output_select=" , "), ValueError,
          "output_select selects no column; list tokens such as 'join_cols, inc_col, df_a_cols, df_b_cols, "
          "DiffArrivalTime, WaitingTime, JoinType' or column names."),

@@ -127,7 +127,11 @@
       {%- do selected.append(by_name[(token if case_sensitive else token | lower)]) -%}
     {%- else -%}
       {%- set names = [] -%}{%- for c in everything[:-4] -%}{%- do names.append(c.name) -%}{%- endfor -%}
-      {{ dbt_inc_join._fail('output_select token ' ~ dbt_inc_join._q(token, spelling) ~ ' is neither a token (' ~ tokens ~ ', DiffArrivalTime, WaitingTime, JoinType, JoinTypeName) nor an output column (' ~ names | join(', ') ~ ').', 'output_select', spelling) }}
+      {#- a name one typo away from a token or a column is offered (_missing_column_hint) -#}
+      {%- set known = everything | list -%}
+      {%- for group in groups -%}{%- do known.append({'name': group}) -%}{%- endfor -%}
+      {{ dbt_inc_join._fail('output_select token ' ~ dbt_inc_join._q(token, spelling) ~ ' is neither a token (' ~ tokens ~ ', DiffArrivalTime, WaitingTime, JoinType, JoinTypeName) nor an output column (' ~ names | join(', ') ~ ').'
+                            ~ dbt_inc_join._missing_column_hint(known, token, 'output_select', spelling), 'output_select', spelling) }}
     {%- endif -%}
   {%- endfor -%}
   {%- set seen = [] -%}
