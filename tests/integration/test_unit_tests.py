@@ -17,6 +17,7 @@ pytestmark = [pytest.mark.dbt, pytest.mark.parquet_only]
 
 UNIT_TESTS = {
     "spec_left_first_run",
+    "spec_left_first_run_from_sources",
     "spec_left_incremental_run_after_this",
     "spec_left_capped_by_the_watermark",
     "spec_full_b_timed_out",
