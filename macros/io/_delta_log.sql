@@ -46,12 +46,31 @@
   {{ return(location ~ '/{' ~ paths | join(',') ~ '}') }}
 {% endmacro %}
 
+{% macro _delta_file_arrival(file, arrival, time_uom) %}
+  {#- An add or remove action's file (`file`: its struct with partitionValues and stats) as SQL of [lower, upper,
+      nulls]: the units of its arrival partition's value, else of its statistics' bounds; nulls: every arrival of
+      the file is NULL (the partition's value, else as many NULLs counted as rows), so its rows are in no unit.
+      Delta leaves a NULL partition value out of a remove's partitionValues: the file's add tells. -#}
+  {%- set partition = 'try_element_at(' ~ file ~ ".partitionValues, '" ~ arrival ~ "')" -%}
+  {%- set found = [] -%}
+  {%- for side in ['minValues', 'maxValues'] -%}
+    {%- do found.append(dbt_inc_join._unit_of_text_sql('coalesce(' ~ partition ~ ', get_json_object(' ~ file ~ ".stats, '$."
+                                                       ~ side ~ "[\\'" ~ arrival ~ "\\']'))", time_uom)) -%}
+  {%- endfor -%}
+  {%- set counted = 'get_json_object(' ~ file ~ ".stats, '$.nullCount[\\'" ~ arrival ~ "\\']') = get_json_object("
+                    ~ file ~ ".stats, '$.numRecords')" -%}
+  {%- do found.append('coalesce(CASE WHEN map_contains_key(' ~ file ~ ".partitionValues, '" ~ arrival ~ "') THEN "
+                      ~ partition ~ ' IS NULL ELSE ' ~ counted ~ ' END, false)') -%}
+  {{ return(found) }}
+{% endmacro %}
+
 {% macro _delta_log_sql(location, then, now, arrival, time_uom, listed=false) %}
   {#- Delta's commits after version `then` up to `now`, one row per action that matters: (version, kind, at,
-      operation, path, lower, upper). kind 'commit' (at, operation), 'add' or 'remove' with dataChange (lower and
+      operation, path, lower, upper, nulls). kind 'commit' (at, operation), 'add' or 'remove' with dataChange (lower and
       upper: the units of the file's arrival partition value, else of its statistics; none when it has neither,
-      as a remove of a table not partitioned by the arrival column), 'rewritten': a remove without dataChange
-      (compaction: the same rows; its path only, a file `then` read that VACUUM may have deleted since). Which commit files, by pattern
+      as a remove of a table not partitioned by the arrival column; nulls: _delta_file_arrival's), 'rewritten': a
+      remove without dataChange (compaction: the same rows; its path only, a file `then` read that VACUUM may have
+      deleted since). Which commit files, by pattern
       (_delta_versions_after) where the log is not read by name (_delta_log_by_name) or `listed`, else:
       - `now` given: each one after `then`, by name (by pattern beyond _delta_named_commits of them);
       - `now` none: `then`'s own and the next _delta_named_commits, by name. The newest the rows show is the
@@ -80,9 +99,7 @@
   {%- set file_type = 'struct<path:string,partitionValues:map<string,string>,dataChange:boolean,stats:string>' -%}
   {%- set action_type = 'struct<commitInfo:struct<timestamp:bigint,operation:string>,add:' ~ file_type ~ ',remove:' ~ file_type ~ '>' -%}
   {%- set file = 'coalesce(action.add, action.remove)' -%}
-  {%- set partition = 'try_element_at(' ~ file ~ ".partitionValues, '" ~ arrival ~ "')" -%}
-  {%- set low = 'coalesce(' ~ partition ~ ', get_json_object(' ~ file ~ ".stats, '$.minValues[\\'" ~ arrival ~ "\\']'))" -%}
-  {%- set high = 'coalesce(' ~ partition ~ ', get_json_object(' ~ file ~ ".stats, '$.maxValues[\\'" ~ arrival ~ "\\']'))" -%}
+  {%- set arrival_of = dbt_inc_join._delta_file_arrival(file, arrival, time_uom) -%}
   {%- set columns = [
         version ~ ' AS version',
         "CASE WHEN action.commitInfo IS NOT NULL THEN 'commit' WHEN action.add IS NOT NULL THEN 'add'"
@@ -90,8 +107,9 @@
         "date_format(timestamp_millis(action.commitInfo.timestamp), 'yyyy-MM-dd HH:mm:ss') AS at",
         'action.commitInfo.operation AS operation',
         file ~ '.path AS path',
-        dbt_inc_join._unit_of_text_sql(low, time_uom) ~ ' AS lower',
-        dbt_inc_join._unit_of_text_sql(high, time_uom) ~ ' AS upper'] -%}
+        arrival_of[0] ~ ' AS lower',
+        arrival_of[1] ~ ' AS upper',
+        arrival_of[2] ~ ' AS nulls'] -%}
   {%- set later = version ~ ' > ' ~ then | int ~ ('' if now is none else ' AND ' ~ version ~ ' <= ' ~ now | int) -%}
   {{ return("SELECT " ~ columns | join(', ')
             ~ " FROM (SELECT value, _metadata.file_name AS file_name, from_json(value, '" ~ action_type ~ "') AS action"
@@ -108,16 +126,15 @@
 {% endmacro %}
 
 {% macro _delta_adds_sql(location, paths, arrival, time_uom) %}
-  {#- The arrival range (path, lower, upper) of files a commit removed without their statistics, from the add
-      actions that put them there, in the commit files still kept (a checkpoint's name is not known without
-      _last_checkpoint, which Spark does not read: an add only a checkpoint holds names the log gone). -#}
+  {#- The arrival range (path, lower, upper, nulls) of files a commit removed without it, from the add actions that
+      put them there, in the commit files still kept (a checkpoint's name is not known without _last_checkpoint,
+      which Spark does not read: an add only a checkpoint holds names the log gone). -#}
   {%- set listed = paths | map('string') | map('replace', "'", "\\'") | list -%}
-  {%- set wanted = "path IN ('" ~ listed | join("', '") ~ "')" -%}
-  {%- set stats = [dbt_inc_join._unit_of_text_sql("get_json_object(stats, '$.minValues[\\'" ~ arrival ~ "\\']')", time_uom) ~ ' AS lower',
-                   dbt_inc_join._unit_of_text_sql("get_json_object(stats, '$.maxValues[\\'" ~ arrival ~ "\\']')", time_uom) ~ ' AS upper'] -%}
-  {{ return("SELECT path, " ~ stats | join(', ') ~ " FROM (SELECT action.add.path AS path, action.add.stats AS stats"
-            ~ " FROM (SELECT from_json(value, 'struct<add:struct<path:string,stats:string>>') AS action"
-            ~ " FROM text.`" ~ location ~ "/_delta_log/*.json`)) WHERE " ~ wanted) }}
+  {%- set arrival_of = dbt_inc_join._delta_file_arrival('action.add', arrival, time_uom) -%}
+  {{ return("SELECT action.add.path AS path, " ~ arrival_of[0] ~ " AS lower, " ~ arrival_of[1] ~ " AS upper, "
+            ~ arrival_of[2] ~ " AS nulls FROM (SELECT from_json(value, "
+            ~ "'struct<add:struct<path:string,partitionValues:map<string,string>,stats:string>>') AS action"
+            ~ " FROM text.`" ~ location ~ "/_delta_log/*.json`) WHERE action.add.path IN ('" ~ listed | join("', '") ~ "')") }}
 {% endmacro %}
 
 {% macro _delta_changes_of(rows, then, now, patterned=false) %}
@@ -142,6 +159,8 @@
       {%- do found.removed.append(row[4]) -%}
     {%- elif row[5] is not none and row[6] is not none -%}
       {%- do found.ranges.append({'lower': row[5], 'upper': row[6], 'version': version}) -%}
+    {%- elif row | length > 7 and row[7] == true -%}
+      {#- a file of NULL arrivals only: no unit changed -#}
     {%- else -%}
       {%- do found.unknown.append({'path': row[4], 'version': version}) -%}
     {%- endif -%}

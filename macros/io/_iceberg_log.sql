@@ -108,14 +108,23 @@
     {%- set total.added = total.added + row[3] | int -%}
     {%- set total.deleted = total.deleted + row[5] | int -%}
     {%- set bound = fromjson(row[7])[field.index] -%}
-    {%- if bound.lower_bound is none or bound.upper_bound is none -%}
+    {#- a null bound reads 'null' (Iceberg's human string of no value; a DATE field has no such value), or is left
+        out by to_json -#}
+    {%- set lower, upper = bound.get('lower_bound'), bound.get('upper_bound') -%}
+    {%- set lower = none if lower == 'null' else lower -%}
+    {%- set upper = none if upper == 'null' else upper -%}
+    {%- set only_nulls = bound.get('contains_null') == true and lower is none and upper is none -%}
+    {%- if not only_nulls and (lower is none or upper is none) -%}
       {{ return(none) }}
     {%- endif -%}
-    {%- set days = [] -%}
-    {%- for text in [bound.lower_bound, bound.upper_bound] -%}
-      {%- do days.append(dbt_inc_join._unit_text(modules.datetime.date.fromisoformat(text[:10]))) -%}
-    {%- endfor -%}
-    {%- do ranges.append({'lower': days[0], 'upper': days[1], 'version': snapshot.version}) -%}
+    {#- a manifest of the NULL arrival partition's files only (only_nulls) names no unit -#}
+    {%- if not only_nulls -%}
+      {%- set days = [] -%}
+      {%- for text in [lower, upper] -%}
+        {%- do days.append(dbt_inc_join._unit_text(modules.datetime.date.fromisoformat(text[:10]))) -%}
+      {%- endfor -%}
+      {%- do ranges.append({'lower': days[0], 'upper': days[1], 'version': snapshot.version}) -%}
+    {%- endif -%}
   {%- endfor -%}
   {%- if total.added != (counts[0] or 0) | int or total.deleted != (counts[1] or 0) | int -%}
     {{ return(none) }}
@@ -171,14 +180,33 @@
 {% macro _iceberg_entries_sql(relation, snapshots, arrival, time_uom) %}
   {#- The files each snapshot added or deleted (its own manifest entries of status 1, 2, read from the manifests of
       that snapshot: not all_entries, which reads every manifest of the table's history) with the units of their
-      arrival bounds: (version, lower, upper); a delete file has no bounds of the column (lower none). -#}
+      arrival bounds: (version, lower, upper, content, nulls); a delete file (content 1, 2) has no bounds of the
+      column (lower none), nor has a data file of NULL arrivals only (nulls) or one written without the column's
+      metrics. -#}
   {%- set metric = 'readable_metrics.' ~ dbt_inc_join._quote(arrival) -%}
   {%- set parts = [] -%}
   {%- for snapshot in snapshots -%}
     {%- do parts.append("SELECT '" ~ snapshot ~ "' AS version, "
                         ~ dbt_inc_join._unit_of_text_sql(metric ~ '.lower_bound', time_uom) ~ " AS lower, "
-                        ~ dbt_inc_join._unit_of_text_sql(metric ~ '.upper_bound', time_uom) ~ " AS upper FROM " ~ relation
+                        ~ dbt_inc_join._unit_of_text_sql(metric ~ '.upper_bound', time_uom) ~ " AS upper, "
+                        ~ "data_file.content AS content, coalesce(data_file.content = 0 AND " ~ metric
+                        ~ ".null_value_count = data_file.record_count, false) AS nulls FROM " ~ relation
                         ~ ".entries VERSION AS OF " ~ snapshot ~ " WHERE snapshot_id = " ~ snapshot ~ " AND status IN (1, 2)") -%}
   {%- endfor -%}
   {{ return(parts | join(' UNION ALL ')) }}
+{% endmacro %}
+
+{% macro _iceberg_entry_ranges(rows) %}
+  {#- The arrival ranges in _iceberg_entries_sql's rows: {'ranges': [{'lower', 'upper', 'version'}], 'unknown': why
+      a file's range cannot be told, or none}. A data file of NULL arrivals only changes no unit. -#}
+  {%- set ranges = [] -%}
+  {%- for row in rows -%}
+    {%- if row[1] is not none and row[2] is not none -%}
+      {%- do ranges.append({'lower': row[1], 'upper': row[2], 'version': row[0]}) -%}
+    {%- elif not (row | length > 4 and row[4] == true) -%}
+      {%- set what = 'a data file without the column\'s bounds (its metrics are not kept)' if row | length > 3 and row[3] == 0 else 'a delete file' -%}
+      {{ return({'ranges': ranges, 'unknown': 'does not give the arrival range of a file of snapshot ' ~ row[0] ~ ' (' ~ what ~ ')'}) }}
+    {%- endif -%}
+  {%- endfor -%}
+  {{ return({'ranges': ranges, 'unknown': none}) }}
 {% endmacro %}

@@ -99,9 +99,11 @@
       {#- removes without statistics: their ranges from the add actions that put the files there -#}
       {%- set added = run(dbt_inc_join._delta_adds_sql(location, log.unknown | map(attribute='path') | list, side.arrival, time_uom)) -%}
       {%- set known = {} -%}
-      {%- for row in added.rows if row[1] is not none -%}{%- do known.update({row[0]: row}) -%}{%- endfor -%}
+      {%- for row in added.rows if row[1] is not none or row[3] == true -%}{%- do known.update({row[0]: row}) -%}{%- endfor -%}
       {%- for file in log.unknown -%}
-        {%- if file.path in known -%}
+        {%- if file.path in known and known[file.path][1] is none -%}
+          {#- a file of NULL arrivals only: no unit changed -#}
+        {%- elif file.path in known -%}
           {%- do ranges.append({'lower': known[file.path][1], 'upper': known[file.path][2], 'version': file.version}) -%}
         {%- else -%}
           {{ return({'ranges': ranges, 'commits': log.commits, 'gone': 'does not give the arrival range of ' ~ file.path ~ ' (version ' ~ file.version ~ ')'}) }}
@@ -141,13 +143,8 @@
   {%- if not unread -%}
     {{ return({'ranges': ranges, 'commits': commits, 'gone': none}) }}
   {%- endif -%}
-  {%- for row in run(dbt_inc_join._iceberg_entries_sql(relation, unread, side.arrival, time_uom)).rows -%}
-    {%- if row[1] is none or row[2] is none -%}
-      {{ return({'ranges': ranges, 'commits': commits, 'gone': 'does not give the arrival range of a file of snapshot ' ~ row[0] ~ ' (a delete file)'}) }}
-    {%- endif -%}
-    {%- do ranges.append({'lower': row[1], 'upper': row[2], 'version': row[0]}) -%}
-  {%- endfor -%}
-  {{ return({'ranges': ranges, 'commits': commits, 'gone': none}) }}
+  {%- set entries = dbt_inc_join._iceberg_entry_ranges(run(dbt_inc_join._iceberg_entries_sql(relation, unread, side.arrival, time_uom)).rows) -%}
+  {{ return({'ranges': ranges + entries.ranges, 'commits': commits, 'gone': entries.unknown}) }}
 {% endmacro %}
 
 {% macro _log_restated(run, target, window, sides, previous, queried, recorded) %}

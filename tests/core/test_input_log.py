@@ -285,6 +285,50 @@ def test_a_snapshot_s_own_manifests_give_its_units_only_when_they_hold_exactly_i
     assert render("_iceberg_manifest_ranges", {"version": "8", "files": ["0", None, None, None]}, own, field) == []
 
 
+def test_a_file_of_null_arrivals_only_changes_no_unit_and_leaves_the_log_whole():
+    """A row whose arrival is NULL is in no unit (spec §2): a file holding only such rows, added or removed, names
+    no range, and the log stays whole, so a restatement in the same interval is still found. A file whose range
+    cannot be told (a delete file, a data file without the column's metrics) still makes the log unusable."""
+    rows = [
+        (7, "commit", "2025-03-09 10:00:00", "WRITE", None, None, None, False),
+        (7, "add", None, None, "RecDate=__HIVE_DEFAULT_PARTITION__/part-1.parquet", None, None, True),
+        (8, "commit", "2025-03-09 11:00:00", "DELETE", None, None, None, False),
+        (8, "remove", None, None, "part-2.parquet", None, None, False),  # its range from the add that wrote it
+        (8, "add", None, None, "part-3.parquet", D(1), D(2), False),
+    ]
+    found = render("_delta_changes_of", rows, "6", "8")
+    assert found["ranges"] == [{"lower": D(1), "upper": D(2), "version": 8}]
+    assert found["unknown"] == [{"path": "part-2.parquet", "version": 8}]
+    text = render("_delta_log_sql", "file:/w/t", "6", "8", "RecDate", "day")
+    assert "$.nullCount[\\'RecDate\\']') = get_json_object(" in text and text.count(" AS nulls") == 1
+    assert " AS nulls" in render("_delta_adds_sql", "file:/w/t", ["part-2.parquet"], "RecDate", "day")
+
+    entries = [("11", D(3), D(3), 0, False), ("11", None, None, 0, True), ("12", D(1), D(1), 0, False)]
+    assert render("_iceberg_entry_ranges", entries) == {
+        "ranges": [{"lower": D(3), "upper": D(3), "version": "11"}, {"lower": D(1), "upper": D(1), "version": "12"}],
+        "unknown": None,
+    }
+    for content, why in ((1, "a delete file"), (0, "a data file without the column's bounds")):
+        found = render("_iceberg_entry_ranges", [entries[0], ("12", None, None, content, False)])
+        assert found["unknown"].startswith(f"does not give the arrival range of a file of snapshot 12 ({why}"), found
+    text = render("_iceberg_entries_sql", "s.t", ["11"], "RecDate", "day")
+    assert "readable_metrics.`RecDate`.null_value_count = data_file.record_count" in text
+
+    # a snapshot's own manifest of the NULL arrival partition only: Iceberg shows its bounds as 'null' (to_json
+    # would leave a null out)
+    field = {"spec": 3, "index": 1}
+    dated = manifest("7", "2025-03-01", "2025-03-01", 0, 1)
+    snapshot = {"version": "7", "files": ["1", "1", None, None]}
+    for summary in ({"contains_null": True, "lower_bound": "null", "upper_bound": "null"}, {"contains_null": True}):
+        nulls = [*manifest("7", "", "")[:7], json.dumps([{"lower_bound": "0", "upper_bound": "3"}, summary])]
+        assert render("_iceberg_manifest_ranges", snapshot, [nulls, dated], field) == [
+            {"lower": "2025-03-01 00:00:00", "upper": "2025-03-01 00:00:00", "version": "7"}
+        ]
+    # a bound left out without NULLs is not told: its entries tell
+    unbounded = [*nulls[:7], json.dumps([{}, {"contains_null": False}])]
+    assert render("_iceberg_manifest_ranges", snapshot, [unbounded, dated], field) is None
+
+
 def test_candidate_ranges_are_clipped_to_what_was_read_before_the_read_range_and_merged():
     ranges = [{"lower": D(5), "upper": D(7), "version": 3}, {"lower": D(1), "upper": D(2), "version": 2},
               {"lower": D(2), "upper": D(3), "version": 4}, {"lower": D(9), "upper": D(9), "version": 5}]  # fmt: skip

@@ -224,6 +224,9 @@ def test_restatements_older_than_every_read_range_are_read_from_the_log(spark, p
     compact(spark, chosen, "b")
     load(spark, data, day(7), day(8))
     spark.sql(f"INSERT INTO inc_join_it.restated_a VALUES (9002, 7.00, DATE'{day(1)}')")  # stamped with an old arrival
+    # rows of no unit (a NULL arrival, spec §2), in a partitioned and an unpartitioned input: the logs stay whole
+    spark.sql("INSERT INTO inc_join_it.restated_a VALUES (9003, 1.00, NULL)")
+    spark.sql("INSERT INTO inc_join_it.restated_b VALUES (9004, 9004, NULL)")
 
     # the audit of the first run's days 1-2 (spec §17): the table holds what one run over the inputs as that run
     # read them gives, and no longer what the inputs give now
