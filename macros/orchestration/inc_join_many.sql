@@ -61,11 +61,12 @@
   {%- set check = dbt_inc_join._check_restated(window, sides, reaches, on_restated, horizon) -%}
   {%- set redo = dbt_inc_join._redo_of(check, window) -%}
   {%- if redo is not none -%}
-    {%- set versions = window.input_versions -%}
+    {#- the redo's window counts no rows: the new rows of A the run's own window counted decide its open state -#}
+    {%- set versions, counted = window.input_versions, window.get('a_rows') -%}
     {%- set window = dbt_inc_join._resolve_window(a, first.relation, a_columns, first.b_columns, first.params.inc_cols,
                                               time_uom, 'left', arguments.output_window_start,
                                               arguments.output_window_end, max_window_units, more, names, redo) -%}
-    {%- do window.update({'input_versions': versions}) -%}
+    {%- do window.update({'input_versions': versions, 'a_rows': counted}) -%}
   {%- endif -%}
   {%- set restated = dbt_inc_join._restated_record(check, window, sides, reaches, first.params.inc_col) -%}
   {#- the open state (spec §18): what the run reads of the state, and the statement that writes it after -#}

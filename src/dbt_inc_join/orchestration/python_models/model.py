@@ -113,7 +113,8 @@ def _restated_run(dbt: Any, port: Any, window: dict[str, Any], frames: dict[str,
     check = port("_check_restated", window, sides, reaches, mode, horizon)
     redo = port("_redo_of", check, window)
     if redo is not None:
-        window = {**resolve(redo), **known}
+        # the redo's window counts no rows: the new rows of A the run's own window counted decide its open state
+        window = {**resolve(redo), **known, "a_rows": window.get("a_rows")}
     recorded = port("_restated_record", check, window, sides, reaches, inc_col)
     if recorded.get("fingerprints"):
         loaded = [{"name": side["name"], "relation": str(table), "arrival": side["arrival"]} for side in sides
