@@ -38,10 +38,19 @@
   {{ return(false) }}
 {% endmacro %}
 
+{% macro _records_runs() %}
+  {#- Whether this model records its runs: by its own post-hooks, or, in a microbatch batch before the last (dbt
+      leaves the post-hooks out of those), by the model's as dbt's graph holds them. -#}
+  {%- if model is not defined or model is none -%}{{ return(false) }}{%- endif -%}
+  {%- if dbt_inc_join._has_record_hook(model) -%}{{ return(true) }}{%- endif -%}
+  {%- set nodes = graph.get('nodes') if graph is defined and graph is mapping else none -%}
+  {{ return(nodes is mapping and model.unique_id in nodes and dbt_inc_join._has_record_hook(nodes[model.unique_id])) }}
+{% endmacro %}
+
 {% macro _ledger_for_this_model() %}
   {#- The ledger relation when this model records its runs, else none; a clear error when the hook is there
       but the ledger model is disabled. -#}
-  {%- if model is not defined or model is none or not dbt_inc_join._has_record_hook(model) -%}
+  {%- if not dbt_inc_join._records_runs() -%}
     {{ return(none) }}
   {%- endif -%}
   {%- set ledger = dbt_inc_join._ledger_relation() -%}

@@ -153,7 +153,7 @@
                        'pending': dbt_inc_join._pending_units(found, outstanding)}) -%}
   {%- if check.pending and mode != 'redo' -%}
     {%- set message = dbt_inc_join._restated_message(this, model.name, check.pending, time_uom, mode, check.queried, horizon,
-                                                     logged.covered) -%}
+                                                     logged.covered, config.get('incremental_strategy') == 'microbatch') -%}
     {%- if mode == 'fail' -%}
       {{ exceptions.raise_compiler_error(message) }}
     {%- endif -%}

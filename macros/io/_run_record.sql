@@ -194,3 +194,19 @@ select
   {%- endif -%}
   {{ return(in_window) }}
 {% endmacro %}
+
+{% macro _record_every_batch() %}
+  {#- dbt runs a microbatch model's post-hooks after its last batch only, so record_run would record that batch
+      alone: in a model whose own post-hooks record its runs, the batch's writer (create_table_as.sql, inside the
+      materialization) adds record_run to the hooks the materialization runs after this batch's commit. -#}
+  {%- if config.get('incremental_strategy') != 'microbatch' or post_hooks is not defined or model is not defined -%}
+    {{ return(none) }}
+  {%- endif -%}
+  {%- set hooks = namespace(present=false) -%}
+  {%- for hook in post_hooks if 'record_run' in (hook.get('sql') or '') -%}
+    {%- set hooks.present = true -%}
+  {%- endfor -%}
+  {%- if not hooks.present and dbt_inc_join._records_runs() -%}
+    {%- do post_hooks.append({'sql': '{{ dbt_inc_join.record_run() }}', 'transaction': true}) -%}
+  {%- endif -%}
+{% endmacro %}

@@ -276,6 +276,9 @@
   {%- if strategy not in ['insert_overwrite', 'merge'] -%}
     {{ exceptions.raise_compiler_error("inc_join: " ~ parameter ~ " needs incremental_strategy='insert_overwrite' (or 'merge' on Delta and Iceberg; got "
        ~ dbt_inc_join._repr(strategy) ~ "): a redo replaces the table's rows from the restated unit on; any "
-       ~ "other strategy would keep the rows it replaces, or write them twice.") }}
+       ~ "other strategy would keep the rows it replaces, or write them twice."
+       ~ (" A microbatch model is repaired by running its batches again from that unit (dbt run --select <model> "
+          ~ "--event-time-start <unit> --event-time-end <after the last batch>), and the models that read it then with "
+          ~ "the redo." if strategy == 'microbatch' else '')) }}
   {%- endif -%}
 {% endmacro %}

@@ -77,12 +77,22 @@
   {{ return("dbt run --select " ~ model_name ~ "+ --vars '{" ~ settings ~ "}'") }}
 {% endmacro %}
 
-{% macro _restated_message(target, model_name, restated, time_uom, mode, checked, horizon, logged=[]) %}
+{% macro _batches_command(model_name, start, end, time_uom) %}
+  {#- A microbatch model's repair: its batches run again from `start` to `end` (unit texts, both included), then
+      the models that read it redone from there (a redo cannot move a batch's bounds). -#}
+  {%- set form = '%Y-%m-%d' if time_uom == 'day' else '%Y-%m-%dT%H:%M:%S' -%}
+  {%- set after = dbt_inc_join._shift_value(dbt_inc_join._parse_text_value(end, time_uom), 1, time_uom) -%}
+  {{ return(['dbt run --select ' ~ model_name ~ ' --event-time-start ' ~ dbt_inc_join._parse_text_value(start, time_uom).strftime(form)
+             ~ ' --event-time-end ' ~ after.strftime(form),
+             'dbt run --select ' ~ model_name ~ '+ --exclude ' ~ model_name ~ " --vars '{inc_join_on_restated_input: redo}'"]) }}
+{% endmacro %}
+
+{% macro _restated_message(target, model_name, restated, time_uom, mode, checked, horizon, logged=[], batches=false) %}
   {#- The warning (mode warn) or the error (mode fail) of a run with restated units not yet redone, one field a
       line, sized for a terminal: what it found (the first _listed_units units, one a line, then how many more
       and where all are listed), what it compared (checked: {input: [lower, upper]}; logged: the inputs whose
       older units it checked from their logs), and, on a line of its own, the one command that repairs the
-      table and the models that read it. -#}
+      table and the models that read it (batches: a microbatch model's two, _batches_command). -#}
   {%- set older = dbt_inc_join._older_inputs(restated, checked, logged) -%}
   {%- set others = checked.keys() | reject('in', logged) | list | sort -%}
   {%- if not logged -%}
@@ -113,7 +123,13 @@
   {%- do lines.append('The table differs from one run over the current inputs from '
                       ~ dbt_inc_join._unit_label(restated[0].unit, time_uom) ~ ' on at least (on_restated_input=' ~ mode
                       ~ ': ' ~ done ~ ').') -%}
-  {%- if older -%}
+  {%- if batches -%}
+    {%- set uppers = checked.values() | map(attribute=1) | select | list -%}
+    {%- do lines.append('Run its batches again from the earliest restated unit, then redo the models that read it, with:') -%}
+    {%- for command in dbt_inc_join._batches_command(model_name, restated[0].unit, (uppers | max) if uppers else restated[-1].unit, time_uom) -%}
+      {%- do lines.append('  ' ~ command) -%}
+    {%- endfor -%}
+  {%- elif older -%}
     {%- set wider = dbt_inc_join._wider_horizon(horizon, time_uom) -%}
     {%- do lines.append('The earliest compared unit of ' ~ older | join(' and ') ~ ' is restated, so older units may be'
                         ~ ' restated too. Compare ' ~ wider ~ ' more units, and redo it and the models that read it'

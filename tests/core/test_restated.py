@@ -229,6 +229,15 @@ def test_modes_and_their_messages():
         "  dbt run --select m+ --vars '{inc_join_on_restated_input: redo, inc_join_restated_horizon: 60}'"
     )
     assert "Compare 48 more units" in restated_message("db.m", "m", at_start, TimeUnit.HOUR, "warn", checked, 0)
+    # a microbatch model cannot be redone (a batch keeps its bounds): its batches run again, then what reads it
+    batches = render("_restated_message", "db.m", "m", restated, "day", "warn", checked, 0, [], True).split("\n")
+    assert batches[-3:] == [
+        "Run its batches again from the earliest restated unit, then redo the models that read it, with:",
+        "  dbt run --select m --event-time-start 2025-03-06 --event-time-end 2025-03-09",
+        "  dbt run --select m+ --exclude m --vars '{inc_join_on_restated_input: redo}'",
+    ]
+    hourly = render("_restated_message", "db.m", "m", at_start, "hour", "warn", checked, 0, [], True)
+    assert "--event-time-start 2025-03-03T00:00:00 --event-time-end 2025-03-08T01:00:00\n" in hourly
     # b's older units checked from its log (spec §17): no wider horizon to suggest, and the message says so
     logged = restated_message("db.m", "m", at_start, TimeUnit.HOUR, "warn", checked, 30, ["b"])
     assert "units before those were checked from the logs of b, not compared for a.\n" in logged

@@ -195,6 +195,25 @@ def test_daily_runs_with_four_threads_ledger_and_tables_agree(spark, project):
         assert rows(table, sorted(table.columns)) == rows(expected, sorted(table.columns)), model
 
 
+def test_each_batch_of_a_microbatch_run_is_recorded(spark, project):
+    """spec §13: dbt runs a microbatch model's post-hooks after its last batch only; the batches before it are
+    recorded all the same (the batch's writer adds record_run to its own hooks). A run of three batches leaves
+    three records that tile them, each with its batch's rows, and each table (SQL and Python models) equals the
+    core over those days."""
+    first, days = LONG_FIRST_DAY, 3
+    project.invoke("run", "--select", "+tag:long_microbatch", "dbt_inc_join_runs", "--event-time-start", str(first),
+                   "--event-time-end", str(first + timedelta(days=days)), "--quiet",
+                   today=first + timedelta(days=LONG_DAYS - 1))  # fmt: skip
+    batches = [first + timedelta(days=i) for i in range(days)]
+    expected = long_reference(spark, "left").where(f"RecDate <= DATE'{batches[-1]}'")
+    for model in ("long_microbatch", "long_microbatch_py"):
+        runs = ledger_rows(spark.table(LEDGER), f"inc_join_it.{model}")
+        assert [(r.window_start.date(), r.window_end.date()) for r in runs] == [(d, d) for d in batches], model
+        table = project.table(model)
+        assert_ledger_agrees(table, runs, first, batches[-1])
+        assert rows(table, sorted(table.columns)) == rows(expected, sorted(table.columns)), model
+
+
 @pytest.mark.parametrize("model", [pytest.param("long_chunked", marks=pytest.mark.matrix), "long_chunked_py"])
 def test_a_chunked_first_run_equals_the_one_shot_table(spark, project, model):
     """123 days of history (how = full: B's rows from 3 days before A's first) with max_window_units = 31: four
