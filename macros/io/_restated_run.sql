@@ -151,9 +151,16 @@
   {#- a run with no window (nothing new yet) still acts on the units found earlier and not redone -#}
   {%- do check.update({'restated': found | sort(attribute='input') | sort(attribute='unit'),
                        'pending': dbt_inc_join._pending_units(found, outstanding)}) -%}
-  {%- if check.pending and mode != 'redo' -%}
-    {%- set message = dbt_inc_join._restated_message(this, model.name, check.pending, time_uom, mode, check.queried, horizon,
-                                                     logged.covered, config.get('incremental_strategy') == 'microbatch') -%}
+  {%- set batches = config.get('incremental_strategy') == 'microbatch' -%}
+  {%- set named = check.pending -%}
+  {%- if batches and window.start is not none -%}
+    {#- a microbatch run re-does every unit from its batch on (a repair runs the batches again from the restated
+        unit): it names only those before -#}
+    {%- set named = named | selectattr('unit', 'lt', dbt_inc_join._unit_text(window.start)) | list -%}
+  {%- endif -%}
+  {%- if named and mode != 'redo' -%}
+    {%- set message = dbt_inc_join._restated_message(this, model.name, named, time_uom, mode, check.queried, horizon,
+                                                     logged.covered, batches) -%}
     {%- if mode == 'fail' -%}
       {{ exceptions.raise_compiler_error(message) }}
     {%- endif -%}

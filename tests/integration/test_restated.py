@@ -485,6 +485,44 @@ def outstanding_units(spark, model: str) -> list[str]:
     return list(found[0][0]) if found else []
 
 
+def test_a_microbatch_model_is_repaired_by_the_commands_its_warning_gives(spark, project):
+    """A microbatch model records each batch (spec §13). A B row deleted from a unit its next batch reads is named,
+    with the two commands that repair the model (a batch keeps its bounds, so no redo): its batches again from the
+    restated unit, then a redo of the models that read it. The first names nothing it re-does itself, even with
+    on_restated_input=fail, and the table then equals one run over the current inputs, nothing outstanding."""
+    inputs = Inputs(spark)
+    inputs.write(day(6))
+
+    def batches(first: int, last: int) -> list[str]:
+        return ["--event-time-start", str(day(first)), "--event-time-end", str(day(last + 1))]
+
+    run(project, day(6), "restated_microbatch", "dbt_inc_join_model_status", *batches(1, 6), full_refresh=True)
+    records = spark.table(LEDGER).where("relation = 'inc_join_it.restated_microbatch'").orderBy("finished_at").collect()
+    table_id = records[-1].table_id
+    windows = [(r.window_start.date(), r.window_end.date()) for r in records if r.table_id == table_id]
+    assert windows == [(day(n), day(n)) for n in range(1, 7)], windows
+    # a payment of day 3 deleted: in the day-7 batch's read range of B (from day 7 - 4 - 2)
+    deleted = next(r for r in inputs.data["b"] if r[-1] == day(3))
+    inputs.data["b"].remove(deleted)
+    inputs.write(day(7))
+    warnings: list[str] = []
+    run(project, day(7), "restated_microbatch", *batches(7, 7), callbacks=[warnings_into(warnings)])
+    (message,) = [w for w in warnings if "inputs changed after a committed run read them" in w]
+    assert f"  b {day(3)} (rows " in message, message
+    first, downstream = message.split("\n")[-2:]
+    assert first == f"  dbt run --select restated_microbatch --event-time-start {day(3)} --event-time-end {day(8)}"
+    assert downstream == ("  dbt run --select restated_microbatch+ --exclude restated_microbatch --vars "
+                          "'{inc_join_on_restated_input: redo}'")  # fmt: skip
+    assert outstanding_units(spark, "restated_microbatch") == [f"b {day(3)}"]
+    # the first command, as given, with fail: its batches re-do day 3 on, so nothing stops them
+    warnings.clear()
+    run(project, day(7), "restated_microbatch", *batches(3, 7), callbacks=[warnings_into(warnings)],
+        inc_join_on_restated_input="fail")  # fmt: skip
+    assert not [w for w in warnings if "inputs changed after a committed run read them" in w], warnings
+    assert_equal(project, "restated_microbatch", left_reference(inputs).where(f"RecDate <= DATE'{day(7)}'"))
+    assert outstanding_units(spark, "restated_microbatch") == []
+
+
 @pytest.mark.matrix  # its steps run in make test: hourly units: the same macros as days
 def test_hours_redelivered_are_named_listed_and_repaired_by_the_command_given(spark, project):
     """Hourly units over views, look-back 1 h, waiting 30 h, restated_horizon 48, daily runs of days 5-8.
