@@ -265,6 +265,12 @@ def test_an_empty_input_holds_every_row_back_until_an_end_is_declared(spark):
             "row: use partner='first' or 'last', or aggregate.",
         ),
         (
+            lambda i: i[0].update(partner="firts"),
+            ValueError,
+            "inc_join_many: input 'fin': partner='firts' is not one of the values an input takes; inc_join_many gives "
+            "one row per A row: use partner='first' or 'last', or aggregate.",
+        ),
+        (
             lambda i: i[1].update(join_cols={"k": "key"}),
             ValueError,
             "inc_join_many: input 'sepa': join_cols column 'key' is missing from input 'sepa'; its columns are 'id', "
@@ -322,6 +328,7 @@ def test_an_empty_input_holds_every_row_back_until_an_end_is_declared(spark):
         "same-name",
         "no-window",
         "partner-all",
+        "partner-misspelled",
         "mapping-missing-column",
         "arrival-not-a-time",
         "cond-alias",
