@@ -322,7 +322,7 @@ CASES = (
     Case("bad_batch_finer_than_unit", model="bad_batch_finer_than_unit", compiled=True, message="batch_size='hour' "
          "is finer than time_uom='day'; a batch must cover whole units: use batch_size 'day' or coarser, or a "
          "finer time_uom."),
-    # an argument name the table does not know (Python raises its own TypeError for an unknown keyword)
+    # an argument name the table does not know (the Python functions: tests/core/test_validation.py)
     Case("unknown-argument", model="bad_unknown_argument", message="unknown argument 'look_back'; accepted "
          "arguments: a, b, join_cols, inc_col, how, look_back_time, max_waiting_time, output_window_start, "
          "output_window_end, time_uom, enforce_sliding_join_window, include_waiting, output_select, suffixes, "

@@ -21,7 +21,7 @@
   {%- endfor -%}
   {%- for name, value in keywords.items() -%}
     {%- if execute and name not in arguments -%}
-      {{ exceptions.raise_compiler_error(entry ~ ": unknown argument '" ~ name ~ "'; accepted arguments: " ~ accepted | join(', ') ~ '.') }}
+      {{ exceptions.raise_compiler_error(dbt_inc_join._unknown_argument_message(entry, name, accepted)) }}
     {%- endif -%}
     {%- if execute and name in (rows[:positional | length] | map(attribute='name') | list) -%}
       {{ exceptions.raise_compiler_error(entry ~ ": argument '" ~ name ~ "' given twice, by position and by name.") }}
@@ -29,6 +29,15 @@
     {%- do arguments.update({name: value}) -%}
   {%- endfor -%}
   {{ return(arguments) }}
+{% endmacro %}
+
+{% macro _unknown_argument_message(entry, name, accepted, spelling='sql') %}
+  {#- An argument of a name the public macro or Python function `entry` does not take: its accepted names, and
+      the nearest one when a typo away (_missing_column_hint). -#}
+  {%- set known = [] -%}
+  {%- for argument in accepted -%}{%- do known.append({'name': argument}) -%}{%- endfor -%}
+  {{ return(entry ~ ": unknown argument '" ~ name ~ "'; accepted arguments: " ~ accepted | join(', ') ~ '.'
+            ~ dbt_inc_join._missing_column_hint(known, name, 'argument', spelling)) }}
 {% endmacro %}
 
 {% macro _argument(name) %}

@@ -54,7 +54,14 @@ def __getattr__(name: str) -> Any:
         from importlib import import_module
 
         module, attribute = _LAZY[name]
-        return getattr(import_module(f"{__name__}.{module}"), attribute)
+        found = getattr(import_module(f"{__name__}.{module}"), attribute)
+        if name.islower():
+            # a public function: a keyword it does not take gets the package's message, as a SQL macro's call does
+            from .plan.validation import known_keywords
+
+            found = known_keywords(name, found)
+        globals()[name] = found
+        return found
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

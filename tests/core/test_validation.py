@@ -157,3 +157,20 @@ def test_an_arrival_column_left_at_its_default_is_named_in_the_message(frames):
         "'amount', 'key_text', 'key_day', 'key_map'. inc_col names the arrival column, 'RecDate' unless given: e.g. "
         "inc_col='load_date'."
     )
+
+
+def test_a_keyword_a_function_does_not_take_gets_the_package_s_message_with_the_nearest_name():
+    """As a SQL macro's call says it (_unknown_argument_message), before anything runs: no DataFrame needed."""
+    from dbt_inc_join import inc_join_many
+
+    with pytest.raises(TypeError) as caught:
+        inc_join(None, None, join_cols="k", look_back_tim=1)
+    text = str(caught.value)
+    assert text.startswith("inc_join: unknown argument 'look_back_tim'; accepted arguments: df_a, df_b, join_cols, ")
+    assert text.endswith(", join_cond. Did you mean 'look_back_time'?"), text
+    with pytest.raises(TypeError) as caught:
+        inc_join_many(None, [], windows=1)
+    assert str(caught.value) == (
+        "inc_join_many: unknown argument 'windows'; accepted arguments: a, inputs, output_window_start, "
+        "output_window_end, time_uom, include_waiting, output_select."
+    )

@@ -8,7 +8,10 @@ No data is read.
 
 from __future__ import annotations
 
+import functools
+import inspect
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -151,3 +154,22 @@ def join_condition(text: str, df_a: DataFrame, df_b: DataFrame, case_sensitive: 
     else:
         checked("_join_cond_verdict", condition, None, schema.fields[0].dataType.simpleString())
     return condition
+
+
+def known_keywords(entry: str, func: Callable[..., Any]) -> Callable[..., Any]:
+    """``func`` raising the package's message for a keyword it does not take (the macro
+    ``_unknown_argument_message``, as a SQL macro's call says it), before anything runs, instead of Python's."""
+    parameters = inspect.signature(func).parameters
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values()):
+        return func
+    named = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    accepted = [name for name, p in parameters.items() if p.kind in named]
+
+    @functools.wraps(func)
+    def checked(*args: Any, **kwargs: Any) -> Any:
+        unknown = [name for name in kwargs if name not in accepted]
+        if unknown:
+            raise TypeError(render("_unknown_argument_message", entry, unknown[0], accepted, "python"))
+        return func(*args, **kwargs)
+
+    return checked
