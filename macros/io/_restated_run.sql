@@ -151,7 +151,7 @@
   {#- a run with no window (nothing new yet) still acts on the units found earlier and not redone -#}
   {%- do check.update({'restated': found | sort(attribute='input') | sort(attribute='unit'),
                        'pending': dbt_inc_join._pending_units(found, outstanding)}) -%}
-  {%- set batches = config.get('incremental_strategy') == 'microbatch' -%}
+  {%- set batches = config is defined and config.get('incremental_strategy') == 'microbatch' -%}
   {%- set named = check.pending -%}
   {%- if batches and window.start is not none -%}
     {#- a microbatch run re-does every unit from its batch on (a repair runs the batches again from the restated
