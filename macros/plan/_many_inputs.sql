@@ -53,7 +53,7 @@
     {%- endif -%}
     {%- set partner = spec.get('partner') -%}
     {%- set aggregated = spec.get('aggregate') is not none -%}
-    {%- if partner == 'all' or (partner is not none and aggregated) or (partner is string and partner not in ['first', 'last']) -%}
+    {%- if (partner is not none and aggregated) or (partner is string and partner not in ['first', 'last']) -%}
       {#- the one-row-per-A values only: inc_join's own list (all, first, last) would offer 'all' -#}
       {%- set why = ' is not one row per A row' if partner == 'all' or aggregated else ' is not one of the values an input takes' -%}
       {{ dbt_inc_join._fail_many('input ' ~ dbt_inc_join._q(name, spelling) ~ ': partner=' ~ dbt_inc_join._q(partner, spelling)

@@ -166,10 +166,10 @@ def known_keywords(entry: str, func: Callable[..., Any]) -> Callable[..., Any]:
     accepted = [name for name, p in parameters.items() if p.kind in named]
 
     @functools.wraps(func)
-    def checked(*args: Any, **kwargs: Any) -> Any:
+    def guarded(*args: Any, **kwargs: Any) -> Any:
         unknown = [name for name in kwargs if name not in accepted]
         if unknown:
             raise TypeError(render("_unknown_argument_message", entry, unknown[0], accepted, "python"))
         return func(*args, **kwargs)
 
-    return checked
+    return guarded
