@@ -254,7 +254,7 @@ _inc_join_window as (
   {%- for name in names -%}
     {%- do listed.append('max ' ~ name ~ ' ' ~ (maxima[loop.index0] or 'none')) -%}
   {%- endfor -%}
-  {{ return('min(' ~ listed | join(', ') ~ '), held back by ' ~ dbt_inc_join._watermark_holders(names, maxima) | join(' and ')) }}
+  {{ return('min(' ~ listed | join(', ') ~ '), held back by ' ~ dbt_inc_join._in_words(dbt_inc_join._watermark_holders(names, maxima))) }}
 {% endmacro %}
 
 {% macro _watermark_holders(names, maxima) %}

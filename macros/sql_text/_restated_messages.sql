@@ -100,8 +100,8 @@
   {%- elif not others -%}
     {%- set before = "units before those were checked from the inputs' logs" -%}
   {%- else -%}
-    {%- set before = 'units before those were checked from the logs of ' ~ logged | sort | join(' and ')
-                     ~ ', not compared for ' ~ others | join(' and ') -%}
+    {%- set before = 'units before those were checked from the logs of ' ~ dbt_inc_join._in_words(logged | sort)
+                     ~ ', not compared for ' ~ dbt_inc_join._in_words(others) -%}
   {%- endif -%}
   {%- set done = 'written as usual, unless dbt stops on warnings (--warn-error)' if mode == 'warn' else 'nothing was written' -%}
   {%- set parts = dbt_inc_join._restated_parts(restated, time_uom) -%}
@@ -131,7 +131,7 @@
     {%- endfor -%}
   {%- elif older -%}
     {%- set wider = dbt_inc_join._wider_horizon(horizon, time_uom) -%}
-    {%- do lines.append('The earliest compared unit of ' ~ older | join(' and ') ~ ' is restated, so older units may be'
+    {%- do lines.append('The earliest compared unit of ' ~ dbt_inc_join._in_words(older) ~ ' is restated, so older units may be'
                         ~ ' restated too. Compare ' ~ wider ~ ' more units, and redo it and the models that read it'
                         ~ ' from the earliest restated unit, with:') -%}
     {%- do lines.append('  ' ~ dbt_inc_join._redo_command(model_name, wider)) -%}

@@ -64,6 +64,12 @@
   {{- return(quoted | join(', ')) -}}
 {% endmacro %}
 
+{% macro _in_words(items) %}
+  {#- Items as a sentence lists them: 'a', 'a and b', 'a, b and c'. -#}
+  {%- set items = items | list -%}
+  {{- return(items | join if items | length < 2 else items[:-1] | join(', ') ~ ' and ' ~ items[-1]) -}}
+{% endmacro %}
+
 {% macro _repeated_names(names, spelling='sql', once=false) %}
   {#- The names listed more than once, whatever the case, as a message lists them: sorted (Python: each once,
       by code point; Jinja: case-insensitively, each once when `once`). -#}

@@ -91,6 +91,8 @@ def test_a_many_run_names_each_input_and_the_one_that_holds_the_watermark():
     assert behind == "min(max a 2025-06-07, max pay 2025-06-05, max ship 2025-06-06), held back by pay"
     tied = named_watermark_text(["a", "pay", "ship"], [date(2025, 6, 6), date(2025, 6, 7), date(2025, 6, 6)])
     assert tied.endswith("held back by a and ship")
+    three = named_watermark_text(["a", "pay", "ship"], [date(2025, 6, 6), date(2025, 6, 6), date(2025, 6, 6)])
+    assert three.endswith("held back by a, pay and ship")
 
 
 def test_an_end_without_a_watermark_names_the_inputs_that_have_no_arrival():
