@@ -33,11 +33,8 @@
 {% macro _check_aggregates(b, aggregates, b_names, spelling='sql') %}
   {#- Let Spark analyse each aggregate over b's schema (no data is read); a refusal names the output column. -#}
   {%- for pair in aggregates -%}
-    {%- set plan = run_query('EXPLAIN SELECT ' ~ dbt_inc_join._probe_select(pair[1]) | join(', ') ~ ' FROM ' ~ b ~ ' WHERE false') -%}
-    {%- set text = plan.columns[0].values() | join('\n') -%}
-    {%- set marker = 'Error occurred during query planning:' -%}
-    {%- if marker in text -%}
-      {%- set message = text.split(marker, 1)[1] | trim -%}
+    {%- set message = dbt_inc_join._explain_error(run_query('EXPLAIN SELECT ' ~ dbt_inc_join._probe_select(pair[1]) | join(', ') ~ ' FROM ' ~ b ~ ' WHERE false')) -%}
+    {%- if message is not none -%}
       {{ dbt_inc_join._fail(dbt_inc_join._probe_error(pair[0], pair[1], message, b_names, dbt_inc_join._word('b', spelling)), none, spelling) }}
     {%- endif -%}
   {%- endfor -%}

@@ -89,11 +89,9 @@
 {% macro _check_join_cond(condition, a_table, b_table, spelling='sql') %}
   {#- Let Spark analyse the condition over both inputs (no data is read): it must be boolean. -#}
   {%- set probe = dbt_inc_join._join_cond_probe(condition, a_table, b_table) -%}
-  {%- set plan = run_query('EXPLAIN ' ~ probe) -%}
-  {%- set text = plan.columns[0].values() | join('\n') -%}
-  {%- set marker = 'Error occurred during query planning:' -%}
-  {%- if marker in text -%}
-    {%- do dbt_inc_join._join_cond_verdict(condition, (text.split(marker, 1)[1] | trim).split('\n') | first,
+  {%- set refused = dbt_inc_join._explain_error(run_query('EXPLAIN ' ~ probe)) -%}
+  {%- if refused is not none -%}
+    {%- do dbt_inc_join._join_cond_verdict(condition, refused.split('\n') | first,
                                            spelling=spelling) -%}
   {%- endif -%}
   {%- do dbt_inc_join._join_cond_verdict(condition, none, run_query('DESCRIBE QUERY ' ~ probe).rows[0][1], spelling) -%}

@@ -5,7 +5,7 @@ mode per process. The pytest process holds the classic local SparkSession of the
 ``SparkSession.builder.remote(...)`` fails (SESSION_ALREADY_EXIST), and ``pyspark.sql.functions`` would build
 classic Columns for Connect DataFrames. The dbt CLI would be a separate process too, but pays Python, dbt and
 project loading on every call (10-13 s per `dbt run` here, against under 1 s for a dbtRunner call in this
-worker); the worker pays them once and keeps one Connect session.
+worker); the worker pays them once (each Python model run opens a Connect session of its own).
 
 Request: ``{"args": ["run", "--select", "..."], "today": "2025-01-03", "vars": {...}}``.
 Answer: ``{"success": true|false, "failure": "<dbt's message>", "seconds": 12.3, "spark": {...}}`` (``spark``:
@@ -25,17 +25,33 @@ from pathlib import Path
 PROJECT = Path(__file__).resolve().parents[2] / "integration_tests"
 
 
+CONNECT_PORTS: list[int] = []  # the server's Connect port, as each model run's session saw it
+
+
+def watch_connect_sessions() -> None:
+    """Record the port of the server behind each Spark Connect session a Python model's run opens (the helper
+    releases the session when the run ends, so the port is asked while it is open)."""
+    from dbt_inc_join.orchestration.python_models import connect
+
+    opened = connect.connect_session
+
+    def recorded(url: str):
+        session = opened(url)
+        CONNECT_PORTS.append(int(session.conf.get("spark.connect.grpc.binding.port")))
+        return session
+
+    connect.connect_session = recorded
+
+
 def spark_in_this_process() -> dict:
-    """Which pyspark sessions this process holds: Spark Connect ones (Python models), never a local JVM."""
+    """Which pyspark sessions this process held in the last request: Spark Connect ones (Python models), never a
+    local JVM."""
     classic = (
         "pyspark.core.context" in sys.modules
         and sys.modules["pyspark.core.context"].SparkContext._active_spark_context is not None
     )
-    connect_port = None
-    if "pyspark.sql.connect.session" in sys.modules:
-        session = sys.modules["pyspark.sql.connect.session"].SparkSession._get_default_session()
-        if session is not None:  # ask the server which Connect port it serves
-            connect_port = int(session.conf.get("spark.connect.grpc.binding.port"))
+    connect_port = CONNECT_PORTS[-1] if CONNECT_PORTS else None
+    CONNECT_PORTS.clear()
     return {"classic": classic, "connect_port": connect_port}
 
 
@@ -47,6 +63,7 @@ def main() -> int:
     from harness.local_dbt import LocalDbtProject, failure_text
 
     project = LocalDbtProject(PROJECT, Path(os.environ["INC_JOIN_STATE_DIR"]), target="thrift", write_json=False)
+    watch_connect_sessions()
     for line in sys.stdin:
         if not line.strip():
             continue

@@ -78,6 +78,12 @@ def test_model_code_errors_reach_dbt_as_one_message_for_both_helpers():
         with pytest.raises(DbtRuntimeError) as caught:
             run_model_code("    " + code, spark=None, name="model.p.m")
         assert sentence in str(caught.value) and "Traceback" not in str(caught.value), code
+    # a public function's unknown keyword: its message leads with the function's name
+    typo = "from dbt_inc_join import inc_join_model\ninc_join_model(None, None, None, look_back_tim=2)"
+    with pytest.raises(DbtRuntimeError) as unknown:
+        run_model_code("    " + typo, spark=None, name="model.p.m")
+    assert "inc_join_model: unknown argument 'look_back_tim'; accepted arguments: dbt, " in str(unknown.value)
+    assert "Did you mean 'look_back_time'?" in str(unknown.value) and "Traceback" not in str(unknown.value)
     with pytest.raises(DbtRuntimeError) as other:
         run_model_code("    spark.table('x')", spark=None, name="model.p.m")
     assert "Python model failed" in str(other.value) and "<dbt python model model.p.m>" in str(other.value)

@@ -184,3 +184,25 @@ def test_full_join_table_equals_the_brute_force_oracle(thrift_sql, pipeline):
     ]
     assert Counter(table) == Counter(expected)
     assert {r[4] for r in table} == {1, 2, 3, 4, 6}
+
+
+def test_each_python_model_run_sees_the_rows_loaded_before_it(thrift_sql, thrift_dbt, thrift_server, pipeline):
+    """A Python model's run in a long-lived dbt process (the worker, as dbtRunner in a scheduler) reads its inputs
+    as they are now: rows another session loaded after the model's last run are read by the next one. A Connect
+    session kept across runs kept the file listing of its first read of a plain parquet table, and the next run
+    stopped at the old watermark as if nothing had arrived."""
+    for side in ("a", "b"):
+        thrift_sql.query(f"DROP TABLE IF EXISTS {SCHEMA}.connect_fresh_{side}")
+        thrift_sql.query(f"CREATE TABLE {SCHEMA}.connect_fresh_{side} (TrxId INT, RecDate DATE) USING parquet")
+    enabled = {"inc_join_connect_fresh": True}
+    # day 1: A rows 1 and 2, B row 1 (A row 2 waits for its partner)
+    thrift_sql.query(f"INSERT INTO {SCHEMA}.connect_fresh_a VALUES (1, DATE'2025-02-01'), (2, DATE'2025-02-01')")
+    thrift_sql.query(f"INSERT INTO {SCHEMA}.connect_fresh_b VALUES (1, DATE'2025-02-01')")
+    thrift_dbt.invoke("run", "--select", "connect_fresh_py", vars=enabled)
+    # day 2, loaded through this test's own thrift session: A row 3, B rows for A rows 2 and 3
+    thrift_sql.query(f"INSERT INTO {SCHEMA}.connect_fresh_a VALUES (3, DATE'2025-02-02')")
+    thrift_sql.query(f"INSERT INTO {SCHEMA}.connect_fresh_b VALUES (2, DATE'2025-02-02'), (3, DATE'2025-02-02')")
+    answer = thrift_dbt.invoke("run", "--select", "connect_fresh_py", vars=enabled)
+    assert answer["spark"] == {"classic": False, "connect_port": thrift_server.connect_port}
+    placed = thrift_sql.query(f"SELECT TrxId, CAST(RecDate AS STRING) FROM {SCHEMA}.connect_fresh_py")
+    assert sorted(placed) == [(1, "2025-02-01"), (2, "2025-02-02"), (3, "2025-02-02")]

@@ -18,6 +18,11 @@ Another profile method can opt in per model with ``submission_method: spark_conn
 
 pyspark keeps one mode per process: a process that runs a classic (JVM) SparkSession cannot open a Connect
 session next to it, so run dbt with this helper in a process of its own (as the ``dbt`` command does).
+
+Each model run opens a Connect session of its own and releases it after: a server-side session caches the file
+listings of the tables it read, so a session kept for the life of a process (dbtRunner in a scheduler's worker)
+would not see rows another session loaded since, and would stop at an old watermark; a new one also survives a
+restart of the server. dbt's SQL statements get a new thrift session per connection the same way.
 """
 
 from __future__ import annotations
@@ -62,18 +67,18 @@ def connect_url(
 
 
 def connect_session(url: str):
-    """A Spark Connect session for ``url`` (one per URL and process, reused by every model)."""
+    """A new Spark Connect session of ``url``, for one model run (the caller stops it)."""
+    from pyspark import SparkContext
     from pyspark.sql import SparkSession
 
-    try:
-        return SparkSession.builder.remote(url).getOrCreate()
-    except Exception as error:
-        if "SESSION_ALREADY_EXIST" in str(error):
-            raise RuntimeError(
-                "inc_join: this process already runs a classic (JVM) SparkSession, and pyspark cannot open a "
-                f"Spark Connect session ({url}) next to it. Run dbt with this profile in a process of its own."
-            ) from error
-        raise
+    # create() skips the check getOrCreate makes (SESSION_ALREADY_EXIST), and would switch pyspark to Connect
+    # mode under a classic session
+    if SparkContext._active_spark_context is not None or SparkSession._instantiatedSession is not None:
+        raise RuntimeError(
+            "inc_join: this process already runs a classic (JVM) SparkSession, and pyspark cannot open a "
+            f"Spark Connect session ({url}) next to it. Run dbt with this profile in a process of its own."
+        )
+    return SparkSession.builder.remote(url).create()
 
 
 class SparkConnectHelper(BaseInProcessHelper):
@@ -100,3 +105,10 @@ class SparkConnectHelper(BaseInProcessHelper):
             raise DbtRuntimeError(
                 f"Python model {self.name}: no Spark Connect session at {self.url}: {error}"
             ) from error
+
+    def submit(self, compiled_code: str) -> Any:
+        session = self.spark_session()
+        try:
+            return self.run(compiled_code, session)
+        finally:
+            session.stop()  # releases the server's session and its cached listings

@@ -9,6 +9,7 @@ comes from. This module imports dbt (``PythonJobHelper``), never pyspark.
 
 from __future__ import annotations
 
+import re
 import traceback
 from typing import Any
 
@@ -33,7 +34,9 @@ def python_model_failure(error: BaseException) -> str:
     clear message), its argument checks' (``inc_join: ``, ``inc_join_many: ``) and every message of its macros
     (MacroError: a refused run, restated inputs with on_restated_input='fail'); anything else keeps its traceback
     for debugging the model's code."""
-    own = isinstance(error, (ValueError, TypeError)) and str(error).startswith(("inc_join: ", "inc_join_many: "))
+    # inc_join: and inc_join_many: lead the checks' messages; a public function's own name (inc_join_model:) an
+    # unknown keyword's
+    own = isinstance(error, (ValueError, TypeError)) and re.match(r"inc_join\w*: ", str(error)) is not None
     if own or isinstance(error, MacroError):
         return str(error)
     return f"Python model failed: {error}\n{traceback.format_exc()}"
@@ -80,8 +83,10 @@ class BaseInProcessHelper(PythonJobHelper):
         raise NotImplementedError("an inc_join submission helper says where its SparkSession comes from")
 
     def submit(self, compiled_code: str) -> Any:
-        run_model_code(compiled_code, self.spark_session(), self.name, self.shares_dbt_session)
-        return None
+        return self.run(compiled_code, self.spark_session())
+
+    def run(self, compiled_code: str, spark: Any) -> None:
+        run_model_code(compiled_code, spark, self.name, self.shares_dbt_session)
 
 
 def install_submission_helper(method: str, helper: type, profile_method: str) -> bool:
