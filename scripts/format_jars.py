@@ -18,6 +18,7 @@ import argparse
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -25,6 +26,7 @@ POM = REPO / "jars" / "pom.xml"
 # the groups whose jars a set keeps: each format's own, Hive's llap jar and Derby's network server
 OWN_GROUPS = "io.delta,org.apache.iceberg,org.apache.hive,org.apache.derby"
 FORMAT_SETS = {"delta": ("4.1", "3.5"), "iceberg": ("4.1", "3.5")}
+MANIFEST = "format_jars.txt"  # in the destination: the jars this script put there, which its next call replaces
 
 
 def set_name(table_format: str, spark: str) -> str:
@@ -42,21 +44,39 @@ def installed_spark_line() -> str | None:
 
 
 def fetch(profile: str, dest: Path) -> list[Path]:
-    """Copy one profile's jars into ``dest`` (emptied first) with Maven; return them, sorted."""
+    """Copy one profile's jars into ``dest`` with Maven; return them, sorted. Nothing else in ``dest`` is touched
+    but the jars an earlier call put there (listed in its MANIFEST), so a shared folder keeps its other files and
+    an older version of the set does not stay beside the new one."""
     if shutil.which("mvn") is None:
         raise SystemExit("format_jars: Maven (mvn) is required to fetch the jars; install it (e.g. apt install maven).")
-    if dest.exists():
-        shutil.rmtree(dest)
-    command = ["mvn", "--quiet", "--batch-mode", "-Dstyle.color=never", "-f", str(POM), "-P", profile]
-    command += ["dependency:copy-dependencies", f"-DincludeGroupIds={OWN_GROUPS}", f"-DoutputDirectory={dest}"]
-    done = subprocess.run(command, capture_output=True, text=True)
-    if done.returncode != 0:
-        output = done.stdout[-2000:] + done.stderr[-2000:]
-        raise SystemExit(f"format_jars: Maven failed for profile {profile}:\n{output}")
-    jars = sorted(dest.glob("*.jar"))
-    if not jars:
-        raise SystemExit(f"format_jars: profile {profile} of {POM} copied no jar into {dest}.")
-    return jars
+    with tempfile.TemporaryDirectory(prefix="format-jars-") as staging:
+        command = ["mvn", "--quiet", "--batch-mode", "-Dstyle.color=never", "-f", str(POM), "-P", profile]
+        command += ["dependency:copy-dependencies", f"-DincludeGroupIds={OWN_GROUPS}", f"-DoutputDirectory={staging}"]
+        done = subprocess.run(command, capture_output=True, text=True)
+        if done.returncode != 0:
+            output = done.stdout[-2000:] + done.stderr[-2000:]
+            raise SystemExit(f"format_jars: Maven failed for profile {profile}:\n{output}")
+        fetched = sorted(Path(staging).glob("*.jar"))
+        if not fetched:
+            raise SystemExit(f"format_jars: profile {profile} of {POM} copied no jar.")
+        dest.mkdir(parents=True, exist_ok=True)
+        names = [jar.name for jar in fetched]
+        for name in _earlier_jars(dest):
+            if name not in names:
+                (dest / name).unlink(missing_ok=True)
+        for jar in fetched:
+            shutil.copy2(jar, dest / jar.name)
+    (dest / MANIFEST).write_text("\n".join(names) + "\n", encoding="utf-8")
+    return [dest / name for name in names]
+
+
+def _earlier_jars(dest: Path) -> list[str]:
+    """The jars an earlier call copied into ``dest`` (its MANIFEST; plain names only)."""
+    manifest = dest / MANIFEST
+    if not manifest.is_file():
+        return []
+    names = manifest.read_text(encoding="utf-8").split()
+    return [name for name in names if name.endswith(".jar") and Path(name).name == name]
 
 
 def profile_line(jars: list[Path]) -> str:

@@ -76,6 +76,25 @@ def test_the_command_prints_one_spark_jars_line_of_the_set_it_fetched(tmp_path):
     assert all(name.startswith("delta-") for name in names)  # the format's own jars, not Spark's or Hadoop's
 
 
+def test_a_shared_destination_keeps_its_other_files_and_loses_the_older_set(tmp_path):
+    """--dest on a shared folder: the user's own files stay; the jars of the script's earlier call (its manifest)
+    that the new set does not hold are removed, so no older version stays beside the new one."""
+    dest = tmp_path / "shared"
+    dest.mkdir()
+    (dest / "my-other-lib.jar").write_text("mine")
+    (dest / "notes.txt").write_text("mine")
+    (dest / "delta-spark_4.1_2.13-0.0.1.jar").write_text("an older set")
+    (dest / "format_jars.txt").write_text("delta-spark_4.1_2.13-0.0.1.jar\n")
+    done = run_script("delta", "--spark", "4.1", "--dest", str(dest))
+    assert done.returncode == 0, done.stderr
+    listed = re.fullmatch(r'spark\.jars: "(.+)"', done.stdout.strip()).group(1).split(",")
+    assert all(Path(path).name.startswith("delta-") and Path(path).is_file() for path in listed)
+    assert (dest / "my-other-lib.jar").read_text() == "mine" and (dest / "notes.txt").read_text() == "mine"
+    assert not (dest / "delta-spark_4.1_2.13-0.0.1.jar").exists()
+    kept = sorted(path.name for path in dest.glob("*.jar"))
+    assert kept == sorted([Path(path).name for path in listed] + ["my-other-lib.jar"])
+
+
 def test_a_wrong_format_or_spark_line_is_refused_naming_the_parameter():
     done = run_script("hudi", "--spark", "4.1")
     assert done.returncode == 2 and "table_format must be one of delta, iceberg (got 'hudi')" in done.stderr
