@@ -109,8 +109,10 @@ def port_open(port: int, host: str = HOST) -> bool:
 
 
 def port_free(port: int) -> bool:
-    """Whether the server could bind 127.0.0.1:port (nothing listens there)."""
+    """Whether the server could bind 127.0.0.1:port (nothing listens there). As the JVM's servers do, the probe
+    binds with SO_REUSEADDR: the closed connections of a server just stopped (TIME_WAIT) do not hold the port."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             s.bind((HOST, port))
         except OSError:

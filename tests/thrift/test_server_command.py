@@ -53,6 +53,26 @@ def test_a_busy_port_is_refused_before_a_server_starts(thrift_server, tmp_path):
     assert not (tmp_path / "other" / "server.json").exists()
 
 
+def test_a_port_whose_closed_connections_wait_is_free():
+    """A server just stopped leaves its closed connections in TIME_WAIT on its port: a new server binds it (as the
+    JVM's do, with SO_REUSEADDR), so the check does not refuse a restart on the same port."""
+    import socket
+
+    from scripts.thrift_server import port_free
+
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as listener:
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the JVM's servers listen
+        listener.bind((HOST, 0))
+        listener.listen()
+        port = listener.getsockname()[1]
+        client = socket.create_connection((HOST, port))
+        accepted, _ = listener.accept()
+        assert not port_free(port)  # listening
+        accepted.close()  # the server's side closes first: its end of the connection waits (TIME_WAIT)
+        client.close()
+    assert port_free(port)
+
+
 @pytest.mark.parametrize(
     "options, message",
     [
