@@ -157,6 +157,15 @@ CASES = (
     Case("output_window_start-text", dict(output_window_start="yesterday"), ValueError,
          "output_window_start='yesterday' is not an ISO-8601 date or timestamp; use e.g. '2025-03-06' or "
          "'2025-03-06 10:00:00'.", "bad_start_text"),
+    Case("output_window_start-no-such-day", dict(output_window_start="2025-02-30"), ValueError,
+         "output_window_start='2025-02-30' is not a date or timestamp that exists (2025-02 has 28 days); use e.g. "
+         "'2025-03-06' or '2025-03-06 10:00:00'.", "bad_start_no_such_day"),
+    Case("output_window_end-no-such-month", dict(output_window_end="2025-13-01"), ValueError,
+         "output_window_end='2025-13-01' is not a date or timestamp that exists (no month 13); use e.g. "
+         "'2025-03-06' or '2025-03-06 10:00:00'."),
+    Case("output_window_end-no-such-hour", dict(output_window_end="2025-03-01 24:00"), ValueError,
+         "output_window_end='2025-03-01 24:00' is not a date or timestamp that exists (no hour 24); use e.g. "
+         "'2025-03-06' or '2025-03-06 10:00:00'."),
     Case("output_window_end-int", dict(output_window_end=20250306), TypeError,
          "output_window_end must be a date, a datetime or an ISO-8601 string such as '2025-03-06' or "
          "'2025-03-06 10:00:00' (got «int »20250306).", "bad_end_number"),

@@ -21,6 +21,11 @@
                             ~ " is not an ISO-8601 date or timestamp; use e.g. '2025-03-06' or '2025-03-06 10:00:00'.",
                             'bound_text', spelling) }}
     {%- endif -%}
+    {%- set impossible = dbt_inc_join._impossible_iso(text) -%}
+    {%- if impossible -%}
+      {{ dbt_inc_join._fail(parameter ~ '=' ~ dbt_inc_join._q(value, spelling) ~ ' is not a date or timestamp that exists ('
+                            ~ impossible ~ "); use e.g. '2025-03-06' or '2025-03-06 10:00:00'.", 'bound_text', spelling) }}
+    {%- endif -%}
     {%- if text | length == 10 -%}
       {%- set value = modules.datetime.date.fromisoformat(text) -%}
     {%- else -%}
@@ -35,6 +40,29 @@
     {%- set value = value.astimezone(zone).replace(tzinfo=none) -%}
   {%- endif -%}
   {{ return(dbt_inc_join._floor_value(value, time_uom)) }}
+{% endmacro %}
+
+{% macro _impossible_iso(text) %}
+  {#- Why an ISO-8601 text of the right shape names no instant (a month 13, a 30 February, an hour 24), or none. -#}
+  {%- set parts = modules.re.match('^(\\d{4})-(\\d{2})-(\\d{2})(?:[ T](\\d{2}):(\\d{2})(?::(\\d{2}))?)?', text) -%}
+  {%- set year, month, day = parts.group(1) | int, parts.group(2) | int, parts.group(3) | int -%}
+  {%- if year < 1 or month < 1 or month > 12 -%}
+    {{ return('no ' ~ ('year 0' if year < 1 else 'month ' ~ month)) }}
+  {%- endif -%}
+  {%- set days = 31 if month == 12 else (modules.datetime.date(year, month + 1, 1) - modules.datetime.timedelta(days=1)).day -%}
+  {%- if day < 1 or day > days -%}
+    {{ return('%04d-%02d has %d days' | format(year, month, days)) }}
+  {%- endif -%}
+  {%- for index, name, most in [(4, 'hour', 23), (5, 'minute', 59), (6, 'second', 59)] -%}
+    {%- if parts.group(index) is not none and parts.group(index) | int > most -%}
+      {{ return('no ' ~ name ~ ' ' ~ parts.group(index)) }}
+    {%- endif -%}
+  {%- endfor -%}
+  {%- set offset = modules.re.search('[+-](\\d{2}):(\\d{2})$', text) -%}
+  {%- if offset and (offset.group(1) | int > 23 or offset.group(2) | int > 59) -%}
+    {{ return('no offset ' ~ offset.group(0)) }}
+  {%- endif -%}
+  {{ return(none) }}
 {% endmacro %}
 
 {% macro _rows_read_text(window) %}
