@@ -86,3 +86,20 @@
     {%- endif -%}
   {%- endfor -%}
 {% endmacro %}
+
+{% macro _require_model_unit(model, inc_col, time_uom) %}
+  {#- A test's time_uom against the model's own: an inc_join model writes its arrival column as a DATE in days
+      and a TIMESTAMP in hours or minutes (spec §5), so a test left at 'day' on an hourly model (which would read
+      its windows and lags as days, and pass) fails here with one message. Nothing is said where the model has
+      no such column (a test declared elsewhere) or the time_uom is not one of the units (_choice says so). -#}
+  {%- if not execute or time_uom not in ['day', 'hour', 'minute'] -%}{{ return(none) }}{%- endif -%}
+  {%- set column = dbt_inc_join._find_column(adapter.get_columns_in_relation(model), inc_col) -%}
+  {%- set kind = (column.dtype | lower) if column is not none else '' -%}
+  {%- set where = "time_uom='" ~ time_uom ~ "', but " ~ inc_col ~ ' of model ' ~ model.identifier -%}
+  {%- if kind.startswith('timestamp') and time_uom == 'day' -%}
+    {{ dbt_inc_join._fail(where ~ " is a TIMESTAMP: an inc_join model writes it as a DATE in days and a TIMESTAMP in"
+                          ~ " hours or minutes; pass the model's time_uom, e.g. time_uom: hour.") }}
+  {%- elif kind == 'date' and time_uom != 'day' -%}
+    {{ dbt_inc_join._fail(where ~ " is a DATE: the model's unit is the day; pass time_uom: day, or leave it out.") }}
+  {%- endif -%}
+{% endmacro %}

@@ -7,6 +7,7 @@
   {%- set a_inc_col = dbt_inc_join._arrival_column(inc_col) -%}
   {%- do dbt_inc_join._require_input_columns(a, 'a', [['inc_col', a_inc_col]]) -%}
   {%- do dbt_inc_join._require_input_columns(b, 'b', [['b_inc_col', b_inc_col or a_inc_col]]) -%}
+  {%- do dbt_inc_join._require_model_unit(model, a_inc_col, time_uom) -%}
   {{ return(adapter.dispatch('test_input_lag', 'dbt_inc_join')(model, a, b, max_lag, inc_col, b_inc_col, time_uom)) }}
 {% endtest %}
 

@@ -21,7 +21,15 @@ def bad(project):
 
 def test_tests_pass_on_the_healthy_pipeline(project, daily):
     result = project.invoke(
-        "test", "--select", "gen_left", "gen_full", "gen_chained", "--exclude", "tag:must_fail", "tag:audit"
+        "test",
+        "--select",
+        "gen_left",
+        "gen_full",
+        "gen_chained",
+        "--exclude",
+        "tag:must_fail",
+        "tag:audit",
+        "tag:generic_bad",
     )
     found = statuses(result)
     assert len(found) == 10 and all(status == "pass" for status, _ in found.values()), found
@@ -185,6 +193,12 @@ GENERIC_BAD = {
     f"columns are {RENAMED_B}; {B_INC_COL_HINT}",
     "generic_bad_missed_without_b_join_cols": f"join_cols column 'TrxId' is missing from b stg_renamed_b; its "
     f"columns are {RENAMED_B}; pass b_join_cols, the key columns of b when b names them otherwise.",
+    # a test's time_uom other than the model's, told by the type of its arrival column (spec §5)
+    "generic_bad_share_hours_read_as_days": "time_uom='day', but RecDate of model gen_hour_left is a TIMESTAMP: an "
+    "inc_join model writes it as a DATE in days and a TIMESTAMP in hours or minutes; pass the model's time_uom, e.g. "
+    "time_uom: hour.",
+    "generic_bad_lag_days_read_as_hours": "time_uom='hour', but RecDate of model gen_left is a DATE: the model's unit "
+    "is the day; pass time_uom: day, or leave it out.",
 }
 
 
@@ -195,8 +209,10 @@ def test_tests_that_read_b_name_b_inc_col_and_many_models_name_join_type_column(
     JoinType columns. The tests are declared on gen_many (integration_tests/models/many/many.yml)."""
     from .test_bad_input import inc_join_message
 
-    result = project.invoke("test", "--select", "tag:generic_bad", expect_success=False)
+    result = project.invoke("test", "--select", "tag:generic_bad", "tag:generic_unit", expect_success=False)
     found = {r.node.name: (str(r.status), r.message or "") for r in result.result.results}
+    # a test given the model's own time_uom (hours) runs; the bad ones below are refused
+    assert found.pop("generic_unit_share_in_hours") == ("pass", ""), found
     assert set(found) == set(GENERIC_BAD) | {"generic_bad_rows_once_without_join_type_column"}
     for name, (status, message) in found.items():
         assert status == "error", name
