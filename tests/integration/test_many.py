@@ -332,7 +332,7 @@ def test_sql_and_python_many_models_log_the_same_line(refreshed):
     assert lines["gen_many"] == lines["gen_many_py"]
     assert (
         f"; end: availability watermark min(max a {LAST_DAY}, max pay {LAST_DAY}, max near {LAST_DAY}), held back "
-        f"by a and pay and near; reads a " in lines["gen_many"]
+        f"by a, pay and near; reads a " in lines["gen_many"]
     )
     # each input's plan (spec §15): the 8 days read pay from 6 days back (max mw 4, then lb 2), 14 days, within 2
     # of its join windows (2 + 4 + 1); near's 13 days are more than 2 of its (1 + 1 + 1), so one query decides it:
