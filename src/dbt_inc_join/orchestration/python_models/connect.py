@@ -86,6 +86,7 @@ class SparkConnectHelper(BaseInProcessHelper):
 
     submission_method = SUBMISSION_METHOD
     profile_method = "thrift"
+    session_per_run = True  # stopping it releases the server's session and its cached listings
 
     def __init__(self, parsed_model: dict, credentials: Any) -> None:
         super().__init__(parsed_model, credentials)
@@ -105,10 +106,3 @@ class SparkConnectHelper(BaseInProcessHelper):
             raise DbtRuntimeError(
                 f"Python model {self.name}: no Spark Connect session at {self.url}: {error}"
             ) from error
-
-    def submit(self, compiled_code: str) -> Any:
-        session = self.spark_session()
-        try:
-            return self.run(compiled_code, session)
-        finally:
-            session.stop()  # releases the server's session and its cached listings

@@ -72,6 +72,7 @@ class BaseInProcessHelper(PythonJobHelper):
     submission_method: str = ""
     profile_method: str = ""
     shares_dbt_session: bool = False
+    session_per_run: bool = False  # spark_session() opens one for this run, stopped when it ends
 
     def __init__(self, parsed_model: dict, credentials: Any) -> None:
         self.parsed_model = parsed_model
@@ -83,10 +84,13 @@ class BaseInProcessHelper(PythonJobHelper):
         raise NotImplementedError("an inc_join submission helper says where its SparkSession comes from")
 
     def submit(self, compiled_code: str) -> Any:
-        return self.run(compiled_code, self.spark_session())
-
-    def run(self, compiled_code: str, spark: Any) -> None:
-        run_model_code(compiled_code, spark, self.name, self.shares_dbt_session)
+        spark = self.spark_session()
+        try:
+            run_model_code(compiled_code, spark, self.name, self.shares_dbt_session)
+        finally:
+            if self.session_per_run:
+                spark.stop()
+        return None
 
 
 def install_submission_helper(method: str, helper: type, profile_method: str) -> bool:
