@@ -35,7 +35,7 @@
   {{ return('the JoinType tests read the output of dbt_inc_join.inc_join; keep JoinType in its output_select.') }}
 {% endmacro %}
 
-{% macro _require_model_columns(model, required) %}
+{% macro _require_model_columns(model, required, unit=none) %}
   {#- required: [parameter, column name] pairs, checked in order (names match case-insensitively, as in Spark).
       The first missing one fails with the model's columns. Only while executing: when parsing, the relation's
       columns are unknown; a relation that does not exist (no columns) is left to dbt's own message. -#}
@@ -63,6 +63,9 @@
       {{ dbt_inc_join._fail(problem ~ '; its columns are ' ~ available | join(', ') ~ '; ' ~ hint) }}
     {%- endif -%}
   {%- endfor -%}
+  {%- if unit is not none -%}
+    {%- do dbt_inc_join._check_model_unit(columns, model, unit[0], unit[1]) -%}
+  {%- endif -%}
 {% endmacro %}
 
 {% macro _require_input_columns(relation, role, required) %}
@@ -92,8 +95,15 @@
       and a TIMESTAMP in hours or minutes (spec §5), so a test left at 'day' on an hourly model (which would read
       its windows and lags as days, and pass) fails here with one message. Nothing is said where the model has
       no such column (a test declared elsewhere) or the time_uom is not one of the units (_choice says so). -#}
-  {%- if not execute or time_uom not in ['day', 'hour', 'minute'] -%}{{ return(none) }}{%- endif -%}
-  {%- set column = dbt_inc_join._find_column(adapter.get_columns_in_relation(model), inc_col) -%}
+  {%- if execute -%}
+    {%- do dbt_inc_join._check_model_unit(adapter.get_columns_in_relation(model), model, inc_col, time_uom) -%}
+  {%- endif -%}
+{% endmacro %}
+
+{% macro _check_model_unit(columns, model, inc_col, time_uom) %}
+  {#- _require_model_unit's check over the model's columns (_require_model_columns passes those it read). -#}
+  {%- if time_uom not in ['day', 'hour', 'minute'] -%}{{ return(none) }}{%- endif -%}
+  {%- set column = dbt_inc_join._find_column(columns, inc_col) -%}
   {%- set kind = (column.dtype | lower) if column is not none else '' -%}
   {%- set where = "time_uom='" ~ time_uom ~ "', but " ~ inc_col ~ ' of model ' ~ model.identifier -%}
   {%- if kind.startswith('timestamp') and time_uom == 'day' -%}

@@ -3,8 +3,8 @@
 {% test join_type_share(model, join_types, max_share=none, min_share=none, last_n=none, min_rows=1,
                         inc_col=none, time_uom='day', join_type_column='JoinType') %}
   {%- set inc_col = dbt_inc_join._arrival_column(inc_col) -%}
-  {%- do dbt_inc_join._require_model_columns(model, [['inc_col', inc_col], dbt_inc_join._join_type_requirement(join_type_column)]) -%}
-  {%- do dbt_inc_join._require_model_unit(model, inc_col, time_uom) -%}
+  {%- do dbt_inc_join._require_model_columns(model, [['inc_col', inc_col], dbt_inc_join._join_type_requirement(join_type_column)],
+                                             [inc_col, time_uom]) -%}
   {{ return(adapter.dispatch('test_join_type_share', 'dbt_inc_join')(model, join_types, max_share, min_share, last_n,
                                                                   min_rows, inc_col, time_uom, join_type_column)) }}
 {% endtest %}

@@ -17,8 +17,7 @@
   {%- do required.append(['inc_col', inc_col]) -%}
   {%- do required.append(['a_arrival_col', a_arrival_col or (inc_col ~ '_A')]) -%}
   {%- do required.append(dbt_inc_join._join_type_requirement(join_type_column)) -%}
-  {%- do dbt_inc_join._require_model_columns(model, required) -%}
-  {%- do dbt_inc_join._require_model_unit(model, inc_col, time_uom) -%}
+  {%- do dbt_inc_join._require_model_columns(model, required, [inc_col, time_uom]) -%}
   {#- B's keys and arrival column, checked before the read range is queried -#}
   {%- set b_required = [] -%}
   {%- set b_keys = keys if b_join_cols is none else dbt_inc_join._name_list('b_join_cols', b_join_cols) -%}
