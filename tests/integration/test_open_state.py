@@ -25,12 +25,12 @@ AUTO_LINE = r"none kept \(open_state='auto': {rows} new rows of A a day, below {
 MODELS = [name for pair in PAIRS for name in pair]
 
 
-def _run(project, day, *extra, vars=None, statements=None) -> dict[str, str]:
+def _run(project, day, *extra, vars=None, statements=None, select="+tag:open_state") -> dict[str, str]:
     """One `dbt run` of the models on `day`: each model's open-state line (and into ``statements``, each model's
     SQL statements)."""
     lines: dict[str, str] = {}
     callbacks = [state_lines_into(lines)] + ([] if statements is None else [statements_into(statements)])
-    project.invoke("run", "--select", "+tag:open_state", *extra, today=day, vars=vars, callbacks=callbacks)
+    project.invoke("run", "--select", *select.split(), *extra, today=day, vars=vars, callbacks=callbacks)
     return lines
 
 
@@ -50,8 +50,11 @@ def _writes_to_state(statements: list[str], name: str) -> list[str]:
     return [" ".join(text.split()[:2]) for text in statements if table in text and text.startswith(verbs)]
 
 
-def _same_tables(project):
-    for name, twin in PAIRS + [("open_left_auto", "open_left_off"), ("open_first_filtered_py", "open_first_off")]:
+EVERY_PAIR = [*PAIRS, ("open_left_auto", "open_left_off"), ("open_first_filtered_py", "open_first_off")]
+
+
+def _same_tables(project, pairs=EVERY_PAIR):
+    for name, twin in pairs:
         table, other = project.table(name), project.table(twin)
         assert rows(table, ordered(table.columns)) == rows(other, ordered(other.columns)), name
 
@@ -79,7 +82,9 @@ def test_daily_runs_read_the_state_and_every_fallback_says_why(project):
         expected = ["ALTER TABLE", "INSERT OVERWRITE", "ALTER TABLE"] if replaced else parquet
         assert _writes_to_state(statements[name], name) == expected, name
     # in one run: open_left's state table is gone; open_first's tag is of the day before, as after a run killed
-    # between the output's commit and the state's
+    # between the output's commit and the state's; open_many is given another max_waiting_time (its own var, which
+    # the later runs keep)
+    many_mw = {"open_state_many_mw": 3}
     gone_or_stale = {}
     for suffix in ("", "_py"):
         spark.sql(f"DROP TABLE inc_join_it.open_left{suffix}__inc_join_open")
@@ -88,21 +93,20 @@ def test_daily_runs_read_the_state_and_every_fallback_says_why(project):
                   f"SET TBLPROPERTIES ('inc_join.open_state' = '{stale}')")  # fmt: skip
         gone_or_stale[f"open_left{suffix}"] = "not read (no state yet)"
         gone_or_stale[f"open_first{suffix}"] = f"not read (the state is as of {DAYS[1]}, the window"
-        gone_or_stale[f"open_many{suffix}"] = "read "
-    steps.append(("no state, stale", _run(project, DAYS[3]), gone_or_stale))
+        gone_or_stale[f"open_many{suffix}"] = "not read (the arguments"
+    steps.append(("no state, stale, arguments", _run(project, DAYS[3], vars=many_mw), gone_or_stale))
     # a Python model's run writes its state's rows before dbt's commit: an attempt killed before the commit whose
     # window ended elsewhere leaves a partition of that end (parquet), which the next run that tags drops
     stray = "inc_join_it.open_first_py__inc_join_open"
     columns = [c for c in spark.table(stray).columns if c != "inc_join_state_end"]
     spark.sql(f"INSERT INTO {stray} PARTITION (inc_join_state_end = '209901010000') SELECT {', '.join(columns)} "
               f"FROM {stray}")  # fmt: skip
-    steps.append(("read again", _run(project, DAYS[4]), "read "))
+    steps.append(("read again", _run(project, DAYS[4], vars=many_mw), "read "))
     ends = spark.sql(f"SELECT DISTINCT inc_join_state_end FROM {stray}").collect()
     assert [e[0] for e in ends] == [DAYS[4].strftime("%Y%m%d") + "0000"], ends
     _same_tables(project)
-    # other arguments: another max_waiting_time
-    steps.append(("arguments", _run(project, DAYS[5], vars={"open_state_mw": 3}), "not read (the arguments"))
-    steps.append(("full refresh", _run(project, DAYS[7], "--full-refresh"), "not read (a first run or full refresh)"))
+    steps.append(("full refresh", _run(project, DAYS[7], "--full-refresh", vars=many_mw),
+                  "not read (a first run or full refresh)"))  # fmt: skip
     threshold = "{:,}".format(OPEN_STATE["keys"])
     for step, lines, expected in steps:
         for name, twin in PAIRS:
@@ -135,11 +139,11 @@ def test_daily_runs_read_the_state_and_every_fallback_says_why(project):
 def test_a_run_that_does_not_read_the_state_clears_its_tag_first(project):
     """A run over a past window (vars) reads as without the state; its pre-hook clears the tag before the output
     is written, so the state of a run before it is never read after it."""
-    _run(project, DAYS[3])
-    lines = _run(
-        project, DAYS[7], vars={"inc_join_output_window_start": DAYS[2], "inc_join_output_window_end": DAYS[2]}
-    )
+    left = "+open_left +open_left_py +open_left_off"  # the subject is the same for every model: open_left's
+    _run(project, DAYS[3], select=left)
+    window = {"inc_join_output_window_start": DAYS[2], "inc_join_output_window_end": DAYS[2]}
+    lines = _run(project, DAYS[7], vars=window, select=left)
     for name in ("open_left", "open_left_py"):
         assert lines[name].startswith("not read (the state is as of "), lines
         assert json.loads(_tag(project, name))["end"] == f"{DAYS[2]} 00:00:00"
-    _same_tables(project)
+    _same_tables(project, [("open_left", "open_left_off"), ("open_left_py", "open_left_off")])

@@ -137,7 +137,7 @@ def run(project, until: date, *select: str, expect_success: bool = True, full_re
         **variables):  # fmt: skip
     """dbt run of the models on the simulated day (each test starts its tables afresh: full_refresh)."""
     extra = ["--full-refresh"] if full_refresh else []
-    return project.invoke("run", "--select", *(select or ("tag:restated",)), "--threads", "1", *extra,
+    return project.invoke("run", "--select", *(select or ("tag:restated",)), *extra,
                           vars={**VARS, **variables}, today=until, expect_success=expect_success,
                           callbacks=callbacks)  # fmt: skip
 

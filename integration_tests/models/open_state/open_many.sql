@@ -3,7 +3,7 @@
 -- spec §18: inc_join_many keeps the open state when every input takes its first partner
 {{ dbt_inc_join.inc_join_many(ref('stg_gen_a'), [
     {'relation': ref('stg_gen_b'), 'name': 'pay', 'join_cols': 'TrxId',
-     'look_back_time': 1, 'max_waiting_time': var('open_state_mw', 2)},
+     'look_back_time': 1, 'max_waiting_time': var('open_state_many_mw', 2)},
     {'relation': ref('stg_renamed_b'), 'name': 'paid', 'join_cols': {'TrxId': 'PayTrx'},
      'inc_col': ['RecDate', 'PaidOn'], 'look_back_time': 0, 'max_waiting_time': 3,
      'partner_order_by': 'Status'},

@@ -18,7 +18,7 @@ def model(dbt, session):
                 name="pay",
                 join_cols="TrxId",
                 look_back_time=1,
-                max_waiting_time=int(dbt.config.get("open_state_mw")),
+                max_waiting_time=int(dbt.config.get("open_state_many_mw")),
             ),
             dict(
                 df=dbt.ref("stg_renamed_b"),
