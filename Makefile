@@ -83,7 +83,7 @@ TMPDIR_READY := mkdir -p .pytest-tmp/junit &&
 # --output-sync prints each leg's output in one piece when it ends. The environments and the
 # jars are fetched before the legs.
 TEST_LEGS := test-spark4-dbt test-spark4-core test-iceberg-spark41 test-delta-spark35 test-spark35 \
-	test-delta-spark41 test-thrift-delta test-spark4-cluster test-spark4-adapter test-install check
+	test-delta-spark41 test-thrift-delta test-spark4-cluster test-spark4-adapter check test-install
 # One seed for every leg, so the fault tests that draw among themselves across legs (tests/conftest.py) run one test.
 FAULT_SEED_OR_NEW = $${INC_JOIN_FAULT_SEED:-$$($(BIN)/python -c 'import random; print(random.randrange(10**6))')}
 test: java ## check and every leg, two at a time (make test-matrix: every combination)
