@@ -81,31 +81,35 @@ def test_daily_runs_read_the_state_and_every_fallback_says_why(project):
         parquet = ["ALTER TABLE", "INSERT INTO", "ALTER TABLE", "ALTER TABLE"]
         expected = ["ALTER TABLE", "INSERT OVERWRITE", "ALTER TABLE"] if replaced else parquet
         assert _writes_to_state(statements[name], name) == expected, name
-    # in one run: open_left's state table is gone; open_first's tag is of the day before, as after a run killed
-    # between the output's commit and the state's; open_many is given another max_waiting_time (its own var, which
-    # the later runs keep)
-    many_mw = {"open_state_many_mw": 3}
-    gone_or_stale = {}
+    # in one run: open_left's state table is gone; open_first is given another max_waiting_time (the first models'
+    # own var, which the later runs keep); open_many's tag is of the day before, as after a run killed between the
+    # output's commit and the state's
+    first_mw = {"open_state_first_mw": 3}
+    gone_stale_arguments = {}
     for suffix in ("", "_py"):
         spark.sql(f"DROP TABLE inc_join_it.open_left{suffix}__inc_join_open")
-        stale = json.dumps(dict(json.loads(_tag(project, f"open_first{suffix}")), end=f"{DAYS[1]} 00:00:00"))
-        spark.sql(f"ALTER TABLE inc_join_it.open_first{suffix}__inc_join_open "
+        stale = json.dumps(dict(json.loads(_tag(project, f"open_many{suffix}")), end=f"{DAYS[1]} 00:00:00"))
+        spark.sql(f"ALTER TABLE inc_join_it.open_many{suffix}__inc_join_open "
                   f"SET TBLPROPERTIES ('inc_join.open_state' = '{stale}')")  # fmt: skip
-        gone_or_stale[f"open_left{suffix}"] = "not read (no state yet)"
-        gone_or_stale[f"open_first{suffix}"] = f"not read (the state is as of {DAYS[1]}, the window"
-        gone_or_stale[f"open_many{suffix}"] = "not read (the arguments"
-    steps.append(("no state, stale, arguments", _run(project, DAYS[3], vars=many_mw), gone_or_stale))
+        gone_stale_arguments[f"open_left{suffix}"] = "not read (no state yet)"
+        gone_stale_arguments[f"open_first{suffix}"] = "not read (the arguments"
+        gone_stale_arguments[f"open_many{suffix}"] = f"not read (the state is as of {DAYS[1]}, the window"
+    steps.append(("no state, arguments, stale", _run(project, DAYS[3], vars=first_mw), gone_stale_arguments))
     # a Python model's run writes its state's rows before dbt's commit: an attempt killed before the commit whose
     # window ended elsewhere leaves a partition of that end (parquet), which the next run that tags drops
     stray = "inc_join_it.open_first_py__inc_join_open"
     columns = [c for c in spark.table(stray).columns if c != "inc_join_state_end"]
     spark.sql(f"INSERT INTO {stray} PARTITION (inc_join_state_end = '209901010000') SELECT {', '.join(columns)} "
               f"FROM {stray}")  # fmt: skip
-    steps.append(("read again", _run(project, DAYS[4], vars=many_mw), "read "))
+    # the next day: inc_join_many's arguments change too (its own var); every other state is read again
+    both_mw = {**first_mw, "open_state_many_mw": 3}
+    many_arguments = {name: "read " for name, _ in PAIRS}
+    many_arguments.update(open_many="not read (the arguments", open_many_py="not read (the arguments")
+    steps.append(("read again, arguments", _run(project, DAYS[4], vars=both_mw), many_arguments))
     ends = spark.sql(f"SELECT DISTINCT inc_join_state_end FROM {stray}").collect()
     assert [e[0] for e in ends] == [DAYS[4].strftime("%Y%m%d") + "0000"], ends
     _same_tables(project)
-    steps.append(("full refresh", _run(project, DAYS[7], "--full-refresh", vars=many_mw),
+    steps.append(("full refresh", _run(project, DAYS[7], "--full-refresh", vars=both_mw),
                   "not read (a first run or full refresh)"))  # fmt: skip
     threshold = "{:,}".format(OPEN_STATE["keys"])
     for step, lines, expected in steps:

@@ -19,6 +19,6 @@ def model(dbt, session):
         how="left",
         partner="first",
         look_back_time=1,
-        max_waiting_time=int(dbt.config.get("open_state_mw")),
+        max_waiting_time=int(dbt.config.get("open_state_first_mw")),
         open_state=True,
     )
