@@ -228,15 +228,20 @@ def test_a_run_whose_window_is_empty_commits_nothing_and_is_recorded(spark, proj
         assert_ledger_agrees(table, recorded(model), DAYS[0], DAYS[4])
 
 
-def operations_since(spark, chosen: str, model: str, before: list) -> list[str]:
-    """The operations of the table's commits after those of ``before`` (commits'), oldest first: Delta's history,
-    Iceberg's snapshots (a table property is no snapshot there)."""
+def operations_since(spark, chosen: str, model: str, before: list) -> list[tuple[str, str | None]]:
+    """The operations of the table's commits after those of ``before`` (commits'), oldest first, each with the run
+    key its metadata names (spec §16): Delta's history, Iceberg's snapshots (a table property is no snapshot
+    there)."""
     table = f"inc_join_it.{model}"
     if chosen == "delta":
         history = spark.sql(f"DESCRIBE HISTORY {table}").collect()
-        return [r.operation for r in sorted(history, key=lambda r: r.version) if r.version not in before]
-    snapshots = spark.sql(f"SELECT snapshot_id, committed_at, operation FROM {table}.snapshots").collect()
-    return [r.operation for r in sorted(snapshots, key=lambda r: r.committed_at) if r.snapshot_id not in before]
+        found = [(r.operation, r.userMetadata) for r in sorted(history, key=lambda r: r.version) if r.version not in before]
+    else:
+        snapshots = spark.sql(
+            f"SELECT snapshot_id, committed_at, operation, summary['inc_join.run'] AS run FROM {table}.snapshots"
+        ).collect()
+        found = [(r.operation, r.run) for r in sorted(snapshots, key=lambda r: r.committed_at) if r.snapshot_id not in before]
+    return [(operation, json.loads(text)["inc_join_run"] if text else None) for operation, text in found]
 
 
 @pytest.mark.one_format("delta")  # the same macros on either format; `make test-matrix` runs both
@@ -261,8 +266,9 @@ def test_a_redo_by_merge_replaces_the_table_from_its_start_in_one_commit(spark, 
     columns = sorted(expected.columns)
     for model in models:
         operations = operations_since(spark, chosen, model, before[model])
-        data = [o for o in operations if o not in ("SET TBLPROPERTIES", "UNSET TBLPROPERTIES")]
-        assert data == (["MERGE"] if chosen == "delta" else ["overwrite"]), (model, operations)
+        data = [o for o in operations if o[0] not in ("SET TBLPROPERTIES", "UNSET TBLPROPERTIES")]
+        assert [o for o, _ in data] == (["MERGE"] if chosen == "delta" else ["overwrite"]), (model, operations)
         assert rows(spark.table(f"inc_join_it.{model}"), columns) == rows(expected, columns), model
         record = ledger_rows(spark.table("inc_join_it.dbt_inc_join_runs"), f"inc_join_it.{model}")[-1]
         assert record.redo_from.date() == DAYS[1] and record.window_start.date() == DAYS[1], (model, record)
+        assert data[0][1] == record.run_key, (model, data, record.run_key)  # the commit names its run
