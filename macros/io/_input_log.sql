@@ -58,8 +58,9 @@
   {{ return(found) }}
 {% endmacro %}
 
-{% macro _log_gone_message(target, relation, version, why) %}
-  {{ return('inc_join ' ~ target ~ ': the log of ' ~ relation ~ ' since version ' ~ version ~ ' (what the last committed run read) '
+{% macro _log_gone_message(target, relation, version, why, file_format) %}
+  {%- set named = 'snapshot' if file_format == 'iceberg' else 'version' -%}
+  {{ return('inc_join ' ~ target ~ ': the log of ' ~ relation ~ ' since ' ~ named ~ ' ' ~ version ~ ' (what the last committed run read) '
             ~ why ~ '; its units before this run\'s read range are not checked from the log, only the read range by its fingerprints (spec §17).') }}
 {% endmacro %}
 
@@ -177,7 +178,7 @@
       {%- endif -%}
       {%- if changes.gone -%}
         {#- the recorded version may not be readable either: no time travel to it -#}
-        {%- do result.notes.append(dbt_inc_join._log_gone_message(target, now.relation, then.version, changes.gone)) -%}
+        {%- do result.notes.append(dbt_inc_join._log_gone_message(target, now.relation, then.version, changes.gone, now.format)) -%}
         {%- set candidates = [] -%}
       {%- else -%}
         {%- do result.covered.append(now.input) -%}

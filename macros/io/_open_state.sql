@@ -22,13 +22,13 @@
 
 {% macro _open_state_found(relation) %}
   {#- {'tag': the state table's tag or none, 'table_fingerprint': the fingerprint it was made for, or none (no
-      table)}: one query when the table exists. -#}
+      table), 'exists'}: one query when the table exists. -#}
   {%- set found = dbt_inc_join._open_state_table(relation) -%}
-  {%- if found is none -%}{{ return({'tag': none, 'table_fingerprint': none}) }}{%- endif -%}
+  {%- if found is none -%}{{ return({'tag': none, 'table_fingerprint': none, 'exists': false}) }}{%- endif -%}
   {%- set properties = dbt_inc_join._table_properties(found) -%}
   {%- set text = properties.get('inc_join.open_state') -%}
   {{ return({'tag': fromjson(text) if text and text.startswith('{') else none,
-             'table_fingerprint': properties.get('inc_join.open_state_fingerprint')}) }}
+             'table_fingerprint': properties.get('inc_join.open_state_fingerprint'), 'exists': true}) }}
 {% endmacro %}
 
 {% macro _open_state_of_this_run() %}

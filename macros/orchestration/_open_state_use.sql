@@ -127,7 +127,10 @@
   {%- else -%}
     {%- set found = dbt_inc_join._open_state_found(target) -%}
     {%- set tag = found.tag -%}
-    {%- if tag is none -%}
+    {%- if tag is none and found.exists -%}
+      {#- a run clears the tag before it writes the rows and sets it after: one was stopped in between -#}
+      {%- set why = 'the state has no tag: the run that wrote it last did not finish' -%}
+    {%- elif tag is none -%}
       {%- set why = 'no state yet' -%}
     {%- elif tag.get('fingerprint') != fingerprint -%}
       {%- set why = 'the arguments or inputs changed' -%}

@@ -34,9 +34,10 @@
 {% endmacro %}
 
 {% macro _commit_text(commit) %}
-  {#- The input's commit that restated a unit, as the log names it (spec §17), after the rows: empty for none. -#}
+  {#- The input's commit that restated a unit, as the log names it (spec §17), after the rows: empty for none.
+      A Delta version, an Iceberg snapshot (named). -#}
   {%- if not commit -%}{{ return('') }}{%- endif -%}
-  {{ return('; ' ~ commit.operation ~ ' at ' ~ commit.at ~ ', version ' ~ commit.version) }}
+  {{ return('; ' ~ commit.operation ~ ' at ' ~ commit.at ~ ', ' ~ commit.get('named', 'version') ~ ' ' ~ commit.version) }}
 {% endmacro %}
 
 {% macro _checked_text(checked, time_uom) %}

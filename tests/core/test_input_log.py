@@ -160,7 +160,12 @@ def test_an_iceberg_lineage_gives_the_snapshots_between_two_versions_less_compac
                      ("5", "4", "append"))  # fmt: skip
     found = render("_iceberg_path_of", rows, "2", "5")
     assert [s["version"] for s in found["snapshots"]] == ["5", "3"] and not found["gone"]
-    assert found["snapshots"][1] == {"version": "3", "at": "2025-03-09 02:00:00", "operation": "overwrite"}
+    assert found["snapshots"][1] == {
+        "version": "3",
+        "at": "2025-03-09 02:00:00",
+        "operation": "overwrite",
+        "named": "snapshot",
+    }
     # a rollback to 2 after 5 was read: 3 and 5 are undone (the compaction changed no rows)
     assert [s["version"] for s in render("_iceberg_path_of", rows, "5", "2")["snapshots"]] == ["5", "3"]
     # a snapshot on the way expired: the log is gone
@@ -361,3 +366,6 @@ def test_a_unit_is_named_only_when_its_fingerprints_differ_with_the_first_commit
     assert (
         text == "b 2025-03-02 (rows 2 → 1; DELETE at t3, version 3), b 2025-03-03 (rows 1 → 0; MERGE at t4, version 4)"
     )
+    # an Iceberg snapshot (its log's entries are named so) by its id
+    snapshot = {"version": "8123", "at": "t5", "operation": "overwrite", "named": "snapshot"}
+    assert render("_commit_text", snapshot) == "; overwrite at t5, snapshot 8123"

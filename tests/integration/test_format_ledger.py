@@ -156,8 +156,9 @@ def test_a_run_killed_at_any_moment_leaves_the_table_before_or_after_its_commit(
     else:
         assert "did not record its commit" not in reason, reason
     # every recorded run's commit carries its run key (a killed one's too, under its own key)
-    if state_lines:  # the run after the killed state's reads as without it
-        assert open_state_lines(tmp_path)[state_lines].startswith("not read (no state yet)"), open_state_lines(tmp_path)
+    if state_lines:  # the run after the killed state's reads as without it, and says why
+        said = "not read (the state has no tag: the run that wrote it last did not finish)"
+        assert open_state_lines(tmp_path)[state_lines].startswith(said), open_state_lines(tmp_path)
     keys = [m["inc_join_run"] for m in commit_metadata(spark, chosen, warehouse / MODEL)]
     assert {r.run_key for r in recorded} <= set(keys), (keys, [r.run_key for r in recorded])
     if chosen == "delta" or "full refresh" not in chain.taken:  # CREATE OR REPLACE: a killed full refresh left
@@ -235,12 +236,14 @@ def operations_since(spark, chosen: str, model: str, before: list) -> list[tuple
     table = f"inc_join_it.{model}"
     if chosen == "delta":
         history = spark.sql(f"DESCRIBE HISTORY {table}").collect()
-        found = [(r.operation, r.userMetadata) for r in sorted(history, key=lambda r: r.version) if r.version not in before]
+        history = sorted(history, key=lambda r: r.version)
+        found = [(r.operation, r.userMetadata) for r in history if r.version not in before]
     else:
         snapshots = spark.sql(
             f"SELECT snapshot_id, committed_at, operation, summary['inc_join.run'] AS run FROM {table}.snapshots"
         ).collect()
-        found = [(r.operation, r.run) for r in sorted(snapshots, key=lambda r: r.committed_at) if r.snapshot_id not in before]
+        snapshots = sorted(snapshots, key=lambda r: r.committed_at)
+        found = [(r.operation, r.run) for r in snapshots if r.snapshot_id not in before]
     return [(operation, json.loads(text)["inc_join_run"] if text else None) for operation, text in found]
 
 

@@ -273,7 +273,7 @@ def test_restatements_older_than_every_read_range_are_read_from_the_log(spark, p
         record = last_record(spark, model)
         assert restated(spark, model) == units, model
         assert record.redo_from.date() == day(1), model
-        assert ", version " in record.start_reason, record.start_reason
+        assert (", version " if chosen == "delta" else ", snapshot ") in record.start_reason, record.start_reason
         assert all(operation + " at " in record.start_reason for operation in named.get(model, ())), record.start_reason
     inputs = Inputs(spark)
     for model in lefts:
@@ -294,7 +294,7 @@ def test_restatements_older_than_every_read_range_are_read_from_the_log(spark, p
     assert all(restated(spark, model) == {("pay", day(1))} for model in manys)
     reason = last_record(spark, "restated_left").start_reason
     assert last_record(spark, "restated_left").redo_from.date() == day(1)
-    assert ("RESTORE at " if chosen == "delta" else ", version ") in reason, reason
+    assert ("RESTORE at " if chosen == "delta" else ", snapshot ") in reason, reason
     inputs = Inputs(spark)
     for model in lefts:
         assert_equal(project, model, left_reference(inputs))
@@ -338,6 +338,7 @@ def test_restatements_older_than_every_read_range_are_read_from_the_log(spark, p
     run(project, day(10), "restated_left", callbacks=[warnings_into(warnings)])
     lines = [w for w in warnings if "is no longer kept" in w]
     assert len(lines) == 1 and "restated_b" in lines[0], warnings
+    assert (" since version " if chosen == "delta" else " since snapshot ") in lines[0], lines[0]
 
     # the logs switched off (var inc_join_input_logs): no version or log read, none recorded, the property emptied.
     # A payment of day 5 deleted meanwhile is in the read range: its fingerprints find it (spec §14), the run
