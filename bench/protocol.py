@@ -449,11 +449,32 @@ class Suite:
         return {"cells": [self.cell_json(c) for c in cells], "agreement": cases}
 
 
+DRIVER_MEMORY = "4g"
+
+
+def full_jvm_flags(driver_memory: str) -> str:
+    """The benchmarks' driver JVM flags: the optimising JIT, and the heap held at its size from the start.
+    `settle` forces a full GC before every run, after which G1 may shrink the heap for the next run to grow again
+    (the mechanism is a guess; the effect was measured on 2026-12-01, inc_join_many on `recurring` in the suite's
+    order: auto / grouped 1.10 without -Xms, 1.01 with it, every whole-history run about a third faster)."""
+    return f"-XX:ReservedCodeCacheSize=256m -Xms{driver_memory}"
+
+
+def long_running_jvm(driver_memory: str = DRIVER_MEMORY, extra: str = "") -> None:
+    """The settings of a long-running Spark job for the sessions this process starts (and its workers inherit):
+    full_jvm_flags and the driver's memory, unless INC_JOIN_JVM_FLAGS is set. The test suite's short sessions keep
+    harness/local_spark.py's (no optimising JIT, 1 GB)."""
+    os.environ.setdefault("INC_JOIN_JVM_FLAGS", full_jvm_flags(driver_memory))
+    os.environ["PYSPARK_SUBMIT_ARGS"] = f"--driver-memory {driver_memory}{extra} pyspark-shell"
+
+
 def standalone_spark(prefix: str):
-    """A benchmark run on its own (``python -m bench.<name>``): its SparkSession, with its state in
-    INC_JOIN_BENCH_STATE or a new temporary directory, and that directory."""
+    """A benchmark run on its own (``python -m bench.<name>``): its SparkSession, with a long-running job's JVM
+    settings (as ``bench.run``'s), its state in INC_JOIN_BENCH_STATE or a new temporary directory, and that
+    directory."""
     from harness.local_spark import local_spark_session
 
+    long_running_jvm()
     state_dir = Path(os.environ.get("INC_JOIN_BENCH_STATE") or tempfile.mkdtemp(prefix=prefix))
     return local_spark_session(state_dir), state_dir
 

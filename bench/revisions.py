@@ -21,6 +21,8 @@ from collections.abc import Sequence
 from datetime import date, timedelta
 from pathlib import Path
 
+from .protocol import long_running_jvm
+
 REPO = Path(__file__).resolve().parent.parent
 SPEC = dict(days=40, rows_per_day=20_000)
 # (label, how, look_back_time, max_waiting_time, options): daily runs at the common settings and the default;
@@ -85,6 +87,7 @@ def start(source: Path, name: str, module: str = "bench.revisions") -> subproces
     """``module``'s worker (``--worker STATE``) on the revision checked out at ``source``, once it is ready."""
     state = REPO / ".pytest-tmp" / f"{module.split('.')[-1]}-{name}"
     state.mkdir(parents=True, exist_ok=True)
+    long_running_jvm()  # both revisions' workers: a long-running job's JIT and heap
     env = dict(os.environ, PYTHONPATH=f"{source / 'src'}{os.pathsep}{REPO}")
     command = [sys.executable, "-m", module, "--worker", str(state)]
     worker = subprocess.Popen(command, cwd=REPO, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)

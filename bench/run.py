@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from .data import DataSpec
+from .protocol import long_running_jvm
 
 BENCH = Path(__file__).resolve().parent
 # quick mode checks rows and scans, never timings: one history is enough for that (the big suite keeps its two,
@@ -33,14 +34,6 @@ MEASURED = ("few-rows", "big", "many-rows", "enrich", "shapes", "ledger", "resta
 FORMATS = ("delta", "iceberg")
 FORMAT_SUITES = ("few-rows", "big", "commit", "restated-log")
 FORMAT_ONLY = ("restated-log",)  # suites measured only on a table format (--format required)
-
-
-def full_jvm_flags(driver_memory: str) -> str:
-    """The full benchmark's driver JVM flags: the optimising JIT, and the heap held at its size from the start.
-    `settle` forces a full GC before every run, after which G1 may shrink the heap for the next run to grow again
-    (the mechanism is a guess; the effect was measured on 2026-12-01, inc_join_many on `recurring` in the suite's
-    order: auto / grouped 1.10 without -Xms, 1.01 with it, every whole-history run about a third faster)."""
-    return f"-XX:ReservedCodeCacheSize=256m -Xms{driver_memory}"
 
 
 @dataclass(frozen=True)
@@ -144,11 +137,12 @@ def start_spark(config: Config, state_dir: Path):
     os.environ["INC_JOIN_STATE_DIR"] = str(state_dir)
     if config.table_format:  # the session gets the format's jars, extension and catalog (harness/table_formats.py)
         os.environ["INC_JOIN_TABLE_FORMAT"] = config.table_format
-    if not config.quick:
-        os.environ.setdefault("INC_JOIN_JVM_FLAGS", full_jvm_flags(config.driver_memory))
     # the big suite's peak memory: Spark's executor metrics sampled every 100 ms (default: only at heartbeats)
     polling = " --conf spark.executor.metrics.pollingInterval=100ms" * ("big" in config.suites)
-    os.environ["PYSPARK_SUBMIT_ARGS"] = f"--driver-memory {config.driver_memory}{polling} pyspark-shell"
+    if config.quick:  # the CI-sized run keeps the short sessions' JIT
+        os.environ["PYSPARK_SUBMIT_ARGS"] = f"--driver-memory {config.driver_memory}{polling} pyspark-shell"
+    else:
+        long_running_jvm(config.driver_memory, polling)
     from harness.local_spark import local_spark_session
 
     return local_spark_session(state_dir)

@@ -12,8 +12,8 @@ import jinja2
 import pytest
 import yaml
 
-from bench.protocol import render
-from bench.run import Config, full_jvm_flags
+from bench.protocol import full_jvm_flags, render
+from bench.run import Config
 from harness.local_spark import DEFAULT_JVM_FLAGS, local_spark_settings
 
 REPO = Path(__file__).resolve().parents[2]
