@@ -57,10 +57,15 @@
   {{ return(none) }}
 {% endmacro %}
 
+{% macro _commit_word(file_format) %}
+  {#- What a format calls one of its commits in messages: Delta's version, Iceberg's snapshot. -#}
+  {{ return('snapshot' if file_format == 'iceberg' else 'version') }}
+{% endmacro %}
+
 {% macro _last_commit_of(columns, rows, file_format, relation) %}
   {#- The newest commit of _last_commit_sql's rows that carries a run's metadata for this table, as
       {'version', 'at', 'operation', 'run': the metadata}; none when there is none. -#}
-  {%- set name = 'Delta version' if file_format == 'delta' else 'Iceberg snapshot' -%}
+  {%- set name = ('Delta ' if file_format == 'delta' else 'Iceberg ') ~ dbt_inc_join._commit_word(file_format) -%}
   {%- set at = [columns.index('version'), columns.index('timestamp'), columns.index('operation'), columns.index('userMetadata')] -%}
   {%- for row in rows if row[at[3]] -%}
     {%- set run = dbt_inc_join._run_of(row[at[3]], relation) -%}

@@ -168,7 +168,8 @@
     {%- for id in lineage[start] -%}
       {%- set walk.before_common = walk.before_common and id != common -%}
       {%- if walk.before_common and known[id].operation != 'replace' and id not in changed | map(attribute='version') | list -%}
-        {%- set entry = {'version': id, 'at': known[id].at, 'operation': known[id].operation, 'named': 'snapshot'} -%}
+        {%- set entry = {'version': id, 'at': known[id].at, 'operation': known[id].operation,
+                               'named': dbt_inc_join._commit_word('iceberg')} -%}
         {%- if known[id].files is not none -%}{%- do entry.update({'files': known[id].files}) -%}{%- endif -%}
         {%- do changed.append(entry) -%}
       {%- endif -%}

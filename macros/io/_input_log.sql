@@ -59,8 +59,7 @@
 {% endmacro %}
 
 {% macro _log_gone_message(target, relation, version, why, file_format) %}
-  {%- set named = 'snapshot' if file_format == 'iceberg' else 'version' -%}
-  {{ return('inc_join ' ~ target ~ ': the log of ' ~ relation ~ ' since ' ~ named ~ ' ' ~ version ~ ' (what the last committed run read) '
+  {{ return('inc_join ' ~ target ~ ': the log of ' ~ relation ~ ' since ' ~ dbt_inc_join._commit_word(file_format) ~ ' ' ~ version ~ ' (what the last committed run read) '
             ~ why ~ '; its units before this run\'s read range are not checked from the log, only the read range by its fingerprints (spec §17).') }}
 {% endmacro %}
 
