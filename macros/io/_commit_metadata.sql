@@ -57,11 +57,6 @@
   {{ return(none) }}
 {% endmacro %}
 
-{% macro _commit_word(file_format) %}
-  {#- What a format calls one of its commits in messages: Delta's version, Iceberg's snapshot. -#}
-  {{ return('snapshot' if file_format == 'iceberg' else 'version') }}
-{% endmacro %}
-
 {% macro _last_commit_of(columns, rows, file_format, relation) %}
   {#- The newest commit of _last_commit_sql's rows that carries a run's metadata for this table, as
       {'version', 'at', 'operation', 'run': the metadata}; none when there is none. -#}

@@ -33,11 +33,16 @@
   {{ return(parts[:shown] | join(', ') ~ counted) }}
 {% endmacro %}
 
+{% macro _commit_word(file_format) %}
+  {#- What a format calls one of its commits in messages: Delta's version, Iceberg's snapshot. -#}
+  {{ return('snapshot' if file_format == 'iceberg' else 'version') }}
+{% endmacro %}
+
 {% macro _commit_text(commit) %}
   {#- The input's commit that restated a unit, as the log names it (spec §17), after the rows: empty for none.
       A Delta version, an Iceberg snapshot (named). -#}
   {%- if not commit -%}{{ return('') }}{%- endif -%}
-  {{ return('; ' ~ commit.operation ~ ' at ' ~ commit.at ~ ', ' ~ commit.get('named', 'version') ~ ' ' ~ commit.version) }}
+  {{ return('; ' ~ commit.operation ~ ' at ' ~ commit.at ~ ', ' ~ (commit.get('named') or dbt_inc_join._commit_word('delta')) ~ ' ' ~ commit.version) }}
 {% endmacro %}
 
 {% macro _checked_text(checked, time_uom) %}
