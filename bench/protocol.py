@@ -460,11 +460,13 @@ def full_jvm_flags(driver_memory: str) -> str:
     return f"-XX:ReservedCodeCacheSize=256m -Xms{driver_memory}"
 
 
-def long_running_jvm(driver_memory: str = DRIVER_MEMORY, extra: str = "") -> None:
+def long_running_jvm(driver_memory: str = DRIVER_MEMORY, extra: str = "", full_jit: bool = True) -> None:
     """The settings of a long-running Spark job for the sessions this process starts (and its workers inherit):
-    full_jvm_flags and the driver's memory, unless INC_JOIN_JVM_FLAGS is set. The test suite's short sessions keep
-    harness/local_spark.py's (no optimising JIT, 1 GB)."""
-    os.environ.setdefault("INC_JOIN_JVM_FLAGS", full_jvm_flags(driver_memory))
+    the driver's memory (with ``extra`` submit arguments) and, with full_jit, full_jvm_flags unless
+    INC_JOIN_JVM_FLAGS is set. Without it (``bench.run --quick``) and in the test suite the sessions keep
+    harness/local_spark.py's flags (no optimising JIT)."""
+    if full_jit:
+        os.environ.setdefault("INC_JOIN_JVM_FLAGS", full_jvm_flags(driver_memory))
     os.environ["PYSPARK_SUBMIT_ARGS"] = f"--driver-memory {driver_memory}{extra} pyspark-shell"
 
 

@@ -139,10 +139,7 @@ def start_spark(config: Config, state_dir: Path):
         os.environ["INC_JOIN_TABLE_FORMAT"] = config.table_format
     # the big suite's peak memory: Spark's executor metrics sampled every 100 ms (default: only at heartbeats)
     polling = " --conf spark.executor.metrics.pollingInterval=100ms" * ("big" in config.suites)
-    if config.quick:  # the CI-sized run keeps the short sessions' JIT
-        os.environ["PYSPARK_SUBMIT_ARGS"] = f"--driver-memory {config.driver_memory}{polling} pyspark-shell"
-    else:
-        long_running_jvm(config.driver_memory, polling)
+    long_running_jvm(config.driver_memory, polling, full_jit=not config.quick)  # quick: the CI-sized run
     from harness.local_spark import local_spark_session
 
     return local_spark_session(state_dir)
