@@ -55,7 +55,10 @@
   {%- set watermark, watermark_text = seen.watermark, seen.text -%}
   {%- if watermark is none -%}
     {%- set end = none -%}
-    {%- set end_reason = ('no arrivals yet in ' ~ who if start is none else who ~ ' has no arrival from ' ~ start ~ ' on yet') ~ ': watermark ' ~ watermark_text -%}
+    {#- the inputs without an arrival from the start on, where the watermark's query told them -#}
+    {%- set stalled = seen.get('stalled') or [] -%}
+    {%- set since = (dbt_inc_join._in_words(stalled) ~ (' has' if stalled | length == 1 else ' have')) if stalled else who ~ ' has' -%}
+    {%- set end_reason = ('no arrivals yet in ' ~ who if start is none else since ~ ' no arrival from ' ~ start ~ ' on yet') ~ ': watermark ' ~ watermark_text -%}
   {%- elif end is none -%}
     {%- set end = watermark -%}
     {%- set end_reason = 'availability watermark ' ~ watermark_text -%}
@@ -238,8 +241,14 @@ _inc_join_window as (
   {%- else -%}
     {%- set text = dbt_inc_join._named_watermark_text(names, maxima) -%}
   {%- endif -%}
+  {%- set stalled = [] -%}
+  {%- for side in sides -%}
+    {%- if maxima[loop.index0] is none -%}
+      {%- do stalled.append(side[0] if names is none else names[loop.index0]) -%}
+    {%- endif -%}
+  {%- endfor -%}
   {{ return({'a_max': a_max, 'b_max': b_max, 'watermark': dbt_inc_join._watermark_of([a_max, b_max], dbt_inc_join._least_value),
-             'text': text}) }}
+             'text': text, 'stalled': stalled}) }}
 {% endmacro %}
 
 {% macro _watermark_text(a_max, b_max) %}

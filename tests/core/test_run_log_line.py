@@ -102,3 +102,21 @@ def test_an_end_without_a_watermark_names_the_inputs_that_have_no_arrival():
     assert many["empty"] and many["reason"] == "a, pay or ship has no arrival from 2025-06-08 on yet: watermark w"
     one = render("_window_end", explicit, None, seen, None, "day")
     assert one["reason"] == "no arrivals yet in a or b: watermark w"
+
+
+def test_an_empty_run_names_the_inputs_without_an_arrival_since_its_start():
+    """The watermark's rule lists the inputs whose latest arrival from the start on is none; the end's reason
+    names them (one input: `has`; several: `have`)."""
+    explicit = {"end": None, "end_reason": None}
+    sides = [("a", None, None, None), ("b", None, None, None)]
+    seen = render("_watermark_from", {"a_max": None, "b_max": "2025-06-09 00:00:00"}, sides, None, "day")
+    assert seen["watermark"] is None and seen["stalled"] == ["a"]
+    end = render("_window_end", explicit, date(2025, 6, 8), seen, None, "day")
+    assert end["reason"] == "a has no arrival from 2025-06-08 on yet: watermark min(max a none, max b 2025-06-09)"
+    names = ["a", "pay", "ship"]
+    three = [(name, None, None, None) for name in names]
+    both = render("_watermark_from", {"a_max": "2025-06-09 00:00:00", "pay_max": None, "ship_max": None}, three,
+                  None, "day", names)  # fmt: skip
+    assert both["stalled"] == ["pay", "ship"]
+    many = render("_window_end", explicit, date(2025, 6, 8), both, None, "day", names)
+    assert many["reason"].startswith("pay and ship have no arrival from 2025-06-08 on yet: watermark min(")

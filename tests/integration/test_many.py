@@ -318,8 +318,8 @@ def test_the_log_line_names_the_stalled_input(spark, project, rendered):
         project.invoke("run", "--select", "stg_gen_b", today=LAST_DAY)  # as the daily pipeline left it
     (line,) = lines.values()
     assert line == (
-        f"window empty (no end: no availability watermark); start: argument output_window_start; end: a, pay or late "
-        f"has no arrival from {start} on yet: watermark min(max a {latest['gen_a']}, max pay {latest['gen_b']}, "
+        f"window empty (no end: no availability watermark); start: argument output_window_start; end: late has no "
+        f"arrival from {start} on yet: watermark min(max a {latest['gen_a']}, max pay {latest['gen_b']}, "
         "max late none), held back by late; reads nothing; plan: pay plain (the run reads nothing); late plain (the "
         "run reads nothing)"
     )
