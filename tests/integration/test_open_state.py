@@ -39,7 +39,7 @@ def _changes_between_cache_and_state(statements: list[str], name: str) -> list[s
     Spark drops a cached plan that reads a changed table, so the state's statement would read the inputs again."""
     table = f"{name}__inc_join_open"
     cached = next(i for i, text in enumerate(statements) if text.startswith("CACHE LAZY TABLE"))
-    written = next(i for i, text in enumerate(statements) if text.startswith(("INSERT", "CREATE")) and table in text)
+    written = next(i for i, text in enumerate(statements) if text.startswith("INSERT") and table in text)
     return [text for text in statements[cached:written] if table in text and text.startswith(("ALTER", "DELETE"))]
 
 
@@ -75,11 +75,11 @@ def test_daily_runs_read_the_state_and_every_fallback_says_why(project):
     steps.append(("next day", _run(project, DAYS[2], statements=statements), "read "))
     for name in ("open_left", "open_first", "open_many"):
         assert _changes_between_cache_and_state(statements[name], name) == [], name
-        # Delta and Iceberg replace the state's rows and its tag in one commit; parquet drops what a killed attempt
-        # left, adds its partition, tags it and drops the partition it read
+        # Delta and Iceberg replace the state's rows in one commit between clearing the tag and setting it; parquet
+        # drops what a killed attempt left, adds its partition, tags it and drops the partition it read
         replaced = table_format() in ("delta", "iceberg")
         parquet = ["ALTER TABLE", "INSERT INTO", "ALTER TABLE", "ALTER TABLE"]
-        expected = ["CREATE OR"] if replaced else parquet
+        expected = ["ALTER TABLE", "INSERT OVERWRITE", "ALTER TABLE"] if replaced else parquet
         assert _writes_to_state(statements[name], name) == expected, name
     # in one run: open_left's state table is gone; open_first is given another max_waiting_time (the first models'
     # own var, which the later runs keep); open_many's tag is of the day before, as after a run killed between the
@@ -153,7 +153,8 @@ def test_a_run_that_does_not_read_the_state_clears_its_tag_first(project):
         assert lines[name].startswith("not read (the state is as of "), lines
         assert json.loads(_tag(project, name))["end"] == f"{DAYS[2]} 00:00:00"
     _same_tables(project, [("open_left", "open_left_off"), ("open_left_py", "open_left_off")])
-    # a table whose tag is cleared, as a run stopped after clearing it leaves it: the next run says so
+    # a table whose tag is cleared, as a run stopped between clearing it and setting it leaves it: the next run
+    # says so (here a past window again, whatever the tables hold by now)
     for name in ("open_left", "open_left_py"):
         project.spark().sql(
             f"ALTER TABLE inc_join_it.{name}__inc_join_open SET TBLPROPERTIES ('inc_join.open_state' = '')"
