@@ -133,14 +133,15 @@ def daily_run(project: Project, model: str, day) -> dict:
             "state_seconds": sum(took for _, took in state), "line": lines[0] if lines else ""}  # fmt: skip
 
 
-def _reads_state(model: str, rows: int) -> bool:
+def _reads_state(model: str, rows: int, file_format: str = "parquet") -> bool:
     """Whether the daily runs of ``model`` read the state: always with open_state=true, never with false, at the
-    default when a day's rows reach the threshold of the model's kind of state (shared_tables.OPEN_STATE)."""
+    default when a day's rows reach the threshold of the table format and the model's kind of state
+    (shared_tables.OPEN_STATE)."""
     from dbt_inc_join.tables.shared_tables import OPEN_STATE
 
     if model.endswith("_auto"):
         kind = "rows" if "_first" in model else "many" if "_many" in model else "keys"
-        return rows >= OPEN_STATE[kind]
+        return rows >= OPEN_STATE.get(file_format, OPEN_STATE["parquet"])[kind]
     return not model.endswith("_off")
 
 
@@ -166,7 +167,7 @@ def measure(spark, rows: int, state_dir: Path, say, file_format: str = "parquet"
         loads.append(os.getloadavg()[0])
         for name in models if number % 2 == 0 else models[::-1]:
             run = daily_run(project, name, day)
-            if _reads_state(name, rows) != run["line"].startswith("read "):
+            if _reads_state(name, rows, file_format) != run["line"].startswith("read "):
                 raise RuntimeError(f"{name} on {day}: {run['line']}")
             if number:
                 found[name].append(run)
@@ -180,7 +181,7 @@ def measure(spark, rows: int, state_dir: Path, say, file_format: str = "parquet"
         results.append({
             "language": language,
             "auto": statistics.median(r["seconds"] for r in auto),
-            "auto_reads": _reads_state(f"open_{partner}_auto", rows),
+            "auto_reads": _reads_state(f"open_{partner}_auto", rows, file_format),
             "rows": rows, "format": file_format, "partner": partner, "load": (min(loads), max(loads)),
             "rounds": len(on),
             "on": statistics.median(r["seconds"] for r in on), "off": statistics.median(r["seconds"] for r in off),
@@ -188,6 +189,11 @@ def measure(spark, rows: int, state_dir: Path, say, file_format: str = "parquet"
             "state_seconds": statistics.median(r["state_seconds"] for r in on),
         })  # fmt: skip
     return results
+
+
+def _thresholds(table: dict, kind: str) -> str:
+    """A kind's thresholds of open_state='auto' as the report names them, per table format."""
+    return " / ".join(f"{settings[kind]:,} ({name})" for name, settings in table.items())
 
 
 def report(results: Sequence[dict], argv: Sequence[str]) -> str:
@@ -202,8 +208,9 @@ def report(results: Sequence[dict], argv: Sequence[str]) -> str:
         f"inputs and tables in the format of the table below), a first run up to {FIRST_END}, then one round per "
         "day, the three models each day, the order alternating, the first round discarded. With state: "
         "`open_state=true`; default: `'auto'`, which keeps it from "
-        f"{OPEN_STATE['rows']:,} new rows of A a day with `first`, {OPEN_STATE['many']:,} with inc_join_many (`many`, "
-        f"two inputs each taking its first partner) and {OPEN_STATE['keys']:,} with `all`. "
+        f"{_thresholds(OPEN_STATE, 'rows')} new rows of A a day with `first`, {_thresholds(OPEN_STATE, 'many')} "
+        f"with inc_join_many (`many`, two inputs each taking its first partner) and {_thresholds(OPEN_STATE, 'keys')} "
+        "with `all`. "
         "Time: dbt's execution time "
         "of the node (hooks included), medians. "
         "State statements: the ones that read or write the state table or the cached relation, and their time "

@@ -120,7 +120,8 @@ def generated_files(tables: ModuleType) -> dict[str, str]:
     open_state = macro_file(
         "_open_state_settings",
         "OPEN_STATE",
-        "From how many new rows of A a unit open_state='auto' keeps the open state, per kind of state.",
+        "From how many new rows of A a unit open_state='auto' keeps the open state, per table format and kind of "
+        "state.",
         literal(tables.OPEN_STATE),
     )
     many_input_keys = macro_file(

@@ -149,8 +149,8 @@
     {%- do dbt_inc_join._create_open_state(target, marker, partition) -%}
   {%- elif dbt_inc_join._open_state_replaced(marker) -%}
     {#- not CREATE OR REPLACE with the tag in one commit: on Delta over a Hive metastore each replace logs the
-        metastore's `ERROR HiveAlterHandler` with its stack, and it measured no faster (2026-12-06, 50,000 rows a
-        day: the state's statements 3.15 s against 2.85 s) -#}
+        metastore's `ERROR HiveAlterHandler` with its stack, and it measured no faster
+        (bench/results/open-state-dbt-delta-2026-12-06-threshold.md) -#}
     {%- do run_query('INSERT OVERWRITE ' ~ target ~ '\n'
                      ~ dbt_inc_join._open_state_rows(marker.sql, partition, true)) -%}
   {%- else -%}

@@ -64,19 +64,23 @@
                      ~ 'open_state=true in runs given their bounds)']) }}
   {%- endif -%}
   {%- if kind is not none and enabled == 'auto' and a_rows is not none -%}
-    {{ return(dbt_inc_join._open_state_pays(kind, a_rows, time_uom)) }}
+    {{ return(dbt_inc_join._open_state_pays(kind, a_rows, time_uom, config.get('file_format'))) }}
   {%- endif -%}
   {{ return(kind_reason) }}
 {% endmacro %}
 
-{% macro _open_state_pays(kind, a_rows, time_uom) %}
-  {#- [kind, none] when A's new rows a unit reach the kind's threshold, else [none, why]: below it the state's own
-      statements cost more than the history it spares (docs/spec.md §18). -#}
-  {%- set least = dbt_inc_join._open_state_settings()[kind] -%}
+{% macro _open_state_pays(kind, a_rows, time_uom, file_format=none) %}
+  {#- [kind, none] when A's new rows a unit reach the threshold of the kind and of the model's table format
+      (parquet's for a format without its own), else [none, why]: below it the state's own statements cost more
+      than the history it spares (docs/spec.md §18). -#}
+  {%- set settings = dbt_inc_join._open_state_settings() -%}
+  {%- set named = (file_format or 'parquet') | lower -%}
+  {%- set named = named if named in settings else 'parquet' -%}
+  {%- set least = settings[named][kind] -%}
   {%- set each = a_rows.rows / a_rows.units -%}
   {%- if each >= least -%}{{ return([kind, none]) }}{%- endif -%}
   {{ return([none, "open_state='auto': " ~ '{:,.0f}'.format(each) ~ ' new rows of A a ' ~ time_uom ~ ', below '
-                   ~ '{:,}'.format(least)]) }}
+                   ~ '{:,}'.format(least) ~ ('' if named == 'parquet' else ' on ' ~ named)]) }}
 {% endmacro %}
 
 {% macro _open_state_use(a, b, params, inputs, window, restated, enabled, unkept=none) %}

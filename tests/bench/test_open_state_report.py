@@ -53,11 +53,11 @@ def test_the_dbt_benchmark_expects_the_default_to_keep_the_state_from_the_thresh
     from bench.open_state_dbt import _reads_state
     from dbt_inc_join.tables.shared_tables import OPEN_STATE
 
-    first, every = OPEN_STATE["rows"], OPEN_STATE["keys"]
-    assert [_reads_state("open_first_auto", n) for n in (first - 1, first)] == [False, True]
-    assert [_reads_state("open_all_auto", n) for n in (every - 1, every)] == [False, True]
-    many = OPEN_STATE["many"]
-    assert [_reads_state("open_many_auto", n) for n in (many - 1, many)] == [False, True]
+    for file_format, settings in OPEN_STATE.items():
+        first, every, many = settings["rows"], settings["keys"], settings["many"]
+        assert [_reads_state("open_first_auto", n, file_format) for n in (first - 1, first)] == [False, True]
+        assert [_reads_state("open_all_auto", n, file_format) for n in (every - 1, every)] == [False, True]
+        assert [_reads_state("open_many_auto", n, file_format) for n in (many - 1, many)] == [False, True]
     assert _reads_state("open_all", 1) and not _reads_state("open_first_off", 10**9)
 
 

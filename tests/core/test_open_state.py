@@ -148,11 +148,20 @@ def test_auto_keeps_the_state_from_the_threshold_of_its_kind_of_new_rows_of_a_a_
     from dbt_inc_join.sql_text import render
     from dbt_inc_join.tables.shared_tables import OPEN_STATE
 
-    least = OPEN_STATE["rows"]
+    least = OPEN_STATE["parquet"]["rows"]
     assert render("_open_state_pays", "rows", {"rows": 2 * least, "units": 2}, "day") == ["rows", None]
     below = render("_open_state_pays", "rows", {"rows": 2 * least - 2, "units": 2}, "day")
     assert below == [None, f"open_state='auto': {least - 1:,} new rows of A a day, below {least:,}"]
     assert render("_open_state_pays", "keys", {"rows": least, "units": 1}, "hour")[0] is None
+    # a Delta table's threshold is its own, and the line names the format; another format takes parquet's
+    for file_format in ("delta",):
+        own = OPEN_STATE[file_format]["rows"]
+        assert own > least
+        assert render("_open_state_pays", "rows", {"rows": own, "units": 1}, "day", file_format) == ["rows", None]
+        said = render("_open_state_pays", "rows", {"rows": least, "units": 1}, "day", file_format.upper())
+        assert said == [None, f"open_state='auto': {least:,} new rows of A a day, below {own:,} on {file_format}"]
+    for file_format in ("orc", "iceberg"):
+        assert render("_open_state_pays", "rows", {"rows": least, "units": 1}, "day", file_format) == ["rows", None]
 
 
 def test_auto_counts_the_rows_of_a_from_the_start_to_its_latest_arrival():
