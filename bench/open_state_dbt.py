@@ -141,7 +141,8 @@ def _reads_state(model: str, rows: int, file_format: str = "parquet") -> bool:
 
     if model.endswith("_auto"):
         kind = "rows" if "_first" in model else "many" if "_many" in model else "keys"
-        return rows >= OPEN_STATE.get(file_format, OPEN_STATE["parquet"])[kind]
+        least = OPEN_STATE.get(file_format, OPEN_STATE["parquet"])[kind]
+        return least is not None and rows >= least
     return not model.endswith("_off")
 
 
@@ -193,7 +194,10 @@ def measure(spark, rows: int, state_dir: Path, say, file_format: str = "parquet"
 
 def _thresholds(table: dict, kind: str) -> str:
     """A kind's thresholds of open_state='auto' as the report names them, per table format."""
-    return " / ".join(f"{settings[kind]:,} ({name})" for name, settings in table.items())
+    return " / ".join(
+        f"{'never' if settings[kind] is None else format(settings[kind], ',')} ({name})"
+        for name, settings in table.items()
+    )
 
 
 def report(results: Sequence[dict], argv: Sequence[str]) -> str:

@@ -77,6 +77,10 @@
   {%- set named = (file_format or 'parquet') | lower -%}
   {%- set named = named if named in settings else 'parquet' -%}
   {%- set least = settings[named][kind] -%}
+  {%- if least is none -%}
+    {#- a kind whose state this format never repays -#}
+    {{ return([none, "open_state='auto' keeps none with partner='all' on " ~ named]) }}
+  {%- endif -%}
   {%- set each = a_rows.rows / a_rows.units -%}
   {%- if each >= least -%}{{ return([kind, none]) }}{%- endif -%}
   {{ return([none, "open_state='auto': " ~ '{:,.0f}'.format(each) ~ ' new rows of A a ' ~ time_uom ~ ', below '

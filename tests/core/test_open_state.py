@@ -160,6 +160,8 @@ def test_auto_keeps_the_state_from_the_threshold_of_its_kind_of_new_rows_of_a_a_
         assert render("_open_state_pays", "rows", {"rows": own, "units": 1}, "day", file_format) == ["rows", None]
         said = render("_open_state_pays", "rows", {"rows": least, "units": 1}, "day", file_format.upper())
         assert said == [None, f"open_state='auto': {least:,} new rows of A a day, below {own:,} on {file_format}"]
+    never = render("_open_state_pays", "keys", {"rows": 10**9, "units": 1}, "day", "delta")
+    assert never == [None, "open_state='auto' keeps none with partner='all' on delta"]
     for file_format in ("orc", "iceberg"):
         assert render("_open_state_pays", "rows", {"rows": least, "units": 1}, "day", file_format) == ["rows", None]
 

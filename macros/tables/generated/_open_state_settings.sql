@@ -3,5 +3,5 @@
 {% macro _open_state_settings() %}
   {#- From how many new rows of A a unit open_state='auto' keeps the open state, per table format and kind of state.
       -#}
-  {{ return({'parquet': {'rows': 50000, 'keys': 300000, 'many': 50000}, 'delta': {'rows': 150000, 'keys': 900000, 'many': 150000}}) }}
+  {{ return({'parquet': {'rows': 50000, 'keys': 300000, 'many': 50000}, 'delta': {'rows': 150000, 'keys': none, 'many': 150000}}) }}
 {% endmacro %}
