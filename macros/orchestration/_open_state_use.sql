@@ -19,9 +19,14 @@
   {{ return(dbt_inc_join._open_state_digest({'a': a | string, 'inputs': each, 'kind': 'many'})) }}
 {% endmacro %}
 
+{% macro _open_state_format() %}
+  {#- The format of the model's table, which its state table takes: its file_format, else parquet. -#}
+  {{ return(config.get('file_format') or 'parquet') }}
+{% endmacro %}
+
 {% macro _open_state_digest(made) %}
   {#- The fingerprint of what a state was made from. -#}
-  {%- if dbt_inc_join._deletes_rows(config.get('file_format') or 'parquet') -%}
+  {%- if dbt_inc_join._deletes_rows(dbt_inc_join._open_state_format()) -%}
     {#- the table replaced in one commit (io/_open_state.sql): a table kept in partitions by an earlier version is
         made again -#}
     {%- do made.update({'layout': 'replaced'}) -%}
@@ -64,7 +69,7 @@
                      ~ 'open_state=true in runs given their bounds)']) }}
   {%- endif -%}
   {%- if kind is not none and enabled == 'auto' and a_rows is not none -%}
-    {{ return(dbt_inc_join._open_state_pays(kind, a_rows, time_uom, config.get('file_format'))) }}
+    {{ return(dbt_inc_join._open_state_pays(kind, a_rows, time_uom, dbt_inc_join._open_state_format())) }}
   {%- endif -%}
   {{ return(kind_reason) }}
 {% endmacro %}
@@ -176,7 +181,7 @@
   {{ return({'target': state.target | string, 'read': state.relation is not none, 'end': state.end,
              'read_end': state.read_end, 'table_fingerprint': state.table_fingerprint,
              'fingerprint': state.fingerprint, 'invocation_id': invocation_id,
-             'file_format': config.get('file_format') or 'parquet'}) }}
+             'file_format': dbt_inc_join._open_state_format()}) }}
 {% endmacro %}
 
 {% macro _open_state_counts_a(keeps_state) %}
