@@ -27,7 +27,7 @@
 
 {% macro _set_commit_metadata(record) %}
   {#- Before a SQL model's write: SET the metadata (the model's SQL is rendered before its statements run). -#}
-  {%- set key = dbt_inc_join._commit_metadata_key(config.get('file_format')) -%}
+  {%- set key = dbt_inc_join._commit_metadata_key(dbt_inc_join._file_format()) -%}
   {%- if key is none or not dbt_inc_join._is_writing_run() or config.get('materialized') not in ['incremental', 'table']
          or dbt_inc_join._ledger_for_this_model() is none -%}
     {{ return(none) }}
@@ -37,7 +37,7 @@
 
 {% macro _reset_commit_metadata() %}
   {#- After the write (record_run): later commits of the session carry no run's metadata. -#}
-  {%- set key = dbt_inc_join._commit_metadata_key(config.get('file_format')) -%}
+  {%- set key = dbt_inc_join._commit_metadata_key(dbt_inc_join._file_format()) -%}
   {%- if key is not none -%}
     {%- do run_query('RESET `' ~ key ~ '`') -%}
   {%- endif -%}
@@ -137,7 +137,7 @@
       their window from the same committed state, so the later commit replaced the same partitions with the
       same rows; the later run finds the earlier one's commit among its own commit's parents and fails before
       it records, so the window is recorded once. -#}
-  {%- if config.get('file_format') != 'iceberg' or record.get('start_snapshot') is none or record.empty -%}
+  {%- if dbt_inc_join._file_format() != 'iceberg' or record.get('start_snapshot') is none or record.empty -%}
     {{ return(none) }}
   {%- endif -%}
   {%- set found = run_query(dbt_inc_join._concurrent_commit_sql(this)) -%}

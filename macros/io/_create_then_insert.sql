@@ -5,7 +5,7 @@
   {#- An inc_join SQL model that records its runs, in a file format without atomic CREATE TABLE AS: its table is
       created before its rows are written (spec §13), so a killed first run or full refresh leaves a table the
       ledger knows was never committed, instead of a directory without a table (LOCATION_ALREADY_EXISTS). -#}
-  {%- if (config.get('file_format') or 'parquet') in ['delta', 'iceberg', 'hudi'] -%}
+  {%- if dbt_inc_join._file_format() in ['delta', 'iceberg', 'hudi'] -%}
     {{ return(false) }}
   {%- endif -%}
   {{ return('/* inc_join_run ' in compiled_code and dbt_inc_join._ledger_for_this_model() is not none) }}

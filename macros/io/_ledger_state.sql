@@ -20,17 +20,17 @@
                    'fingerprints': properties.get('inc_join.fingerprints'),
                    'outstanding': properties.get('inc_join.outstanding'), 'records_query': none,
                    'input_versions': properties.get('inc_join.input_versions'),
-                   'relation': relation | string, 'file_format': config.get('file_format'),
+                   'relation': relation | string, 'file_format': dbt_inc_join._file_format(),
                    'last_commit_query': none, 'last_commit': none, 'start_snapshot': none} -%}
   {%- if table_id is none -%}
     {{ return(state) }}
   {%- endif -%}
   {#- on Iceberg, the snapshot this run starts from, read before anything else: record_run finds another run's
       commit of an overlapping window after it (_concurrent_commit) -#}
-  {%- do state.update({'start_snapshot': dbt_inc_join._current_snapshot(relation, config.get('file_format'))}) -%}
+  {%- do state.update({'start_snapshot': dbt_inc_join._current_snapshot(relation, dbt_inc_join._file_format())}) -%}
   {#- on Delta and Iceberg, the query of the table's commits: a commit without a record is named in the start's
       reason (_last_commit, read only then: _committed_state) -#}
-  {%- do state.update({'last_commit_query': dbt_inc_join._last_commit_sql(relation, config.get('file_format'))}) -%}
+  {%- do state.update({'last_commit_query': dbt_inc_join._last_commit_sql(relation, dbt_inc_join._file_format())}) -%}
   {%- do state.update({'ledger_query': dbt_inc_join._ledger_state_sql(ledger, relation, table_id),
                        'records_query': dbt_inc_join._ledger_records_sql(ledger, relation, table_id)}) -%}
   {%- set committed = properties.get('inc_join.committed') -%}

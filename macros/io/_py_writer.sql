@@ -27,7 +27,7 @@
 {% macro _py_write_table(temporary, relation, compiled_code) -%}
   {#- Over 60 lines on purpose: a template of the Python code dbt-spark submits (the model's code, the context
       the model reads, the write, the run's record), read top to bottom like the program it renders. -#}
-  {%- set file_format = config.get('file_format') or 'parquet' -%}
+  {%- set file_format = dbt_inc_join._file_format() -%}
   {%- set partition_by = config.get('partition_by') or [] -%}
   {%- if partition_by is string -%}{%- set partition_by = [partition_by] -%}{%- endif -%}
   {#- The incremental materialization's temporary relation is a plain table for Python models (a temp view
@@ -83,7 +83,7 @@ dbt.inc_join_context = {
     "restated_horizon": {{ dbt_inc_join._py_json(var('inc_join_restated_horizon', none)) }},
     "redo_from": {{ dbt_inc_join._py_text(var('inc_join_redo_from', none)) }},
     "partition_by": {{ dbt_inc_join._py_json(config.get('partition_by')) }},
-    "file_format": {{ dbt_inc_join._py_text(config.get('file_format')) }},
+    "file_format": {{ dbt_inc_join._py_text(dbt_inc_join._file_format()) }},
     "upstream_redos": {{ dbt_inc_join._py_json(upstream.redone) }},
     "upstream_outstanding": {{ dbt_inc_join._py_json(upstream.outstanding) }},
     "table_versions": {{ dbt_inc_join._py_json(dbt_inc_join._upstream_versions() if dbt_inc_join._checks_inputs() and dbt_inc_join._reads_input_logs() else {}) }},

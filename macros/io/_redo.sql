@@ -32,7 +32,7 @@
   {%- set first = dbt_inc_join._unit_text(start) -%}
   {%- do dbt_inc_join._set_table_property(relation, 'inc_join.redo_from', first) -%}
   {%- if config.get('incremental_strategy') == 'merge' -%}{{ return(none) }}{%- endif -%}
-  {%- set file_format = config.get('file_format') -%}
+  {%- set file_format = dbt_inc_join._file_format() -%}
   {%- set partitions = none if dbt_inc_join._deletes_rows(file_format) else run_query('SHOW PARTITIONS ' ~ relation).rows | map(attribute=0) | list -%}
   {%- for statement in dbt_inc_join._redo_drop_sql(relation, inc_col, first, file_format, partitions) -%}
     {%- do run_query(statement) -%}

@@ -47,7 +47,7 @@
       the rows after a window cut by max_window_units go too, in the same commit). -#}
   {%- set arrival = 'inc_join_table.' ~ dbt_inc_join._quote(record.arrival_column) -%}
   {#- merge runs on Delta and Iceberg only (_check_strategy) -#}
-  {%- set table_format = config.get('file_format') if config is defined else 'delta' -%}
+  {%- set table_format = dbt_inc_join._file_format() if config is defined else 'delta' -%}
   {%- set replaced = dbt_inc_join._window_predicate(record, arrival, table_format) if not record.get('redo_from')
                      else dbt_inc_join._arrival_compared_sql(arrival, '>=', "TIMESTAMP'" ~ record.redo_from ~ "'", table_format) -%}
 merge into {{ target }} as inc_join_table

@@ -13,7 +13,7 @@
       'time_uom': settings.time_uom,
       'arrival_column': settings.inc_col,
       'partition_by': config.get('partition_by'),
-      'file_format': config.get('file_format'),
+      'file_format': dbt_inc_join._file_format(),
       'records_runs': dbt_inc_join._ledger_for_this_model() is not none,
       'merge_replaces_window': strategy == 'merge' and dbt_inc_join._merge_reaches_package()}, 'true') -%}
 {% endmacro %}

@@ -20,8 +20,8 @@
 {% endmacro %}
 
 {% macro _open_state_format() %}
-  {#- The format of the model's table, which its state table takes: its file_format, else parquet. -#}
-  {{ return(config.get('file_format') or 'parquet') }}
+  {#- The format of the model's table, which its state table takes (_file_format). -#}
+  {{ return(dbt_inc_join._file_format()) }}
 {% endmacro %}
 
 {% macro _open_state_digest(made) %}

@@ -93,3 +93,35 @@ def test_merge_without_the_dispatch_entry_is_refused():
     )
     with pytest.raises(ValueError, match=message):
         render("_check_model_settings", {**settings, "merge_replaces_window": False}, "true")
+
+
+def test_a_model_without_file_format_is_read_in_its_adapters_default_format():
+    """A model's format is the one its adapter writes (_file_format): dbt-databricks writes Delta when the model names
+    none, so there `merge` is admitted, the open state is a Delta table with Delta's threshold, and a redo deletes
+    by predicate; dbt-spark's models without one are parquet. No Databricks workspace runs here: the macros are
+    rendered with the two adapters' `type()` and a config without file_format."""
+    from types import SimpleNamespace
+
+    from dbt_inc_join.sql_text.macros import port
+
+    def macros(adapter_type: str | None, file_format: str | None = None):
+        settings = {"file_format": file_format}
+        config = SimpleNamespace(get=lambda key, default=None: settings.get(key, default) or default)
+        adapter = SimpleNamespace(type=lambda: adapter_type) if adapter_type else SimpleNamespace()
+        return port(lambda text: None, {"config": config, "adapter": adapter})
+
+    assert macros("databricks")("_file_format") == "delta"
+    assert macros("spark")("_file_format") == macros(None)("_file_format") == "parquet"
+    assert macros("databricks", "parquet")("_file_format") == "parquet"
+    assert macros("spark", "iceberg")("_file_format") == "iceberg"
+    assert macros("databricks")("_open_state_format") == "delta"
+    assert macros("databricks")("_deletes_rows", macros("databricks")("_file_format")) is True
+    # the threshold of open_state='auto' is the format's: 100,000 new A rows a day keep a parquet state, not a Delta one
+    day = {"rows": 100_000, "units": 1}
+
+    def pays(adapter_type: str) -> list:
+        found = macros(adapter_type)
+        return found("_open_state_pays", "rows", day, "day", found("_open_state_format"))
+
+    assert pays("spark") == ["rows", None]
+    assert pays("databricks") == [None, "open_state='auto': 100,000 new rows of A a day, below 150,000 on delta"]
