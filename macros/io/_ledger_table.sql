@@ -55,7 +55,30 @@
   {%- endif -%}
   {%- set ledger = dbt_inc_join._ledger_relation() -%}
   {%- do dbt_inc_join._ledger_switch_check() -%}
+  {#- a bad format of the ledger is refused before the model reads anything -#}
+  {%- do dbt_inc_join._ledger_format_var() -%}
   {{ return(ledger) }}
+{% endmacro %}
+
+{% macro _ledger_format_var() %}
+  {#- var inc_join_ledger_format, checked: 'parquet', 'delta' or none. -#}
+  {%- set named = var('inc_join_ledger_format', none) -%}
+  {%- if named is not none and named not in ['parquet', 'delta'] -%}
+    {{ dbt_inc_join._fail("var inc_join_ledger_format must be 'parquet' or 'delta', not " ~ dbt_inc_join._repr(named) ~ ".") }}
+  {%- endif -%}
+  {{ return(named) }}
+{% endmacro %}
+
+{% macro _ledger_format(ledger) %}
+  {#- The run ledger's table format: Delta on dbt-databricks (Unity Catalog keeps managed tables in Delta or
+      Iceberg only), where var inc_join_ledger_format is 'delta', and for a ledger that is a Delta table already;
+      else parquet. -#}
+  {%- set named = dbt_inc_join._ledger_format_var() -%}
+  {%- set databricks = adapter.type is defined and adapter.type() == 'databricks' -%}
+  {%- if named == 'delta' or (named is none and databricks) or dbt_inc_join._table_facts(ledger).format == 'delta' -%}
+    {{ return('delta') }}
+  {%- endif -%}
+  {{ return('parquet') }}
 {% endmacro %}
 
 {% macro _create_ledger_sql(ledger) %}
@@ -63,14 +86,18 @@
   {%- for name, type in dbt_inc_join._ledger_columns() -%}
     {%- do columns.append(dbt_inc_join._quote(name) ~ ' ' ~ type) -%}
   {%- endfor -%}
-  {#- partitionOverwriteMode=dynamic as a table option: a record is an INSERT OVERWRITE of its own run_key
-      partition, which Spark stages in a directory of its own job (.spark-staging-<job>) whatever the session's
-      setting, where concurrent INSERT INTOs of one table would share <table>/_temporary (SPARK-24238). -#}
+  {%- set file_format = dbt_inc_join._ledger_format(ledger) -%}
+  {#- parquet: partitionOverwriteMode=dynamic as a table option: a record is an INSERT OVERWRITE of its own
+      run_key partition, which Spark stages in a directory of its own job (.spark-staging-<job>) whatever the
+      session's setting, where concurrent INSERT INTOs of one table would share <table>/_temporary
+      (SPARK-24238). Delta commits each record by its log; its partitions keep concurrent records apart. -#}
 create table if not exists {{ ledger }} (
   {{ columns | join(',\n  ') }}
 )
-using parquet
+using {{ file_format }}
+{%- if file_format == 'parquet' %}
 options ('partitionOverwriteMode' = 'dynamic')
+{%- endif %}
 partitioned by (recorded_month, run_key)
 {%- endmacro %}
 

@@ -110,11 +110,15 @@
 {% endmacro %}
 
 {% macro _ledger_insert_sql(ledger, record, table_id, run_key, counted) %}
-  {#- One INSERT OVERWRITE of the run's own partition: a re-try writes the same record again, never twice. -#}
+  {#- One INSERT OVERWRITE of the run's own partition: a re-try writes the same record again, never twice. A
+      parquet ledger's run_key is a dynamic partition (its table option, _create_ledger_sql); a Delta ledger's is
+      given too, so that the record replaces its own partition whatever the session's overwrite mode (in static
+      mode a partial spec replaces the whole month). -#}
   {%- set text = dbt_inc_join._text_literal -%}
   {%- set moment = dbt_inc_join._moment_literal_text -%}
   {%- set month = modules.datetime.datetime.utcfromtimestamp(record.started_at).strftime('%Y-%m') -%}
-insert overwrite table {{ ledger }} partition (recorded_month = {{ text(month) }}, run_key)
+  {%- set static = dbt_inc_join._ledger_format(ledger) == 'delta' -%}
+insert overwrite table {{ ledger }} partition (recorded_month = {{ text(month) }}, run_key{{ ' = ' ~ text(run_key) if static }})
 select
   {{ text(model.unique_id) }} as model,
   {{ text(this | string) }} as relation,
@@ -141,8 +145,7 @@ select
   {{ text(tojson(record.fingerprints) if record.get('fingerprints') else none) }} as fingerprints,
   {{ text(record.get('plan')) }} as plan,
   {{ dbt_inc_join._input_versions_literal(record.get('input_versions') or []) }} as input_versions,
-  {{ dbt_inc_join._rows_read_literal(record.get('rows_read')) }} as rows_read,
-  {{ text(run_key) }} as run_key
+  {{ dbt_inc_join._rows_read_literal(record.get('rows_read')) }} as rows_read{{ ',\n  ' ~ text(run_key) ~ ' as run_key' if not static }}
 {%- endmacro %}
 
 {% macro _rows_read_literal(rows_read) %}

@@ -125,3 +125,20 @@ def test_a_model_without_file_format_is_read_in_its_adapters_default_format():
 
     assert pays("spark") == ["rows", None]
     assert pays("databricks") == [None, "open_state='auto': 100,000 new rows of A a day, below 150,000 on delta"]
+
+
+def test_the_ledger_format_var_takes_parquet_or_delta_only():
+    """var inc_join_ledger_format (docs/run-ledger.md): 'parquet' or 'delta'; anything else is refused naming the
+    var, in the model-level checks a model that records its runs makes before it reads anything."""
+    from types import SimpleNamespace
+
+    from dbt_inc_join.sql_text.macros import MacroError, port
+
+    def named(value):
+        return port(lambda text: None, {"var": lambda name, default=None: value if name == "inc_join_ledger_format"
+                                        else default, "adapter": SimpleNamespace()})("_ledger_format_var")  # fmt: skip
+
+    assert named(None) is None and named("delta") == "delta" and named("parquet") == "parquet"
+    refused = "^inc_join: var inc_join_ledger_format must be 'parquet' or 'delta', not 'orc'.$"
+    with pytest.raises(MacroError, match=refused):
+        named("orc")
