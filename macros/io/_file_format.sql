@@ -7,5 +7,10 @@
   {%- if named -%}
     {{ return(named) }}
   {%- endif -%}
-  {{ return('delta' if adapter is defined and adapter.type is defined and adapter.type() == 'databricks' else 'parquet') }}
+  {{ return('delta' if dbt_inc_join._on_databricks() else 'parquet') }}
+{% endmacro %}
+
+{% macro _on_databricks() %}
+  {#- Whether dbt-databricks runs the model (its adapter type). -#}
+  {{ return(adapter is defined and adapter.type is defined and adapter.type() == 'databricks') }}
 {% endmacro %}

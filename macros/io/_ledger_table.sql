@@ -74,8 +74,7 @@
       Iceberg only), where var inc_join_ledger_format is 'delta', and for a ledger that is a Delta table already;
       else parquet. -#}
   {%- set named = dbt_inc_join._ledger_format_var() -%}
-  {%- set databricks = adapter is defined and adapter.type is defined and adapter.type() == 'databricks' -%}
-  {%- if named == 'delta' or (named is none and databricks) or dbt_inc_join._table_facts(ledger).format == 'delta' -%}
+  {%- if named == 'delta' or (named is none and dbt_inc_join._on_databricks()) or dbt_inc_join._table_facts(ledger).format == 'delta' -%}
     {{ return('delta') }}
   {%- endif -%}
   {{ return('parquet') }}
