@@ -22,3 +22,13 @@
   {%- do dbt_inc_join._ensure_ledger(ref('dbt_inc_join_runs')) -%}
   {{ return('') }}
 {% endmacro %}
+
+{% macro _ledger_dependency() %}
+  {#- At parse time (dbt renders a model's hooks then to find their refs): a model with the post-hook record_run
+      depends on the ledger's model, so a `dbt run` builds the ledger before any model records in it. Two post-hooks
+      creating a missing Delta ledger at once would fail one model. Nothing when the switch is off (the post-hook
+      fails at run time naming it), nor for the ledger's own model. -#}
+  {%- if var('inc_join_ledger', false) and model is defined and model is not none and model.name != 'dbt_inc_join_runs' -%}
+    {%- do ref('dbt_inc_join', 'dbt_inc_join_runs') -%}
+  {%- endif -%}
+{% endmacro %}

@@ -11,7 +11,11 @@
       count the rows the run wrote per JoinType, write the record, then mirror it in the table property
       inc_join.committed (what the next run reads, _ledger_state). Returns no statement of its own. -#}
   {%- do dbt_inc_join._ledger_switch_check() -%}
-  {%- if not execute or model is not defined or model.config.materialized not in ['incremental', 'table'] -%}
+  {%- if not execute -%}
+    {%- do dbt_inc_join._ledger_dependency() -%}
+    {{ return('') }}
+  {%- endif -%}
+  {%- if model is not defined or model.config.materialized not in ['incremental', 'table'] -%}
     {{ return('') }}
   {%- endif -%}
   {%- set properties = dbt_inc_join._table_properties(this) -%}

@@ -144,6 +144,22 @@ def test_switch_on_builds_the_ledger_and_views_with_the_model_name(shop, spark, 
         assert names == {(node_id, "order_payments")}, view
 
 
+def test_switch_on_a_recording_model_depends_on_the_ledger_model(shop, switched_on):
+    """run-ledger.md: a model with the post-hook record_run depends on the ledger's model, so `dbt run` builds the
+    ledger before any model records in it (and `+model` selects it); the ledger's own model depends on nothing."""
+
+    def ancestors(model: str) -> set[str]:
+        found = shop.invoke("ls", "--select", f"+{model}", "--resource-type", "model", "--output", "name", "--quiet",
+                            vars=SWITCH_ON).result  # fmt: skip
+        return set(found)
+
+    assert ancestors("order_payments") == {"orders", "payments", "order_payments", "dbt_inc_join_runs"}
+    assert ancestors("dbt_inc_join_runs") == {"dbt_inc_join_runs"}
+    finished = {r.node.name: max(t.completed_at for t in r.timing) for r in switched_on.result.results}
+    started = {r.node.name: min(t.started_at for t in r.timing) for r in switched_on.result.results}
+    assert finished["dbt_inc_join_runs"] <= started["order_payments"], (finished, started)
+
+
 def documented_columns() -> dict[str, list[tuple[str, str, str]]]:
     """Each package model's columns as models/**/*.yml documents them: (name, data_type, description)."""
     found = {}
