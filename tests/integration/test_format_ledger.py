@@ -304,3 +304,19 @@ def test_a_delta_ledger_keeps_every_record_when_runs_record_at_once(spark, proje
     finally:
         spark.conf.unset("spark.sql.sources.partitionOverwriteMode")
         spark.sql(f"DROP TABLE IF EXISTS {ledger}")
+
+
+def test_a_parquet_python_model_writes_in_a_session_with_the_formats_catalog(spark, project, chosen):
+    """A parquet Python model on a session whose spark_catalog is Delta Lake's (or Iceberg's), as on a cluster that
+    has the format switched on: its first run and its daily run write the rows of the core. dbt runs a model in a
+    thread of its own, where Spark 4.1 with Delta's catalog refused the writer's saveAsTable ("does not support
+    REPLACE TABLE AS SELECT") until the helper made dbt's session the thread's active one."""
+    model = "gen_left_parquet_py"
+    for day, extra in ((DAYS[2], ["--full-refresh"]), (DAYS[4], [])):
+        project.invoke("run", "--select", f"+{model}", *extra, today=day)
+    described = {r.col_name: r.data_type for r in spark.sql(f"DESCRIBE TABLE EXTENDED inc_join_it.{model}").collect()}
+    assert described["Provider"] == "parquet", described
+    a, b = (spark.table(f"inc_join_it.gen_{n}").where(f"RecDate <= DATE'{DAYS[4]}'") for n in ("a", "b"))
+    expected = inc_join(a, b, how="left", output_window_start=DAYS[0], **SETTINGS)
+    columns = sorted(expected.columns)
+    assert rows(spark.table(f"inc_join_it.{model}"), columns) == rows(expected, columns)

@@ -29,4 +29,11 @@ class SessionHelper(BaseInProcessHelper):
         builder = SparkSession.builder.enableHiveSupport()
         for key, value in (self.credentials.server_side_parameters or {}).items():
             builder = builder.config(key, value)
-        return builder.getOrCreate()
+        spark = builder.getOrCreate()
+        # dbt runs each model in a thread of its own, and Spark keeps the active session per JVM thread: without
+        # one there, a DataFrame write resolves the session catalog apart from this session, and with Delta Lake's
+        # catalog as spark_catalog a parquet table's saveAsTable fails ("does not support REPLACE TABLE AS SELECT")
+        jvm = spark._jvm
+        if jvm is not None:
+            jvm.org.apache.spark.sql.SparkSession.setActiveSession(spark._jsparkSession)
+        return spark
