@@ -38,12 +38,14 @@ STATEMENT_LABELS["alter"] = "ALTER TABLE"
 @dataclass(frozen=True)
 class LedgerCase:
     """A model's language, its history, and its ledger: ``off`` (no post-hook), ``few`` (the ledger holds only
-    this benchmark's runs) or ``many`` (pre-filled with ``records`` records)."""
+    this benchmark's runs) or ``many`` (pre-filled with ``records`` records); ``ledger_format`` the ledger's table
+    format (var inc_join_ledger_format: a Delta ledger is dbt-databricks's, `--format delta`)."""
 
     language: str
     history: int
     ledger: str
     records: int = 0
+    ledger_format: str = "parquet"
 
     @property
     def model(self) -> str:
@@ -51,11 +53,15 @@ class LedgerCase:
 
     @property
     def project(self) -> str:
-        return f"r{self.records}" if self.ledger == "many" else "few"
+        return f"r{self.records}" if self.ledger == "many" else "few" + self._format_suffix
 
     @property
     def schema(self) -> str:
-        return f"{SCHEMA}_r{self.records}" if self.ledger == "many" else SCHEMA
+        return f"{SCHEMA}_r{self.records}" if self.ledger == "many" else SCHEMA + self._format_suffix
+
+    @property
+    def _format_suffix(self) -> str:
+        return "" if self.ledger_format == "parquet" else f"_{self.ledger_format}"
 
     @property
     def relation(self) -> str:
@@ -67,7 +73,8 @@ class LedgerCase:
 
     @property
     def ledger_text(self) -> str:
-        return {"off": "no ledger", "few": "ledger", "many": f"ledger of {self.records} records"}[self.ledger]
+        text = {"off": "no ledger", "few": "ledger", "many": f"ledger of {self.records} records"}[self.ledger]
+        return text if self.ledger_format == "parquet" else f"{self.ledger_format.capitalize()} {text}"
 
     @property
     def label(self) -> str:
@@ -108,6 +115,7 @@ def write_project(root: Path, cases: Sequence[LedgerCase], run) -> Path:
     shutil.rmtree(root, ignore_errors=True)
     config = run.config
     values = dict(project=PROJECT, schema=cases[0].schema, inc_col=INC_COL, repo=REPO, database=DATABASE, how=HOW)
+    values.update(ledger_format=cases[0].ledger_format)
     values.update(look_back_time=config.look_back_time, max_waiting_time=config.max_waiting_time)
     values.update(histories=sorted(set(config.histories)), join_cols=list(JOIN_COLS))
     for folder in ("plain", "ledger"):
@@ -126,10 +134,11 @@ def write_project(root: Path, cases: Sequence[LedgerCase], run) -> Path:
 class Project:
     """One generated project, driven through harness.local_dbt with its own target and log paths."""
 
-    def __init__(self, root: Path, state_dir: Path, schema: str, target: str | None = None) -> None:
+    def __init__(self, root: Path, state_dir: Path, schema: str, target: str = "session") -> None:
         from harness.local_dbt import LocalDbtProject
 
         self.ledger = f"{schema}.{LEDGER_MODEL}"
+        # the template's one output, also when --format puts Delta Lake in the session (the models stay parquet)
         self.dbt = LocalDbtProject(root, state_dir, target=target)
         self.dbt.target_path = Path(state_dir) / f"dbt-target-{root.name}"
         self.dbt.log_path = Path(state_dir) / f"dbt-logs-{root.name}"
@@ -249,9 +258,12 @@ def run_key(invocation_id: str, case: LedgerCase, day: date) -> str:
     return f"{invocation_id}/{case.unique_id}/{day} 00:00:00"
 
 
-def _drop_record(spark, ledger: str, key: str, month: str | None = None) -> None:
+def _drop_record(spark, ledger: str, key: str, month: str | None = None, delta: bool = False) -> None:
     """A record's partition out of the ledger; a partition is named by both levels, so without ``month`` (a
-    record of this benchmark's runs: this month) it is looked up first."""
+    record of this benchmark's runs: this month) it is looked up first. A Delta ledger: its rows deleted."""
+    if delta:
+        spark.sql(f"DELETE FROM {ledger} WHERE recorded_month = '{month}' AND run_key = '{key}'")
+        return
     query = f"SELECT DISTINCT recorded_month FROM {ledger} WHERE run_key = '{key}'"
     for found in [month] if month else [r[0] for r in spark.sql(query).collect()]:
         spark.sql(f"ALTER TABLE {ledger} DROP IF EXISTS PARTITION (recorded_month = '{found}', run_key = '{key}')")
@@ -303,7 +315,8 @@ class Setup:
             return
         if case in self.invocations:
             key = run_key(self.invocations[case], case, self.last_day)
-            _drop_record(spark, ledger, key, datetime.now(timezone.utc).strftime("%Y-%m"))
+            month = datetime.now(timezone.utc).strftime("%Y-%m")
+            _drop_record(spark, ledger, key, month, delta=case.ledger_format == "delta")
         yesterday = self.last_day - timedelta(days=1)
         committed = {"window_start": f"{yesterday} 00:00:00", "window_end": f"{yesterday} 00:00:00"}
         committed["rows_total"] = self.rows(case, yesterday).count()
@@ -431,6 +444,8 @@ class Ledger(Suite):
                 for history in sorted({min(config.histories), longest}):
                     cases += [LedgerCase(language, history, "off"), LedgerCase(language, history, "few")]
                 cases += [LedgerCase(language, longest, "many", n) for n in config.ledger_records]
+                if config.table_format == "delta":  # the Delta ledger beside the parquet one, in the same rounds
+                    cases.append(LedgerCase(language, longest, "few", ledger_format="delta"))
         return [LedgerCell(case, "dbt", config.repeats) for case in cases]
 
     def measure(self, spark, cells: Sequence[LedgerCell], run) -> None:  # type: ignore[override]
@@ -467,8 +482,9 @@ class Ledger(Suite):
         shortest, longest = histories[0], histories[-1]
         for language in dict.fromkeys(c.case.language for c in cells):
 
-            def at(history: int, ledger: str, records: int = 0, language=language) -> LedgerCell | None:
-                return next((c for c in cells if c.case == LedgerCase(language, history, ledger, records)), None)
+            def at(history: int, ledger: str, records: int = 0, language=language, ledger_format: str = "parquet"):
+                wanted = LedgerCase(language, history, ledger, records, ledger_format)
+                return next((c for c in cells if c.case == wanted), None)
 
             for history in histories:
                 on, off = at(history, "few"), at(history, "off")
@@ -485,6 +501,15 @@ class Ledger(Suite):
                 name += f"{shortest} d of history"
                 on, off = at(longest, "few"), at(shortest, "few")
                 found += ratio_target(name, on, off, FLAT_GOAL, value=lambda r: r.ledger_seconds)
+            delta = at(longest, "few", ledger_format="delta")
+            if delta is not None:
+                name = f"{language} daily run, {longest} d: with the Delta ledger − without (× without: "
+                name += f"{Ratio.of(delta, at(longest, 'off')).median:.2f})"
+                found += ratio_target(name, delta, at(longest, "off"), OVERHEAD_GOAL, difference=True)
+                name = f"{language} daily run, {longest} d: with the Delta ledger / with the parquet ledger"
+                found += ratio_target(name, delta, at(longest, "few"), None)
+                name = f"{language} ledger's own statements, {longest} d: Delta ledger / parquet ledger"
+                found += ratio_target(name, delta, at(longest, "few"), None, value=lambda r: r.ledger_seconds)
             for records in sorted({c.case.records for c in cells if c.case.ledger == "many"}):
                 many, few = at(longest, "many", records), at(longest, "few")
                 if many is not None and few is not None:
@@ -541,6 +566,7 @@ class Ledger(Suite):
         retries = [f"{name}: {what}" for name, project in self.setup.projects.items() for what in project.retries]
         return self.section(
             run,
+            delta_ledger=any(c.case.ledger_format == "delta" for c in cells),
             how=HOW,
             transient=TRANSIENT,
             retries="; ".join(retries) if retries else "none",

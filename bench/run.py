@@ -32,7 +32,8 @@ EXTRA = ("commit", "restated-log")
 # the order the suites run in
 MEASURED = ("few-rows", "big", "many-rows", "enrich", "shapes", "ledger", "restated", "commit", "restated-log")
 FORMATS = ("delta", "iceberg")
-FORMAT_SUITES = ("few-rows", "big", "commit", "restated-log")
+FORMAT_SUITES = ("few-rows", "big", "commit", "restated-log", "ledger")
+FORMAT_OF_SUITE = {"ledger": ("delta",)}  # the formats a suite has cells of (the ledger: Delta's, dbt-databricks's)
 FORMAT_ONLY = ("restated-log",)  # suites measured only on a table format (--format required)
 
 
@@ -118,6 +119,9 @@ def parse_args(argv: Sequence[str]) -> Config:
         parser.error(f"--suite accepts all or {', '.join(SUITES + EXTRA)} (got {args.suite})")
     if args.format and set(config.suites) - set(FORMAT_SUITES):
         parser.error(f"--format runs the suites {', '.join(FORMAT_SUITES)}; name them with --suite")
+    for name, formats in FORMAT_OF_SUITE.items():
+        if args.format and name in config.suites and args.format not in formats:
+            parser.error(f"--suite {name} takes --format {' or '.join(formats)} only (got {args.format})")
     if not args.format and set(config.suites) & set(FORMAT_ONLY):
         parser.error(f"--suite {', '.join(FORMAT_ONLY)} needs --format delta or iceberg (it reads their logs)")
     if max(config.histories) > config.days or min(config.histories) < 1:
@@ -170,7 +174,7 @@ def context(run: Context, rows: dict[str, int], generated: bool, load: list[floa
         "spark": f"{spark.sparkContext.master}, driver memory {config.driver_memory}, shuffle partitions "
         f"{conf('spark.sql.shuffle.partitions')}, AQE {conf('spark.sql.adaptive.enabled')}, broadcast "
         f"threshold {conf('spark.sql.autoBroadcastJoinThreshold')}, catalog tables in a Hive metastore "
-        "(Derby), " + tables_text(config.table_format, data),
+        "(Derby), " + tables_text(config.table_format, data, config.suites),
         "data": data
         and f"{spec.days} days x {spec.rows_per_day} A rows per day ({spec.first_day} .. {spec.last_day}); "
         f"{rows['a']} A rows, {rows['b']} B rows in the longest history; one parquet file per daily "
@@ -192,13 +196,16 @@ def context(run: Context, rows: dict[str, int], generated: bool, load: list[floa
     return {key: value for key, value in info.items() if value}
 
 
-def tables_text(table_format: str | None, parquet: bool) -> str:
+def tables_text(table_format: str | None, parquet: bool, suites: Sequence[str] = ()) -> str:
     """The tables' formats: parquet (the suites on the generated data) and the --format copies, or only the
-    format's own tables (a suite measured only on a format, bench/restated_log.py)."""
+    format's own tables (a suite measured only on a format, bench/restated_log.py), or only the run ledger in the
+    format (the ledger suite alone)."""
     if table_format is None:
         return "parquet partitioned by RecDate"
     if not parquet:
         return f"{table_format} tables partitioned by RecDate"
+    if tuple(suites) == ("ledger",):
+        return f"parquet partitioned by RecDate; a {table_format} run ledger beside the parquet one"
     return f"parquet partitioned by RecDate; the same rows in {table_format} tables partitioned by RecDate"
 
 

@@ -37,7 +37,8 @@ def test_the_restated_log_suite_runs_only_when_named_and_on_a_format():
     "argv",
     [
         ["--format", "parquet"],  # parquet is the baseline, always measured
-        ["--format", "iceberg"],  # all suites: the ledger, enrich ... have no format cells
+        ["--format", "iceberg"],  # all suites: enrich, many-rows ... have no format cells
+        ["--format", "iceberg", "--suite", "ledger"],  # a run ledger is parquet or Delta
         ["--format", "delta", "--suite", "many-rows"],
         ["--suite", "few-rows,nonesuch"],
         ["--suite", "restated-log"],  # it reads a Delta or Iceberg input's log: --format is required
@@ -59,8 +60,15 @@ def test_the_bench_profile_has_each_formats_session(chosen, tmp_path, monkeypatc
     assert session_parameters(PROFILES["bench/dbt/profiles.yml"], environ, output=chosen) == session
 
 
+def test_the_ledger_suite_takes_a_delta_ledger():
+    config = parse_args(["--format", "delta", "--suite", "ledger", "--histories", "30,365"])
+    assert (config.suites, config.table_format) == (("ledger",), "delta")
+
+
 def test_the_report_names_the_formats_of_the_tables_measured():
     from bench.run import tables_text
+
+    assert tables_text("delta", True, ("ledger",)).endswith("a delta run ledger beside the parquet one")
 
     assert tables_text(None, True) == "parquet partitioned by RecDate"
     assert tables_text("delta", True).endswith("the same rows in delta tables partitioned by RecDate")
