@@ -308,6 +308,10 @@ CASES = (
          message=UNPARTITIONED.format(arrival="RecDate", got="None")),
     Case("bad_overwrite_unpartitioned_py", model="bad_overwrite_unpartitioned_py",
          message=UNPARTITIONED.format(arrival="RecDate", got="['TrxId']")),
+    Case("bad_overwrite_transform_parquet", model="bad_overwrite_transform_parquet",
+         message="partition_by=['days(RecDate)'] has a partition transform (days(RecDate)), which only Iceberg tables "
+                 "take (file_format='parquet'). Use incremental_strategy='insert_overwrite' with "
+                 "partition_by=['RecDate']."),  # fmt: skip
     Case("bad_append_recorded", model="bad_append_recorded", message=APPEND_RECORDED),
     Case("bad_many_waiting_in_incremental", model="bad_many_waiting_in_incremental",
          message=WAITING.format(flag="true")),

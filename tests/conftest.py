@@ -64,6 +64,8 @@ def pytest_addoption(parser):
 #   matrix              a combination of a test's parameters beyond the pairwise ones: `make test-matrix` only
 #   matrix(format, ...) the same, in those formats' legs only (a test whose other format's run has its steps)
 #   release             a set-up recipe run end to end, whose parts other tests run: `make test-matrix` only
+#   format_feature(name) a feature of one table format (Iceberg's partition transforms): that format's legs only,
+#                       in `make test-matrix` too
 MATRIX = "INC_JOIN_MATRIX"
 
 
@@ -73,11 +75,14 @@ def whole_matrix() -> bool:
 
 
 def _left_out_on_this_leg(item) -> bool:
-    if whole_matrix():
-        return False
     from harness.table_formats import spark_line, table_format
 
     chosen = table_format()
+    feature = item.get_closest_marker("format_feature")
+    if feature is not None and chosen != feature.args[0]:
+        return True
+    if whole_matrix():
+        return False
     matrix = item.get_closest_marker("matrix")
     if matrix is not None and (not matrix.args or chosen in matrix.args):
         return True

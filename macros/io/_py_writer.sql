@@ -47,7 +47,11 @@
     {%- do post_hooks.append({'sql': '{{ dbt_inc_join._open_state_after() }}', 'transaction': true}) -%}
   {%- endif -%}
   {%- set quoted_partitions = [] -%}
-  {%- for column in partition_by -%}{%- do quoted_partitions.append(dbt_inc_join._quote(column)) -%}{%- endfor -%}
+  {#- a column quoted; an Iceberg transform (days(RecDate)) as written -#}
+  {%- set transforms = dbt_inc_join._partition_transforms(partition_by) -%}
+  {%- for column in partition_by -%}
+    {%- do quoted_partitions.append(column if column in transforms else dbt_inc_join._quote(column)) -%}
+  {%- endfor -%}
 {{ compiled_code }}
 # --- inc_join's writer for dbt-spark Python models ---
 # each DataFrame that dbt.ref and dbt.source load, with its table's name: an input's version is its table's (spec §17)

@@ -15,5 +15,7 @@
       'partition_by': config.get('partition_by'),
       'file_format': dbt_inc_join._file_format(),
       'records_runs': dbt_inc_join._ledger_for_this_model() is not none,
-      'merge_replaces_window': strategy == 'merge' and dbt_inc_join._merge_reaches_package()}, 'true') -%}
+      'merge_replaces_window': strategy == 'merge' and dbt_inc_join._merge_reaches_package(),
+      'partition_clause_by_package': dbt_inc_join._on_databricks() or dbt_inc_join._partition_clause_reaches_package()},
+     'true') -%}
 {% endmacro %}

@@ -184,9 +184,26 @@
   {%- if strategy in ['insert_overwrite', 'microbatch'] and not dbt_inc_join._partitioned_by_arrival(settings.partition_by, arrival, settings.time_uom) -%}
     {{ dbt_inc_join._fail("incremental_strategy='" ~ strategy ~ "' needs partition_by=['" ~ arrival ~ "'] (the output's arrival column; got " ~ dbt_inc_join._repr(settings.partition_by) ~ "): Spark's INSERT OVERWRITE replaces every partition the window writes, so a table not partitioned by the arrival column loses its rows outside the window." ~ (" On Delta or Iceberg, incremental_strategy='merge' replaces the window in a table partitioned otherwise or not at all." if file_format in ['delta', 'iceberg'] else '')) }}
   {%- endif -%}
+  {%- set transforms = dbt_inc_join._partition_transforms(settings.partition_by) -%}
+  {%- if transforms and file_format != 'iceberg' -%}
+    {{ dbt_inc_join._fail("partition_by=" ~ dbt_inc_join._repr(settings.partition_by) ~ " has a partition transform (" ~ transforms | join(', ') ~ "), which only Iceberg tables take (file_format=" ~ dbt_inc_join._repr(file_format) ~ "). " ~ use ~ ".") }}
+  {%- endif -%}
+  {%- if transforms and strategy in ['insert_overwrite', 'microbatch'] and not settings.get('partition_clause_by_package', true) -%}
+    {{ dbt_inc_join._fail("incremental_strategy='" ~ strategy ~ "' with partition_by=" ~ dbt_inc_join._repr(settings.partition_by) ~ " needs the dispatch entry of the README's step 2 (search_order: [<your project>, 'dbt_inc_join', 'dbt']): dbt-spark's INSERT OVERWRITE would name the partition " ~ transforms | join(', ') ~ ", which Spark cannot parse when the table is listed as a Hive table (Iceberg's SparkSessionCatalog). Add the entry, or use partition_by=['" ~ arrival ~ "'].") }}
+  {%- endif -%}
   {%- if strategy == 'append' and settings.records_runs and file_format in ['delta', 'iceberg'] -%}
     {{ dbt_inc_join._fail("incremental_strategy='append' in a model that records its runs on " ~ file_format ~ ": a run whose commit landed but whose ledger record did not (killed between the two) is done again by the next run, and append would add its rows twice. " ~ use ~ ", or 'merge'.") }}
   {%- endif -%}
+{% endmacro %}
+
+{% macro _partition_transforms(partition_by) %}
+  {#- The entries of partition_by that are partition transforms (days(col), bucket(4, col), ...): Iceberg's. -#}
+  {%- set entries = [partition_by] if partition_by is string else (partition_by or []) -%}
+  {%- set found = [] -%}
+  {%- for entry in entries if modules.re.match('^\\s*\\w+\\s*\\(', entry | string) -%}
+    {%- do found.append(entry) -%}
+  {%- endfor -%}
+  {{ return(found) }}
 {% endmacro %}
 
 {% macro _partitioned_by_arrival(partition_by, arrival, time_uom) %}
