@@ -44,13 +44,13 @@
 {% endmacro %}
 
 {% macro _ledger_state_sql(ledger, relation, table_id) %}
+  {#- the last committed run that wrote a window; an empty one only when every run so far had an empty window -#}
   {{ return("SELECT date_format(window_end, 'yyyy-MM-dd HH:mm:ss') AS window_end,"
-            ~ " date_format(window_start, 'yyyy-MM-dd HH:mm:ss') AS window_start, rows_total"
+            ~ " date_format(window_start, 'yyyy-MM-dd HH:mm:ss') AS window_start, rows_total, empty"
             ~ " FROM " ~ ledger
             ~ " WHERE relation = " ~ dbt_inc_join._text_literal(relation | string)
             ~ " AND table_id = " ~ dbt_inc_join._text_literal(table_id)
-            ~ " AND NOT empty"
-            ~ " ORDER BY window_end DESC, finished_at DESC LIMIT 1") }}
+            ~ " ORDER BY empty, window_end DESC, finished_at DESC LIMIT 1") }}
 {% endmacro %}
 
 {% macro _ledger_state_from_ledger(ledger, state) %}
@@ -61,7 +61,9 @@
     {{ return(state) }}
   {%- endif -%}
   {%- set found = run_query(state.ledger_query) -%}
-  {%- if found.rows | length > 0 -%}
+  {%- if found.rows | length > 0 and found.rows[0][3] -%}
+    {%- do state.update({'empty_runs': true}) -%}
+  {%- elif found.rows | length > 0 -%}
     {%- do state.update({'committed_end': found.rows[0][0], 'last_start': found.rows[0][1],
                          'last_rows': found.rows[0][2]}) -%}
   {%- endif -%}

@@ -5,7 +5,8 @@
   {#- The start of an incremental run from the ledger state and the table's latest output arrival (a unit value
       or none), with its reason; none when the table was never recorded (then the table decides, as without
       the ledger).
-      - no committed run of this table: the run that made it was killed; start from the beginning;
+      - no committed run of this table with a window: the run that made it was killed, or every run so far had
+        an empty window (state.empty_runs); start from the beginning;
       - the table holds rows after the last committed window: a run wrote and was killed before it recorded
         (or inside its renames); start after the committed window, so that run is done again;
       - the last committed run wrote rows, but the table has none from that window's start on: they are gone;
@@ -16,7 +17,9 @@
   {%- endif -%}
   {%- set where = 'in ' ~ state.ledger ~ ' (table_id ' ~ state.table_id ~ ')' -%}
   {%- if state.committed_end is none -%}
-    {{ return({'start': none, 'reason': 'no committed run of this table ' ~ where ~ ': the run that created it did not finish'}) }}
+    {%- set why = 'every committed run of it had an empty window' if state.get('empty_runs')
+                  else 'the run that created it did not finish' -%}
+    {{ return({'start': none, 'reason': 'no committed run of this table with a window ' ~ where ~ ': ' ~ why}) }}
   {%- endif -%}
   {%- set committed_end = dbt_inc_join._parse_text_value(state.committed_end, time_uom) -%}
   {%- set last_start = dbt_inc_join._parse_text_value(state.last_start, time_uom) -%}

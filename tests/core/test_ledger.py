@@ -41,7 +41,14 @@ def test_a_table_without_committed_runs_starts_from_the_beginning():
     found = ledger_start({**STATE, "committed_end": None}, date(2025, 1, 2), "RecDate", DAY)
     assert found is not None and found.start is None
     assert found.reason == (
-        "no committed run of this table in s.dbt_inc_join_runs (table_id t1): the run that created it did not finish"
+        "no committed run of this table with a window in s.dbt_inc_join_runs (table_id t1): the run that created it "
+        "did not finish"
+    )
+    empty = ledger_start({**STATE, "committed_end": None, "empty_runs": True}, None, "RecDate", DAY)
+    assert empty is not None and empty.start is None
+    assert empty.reason == (
+        "no committed run of this table with a window in s.dbt_inc_join_runs (table_id t1): every committed run of it "
+        "had an empty window"
     )
 
 

@@ -214,6 +214,28 @@ def test_each_batch_of_a_microbatch_run_is_recorded(spark, project):
         assert rows(table, sorted(table.columns)) == rows(expected, sorted(table.columns)), model
 
 
+def test_a_run_after_empty_first_runs_says_so_and_starts_from_the_beginning(spark, project):
+    """A first run whose window is empty (its inputs not loaded that far: here the watermark declared before
+    them) commits an empty record; the next run starts from the beginning and says why: no committed window,
+    every run so far empty (not a killed first run). Its table equals the core, SQL and Python models alike."""
+    models = ("long_left", "long_left_py")
+    today = LONG_FIRST_DAY + timedelta(days=LONG_FIRST_RUN - 1)
+    before = {"inc_join_available_until": str(LONG_FIRST_DAY - timedelta(days=5))}
+    project.invoke("run", "--select", *[f"+{m}" for m in models], "--full-refresh", "--quiet", today=today,
+                   vars=before)  # fmt: skip
+    project.invoke("run", "--select", *models, "--quiet", today=today)
+    expected = long_reference(spark, "left").where(f"RecDate <= DATE'{today}'")
+    for model in models:
+        first, second = ledger_rows(spark.table(LEDGER), f"inc_join_it.{model}")
+        assert first.empty and not second.empty, model
+        assert second.start_reason.startswith(
+            f"no committed run of this table with a window in {LEDGER} (table_id {second.table_id}): every "
+            "committed run of it had an empty window"
+        ), second.start_reason
+        table = project.table(model)
+        assert rows(table, sorted(table.columns)) == rows(expected, sorted(table.columns)), model
+
+
 @pytest.mark.parametrize("model", [pytest.param("long_chunked", marks=pytest.mark.matrix), "long_chunked_py"])
 def test_a_chunked_first_run_equals_the_one_shot_table(spark, project, model):
     """123 days of history (how = full: B's rows from 3 days before A's first) with max_window_units = 31: four
