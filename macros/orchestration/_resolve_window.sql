@@ -73,6 +73,14 @@
     {%- set begin = dbt_inc_join._earliest_start(row, how, begin.ledger_reason, time_uom) -%}
   {%- endif -%}
   {%- set end = dbt_inc_join._window_end(explicit, begin.start, seen, max_window_units, time_uom, names) -%}
+  {%- set by_batch = (explicit.start_reason or '').startswith('microbatch')
+                    and (explicit.end_reason or '').startswith('microbatch') -%}
+  {%- if batch and by_batch and (end.empty or end.end < explicit.end) -%}
+    {#- a batch no later run of dbt's may cover again: said where the scheduler sees it -#}
+    {%- do exceptions.warn(dbt_inc_join._batch_cut_text(this, model.name, explicit.start, explicit.end,
+                                                        {'empty': end.empty, 'end': end.end, 'end_reason': end.reason},
+                                                        config.get('lookback'), time_uom)) -%}
+  {%- endif -%}
   {%- set a_rows = dbt_inc_join._new_a_rows(read, row, sides[0][0], begin.start, seen.a_max, time_uom)
                    if count_a else none -%}
   {{ return({'start': begin.start, 'end': end.end, 'empty': end.empty, 'start_reason': begin.reason,

@@ -75,6 +75,19 @@
   {{ return({'end': end, 'reason': end_reason, 'empty': empty, 'units_behind': capped.units_behind}) }}
 {% endmacro %}
 
+{% macro _batch_cut_text(target, model_name, first, last, window, lookback, time_uom) %}
+  {#- The warning of a microbatch batch the availability watermark cut (spec §6): what it wrote, why, and what
+      writes the rest. first, last: the batch's first and last units; window: _resolve_window's; lookback: the
+      model's config (dbt's default 1). -#}
+  {%- set texts = [dbt_inc_join._unit_text(first), dbt_inc_join._unit_text(last)] -%}
+  {%- set written = 'nothing' if window.empty else 'up to ' ~ dbt_inc_join._unit_label(dbt_inc_join._unit_text(window.end), time_uom) -%}
+  {{ return('inc_join ' ~ target ~ ': microbatch batch ' ~ dbt_inc_join._unit_label(texts[0], time_uom) ~ '..'
+            ~ dbt_inc_join._unit_label(texts[1], time_uom) ~ ' wrote ' ~ written ~ ' (' ~ window.end_reason ~ '). '
+            ~ 'The rest is written by a later run whose batches cover it again: its lookback (' ~ (lookback or 1)
+            ~ ' batch(es)) if the inputs are loaded by then, else `'
+            ~ dbt_inc_join._batches_command(model_name, texts[0], texts[1], time_uom)[0] ~ '`.') }}
+{% endmacro %}
+
 {% macro _explicit_bounds(output_window_start, output_window_end, batch, time_uom) %}
   {#- The bounds a run is given rather than finds in the data: argument > var > microbatch batch (none where
       none is given), each with what decided it. -#}

@@ -236,6 +236,43 @@ def test_a_run_after_empty_first_runs_says_so_and_starts_from_the_beginning(spar
         assert rows(table, sorted(table.columns)) == rows(expected, sorted(table.columns)), model
 
 
+def test_a_microbatch_batch_after_the_watermark_warns_with_the_command_that_writes_it(spark, project):
+    """spec §6: a batch is capped at the availability watermark. A batch run before its inputs are loaded writes
+    nothing, and dbt's later runs cover it again only within their lookback: the batch warns, naming the command
+    that writes it. Run once the inputs are there, that command fills it: the records tile the days and each
+    table (SQL and Python models) equals the core."""
+    models = ("long_microbatch", "long_microbatch_py")
+    days = [LONG_FIRST_DAY + timedelta(days=i) for i in range(6)]
+    warnings: list[str] = []
+
+    def kept(event) -> None:
+        if event.info.name == "JinjaLogWarning":
+            warnings.append(event.data.msg)
+
+    flags = ["--event-time-start", str(days[0]), "--event-time-end", str(days[5])]
+    project.invoke("run", "--select", "+tag:long_microbatch", "dbt_inc_join_runs", "--full-refresh", *flags, "--quiet",
+                   today=days[3], callbacks=[kept])  # fmt: skip
+    batch = f"{days[4]} --event-time-end {days[5]}"
+    for model in models:
+        (said,) = [text for text in warnings if text.startswith(f"inc_join inc_join_it.{model}: ")]
+        assert said.startswith(
+            f"inc_join inc_join_it.{model}: microbatch batch {days[4]}..{days[4]} wrote nothing ("
+        ), said
+        assert said.endswith(f"else `dbt run --select {model} --event-time-start {batch}`."), said
+    assert len(warnings) == len(models), warnings  # the batches before the watermark say nothing
+    warnings.clear()
+    # the command, with the inputs' views of the new day (the test's stand-in for their load)
+    project.invoke("run", "--select", "+tag:long_microbatch", "--event-time-start", str(days[4]), "--event-time-end",
+                   str(days[5]), "--quiet", today=days[4], callbacks=[kept])  # fmt: skip
+    assert warnings == []
+    expected = long_reference(spark, "left").where(f"RecDate <= DATE'{days[4]}'")
+    for model in models:
+        runs = [r for r in ledger_rows(spark.table(LEDGER), f"inc_join_it.{model}") if not r.empty]
+        assert [(r.window_start.date(), r.window_end.date()) for r in runs] == [(d, d) for d in days[:5]], model
+        table = project.table(model)
+        assert rows(table, sorted(table.columns)) == rows(expected, sorted(table.columns)), model
+
+
 @pytest.mark.parametrize("model", [pytest.param("long_chunked", marks=pytest.mark.matrix), "long_chunked_py"])
 def test_a_chunked_first_run_equals_the_one_shot_table(spark, project, model):
     """123 days of history (how = full: B's rows from 3 days before A's first) with max_window_units = 31: four
