@@ -2,7 +2,8 @@
     command that repairs the table; the rules are in _restated.sql. -#}
 
 {% macro _restated_parts(restated, time_uom) %}
-  {#- Each restated unit as the messages name it: 'b 2025-03-06 (rows 5 → 6)'. -#}
+  {#- Each restated unit as the messages name it: 'b 2025-03-06 (rows 5 → 6)', 'b 2025-03-07 (rows 5, contents
+      changed)'. -#}
   {%- set parts = [] -%}
   {%- for row in restated -%}
     {%- set part = row.input ~ ' ' ~ dbt_inc_join._unit_label(row.unit, time_uom) -%}
@@ -11,7 +12,9 @@
       {%- do parts.append(part ~ ' (redone by its model' ~ since ~ ')') -%}
     {%- else -%}
       {%- set commit = dbt_inc_join._commit_text(row.get('commit')) -%}
-      {%- do parts.append(part ~ ' (rows ' ~ row.rows_then ~ ' → ' ~ row.rows_now ~ commit ~ since ~ ')') -%}
+      {#- as many rows as before: their contents changed (the fingerprints differ) -#}
+      {%- set counts = row.rows_then ~ (', contents changed' if row.rows_then == row.rows_now else ' → ' ~ row.rows_now) -%}
+      {%- do parts.append(part ~ ' (rows ' ~ counts ~ commit ~ since ~ ')') -%}
     {%- endif -%}
   {%- endfor -%}
   {{ return(parts) }}

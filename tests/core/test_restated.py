@@ -219,6 +219,11 @@ def test_modes_and_their_messages():
         "Redo it and the models that read it from the earliest restated unit with:",
         "  dbt run --select m+ --vars '{inc_join_on_restated_input: redo}'",
     ]
+    # as many rows as before: the contents changed
+    same_count = [{"input": "a", "unit": "2025-03-07 00:00:00", "rows_then": 5, "rows_now": 5}]
+    assert "\n  a 2025-03-07 (rows 5, contents changed)\n" in restated_message(
+        "db.m", "m", same_count, TimeUnit.DAY, "warn", checked, 0
+    )
     # the earliest compared unit of b restated: older ones may be too, and the command compares further back
     at_start = [{"input": "b", "unit": "2025-03-03 00:00:00", "rows_then": 5, "rows_now": 4}, *restated]
     message = restated_message("db.m", "m", at_start, TimeUnit.HOUR, "warn", checked, 30)
