@@ -13,7 +13,7 @@
   {#- dbt-spark's partition clause, but none in an inc_join model's INSERT OVERWRITE (label 'partition') on Iceberg
       when partition_by has a transform: the insert replaces the partitions its rows fall in (dbt-spark sets
       partitionOverwriteMode dynamic before a partitioned insert_overwrite), as dbt-spark writes it for the tables
-      it lists as Iceberg. label 'inc_join_probe': _partition_clause_reaches_package asks whether this macro is
+      it lists as Iceberg. label 'inc_join_probe': _dispatch_reaches_package asks whether this macro is
       reached. -#}
   {%- if label == 'inc_join_probe' -%}
     {{ return('inc_join_partition_clause') }}
@@ -26,8 +26,9 @@
   {{ return(dbt.spark__partition_cols(label, required)) }}
 {% endmacro %}
 
-{% macro _partition_clause_reaches_package() %}
-  {#- Whether dbt's partition_cols dispatches to the package's (the dispatch entry of the README's step 2). -#}
+{% macro _dispatch_reaches_package() %}
+  {#- Whether the dispatch entry of the README's step 2 routes dbt's macros to the package's (this one and
+      spark__get_merge_sql, found by the same search order): dbt's partition_cols asked, which reads no table. -#}
   {{ return(adapter.dispatch('partition_cols', 'dbt')('inc_join_probe') == 'inc_join_partition_clause') }}
 {% endmacro %}
 
@@ -43,11 +44,7 @@
 {% endmacro %}
 
 {% macro spark__get_merge_sql(target, source, unique_key, dest_columns, incremental_predicates=none) %}
-  {#- dbt's get_merge_sql, for an inc_join model's run; every other MERGE goes to dbt-spark's unchanged.
-      incremental_predicates == ['inc_join_probe']: _merge_reaches_package asks whether this macro is reached. -#}
-  {%- if incremental_predicates == ['inc_join_probe'] -%}
-    {{ return('inc_join_replace_window') }}
-  {%- endif -%}
+  {#- dbt's get_merge_sql, for an inc_join model's run; every other MERGE goes to dbt-spark's unchanged. -#}
   {%- set record = dbt_inc_join._run_of_this_model() -%}
   {%- if record is none -%}
     {{ return(dbt.spark__get_merge_sql(target, source, unique_key, dest_columns, incremental_predicates)) }}
@@ -62,11 +59,6 @@
 {% macro _no_write_sql() %}
   {#- The main statement of a run whose window is empty: it reads and writes nothing. -#}
   {{ return("SELECT 'inc_join: the window is empty, nothing is written' AS inc_join_empty_window") }}
-{% endmacro %}
-
-{% macro _merge_reaches_package() %}
-  {#- Whether dbt's get_merge_sql dispatches to the package's (the dispatch entry of the README's step 2). -#}
-  {{ return(adapter.dispatch('get_merge_sql', 'dbt')(this, this, none, none, ['inc_join_probe']) == 'inc_join_replace_window') }}
 {% endmacro %}
 
 {% macro _run_of_this_model() %}

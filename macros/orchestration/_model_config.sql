@@ -5,6 +5,7 @@
   {#- Model-level checks on the model's config (_check_model_settings). settings: include_waiting, time_uom and
       inc_col (the output's arrival column) of the call. -#}
   {%- set strategy = config.get('incremental_strategy') -%}
+  {%- set entry = dbt_inc_join._dispatch_reaches_package() -%}
   {%- do dbt_inc_join._check_model_settings({
       'materialized': config.get('materialized'),
       'incremental_strategy': strategy,
@@ -15,7 +16,6 @@
       'partition_by': config.get('partition_by'),
       'file_format': dbt_inc_join._file_format(),
       'records_runs': dbt_inc_join._ledger_for_this_model() is not none,
-      'merge_replaces_window': strategy == 'merge' and dbt_inc_join._merge_reaches_package(),
-      'partition_clause_by_package': dbt_inc_join._on_databricks() or dbt_inc_join._partition_clause_reaches_package()},
-     'true') -%}
+      'merge_replaces_window': strategy == 'merge' and entry,
+      'partition_clause_by_package': dbt_inc_join._on_databricks() or entry}, 'true') -%}
 {% endmacro %}

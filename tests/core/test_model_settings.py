@@ -84,7 +84,7 @@ def test_a_table_model_takes_any_strategy():
 
 def test_merge_without_the_dispatch_entry_is_refused():
     """A SQL model's merge reaches the package's MERGE only through the README's dispatch entry (probed at compile
-    time, _merge_reaches_package): without it, dbt-spark's MERGE without a unique_key would insert a re-run window's
+    time, _dispatch_reaches_package): without it, dbt-spark's MERGE without a unique_key would insert a re-run window's
     rows again, so the model is refused, naming the entry and the other strategy. (The probe itself is true in every
     format leg, whose project has the entry: the merge models of the daily pipeline run there.)"""
     from dbt_inc_join.sql_text import render
@@ -113,7 +113,7 @@ def test_an_iceberg_transform_partition_without_the_dispatch_entry_is_refused():
     """dbt-spark names the partition in its INSERT OVERWRITE unless its listing says Provider: iceberg, which
     Iceberg's SparkSessionCatalog on a Hive metastore does not: `partition (days(RecDate))` does not parse. The
     package's spark__partition_cols leaves it out, reached only through the dispatch entry (probed at compile time,
-    _partition_clause_reaches_package; the Iceberg leg's gen_left_days runs with it)."""
+    _dispatch_reaches_package; the Iceberg leg's gen_left_days runs with it)."""
     from dbt_inc_join.sql_text import render
 
     settings = {
